@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/errors";
+import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
+import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids";
+import { branchPath } from "./branch-path";
+import type { BranchRecord, RunRecord, RunStore, TaskSetRecord } from "./store";
+import { materializeEvent } from "./validate-event";
+
+/**
+ * An in-memory {@link RunStore} for tests, the bench and throw-away CLI runs.
+ * Same contract as the SQLite adapter (tests/db/store-contract.ts), nothing persisted.
+ */
+export class MemoryRunStore implements RunStore {
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly branches = new Map<string, BranchRecord>();
+  private readonly events = new Map<string, RunEvent[]>();
+  private readonly leases = new Map<string, { owner: string; expiresAt: number }>();
+  private readonly taskSets = new Map<string, TaskSetRecord>();
+
+  async createRun(input: { config: RunRecord["config"]; title: string }): Promise<RunRecord> {
+    const id = asRunId(randomUUID());
+    const rootBranchId = asBranchId(randomUUID());
+    const createdAt = new Date().toISOString();
+    const start = materializeEvent(draft("run-start", { config: input.config }), {
+      id: randomUUID(),
+      runId: id,
+      branchId: rootBranchId,
+      seq: 1,
+      occurredAt: createdAt,
+    });
+    const record: RunRecord = { id, createdAt, rootBranchId, title: input.title, config: input.config };
+    this.runs.set(id, record);
+    this.branches.set(rootBranchId, { id: rootBranchId, runId: id, parentBranchId: null, forkSeq: null });
+    this.events.set(rootBranchId, [start]);
+    return record;
+  }
+
+  async getRun(runId: RunId): Promise<RunRecord | null> {
+    return this.runs.get(runId) ?? null;
+  }
+
+  async listRuns(limit: number): Promise<RunRecord[]> {
+    return [...this.runs.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+  }
+
+  async getBranch(branchId: BranchId): Promise<BranchRecord | null> {
+    return this.branches.get(branchId) ?? null;
+  }
+
+  async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
+    const segments = branchPath(branchId, (id) => this.branches.get(id) ?? null);
+    return segments.flatMap((segment) =>
+      (this.events.get(segment.branchId) ?? []).filter(
+        (event) => event.runId === runId && event.seq > after && (segment.maxSeq === null || event.seq <= segment.maxSeq),
+      ),
+    );
+  }
+
+  async append(runId: RunId, branchId: BranchId, drafts: readonly EventDraft[]): Promise<RunEvent[]> {
+    const branch = this.branches.get(branchId);
+    if (!branch || branch.runId !== runId) throw new AppError("not-found", `Run ${runId} has no branch ${branchId}`);
+    const own = this.events.get(branchId) ?? [];
+    let seq = own.at(-1)?.seq ?? branch.forkSeq ?? 0;
+    const occurredAt = new Date().toISOString();
+    // Materialize everything first: a bad draft stores nothing (atomic batch).
+    const stored = drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), runId, branchId, seq: ++seq, occurredAt }));
+    this.events.set(branchId, own.concat(stored));
+    return stored;
+  }
+
+  async claimLease(runId: RunId, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+    const lease = this.leases.get(runId);
+    if (lease && lease.owner !== owner && lease.expiresAt > now) return false;
+    this.leases.set(runId, { owner, expiresAt: now + ttlMs });
+    return true;
+  }
+
+  async releaseLease(runId: RunId, owner: string): Promise<void> {
+    if (this.leases.get(runId)?.owner === owner) this.leases.delete(runId);
+  }
+
+  async leaseHolder(runId: RunId, now = Date.now()): Promise<string | null> {
+    const lease = this.leases.get(runId);
+    return lease && lease.expiresAt > now ? lease.owner : null;
+  }
+
+  async saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord> {
+    const record: TaskSetRecord = { ...input, id: randomUUID(), createdAt: new Date().toISOString() };
+    this.taskSets.set(record.id, record);
+    return record;
+  }
+
+  async getTaskSet(id: string): Promise<TaskSetRecord | null> {
+    return this.taskSets.get(id) ?? null;
+  }
+
+  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems"> & { taskCount: number }>> {
+    return [...this.taskSets.values()]
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .map(({ tasks, problems: _problems, ...rest }) => ({ ...rest, taskCount: tasks.length }));
+  }
+
+  async close(): Promise<void> {}
+}

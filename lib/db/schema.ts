@@ -1,0 +1,69 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * SQLite schema (drizzle). Events are the source of truth and are only ever
+ * inserted; `runs` and `branches` hold identity and metadata; `run_leases` says
+ * which process is executing a run (so a run whose executor died shows as interrupted).
+ */
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    createdAt: text("created_at").notNull(),
+    rootBranchId: text("root_branch_id").notNull(),
+    title: text("title").notNull(),
+    /** RunConfig JSON (also in the run-start event; duplicated here for listing). */
+    config: text("config").notNull(),
+  },
+  (table) => [index("runs_created_at").on(table.createdAt)],
+);
+
+export const branches = sqliteTable("branches", {
+  id: text("id").primaryKey(),
+  runId: text("run_id")
+    .notNull()
+    .references(() => runs.id),
+  parentBranchId: text("parent_branch_id"),
+  forkSeq: integer("fork_seq"),
+  createdAt: text("created_at").notNull(),
+});
+
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    branchId: text("branch_id")
+      .notNull()
+      .references(() => branches.id),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    schemaVersion: integer("schema_version").notNull(),
+    occurredAt: text("occurred_at").notNull(),
+    causedBy: text("caused_by"),
+    data: text("data").notNull(),
+  },
+  (table) => [uniqueIndex("events_branch_seq").on(table.branchId, table.seq), index("events_run").on(table.runId)],
+);
+
+export const runLeases = sqliteTable("run_leases", {
+  runId: text("run_id")
+    .primaryKey()
+    .references(() => runs.id),
+  owner: text("owner").notNull(),
+  /** Epoch ms after which the lease is void. */
+  expiresAt: integer("expires_at").notNull(),
+});
+
+export const taskSets = sqliteTable("task_sets", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  environment: text("environment").notNull(),
+  createdAt: text("created_at").notNull(),
+  /** JSON array of task snapshots. */
+  tasks: text("tasks").notNull(),
+  /** JSON array of problem strings found while loading. */
+  problems: text("problems").notNull(),
+});

@@ -1,0 +1,221 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { and, asc, desc, eq, gt, lte } from "drizzle-orm";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { runConfigSchema, environmentIdSchema } from "@/lib/domain/config";
+import { AppError } from "@/lib/domain/errors";
+import { draft, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
+import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids";
+import { branchPath } from "./branch-path";
+import * as schema from "./schema";
+import type { BranchRecord, RunRecord, RunStore, TaskSetRecord } from "./store";
+import { materializeEvent } from "./validate-event";
+
+/** Folder of the drizzle-kit migrations (committed; `npm run db:generate` writes them). */
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), "lib/db/migrations");
+
+type Db = BetterSQLite3Database<typeof schema>;
+
+/**
+ * The SQLite adapter (better-sqlite3 + drizzle). One file on disk, WAL mode, so
+ * the web server and the CLI can share it; appends run in an IMMEDIATE
+ * transaction, so two processes never hand out the same `seq`.
+ * See docs/decisions/0002-embedded-database.md.
+ */
+export class SqliteRunStore implements RunStore {
+  private readonly client: Database.Database;
+  private readonly db: Db;
+
+  /**
+   * Opens (creating if needed) the database at `file` and applies migrations.
+   * `:memory:` gives a private in-memory database (tests).
+   */
+  constructor(file: string, options: { migrationsFolder?: string } = {}) {
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.client = new Database(file);
+    this.client.pragma("journal_mode = WAL");
+    this.client.pragma("busy_timeout = 5000");
+    this.client.pragma("foreign_keys = ON");
+    this.db = drizzle({ client: this.client, schema });
+    migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+  }
+
+  async createRun(input: { config: RunRecord["config"]; title: string }): Promise<RunRecord> {
+    const runId = asRunId(randomUUID());
+    const rootBranchId = asBranchId(randomUUID());
+    const createdAt = new Date().toISOString();
+    const start = materializeEvent(draft("run-start", { config: input.config }), {
+      id: randomUUID(),
+      runId,
+      branchId: rootBranchId,
+      seq: 1,
+      occurredAt: createdAt,
+    });
+    this.client.transaction(() => {
+      this.db.insert(schema.runs).values({ id: runId, createdAt, rootBranchId, title: input.title, config: JSON.stringify(input.config) }).run();
+      this.db.insert(schema.branches).values({ id: rootBranchId, runId, parentBranchId: null, forkSeq: null, createdAt }).run();
+      this.db.insert(schema.events).values(toRow(start)).run();
+    })();
+    return { id: runId, createdAt, rootBranchId, title: input.title, config: input.config };
+  }
+
+  async getRun(runId: RunId): Promise<RunRecord | null> {
+    const row = this.db.select().from(schema.runs).where(eq(schema.runs.id, runId)).get();
+    return row ? toRunRecord(row) : null;
+  }
+
+  async listRuns(limit: number): Promise<RunRecord[]> {
+    return this.db.select().from(schema.runs).orderBy(desc(schema.runs.createdAt)).limit(limit).all().map(toRunRecord);
+  }
+
+  async getBranch(branchId: BranchId): Promise<BranchRecord | null> {
+    return this.getBranchSync(branchId);
+  }
+
+  private getBranchSync(branchId: BranchId): BranchRecord | null {
+    const row = this.db.select().from(schema.branches).where(eq(schema.branches.id, branchId)).get();
+    if (!row) return null;
+    return {
+      id: asBranchId(row.id),
+      runId: asRunId(row.runId),
+      parentBranchId: row.parentBranchId === null ? null : asBranchId(row.parentBranchId),
+      forkSeq: row.forkSeq,
+    };
+  }
+
+  async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
+    const segments = branchPath(branchId, (id) => this.getBranchSync(id));
+    const out: RunEvent[] = [];
+    for (const segment of segments) {
+      const conditions = [eq(schema.events.runId, runId), eq(schema.events.branchId, segment.branchId), gt(schema.events.seq, after)];
+      if (segment.maxSeq !== null) conditions.push(lte(schema.events.seq, segment.maxSeq));
+      const rows = this.db.select().from(schema.events).where(and(...conditions)).orderBy(asc(schema.events.seq)).all();
+      for (const row of rows) out.push(fromRow(row));
+    }
+    return out;
+  }
+
+  async append(runId: RunId, branchId: BranchId, drafts: readonly EventDraft[]): Promise<RunEvent[]> {
+    if (drafts.length === 0) return [];
+    const insert = this.client.transaction((): RunEvent[] => {
+      const branch = this.getBranchSync(branchId);
+      if (!branch || branch.runId !== runId) throw new AppError("not-found", `Run ${runId} has no branch ${branchId}`);
+      const last = this.db
+        .select({ seq: schema.events.seq })
+        .from(schema.events)
+        .where(eq(schema.events.branchId, branchId))
+        .orderBy(desc(schema.events.seq))
+        .limit(1)
+        .get();
+      let seq = last?.seq ?? branch.forkSeq ?? 0;
+      const occurredAt = new Date().toISOString();
+      const stored = drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), runId, branchId, seq: ++seq, occurredAt }));
+      for (const event of stored) this.db.insert(schema.events).values(toRow(event)).run();
+      return stored;
+    });
+    return insert.immediate();
+  }
+
+  async claimLease(runId: RunId, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+    return this.client
+      .transaction(() => {
+        const row = this.db.select().from(schema.runLeases).where(eq(schema.runLeases.runId, runId)).get();
+        if (row && row.owner !== owner && row.expiresAt > now) return false;
+        this.db
+          .insert(schema.runLeases)
+          .values({ runId, owner, expiresAt: now + ttlMs })
+          .onConflictDoUpdate({ target: schema.runLeases.runId, set: { owner, expiresAt: now + ttlMs } })
+          .run();
+        return true;
+      })
+      .immediate();
+  }
+
+  async releaseLease(runId: RunId, owner: string): Promise<void> {
+    this.db.delete(schema.runLeases).where(and(eq(schema.runLeases.runId, runId), eq(schema.runLeases.owner, owner))).run();
+  }
+
+  async leaseHolder(runId: RunId, now = Date.now()): Promise<string | null> {
+    const row = this.db.select().from(schema.runLeases).where(eq(schema.runLeases.runId, runId)).get();
+    return row && row.expiresAt > now ? row.owner : null;
+  }
+
+  async saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord> {
+    const record: TaskSetRecord = { ...input, id: randomUUID(), createdAt: new Date().toISOString() };
+    this.db
+      .insert(schema.taskSets)
+      .values({
+        id: record.id,
+        name: record.name,
+        environment: record.environment,
+        createdAt: record.createdAt,
+        tasks: JSON.stringify(record.tasks),
+        problems: JSON.stringify(record.problems),
+      })
+      .run();
+    return record;
+  }
+
+  async getTaskSet(id: string): Promise<TaskSetRecord | null> {
+    const row = this.db.select().from(schema.taskSets).where(eq(schema.taskSets.id, id)).get();
+    if (!row) return null;
+    return {
+      id: row.id,
+      name: row.name,
+      environment: environmentIdSchema.parse(row.environment),
+      createdAt: row.createdAt,
+      tasks: JSON.parse(row.tasks) as TaskSetRecord["tasks"],
+      problems: JSON.parse(row.problems) as string[],
+    };
+  }
+
+  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems"> & { taskCount: number }>> {
+    const rows = this.db.select().from(schema.taskSets).orderBy(desc(schema.taskSets.createdAt)).all();
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      environment: environmentIdSchema.parse(row.environment),
+      createdAt: row.createdAt,
+      taskCount: (JSON.parse(row.tasks) as unknown[]).length,
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+}
+
+function toRow(event: RunEvent): typeof schema.events.$inferInsert {
+  return {
+    id: event.id,
+    runId: event.runId,
+    branchId: event.branchId,
+    seq: event.seq,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    occurredAt: event.occurredAt,
+    causedBy: event.causedBy,
+    data: JSON.stringify(event.data),
+  };
+}
+
+function fromRow(row: typeof schema.events.$inferSelect): RunEvent {
+  const parsed = runEventSchema.safeParse({ ...row, data: JSON.parse(row.data) as unknown });
+  if (!parsed.success) {
+    throw new AppError("internal", `Stored event ${row.id} (seq ${row.seq}) does not match the event catalogue: ${parsed.error.issues[0]?.message ?? ""}`);
+  }
+  return parsed.data;
+}
+
+function toRunRecord(row: typeof schema.runs.$inferSelect): RunRecord {
+  return {
+    id: asRunId(row.id),
+    createdAt: row.createdAt,
+    rootBranchId: asBranchId(row.rootBranchId),
+    title: row.title,
+    config: runConfigSchema.parse(JSON.parse(row.config)),
+  };
+}

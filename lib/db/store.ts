@@ -1,0 +1,56 @@
+import type { EnvironmentId, RunConfig } from "@/lib/domain/config";
+import type { BranchId, RunId } from "@/lib/domain/ids";
+import type { EventLog } from "@/lib/engine/ports";
+
+/** A run's identity and metadata; its history is in its events. */
+export interface RunRecord {
+  id: RunId;
+  /** ISO-8601. */
+  createdAt: string;
+  rootBranchId: BranchId;
+  title: string;
+  config: RunConfig;
+}
+
+/** A branch: sees its parent's events with `seq ≤ forkSeq`, then its own (DESIGN.md §1). */
+export interface BranchRecord {
+  id: BranchId;
+  runId: RunId;
+  parentBranchId: BranchId | null;
+  forkSeq: number | null;
+}
+
+/** A stored, imported task set (e.g. an uploaded HotpotQA file). */
+export interface TaskSetRecord {
+  id: string;
+  name: string;
+  environment: EnvironmentId;
+  createdAt: string;
+  tasks: Array<Record<string, unknown>>;
+  problems: string[];
+}
+
+/**
+ * Storage of runs and their events. Every adapter passes the contract suite in
+ * tests/db/store-contract.ts. Methods are async so an async database fits too.
+ */
+export interface RunStore extends EventLog {
+  /** Creates the run, its root branch and its `run-start` event, atomically. */
+  createRun(input: { config: RunConfig; title: string }): Promise<RunRecord>;
+  getRun(runId: RunId): Promise<RunRecord | null>;
+  /** Newest first. */
+  listRuns(limit: number): Promise<RunRecord[]>;
+  getBranch(branchId: BranchId): Promise<BranchRecord | null>;
+  /**
+   * Takes or renews the execution lease of a run for `owner` until `now + ttlMs`
+   * (ms). Returns false when another owner holds an unexpired lease.
+   */
+  claimLease(runId: RunId, owner: string, ttlMs: number, now?: number): Promise<boolean>;
+  releaseLease(runId: RunId, owner: string): Promise<void>;
+  /** The owner of an unexpired lease, or null. */
+  leaseHolder(runId: RunId, now?: number): Promise<string | null>;
+  saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord>;
+  getTaskSet(id: string): Promise<TaskSetRecord | null>;
+  listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems"> & { taskCount: number }>>;
+  close(): Promise<void>;
+}

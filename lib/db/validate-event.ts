@@ -1,0 +1,33 @@
+import { EVENT_SCHEMA_VERSION, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
+import { AppError } from "@/lib/domain/errors";
+
+/**
+ * Turns a draft into a stored event with its envelope, validated against the
+ * event catalogue. Throws AppError("invalid-input") naming the type and the
+ * first schema problem, so a bad event never reaches the log.
+ */
+export function materializeEvent(
+  draftEvent: EventDraft,
+  envelope: { id: string; runId: string; branchId: string; seq: number; occurredAt: string },
+): RunEvent {
+  const candidate = {
+    id: envelope.id,
+    runId: envelope.runId,
+    branchId: envelope.branchId,
+    seq: envelope.seq,
+    schemaVersion: EVENT_SCHEMA_VERSION,
+    occurredAt: envelope.occurredAt,
+    causedBy: draftEvent.causedBy ?? null,
+    type: draftEvent.type,
+    data: draftEvent.data,
+  };
+  const parsed = runEventSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError(
+      "invalid-input",
+      `Refusing to store a malformed "${draftEvent.type}" event: ${issue?.path.join(".") ?? ""} ${issue?.message ?? ""}`.trim(),
+    );
+  }
+  return parsed.data;
+}

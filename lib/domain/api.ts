@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { breakpointsSchema, environmentIdSchema, modelIdSchema, strategySchema } from "./config";
+import { memoryItemSchema, runEventSchema } from "./events";
+
+/**
+ * HTTP contract between lib/query (client) and app/api (server). Both sides
+ * parse with these schemas. Routes (all JSON unless noted):
+ *
+ * - `GET  /api/models` → {@link modelsResponseSchema}
+ * - `GET  /api/tasks?env=qa&taskSet=<id|builtin>` → {@link taskListResponseSchema}
+ * - `POST /api/task-sets` body {@link uploadTaskSetRequestSchema} → {@link taskListResponseSchema}
+ * - `GET  /api/runs` → {@link runListResponseSchema}
+ * - `POST /api/runs` body {@link createRunRequestSchema} → `{ runId }`
+ * - `GET  /api/runs/:runId` → {@link runDetailResponseSchema}
+ * - `GET  /api/runs/:runId/events?after=<seq>` → {@link eventPageResponseSchema}
+ * - `GET  /api/runs/:runId/stream?after=<seq>` → `text/event-stream`; each message has
+ *   `id: <seq>`, `event: run-event`, `data: <RunEvent JSON>`; plus `event: status` with
+ *   {@link runStatusSchema} JSON whenever the status changes. Honors `Last-Event-ID`.
+ * - `POST /api/runs/:runId/pause` | `/resume` → {@link runDetailResponseSchema}
+ * - `POST /api/runs/:runId/edits` body {@link editRequestSchema} → {@link runDetailResponseSchema}
+ * - `POST /api/runs/:runId/breakpoints` body {@link breakpointsSchema} → {@link runDetailResponseSchema}
+ *
+ * Errors: status 4xx/5xx with body {@link apiErrorSchema}.
+ */
+
+/** `interrupted`: the log says running but no executor is working on it (e.g. after a server restart). */
+export const runStatusSchema = z.enum(["running", "paused", "ended", "error", "interrupted"]);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+export const modelOptionSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** The scripted offline stand-in; the UI must label it as such. */
+  scripted: z.boolean(),
+});
+export const modelsResponseSchema = z.object({
+  models: z.array(modelOptionSchema),
+  defaultModelId: z.string(),
+  /** Providers with credentials configured on the server (names only, never keys). */
+  configuredProviders: z.array(z.string()),
+});
+export type ModelsResponse = z.infer<typeof modelsResponseSchema>;
+
+export const taskSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  reference: z.string().nullable(),
+});
+export const taskListResponseSchema = z.object({
+  taskSet: z.object({ id: z.string(), name: z.string(), environment: environmentIdSchema }),
+  tasks: z.array(taskSummarySchema),
+  /** Lines or records that could not be read, with what was wrong; the rest loaded. */
+  problems: z.array(z.string()),
+});
+export type TaskListResponse = z.infer<typeof taskListResponseSchema>;
+
+export const uploadTaskSetRequestSchema = z.object({
+  environment: environmentIdSchema,
+  /** File name as the user picked it. */
+  name: z.string().min(1).max(200),
+  /** File content as text (JSON for HotpotQA). */
+  content: z.string().min(1),
+});
+
+export const createRunRequestSchema = z.object({
+  environment: environmentIdSchema,
+  /** `builtin` or an uploaded task set id. */
+  taskSet: z.string().min(1),
+  taskId: z.string().min(1),
+  strategy: strategySchema,
+  modelId: modelIdSchema,
+  maxTrials: z.number().int().min(1).max(50).optional(),
+  memoryWindow: z.number().int().positive().nullable().optional(),
+  maxStepsPerTrial: z.number().int().min(1).max(100).optional(),
+  breakpoints: breakpointsSchema.optional(),
+});
+export type CreateRunRequest = z.infer<typeof createRunRequestSchema>;
+
+export const runSummarySchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  environment: environmentIdSchema,
+  taskId: z.string(),
+  title: z.string(),
+  strategy: strategySchema,
+  modelId: z.string(),
+  status: runStatusSchema,
+  /** Trials finished so far. */
+  trials: z.number().int().nonnegative(),
+  outcome: z.enum(["success", "failure", "cancelled"]).nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+export const runListResponseSchema = z.object({ runs: z.array(runSummarySchema) });
+
+export const runDetailResponseSchema = z.object({
+  run: runSummarySchema.extend({ rootBranchId: z.string() }),
+});
+export type RunDetailResponse = z.infer<typeof runDetailResponseSchema>;
+
+export const eventPageResponseSchema = z.object({
+  events: z.array(runEventSchema),
+  status: runStatusSchema,
+  lastSeq: z.number().int().nonnegative(),
+});
+export type EventPageResponse = z.infer<typeof eventPageResponseSchema>;
+
+/** Edits allowed while a run is paused; each is appended as an edit event. */
+export const editRequestSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("reflection"),
+    reflectionEventId: z.string().min(1),
+    text: z.string().trim().min(1, "a reflection cannot be empty; delete it from the memory instead"),
+    note: z.string().max(500).nullable().optional(),
+  }),
+  z.object({
+    kind: z.literal("memory"),
+    memory: z.array(memoryItemSchema.extend({ text: z.string().trim().min(1) })),
+    note: z.string().max(500).nullable().optional(),
+  }),
+]);
+export type EditRequest = z.infer<typeof editRequestSchema>;

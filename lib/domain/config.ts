@@ -1,0 +1,84 @@
+import { z } from "zod";
+
+/** Task families. Only `qa` is implemented so far; the others are reserved names. */
+export const environmentIdSchema = z.enum(["qa", "code", "household"]);
+export type EnvironmentId = z.infer<typeof environmentIdSchema>;
+
+/**
+ * Memory strategies (Reflexion paper §4; `ReflexionStrategy` in the reference
+ * code, see shared/docs/reflexion-reference.md §1.1).
+ * - `none`: ReAct only. Every trial starts from scratch; no reflection is written.
+ * - `reflexion`: after a failed trial the Self-Reflection model writes a lesson
+ *   into the episodic memory; the next trial sees the last Ω of them.
+ */
+export const strategySchema = z.enum(["none", "reflexion"]);
+export type Strategy = z.infer<typeof strategySchema>;
+
+/** Roles that call a model. `evaluator` is reserved for LLM-judge evaluators. */
+export const modelRoleSchema = z.enum(["actor", "evaluator", "reflector"]);
+export type ModelRole = z.infer<typeof modelRoleSchema>;
+
+/**
+ * A model id: `demo`, or `provider:model` with provider one of `openai`,
+ * `anthropic`, `compatible` (any OpenAI-compatible server).
+ */
+export const modelIdSchema = z
+  .string()
+  .trim()
+  .regex(/^(demo|(openai|anthropic|compatible):[^\s]+)$/, {
+    message: "model id must be `demo` or `provider:model` with provider openai, anthropic or compatible",
+  });
+export type ModelId = z.infer<typeof modelIdSchema>;
+
+/** Per-role model choice and sampling settings. */
+export const modelSettingsSchema = z.object({
+  modelId: modelIdSchema,
+  /** Sampling temperature; the paper uses 0 everywhere for QA. */
+  temperature: z.number().min(0).max(2).default(0),
+  /** Upper bound on completion length, in tokens. */
+  maxOutputTokens: z.number().int().positive().max(8192).default(256),
+});
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+/** A prompt template as used by a run: `{placeholder}` slots filled by the engine. */
+export const promptTemplateSchema = z.object({
+  /** Stable template name, e.g. `qa/react-actor`. */
+  id: z.string().min(1),
+  /** Bumped whenever the text changes; recorded so runs stay comparable. */
+  version: z.number().int().nonnegative(),
+  text: z.string().min(1),
+});
+export type PromptTemplate = z.infer<typeof promptTemplateSchema>;
+
+/** Where a run pauses by itself. More kinds arrive with the "steer a run" work. */
+export const breakpointsSchema = z.object({
+  /** Pause right after each `reflection-end`, before the next trial starts. */
+  afterReflection: z.boolean().default(false),
+});
+export type Breakpoints = z.infer<typeof breakpointsSchema>;
+
+/**
+ * Everything that determines a run, snapshotted into its `run-start` event.
+ * The task itself is copied in (`task`), so a run never depends on the file
+ * it was imported from.
+ */
+export const runConfigSchema = z.object({
+  environment: environmentIdSchema,
+  /** Name of the task set the task came from (`builtin` or an uploaded file name). */
+  taskSetName: z.string().min(1),
+  taskId: z.string().min(1),
+  /** The task as JSON; validated by the environment family's own task schema. */
+  task: z.record(z.string(), z.unknown()),
+  strategy: strategySchema,
+  /** Memory window Ω: how many of the newest reflections the Actor sees; `null` = unbounded. */
+  memoryWindow: z.number().int().positive().nullable().default(3),
+  /** Trial budget; the run stops at the first success. */
+  maxTrials: z.number().int().min(1).max(50).default(5),
+  /** Actor steps per trial before the trial is halted (HotpotQA reference: 6). */
+  maxStepsPerTrial: z.number().int().min(1).max(100).default(6),
+  models: z.object({ actor: modelSettingsSchema, reflector: modelSettingsSchema }),
+  templates: z.object({ actor: promptTemplateSchema, reflector: promptTemplateSchema }),
+  breakpoints: breakpointsSchema.default({ afterReflection: false }),
+  seed: z.number().int().default(0),
+});
+export type RunConfig = z.infer<typeof runConfigSchema>;

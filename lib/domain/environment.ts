@@ -1,0 +1,94 @@
+import type { EnvironmentId } from "./config";
+import type { MemoryItem, ParsedAction } from "./events";
+
+/**
+ * The contract every task family implements (DESIGN.md §3). Everything here is
+ * synchronous and deterministic so the engine can rebuild an episode's state by
+ * replaying the recorded actions (that is how pause, resume and crash recovery work).
+ */
+
+/** The outcome of parsing one Actor completion: never thrown, always returned. */
+export type ActionParse =
+  | { ok: true; action: ParsedAction; text: string }
+  | { ok: false; error: string; text: string };
+
+/** What the Actor's single completion for a step splits into. */
+export interface StepCompletion {
+  /** The reasoning text, without its `Thought n:` label. Empty when the model gave none. */
+  thought: string;
+  /** The first action line, without its `Action n:` label. Empty when the model gave none. */
+  actionText: string;
+}
+
+/** The result of executing one action in an episode. */
+export interface StepResult {
+  observation: string;
+  /** True when the episode is over (a final answer was given). */
+  done: boolean;
+  /** The submitted answer when `done` came from a final action, else null. */
+  answer: string | null;
+}
+
+/** A live episode of one task. Not shared between trials. */
+export interface Episode {
+  step(action: ActionParse): StepResult;
+}
+
+/** A judged trial (DESIGN.md §1 `evaluation-end`). */
+export interface Verdict {
+  verdict: "pass" | "fail";
+  score: number;
+  feedback: string;
+  evaluatorKind: "exact-match";
+  /** True when the evaluator used the gold answer: shown in the UI as an oracle signal. */
+  oracle: boolean;
+  details: Record<string, unknown>;
+}
+
+/** A recorded step, as the prompts render it. */
+export interface TrajectoryStep {
+  step: number;
+  thought: string;
+  actionText: string;
+  observation: string;
+}
+
+/** A short description of a task for lists and the run header. */
+export interface TaskSummary {
+  id: string;
+  /** One line: the question, the function name, the goal. */
+  title: string;
+  /** The gold answer or similar, shown only where the UI labels it as such. */
+  reference: string | null;
+}
+
+/**
+ * A task family. `Task` is the family's own validated task type.
+ * Prompt rendering lives in the engine; the family supplies the variables.
+ */
+export interface EnvironmentFamily<Task = unknown> {
+  id: EnvironmentId;
+  /** Validates a task snapshot (from `RunConfig.task`). Throws `AppError("invalid-dataset")`. */
+  parseTask(json: unknown): Task;
+  summarize(task: Task): TaskSummary;
+  /** Splits a completion into thought and first action; drops anything the model invented after it. */
+  splitCompletion(completion: string): StepCompletion;
+  /** Total parser: never throws. */
+  parseAction(actionText: string): ActionParse;
+  /** A fresh episode for one trial. */
+  startEpisode(task: Task): Episode;
+  /** Judges a finished or halted trial. `answer` is null when the trial halted without one. */
+  evaluate(task: Task, answer: string | null): Verdict;
+  /** Values for the Actor and Self-Reflection templates' placeholders (e.g. `question`, `examples`). */
+  promptVariables(task: Task): Record<string, string>;
+  /** The default templates for this family (ids and versions included). */
+  defaultTemplates: { actor: { id: string; version: number; text: string }; reflector: { id: string; version: number; text: string } };
+  /** Renders the scratchpad of steps so far, e.g. `\nThought 1: …\nAction 1: …\nObservation 1: …`. */
+  renderTrajectory(steps: readonly TrajectoryStep[]): string;
+  /** Renders the memory block for the Actor prompt; empty string when there is no memory. */
+  renderMemory(memory: readonly MemoryItem[]): string;
+  /** The label the Actor's completion starts after, for step `n` (e.g. `Thought 3:`). */
+  stepPrefix(step: number): string;
+  /** Stop sequences for the Actor call (e.g. `\nObservation`). */
+  actorStopSequences: string[];
+}

@@ -1,0 +1,215 @@
+import { z } from "zod";
+import { breakpointsSchema, modelRoleSchema, modelSettingsSchema, runConfigSchema } from "./config";
+import { branchIdSchema, callIdSchema, eventIdSchema, runIdSchema } from "./ids";
+
+/**
+ * The event catalogue (DESIGN.md §1). A run is an append-only log of these;
+ * every view is a projection of it. One zod schema per type; the TS types are
+ * `z.infer` of the same schemas. Bump {@link EVENT_SCHEMA_VERSION} when a data
+ * shape changes incompatibly.
+ */
+export const EVENT_SCHEMA_VERSION = 1;
+
+const trial = z.number().int().positive();
+const step = z.number().int().positive();
+
+/** One item of the episodic memory. `id` is the `reflection-end` event id, or a fresh id for a hand-written entry. */
+export const memoryItemSchema = z.object({
+  id: z.string().min(1),
+  text: z.string(),
+  /** The trial whose failure produced it; `null` for a hand-written entry. */
+  trial: trial.nullable(),
+});
+export type MemoryItem = z.infer<typeof memoryItemSchema>;
+
+/** A chat message exactly as sent to the provider. */
+export const chatMessageSchema = z.object({
+  role: z.enum(["system", "user", "assistant"]),
+  content: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** A parsed Actor action. `type` is the verb (`Search`, `Lookup`, `Finish`, …). */
+export const parsedActionSchema = z.object({ type: z.string(), argument: z.string() });
+export type ParsedAction = z.infer<typeof parsedActionSchema>;
+
+export const eventDataSchemas = {
+  "run-start": z.object({ config: runConfigSchema }),
+  "trial-start": z.object({
+    trial,
+    /** The reflections placed in the Actor's context, after the memory window. */
+    memory: z.array(memoryItemSchema),
+    /** Reflections in memory that the window Ω left out. */
+    evicted: z.array(memoryItemSchema),
+  }),
+  "model-call-end": z.object({
+    callId: callIdSchema,
+    role: modelRoleSchema,
+    trial,
+    step: step.nullable(),
+    settings: modelSettingsSchema,
+    /** SHA-256 over provider, model, settings and messages (the response-cache key). */
+    requestHash: z.string(),
+    messages: z.array(chatMessageSchema),
+    outputText: z.string(),
+    usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }),
+    /** Cost in USD when the price is known, else null. */
+    costUsd: z.number().nonnegative().nullable(),
+    /** Wall time of the call in ms. */
+    latencyMs: z.number().nonnegative(),
+    finishReason: z.string(),
+    source: z.enum(["live", "cache"]),
+  }),
+  "model-call-error": z.object({
+    callId: callIdSchema,
+    role: modelRoleSchema,
+    trial,
+    step: step.nullable(),
+    modelId: z.string(),
+    code: z.string(),
+    message: z.string(),
+    retryable: z.boolean(),
+    attempts: z.number().int().positive(),
+  }),
+  "step-thought": z.object({ trial, step, text: z.string(), callId: callIdSchema }),
+  "step-action": z.object({
+    trial,
+    step,
+    /** The action line as the model wrote it (first line only). */
+    text: z.string(),
+    action: parsedActionSchema.nullable(),
+    /** Why `text` is not a valid action; null when it parsed. */
+    parseError: z.string().nullable(),
+    callId: callIdSchema,
+  }),
+  "step-observation": z.object({
+    trial,
+    step,
+    text: z.string(),
+    /** True when this step ended the episode (e.g. `Finish[...]`). */
+    done: z.boolean(),
+    /** The submitted answer when `done` came from a final action. */
+    answer: z.string().nullable(),
+  }),
+  "evaluation-end": z.object({
+    trial,
+    verdict: z.enum(["pass", "fail"]),
+    /** 1 for pass, 0 for fail for binary evaluators. */
+    score: z.number().min(0).max(1),
+    feedback: z.string(),
+    evaluatorKind: z.enum(["exact-match"]),
+    /** True when the evaluator uses the gold answer (an oracle signal, not self-evaluation). */
+    oracle: z.boolean(),
+    details: z.record(z.string(), z.unknown()),
+  }),
+  "reflection-end": z.object({ trial, text: z.string(), callId: callIdSchema }),
+  "reflection-edit": z.object({
+    reflectionEventId: eventIdSchema,
+    oldText: z.string(),
+    newText: z.string(),
+    note: z.string().nullable(),
+  }),
+  "memory-edit": z.object({
+    oldMemory: z.array(memoryItemSchema),
+    newMemory: z.array(memoryItemSchema),
+    note: z.string().nullable(),
+  }),
+  "settings-edit": z.object({
+    target: z.literal("breakpoints"),
+    oldValue: breakpointsSchema,
+    newValue: breakpointsSchema,
+    note: z.string().nullable(),
+  }),
+  checkpoint: z.object({
+    /** The trial that has just ended (and, when reflected on, its reflection). */
+    trial,
+    /** Digest of the folded state up to and including this point. */
+    digest: z.string(),
+  }),
+  "trial-end": z.object({
+    trial,
+    outcome: z.enum(["success", "failure", "halted"]),
+    reason: z.string(),
+  }),
+  "run-pause": z.object({
+    reason: z.enum(["user", "breakpoint", "model-error"]),
+    /** Which breakpoint or error paused the run, for people. */
+    detail: z.string(),
+  }),
+  "run-resume": z.object({ reason: z.enum(["user", "recovery"]) }),
+  "run-cancel": z.object({ reason: z.string() }),
+  "run-end": z.object({
+    outcome: z.enum(["success", "failure", "cancelled"]),
+    trials: z.number().int().nonnegative(),
+  }),
+  "run-error": z.object({ code: z.string(), message: z.string() }),
+} as const;
+
+/** Every event type name. */
+export type EventType = keyof typeof eventDataSchemas;
+export const eventTypes = Object.keys(eventDataSchemas) as EventType[];
+
+/** The `data` payload of an event of type `T`. */
+export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
+
+const envelope = {
+  id: eventIdSchema,
+  runId: runIdSchema,
+  branchId: branchIdSchema,
+  /** Position on its branch, contiguous from 1 (a fork continues from `forkSeq + 1`). */
+  seq: z.number().int().positive(),
+  schemaVersion: z.number().int().positive(),
+  /** ISO-8601 timestamp. */
+  occurredAt: z.string(),
+  /** The event that caused this one, when there is one (e.g. a step points at its model call). */
+  causedBy: eventIdSchema.nullable(),
+};
+
+function envelopeOf<T extends EventType>(type: T) {
+  return z.object({ ...envelope, type: z.literal(type), data: eventDataSchemas[type] });
+}
+
+/** zod schema of a stored event envelope `{ id, runId, branchId, seq, type, schemaVersion, occurredAt, causedBy, data }`. */
+export const runEventSchema = z.discriminatedUnion("type", [
+  envelopeOf("run-start"),
+  envelopeOf("trial-start"),
+  envelopeOf("model-call-end"),
+  envelopeOf("model-call-error"),
+  envelopeOf("step-thought"),
+  envelopeOf("step-action"),
+  envelopeOf("step-observation"),
+  envelopeOf("evaluation-end"),
+  envelopeOf("reflection-end"),
+  envelopeOf("reflection-edit"),
+  envelopeOf("memory-edit"),
+  envelopeOf("settings-edit"),
+  envelopeOf("checkpoint"),
+  envelopeOf("trial-end"),
+  envelopeOf("run-pause"),
+  envelopeOf("run-resume"),
+  envelopeOf("run-cancel"),
+  envelopeOf("run-end"),
+  envelopeOf("run-error"),
+]);
+/** A stored event. */
+export type RunEvent = z.infer<typeof runEventSchema>;
+/** A stored event of one type. */
+export type RunEventOf<T extends EventType> = Extract<RunEvent, { type: T }>;
+
+/**
+ * An event before the store gives it a seq and timestamp. `id` may be chosen by
+ * the writer (so later drafts in the same batch can point at it with `causedBy`);
+ * the store generates one otherwise.
+ */
+export type EventDraft = {
+  [T in EventType]: { id?: string; type: T; data: EventData<T>; causedBy?: string | null };
+}[EventType];
+
+/** Builds a typed draft; `data` is checked against the type's schema at append time. */
+export function draft<T extends EventType>(
+  type: T,
+  data: EventData<T>,
+  options: { id?: string; causedBy?: string | null } = {},
+): EventDraft {
+  return { id: options.id, type, data, causedBy: options.causedBy ?? null } as EventDraft;
+}

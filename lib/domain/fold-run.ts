@@ -1,0 +1,242 @@
+import type { Breakpoints, RunConfig } from "./config";
+import type { EventData, MemoryItem, RunEvent, RunEventOf } from "./events";
+
+/** One Thought → Action → Observation step of a trial, as far as it has happened. */
+export interface StepView {
+  step: number;
+  thought: (EventData<"step-thought"> & { eventId: string }) | null;
+  action: (EventData<"step-action"> & { eventId: string }) | null;
+  observation: (EventData<"step-observation"> & { eventId: string }) | null;
+}
+
+/** A reflection as it stands now: `text` includes edits, `originalText` is what the model wrote. */
+export interface ReflectionView {
+  eventId: string;
+  callId: string;
+  text: string;
+  originalText: string;
+  edits: number;
+}
+
+/** One trial: the memory it started with, its trajectory, verdict and reflection. */
+export interface TrialView {
+  trial: number;
+  startEventId: string;
+  memory: MemoryItem[];
+  evicted: MemoryItem[];
+  steps: StepView[];
+  /** The answer submitted by a final action, if any. */
+  answer: string | null;
+  evaluation: (EventData<"evaluation-end"> & { eventId: string }) | null;
+  outcome: EventData<"trial-end">["outcome"] | null;
+  endReason: string | null;
+  reflection: ReflectionView | null;
+  /** Ids of the model calls made for this trial (Actor and Self-Reflection), in order. */
+  callIds: string[];
+}
+
+/** Run status as far as the log alone can tell (the server adds `interrupted`). */
+export type LogStatus = "running" | "paused" | "ended" | "error";
+
+/** Token and cost totals over all recorded model calls. Tokens are counts, cost is USD. */
+export interface RunTotals {
+  modelCalls: number;
+  liveCalls: number;
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** The folded state of a run's event log (one branch path). */
+export interface RunState {
+  config: RunConfig | null;
+  status: LogStatus;
+  pause: EventData<"run-pause"> | null;
+  outcome: EventData<"run-end">["outcome"] | null;
+  error: EventData<"run-error"> | null;
+  trials: TrialView[];
+  /** The episodic memory now (all reflections, with edits applied), oldest first. */
+  memory: MemoryItem[];
+  breakpoints: Breakpoints;
+  /** Model calls by call id. */
+  calls: Record<string, EventData<"model-call-end"> & { eventId: string; seq: number }>;
+  callErrors: Array<EventData<"model-call-error"> & { eventId: string }>;
+  totals: RunTotals;
+  lastSeq: number;
+  eventCount: number;
+}
+
+/** The state of an empty log. */
+export function emptyRunState(): RunState {
+  return {
+    config: null,
+    status: "running",
+    pause: null,
+    outcome: null,
+    error: null,
+    trials: [],
+    memory: [],
+    breakpoints: { afterReflection: false },
+    calls: {},
+    callErrors: [],
+    totals: { modelCalls: 0, liveCalls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    lastSeq: 0,
+    eventCount: 0,
+  };
+}
+
+function currentTrial(state: RunState, trial: number): TrialView | undefined {
+  return state.trials.find((t) => t.trial === trial);
+}
+
+function stepOf(trialView: TrialView, step: number): StepView {
+  let view = trialView.steps.find((s) => s.step === step);
+  if (!view) {
+    view = { step, thought: null, action: null, observation: null };
+    trialView.steps.push(view);
+  }
+  return view;
+}
+
+function applyReflectionEdit(state: RunState, event: RunEventOf<"reflection-edit">): void {
+  const { reflectionEventId, newText } = event.data;
+  for (const trialView of state.trials) {
+    if (trialView.reflection?.eventId === reflectionEventId) {
+      trialView.reflection.text = newText;
+      trialView.reflection.edits += 1;
+    }
+  }
+  state.memory = state.memory.map((item) => (item.id === reflectionEventId ? { ...item, text: newText } : item));
+}
+
+/**
+ * Applies one event to a state, in place. Exposed for incremental folding;
+ * prefer {@link foldRun}. Unknown trial numbers are ignored rather than thrown on,
+ * so a view of a damaged log still renders what it can.
+ */
+export function applyEvent(state: RunState, event: RunEvent): void {
+  state.lastSeq = event.seq;
+  state.eventCount += 1;
+  switch (event.type) {
+    case "run-start":
+      state.config = event.data.config;
+      state.breakpoints = event.data.config.breakpoints;
+      state.status = "running";
+      return;
+    case "trial-start":
+      state.trials.push({
+        trial: event.data.trial,
+        startEventId: event.id,
+        memory: event.data.memory,
+        evicted: event.data.evicted,
+        steps: [],
+        answer: null,
+        evaluation: null,
+        outcome: null,
+        endReason: null,
+        reflection: null,
+        callIds: [],
+      });
+      return;
+    case "model-call-end": {
+      state.calls[event.data.callId] = { ...event.data, eventId: event.id, seq: event.seq };
+      currentTrial(state, event.data.trial)?.callIds.push(event.data.callId);
+      const totals = state.totals;
+      totals.modelCalls += 1;
+      if (event.data.source === "live") totals.liveCalls += 1;
+      else totals.cachedCalls += 1;
+      totals.inputTokens += event.data.usage.inputTokens;
+      totals.outputTokens += event.data.usage.outputTokens;
+      totals.costUsd += event.data.costUsd ?? 0;
+      return;
+    }
+    case "model-call-error":
+      state.callErrors.push({ ...event.data, eventId: event.id });
+      return;
+    case "step-thought": {
+      const trialView = currentTrial(state, event.data.trial);
+      if (trialView) stepOf(trialView, event.data.step).thought = { ...event.data, eventId: event.id };
+      return;
+    }
+    case "step-action": {
+      const trialView = currentTrial(state, event.data.trial);
+      if (trialView) stepOf(trialView, event.data.step).action = { ...event.data, eventId: event.id };
+      return;
+    }
+    case "step-observation": {
+      const trialView = currentTrial(state, event.data.trial);
+      if (!trialView) return;
+      stepOf(trialView, event.data.step).observation = { ...event.data, eventId: event.id };
+      if (event.data.answer !== null) trialView.answer = event.data.answer;
+      return;
+    }
+    case "evaluation-end": {
+      const trialView = currentTrial(state, event.data.trial);
+      if (trialView) trialView.evaluation = { ...event.data, eventId: event.id };
+      return;
+    }
+    case "trial-end": {
+      const trialView = currentTrial(state, event.data.trial);
+      if (trialView) {
+        trialView.outcome = event.data.outcome;
+        trialView.endReason = event.data.reason;
+      }
+      return;
+    }
+    case "reflection-end": {
+      const trialView = currentTrial(state, event.data.trial);
+      if (trialView) {
+        trialView.reflection = {
+          eventId: event.id,
+          callId: event.data.callId,
+          text: event.data.text,
+          originalText: event.data.text,
+          edits: 0,
+        };
+      }
+      state.memory = [...state.memory, { id: event.id, text: event.data.text, trial: event.data.trial }];
+      return;
+    }
+    case "reflection-edit":
+      applyReflectionEdit(state, event);
+      return;
+    case "memory-edit":
+      state.memory = event.data.newMemory;
+      return;
+    case "settings-edit":
+      state.breakpoints = event.data.newValue;
+      return;
+    case "checkpoint":
+      return;
+    case "run-pause":
+      state.status = "paused";
+      state.pause = event.data;
+      return;
+    case "run-resume":
+      state.status = "running";
+      state.pause = null;
+      return;
+    case "run-cancel":
+      return;
+    case "run-end":
+      state.status = "ended";
+      state.outcome = event.data.outcome;
+      state.pause = null;
+      return;
+    case "run-error":
+      state.status = "error";
+      state.error = event.data;
+      return;
+  }
+}
+
+/**
+ * Folds a branch path's events (ordered by `seq`) into the run's state.
+ * Pure: the same events always give an equal state.
+ */
+export function foldRun(events: readonly RunEvent[]): RunState {
+  const state = emptyRunState();
+  for (const event of events) applyEvent(state, event);
+  return state;
+}

@@ -1,0 +1,53 @@
+import type { RunState, TrialView } from "@/lib/domain/fold-run";
+import { strategyBehaviour } from "./strategies";
+
+/**
+ * The next thing the engine must do, decided from the folded log alone. Because
+ * the decision depends only on recorded events, a run can stop anywhere (pause,
+ * crash, provider outage) and continue later from the same log.
+ */
+export type NextAction =
+  | { kind: "idle"; why: "paused" | "ended" | "error" | "no-run-start" }
+  | { kind: "start-trial"; trial: number }
+  | { kind: "actor-step"; trial: number; step: number }
+  | { kind: "evaluate"; trial: number; answer: string | null; halted: boolean }
+  | { kind: "reflect"; trial: number }
+  | { kind: "end-run"; outcome: "success" | "failure" };
+
+function completedSteps(trial: TrialView): number {
+  return trial.steps.filter((step) => step.observation !== null).length;
+}
+
+/**
+ * Decides the next action (paper §3 control flow): run trials until the first
+ * success or the trial budget; reflect only after a failed trial (a halted trial
+ * counts as failed) and only when the strategy reflects; no reflection after the
+ * last trial, since nothing would read it.
+ */
+export function decideNext(state: RunState): NextAction {
+  const config = state.config;
+  if (!config) return { kind: "idle", why: "no-run-start" };
+  if (state.status === "ended") return { kind: "idle", why: "ended" };
+  if (state.status === "error") return { kind: "idle", why: "error" };
+  if (state.status === "paused") return { kind: "idle", why: "paused" };
+
+  const last = state.trials.at(-1);
+  if (!last) return { kind: "start-trial", trial: 1 };
+
+  if (last.outcome === null) {
+    const lastStep = last.steps.at(-1);
+    if (lastStep?.observation?.done) {
+      return { kind: "evaluate", trial: last.trial, answer: lastStep.observation.answer, halted: false };
+    }
+    const done = completedSteps(last);
+    if (done >= config.maxStepsPerTrial) return { kind: "evaluate", trial: last.trial, answer: null, halted: true };
+    return { kind: "actor-step", trial: last.trial, step: done + 1 };
+  }
+
+  if (last.outcome === "success") return { kind: "end-run", outcome: "success" };
+  if (last.trial >= config.maxTrials) return { kind: "end-run", outcome: "failure" };
+  if (strategyBehaviour(config.strategy).reflectsAfterFailure && last.reflection === null) {
+    return { kind: "reflect", trial: last.trial };
+  }
+  return { kind: "start-trial", trial: last.trial + 1 };
+}

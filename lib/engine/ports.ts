@@ -1,0 +1,61 @@
+import type { ModelRole, ModelSettings } from "@/lib/domain/config";
+import type { ChatMessage, EventDraft, RunEvent } from "@/lib/domain/events";
+import type { BranchId, RunId } from "@/lib/domain/ids";
+
+/**
+ * The engine's ports: everything it needs from the outside world, as interfaces.
+ * Adapters live in lib/llm (models) and lib/db (events); tests pass in-memory ones.
+ */
+
+/** A model request as the engine builds it. */
+export interface ModelRequest {
+  role: ModelRole;
+  settings: ModelSettings;
+  messages: ChatMessage[];
+  stopSequences: string[];
+}
+
+/** A completed model call. Tokens are counts, `costUsd` is USD (null when unpriced), `latencyMs` is ms. */
+export interface ModelResponse {
+  text: string;
+  usage: { inputTokens: number; outputTokens: number };
+  finishReason: string;
+  latencyMs: number;
+  costUsd: number | null;
+  requestHash: string;
+  source: "live" | "cache";
+}
+
+/**
+ * A model call that failed after the adapter's own retries. The engine records it
+ * as `model-call-error` and pauses the run; it is never a failed trial.
+ */
+export class ModelCallError extends Error {
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly attempts: number;
+
+  constructor(message: string, options: { code: string; retryable: boolean; attempts: number; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = "ModelCallError";
+    this.code = options.code;
+    this.retryable = options.retryable;
+    this.attempts = options.attempts;
+  }
+}
+
+/** Calls models. Throws {@link ModelCallError} on provider failure. */
+export interface ModelPort {
+  generate(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse>;
+}
+
+/**
+ * Where events go and come from. `append` is atomic: all drafts get consecutive
+ * `seq` numbers after the branch's current last one, or none are stored.
+ */
+export interface EventLog {
+  /** Events visible on a branch, in `seq` order, with `seq > after` (default 0). */
+  list(runId: RunId, branchId: BranchId, after?: number): Promise<RunEvent[]>;
+  /** Appends drafts to a branch; returns the stored events. Throws on a schema violation. */
+  append(runId: RunId, branchId: BranchId, drafts: readonly EventDraft[]): Promise<RunEvent[]>;
+}

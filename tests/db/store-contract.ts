@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { draft } from "@/lib/domain/events";
+import { asBranchId, asRunId } from "@/lib/domain/ids";
+import type { RunStore } from "@/lib/db/store";
+import { makeRunConfig } from "../helpers/run-config";
+
+/** The behaviour every RunStore adapter must have (DESIGN.md §6 storage contract). */
+export function runStoreContract(name: string, makeStore: () => Promise<RunStore>): void {
+  describe(`RunStore contract: ${name}`, () => {
+    it("creates a run with a root branch and a run-start event at seq 1", async () => {
+      const store = await makeStore();
+      const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
+      const events = await store.list(run.id, run.rootBranchId);
+      expect(events.map((e) => [e.seq, e.type])).toEqual([[1, "run-start"]]);
+      expect((await store.getRun(run.id))?.config.taskId).toBe("t1");
+      expect(await store.getBranch(run.rootBranchId)).toMatchObject({ parentBranchId: null, forkSeq: null });
+      await store.close();
+    });
+
+    it("appends batches with contiguous seq and lists after a seq", async () => {
+      const store = await makeStore();
+      const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
+      await store.append(run.id, run.rootBranchId, [draft("trial-start", { trial: 1, memory: [], evicted: [] })]);
+      const second = await store.append(run.id, run.rootBranchId, [
+        draft("trial-end", { trial: 1, outcome: "failure", reason: "wrong" }),
+        draft("run-end", { outcome: "failure", trials: 1 }),
+      ]);
+      expect(second.map((e) => e.seq)).toEqual([3, 4]);
+      const all = await store.list(run.id, run.rootBranchId);
+      expect(all.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      expect((await store.list(run.id, run.rootBranchId, 2)).map((e) => e.type)).toEqual(["trial-end", "run-end"]);
+      await store.close();
+    });
+
+    it("rejects a malformed event and stores nothing of its batch", async () => {
+      const store = await makeStore();
+      const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
+      const bad = { type: "trial-end", data: { trial: 0, outcome: "maybe", reason: 3 } };
+      await expect(
+        // @ts-expect-error deliberately malformed draft
+        store.append(run.id, run.rootBranchId, [draft("trial-start", { trial: 1, memory: [], evicted: [] }), bad]),
+      ).rejects.toThrow(/malformed "trial-end"/);
+      expect(await store.list(run.id, run.rootBranchId)).toHaveLength(1);
+      await store.close();
+    });
+
+    it("keeps writer-chosen ids and causedBy links", async () => {
+      const store = await makeStore();
+      const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
+      const [stored] = await store.append(run.id, run.rootBranchId, [
+        draft("run-pause", { reason: "user", detail: "x" }, { id: "evt-fixed", causedBy: null }),
+      ]);
+      expect(stored?.id).toBe("evt-fixed");
+      await store.close();
+    });
+
+    it("refuses appends to a branch of another run", async () => {
+      const store = await makeStore();
+      const a = await store.createRun({ config: makeRunConfig(), title: "A" });
+      const b = await store.createRun({ config: makeRunConfig(), title: "B" });
+      await expect(store.append(a.id, b.rootBranchId, [draft("run-resume", { reason: "user" })])).rejects.toThrow(/has no branch/);
+      await expect(store.list(asRunId("nope"), asBranchId("nope"))).rejects.toThrow(/No branch/);
+      await store.close();
+    });
+
+    it("lists runs newest first", async () => {
+      const store = await makeStore();
+      const first = await store.createRun({ config: makeRunConfig(), title: "first" });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const second = await store.createRun({ config: makeRunConfig(), title: "second" });
+      expect((await store.listRuns(10)).map((r) => r.id)).toEqual([second.id, first.id]);
+      expect(await store.listRuns(1)).toHaveLength(1);
+      await store.close();
+    });
+
+    it("grants a lease to one owner at a time until it expires", async () => {
+      const store = await makeStore();
+      const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
+      expect(await store.claimLease(run.id, "server-a", 1000, 10_000)).toBe(true);
+      expect(await store.claimLease(run.id, "server-b", 1000, 10_500)).toBe(false);
+      expect(await store.leaseHolder(run.id, 10_500)).toBe("server-a");
+      expect(await store.leaseHolder(run.id, 11_001)).toBeNull();
+      expect(await store.claimLease(run.id, "server-b", 1000, 11_001)).toBe(true);
+      await store.releaseLease(run.id, "server-a");
+      expect(await store.leaseHolder(run.id, 11_500)).toBe("server-b");
+      await store.releaseLease(run.id, "server-b");
+      expect(await store.leaseHolder(run.id, 11_500)).toBeNull();
+      await store.close();
+    });
+
+    it("saves and lists task sets", async () => {
+      const store = await makeStore();
+      const saved = await store.saveTaskSet({ name: "dev.json", environment: "qa", tasks: [{ id: "x" }, { id: "y" }], problems: ["record 3: no answer"] });
+      expect(await store.getTaskSet(saved.id)).toMatchObject({ name: "dev.json", tasks: [{ id: "x" }, { id: "y" }], problems: ["record 3: no answer"] });
+      expect(await store.listTaskSets()).toEqual([expect.objectContaining({ id: saved.id, taskCount: 2 })]);
+      expect(await store.getTaskSet("missing")).toBeNull();
+      await store.close();
+    });
+  });
+}
