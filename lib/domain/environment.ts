@@ -87,7 +87,7 @@ export interface EnvironmentFamily<Task = unknown> {
   renderTrajectory(steps: readonly TrajectoryStep[]): string;
   /** Renders the memory block for the Actor prompt; empty string when there is no memory. */
   renderMemory(memory: readonly MemoryItem[]): string;
-  /** The label the Actor's completion starts after, for step `n` (e.g. `Thought 3:`). */
+  /** The label the Actor's completion starts after, for step `n`, with its leading newline (e.g. `\nThought 3:`). */
   stepPrefix(step: number): string;
   /** Stop sequences for the Actor call (e.g. `\nObservation`). */
   actorStopSequences: string[];

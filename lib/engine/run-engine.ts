@@ -49,13 +49,20 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
   const { runId, branchId } = options;
   let events = await deps.log.list(runId, branchId);
 
+  // Picks up everything appended since we last looked, including events other
+  // writers added (edits and breakpoint changes made through the server).
+  const refresh = async (): Promise<void> => {
+    const newer = await deps.log.list(runId, branchId, events.at(-1)?.seq ?? 0);
+    if (newer.length > 0) events = events.concat(newer);
+  };
   const append = async (drafts: EventDraft[]): Promise<void> => {
     const stored = await deps.log.append(runId, branchId, drafts);
-    events = events.concat(stored);
     options.onEvents?.(stored);
+    await refresh();
   };
 
   for (;;) {
+    await refresh();
     const state = foldRun(events);
     const next = decideNext(state);
     if (next.kind === "idle") return { state, stoppedBecause: next.why };

@@ -1,0 +1,15 @@
+import { breakpointsSchema } from "@/lib/domain/config";
+import { getServerContext } from "@/lib/server/app-context";
+import { handle } from "@/lib/server/http-errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Sets the run's breakpoints (recorded as `settings-edit`). */
+export const POST = handle(async (request: Request, context: { params: Promise<{ runId: string }> }) => {
+  const { runId } = await context.params;
+  const body = breakpointsSchema.parse(await request.json());
+  const server = getServerContext();
+  await server.service.setBreakpoints(runId, body);
+  return Response.json(await server.runDetail(runId));
+});

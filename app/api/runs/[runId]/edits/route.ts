@@ -1,0 +1,15 @@
+import { editRequestSchema } from "@/lib/domain/api";
+import { getServerContext } from "@/lib/server/app-context";
+import { handle } from "@/lib/server/http-errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Edits a paused run's reflection or memory (appended as an edit event with old and new values). */
+export const POST = handle(async (request: Request, context: { params: Promise<{ runId: string }> }) => {
+  const { runId } = await context.params;
+  const body = editRequestSchema.parse(await request.json());
+  const server = getServerContext();
+  await server.service.edit(runId, body);
+  return Response.json(await server.runDetail(runId));
+});

@@ -1,0 +1,18 @@
+import type { NextRequest } from "next/server";
+import { z } from "zod";
+import { getServerContext } from "@/lib/server/app-context";
+import { handle } from "@/lib/server/http-errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+const querySchema = z.object({ after: z.coerce.number().int().nonnegative().default(0) });
+
+/** A page of the run's events with `seq > after`, plus its status. */
+export const GET = handle(async (request: NextRequest, context: { params: Promise<{ runId: string }> }) => {
+  const { runId } = await context.params;
+  const { after } = querySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
+  const { service } = getServerContext();
+  const { run, events } = await service.events(runId, after);
+  return Response.json({ events, status: await service.status(run), lastSeq: events.at(-1)?.seq ?? after });
+});

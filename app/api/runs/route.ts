@@ -1,0 +1,16 @@
+import { createRunRequestSchema } from "@/lib/domain/api";
+import { getServerContext } from "@/lib/server/app-context";
+import { handle } from "@/lib/server/http-errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Recent runs, newest first. */
+export const GET = handle(async () => Response.json({ runs: await getServerContext().service.listRuns() }));
+
+/** Creates a run and starts it. */
+export const POST = handle(async (request: Request) => {
+  const body = createRunRequestSchema.parse(await request.json());
+  const run = await getServerContext().service.createRun(body);
+  return Response.json({ runId: run.id }, { status: 201 });
+});

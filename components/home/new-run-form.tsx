@@ -1,0 +1,337 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import type { TaskListResponse } from "@/lib/domain/api";
+import type { Strategy } from "@/lib/domain/config";
+import { forgetUploadedTaskSet, isNotFound, modelsQuery, tasksQuery, useCreateRun, useUploadTaskSet, useUploadedTaskSets } from "@/lib/query";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { Spinner } from "@/components/ui/spinner";
+import { cn } from "@/lib/utils/cn";
+
+const BUILTIN = "builtin";
+const inputClass =
+  "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 focus:border-sky-600 focus:outline-none focus:ring-1 focus:ring-sky-600 disabled:bg-slate-100 disabled:text-slate-500";
+
+function Field({ label, htmlFor, hint, children }: { label: string; htmlFor?: string; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={htmlFor} className="block text-xs font-medium text-slate-700">
+        {label}
+      </label>
+      {children}
+      {hint ? <p className="text-[11px] leading-snug text-slate-500">{hint}</p> : null}
+    </div>
+  );
+}
+
+/** Upload a HotpotQA (distractor) JSON file; reports how many tasks loaded and what was skipped. */
+function UploadTaskSet({ onUploaded }: { onUploaded: (response: TaskListResponse) => void }) {
+  const upload = useUploadTaskSet("qa");
+  const input = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  return (
+    <div className="space-y-1.5">
+      <label
+        htmlFor={inputId}
+        className="inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-600"
+      >
+        {upload.isPending ? <Spinner className="size-3" label="Uploading" /> : <span aria-hidden>⤒</span>}
+        Upload HotpotQA .json
+        <input
+          ref={input}
+          id={inputId}
+          type="file"
+          accept=".json,application/json"
+          className="sr-only"
+          data-testid="upload-task-set"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (!file) return;
+            upload.mutate(file, {
+              onSuccess: (response) => onUploaded(response),
+              onSettled: () => {
+                if (input.current) input.current.value = "";
+              },
+            });
+          }}
+        />
+      </label>
+      {upload.error ? (
+        <Notice tone="error" data-testid="upload-error">
+          {upload.error.message}
+        </Notice>
+      ) : null}
+      {upload.data ? (
+        <Notice tone={upload.data.tasks.length > 0 ? "success" : "warning"} data-testid="upload-result">
+          Loaded {upload.data.tasks.length} {upload.data.tasks.length === 1 ? "task" : "tasks"} from {upload.data.taskSet.name}
+          {upload.data.problems.length > 0 ? `; ${upload.data.problems.length} skipped:` : "."}
+          {upload.data.problems.length > 0 ? (
+            <ul className="mt-1 max-h-28 list-disc overflow-auto pl-5 text-xs" data-testid="upload-problems">
+              {upload.data.problems.map((problem, index) => (
+                <li key={index}>{problem}</li>
+              ))}
+            </ul>
+          ) : null}
+        </Notice>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Start a run: pick a task (built-in or from an uploaded HotpotQA file),
+ * a strategy (ReAct only or Reflexion), a model, the trial budget and the
+ * memory window Ω; then go to the run page.
+ */
+export function NewRunForm() {
+  const router = useRouter();
+  const models = useQuery(modelsQuery());
+  const uploadedSets = useUploadedTaskSets();
+  const [chosenTaskSet, setTaskSet] = useState(BUILTIN);
+  // Only sets this browser still remembers (a forgotten one falls back to the built-in set).
+  const taskSet = chosenTaskSet === BUILTIN || uploadedSets.some((set) => set.id === chosenTaskSet) ? chosenTaskSet : BUILTIN;
+  const tasks = useQuery(tasksQuery("qa", taskSet));
+  const [search, setSearch] = useState("");
+  const [chosenTaskId, setChosenTaskId] = useState<string | null>(null);
+  const [strategy, setStrategy] = useState<Strategy>("reflexion");
+  const [chosenModelId, setChosenModelId] = useState<string | null>(null);
+  const [maxTrials, setMaxTrials] = useState("3");
+  const [memoryWindow, setMemoryWindow] = useState("3");
+  const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
+  const createRun = useCreateRun();
+  const ids = { search: useId(), strategy: useId(), model: useId(), trials: useId(), window: useId(), taskSet: useId() };
+
+  const allTasks = useMemo(() => tasks.data?.tasks ?? [], [tasks.data]);
+  const visibleTasks = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    if (!needle) return allTasks;
+    return allTasks.filter((task) => task.id.toLowerCase().includes(needle) || task.title.toLowerCase().includes(needle));
+  }, [allTasks, search]);
+  const taskId = chosenTaskId && allTasks.some((task) => task.id === chosenTaskId) ? chosenTaskId : (allTasks[0]?.id ?? null);
+  const selectedTask = allTasks.find((task) => task.id === taskId);
+  const modelId = chosenModelId ?? models.data?.defaultModelId ?? models.data?.models[0]?.id ?? null;
+  const selectedModel = models.data?.models.find((model) => model.id === modelId);
+
+  const trialsNumber = Number(maxTrials);
+  const windowNumber = memoryWindow.trim() === "" ? null : Number(memoryWindow);
+  const trialsValid = Number.isInteger(trialsNumber) && trialsNumber >= 1 && trialsNumber <= 50;
+  const windowValid = windowNumber === null || (Number.isInteger(windowNumber) && windowNumber >= 1);
+  const canStart = taskId !== null && modelId !== null && trialsValid && windowValid && !createRun.isPending;
+
+  // A remembered upload the server no longer knows (e.g. a fresh database): drop it.
+  const unknownSet = taskSet !== BUILTIN && isNotFound(tasks.error);
+  useEffect(() => {
+    if (unknownSet) forgetUploadedTaskSet(taskSet);
+  }, [unknownSet, taskSet]);
+
+  return (
+    <form
+      className="space-y-4"
+      aria-label="New run"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!canStart || taskId === null || modelId === null) return;
+        createRun.mutate(
+          {
+            environment: "qa",
+            taskSet,
+            taskId,
+            strategy,
+            modelId,
+            maxTrials: trialsNumber,
+            memoryWindow: windowNumber,
+            breakpoints: { afterReflection: strategy === "reflexion" && pauseAfterReflection },
+          },
+          { onSuccess: ({ runId }) => router.push(`/runs/${encodeURIComponent(runId)}`) },
+        );
+      }}
+    >
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <Field label="Task set" htmlFor={ids.taskSet}>
+          <select
+            id={ids.taskSet}
+            data-testid="task-set-select"
+            className={cn(inputClass, "w-64")}
+            value={taskSet}
+            onChange={(event) => {
+              setTaskSet(event.target.value);
+              setChosenTaskId(null);
+            }}
+          >
+            <option value={BUILTIN}>Built-in (HotpotQA sample)</option>
+            {uploadedSets.map((set) => (
+              <option key={set.id} value={set.id}>
+                {set.name} ({set.taskCount} tasks)
+              </option>
+            ))}
+          </select>
+        </Field>
+        <UploadTaskSet
+          onUploaded={(response) => {
+            setTaskSet(response.taskSet.id);
+            setChosenTaskId(null);
+            setSearch("");
+          }}
+        />
+      </div>
+
+      <fieldset className="space-y-1.5">
+        <legend className="text-xs font-medium text-slate-700">
+          Task <span className="font-normal text-slate-500">({visibleTasks.length === allTasks.length ? allTasks.length : `${visibleTasks.length} of ${allTasks.length}`})</span>
+        </legend>
+        <input
+          id={ids.search}
+          type="search"
+          placeholder="Filter by id or question…"
+          aria-label="Filter tasks by id or question"
+          className={inputClass}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          data-testid="task-search"
+        />
+        <div role="radiogroup" aria-label="Tasks" data-testid="task-select" className="max-h-64 overflow-y-auto rounded-md border border-slate-200 bg-white">
+          {tasks.isPending ? (
+            <p className="flex items-center gap-2 p-3 text-xs text-slate-500">
+              <Spinner className="size-3" /> Loading tasks…
+            </p>
+          ) : tasks.error ? (
+            <p className="p-3 text-xs text-red-700">{tasks.error.message}</p>
+          ) : visibleTasks.length === 0 ? (
+            <p className="p-3 text-xs text-slate-500">{allTasks.length === 0 ? "This task set is empty." : "No task matches the filter."}</p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {visibleTasks.map((task) => (
+                <li key={task.id}>
+                  <label
+                    data-testid={`task-option-${task.id}`}
+                    data-selected={task.id === taskId || undefined}
+                    className={cn(
+                      "flex cursor-pointer items-start gap-2.5 px-3 py-2 text-sm hover:bg-slate-50",
+                      task.id === taskId && "bg-sky-50 hover:bg-sky-50",
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="task"
+                      value={task.id}
+                      checked={task.id === taskId}
+                      onChange={() => setChosenTaskId(task.id)}
+                      className="mt-1 accent-sky-700"
+                    />
+                    <span className="min-w-0">
+                      <span className="block text-slate-900">{task.title}</span>
+                      <span className="block font-mono text-[11px] text-slate-500">{task.id}</span>
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        {tasks.data && tasks.data.problems.length > 0 ? (
+          <p className="text-[11px] text-amber-800">{tasks.data.problems.length} records of this set could not be read and were skipped.</p>
+        ) : null}
+        {selectedTask?.reference ? (
+          <details className="text-[11px] text-slate-600">
+            <summary className="cursor-pointer select-none">Show the gold answer (what the exact-match evaluator compares against)</summary>
+            <p className="mt-1 font-mono text-slate-800" data-testid="task-reference">
+              {selectedTask.reference}
+            </p>
+          </details>
+        ) : null}
+      </fieldset>
+
+      <div className="grid grid-cols-2 gap-3">
+        <Field
+          label="Strategy"
+          htmlFor={ids.strategy}
+          hint={strategy === "reflexion" ? "After a failed trial the model writes a lesson; the next trial sees the newest Ω of them." : "Every trial starts from scratch: no reflection, no memory."}
+        >
+          <select id={ids.strategy} data-testid="strategy-select" className={inputClass} value={strategy} onChange={(event) => setStrategy(event.target.value === "none" ? "none" : "reflexion")}>
+            <option value="reflexion">Reflexion</option>
+            <option value="none">ReAct only</option>
+          </select>
+        </Field>
+        <Field
+          label="Model"
+          htmlFor={ids.model}
+          hint={
+            selectedModel?.scripted ? (
+              <span className="text-violet-800">Demo model — a scripted stand-in, not a real LLM. It plays the built-in tasks (fail, reflect, succeed) offline.</span>
+            ) : models.data && models.data.configuredProviders.length === 0 ? (
+              "No provider keys are configured on the server."
+            ) : null
+          }
+        >
+          <select
+            id={ids.model}
+            data-testid="model-select"
+            className={inputClass}
+            value={modelId ?? ""}
+            disabled={!models.data}
+            onChange={(event) => setChosenModelId(event.target.value)}
+          >
+            {!models.data ? <option value="">{models.error ? "Could not load models" : "Loading…"}</option> : null}
+            {models.data?.models.map((model) => (
+              <option key={model.id} value={model.id}>
+                {model.scripted && !/scripted/i.test(model.label) ? `${model.label} — scripted stand-in, not a real LLM` : model.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Max trials" htmlFor={ids.trials} hint={trialsValid ? "The run stops at the first success." : "A whole number from 1 to 50."}>
+          <input
+            id={ids.trials}
+            type="number"
+            min={1}
+            max={50}
+            inputMode="numeric"
+            data-testid="max-trials"
+            className={cn(inputClass, !trialsValid && "border-red-500")}
+            value={maxTrials}
+            onChange={(event) => setMaxTrials(event.target.value)}
+            aria-invalid={!trialsValid}
+          />
+        </Field>
+        <Field label="Memory window Ω" htmlFor={ids.window} hint={windowValid ? "Newest reflections the Actor sees. Empty = all." : "A whole number of at least 1, or empty for all."}>
+          <input
+            id={ids.window}
+            type="number"
+            min={1}
+            inputMode="numeric"
+            data-testid="memory-window-input"
+            className={cn(inputClass, !windowValid && "border-red-500")}
+            value={memoryWindow}
+            disabled={strategy === "none"}
+            onChange={(event) => setMemoryWindow(event.target.value)}
+            aria-invalid={!windowValid}
+          />
+        </Field>
+      </div>
+
+      <label className={cn("flex items-start gap-2 text-sm text-slate-800", strategy === "none" && "opacity-50")}>
+        <input
+          type="checkbox"
+          className="mt-0.5 size-4 flex-none accent-sky-700"
+          data-testid="pause-after-reflection"
+          checked={strategy === "reflexion" && pauseAfterReflection}
+          disabled={strategy === "none"}
+          onChange={(event) => setPauseAfterReflection(event.target.checked)}
+        />
+        <span>
+          Pause after each reflection <span className="text-xs text-slate-500">— to read or edit it before the next trial starts</span>
+        </span>
+      </label>
+
+      {createRun.error ? <Notice tone="error">{createRun.error.message}</Notice> : null}
+      {models.error ? <Notice tone="error">Could not load models: {models.error.message}</Notice> : null}
+
+      <Button type="submit" variant="primary" className="w-full" disabled={!canStart} data-testid="start-run">
+        {createRun.isPending ? "Starting…" : "Run"}
+      </Button>
+    </form>
+  );
+}

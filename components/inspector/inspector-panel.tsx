@@ -1,0 +1,299 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { RunState } from "@/lib/domain/fold-run";
+import type { MemoryItem } from "@/lib/domain/events";
+import type { GraphNodeOf, RunGraph, RunGraphNode } from "@/lib/graph";
+import { useRunUiStore } from "@/lib/store";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { formatInteger, formatMs, formatUsd } from "@/components/ui/format";
+import { ORACLE_EXPLANATION, OracleBadge } from "@/components/run-graph";
+import { PromptViewer } from "./prompt-viewer";
+
+type ModelCall = RunState["calls"][string];
+
+function Section({ title, children, right }: { title: string; children: ReactNode; right?: ReactNode }) {
+  return (
+    <section className="space-y-1.5">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+        {right}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function TextBlock({ children, testId, mono = false }: { children: ReactNode; testId?: string; mono?: boolean }) {
+  return (
+    <pre
+      data-testid={testId}
+      className={`max-h-80 overflow-auto whitespace-pre-wrap break-words rounded-md border border-slate-200 bg-slate-50 p-2 text-xs leading-relaxed text-slate-800 ${mono ? "font-mono" : "font-sans"}`}
+    >
+      {children}
+    </pre>
+  );
+}
+
+function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-slate-500">{label}</dt>
+          <dd className="min-w-0 break-words text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Model, tokens, latency, cost and source of one call, then its exact prompt and raw completion. */
+function ModelCallDetails({ call, title = "Model call" }: { call: ModelCall | undefined; title?: string }) {
+  if (!call) {
+    return (
+      <Section title={title}>
+        <p className="text-xs text-slate-500">The model call for this step is not in the log (yet).</p>
+      </Section>
+    );
+  }
+  return (
+    <>
+      <Section title={title} right={<Badge tone={call.source === "cache" ? "violet" : "sky"} data-testid="inspector-source">{call.source}</Badge>}>
+        <div data-testid="inspector-call">
+          <Facts
+            rows={[
+              ["Model", <code key="m" data-testid="inspector-model" className="font-mono">{call.settings.modelId}</code>],
+              ["Role", call.role],
+              ["Tokens", <span key="t" data-testid="inspector-tokens">{formatInteger(call.usage.inputTokens)} in · {formatInteger(call.usage.outputTokens)} out</span>],
+              ["Latency", <span key="l" data-testid="inspector-latency">{formatMs(call.latencyMs)}</span>],
+              ["Cost", <span key="c" data-testid="inspector-cost">{call.costUsd === null ? "unknown price" : formatUsd(call.costUsd)}</span>],
+              ["Source", call.source === "cache" ? "cache (replayed, no new model call)" : "live"],
+              ["Settings", `temperature ${call.settings.temperature} · max ${call.settings.maxOutputTokens} tokens`],
+              ["Finish", call.finishReason],
+              ["Request hash", <code key="h" className="font-mono text-[11px]" title={call.requestHash}>{call.requestHash.slice(0, 16)}…</code>],
+            ]}
+          />
+        </div>
+      </Section>
+      <Section title={`Prompt · ${call.messages.length} ${call.messages.length === 1 ? "message" : "messages"}`}>
+        <PromptViewer messages={call.messages} />
+      </Section>
+      <Section title="Raw completion">
+        <TextBlock testId="inspector-completion" mono>
+          {call.outputText}
+        </TextBlock>
+      </Section>
+    </>
+  );
+}
+
+function MemoryList({ items, muted = false, empty }: { items: readonly MemoryItem[]; muted?: boolean; empty: string }) {
+  if (items.length === 0) return <p className="text-xs text-slate-500">{empty}</p>;
+  return (
+    <ol className="space-y-1.5">
+      {items.map((item) => (
+        <li key={item.id} className={`rounded-md border px-2 py-1.5 text-xs ${muted ? "border-slate-200 bg-slate-50 text-slate-500" : "border-amber-200 bg-amber-50 text-slate-800"}`}>
+          <span className="mr-1 font-medium">{item.trial === null ? "hand-written" : `from trial ${item.trial}`}:</span>
+          {item.text}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunState }) {
+  const trial = state.trials.find((candidate) => candidate.trial === node.data.trial);
+  if (!trial) return null;
+  const calls = trial.callIds.map((id) => state.calls[id]).filter((call): call is ModelCall => call !== undefined);
+  const tokens = calls.reduce((sum, call) => sum + call.usage.inputTokens + call.usage.outputTokens, 0);
+  const cost = calls.reduce((sum, call) => sum + (call.costUsd ?? 0), 0);
+  const byRole = (role: string) => calls.filter((call) => call.role === role).length;
+  return (
+    <>
+      <Facts
+        rows={[
+          ["Outcome", trial.outcome ?? "in progress"],
+          ["Reason", trial.endReason ?? "—"],
+          ["Steps", String(trial.steps.length)],
+          ["Answer", trial.answer ?? "—"],
+          ["Model calls", `${calls.length} (actor ${byRole("actor")}, reflector ${byRole("reflector")})`],
+          ["Tokens", formatInteger(tokens)],
+          ["Cost", formatUsd(cost)],
+        ]}
+      />
+      <Section title={`Memory in context (${trial.memory.length})`}>
+        <MemoryList items={trial.memory} empty="No reflections: the Actor started this trial from scratch." />
+      </Section>
+      {trial.evicted.length > 0 ? (
+        <Section title={`Evicted by the window (${trial.evicted.length})`}>
+          <MemoryList items={trial.evicted} muted empty="" />
+        </Section>
+      ) : null}
+    </>
+  );
+}
+
+function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
+  switch (node.type) {
+    case "lane":
+      return null;
+    case "trial":
+      return <TrialDetails node={node} state={state} />;
+    case "thought":
+      return (
+        <>
+          <Section title="Thought">
+            <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
+          </Section>
+          <ModelCallDetails call={state.calls[node.data.callId]} />
+        </>
+      );
+    case "action":
+      return (
+        <>
+          <Section title="Action" right={node.data.invalid ? <Badge tone="red">Invalid action</Badge> : null}>
+            <TextBlock testId="inspector-text" mono>
+              {node.data.text}
+            </TextBlock>
+            {node.data.invalid ? (
+              <p data-testid="inspector-parse-error" className="rounded-md border border-red-200 bg-red-50 px-2 py-1.5 text-xs text-red-800">
+                {node.data.parseError ?? "The action could not be parsed."} The environment answers an invalid action with an observation; it still counts as a step.
+              </p>
+            ) : (
+              <Facts rows={[["Parsed", <code key="p" className="font-mono">{`${node.data.actionType}[${node.data.argument}]`}</code>]]} />
+            )}
+          </Section>
+          <ModelCallDetails call={state.calls[node.data.callId]} />
+        </>
+      );
+    case "observation":
+      return (
+        <>
+          <Section title="Observation">
+            <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
+          </Section>
+          <Facts
+            rows={[
+              ["Episode done", node.data.done ? "yes" : "no"],
+              ["Submitted answer", node.data.answer ?? "—"],
+            ]}
+          />
+        </>
+      );
+    case "evaluation": {
+      const evaluation = state.trials.find((trial) => trial.trial === node.data.trial)?.evaluation;
+      return (
+        <>
+          <Section title="Verdict" right={node.data.oracle ? <OracleBadge /> : null}>
+            <p className={`text-sm font-semibold ${node.data.verdict === "pass" ? "text-green-800" : "text-red-800"}`}>
+              {node.data.verdict === "pass" ? "✓ Pass" : "✗ Fail"} · score {node.data.score}
+            </p>
+            <Facts
+              rows={[
+                ["Evaluator", node.data.evaluatorKind],
+                ["Signal", node.data.oracle ? `Oracle: ${ORACLE_EXPLANATION}.` : "Self-evaluation (no gold answer)."],
+              ]}
+            />
+          </Section>
+          <Section title="Feedback">
+            <TextBlock testId="inspector-text">{node.data.feedback}</TextBlock>
+          </Section>
+          {evaluation && Object.keys(evaluation.details).length > 0 ? (
+            <Section title="Details">
+              <TextBlock mono>{JSON.stringify(evaluation.details, null, 2)}</TextBlock>
+            </Section>
+          ) : null}
+        </>
+      );
+    }
+    case "reflection":
+      return (
+        <>
+          <Section title="Reflection" right={node.data.edited ? <Badge tone="amber">edited</Badge> : null}>
+            <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
+          </Section>
+          {node.data.edited ? (
+            <Section title="Original (as the model wrote it)">
+              <TextBlock testId="inspector-original">{node.data.originalText}</TextBlock>
+            </Section>
+          ) : null}
+          <Facts
+            rows={[
+              [
+                "Next trial",
+                node.data.inNextContext === null ? "not started yet" : node.data.inNextContext ? "in its context" : "not in its context (removed from memory or outside the window)",
+              ],
+            ]}
+          />
+          <ModelCallDetails call={state.calls[node.data.callId]} title="Self-reflection call" />
+        </>
+      );
+    case "call-error": {
+      const error = state.callErrors.find((candidate) => candidate.eventId === node.data.eventId);
+      return (
+        <Facts
+          rows={[
+            ["Role", node.data.role],
+            ["Code", node.data.code],
+            ["Message", node.data.message],
+            ["Model", error?.modelId ?? "—"],
+            ["Retryable", error ? (error.retryable ? "yes" : "no") : "—"],
+            ["Attempts", error ? String(error.attempts) : "—"],
+          ]}
+        />
+      );
+    }
+  }
+}
+
+const TITLES: Record<RunGraphNode["type"], string> = {
+  lane: "Trial",
+  trial: "Trial",
+  thought: "Thought",
+  action: "Action",
+  observation: "Observation",
+  evaluation: "Evaluation",
+  reflection: "Self-reflection",
+  "call-error": "Model call error",
+};
+
+function titleOf(node: RunGraphNode): string {
+  const step = "step" in node.data && typeof node.data.step === "number" ? ` · step ${node.data.step}` : "";
+  return `${TITLES[node.type]} — trial ${node.data.trial}${step}`;
+}
+
+/**
+ * Details of the selected graph node. For Actor steps and reflections that
+ * includes the exact prompt sent and the raw completion, the model, tokens,
+ * latency, cost and whether the answer came live or from the replay cache.
+ */
+export function InspectorPanel({ graph, state }: { graph: RunGraph; state: RunState }) {
+  const selectedNodeId = useRunUiStore((store) => store.selectedNodeId);
+  const open = useRunUiStore((store) => store.inspectorOpen);
+  const closeInspector = useRunUiStore((store) => store.closeInspector);
+  const node = selectedNodeId ? graph.nodes.find((candidate) => candidate.id === selectedNodeId) : undefined;
+
+  if (!open || !node) {
+    return (
+      <div data-testid="inspector-empty" className="px-4 py-3 text-xs text-slate-500">
+        Select a node in the graph (click, or Tab to it and press Enter) to see its details: the exact prompt, the raw completion, tokens, latency and cost.
+      </div>
+    );
+  }
+
+  return (
+    <section data-testid="inspector" data-kind={node.type} aria-label="Inspector" className="flex min-h-0 flex-col">
+      <header className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2">
+        <h2 className="truncate text-sm font-semibold text-slate-900">{titleOf(node)}</h2>
+        <Button variant="ghost" size="sm" onClick={closeInspector} aria-label="Close inspector" data-testid="inspector-close">
+          ✕
+        </Button>
+      </header>
+      <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3">
+        <NodeDetails node={node} state={state} />
+      </div>
+    </section>
+  );
+}

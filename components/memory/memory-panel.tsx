@@ -1,0 +1,260 @@
+"use client";
+
+import { useState } from "react";
+import type { RunStatus } from "@/lib/domain/api";
+import type { MemoryItem } from "@/lib/domain/events";
+import type { ReflectionView, RunState } from "@/lib/domain/fold-run";
+import { selectMemoryWindow } from "@/lib/domain/memory-window";
+import { useEditRun } from "@/lib/query";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { cn } from "@/lib/utils/cn";
+
+/** Reflections by event id, to show "edited" and the original text next to memory items. */
+function reflectionsById(state: RunState): Map<string, ReflectionView> {
+  const map = new Map<string, ReflectionView>();
+  for (const trial of state.trials) if (trial.reflection) map.set(trial.reflection.eventId, trial.reflection);
+  return map;
+}
+
+function MemoryEntry({ item, reflection, muted, note }: { item: MemoryItem; reflection: ReflectionView | undefined; muted?: boolean; note?: string }) {
+  const edited = reflection ? reflection.edits > 0 || reflection.text !== reflection.originalText : false;
+  return (
+    <li
+      data-testid="memory-item"
+      data-memory-id={item.id}
+      data-evicted={muted || undefined}
+      className={cn(
+        "rounded-md border px-2.5 py-1.5 text-xs leading-snug",
+        muted ? "border-slate-200 bg-slate-50 text-slate-500" : "border-amber-200 bg-amber-50 text-slate-800",
+      )}
+    >
+      <div className="mb-0.5 flex flex-wrap items-center gap-1.5">
+        <span className={cn("text-[11px] font-medium", muted ? "text-slate-500" : "text-amber-900")}>
+          {item.trial === null ? "Hand-written" : `From trial ${item.trial}`}
+        </span>
+        {edited && reflection ? (
+          <Badge tone="amber" data-testid="edited-badge" title={`Original: ${reflection.originalText}`} className="cursor-help bg-amber-200">
+            edited
+          </Badge>
+        ) : null}
+        {note ? <Badge tone="outline">{note}</Badge> : null}
+      </div>
+      <p className={cn("whitespace-pre-wrap break-words", muted && "line-through decoration-slate-300")}>{item.text}</p>
+    </li>
+  );
+}
+
+/** Edits the newest reflection's text (paused runs only). */
+function ReflectionEditor({ runId, reflection, trial }: { runId: string; reflection: ReflectionView; trial: number }) {
+  const [text, setText] = useState(reflection.text);
+  const edit = useEditRun(runId);
+  const dirty = text !== reflection.text;
+  return (
+    <form
+      className="space-y-1.5"
+      onSubmit={(event) => {
+        event.preventDefault();
+        edit.mutate({ kind: "reflection", reflectionEventId: reflection.eventId, text });
+      }}
+    >
+      <label htmlFor="reflection-editor" className="block text-xs font-medium text-slate-700">
+        Newest reflection (trial {trial})
+      </label>
+      <textarea
+        id="reflection-editor"
+        data-testid="reflection-editor"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        rows={5}
+        className="block w-full resize-y rounded-md border border-slate-300 bg-white px-2 py-1.5 text-xs leading-snug text-slate-900 focus:border-sky-600 focus:outline-none focus:ring-1 focus:ring-sky-600"
+      />
+      {reflection.edits > 0 ? (
+        <p className="text-[11px] text-slate-500" title={reflection.originalText}>
+          Edited {reflection.edits} {reflection.edits === 1 ? "time" : "times"}. Hover for the original.
+        </p>
+      ) : null}
+      {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
+      {edit.isSuccess && !dirty ? <p className="text-[11px] text-green-700">Saved. The next trial will see this text.</p> : null}
+      <div className="flex gap-2">
+        <Button type="submit" variant="primary" size="sm" disabled={!dirty || edit.isPending} data-testid="save-reflection">
+          {edit.isPending ? "Saving…" : "Save reflection"}
+        </Button>
+        <Button size="sm" variant="ghost" disabled={!dirty || edit.isPending} onClick={() => setText(reflection.text)}>
+          Reset
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+type Draft = { id: string; text: string; trial: number | null };
+
+function newId(): string {
+  return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `memory-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** Edits the whole episodic memory: change texts, delete, add hand-written entries (paused runs only). */
+function MemoryListEditor({ runId, memory }: { runId: string; memory: readonly MemoryItem[] }) {
+  const [drafts, setDrafts] = useState<Draft[]>(() => memory.map((item) => ({ ...item })));
+  const edit = useEditRun(runId);
+  const dirty = drafts.length !== memory.length || drafts.some((draft, index) => draft.id !== memory[index]?.id || draft.text !== memory[index]?.text);
+  const update = (id: string, text: string) => setDrafts((current) => current.map((draft) => (draft.id === id ? { ...draft, text } : draft)));
+
+  return (
+    <form
+      className="space-y-2"
+      data-testid="memory-editor"
+      onSubmit={(event) => {
+        event.preventDefault();
+        edit.mutate({ kind: "memory", memory: drafts.map((draft) => ({ id: draft.id, text: draft.text, trial: draft.trial })) });
+      }}
+    >
+      {drafts.length === 0 ? <p className="text-xs text-slate-500">The memory is empty. Add an entry to give the next trial a hint.</p> : null}
+      <ol className="space-y-2">
+        {drafts.map((draft, index) => (
+          <li key={draft.id} className="space-y-1">
+            <div className="flex items-center justify-between">
+              <label htmlFor={`memory-draft-${draft.id}`} className="text-[11px] font-medium text-slate-600">
+                {index + 1}. {draft.trial === null ? "Hand-written" : `From trial ${draft.trial}`}
+              </label>
+              <Button
+                size="sm"
+                variant="ghost"
+                className="h-6 px-1.5 text-red-700 hover:bg-red-50"
+                onClick={() => setDrafts((current) => current.filter((candidate) => candidate.id !== draft.id))}
+                data-testid="memory-delete"
+                aria-label={`Delete memory entry ${index + 1}`}
+              >
+                Delete
+              </Button>
+            </div>
+            <textarea
+              id={`memory-draft-${draft.id}`}
+              data-testid="memory-item-editor"
+              value={draft.text}
+              onChange={(event) => update(draft.id, event.target.value)}
+              rows={3}
+              className="block w-full resize-y rounded-md border border-slate-300 bg-white px-2 py-1.5 text-xs leading-snug text-slate-900 focus:border-sky-600 focus:outline-none focus:ring-1 focus:ring-sky-600"
+            />
+          </li>
+        ))}
+      </ol>
+      {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
+      {edit.isSuccess && !dirty ? <p className="text-[11px] text-green-700">Memory saved.</p> : null}
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" onClick={() => setDrafts((current) => [...current, { id: newId(), text: "", trial: null }])} data-testid="memory-add">
+          + Add entry
+        </Button>
+        <Button type="submit" variant="primary" size="sm" disabled={!dirty || edit.isPending} data-testid="save-memory">
+          {edit.isPending ? "Saving…" : "Save memory"}
+        </Button>
+        <Button size="sm" variant="ghost" disabled={!dirty || edit.isPending} onClick={() => setDrafts(memory.map((item) => ({ ...item })))}>
+          Reset
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The episodic memory: the window Ω in force for the newest trial (evicted
+ * entries greyed), what the next trial will see, and the whole memory. When
+ * the run is paused, editors for the newest reflection and for the memory list.
+ */
+export function MemoryPanel({ runId, state, status }: { runId: string; state: RunState; status: RunStatus | null }) {
+  const reflections = reflectionsById(state);
+  const memoryWindow = state.config?.memoryWindow ?? null;
+  const newestTrial = state.trials.at(-1);
+  const next = selectMemoryWindow(state.memory, memoryWindow);
+  const inNextWindow = new Set(next.inContext.map((item) => item.id));
+  const newestReflectionTrial = [...state.trials].reverse().find((trial) => trial.reflection !== null);
+  const paused = status === "paused";
+  const strategy = state.config?.strategy;
+  const more = status !== "ended" && status !== "error";
+
+  return (
+    <section data-testid="memory-panel" aria-label="Episodic memory" className="space-y-4 px-4 py-3">
+      <div className="flex items-baseline justify-between gap-2">
+        <h2 className="text-sm font-semibold text-slate-900">Episodic memory</h2>
+        <span className="text-xs text-slate-500" data-testid="memory-window">
+          window Ω = {memoryWindow === null ? "∞" : memoryWindow}
+        </span>
+      </div>
+
+      {strategy === "none" ? (
+        <p className="text-xs text-slate-600">
+          ReAct only: no reflections are written, so every trial starts from scratch.
+        </p>
+      ) : null}
+
+      {newestTrial ? (
+        <div className="space-y-1.5">
+          <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">
+            In context for trial {newestTrial.trial} (newest) · {newestTrial.memory.length}
+          </h3>
+          {newestTrial.memory.length === 0 && newestTrial.evicted.length === 0 ? (
+            <p className="text-xs text-slate-500">Nothing: trial {newestTrial.trial} started without reflections.</p>
+          ) : (
+            <ol className="space-y-1.5" data-testid="memory-in-context">
+              {newestTrial.memory.map((item) => (
+                <MemoryEntry key={item.id} item={item} reflection={reflections.get(item.id)} />
+              ))}
+              {newestTrial.evicted.map((item) => (
+                <MemoryEntry key={item.id} item={item} reflection={reflections.get(item.id)} muted note="evicted by Ω" />
+              ))}
+            </ol>
+          )}
+        </div>
+      ) : null}
+
+      <div className="space-y-1.5">
+        <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">All reflections · {state.memory.length}</h3>
+        {state.memory.length === 0 ? (
+          <p className="text-xs text-slate-500">
+            Empty. {strategy === "reflexion" ? "A reflection is written after each failed trial." : null}
+          </p>
+        ) : (
+          <ol className="space-y-1.5" data-testid="memory-all">
+            {state.memory.map((item) => (
+              <MemoryEntry
+                key={item.id}
+                item={item}
+                reflection={reflections.get(item.id)}
+                muted={more && !inNextWindow.has(item.id)}
+                note={more ? (inNextWindow.has(item.id) ? "next trial sees it" : "outside the window") : undefined}
+              />
+            ))}
+          </ol>
+        )}
+      </div>
+
+      {paused ? (
+        <div className="space-y-4 rounded-lg border border-amber-300 bg-white p-3" data-testid="memory-edit-area">
+          <p className="text-xs text-slate-700">
+            The run is paused: edit what the next trial will see, then <strong>Resume</strong>. Edits are appended to the log; the original text is kept.
+          </p>
+          {newestReflectionTrial?.reflection ? (
+            <ReflectionEditor
+              key={newestReflectionTrial.reflection.eventId}
+              runId={runId}
+              reflection={newestReflectionTrial.reflection}
+              trial={newestReflectionTrial.trial}
+            />
+          ) : (
+            <p className="text-xs text-slate-500">No reflection to edit yet.</p>
+          )}
+          <details className="group">
+            <summary className="cursor-pointer select-none text-xs font-medium text-slate-700 hover:text-slate-900">Edit the memory list (change, delete, add entries)</summary>
+            <div className="mt-2">
+              <MemoryListEditor runId={runId} memory={state.memory} />
+            </div>
+          </details>
+        </div>
+      ) : state.memory.length > 0 && more ? (
+        <p className="text-[11px] text-slate-500">Pause the run to edit reflections or the memory.</p>
+      ) : null}
+    </section>
+  );
+}

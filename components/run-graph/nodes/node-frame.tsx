@@ -1,0 +1,70 @@
+"use client";
+
+import { Handle, Position, type Node } from "@xyflow/react";
+import type { ReactNode } from "react";
+import { HANDLES, type GraphNodeDataMap, type GraphNodeKind } from "@/lib/graph";
+import { useRunUiStore } from "@/lib/store";
+import { cn } from "@/lib/utils/cn";
+
+type DataAttributes = { [key: `data-${string}`]: string | number | boolean | undefined };
+
+/**
+ * The box every graph node draws: kind-specific colours, the selection ring
+ * (read from the UI store by id, so selecting one node re-renders two, not all),
+ * and `data-testid="node-<kind>"` plus `data-trial` for end-to-end tests.
+ */
+export function NodeFrame({
+  id,
+  kind,
+  trial,
+  className,
+  children,
+  ...attributes
+}: {
+  id: string;
+  kind: string;
+  trial: number;
+  className?: string;
+  children: ReactNode;
+} & DataAttributes) {
+  const selected = useRunUiStore((state) => state.selectedNodeId === id);
+  return (
+    <div
+      data-testid={`node-${kind}`}
+      data-trial={trial}
+      data-node-id={id}
+      data-selected={selected || undefined}
+      className={cn(
+        "node-enter flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white text-left shadow-sm",
+        className,
+        selected && "ring-2 ring-sky-600 ring-offset-2",
+      )}
+      {...attributes}
+    >
+      {children}
+    </div>
+  );
+}
+
+/** Top (from the previous node of the trial) and bottom (to the next) handles. Invisible; edges only. */
+export function FlowHandles({ top = true, bottom = true }: { top?: boolean; bottom?: boolean }) {
+  return (
+    <>
+      {top ? <Handle type="target" id={HANDLES.previous} position={Position.Top} isConnectable={false} /> : null}
+      {bottom ? <Handle type="source" id={HANDLES.next} position={Position.Bottom} isConnectable={false} /> : null}
+    </>
+  );
+}
+
+/** The small uppercase kind label at the top of a node. */
+export function NodeLabel({ className, children, right }: { className?: string; children: ReactNode; right?: ReactNode }) {
+  return (
+    <div className="flex items-center justify-between gap-2">
+      <span className={cn("text-[10px] font-semibold uppercase tracking-wide", className)}>{children}</span>
+      {right}
+    </div>
+  );
+}
+
+/** React Flow's node type for one of our kinds (what node components receive). */
+export type FlowNode<K extends GraphNodeKind> = Node<GraphNodeDataMap[K], K>;

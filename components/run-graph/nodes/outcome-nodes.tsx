@@ -1,0 +1,107 @@
+"use client";
+
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { memo, useId } from "react";
+import { HANDLES } from "@/lib/graph";
+import { Badge } from "@/components/ui/badge";
+import { cn } from "@/lib/utils/cn";
+import { FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
+
+export const ORACLE_EXPLANATION = "uses the gold answer — an oracle signal, not self-evaluation";
+
+/** A badge saying the verdict came from the gold answer, with a tooltip on hover. */
+export function OracleBadge({ className }: { className?: string }) {
+  const tooltipId = useId();
+  return (
+    <span className={cn("group/oracle relative inline-flex", className)}>
+      <Badge tone="violet" data-testid="oracle-badge" aria-describedby={tooltipId} className="cursor-help">
+        oracle
+      </Badge>
+      <span
+        id={tooltipId}
+        role="tooltip"
+        data-testid="oracle-tooltip"
+        className="pointer-events-none invisible absolute bottom-full right-0 z-20 mb-1.5 w-56 rounded-md bg-slate-900 px-2 py-1.5 text-[11px] font-normal normal-case leading-snug tracking-normal text-white opacity-0 shadow-lg transition-opacity group-hover/oracle:visible group-hover/oracle:opacity-100"
+      >
+        {ORACLE_EXPLANATION.charAt(0).toUpperCase() + ORACLE_EXPLANATION.slice(1)}.
+      </span>
+    </span>
+  );
+}
+
+/** The Evaluator's verdict on the trial: pass green, fail red. */
+export const EvaluationNode = memo(function EvaluationNode({ id, data }: NodeProps<FlowNode<"evaluation">>) {
+  const pass = data.verdict === "pass";
+  return (
+    <NodeFrame
+      id={id}
+      kind="evaluation"
+      trial={data.trial}
+      data-verdict={data.verdict}
+      data-oracle={data.oracle}
+      // visible overflow so the oracle tooltip is not clipped
+      className={cn(
+        "overflow-visible border-2 px-3 py-2",
+        pass ? "border-green-600 bg-green-50" : "border-red-600 bg-red-50",
+      )}
+    >
+      <FlowHandles />
+      <NodeLabel className={pass ? "text-green-800" : "text-red-800"} right={data.oracle ? <OracleBadge /> : null}>
+        Evaluation · {data.evaluatorKind}
+      </NodeLabel>
+      <p className={cn("mt-0.5 text-sm font-semibold", pass ? "text-green-800" : "text-red-800")}>
+        {pass ? "✓ Pass" : "✗ Fail"} <span className="text-xs font-normal text-slate-600">score {data.score}</span>
+      </p>
+      <p className="line-clamp-2 text-xs leading-snug text-slate-700">{data.feedback}</p>
+    </NodeFrame>
+  );
+});
+
+/** The Self-Reflection model's lesson, which goes into the episodic memory. */
+export const ReflectionNode = memo(function ReflectionNode({ id, data }: NodeProps<FlowNode<"reflection">>) {
+  return (
+    <NodeFrame
+      id={id}
+      kind="reflection"
+      trial={data.trial}
+      data-edited={data.edited}
+      className="border-amber-300 border-l-4 border-l-amber-500 bg-amber-50 px-3 py-2"
+    >
+      <FlowHandles bottom={false} />
+      <Handle type="source" id={HANDLES.memoryOut} position={Position.Right} isConnectable={false} />
+      <NodeLabel
+        className="text-amber-900"
+        right={
+          data.edited ? (
+            <Badge tone="amber" data-testid="edited-badge" title={`Original: ${data.originalText}`} className="bg-amber-200">
+              edited
+            </Badge>
+          ) : null
+        }
+      >
+        Self-reflection
+      </NodeLabel>
+      <p className="mt-1 line-clamp-4 text-xs leading-snug text-slate-800">{data.text}</p>
+      <p className="mt-auto truncate text-[11px] text-amber-900">
+        {data.inNextContext === null
+          ? "→ episodic memory"
+          : data.inNextContext
+            ? `→ in trial ${data.trial + 1}'s context`
+            : `→ not in trial ${data.trial + 1}'s context`}
+      </p>
+    </NodeFrame>
+  );
+});
+
+/** A model call that failed for good (after retries). Never a failed trial by itself. */
+export const CallErrorNode = memo(function CallErrorNode({ id, data }: NodeProps<FlowNode<"call-error">>) {
+  return (
+    <NodeFrame id={id} kind="error" trial={data.trial} data-step={data.step ?? undefined} className="border-dashed border-red-400 bg-white px-3 py-2">
+      <FlowHandles />
+      <NodeLabel className="text-red-700" right={<Badge tone="red">{data.code}</Badge>}>
+        {data.role} call failed
+      </NodeLabel>
+      <p className="mt-1 line-clamp-2 text-xs text-slate-700">{data.message}</p>
+    </NodeFrame>
+  );
+});

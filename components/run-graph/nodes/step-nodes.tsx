@@ -1,0 +1,66 @@
+"use client";
+
+import type { NodeProps } from "@xyflow/react";
+import { memo } from "react";
+import { Badge } from "@/components/ui/badge";
+import { FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
+
+/** The Actor's reasoning for one step. */
+export const ThoughtNode = memo(function ThoughtNode({ id, data }: NodeProps<FlowNode<"thought">>) {
+  return (
+    <NodeFrame id={id} kind="thought" trial={data.trial} data-step={data.step} className="border-violet-200 border-l-4 border-l-violet-500 px-3 py-2">
+      <FlowHandles />
+      <NodeLabel className="text-violet-700">Thought {data.step}</NodeLabel>
+      <p className="mt-1 line-clamp-3 text-xs leading-snug text-slate-800">{data.text || <em className="text-slate-500">(no thought)</em>}</p>
+    </NodeFrame>
+  );
+});
+
+/** The Actor's action for one step; an unparsable one is shown as such, with the parser's reason. */
+export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowNode<"action">>) {
+  if (data.invalid) {
+    return (
+      <NodeFrame
+        id={id}
+        kind="action"
+        trial={data.trial}
+        data-step={data.step}
+        data-invalid="true"
+        className="border-red-300 border-l-4 border-l-red-600 bg-red-50 px-3 py-2"
+      >
+        <FlowHandles />
+        <NodeLabel className="text-red-800" right={<Badge tone="red">Invalid action</Badge>}>
+          Action {data.step}
+        </NodeLabel>
+        <p className="mt-1 truncate font-mono text-xs text-slate-900">{data.text || "(empty)"}</p>
+        <p className="truncate text-[11px] text-red-800" title={data.parseError ?? undefined}>
+          {data.parseError ?? "The action could not be parsed."}
+        </p>
+      </NodeFrame>
+    );
+  }
+  return (
+    <NodeFrame id={id} kind="action" trial={data.trial} data-step={data.step} data-invalid="false" className="border-sky-200 border-l-4 border-l-sky-600 px-3 py-2">
+      <FlowHandles />
+      <NodeLabel className="text-sky-800" right={data.actionType === "Finish" ? <Badge tone="sky">final answer</Badge> : null}>
+        Action {data.step}
+      </NodeLabel>
+      <p className="mt-1 line-clamp-2 break-words font-mono text-xs leading-snug text-slate-900">
+        <span className="font-semibold text-sky-800">{data.actionType}</span>[{data.argument}]
+      </p>
+    </NodeFrame>
+  );
+});
+
+/** What the environment answered. */
+export const ObservationNode = memo(function ObservationNode({ id, data }: NodeProps<FlowNode<"observation">>) {
+  return (
+    <NodeFrame id={id} kind="observation" trial={data.trial} data-step={data.step} data-done={data.done} className="border-slate-200 border-l-4 border-l-teal-600 bg-slate-50 px-3 py-2">
+      <FlowHandles />
+      <NodeLabel className="text-teal-800" right={data.done ? <Badge tone="outline">episode done</Badge> : null}>
+        Observation {data.step}
+      </NodeLabel>
+      <p className="mt-1 line-clamp-3 text-xs leading-snug text-slate-700">{data.text}</p>
+    </NodeFrame>
+  );
+});

@@ -1,0 +1,47 @@
+"use client";
+
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { memo } from "react";
+import { HANDLES } from "@/lib/graph";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { cn } from "@/lib/utils/cn";
+import { FlowHandles, NodeFrame, type FlowNode } from "./node-frame";
+
+const outcomeTone: Record<"success" | "failure" | "halted", BadgeTone> = { success: "green", failure: "red", halted: "amber" };
+
+/** Header of a trial's lane: the trial number and the memory the Actor started with. */
+export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps<FlowNode<"trial">>) {
+  return (
+    <NodeFrame id={id} kind="trial" trial={data.trial} data-outcome={data.outcome ?? "running"} className="border-slate-800 bg-slate-900 px-3 py-2 text-white">
+      <Handle type="target" id={HANDLES.memoryIn} position={Position.Left} isConnectable={false} />
+      <FlowHandles top={false} />
+      <div className="flex items-center justify-between gap-2">
+        <span className="text-sm font-semibold">Trial {data.trial}</span>
+        {data.outcome ? (
+          <Badge tone={outcomeTone[data.outcome]}>{data.outcome}</Badge>
+        ) : (
+          <Badge tone="sky" className="bg-sky-200">
+            running
+          </Badge>
+        )}
+      </div>
+      <p className={cn("mt-1 truncate text-xs", data.memoryInContext > 0 ? "text-amber-200" : "text-slate-300")}>
+        Memory in context: {data.memoryInContext} {data.memoryInContext === 1 ? "reflection" : "reflections"}
+        {data.memoryEvicted > 0 ? <span className="text-slate-400"> · {data.memoryEvicted} evicted</span> : null}
+      </p>
+    </NodeFrame>
+  );
+});
+
+/** Non-interactive background behind one trial's column. */
+export const LaneBackgroundNode = memo(function LaneBackgroundNode({ data }: NodeProps<FlowNode<"lane">>) {
+  return (
+    <div
+      aria-hidden
+      className={cn(
+        "h-full w-full rounded-xl border",
+        data.outcome === "success" ? "border-green-200 bg-green-50/50" : data.outcome ? "border-slate-200 bg-slate-100/70" : "border-sky-200 bg-sky-50/50",
+      )}
+    />
+  );
+});

@@ -1,0 +1,1 @@
+export { RunWorkspace } from "./run-workspace";

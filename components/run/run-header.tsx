@@ -1,0 +1,185 @@
+"use client";
+
+import { useState } from "react";
+import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
+import type { RunState } from "@/lib/domain/fold-run";
+import { usePauseRun, useResumeRun, useSetBreakpoints, type StreamConnection } from "@/lib/query";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { formatInteger, formatUsd } from "@/components/ui/format";
+import { Notice } from "@/components/ui/notice";
+import { StatusPill } from "@/components/ui/status-pill";
+import { cn } from "@/lib/utils/cn";
+
+const STRATEGY_LABELS: Record<string, string> = { none: "ReAct only", reflexion: "Reflexion" };
+
+function ConnectionDot({ connection }: { connection: StreamConnection }) {
+  if (connection === "idle" || connection === "closed") return null;
+  const label = connection === "open" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…";
+  return (
+    <span data-testid="stream-connection" data-connection={connection} className="inline-flex items-center gap-1 text-[11px] text-slate-500">
+      <span aria-hidden className={cn("size-1.5 rounded-full", connection === "open" ? "bg-green-500" : "animate-pulse bg-amber-500")} />
+      {label}
+    </span>
+  );
+}
+
+/** Trial n: success / failure / halted, one chip each. */
+function TrialStrip({ state }: { state: RunState }) {
+  if (state.trials.length === 0) return <span className="text-xs text-slate-500">No trial yet.</span>;
+  const maxTrials = state.config?.maxTrials;
+  return (
+    <ol className="flex flex-wrap items-center gap-1.5" data-testid="trial-strip" aria-label="Trials">
+      {state.trials.map((trial) => {
+        const outcome = trial.outcome;
+        return (
+          <li
+            key={trial.trial}
+            data-testid="trial-chip"
+            data-trial={trial.trial}
+            data-outcome={outcome ?? "running"}
+            className={cn(
+              "inline-flex items-center gap-1 rounded-md border px-2 py-0.5 text-xs",
+              outcome === "success" && "border-green-300 bg-green-50 text-green-900",
+              outcome === "failure" && "border-red-300 bg-red-50 text-red-900",
+              outcome === "halted" && "border-amber-300 bg-amber-50 text-amber-950",
+              outcome === null && "border-sky-300 bg-sky-50 text-sky-900",
+            )}
+          >
+            <span className="font-medium">Trial {trial.trial}</span>
+            <span>{outcome ?? "running…"}</span>
+          </li>
+        );
+      })}
+      {maxTrials ? <li className="text-[11px] text-slate-500">of at most {maxTrials}</li> : null}
+    </ol>
+  );
+}
+
+/**
+ * The run's header: task, strategy, model (the demo model labelled as a
+ * scripted stand-in), status, Pause / Resume, the "pause after each
+ * reflection" breakpoint, the trial strip and the totals.
+ */
+export function RunHeader({
+  runId,
+  detail,
+  state,
+  status,
+  connection,
+}: {
+  runId: string;
+  detail: RunDetailResponse["run"] | undefined;
+  state: RunState;
+  status: RunStatus | null;
+  connection: StreamConnection;
+}) {
+  const pause = usePauseRun(runId);
+  const resume = useResumeRun(runId);
+  const setBreakpoints = useSetBreakpoints(runId);
+  const [pendingBreakpoint, setPendingBreakpoint] = useState<boolean | null>(null);
+
+  const config = state.config;
+  const title = detail?.title ?? config?.taskId ?? "Run";
+  const strategy = detail?.strategy ?? config?.strategy;
+  const modelId = detail?.modelId ?? config?.models.actor.modelId;
+  const effectiveStatus = status ?? detail?.status ?? null;
+  const canPause = effectiveStatus === "running";
+  const canResume = effectiveStatus === "paused" || effectiveStatus === "interrupted";
+  const canSetBreakpoints = effectiveStatus !== "ended" && effectiveStatus !== "error" && effectiveStatus !== null;
+  const afterReflection = pendingBreakpoint ?? state.breakpoints.afterReflection;
+  const controlError = pause.error ?? resume.error ?? setBreakpoints.error;
+  const totals = state.totals;
+
+  return (
+    <div className="flex-none border-b border-slate-200 bg-white">
+      <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-2 px-4 pt-3">
+        <div className="min-w-0 flex-1">
+          <h1 data-testid="run-title" className="line-clamp-2 text-base font-semibold leading-snug text-slate-900" title={title}>
+            {title}
+          </h1>
+          <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+            {effectiveStatus ? <StatusPill status={effectiveStatus} /> : null}
+            <ConnectionDot connection={connection} />
+            {strategy ? (
+              <Badge tone={strategy === "reflexion" ? "amber" : "neutral"} data-testid="run-strategy" data-strategy={strategy}>
+                {STRATEGY_LABELS[strategy] ?? strategy}
+              </Badge>
+            ) : null}
+            {modelId ? (
+              <span className="inline-flex items-center gap-1.5">
+                model <code data-testid="run-model" className="font-mono text-slate-800">{modelId}</code>
+                {modelId === "demo" ? (
+                  <Badge tone="violet" data-testid="demo-model-badge">
+                    Demo model — scripted stand-in, not a real LLM
+                  </Badge>
+                ) : null}
+              </span>
+            ) : null}
+            {config ? (
+              <span>
+                Ω = {config.memoryWindow ?? "∞"} · ≤ {config.maxStepsPerTrial} steps per trial
+              </span>
+            ) : null}
+            {config ? <span className="text-slate-500">task {config.taskId} ({config.taskSetName})</span> : null}
+          </div>
+        </div>
+
+        <div className="flex flex-wrap items-center gap-3">
+          <label className="flex items-center gap-2 text-xs text-slate-700" title="Pause before the next trial each time a reflection is written, so you can edit it.">
+            <input
+              type="checkbox"
+              role="switch"
+              className="switch"
+              data-testid="pause-after-reflection"
+              checked={afterReflection}
+              disabled={!canSetBreakpoints || setBreakpoints.isPending}
+              onChange={(event) => {
+                const next = event.target.checked;
+                setPendingBreakpoint(next);
+                setBreakpoints.mutate({ afterReflection: next }, { onSettled: () => setPendingBreakpoint(null) });
+              }}
+            />
+            Pause after each reflection
+          </label>
+          <Button data-testid="pause-run" onClick={() => pause.mutate()} disabled={!canPause || pause.isPending}>
+            {pause.isPending ? "Pausing…" : "Pause"}
+          </Button>
+          <Button data-testid="resume-run" variant="primary" onClick={() => resume.mutate()} disabled={!canResume || resume.isPending}>
+            {resume.isPending ? "Resuming…" : "Resume"}
+          </Button>
+        </div>
+      </div>
+
+      <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 pb-2.5 pt-2">
+        <TrialStrip state={state} />
+        <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals">
+          <div className="flex gap-1">
+            <dt>calls</dt>
+            <dd className="font-medium tabular-nums text-slate-900" data-testid="total-calls">
+              {formatInteger(totals.modelCalls)}
+              {totals.cachedCalls > 0 ? <span className="font-normal text-slate-500"> ({totals.cachedCalls} cached)</span> : null}
+            </dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>tokens</dt>
+            <dd className="font-medium tabular-nums text-slate-900" data-testid="total-tokens">
+              {formatInteger(totals.inputTokens + totals.outputTokens)}
+            </dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>cost</dt>
+            <dd className="font-medium tabular-nums text-slate-900" data-testid="total-cost">
+              {formatUsd(totals.costUsd)}
+            </dd>
+          </div>
+        </dl>
+      </div>
+      {controlError ? (
+        <Notice tone="error" className="mx-4 mb-2">
+          {controlError.message}
+        </Notice>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/** Display helpers shared by the run views. */
+
+const integer = new Intl.NumberFormat("en-US");
+
+export function formatInteger(value: number): string {
+  return integer.format(value);
+}
+
+/** USD with enough digits for sub-cent model calls; `—` when unknown. */
+export function formatUsd(value: number | null): string {
+  if (value === null) return "—";
+  if (value === 0) return "$0";
+  if (value < 0.01) return `$${value.toFixed(5)}`;
+  return `$${value.toFixed(value < 1 ? 4 : 2)}`;
+}
+
+export function formatMs(value: number): string {
+  return value < 1_000 ? `${Math.round(value)} ms` : `${(value / 1_000).toFixed(2)} s`;
+}
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}

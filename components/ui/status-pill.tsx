@@ -1,0 +1,25 @@
+import type { RunStatus } from "@/lib/domain/api";
+import { cn } from "@/lib/utils/cn";
+
+const styles: Record<RunStatus, { label: string; className: string; dot: string }> = {
+  running: { label: "Running", className: "bg-sky-50 text-sky-800 ring-sky-200", dot: "bg-sky-500 animate-pulse" },
+  paused: { label: "Paused", className: "bg-amber-50 text-amber-900 ring-amber-300", dot: "bg-amber-500" },
+  ended: { label: "Ended", className: "bg-slate-100 text-slate-700 ring-slate-300", dot: "bg-slate-500" },
+  error: { label: "Error", className: "bg-red-50 text-red-800 ring-red-300", dot: "bg-red-500" },
+  interrupted: { label: "Interrupted", className: "bg-orange-50 text-orange-900 ring-orange-300", dot: "bg-orange-500" },
+};
+
+/** Run status as a pill: running / paused / ended / error / interrupted. */
+export function StatusPill({ status, className }: { status: RunStatus; className?: string }) {
+  const style = styles[status];
+  return (
+    <span
+      data-testid="run-status"
+      data-status={status}
+      className={cn("inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", style.className, className)}
+    >
+      <span aria-hidden className={cn("size-1.5 rounded-full", style.dot)} />
+      {style.label}
+    </span>
+  );
+}

@@ -1,0 +1,42 @@
+// ESLint flat config. Besides Next's recommended rules it enforces the layering
+// of DESIGN.md §2: dependencies point inward, UI code never reaches server code.
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+const serverOnly = ["@/lib/engine/*", "@/lib/llm/*", "@/lib/db/*", "@/lib/server/*", "@/lib/sandbox/*", "@/lib/environments/*", "@/lib/cli/*"];
+const restrict = (patterns, message) => ({
+  "no-restricted-imports": ["error", { patterns: [{ group: patterns, message }] }],
+});
+
+export default [
+  ...nextVitals,
+  ...nextTypescript,
+  {
+    ignores: [".next/**", "node_modules/**", "public/vendor/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "lib/db/migrations/**"],
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["lib/domain/**"],
+    rules: restrict(["@/lib/*", "!@/lib/domain", "!@/lib/domain/*", "!@/lib/utils/*", "react", "next", "next/*"], "lib/domain imports only zod and lib/utils (DESIGN.md §2)."),
+  },
+  {
+    files: ["lib/engine/**"],
+    rules: restrict(["@/lib/llm/*", "@/lib/db/*", "@/lib/server/*", "@/lib/environments/*", "@/lib/query/*", "@/lib/store/*", "@/components/*", "react", "next", "next/*", "better-sqlite3", "drizzle-orm", "drizzle-orm/*"], "lib/engine is plain TS: it talks to ports, not to adapters, React, Next or the DB (DESIGN.md §2)."),
+  },
+  {
+    files: ["lib/environments/**"],
+    rules: restrict(["@/lib/llm/*", "@/lib/db/*", "@/lib/server/*", "@/lib/query/*", "@/lib/store/*", "@/components/*", "react", "next", "next/*"], "Environments depend only on lib/domain (DESIGN.md §3)."),
+  },
+  {
+    files: ["lib/graph/**"],
+    rules: restrict([...serverOnly, "react", "react-dom", "@/components/*"], "lib/graph is a pure projection: no React, no server code."),
+  },
+  {
+    files: ["components/**", "lib/query/**", "lib/store/**", "app/**/*.tsx"],
+    rules: restrict(serverOnly, "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2)."),
+  },
+];

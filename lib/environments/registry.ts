@@ -1,0 +1,45 @@
+import type { EnvironmentId } from "@/lib/domain/config";
+import type { EnvironmentFamily } from "@/lib/domain/environment";
+import { AppError } from "@/lib/domain/errors";
+import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
+
+/** A task family with its built-in tasks and its importer for standard dataset files. */
+export interface EnvironmentEntry {
+  family: EnvironmentFamily<unknown>;
+  /** Shown in pickers. */
+  label: string;
+  /** Tasks written by us and shipped with the app, as JSON snapshots. */
+  builtinTasks: ReadonlyArray<Record<string, unknown>>;
+  /** The standard formats this family imports, for help texts. */
+  importFormats: string;
+  /**
+   * Parses a dataset file. Broken records are reported in `problems` and the rest
+   * load; an unreadable file throws AppError("invalid-dataset").
+   */
+  importTaskSet(content: string): { tasks: Array<Record<string, unknown>>; problems: string[] };
+}
+
+const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
+  qa: {
+    family: qaEnvironment as EnvironmentFamily<unknown>,
+    label: "Multi-hop QA (HotpotQA style)",
+    builtinTasks: builtinQaTasks,
+    importFormats: "HotpotQA JSON (distractor setting: question, answer, supporting_facts, context)",
+    importTaskSet: (content) => loadHotpotQa(content),
+  },
+};
+
+/**
+ * The registered environment family for `id`.
+ * @throws AppError("invalid-input") for a family that is not implemented yet.
+ */
+export function environmentEntry(id: string): EnvironmentEntry {
+  const entry = entries[id as EnvironmentId];
+  if (!entry) throw new AppError("invalid-input", `The "${id}" task family is not available yet; use "qa".`);
+  return entry;
+}
+
+/** Ids of the families that are available. */
+export function availableEnvironments(): EnvironmentId[] {
+  return Object.keys(entries) as EnvironmentId[];
+}

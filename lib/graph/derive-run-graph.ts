@@ -1,0 +1,343 @@
+import type { RunState, TrialView } from "@/lib/domain/fold-run";
+import { createLayoutCache, layoutRunGraph, topologyKey, type LayoutCache, type LayoutLane, type LayoutResult } from "./layout";
+import type { GraphNodeDataMap, GraphNodeKind, GraphNodeOf, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
+
+type NodeSpec = { [K in GraphNodeKind]: { id: string; type: K; data: GraphNodeDataMap[K] } }[GraphNodeKind];
+type LaidOutKind = Exclude<GraphNodeKind, "lane">;
+
+/** Id of the background node of the lane whose header is `trialNodeId`. */
+export function laneNodeId(trialNodeId: string): string {
+  return `lane:${trialNodeId}`;
+}
+
+/** Handle ids used by node components; edges name them explicitly. */
+export const HANDLES = {
+  /** Bottom of every lane node: to the next node of the same trial. */
+  next: "next",
+  /** Top of every lane node: from the previous node of the same trial. */
+  previous: "previous",
+  /** Right side of a reflection node. */
+  memoryOut: "memory-out",
+  /** Left side of a trial header. */
+  memoryIn: "memory-in",
+} as const;
+
+function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, state: RunState): NodeSpec[] {
+  const specs: NodeSpec[] = [
+    {
+      id: trialView.startEventId,
+      type: "trial",
+      data: {
+        trial: trialView.trial,
+        eventId: trialView.startEventId,
+        memoryInContext: trialView.memory.length,
+        memoryEvicted: trialView.evicted.length,
+        steps: trialView.steps.length,
+        outcome: trialView.outcome,
+        endReason: trialView.endReason,
+      },
+    },
+  ];
+
+  const errors = state.callErrors.filter((error) => error.trial === trialView.trial);
+  const steps = [...trialView.steps].sort((a, b) => a.step - b.step);
+  for (const step of steps) {
+    if (step.thought) {
+      specs.push({
+        id: step.thought.eventId,
+        type: "thought",
+        data: {
+          trial: trialView.trial,
+          step: step.step,
+          eventId: step.thought.eventId,
+          callId: step.thought.callId,
+          text: step.thought.text,
+        },
+      });
+    }
+    if (step.action) {
+      specs.push({
+        id: step.action.eventId,
+        type: "action",
+        data: {
+          trial: trialView.trial,
+          step: step.step,
+          eventId: step.action.eventId,
+          callId: step.action.callId,
+          text: step.action.text,
+          actionType: step.action.action?.type ?? null,
+          argument: step.action.action?.argument ?? null,
+          parseError: step.action.parseError,
+          invalid: step.action.action === null || step.action.parseError !== null,
+        },
+      });
+    }
+    if (step.observation) {
+      specs.push({
+        id: step.observation.eventId,
+        type: "observation",
+        data: {
+          trial: trialView.trial,
+          step: step.step,
+          eventId: step.observation.eventId,
+          text: step.observation.text,
+          done: step.observation.done,
+          answer: step.observation.answer,
+        },
+      });
+    }
+    for (const error of errors) {
+      if (error.step === step.step) specs.push(callErrorSpec(error));
+    }
+  }
+  // Errors of a step that never produced an event (the call failed before it), and of the reflector.
+  const stepNumbers = new Set(steps.map((step) => step.step));
+  for (const error of errors) {
+    if (error.step === null || !stepNumbers.has(error.step)) specs.push(callErrorSpec(error));
+  }
+
+  const evaluation = trialView.evaluation;
+  if (evaluation) {
+    specs.push({
+      id: evaluation.eventId,
+      type: "evaluation",
+      data: {
+        trial: trialView.trial,
+        eventId: evaluation.eventId,
+        verdict: evaluation.verdict,
+        score: evaluation.score,
+        feedback: evaluation.feedback,
+        evaluatorKind: evaluation.evaluatorKind,
+        oracle: evaluation.oracle,
+      },
+    });
+  }
+
+  const reflection = trialView.reflection;
+  if (reflection) {
+    specs.push({
+      id: reflection.eventId,
+      type: "reflection",
+      data: {
+        trial: trialView.trial,
+        eventId: reflection.eventId,
+        callId: reflection.callId,
+        text: reflection.text,
+        originalText: reflection.originalText,
+        edited: reflection.edits > 0,
+        inNextContext: nextTrial ? nextTrial.memory.some((item) => item.id === reflection.eventId) : null,
+      },
+    });
+  }
+  return specs;
+}
+
+function callErrorSpec(error: RunState["callErrors"][number]): NodeSpec {
+  return {
+    id: error.eventId,
+    type: "call-error",
+    data: {
+      trial: error.trial,
+      step: error.step,
+      eventId: error.eventId,
+      role: error.role,
+      code: error.code,
+      message: error.message,
+    },
+  };
+}
+
+interface GraphModel {
+  lanes: LayoutLane[];
+  /** Every node spec: each lane background followed by its nodes, in lane order. */
+  specs: NodeSpec[];
+  edges: RunGraphEdge[];
+}
+
+/** The semantic graph of a run (no positions): lanes, node specs and edges. */
+function buildModel(state: RunState): GraphModel {
+  const trials = [...state.trials].sort((a, b) => a.trial - b.trial);
+  const lanes: LayoutLane[] = [];
+  const specs: NodeSpec[] = [];
+  const edges: RunGraphEdge[] = [];
+
+  trials.forEach((trialView, index) => {
+    const nextTrial = trials[index + 1];
+    const laneSpecs = trialSpecs(trialView, nextTrial, state);
+    const laneId = laneNodeId(trialView.startEventId);
+    specs.push({ id: laneId, type: "lane", data: { trial: trialView.trial, outcome: trialView.outcome } });
+    lanes.push({
+      laneId,
+      nodes: laneSpecs.map((spec) => ({ id: spec.id, kind: spec.type as LaidOutKind })),
+    });
+    for (let i = 0; i < laneSpecs.length; i += 1) {
+      const spec = laneSpecs[i];
+      if (!spec) continue;
+      specs.push(spec);
+      const previous = laneSpecs[i - 1];
+      if (previous) {
+        edges.push({
+          id: `flow:${previous.id}->${spec.id}`,
+          source: previous.id,
+          target: spec.id,
+          sourceHandle: HANDLES.next,
+          targetHandle: HANDLES.previous,
+          className: "edge-flow",
+          data: { kind: "flow" },
+        });
+      }
+    }
+    const reflection = trialView.reflection;
+    if (reflection && nextTrial) {
+      const inContext = nextTrial.memory.some((item) => item.id === reflection.eventId);
+      edges.push({
+        id: `memory:${reflection.eventId}->${nextTrial.startEventId}`,
+        source: reflection.eventId,
+        target: nextTrial.startEventId,
+        sourceHandle: HANDLES.memoryOut,
+        targetHandle: HANDLES.memoryIn,
+        label: inContext ? "memory" : "memory (not in context)",
+        className: inContext ? "edge-memory" : "edge-memory edge-memory-dropped",
+        data: { kind: "memory", inContext },
+      });
+    }
+  });
+  return { lanes, specs, edges };
+}
+
+function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keysA = Object.keys(a);
+  if (keysA.length !== Object.keys(b).length) return false;
+  return keysA.every((key) => Object.is(a[key], b[key]));
+}
+
+function sameEdge(a: RunGraphEdge, b: RunGraphEdge): boolean {
+  return (
+    a.source === b.source &&
+    a.target === b.target &&
+    a.sourceHandle === b.sourceHandle &&
+    a.targetHandle === b.targetHandle &&
+    a.label === b.label &&
+    a.className === b.className &&
+    shallowEqual(a.data, b.data)
+  );
+}
+
+function ariaLabelOf(spec: NodeSpec): string {
+  switch (spec.type) {
+    case "lane":
+      return `Trial ${spec.data.trial} lane`;
+    case "trial":
+      return `Trial ${spec.data.trial}: ${spec.data.memoryInContext} reflections in context${spec.data.outcome ? `, ${spec.data.outcome}` : ""}`;
+    case "thought":
+      return `Trial ${spec.data.trial}, thought ${spec.data.step}`;
+    case "action":
+      return `Trial ${spec.data.trial}, action ${spec.data.step}${spec.data.invalid ? " (invalid)" : ""}: ${spec.data.text}`;
+    case "observation":
+      return `Trial ${spec.data.trial}, observation ${spec.data.step}`;
+    case "evaluation":
+      return `Trial ${spec.data.trial} evaluation: ${spec.data.verdict}${spec.data.oracle ? " (oracle)" : ""}`;
+    case "reflection":
+      return `Trial ${spec.data.trial} reflection${spec.data.edited ? " (edited)" : ""}`;
+    case "call-error":
+      return `Trial ${spec.data.trial}: ${spec.data.role} model call failed`;
+  }
+}
+
+function positionedNode(spec: NodeSpec, layout: LayoutResult): RunGraphNode {
+  const rect = spec.type === "lane" ? layout.lanes.get(spec.id) : layout.nodes.get(spec.id);
+  const base = {
+    id: spec.id,
+    position: { x: rect?.x ?? 0, y: rect?.y ?? 0 },
+    width: rect?.width ?? 0,
+    height: rect?.height ?? 0,
+    draggable: false as const,
+    selectable: false as const,
+    connectable: false as const,
+    focusable: spec.type !== "lane",
+    ariaLabel: ariaLabelOf(spec),
+  };
+  // Lane backgrounds sit behind the edges and the nodes.
+  if (spec.type === "lane") return { ...base, type: "lane", data: spec.data, zIndex: -1 } satisfies GraphNodeOf<"lane">;
+  return { ...base, type: spec.type, data: spec.data } as RunGraphNode;
+}
+
+function reusable(previous: RunGraphNode | undefined, spec: NodeSpec, layout: LayoutResult): previous is RunGraphNode {
+  if (!previous || previous.type !== spec.type) return false;
+  const rect = spec.type === "lane" ? layout.lanes.get(spec.id) : layout.nodes.get(spec.id);
+  if (!rect) return false;
+  return (
+    previous.position.x === rect.x &&
+    previous.position.y === rect.y &&
+    previous.width === rect.width &&
+    previous.height === rect.height &&
+    shallowEqual(previous.data, spec.data)
+  );
+}
+
+/** Derives the graph of a run, reusing node/edge objects from the previous call when nothing about them changed. */
+export type RunGraphDeriver = (state: RunState) => RunGraph;
+
+/**
+ * Creates a memoising {@link deriveRunGraph}: call it with each new folded state.
+ *
+ * - Node ids are event ids (the trial header is its `trial-start` event, a step
+ *   node its `step-*` event, …), so nodes keep their identity as events arrive.
+ * - A node whose position and data are unchanged is returned as the *same
+ *   object* as last time, and the arrays themselves are reused when nothing
+ *   changed, so React Flow and memoised node components skip the work.
+ * - Layout runs only for lanes whose topology (node ids and kinds) changed.
+ */
+export function createRunGraphDeriver(): RunGraphDeriver {
+  const layoutCache: LayoutCache = createLayoutCache();
+  let layoutKey: string | null = null;
+  let layout: LayoutResult | null = null;
+  let previousNodes = new Map<string, RunGraphNode>();
+  let previousEdges = new Map<string, RunGraphEdge>();
+  let previous: RunGraph | null = null;
+
+  return (state) => {
+    const model = buildModel(state);
+    const key = topologyKey(model.lanes);
+    if (layout === null || key !== layoutKey) {
+      layout = layoutRunGraph(model.lanes, layoutCache);
+      layoutKey = key;
+    }
+    const currentLayout = layout;
+
+    let changed = previous === null || previous.nodes.length !== model.specs.length || previous.edges.length !== model.edges.length;
+    const nextNodeMap = new Map<string, RunGraphNode>();
+    const nodes = model.specs.map((spec, index) => {
+      const old = previousNodes.get(spec.id);
+      const node = reusable(old, spec, currentLayout) ? old : positionedNode(spec, currentLayout);
+      if (!changed && previous?.nodes[index] !== node) changed = true;
+      nextNodeMap.set(spec.id, node);
+      return node;
+    });
+    const nextEdgeMap = new Map<string, RunGraphEdge>();
+    const edges = model.edges.map((edge, index) => {
+      const old = previousEdges.get(edge.id);
+      const kept = old && sameEdge(old, edge) ? old : edge;
+      if (!changed && previous?.edges[index] !== kept) changed = true;
+      nextEdgeMap.set(edge.id, kept);
+      return kept;
+    });
+
+    previousNodes = nextNodeMap;
+    previousEdges = nextEdgeMap;
+    if (!changed && previous) return previous;
+    previous = { nodes, edges };
+    return previous;
+  };
+}
+
+/**
+ * Projects a folded run into React Flow nodes and edges: one vertical lane per
+ * trial (a `trial` header, then thought → action → observation per step, any
+ * model-call errors, the evaluation and the reflection), plus a `memory` edge
+ * from each reflection into the next trial's header. Pure; for structural
+ * sharing across calls use {@link createRunGraphDeriver}.
+ */
+export function deriveRunGraph(state: RunState): RunGraph {
+  return createRunGraphDeriver()(state);
+}

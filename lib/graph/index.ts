@@ -1,0 +1,18 @@
+/**
+ * Pure projection of a folded run into React Flow nodes and edges, with a
+ * dagre layout. No React here: components import these and render them.
+ */
+export { createRunGraphDeriver, deriveRunGraph, HANDLES, laneNodeId, type RunGraphDeriver } from "./derive-run-graph";
+export {
+  createLayoutCache,
+  LANE_GAP,
+  LANE_PADDING,
+  layoutLane,
+  layoutRunGraph,
+  NODE_HEIGHTS,
+  NODE_WIDTH,
+  topologyKey,
+  type LayoutLane,
+  type LayoutResult,
+} from "./layout";
+export type * from "./types";

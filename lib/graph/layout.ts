@@ -1,0 +1,146 @@
+import dagre from "@dagrejs/dagre";
+import type { GraphNodeKind } from "./types";
+
+/** Fixed node width (px). Every lane is one node wide. */
+export const NODE_WIDTH = 272;
+
+/**
+ * Fixed node heights (px) per kind. Fixed sizes keep the layout deterministic
+ * and testable; node components clamp their text to fit.
+ */
+export const NODE_HEIGHTS: Readonly<Record<Exclude<GraphNodeKind, "lane">, number>> = {
+  trial: 64,
+  thought: 92,
+  action: 72,
+  observation: 84,
+  evaluation: 96,
+  reflection: 124,
+  "call-error": 68,
+};
+
+/** Inner padding of a lane background around its nodes. */
+export const LANE_PADDING = 14;
+/** Horizontal space between two lanes' backgrounds. */
+export const LANE_GAP = 96;
+/** Vertical gap between consecutive nodes of a lane. */
+export const RANK_GAP = 30;
+
+/** One trial's column: its nodes from top (lane header) to bottom, in order. */
+export interface LayoutLane {
+  laneId: string;
+  nodes: ReadonlyArray<{ id: string; kind: Exclude<GraphNodeKind, "lane"> }>;
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Top-left positions (React Flow convention) of every node and lane background. */
+export interface LayoutResult {
+  nodes: Map<string, Rect>;
+  lanes: Map<string, Rect>;
+}
+
+/** A string that changes exactly when one lane's layout input changes: its node ids and kinds, in order. */
+export function laneTopologyKey(lane: LayoutLane): string {
+  return `${lane.laneId}[${lane.nodes.map((node) => `${node.id}:${node.kind}`).join(",")}]`;
+}
+
+/**
+ * A string that changes exactly when the layout's input changes: lane order,
+ * node ids and node kinds. Content updates (text, verdicts) keep it equal.
+ */
+export function topologyKey(lanes: readonly LayoutLane[]): string {
+  return lanes.map(laneTopologyKey).join("|");
+}
+
+/** Vertical placement of one lane's nodes, relative to the lane's first node. */
+export type LaneLayout = ReadonlyMap<string, { y: number; height: number }>;
+
+/**
+ * Lays out one lane as a top → bottom chain with dagre. Lanes are laid out
+ * independently (and cached per lane by {@link createLayoutCache}) so a node
+ * appended to one trial never moves nodes of another trial; since every lane
+ * repeats the same thought → action → observation pattern with fixed heights,
+ * step k of each trial still lands on the same row.
+ */
+export function layoutLane(lane: LayoutLane): LaneLayout {
+  const graph = new dagre.graphlib.Graph();
+  graph.setGraph({ rankdir: "TB", ranksep: RANK_GAP, nodesep: 0, rankalign: "top", marginx: 0, marginy: 0 });
+  graph.setDefaultEdgeLabel(() => ({}));
+  let previous: string | null = null;
+  for (const node of lane.nodes) {
+    graph.setNode(node.id, { width: NODE_WIDTH, height: NODE_HEIGHTS[node.kind] });
+    if (previous !== null) graph.setEdge(previous, node.id);
+    previous = node.id;
+  }
+  dagre.layout(graph);
+
+  const placed = new Map<string, { y: number; height: number }>();
+  for (const node of lane.nodes) {
+    const height = NODE_HEIGHTS[node.kind];
+    // dagre returns centres; React Flow positions are top-left corners.
+    const centre = graph.node(node.id)?.y ?? height / 2;
+    placed.set(node.id, { y: Math.round(centre - height / 2), height });
+  }
+  return placed;
+}
+
+/** Remembers each lane's layout by its topology key, so unchanged lanes are not laid out again. */
+export interface LayoutCache {
+  get(lane: LayoutLane): LaneLayout;
+}
+
+/** A cache of lane layouts that keeps only the lanes seen in the latest pass. */
+export function createLayoutCache(): LayoutCache & { size(): number } {
+  const entries = new Map<string, LaneLayout>();
+  return {
+    get(lane) {
+      const key = laneTopologyKey(lane);
+      let layout = entries.get(key);
+      if (!layout) {
+        layout = layoutLane(lane);
+        // One entry per lane id: drop the lane's stale layouts as it grows.
+        for (const stale of entries.keys()) if (stale.startsWith(`${lane.laneId}[`)) entries.delete(stale);
+        entries.set(key, layout);
+      }
+      return layout;
+    },
+    size: () => entries.size,
+  };
+}
+
+/**
+ * Lays out trials as vertical lanes, left to right in trial order: x is fixed
+ * per lane (dagre does not guarantee the order of disconnected chains) and y
+ * comes from {@link layoutLane}. Cross-lane edges (memory) take no part in the
+ * layout: with them dagre would stack trial 2 below trial 1 instead of beside it.
+ */
+export function layoutRunGraph(lanes: readonly LayoutLane[], cache?: LayoutCache): LayoutResult {
+  const nodes = new Map<string, Rect>();
+  const laneRects = new Map<string, Rect>();
+  const pitch = NODE_WIDTH + 2 * LANE_PADDING + LANE_GAP;
+
+  lanes.forEach((lane, laneIndex) => {
+    const x = laneIndex * pitch;
+    const placed = cache ? cache.get(lane) : layoutLane(lane);
+    let bottom = 0;
+    for (const node of lane.nodes) {
+      const place = placed.get(node.id);
+      if (!place) continue;
+      nodes.set(node.id, { x, y: place.y, width: NODE_WIDTH, height: place.height });
+      bottom = Math.max(bottom, place.y + place.height);
+    }
+    laneRects.set(lane.laneId, {
+      x: x - LANE_PADDING,
+      y: -LANE_PADDING,
+      width: NODE_WIDTH + 2 * LANE_PADDING,
+      height: bottom + 2 * LANE_PADDING,
+    });
+  });
+
+  return { nodes, lanes: laneRects };
+}

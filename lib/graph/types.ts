@@ -1,0 +1,162 @@
+/**
+ * View model of a run as a React Flow graph. Pure data: no React, no callbacks.
+ * The shapes are structurally compatible with `@xyflow/react`'s `Node` and
+ * `Edge`, so components can hand them to `<ReactFlow>` unchanged.
+ */
+
+/** Every node kind the run graph draws. `lane` is the non-interactive background of a trial. */
+export type GraphNodeKind =
+  | "lane"
+  | "trial"
+  | "thought"
+  | "action"
+  | "observation"
+  | "evaluation"
+  | "reflection"
+  | "call-error";
+
+/** Background rectangle behind one trial's column. */
+export type LaneNodeData = {
+  trial: number;
+  outcome: "success" | "failure" | "halted" | null;
+};
+
+/** The header of a trial's lane: what the Actor started the trial with. */
+export type TrialNodeData = {
+  trial: number;
+  eventId: string;
+  /** Reflections placed in the Actor's context for this trial (after the window Ω). */
+  memoryInContext: number;
+  /** Reflections the window left out. */
+  memoryEvicted: number;
+  /** Steps started so far. */
+  steps: number;
+  outcome: "success" | "failure" | "halted" | null;
+  endReason: string | null;
+};
+
+export type ThoughtNodeData = {
+  trial: number;
+  step: number;
+  eventId: string;
+  callId: string;
+  text: string;
+};
+
+export type ActionNodeData = {
+  trial: number;
+  step: number;
+  eventId: string;
+  callId: string;
+  /** The action line as the model wrote it. */
+  text: string;
+  /** Parsed verb (`Search`, `Finish`, …); null when the line did not parse. */
+  actionType: string | null;
+  argument: string | null;
+  /** Why the line is not a valid action; null when it parsed. */
+  parseError: string | null;
+  /** True when the action did not parse (the environment answers "Invalid Action"). */
+  invalid: boolean;
+};
+
+export type ObservationNodeData = {
+  trial: number;
+  step: number;
+  eventId: string;
+  text: string;
+  done: boolean;
+  answer: string | null;
+};
+
+export type EvaluationNodeData = {
+  trial: number;
+  eventId: string;
+  verdict: "pass" | "fail";
+  score: number;
+  feedback: string;
+  evaluatorKind: string;
+  /** The evaluator used the gold answer: an oracle signal, not self-evaluation. */
+  oracle: boolean;
+};
+
+export type ReflectionNodeData = {
+  trial: number;
+  eventId: string;
+  callId: string;
+  /** Current text (edits applied). */
+  text: string;
+  /** What the model wrote. */
+  originalText: string;
+  edited: boolean;
+  /**
+   * Whether the next trial's context contains this reflection:
+   * null while the next trial has not started.
+   */
+  inNextContext: boolean | null;
+};
+
+export type CallErrorNodeData = {
+  trial: number;
+  step: number | null;
+  eventId: string;
+  role: string;
+  code: string;
+  message: string;
+};
+
+/** Node data by kind. */
+export interface GraphNodeDataMap {
+  lane: LaneNodeData;
+  trial: TrialNodeData;
+  thought: ThoughtNodeData;
+  action: ActionNodeData;
+  observation: ObservationNodeData;
+  evaluation: EvaluationNodeData;
+  reflection: ReflectionNodeData;
+  "call-error": CallErrorNodeData;
+}
+
+/** A positioned node of one kind. `width`/`height` are fixed per kind (see layout.ts). */
+export type GraphNodeOf<K extends GraphNodeKind> = {
+  id: string;
+  type: K;
+  position: { x: number; y: number };
+  data: GraphNodeDataMap[K];
+  width: number;
+  height: number;
+  draggable: false;
+  selectable: false;
+  connectable: false;
+  /** Keyboard focus (Tab); lanes are decoration and are not focusable. */
+  focusable: boolean;
+  /** Accessible name of the node for screen readers. */
+  ariaLabel: string;
+  zIndex?: number;
+};
+
+/** Any run-graph node, discriminated on `type`. */
+export type RunGraphNode = { [K in GraphNodeKind]: GraphNodeOf<K> }[GraphNodeKind];
+
+/** `flow`: next node inside a trial. `memory`: a reflection carried into the next trial. */
+export type GraphEdgeKind = "flow" | "memory";
+
+export type RunGraphEdge = {
+  id: string;
+  source: string;
+  target: string;
+  sourceHandle?: string;
+  targetHandle?: string;
+  label?: string;
+  className?: string;
+  data: {
+    kind: GraphEdgeKind;
+    /** memory edges only: false when the next trial's context does not contain the reflection. */
+    inContext?: boolean;
+  };
+};
+
+/** The whole graph. */
+export interface RunGraph {
+  nodes: RunGraphNode[];
+  edges: RunGraphEdge[];
+}

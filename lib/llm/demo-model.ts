@@ -1,0 +1,209 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FinishReason,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import { simulateReadableStream } from "ai";
+import type { DemoScriptBook } from "@/lib/domain/demo-script";
+import { estimateTokens } from "./token-estimate";
+
+/**
+ * The offline demo model: a deterministic, clearly labelled scripted stand-in
+ * (DESIGN.md §4). It is a real AI SDK `LanguageModelV3`, so the engine calls it
+ * through exactly the same `streamText` path as a hosted provider: stop
+ * sequences, usage, finish reasons and streaming all behave like the real thing.
+ *
+ * What it says comes from {@link DemoScriptBook}s (one per environment family,
+ * e.g. the QA book); this module knows nothing about tasks.
+ */
+
+/**
+ * A script for the demo model (defined in lib/domain/demo-script.ts, re-exported
+ * here for convenience). Given the whole prompt as one string (every message's
+ * text joined with `"\n\n"`, see {@link flattenPrompt}), it returns the
+ * completion, or `null` when it has no script for that prompt.
+ */
+export type { DemoScriptBook };
+
+/** Provider id reported by the demo model (`LanguageModelV3.provider`). */
+export const DEMO_PROVIDER = "demo";
+
+/** Model id of the demo model, both as `LanguageModelV3.modelId` and as the app's model id. */
+export const DEMO_MODEL_ID = "demo";
+
+/** Options for {@link createDemoModel}. */
+export interface DemoModelOptions {
+  /** Scripts to ask, in order; the first non-null answer wins. Default: none (always the fallback). */
+  books?: readonly DemoScriptBook[];
+  /**
+   * Delay between streamed word chunks, in ms (default 0: no delay). A small
+   * value (e.g. 15) makes the demo visibly "type" in the UI; tests keep 0.
+   */
+  chunkDelayMs?: number;
+}
+
+/**
+ * Joins every text part of an AI SDK prompt into one string, messages and parts
+ * separated by `"\n\n"`. System messages contribute their content; non-text
+ * parts (files, tool calls, reasoning) are ignored.
+ */
+export function flattenPrompt(prompt: LanguageModelV3Prompt): string {
+  const texts: string[] = [];
+  for (const message of prompt) {
+    if (message.role === "system") {
+      texts.push(message.content);
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === "text") texts.push(part.text);
+    }
+  }
+  return texts.join("\n\n");
+}
+
+/**
+ * The generic answer used when no script matches. It is clearly marked as the
+ * offline demo model and keeps the ReAct format, so the engine can still parse it:
+ * - prompt ends with `Thought <n>:` → `" I am the offline demo model and have no script for this task.\nAction <n>: Finish[unknown]"`
+ * - prompt ends with `Action <n>:` → `" Finish[unknown]"`
+ * - anything else (e.g. a reflection prompt) → one fallback reflection sentence.
+ */
+export function fallbackReply(prompt: string): string {
+  const tail = prompt.trimEnd();
+  const thought = /Thought (\d+):$/.exec(tail);
+  if (thought) {
+    return ` I am the offline demo model and have no script for this task.\nAction ${thought[1]}: Finish[unknown]`;
+  }
+  if (/Action \d+:$/.test(tail)) return " Finish[unknown]";
+  return "I am the offline demo model and have no scripted reflection for this task; next time I should read the question carefully and check each fact before answering.";
+}
+
+/**
+ * The demo model's answer to a flattened prompt: the first non-null answer of
+ * `books` (asked in order), else {@link fallbackReply}. Pure and deterministic.
+ * Stop sequences and the token limit are applied later, by the model itself.
+ */
+export function demoReply(books: readonly DemoScriptBook[], prompt: string): string {
+  for (const book of books) {
+    const answer = book.respond(prompt);
+    if (answer !== null) return answer;
+  }
+  return fallbackReply(prompt);
+}
+
+/**
+ * Cuts `text` at the earliest occurrence of any stop sequence, the way hosted
+ * providers do (the stop sequence itself is not returned). Empty stop
+ * sequences are ignored.
+ */
+export function applyStopSequences(text: string, stopSequences: readonly string[] | undefined): { text: string; stopped: boolean } {
+  let cut = -1;
+  for (const stop of stopSequences ?? []) {
+    if (stop === "") continue;
+    const index = text.indexOf(stop);
+    if (index !== -1 && (cut === -1 || index < cut)) cut = index;
+  }
+  return cut === -1 ? { text, stopped: false } : { text: text.slice(0, cut), stopped: true };
+}
+
+/**
+ * Splits text into word-sized chunks: each word with the whitespace after it,
+ * leading whitespace joined to the first word (`" I am"` → `[" I ", "am"]`).
+ * Joining the chunks gives back `text` exactly.
+ */
+export function splitIntoWordChunks(text: string): string[] {
+  if (text === "") return [];
+  return text.match(/\s*\S+\s*/g) ?? [text];
+}
+
+interface DemoCompletion {
+  text: string;
+  finishReason: LanguageModelV3FinishReason;
+  usage: LanguageModelV3Usage;
+}
+
+/** Characters per token used to cut at `maxOutputTokens` (the inverse of the token estimate). */
+const CHARS_PER_TOKEN = 4;
+
+function complete(books: readonly DemoScriptBook[], options: LanguageModelV3CallOptions): DemoCompletion {
+  options.abortSignal?.throwIfAborted();
+  const prompt = flattenPrompt(options.prompt);
+  const stopped = applyStopSequences(demoReply(books, prompt), options.stopSequences);
+  let text = stopped.text;
+  let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
+  const limit = options.maxOutputTokens;
+  if (limit !== undefined && estimateTokens(text) > limit) {
+    text = text.slice(0, limit * CHARS_PER_TOKEN);
+    finishReason = { unified: "length", raw: "length" };
+  }
+  const inputTokens = estimateTokens(prompt);
+  const outputTokens = estimateTokens(text);
+  return {
+    text,
+    finishReason,
+    usage: {
+      inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: outputTokens, text: outputTokens, reasoning: undefined },
+    },
+  };
+}
+
+/**
+ * Creates the offline demo model (`provider` "demo", `modelId` "demo").
+ *
+ * Behaviour, per call: flattens the prompt ({@link flattenPrompt}), asks the
+ * books ({@link demoReply}), cuts at the first stop sequence
+ * ({@link applyStopSequences}), truncates to `maxOutputTokens` (≈ 4 chars per
+ * token; finish reason `length` then, else `stop`). Usage is an estimate
+ * ({@link estimateTokens}), never a real tokenizer count. `doStream` emits
+ * `stream-start`, `text-start`, word-sized `text-delta`s, `text-end`, `finish`.
+ * Same prompt and settings → same text, always. Temperature is ignored.
+ *
+ * Throws the abort signal's reason when the call's `abortSignal` is already aborted.
+ */
+export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3 {
+  const books = options.books ?? [];
+  const chunkDelayMs = options.chunkDelayMs ?? 0;
+  return {
+    specificationVersion: "v3",
+    provider: DEMO_PROVIDER,
+    modelId: DEMO_MODEL_ID,
+    supportedUrls: {},
+    async doGenerate(callOptions): Promise<LanguageModelV3GenerateResult> {
+      const result = complete(books, callOptions);
+      return {
+        content: result.text === "" ? [] : [{ type: "text", text: result.text }],
+        finishReason: result.finishReason,
+        usage: result.usage,
+        warnings: [],
+        response: { modelId: DEMO_MODEL_ID },
+      };
+    },
+    async doStream(callOptions): Promise<LanguageModelV3StreamResult> {
+      const result = complete(books, callOptions);
+      const id = "demo-text-0";
+      const chunks: LanguageModelV3StreamPart[] = [
+        { type: "stream-start", warnings: [] },
+        { type: "response-metadata", modelId: DEMO_MODEL_ID },
+      ];
+      if (result.text !== "") {
+        chunks.push({ type: "text-start", id });
+        for (const delta of splitIntoWordChunks(result.text)) chunks.push({ type: "text-delta", id, delta });
+        chunks.push({ type: "text-end", id });
+      }
+      chunks.push({ type: "finish", finishReason: result.finishReason, usage: result.usage });
+      return {
+        stream: simulateReadableStream({
+          chunks,
+          initialDelayInMs: null,
+          chunkDelayInMs: chunkDelayMs > 0 ? chunkDelayMs : null,
+        }),
+      };
+    },
+  };
+}

@@ -1,0 +1,253 @@
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { NoOutputGeneratedError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
+import type { ChatMessage } from "@/lib/domain/events";
+import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse } from "@/lib/engine/ports";
+import type { DemoScriptBook } from "./demo-model";
+import { toModelCallError, type ModelCallErrorContext } from "./model-call-errors";
+import { costUsdOf } from "./pricing";
+import {
+  describeProviderTarget,
+  resolveModel as resolveRegisteredModel,
+  secretValues,
+  type ProviderEnv,
+  type ProviderTarget,
+} from "./provider-registry";
+import { requestHashOf } from "./request-hash";
+
+/**
+ * The engine's {@link ModelPort} on top of the AI SDK's `streamText`.
+ *
+ * Every call streams (so token deltas can be forwarded live), is retried by
+ * the AI SDK itself (`maxRetries`, default 2, exponential backoff from 2 s,
+ * honouring `retry-after`/`retry-after-ms` headers), and ends either in a
+ * {@link ModelResponse} with `source: "live"` or a {@link ModelCallError}.
+ *
+ * Seam for the response cache: the port is a plain {@link ModelPort}, and
+ * `requestHashOf(request)` (request-hash.ts) gives the same key the port
+ * records, so a caching decorator can wrap it
+ * (`generate = cached ?? { ...await inner.generate(r), source: "live" }`)
+ * without touching this file.
+ */
+
+/**
+ * Receives streamed text as it arrives: each call gets the next piece (not the
+ * text so far), in order; the pieces joined equal `ModelResponse.text`.
+ * Called synchronously from the stream loop, so it should be quick. If it
+ * throws, the model call is cancelled and that same error is rethrown from
+ * `generate` (it is not turned into a {@link ModelCallError}).
+ */
+export type DeltaListener = (text: string) => void;
+
+/** Per-call options of {@link StreamingModelPort.generate}. */
+export interface ModelCallOptions {
+  /** Cancels the call (and any pending retry); `generate` then throws a `ModelCallError` with code `aborted`. */
+  signal?: AbortSignal;
+  /** Streamed text pieces of this call; called after the port-level `onDelta`, if both are set. */
+  onDelta?: DeltaListener;
+}
+
+/** A {@link ModelPort} whose `generate` also accepts {@link ModelCallOptions} (a superset of the port's options). */
+export interface StreamingModelPort extends ModelPort {
+  /**
+   * Runs one model call.
+   * @throws ModelCallError when the provider fails after retries, the call is
+   *   aborted, or the provider is not configured (code `provider-not-configured`).
+   * @throws whatever an `onDelta` listener throws, unchanged.
+   */
+  generate(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
+}
+
+/** Options of {@link createModelPort}. */
+export interface ModelPortOptions {
+  /** Provider configuration, read at every call. Default: `process.env`. */
+  env?: ProviderEnv;
+  /** Scripts for the demo model (e.g. the QA environment's book). Default: none. */
+  demoScriptBooks?: readonly DemoScriptBook[];
+  /** Delay between the demo model's streamed chunks, in ms. Default 0. */
+  demoChunkDelayMs?: number;
+  /**
+   * Replaces the provider registry (tests: return a `MockLanguageModelV3`).
+   * May throw an `AppError("provider-not-configured")`.
+   */
+  resolveModel?: (modelId: string) => LanguageModelV3;
+  /** Retries after the first attempt, done by the AI SDK. Default 2 (3 attempts in all). */
+  maxRetries?: number;
+  /** Streamed text pieces of every call made through this port. */
+  onDelta?: DeltaListener;
+  /** Clock for `latencyMs`, in ms. Default `performance.now`. */
+  now?: () => number;
+}
+
+/** Default for {@link ModelPortOptions.maxRetries}. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+function toModelMessage(message: ChatMessage): ModelMessage {
+  switch (message.role) {
+    case "system":
+      return { role: "system", content: message.content };
+    case "user":
+      return { role: "user", content: message.content };
+    case "assistant":
+      return { role: "assistant", content: message.content };
+  }
+}
+
+function abortError(): Error {
+  const error = new Error("The operation was aborted.");
+  error.name = "AbortError";
+  return error;
+}
+
+/**
+ * Creates the model port.
+ *
+ * Maps a {@link ModelRequest} to `streamText({ model, messages, temperature,
+ * maxOutputTokens, stopSequences, maxRetries, abortSignal })` (empty stop
+ * sequences are not sent), and returns text, usage (`inputTokens` /
+ * `outputTokens`, 0 when the provider omits them), the SDK's unified finish
+ * reason (`stop`, `length`, …), `latencyMs` (wall time of the whole call incl.
+ * retries, ms), `costUsd` (USD from pricing.ts; `null` when the price or the
+ * usage is unknown), `requestHash` (request-hash.ts) and `source: "live"`.
+ */
+export function createModelPort(options: ModelPortOptions = {}): StreamingModelPort {
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const now = options.now ?? (() => performance.now());
+
+  return {
+    async generate(request: ModelRequest, callOptions: ModelCallOptions = {}): Promise<ModelResponse> {
+      const env = options.env ?? process.env;
+      const modelId = request.settings.modelId;
+
+      let target: ProviderTarget;
+      let requestHash: string;
+      try {
+        target = describeProviderTarget(modelId, env);
+        requestHash = requestHashOf(request);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new ModelCallError(message, { code: "bad-request", retryable: false, attempts: 1, cause: error });
+      }
+
+      let attempts = 0;
+      const context = (): ModelCallErrorContext => ({ modelId, target, attempts, secrets: secretValues(env) });
+
+      let baseModel: LanguageModelV3;
+      try {
+        baseModel = options.resolveModel
+          ? options.resolveModel(modelId)
+          : resolveRegisteredModel(modelId, {
+              env,
+              demoScriptBooks: options.demoScriptBooks,
+              demoChunkDelayMs: options.demoChunkDelayMs,
+            });
+      } catch (error) {
+        throw toModelCallError(error, context());
+      }
+
+      // Counts requests actually started (including the SDK's retries), and turns a
+      // model stream that ends without a `finish` part into an error: streamText
+      // would otherwise make up a finish ("other", no usage) for a truncated response.
+      const model = wrapLanguageModel({
+        model: baseModel,
+        middleware: {
+          specificationVersion: "v3",
+          wrapStream: async ({ doStream }) => {
+            attempts += 1;
+            const result = await doStream();
+            let finished = false;
+            const checked = result.stream.pipeThrough(
+              new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+                transform(part, controller) {
+                  if (part.type === "finish") finished = true;
+                  controller.enqueue(part);
+                },
+                flush(controller) {
+                  if (!finished) {
+                    controller.error(new NoOutputGeneratedError({ message: "the response stream ended without a finish event" }));
+                  }
+                },
+              }),
+            );
+            return { ...result, stream: checked };
+          },
+        },
+      });
+
+      const listeners = [options.onDelta, callOptions.onDelta].filter((l): l is DeltaListener => l !== undefined);
+      const started = now();
+      let text = "";
+      let finish: { reason: string; inputTokens: number | undefined; outputTokens: number | undefined } | undefined;
+      let streamError: { error: unknown } | undefined;
+      let listenerError: { error: unknown } | undefined;
+      let aborted = false;
+
+      try {
+        const result = streamText({
+          model,
+          messages: request.messages.map(toModelMessage),
+          allowSystemInMessages: true,
+          temperature: request.settings.temperature,
+          maxOutputTokens: request.settings.maxOutputTokens,
+          stopSequences: request.stopSequences.length > 0 ? [...request.stopSequences] : undefined,
+          maxRetries,
+          abortSignal: callOptions.signal,
+          // Errors are handled from the stream below; the default handler would console.error them.
+          onError: () => {},
+        });
+        loop: for await (const part of result.fullStream) {
+          switch (part.type) {
+            case "text-delta":
+              text += part.text;
+              try {
+                for (const listener of listeners) listener(part.text);
+              } catch (error) {
+                listenerError = { error };
+                break loop;
+              }
+              break;
+            case "finish":
+              finish = {
+                reason: part.finishReason,
+                inputTokens: part.totalUsage.inputTokens,
+                outputTokens: part.totalUsage.outputTokens,
+              };
+              break;
+            case "error":
+              streamError = { error: part.error };
+              break loop;
+            case "abort":
+              aborted = true;
+              break loop;
+            default:
+              break;
+          }
+        }
+      } catch (error) {
+        streamError = { error };
+      }
+
+      if (listenerError) throw listenerError.error;
+      if (aborted || (streamError === undefined && callOptions.signal?.aborted)) {
+        throw toModelCallError(abortError(), context());
+      }
+      if (streamError) throw toModelCallError(streamError.error, context());
+      if (finish === undefined) {
+        throw toModelCallError(new NoOutputGeneratedError({ message: "the response stream ended without a finish event" }), context());
+      }
+
+      const latencyMs = Math.max(0, Math.round(now() - started));
+      const usage = { inputTokens: finish.inputTokens ?? 0, outputTokens: finish.outputTokens ?? 0 };
+      const usageReported = finish.inputTokens !== undefined || finish.outputTokens !== undefined;
+      return {
+        text,
+        usage,
+        finishReason: finish.reason,
+        latencyMs,
+        // Without reported usage the cost is unknown, not 0.
+        costUsd: usageReported ? costUsdOf(modelId, usage) : null,
+        requestHash,
+        source: "live",
+      };
+    },
+  };
+}

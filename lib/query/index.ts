@@ -1,0 +1,13 @@
+/**
+ * The only client code that talks to the server: fetch + zod (schemas from
+ * lib/domain/api.ts), query-option factories, mutations, and the SSE
+ * subscription that appends a run's events into the query cache.
+ */
+export { makeQueryClient } from "./client";
+export { ApiRequestError, fetchJson, isNotFound } from "./fetch-json";
+export { queryKeys } from "./keys";
+export { isTerminalStatus, mergeEvents, type RunEventsCache } from "./merge-events";
+export { useCreateRun, useEditRun, usePauseRun, useResumeRun, useSetBreakpoints, useUploadTaskSet } from "./mutations";
+export { modelsQuery, runEventsQuery, runListQuery, runQuery, tasksQuery } from "./queries";
+export { catchUpRunEvents, useRunEvents, type StreamConnection } from "./run-events";
+export { forgetUploadedTaskSet, rememberUploadedTaskSet, useUploadedTaskSets, type UploadedTaskSet } from "./uploaded-task-sets";

@@ -1,0 +1,82 @@
+import { queryOptions } from "@tanstack/react-query";
+import {
+  eventPageResponseSchema,
+  modelsResponseSchema,
+  runDetailResponseSchema,
+  runListResponseSchema,
+  taskListResponseSchema,
+} from "@/lib/domain/api";
+import type { EnvironmentId } from "@/lib/domain/config";
+import { ApiRequestError, fetchJson } from "./fetch-json";
+import { queryKeys } from "./keys";
+import { mergeEvents, type RunEventsCache } from "./merge-events";
+
+/** Don't retry what will not get better (4xx), do retry network blips and 5xx twice. */
+function retryUnlessClientError(failureCount: number, error: Error): boolean {
+  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}
+
+const runPath = (runId: string) => `/api/runs/${encodeURIComponent(runId)}`;
+
+/** `GET /api/models`: the models the server can use, the demo model flagged `scripted`. */
+export const modelsQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.models(),
+    queryFn: ({ signal }) => fetchJson("/api/models", modelsResponseSchema, { signal }),
+    staleTime: 5 * 60_000,
+    retry: retryUnlessClientError,
+  });
+
+/** `GET /api/tasks?env=…&taskSet=…`: the tasks of the built-in set or an uploaded one. */
+export const tasksQuery = (environment: EnvironmentId, taskSet: string) =>
+  queryOptions({
+    queryKey: queryKeys.tasks(environment, taskSet),
+    queryFn: ({ signal }) =>
+      fetchJson(`/api/tasks?env=${encodeURIComponent(environment)}&taskSet=${encodeURIComponent(taskSet)}`, taskListResponseSchema, {
+        signal,
+      }),
+    staleTime: 5 * 60_000,
+    retry: retryUnlessClientError,
+  });
+
+/** `GET /api/runs`: recent runs. Polls every 3 s while any of them is running. */
+export const runListQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.runList(),
+    queryFn: ({ signal }) => fetchJson("/api/runs", runListResponseSchema, { signal }),
+    retry: retryUnlessClientError,
+    refetchInterval: (query) => (query.state.data?.runs.some((run) => run.status === "running") ? 3_000 : false),
+  });
+
+/** `GET /api/runs/:runId`: the run's summary (title, strategy, model, status). */
+export const runQuery = (runId: string) =>
+  queryOptions({
+    queryKey: queryKeys.run(runId),
+    queryFn: ({ signal }) => fetchJson(runPath(runId), runDetailResponseSchema, { signal }),
+    retry: retryUnlessClientError,
+  });
+
+/**
+ * `GET /api/runs/:runId/events?after=0`: the whole log so far. Kept fresh by
+ * {@link useRunEvents}'s stream, never refetched on focus.
+ */
+export const runEventsQuery = (runId: string) =>
+  queryOptions({
+    queryKey: queryKeys.runEvents(runId),
+    queryFn: async ({ signal, client }): Promise<RunEventsCache> => {
+      const page = await fetchJson(`${runPath(runId)}/events?after=0`, eventPageResponseSchema, { signal });
+      // Events the stream delivered while this request was in flight must survive a refetch.
+      const existing = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId));
+      const fromPage: RunEventsCache = { events: [], status: page.status, lastSeq: 0 };
+      return mergeEvents(existing ? { ...existing, status: page.status } : fromPage, page.events, page.status);
+    },
+    // mergeEvents already keeps identity; a deep compare of long prompts per message would be wasted work.
+    structuralSharing: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    retry: retryUnlessClientError,
+  });
+
+export { runPath };

@@ -1,0 +1,163 @@
+"use client";
+
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { eventPageResponseSchema, runStatusSchema, type RunStatus } from "@/lib/domain/api";
+import { runEventSchema, type RunEvent } from "@/lib/domain/events";
+import { fetchJson } from "./fetch-json";
+import { queryKeys } from "./keys";
+import { isTerminalStatus, mergeEvents, type RunEventsCache } from "./merge-events";
+import { runEventsQuery, runPath } from "./queries";
+
+/** State of the live connection, for a small indicator. */
+export type StreamConnection = "idle" | "connecting" | "open" | "reconnecting" | "closed";
+
+const EMPTY_EVENTS: RunEvent[] = [];
+const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000];
+
+function appendToCache(client: QueryClient, runId: string, events: readonly RunEvent[], status?: RunStatus): void {
+  client.setQueryData<RunEventsCache>(queryKeys.runEvents(runId), (existing) =>
+    existing ? mergeEvents(existing, events, status) : existing,
+  );
+}
+
+function setStatus(client: QueryClient, runId: string, status: RunStatus): void {
+  const before = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId))?.status;
+  appendToCache(client, runId, [], status);
+  if (before !== status) {
+    // The summary (status, trial count, outcome) changed with it.
+    void client.invalidateQueries({ queryKey: queryKeys.run(runId) });
+    void client.invalidateQueries({ queryKey: queryKeys.runList() });
+  }
+}
+
+/**
+ * Fetches the events after the newest one cached (`GET …/events?after=<lastSeq>`)
+ * and merges them in. Used after a mutation and when a stream ends, so nothing
+ * is missed even if the stream was closed at that moment.
+ */
+export async function catchUpRunEvents(client: QueryClient, runId: string): Promise<void> {
+  const cached = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId));
+  if (!cached) return;
+  const page = await fetchJson(`${runPath(runId)}/events?after=${cached.lastSeq}`, eventPageResponseSchema);
+  appendToCache(client, runId, page.events, page.status);
+}
+
+/** The `status` message's data: a JSON status string, or `{ status }` to be lenient. */
+function parseStatus(data: string): RunStatus | null {
+  try {
+    const json: unknown = JSON.parse(data);
+    const direct = runStatusSchema.safeParse(json);
+    if (direct.success) return direct.data;
+    if (typeof json === "object" && json !== null && "status" in json) {
+      const nested = runStatusSchema.safeParse(json.status);
+      if (nested.success) return nested.data;
+    }
+  } catch {
+    const raw = runStatusSchema.safeParse(data.trim());
+    if (raw.success) return raw.data;
+  }
+  return null;
+}
+
+/**
+ * A run's event log, live.
+ *
+ * Loads `GET /api/runs/:id/events?after=0` into the query cache, then follows
+ * `GET /api/runs/:id/stream?after=<lastSeq>` with an EventSource: each
+ * `run-event` message is parsed with the event schema and merged into the
+ * cache (deduplicated by seq, in seq order); `status` messages update the
+ * status. On a dropped connection it reconnects from the newest seq it has
+ * (with backoff); it stops following once the run has ended or failed.
+ */
+export function useRunEvents(runId: string): {
+  events: RunEvent[];
+  status: RunStatus | null;
+  connection: StreamConnection;
+  isPending: boolean;
+  error: Error | null;
+} {
+  const client = useQueryClient();
+  const query = useQuery(runEventsQuery(runId));
+  const [connection, setConnection] = useState<StreamConnection>("idle");
+  const loaded = query.isSuccess;
+  const status = query.data?.status ?? null;
+  const follow = loaded && status !== null && !isTerminalStatus(status);
+
+  useEffect(() => {
+    if (!follow) return;
+    let source: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let attempts = 0;
+    let disposed = false;
+
+    const open = () => {
+      if (disposed) return;
+      const after = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId))?.lastSeq ?? 0;
+      setConnection(attempts === 0 ? "connecting" : "reconnecting");
+      // The browser also sends Last-Event-ID on its own retries; `after` covers our manual ones.
+      source = new EventSource(`${runPath(runId)}/stream?after=${after}`);
+      source.onopen = () => {
+        attempts = 0;
+        setConnection("open");
+      };
+      source.addEventListener("run-event", (message: MessageEvent<string>) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(message.data);
+        } catch {
+          console.warn("[run-events] ignored a message that is not JSON", message.data);
+          return;
+        }
+        const parsed = runEventSchema.safeParse(json);
+        if (!parsed.success) {
+          console.warn("[run-events] ignored an event that does not match the schema", parsed.error.issues);
+          return;
+        }
+        const lastSeq = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId))?.lastSeq ?? 0;
+        appendToCache(client, runId, [parsed.data]);
+        // A hole in the sequence (should not happen on one connection): fetch what is missing.
+        if (parsed.data.seq > lastSeq + 1) void catchUpRunEvents(client, runId).catch(() => undefined);
+      });
+      source.addEventListener("status", (message: MessageEvent<string>) => {
+        const next = parseStatus(message.data);
+        if (next) setStatus(client, runId, next);
+      });
+      const retry = () => {
+        source?.close();
+        source = null;
+        if (disposed) return;
+        const current = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId))?.status;
+        if (current && isTerminalStatus(current)) {
+          setConnection("closed");
+          return;
+        }
+        const delay = RECONNECT_DELAYS_MS[Math.min(attempts, RECONNECT_DELAYS_MS.length - 1)] ?? 10_000;
+        attempts += 1;
+        setConnection("reconnecting");
+        timer = setTimeout(open, delay);
+      };
+      // The server reports its own failures as `stream-error` and then closes.
+      source.addEventListener("stream-error", retry);
+      source.onerror = retry;
+    };
+
+    open();
+    return () => {
+      disposed = true;
+      if (timer) clearTimeout(timer);
+      source?.close();
+      // A final catch-up: events published right before the end may not have been delivered yet.
+      void catchUpRunEvents(client, runId).catch(() => undefined);
+      setConnection("closed");
+    };
+  }, [client, runId, follow]);
+
+  return {
+    events: query.data?.events ?? EMPTY_EVENTS,
+    status,
+    connection: follow ? connection : loaded ? "closed" : "idle",
+    isPending: query.isPending,
+    error: query.error,
+  };
+}

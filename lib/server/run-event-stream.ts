@@ -1,0 +1,96 @@
+import type { RunStatus } from "@/lib/domain/api";
+import type { RunEventBus } from "./run-event-bus";
+import type { RunService } from "./run-service";
+
+/** How often a stream re-reads the log, in ms: catches writes from other processes (the CLI) and lapsed leases. */
+const POLL_MS = 1_000;
+/** Comment line interval in ms, so proxies keep the connection open. */
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * Server-sent events for one run (lib/domain/api.ts): every event with
+ * `seq > after` as `event: run-event` (`id:` = seq, so a reconnecting
+ * EventSource resumes via Last-Event-ID), and `event: status` whenever the status
+ * changes. Pushes at once on in-process appends, and polls for the rest.
+ */
+export function runEventStream(
+  service: RunService,
+  bus: RunEventBus,
+  runId: string,
+  after: number,
+  signal: AbortSignal,
+): Response {
+  const encoder = new TextEncoder();
+  let lastSeq = after;
+  let lastStatus: RunStatus | null = null;
+  let busy = false;
+  let again = false;
+  let closed = false;
+  const cleanups: Array<() => void> = [];
+
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
+      };
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        for (const cleanup of cleanups) cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      const flush = async (): Promise<void> => {
+        if (busy) {
+          again = true;
+          return;
+        }
+        busy = true;
+        try {
+          do {
+            again = false;
+            const { run, events } = await service.events(runId, lastSeq);
+            for (const event of events) {
+              send(`id: ${event.seq}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`);
+              lastSeq = event.seq;
+            }
+            const status = await service.status(run);
+            if (status !== lastStatus) {
+              lastStatus = status;
+              send(`event: status\ndata: ${JSON.stringify({ status, lastSeq })}\n\n`);
+            }
+          } while (again && !closed);
+        } catch (error) {
+          send(`event: stream-error\ndata: ${JSON.stringify({ message: error instanceof Error ? error.message : String(error) })}\n\n`);
+          close();
+        } finally {
+          busy = false;
+        }
+      };
+
+      send("retry: 2000\n\n");
+      cleanups.push(bus.subscribe(runId, () => void flush()));
+      const poll = setInterval(() => void flush(), POLL_MS);
+      const heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
+      cleanups.push(() => clearInterval(poll), () => clearInterval(heartbeat));
+      signal.addEventListener("abort", close, { once: true });
+      void flush();
+    },
+    cancel() {
+      closed = true;
+      for (const cleanup of cleanups) cleanup();
+    },
+  });
+
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+}

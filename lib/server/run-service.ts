@@ -1,0 +1,190 @@
+import type { Breakpoints } from "@/lib/domain/config";
+import type { CreateRunRequest, EditRequest, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
+import { AppError } from "@/lib/domain/errors";
+import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
+import { foldRun, type RunState } from "@/lib/domain/fold-run";
+import { asEventId, asRunId, type RunId } from "@/lib/domain/ids";
+import type { RunRecord, RunStore } from "@/lib/db/store";
+import { environmentEntry } from "@/lib/environments/registry";
+import { resolveModelId } from "@/lib/llm/provider-registry";
+import { buildRunConfig } from "./run-config-factory";
+import { leaseOwnerAlive } from "./lease-owner";
+import type { RunEventBus } from "./run-event-bus";
+import type { RunExecutor } from "./run-executor";
+
+/** The id of the task set built into each family. */
+export const BUILTIN_TASK_SET = "builtin";
+
+/**
+ * Use cases behind the HTTP routes and the CLI: create and list runs, read their
+ * events, pause/resume, and edits while paused. Every change is an appended event.
+ */
+export class RunService {
+  constructor(
+    private readonly store: RunStore,
+    private readonly executor: RunExecutor,
+    private readonly bus: RunEventBus,
+    private readonly env: Record<string, string | undefined> = process.env,
+  ) {}
+
+  /** Tasks of a task set (`builtin` or an uploaded set id) as summaries. */
+  async listTasks(environment: string, taskSet: string): Promise<TaskListResponse> {
+    const entry = environmentEntry(environment);
+    const { tasks, name, id, problems } = await this.taskSet(environment, taskSet);
+    return {
+      taskSet: { id, name, environment: entry.family.id },
+      tasks: tasks.map((task) => entry.family.summarize(entry.family.parseTask(task))),
+      problems,
+    };
+  }
+
+  /** Parses an uploaded dataset file and stores it as a task set. */
+  async importTaskSet(environment: string, name: string, content: string): Promise<TaskListResponse> {
+    const entry = environmentEntry(environment);
+    const { tasks, problems } = entry.importTaskSet(content);
+    if (tasks.length === 0) {
+      throw new AppError("invalid-dataset", `No task could be read from ${name}. ${problems.slice(0, 3).join(" ")}`.trim());
+    }
+    const saved = await this.store.saveTaskSet({ name, environment: entry.family.id, tasks, problems });
+    return this.listTasks(environment, saved.id);
+  }
+
+  async listTaskSets(): Promise<Array<{ id: string; name: string; environment: string; taskCount: number }>> {
+    return this.store.listTaskSets();
+  }
+
+  private async taskSet(environment: string, taskSet: string) {
+    const entry = environmentEntry(environment);
+    if (taskSet === BUILTIN_TASK_SET) {
+      return { id: BUILTIN_TASK_SET, name: "Built-in", tasks: [...entry.builtinTasks], problems: [] as string[] };
+    }
+    const stored = await this.store.getTaskSet(taskSet);
+    if (!stored || stored.environment !== entry.family.id) {
+      throw new AppError("not-found", `No ${environment} task set "${taskSet}". Upload the file again or pick "builtin".`);
+    }
+    return { id: stored.id, name: stored.name, tasks: stored.tasks, problems: stored.problems };
+  }
+
+  /**
+   * Creates a run and, unless `start` is false, starts executing it here.
+   * @throws AppError("not-found") for an unknown task; AppError("provider-not-configured") for a model whose provider has no credentials.
+   */
+  async createRun(request: CreateRunRequest, options: { start?: boolean } = {}): Promise<RunRecord> {
+    const entry = environmentEntry(request.environment);
+    resolveModelId(request.modelId, this.env); // fail fast, before anything is recorded
+    const set = await this.taskSet(request.environment, request.taskSet);
+    const task = set.tasks.find((candidate) => entry.family.summarize(entry.family.parseTask(candidate)).id === request.taskId);
+    if (!task) throw new AppError("not-found", `Task "${request.taskId}" is not in the ${set.name} task set.`);
+    const config = buildRunConfig(request, entry, task, set.name);
+    const title = entry.family.summarize(entry.family.parseTask(task)).title;
+    const run = await this.store.createRun({ config, title });
+    if (options.start !== false) await this.executor.start(run.id);
+    return run;
+  }
+
+  async getRun(runId: string): Promise<RunRecord> {
+    const run = await this.store.getRun(asRunId(runId));
+    if (!run) throw new AppError("not-found", `No run ${runId}. It may have been made with another database (REFLEXION_DB_PATH).`);
+    return run;
+  }
+
+  async events(runId: string, after = 0): Promise<{ run: RunRecord; events: RunEvent[] }> {
+    const run = await this.getRun(runId);
+    return { run, events: await this.store.list(run.id, run.rootBranchId, after) };
+  }
+
+  /** The run's status: the log's, except `interrupted` when it says running but nobody holds its lease. */
+  async status(run: RunRecord, state?: RunState): Promise<RunStatus> {
+    const folded = state ?? foldRun(await this.store.list(run.id, run.rootBranchId));
+    if (folded.status !== "running") return folded.status;
+    if (this.executor.isActive(run.id)) return "running";
+    const holder = await this.store.leaseHolder(run.id);
+    return holder && leaseOwnerAlive(holder) ? "running" : "interrupted";
+  }
+
+  async summary(run: RunRecord): Promise<RunSummary> {
+    const state = foldRun(await this.store.list(run.id, run.rootBranchId));
+    return {
+      id: run.id,
+      createdAt: run.createdAt,
+      environment: run.config.environment,
+      taskId: run.config.taskId,
+      title: run.title,
+      strategy: run.config.strategy,
+      modelId: run.config.models.actor.modelId,
+      status: await this.status(run, state),
+      trials: state.trials.filter((trial) => trial.outcome !== null).length,
+      outcome: state.outcome,
+    };
+  }
+
+  async listRuns(limit = 50): Promise<RunSummary[]> {
+    const runs = await this.store.listRuns(limit);
+    return Promise.all(runs.map((run) => this.summary(run)));
+  }
+
+  /** Asks a running run to pause at its next boundary (after the current model call). */
+  async pause(runId: string): Promise<RunRecord> {
+    const run = await this.getRun(runId);
+    const status = await this.status(run);
+    if (status === "paused") return run;
+    if (!this.executor.requestPause(run.id)) {
+      throw new AppError("conflict", `Run ${runId} is ${status} and not executing in this server, so it cannot be paused here.`);
+    }
+    await this.executor.settled(run.id);
+    return run;
+  }
+
+  /** Resumes a paused run, or recovers an interrupted one from its log. */
+  async resume(runId: string): Promise<RunRecord> {
+    const run = await this.getRun(runId);
+    const status = await this.status(run);
+    if (status === "running") return run;
+    if (status !== "paused" && status !== "interrupted") {
+      throw new AppError("conflict", `Run ${runId} has ${status}; only a paused or interrupted run can be resumed.`);
+    }
+    await this.append(run.id, [draft("run-resume", { reason: status === "paused" ? "user" : "recovery" })]);
+    if (!(await this.executor.start(run.id))) {
+      throw new AppError("conflict", `Run ${runId} is being executed by another process.`);
+    }
+    return run;
+  }
+
+  /** Records an edit of a paused run (a reflection's text, or the whole memory) as an event. */
+  async edit(runId: string, request: EditRequest): Promise<RunRecord> {
+    const run = await this.getRun(runId);
+    const state = foldRun(await this.store.list(run.id, run.rootBranchId));
+    if (state.status !== "paused") {
+      throw new AppError("conflict", "Edits are allowed only while the run is paused. Pause it (or set a breakpoint) first.");
+    }
+    const note = request.note ?? null;
+    if (request.kind === "reflection") {
+      const reflection = state.trials.map((trial) => trial.reflection).find((r) => r?.eventId === request.reflectionEventId);
+      if (!reflection) throw new AppError("not-found", `No reflection ${request.reflectionEventId} in run ${runId}.`);
+      if (reflection.text === request.text) return run;
+      await this.append(run.id, [
+        draft("reflection-edit", { reflectionEventId: asEventId(reflection.eventId), oldText: reflection.text, newText: request.text, note }),
+      ]);
+    } else {
+      await this.append(run.id, [draft("memory-edit", { oldMemory: state.memory, newMemory: request.memory, note })]);
+    }
+    return run;
+  }
+
+  /** Changes the run's breakpoints (allowed at any time); recorded as `settings-edit`. */
+  async setBreakpoints(runId: string, breakpoints: Breakpoints): Promise<RunRecord> {
+    const run = await this.getRun(runId);
+    const state = foldRun(await this.store.list(run.id, run.rootBranchId));
+    if (JSON.stringify(state.breakpoints) === JSON.stringify(breakpoints)) return run;
+    await this.append(run.id, [
+      draft("settings-edit", { target: "breakpoints", oldValue: state.breakpoints, newValue: breakpoints, note: null }),
+    ]);
+    return run;
+  }
+
+  private async append(runId: RunId, drafts: EventDraft[]): Promise<void> {
+    const run = await this.getRun(runId);
+    const stored = await this.store.append(run.id, run.rootBranchId, drafts);
+    this.bus.publish(run.id, stored);
+  }
+}

@@ -1,0 +1,61 @@
+"use client";
+
+import { createContext, useContext, useState, type ReactNode } from "react";
+import { createStore, useStore, type StoreApi } from "zustand";
+
+/**
+ * UI-only state of one run workspace: what is selected and how the panels are
+ * laid out. Nothing from the server lives here (that is TanStack Query's job).
+ * The store is created per provider, not as a module singleton, so two
+ * workspaces (or two tests) never share state.
+ */
+export interface RunUiState {
+  /** Id of the selected graph node (an event id, see lib/graph). */
+  selectedNodeId: string | null;
+  inspectorOpen: boolean;
+  /** Width of the right-hand column (inspector + memory), px. */
+  sidePanelWidth: number;
+  /** Keep the newest node in view as events arrive. */
+  followLive: boolean;
+  memoryPanelCollapsed: boolean;
+  selectNode: (nodeId: string | null) => void;
+  closeInspector: () => void;
+  setSidePanelWidth: (width: number) => void;
+  setFollowLive: (follow: boolean) => void;
+  toggleMemoryPanel: () => void;
+}
+
+export const SIDE_PANEL_MIN = 320;
+export const SIDE_PANEL_MAX = 760;
+
+/** Creates a fresh store; `initial` overrides defaults (handy in tests). */
+export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNodeId" | "inspectorOpen" | "sidePanelWidth" | "followLive" | "memoryPanelCollapsed">> = {}): StoreApi<RunUiState> {
+  return createStore<RunUiState>()((set) => ({
+    selectedNodeId: null,
+    inspectorOpen: false,
+    sidePanelWidth: 420,
+    followLive: true,
+    memoryPanelCollapsed: false,
+    ...initial,
+    selectNode: (nodeId) => set({ selectedNodeId: nodeId, inspectorOpen: nodeId !== null }),
+    closeInspector: () => set({ inspectorOpen: false, selectedNodeId: null }),
+    setSidePanelWidth: (width) => set({ sidePanelWidth: Math.min(SIDE_PANEL_MAX, Math.max(SIDE_PANEL_MIN, Math.round(width))) }),
+    setFollowLive: (followLive) => set({ followLive }),
+    toggleMemoryPanel: () => set((state) => ({ memoryPanelCollapsed: !state.memoryPanelCollapsed })),
+  }));
+}
+
+const RunUiStoreContext = createContext<StoreApi<RunUiState> | null>(null);
+
+/** Provides one {@link createRunUiStore} store to its subtree. */
+export function RunUiStoreProvider({ children }: { children: ReactNode }) {
+  const [store] = useState(() => createRunUiStore());
+  return <RunUiStoreContext.Provider value={store}>{children}</RunUiStoreContext.Provider>;
+}
+
+/** Selects from the nearest run UI store. Pick narrow slices: components re-render when their slice changes. */
+export function useRunUiStore<T>(selector: (state: RunUiState) => T): T {
+  const store = useContext(RunUiStoreContext);
+  if (!store) throw new Error("useRunUiStore must be used inside <RunUiStoreProvider>");
+  return useStore(store, selector);
+}

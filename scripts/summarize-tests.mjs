@@ -1,0 +1,51 @@
+// Totals the results written by scripts/test-all.sh into one line "N passed, M failed"
+// (the plain closing line CI reads) and exits 1 if anything failed.
+import fs from "node:fs";
+
+const dir = ".reports";
+const read = (name) => (fs.existsSync(`${dir}/${name}`) ? fs.readFileSync(`${dir}/${name}`, "utf8").trim() : null);
+let passed = 0;
+let failed = 0;
+const lines = [];
+
+for (const check of ["lint", "typecheck", "build"]) {
+  const status = read(`${check}.status`);
+  if (status === "0") passed += 1;
+  else failed += 1;
+  lines.push(`${check}: ${status === "0" ? "ok" : "FAILED"}`);
+}
+
+const vitest = read("vitest.json");
+if (vitest) {
+  const report = JSON.parse(vitest);
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  lines.push(`vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests ?? 0} skipped`);
+  if (read("vitest.status") !== "0" && report.numFailedTests === 0) {
+    failed += 1;
+    lines.push("vitest: exited non-zero (a suite failed to load?)");
+  }
+} else {
+  failed += 1;
+  lines.push("vitest: no report");
+}
+
+const playwright = read("playwright.json");
+if (playwright) {
+  const stats = JSON.parse(playwright).stats;
+  passed += stats.expected;
+  failed += stats.unexpected + stats.flaky;
+  lines.push(`playwright: ${stats.expected} passed, ${stats.unexpected} failed, ${stats.flaky} flaky, ${stats.skipped} skipped`);
+  if (read("playwright.status") !== "0" && stats.unexpected === 0) {
+    failed += 1;
+    lines.push("playwright: exited non-zero");
+  }
+} else {
+  failed += 1;
+  lines.push("playwright: no report");
+}
+
+console.log("");
+for (const line of lines) console.log(line);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import type { RunEvent } from "@/lib/domain/events";
+import { runEventSchema } from "@/lib/domain/events";
+
+const root = path.resolve(__dirname, "../..");
+
+/** Result of one CLI invocation. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Starts `node --import tsx bin/cli.ts <args>` (one process, so a signal reaches the
+ * CLI itself rather than a tsx wrapper) with a clean provider environment plus `env`.
+ */
+export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "bin/cli.ts", ...args], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      NODE_ENV: "test",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** Runs the CLI to completion. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args, env);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Parses `--json` output: one stored event envelope per line, validated against the catalogue. */
+export function parseJsonLines(stdout: string): RunEvent[] {
+  return stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => runEventSchema.parse(JSON.parse(line)));
+}

@@ -1,0 +1,306 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A small OpenAI-compatible chat server for tests and offline demos, bound to
+ * 127.0.0.1 (ephemeral port by default). It implements just enough of
+ * `POST /v1/chat/completions` (streaming SSE and plain JSON) and
+ * `GET /v1/models` for the AI SDK's OpenAI and OpenAI-compatible providers.
+ *
+ * - The reply text comes from a pluggable {@link FakeResponder}.
+ * - `stop` is honoured (cut at the earliest stop sequence, finish_reason "stop");
+ *   `max_tokens` / `max_completion_tokens` cut at 4 chars per token (finish_reason "length").
+ * - Usage is reported as ceil(chars / 4) for prompt and completion (an estimate).
+ * - Every request is recorded ({@link FakeOpenAIServer.requests}) before any
+ *   scripted failure is applied, so tests can count attempts and assert prompts.
+ * - Faults on demand: {@link FakeOpenAIServer.failNext} (HTTP errors) and
+ *   {@link FakeOpenAIServer.cutNextStream} (socket destroyed mid-stream).
+ *
+ * No network access beyond the loopback socket; nothing is logged.
+ */
+
+/** A chat message as received (content is usually a string; arrays of `{type:"text",text}` parts are accepted). */
+export interface FakeChatMessage {
+  role: string;
+  content: unknown;
+}
+
+/** Produces the reply text for a request. Receives the messages and the whole parsed body. */
+export type FakeResponder = (messages: FakeChatMessage[], body: Record<string, unknown>) => string;
+
+/** One HTTP request the server received. `body` is the parsed JSON (or `null` when not JSON). */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown> | null;
+}
+
+/** A scripted HTTP failure. */
+export interface FakeFailure {
+  /** HTTP status to answer with, e.g. 429, 500, 401. */
+  status: number;
+  /** Error message in the OpenAI-style body. Default: a short text naming the status. */
+  message?: string;
+  /**
+   * Sent as the `retry-after-ms` header (ms), which the AI SDK honours instead
+   * of its 2 s backoff. Default 0 so retry tests stay fast; `null` sends none.
+   */
+  retryAfterMs?: number | null;
+}
+
+/** Options of {@link startFakeOpenAIServer}. */
+export interface FakeOpenAIServerOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Reply text source. Default {@link echoResponder}. */
+  respond?: FakeResponder;
+  /** Delay between streamed chunks, in ms. Default 0. */
+  chunkDelayMs?: number;
+  /** Model name reported in responses and by `GET /v1/models` when the request names none. Default "fake-model". */
+  model?: string;
+}
+
+/** A running fake server. */
+export interface FakeOpenAIServer {
+  /** The port it listens on. */
+  readonly port: number;
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  /** `http://127.0.0.1:<port>/v1`: what to use as `OPENAI_COMPATIBLE_BASE_URL` / `OPENAI_BASE_URL`. */
+  readonly baseUrl: string;
+  /** Every request received, in order (including failed ones). */
+  readonly requests: RecordedRequest[];
+  /** Only the `POST /v1/chat/completions` requests, in order. */
+  chatRequests(): RecordedRequest[];
+  /** Replaces the reply text source. */
+  setResponder(respond: FakeResponder): void;
+  /** The next `count` chat requests get `failure` instead of a reply (queued after earlier failures). */
+  failNext(count: number, failure: FakeFailure): void;
+  /**
+   * The next streamed chat request writes `afterChunks` content chunks
+   * (default 1), then destroys the socket without a finish chunk or `[DONE]`.
+   */
+  cutNextStream(options?: { afterChunks?: number }): void;
+  /** Forgets recorded requests and pending faults; the responder stays. */
+  reset(): void;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+/** Text of a message's content: a string as is, text parts joined with "\n\n", anything else "". */
+export function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) =>
+        part !== null && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : "",
+      )
+      .filter((text) => text !== "")
+      .join("\n\n");
+  }
+  return "";
+}
+
+/** All messages' text joined with "\n\n" (the same flattening the demo model uses). */
+export function flattenMessages(messages: readonly FakeChatMessage[]): string {
+  return messages.map((message) => messageText(message.content)).join("\n\n");
+}
+
+/** Default responder: `Echo: <text of the last user message>`. Deterministic. */
+export const echoResponder: FakeResponder = (messages) => {
+  const lastUser = [...messages].reverse().find((message) => message.role === "user");
+  return `Echo: ${lastUser ? messageText(lastUser.content) : ""}`;
+};
+
+/** ceil(chars / 4): the same token estimate the demo model uses. */
+function tokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function cutAtStop(text: string, stop: unknown): string {
+  const stops = typeof stop === "string" ? [stop] : Array.isArray(stop) ? stop.filter((s): s is string => typeof s === "string") : [];
+  let cut = -1;
+  for (const s of stops) {
+    if (s === "") continue;
+    const index = text.indexOf(s);
+    if (index !== -1 && (cut === -1 || index < cut)) cut = index;
+  }
+  return cut === -1 ? text : text.slice(0, cut);
+}
+
+function wordChunks(text: string): string[] {
+  return text === "" ? [] : (text.match(/\s*\S+\s*/g) ?? [text]);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (data += chunk));
+    req.on("end", () => resolve(data));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Fixed `created` timestamp so responses are byte-for-byte reproducible. */
+const CREATED = 1_700_000_000;
+
+/**
+ * Starts a fake OpenAI-compatible server on 127.0.0.1.
+ * @throws the listen error (e.g. EADDRINUSE for a taken `port`).
+ */
+export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {}): Promise<FakeOpenAIServer> {
+  const defaultModel = options.model ?? "fake-model";
+  const chunkDelayMs = options.chunkDelayMs ?? 0;
+  let respond: FakeResponder = options.respond ?? echoResponder;
+  const requests: RecordedRequest[] = [];
+  let failures: FakeFailure[] = [];
+  let cut: { afterChunks: number } | null = null;
+  let counter = 0;
+
+  async function handleChat(res: ServerResponse, body: Record<string, unknown>): Promise<void> {
+    const failure = failures.shift();
+    if (failure) {
+      const headers: Record<string, string> = {};
+      const retryAfterMs = failure.retryAfterMs === undefined ? 0 : failure.retryAfterMs;
+      if (retryAfterMs !== null) headers["retry-after-ms"] = String(retryAfterMs);
+      sendJson(
+        res,
+        failure.status,
+        { error: { message: failure.message ?? `fake server: scripted HTTP ${failure.status}`, type: "fake_error", code: String(failure.status) } },
+        headers,
+      );
+      return;
+    }
+    const messages = Array.isArray(body.messages) ? (body.messages as FakeChatMessage[]) : null;
+    if (!messages) {
+      sendJson(res, 400, { error: { message: "messages must be an array", type: "invalid_request_error", code: null } });
+      return;
+    }
+    const model = typeof body.model === "string" ? body.model : defaultModel;
+    let text = cutAtStop(respond(messages, body), body.stop);
+    let finishReason = "stop";
+    const maxTokens = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : undefined;
+    if (maxTokens !== undefined && tokens(text) > maxTokens) {
+      text = text.slice(0, maxTokens * 4);
+      finishReason = "length";
+    }
+    const usage = {
+      prompt_tokens: tokens(flattenMessages(messages)),
+      completion_tokens: tokens(text),
+      total_tokens: tokens(flattenMessages(messages)) + tokens(text),
+    };
+    counter += 1;
+    const id = `chatcmpl-fake-${counter}`;
+
+    if (body.stream !== true) {
+      sendJson(res, 200, {
+        id,
+        object: "chat.completion",
+        created: CREATED,
+        model,
+        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: finishReason }],
+        usage,
+      });
+      return;
+    }
+
+    const cutNow = cut;
+    cut = null;
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: CREATED, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+    const pieces = wordChunks(text);
+    for (let i = 0; i < pieces.length; i += 1) {
+      if (cutNow && i >= cutNow.afterChunks) break;
+      if (chunkDelayMs > 0) await sleep(chunkDelayMs);
+      res.write(chunk(i === 0 ? { role: "assistant", content: pieces[i] } : { content: pieces[i] }, null));
+    }
+    if (cutNow) {
+      // Let the written chunks reach the client, then drop the connection mid-response.
+      await sleep(10);
+      res.socket?.destroy();
+      return;
+    }
+    res.write(chunk({}, finishReason, { usage }));
+    res.end("data: [DONE]\n\n");
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const raw = await readBody(req);
+      let body: Record<string, unknown> | null = null;
+      try {
+        const parsed: unknown = raw === "" ? null : JSON.parse(raw);
+        body = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+      } catch {
+        body = null;
+      }
+      const path = (req.url ?? "/").split("?")[0] ?? "/";
+      requests.push({ method: req.method ?? "GET", path, headers: req.headers, body });
+
+      if (req.method === "POST" && path === "/v1/chat/completions") {
+        if (body === null) {
+          sendJson(res, 400, { error: { message: "request body must be a JSON object", type: "invalid_request_error", code: null } });
+          return;
+        }
+        await handleChat(res, body);
+        return;
+      }
+      if (req.method === "GET" && path === "/v1/models") {
+        sendJson(res, 200, { object: "list", data: [{ id: defaultModel, object: "model", created: CREATED, owned_by: "fake" }] });
+        return;
+      }
+      sendJson(res, 404, { error: { message: `fake server: no route ${req.method} ${path}`, type: "not_found", code: null } });
+    })().catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: "fake_server_error", code: null } });
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    port,
+    origin,
+    baseUrl: `${origin}/v1`,
+    requests,
+    chatRequests: () => requests.filter((r) => r.method === "POST" && r.path === "/v1/chat/completions"),
+    setResponder(next) {
+      respond = next;
+    },
+    failNext(count, failure) {
+      for (let i = 0; i < count; i += 1) failures.push(failure);
+    },
+    cutNextStream(cutOptions = {}) {
+      cut = { afterChunks: cutOptions.afterChunks ?? 1 };
+    },
+    reset() {
+      requests.length = 0;
+      failures = [];
+      cut = null;
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
