@@ -4,7 +4,7 @@ import { RecentRuns } from "./recent-runs";
 /** The start page: a new-run form next to the recent runs. */
 export function HomePage() {
   return (
-    <div className="mx-auto grid w-full max-w-7xl flex-1 gap-6 px-4 py-6 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
+    <main className="mx-auto grid w-full max-w-7xl flex-1 gap-6 px-4 py-6 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
       <section aria-labelledby="new-run-heading" className="h-fit rounded-lg border border-slate-200 bg-white p-4">
         <h1 id="new-run-heading" className="text-base font-semibold text-slate-900">
           New run
@@ -16,6 +16,6 @@ export function HomePage() {
         <NewRunForm />
       </section>
       <RecentRuns />
-    </div>
+    </main>
   );
 }

@@ -65,7 +65,7 @@ function UploadTaskSet({ onUploaded }: { onUploaded: (response: TaskListResponse
         </Notice>
       ) : null}
       {upload.data ? (
-        <Notice tone={upload.data.tasks.length > 0 ? "success" : "warning"} data-testid="upload-result">
+        <Notice tone={upload.data.tasks.length === 0 ? "error" : upload.data.problems.length > 0 ? "warning" : "success"} data-testid="upload-result">
           Loaded {upload.data.tasks.length} {upload.data.tasks.length === 1 ? "task" : "tasks"} from {upload.data.taskSet.name}
           {upload.data.problems.length > 0 ? `; ${upload.data.problems.length} skipped:` : "."}
           {upload.data.problems.length > 0 ? (
@@ -98,7 +98,7 @@ export function NewRunForm() {
   const [chosenTaskId, setChosenTaskId] = useState<string | null>(null);
   const [strategy, setStrategy] = useState<Strategy>("reflexion");
   const [chosenModelId, setChosenModelId] = useState<string | null>(null);
-  const [maxTrials, setMaxTrials] = useState("3");
+  const [maxTrials, setMaxTrials] = useState("5");
   const [memoryWindow, setMemoryWindow] = useState("3");
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
   const createRun = useCreateRun();
@@ -161,7 +161,7 @@ export function NewRunForm() {
               setChosenTaskId(null);
             }}
           >
-            <option value={BUILTIN}>Built-in (HotpotQA sample)</option>
+            <option value={BUILTIN}>Built-in (written for this project, HotpotQA style)</option>
             {uploadedSets.map((set) => (
               <option key={set.id} value={set.id}>
                 {set.name} ({set.taskCount} tasks)
@@ -232,7 +232,9 @@ export function NewRunForm() {
           )}
         </div>
         {tasks.data && tasks.data.problems.length > 0 ? (
-          <p className="text-[11px] text-amber-800">{tasks.data.problems.length} records of this set could not be read and were skipped.</p>
+          <p className="text-[11px] text-amber-800">
+            {tasks.data.problems.length} {tasks.data.problems.length === 1 ? "record" : "records"} of this set could not be read and {tasks.data.problems.length === 1 ? "was" : "were"} skipped.
+          </p>
         ) : null}
         {selectedTask?.reference ? (
           <details className="text-[11px] text-slate-600">

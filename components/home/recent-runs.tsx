@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { runListQuery } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
-import { formatTime } from "@/components/ui/format";
+import { formatShortTime } from "@/components/ui/format";
 import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { StatusPill } from "@/components/ui/status-pill";
@@ -48,8 +48,8 @@ export function RecentRuns() {
             <tbody className="divide-y divide-slate-100">
               {runs.data.runs.map((run) => (
                 <tr key={run.id} data-testid="recent-run-row" data-run-id={run.id} data-status={run.status} className="hover:bg-slate-50">
-                  <td className="min-w-56 px-4 py-2">
-                    <Link href={`/runs/${encodeURIComponent(run.id)}`} data-testid="run-link" className="line-clamp-2 font-medium text-sky-800 hover:underline" title={run.title}>
+                  <td className="px-4 py-2">
+                    <Link href={`/runs/${encodeURIComponent(run.id)}`} prefetch={false} data-testid="run-link" className="line-clamp-2 font-medium text-sky-800 hover:underline" title={run.title}>
                       {run.title}
                     </Link>
                     <span className="font-mono text-[11px] text-slate-500">{run.taskId}</span>
@@ -57,14 +57,14 @@ export function RecentRuns() {
                   <td className="px-2 py-2">
                     <StatusPill status={run.status} />
                   </td>
-                  <td className="px-2 py-2 text-xs text-slate-700">{run.strategy === "none" ? "ReAct only" : "Reflexion"}</td>
+                  <td className="whitespace-nowrap px-2 py-2 text-xs text-slate-700">{run.strategy === "none" ? "ReAct only" : "Reflexion"}</td>
                   <td className="px-2 py-2">
                     <code className="font-mono text-xs text-slate-800">{run.modelId}</code>
-                    {run.modelId === "demo" ? <span className="block text-[11px] text-violet-700">scripted stand-in</span> : null}
+                    {run.modelId === "demo" ? <span className="block whitespace-nowrap text-[11px] text-violet-700">scripted stand-in</span> : null}
                   </td>
                   <td className="px-2 py-2 text-right tabular-nums text-slate-800">{run.trials}</td>
                   <td className="px-2 py-2">{run.outcome ? <Badge tone={outcomeTone[run.outcome]}>{run.outcome}</Badge> : <span className="text-xs text-slate-400">—</span>}</td>
-                  <td className="whitespace-nowrap px-4 py-2 text-xs text-slate-600">{formatTime(run.createdAt)}</td>
+                  <td className="whitespace-nowrap px-4 py-2 text-xs text-slate-600">{formatShortTime(run.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -168,7 +168,10 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
           <ModelCallDetails call={state.calls[node.data.callId]} />
         </>
       );
-    case "observation":
+    case "observation": {
+      const worldState = state.trials
+        .find((trial) => trial.trial === node.data.trial)
+        ?.steps.find((step) => step.step === node.data.step)?.observation?.state;
       return (
         <>
           <Section title="Observation">
@@ -180,8 +183,14 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
               ["Submitted answer", node.data.answer ?? "—"],
             ]}
           />
+          {worldState && Object.keys(worldState).length > 0 ? (
+            <Section title="Environment state after this step">
+              <TextBlock mono>{JSON.stringify(worldState, null, 2)}</TextBlock>
+            </Section>
+          ) : null}
         </>
       );
+    }
     case "evaluation": {
       const evaluation = state.trials.find((trial) => trial.trial === node.data.trial)?.evaluation;
       return (

@@ -246,7 +246,7 @@ export function MemoryPanel({ runId, state, status }: { runId: string; state: Ru
             <p className="text-xs text-slate-500">No reflection to edit yet.</p>
           )}
           <details className="group">
-            <summary className="cursor-pointer select-none text-xs font-medium text-slate-700 hover:text-slate-900">Edit the memory list (change, delete, add entries)</summary>
+            <summary data-testid="memory-editor-toggle" className="cursor-pointer select-none text-xs font-medium text-slate-700 hover:text-slate-900">Edit the memory list (change, delete, add entries)</summary>
             <div className="mt-2">
               <MemoryListEditor runId={runId} memory={state.memory} />
             </div>

@@ -34,6 +34,7 @@ const nodeTypes = {
 
 const PRO_OPTIONS = { hideAttribution: false } as const;
 const FIT_PADDING = 40;
+const MINIMAP_STYLE = { width: 150, height: 110 } as const;
 
 const MINIMAP_COLOURS: Record<RunGraphNode["type"], string> = {
   lane: "#e2e8f0",
@@ -181,7 +182,7 @@ function RunGraphCanvas({ graph, live }: { graph: RunGraphModel; live: boolean }
     >
       <Background variant={BackgroundVariant.Dots} gap={18} size={1} color="#cbd5e1" />
       <Controls showInteractive={false} position="bottom-left" />
-      <MiniMap<RunGraphNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map" />
+      <MiniMap<RunGraphNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map" style={MINIMAP_STYLE} />
       {live ? (
         <Panel position="top-right">
           <label className="flex items-center gap-2 rounded-md border border-slate-200 bg-white/95 px-2.5 py-1.5 text-xs text-slate-700 shadow-sm">

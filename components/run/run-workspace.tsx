@@ -7,7 +7,7 @@ import type { RunStatus } from "@/lib/domain/api";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { createRunGraphDeriver } from "@/lib/graph";
 import { isNotFound, runQuery, useRunEvents } from "@/lib/query";
-import { RunUiStoreProvider, useRunUiStore } from "@/lib/store";
+import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
 import { RunGraph } from "@/components/run-graph";
@@ -78,6 +78,8 @@ function SidePanelResizer() {
       aria-orientation="vertical"
       aria-label="Resize side panel"
       aria-valuenow={width}
+      aria-valuemin={SIDE_PANEL_MIN}
+      aria-valuemax={SIDE_PANEL_MAX}
       tabIndex={0}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

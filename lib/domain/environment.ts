@@ -27,6 +27,11 @@ export interface StepResult {
   done: boolean;
   /** The submitted answer when `done` came from a final action, else null. */
   answer: string | null;
+  /**
+   * A small snapshot of the world after the step for the UI (e.g. the agent's
+   * location and inventory in the household family). Optional; JSON only.
+   */
+  state?: Record<string, unknown>;
 }
 
 /** A live episode of one task. Not shared between trials. */
@@ -34,12 +39,15 @@ export interface Episode {
   step(action: ActionParse): StepResult;
 }
 
+/** How a trial is judged: gold answer, the environment's own success flag, unit tests, or an LLM judge. */
+export type EvaluatorKind = "exact-match" | "environment-success" | "unit-tests" | "llm-judge";
+
 /** A judged trial (DESIGN.md §1 `evaluation-end`). */
 export interface Verdict {
   verdict: "pass" | "fail";
   score: number;
   feedback: string;
-  evaluatorKind: "exact-match";
+  evaluatorKind: EvaluatorKind;
   /** True when the evaluator used the gold answer: shown in the UI as an oracle signal. */
   oracle: boolean;
   details: Record<string, unknown>;
@@ -77,8 +85,20 @@ export interface EnvironmentFamily<Task = unknown> {
   parseAction(actionText: string): ActionParse;
   /** A fresh episode for one trial. */
   startEpisode(task: Task): Episode;
-  /** Judges a finished or halted trial. `answer` is null when the trial halted without one. */
-  evaluate(task: Task, answer: string | null): Verdict;
+  /**
+   * Judges a finished or halted trial. `answer` is null when the trial halted
+   * without one; `episode` is the trial's episode with every recorded action
+   * replayed (for families whose success is a world state, not an answer).
+   */
+  evaluate(task: Task, answer: string | null, episode: Episode): Verdict;
+  /**
+   * Evaluator heuristics that end a trial early (e.g. the same action and
+   * observation three times in a row). Called after every step with the steps so
+   * far; returns the reason to halt now, or null. Optional.
+   */
+  earlyStop?(steps: readonly TrajectoryStep[]): string | null;
+  /** The family's default step budget per trial (QA: 6, the HotpotQA reference). */
+  defaultMaxStepsPerTrial?: number;
   /** Values for the Actor and Self-Reflection templates' placeholders (e.g. `question`, `examples`). */
   promptVariables(task: Task): Record<string, string>;
   /** The default templates for this family (ids and versions included). */

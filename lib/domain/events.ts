@@ -90,6 +90,8 @@ export const eventDataSchemas = {
     done: z.boolean(),
     /** The submitted answer when `done` came from a final action. */
     answer: z.string().nullable(),
+    /** Optional snapshot of the world after the step (e.g. location, inventory) for the UI. */
+    state: z.record(z.string(), z.unknown()).nullable().default(null),
   }),
   "evaluation-end": z.object({
     trial,
@@ -97,7 +99,7 @@ export const eventDataSchemas = {
     /** 1 for pass, 0 for fail for binary evaluators. */
     score: z.number().min(0).max(1),
     feedback: z.string(),
-    evaluatorKind: z.enum(["exact-match"]),
+    evaluatorKind: z.enum(["exact-match", "environment-success", "unit-tests", "llm-judge"]),
     /** True when the evaluator uses the gold answer (an oracle signal, not self-evaluation). */
     oracle: z.boolean(),
     details: z.record(z.string(), z.unknown()),
@@ -149,8 +151,10 @@ export const eventDataSchemas = {
 export type EventType = keyof typeof eventDataSchemas;
 export const eventTypes = Object.keys(eventDataSchemas) as EventType[];
 
-/** The `data` payload of an event of type `T`. */
+/** The `data` payload of a stored event of type `T`. */
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
+/** The `data` payload as a writer may give it (fields with defaults may be left out). */
+export type EventDataInput<T extends EventType> = z.input<(typeof eventDataSchemas)[T]>;
 
 const envelope = {
   id: eventIdSchema,
@@ -202,13 +206,13 @@ export type RunEventOf<T extends EventType> = Extract<RunEvent, { type: T }>;
  * the store generates one otherwise.
  */
 export type EventDraft = {
-  [T in EventType]: { id?: string; type: T; data: EventData<T>; causedBy?: string | null };
+  [T in EventType]: { id?: string; type: T; data: EventDataInput<T>; causedBy?: string | null };
 }[EventType];
 
 /** Builds a typed draft; `data` is checked against the type's schema at append time. */
 export function draft<T extends EventType>(
   type: T,
-  data: EventData<T>,
+  data: EventDataInput<T>,
   options: { id?: string; causedBy?: string | null } = {},
 ): EventDraft {
   return { id: options.id, type, data, causedBy: options.causedBy ?? null } as EventDraft;

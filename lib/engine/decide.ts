@@ -10,7 +10,7 @@ export type NextAction =
   | { kind: "idle"; why: "paused" | "ended" | "error" | "no-run-start" }
   | { kind: "start-trial"; trial: number }
   | { kind: "actor-step"; trial: number; step: number }
-  | { kind: "evaluate"; trial: number; answer: string | null; halted: boolean }
+  | { kind: "evaluate"; trial: number; answer: string | null; halted: boolean; haltReason: string | null }
   | { kind: "reflect"; trial: number }
   | { kind: "end-run"; outcome: "success" | "failure" };
 
@@ -24,7 +24,10 @@ function completedSteps(trial: TrialView): number {
  * counts as failed) and only when the strategy reflects; no reflection after the
  * last trial, since nothing would read it.
  */
-export function decideNext(state: RunState): NextAction {
+export function decideNext(
+  state: RunState,
+  options: { earlyStop?: (trial: TrialView) => string | null } = {},
+): NextAction {
   const config = state.config;
   if (!config) return { kind: "idle", why: "no-run-start" };
   if (state.status === "ended") return { kind: "idle", why: "ended" };
@@ -37,10 +40,15 @@ export function decideNext(state: RunState): NextAction {
   if (last.outcome === null) {
     const lastStep = last.steps.at(-1);
     if (lastStep?.observation?.done) {
-      return { kind: "evaluate", trial: last.trial, answer: lastStep.observation.answer, halted: false };
+      return { kind: "evaluate", trial: last.trial, answer: lastStep.observation.answer, halted: false, haltReason: null };
     }
     const done = completedSteps(last);
-    if (done >= config.maxStepsPerTrial) return { kind: "evaluate", trial: last.trial, answer: null, halted: true };
+    if (done >= config.maxStepsPerTrial) {
+      const haltReason = `Step limit reached (${config.maxStepsPerTrial} steps) without finishing.`;
+      return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason };
+    }
+    const early = done > 0 ? (options.earlyStop?.(last) ?? null) : null;
+    if (early !== null) return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason: early };
     return { kind: "actor-step", trial: last.trial, step: done + 1 };
   }
 

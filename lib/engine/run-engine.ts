@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { EnvironmentFamily } from "@/lib/domain/environment";
+import type { Episode, EnvironmentFamily } from "@/lib/domain/environment";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState, type TrialView } from "@/lib/domain/fold-run";
 import { asCallId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { decideNext, type NextAction } from "./decide";
 import { digestState } from "./digest";
 import { ModelCallError, type EventLog, type ModelPort, type ModelRequest, type ModelResponse } from "./ports";
-import { buildActorMessages, buildReflectorMessages, cleanReflection } from "./prompts";
+import { buildActorMessages, buildReflectorMessages, cleanReflection, trajectoryOf } from "./prompts";
 import { strategyBehaviour } from "./strategies";
 
 /** What the engine needs; all of it behind ports, so tests and the bench pass in-memory versions. */
@@ -64,7 +64,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
   for (;;) {
     await refresh();
     const state = foldRun(events);
-    const next = decideNext(state);
+    const next = decideNext(state, { earlyStop: earlyStopFor(deps, state) });
     if (next.kind === "idle") return { state, stoppedBecause: next.why };
     if (options.pauseRequested?.() || options.signal?.aborted) {
       await append([draft("run-pause", { reason: "user", detail: "Paused by the user." })]);
@@ -101,6 +101,24 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
 }
 
 type Append = (drafts: EventDraft[]) => Promise<void>;
+
+/** Rebuilds a trial's episode by replaying its recorded actions: environments are deterministic. */
+function replayEpisode<Task>(family: EnvironmentFamily<Task>, task: Task, trial: TrialView): Episode {
+  const episode = family.startEpisode(task);
+  for (const step of trial.steps) {
+    if (step.action && step.observation) episode.step(family.parseAction(step.action.text));
+  }
+  return episode;
+}
+
+/** The family's early-stop heuristic over a trial's recorded steps, if it has one. */
+function earlyStopFor(deps: EngineDeps, state: RunState): ((trial: TrialView) => string | null) | undefined {
+  if (!state.config) return undefined;
+  const family = deps.environmentFor(state.config.environment);
+  const earlyStop = family.earlyStop;
+  if (!earlyStop) return undefined;
+  return (trial) => earlyStop.call(family, trajectoryOf(trial));
+}
 
 async function perform(
   next: Exclude<NextAction, { kind: "idle" }>,
@@ -140,12 +158,7 @@ async function perform(
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
       const parsed = family.parseAction(completion.actionText);
-      // Rebuild the episode from the recorded actions: environments are deterministic.
-      const episode = family.startEpisode(task);
-      for (const step of trial.steps) {
-        if (step.action) episode.step(family.parseAction(step.action.text));
-      }
-      const result = episode.step(parsed);
+      const result = replayEpisode(family, task, trial).step(parsed);
       const stepData = { trial: next.trial, step: next.step };
       await append([
         callEnd(callEventId, callId, request, response, next.trial, next.step),
@@ -161,16 +174,20 @@ async function perform(
           },
           { causedBy: callEventId },
         ),
-        draft("step-observation", { ...stepData, text: result.observation, done: result.done, answer: result.answer }),
+        draft("step-observation", {
+          ...stepData,
+          text: result.observation,
+          done: result.done,
+          answer: result.answer,
+          state: result.state ?? null,
+        }),
       ]);
       return;
     }
     case "evaluate": {
-      const verdict = family.evaluate(task, next.answer);
+      const verdict = family.evaluate(task, next.answer, replayEpisode(family, task, trialView(next.trial)));
       const outcome = verdict.verdict === "pass" ? "success" : next.halted ? "halted" : "failure";
-      const reason = next.halted
-        ? `Step limit reached (${config.maxStepsPerTrial} steps) without a final answer.`
-        : verdict.feedback;
+      const reason = next.halted && verdict.verdict !== "pass" ? (next.haltReason ?? verdict.feedback) : verdict.feedback;
       const drafts = [
         draft("evaluation-end", { trial: next.trial, ...verdict }),
         draft("trial-end", { trial: next.trial, outcome, reason }),

@@ -30,7 +30,7 @@ export function buildRunConfig(
     strategy: request.strategy,
     memoryWindow: request.memoryWindow,
     maxTrials: request.maxTrials,
-    maxStepsPerTrial: request.maxStepsPerTrial,
+    maxStepsPerTrial: request.maxStepsPerTrial ?? entry.family.defaultMaxStepsPerTrial,
     models: {
       actor: { modelId: request.modelId, temperature: 0, maxOutputTokens: ACTOR_MAX_OUTPUT_TOKENS },
       reflector: { modelId: request.modelId, temperature: 0, maxOutputTokens: REFLECTOR_MAX_OUTPUT_TOKENS },

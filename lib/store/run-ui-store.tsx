@@ -33,7 +33,7 @@ export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNode
   return createStore<RunUiState>()((set) => ({
     selectedNodeId: null,
     inspectorOpen: false,
-    sidePanelWidth: 420,
+    sidePanelWidth: 460,
     followLive: true,
     memoryPanelCollapsed: false,
     ...initial,

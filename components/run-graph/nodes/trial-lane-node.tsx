@@ -21,7 +21,7 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
           <Badge tone={outcomeTone[data.outcome]}>{data.outcome}</Badge>
         ) : (
           <Badge tone="sky" className="bg-sky-200">
-            running
+            in progress
           </Badge>
         )}
       </div>

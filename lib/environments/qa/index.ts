@@ -28,6 +28,7 @@ export const qaEnvironment: EnvironmentFamily<QaTask> = {
   parseAction,
   startEpisode: startQaEpisode,
   evaluate: evaluateQa,
+  defaultMaxStepsPerTrial: 6,
   promptVariables: qaPromptVariables,
   defaultTemplates: { actor: qaActorTemplate, reflector: qaReflectorTemplate },
   renderTrajectory,

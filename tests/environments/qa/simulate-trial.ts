@@ -68,7 +68,7 @@ export function runTrial(
     done = result.done;
     answer = result.answer;
   }
-  return { steps, prompts, answer, halted: !done, verdict: qaEnvironment.evaluate(task, answer) };
+  return { steps, prompts, answer, halted: !done, verdict: qaEnvironment.evaluate(task, answer, episode) };
 }
 
 /** A memory item as the engine would store it. */

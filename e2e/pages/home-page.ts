@@ -1,0 +1,24 @@
+import { expect, type Page } from "@playwright/test";
+
+/** The home page: the new-run form and the recent runs. */
+export class HomePage {
+  constructor(private readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.goto("/");
+    await expect(this.page.getByTestId("start-run")).toBeVisible();
+  }
+
+  /** Fills the form for a built-in QA task and starts the run; resolves on the run page. */
+  async startRun(options: { taskId: string; strategy: "none" | "reflexion"; pauseAfterReflection?: boolean }): Promise<string> {
+    await this.page.getByTestId(`task-option-${options.taskId}`).click();
+    await this.page.getByTestId("strategy-select").selectOption(options.strategy);
+    await this.page.getByTestId("model-select").selectOption("demo");
+    const pause = this.page.getByTestId("pause-after-reflection");
+    if (options.pauseAfterReflection) await pause.check();
+    else await pause.uncheck();
+    await this.page.getByTestId("start-run").click();
+    await this.page.waitForURL(/\/runs\/[0-9a-f-]+$/);
+    return this.page.url().split("/").at(-1) ?? "";
+  }
+}

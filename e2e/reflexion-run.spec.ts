@@ -1,0 +1,52 @@
+import { expect, test } from "./fixtures";
+import { HomePage } from "./pages/home-page";
+import { RunPage } from "./pages/run-page";
+
+test("a Reflexion run with the demo model: trial 1 fails, a reflection is written, trial 2 succeeds", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.open();
+  await home.startRun({ taskId: "qa-builtin-01", strategy: "reflexion" });
+  const run = new RunPage(page);
+
+  await expect(page.getByTestId("demo-model-badge")).toBeVisible();
+  await expect(run.evaluation(1, "fail")).toBeVisible();
+  await expect(run.evaluation(1, "fail").getByTestId("oracle-badge")).toBeVisible();
+  await expect(run.node("reflection", 1)).toBeVisible();
+  await expect(run.node("trial", 2)).toBeVisible();
+  await expect(run.evaluation(2, "pass")).toBeVisible();
+  await run.waitForStatus(/ended/i);
+
+  // The inspector shows the exact Actor prompt: trial 2's carries trial 1's reflection.
+  const reflectionText = (await run.node("reflection", 1).textContent()) ?? "";
+  expect(reflectionText.length).toBeGreaterThan(20);
+  const prompt = await run.promptOf(run.node("thought", 2).first());
+  expect(prompt).toContain("Reflections:");
+  expect(prompt).toMatch(/Question: Which river runs through the town/);
+
+  // A reload shows the whole run again (it is read back from the database).
+  await page.reload();
+  await expect(run.evaluation(2, "pass")).toBeVisible();
+  await expect(run.node("reflection", 1)).toBeVisible();
+});
+
+test("pause after the reflection, edit it, resume: trial 2's first Actor prompt carries the edited text", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.open();
+  await home.startRun({ taskId: "qa-builtin-02", strategy: "reflexion", pauseAfterReflection: true });
+  const run = new RunPage(page);
+
+  await expect(run.node("reflection", 1)).toBeVisible();
+  await run.waitForStatus(/paused/i);
+  await expect(run.node("trial", 2)).toHaveCount(0);
+
+  const edited = "EDITED BY A TEACHER: answer with the name of the founder, not the ship.";
+  await run.editNewestReflection(edited);
+  await expect(page.getByTestId("edited-badge").first()).toBeVisible();
+  await page.getByTestId("resume-run").click();
+
+  await expect(run.node("thought", 2).first()).toBeVisible();
+  const prompt = await run.promptOf(run.node("thought", 2).first());
+  expect(prompt).toContain(edited);
+  // The lesson was removed, so the scripted Actor fails trial 2 again.
+  await expect(run.evaluation(2, "fail")).toBeVisible();
+});
