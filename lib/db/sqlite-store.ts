@@ -15,7 +15,7 @@ import type { BranchRecord, RunRecord, RunStore, TaskSetRecord } from "./store";
 import { materializeEvent } from "./validate-event";
 
 /** Folder of the drizzle-kit migrations (committed; `npm run db:generate` writes them). */
-export const MIGRATIONS_FOLDER = path.join(process.cwd(), "lib/db/migrations");
+export const MIGRATIONS_FOLDER = path.join(/* turbopackIgnore: true */ process.cwd(), "lib/db/migrations");
 
 type Db = BetterSQLite3Database<typeof schema>;
 
@@ -34,7 +34,7 @@ export class SqliteRunStore implements RunStore {
    * `:memory:` gives a private in-memory database (tests).
    */
   constructor(file: string, options: { migrationsFolder?: string } = {}) {
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(/* turbopackIgnore: true */ file)), { recursive: true });
     this.client = new Database(file);
     this.client.pragma("journal_mode = WAL");
     this.client.pragma("busy_timeout = 5000");

@@ -27,7 +27,8 @@ export interface ServerContext {
 
 /** The database file this process uses. */
 export function databasePath(env: Record<string, string | undefined> = process.env): string {
-  return path.resolve(env.REFLEXION_DB_PATH ?? DEFAULT_DB_PATH);
+  // The database is runtime data, not a build input: keep it out of the file tracer.
+  return path.resolve(/* turbopackIgnore: true */ env.REFLEXION_DB_PATH ?? DEFAULT_DB_PATH);
 }
 
 /**
