@@ -4,8 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import type { TaskListResponse } from "@/lib/domain/api";
-import type { Strategy } from "@/lib/domain/config";
-import { forgetUploadedTaskSet, isNotFound, modelsQuery, tasksQuery, useCreateRun, useUploadTaskSet, useUploadedTaskSets } from "@/lib/query";
+import { environmentIdSchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
+import { environmentsQuery, forgetUploadedTaskSet, isNotFound, modelsQuery, tasksQuery, useCreateRun, useUploadTaskSet, useUploadedTaskSets } from "@/lib/query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
@@ -28,8 +28,16 @@ function Field({ label, htmlFor, hint, children }: { label: string; htmlFor?: st
 }
 
 /** Upload a HotpotQA (distractor) JSON file; reports how many tasks loaded and what was skipped. */
-function UploadTaskSet({ onUploaded }: { onUploaded: (response: TaskListResponse) => void }) {
-  const upload = useUploadTaskSet("qa");
+function UploadTaskSet({
+  environment,
+  formats,
+  onUploaded,
+}: {
+  environment: EnvironmentId;
+  formats: string;
+  onUploaded: (response: TaskListResponse) => void;
+}) {
+  const upload = useUploadTaskSet(environment);
   const input = useRef<HTMLInputElement>(null);
   const inputId = useId();
   return (
@@ -39,7 +47,7 @@ function UploadTaskSet({ onUploaded }: { onUploaded: (response: TaskListResponse
         className="inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-600"
       >
         {upload.isPending ? <Spinner className="size-3" label="Uploading" /> : <span aria-hidden>⤒</span>}
-        Upload HotpotQA .json
+        <span title={formats}>Upload {environment === "qa" ? "HotpotQA" : "task"} .json</span>
         <input
           ref={input}
           id={inputId}
@@ -89,11 +97,14 @@ function UploadTaskSet({ onUploaded }: { onUploaded: (response: TaskListResponse
 export function NewRunForm() {
   const router = useRouter();
   const models = useQuery(modelsQuery());
-  const uploadedSets = useUploadedTaskSets();
+  const environments = useQuery(environmentsQuery());
+  const [environment, setEnvironment] = useState<EnvironmentId>("qa");
+  const family = environments.data?.environments.find((option) => option.id === environment);
+  const uploadedSets = useUploadedTaskSets().filter((set) => set.environment === environment);
   const [chosenTaskSet, setTaskSet] = useState(BUILTIN);
   // Only sets this browser still remembers (a forgotten one falls back to the built-in set).
   const taskSet = chosenTaskSet === BUILTIN || uploadedSets.some((set) => set.id === chosenTaskSet) ? chosenTaskSet : BUILTIN;
-  const tasks = useQuery(tasksQuery("qa", taskSet));
+  const tasks = useQuery(tasksQuery(environment, taskSet));
   const [search, setSearch] = useState("");
   const [chosenTaskId, setChosenTaskId] = useState<string | null>(null);
   const [strategy, setStrategy] = useState<Strategy>("reflexion");
@@ -102,7 +113,7 @@ export function NewRunForm() {
   const [memoryWindow, setMemoryWindow] = useState("3");
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
   const createRun = useCreateRun();
-  const ids = { search: useId(), strategy: useId(), model: useId(), trials: useId(), window: useId(), taskSet: useId() };
+  const ids = { environment: useId(), search: useId(), strategy: useId(), model: useId(), trials: useId(), window: useId(), taskSet: useId() };
 
   const allTasks = useMemo(() => tasks.data?.tasks ?? [], [tasks.data]);
   const visibleTasks = useMemo(() => {
@@ -136,7 +147,7 @@ export function NewRunForm() {
         if (!canStart || taskId === null || modelId === null) return;
         createRun.mutate(
           {
-            environment: "qa",
+            environment,
             taskSet,
             taskId,
             strategy,
@@ -149,6 +160,27 @@ export function NewRunForm() {
         );
       }}
     >
+      <Field label="Task family" htmlFor={ids.environment} hint={family ? `Imports: ${family.importFormats}.` : undefined}>
+        <select
+          id={ids.environment}
+          data-testid="environment-select"
+          className={inputClass}
+          value={environment}
+          onChange={(event) => {
+            setEnvironment(environmentIdSchema.parse(event.target.value));
+            setTaskSet(BUILTIN);
+            setChosenTaskId(null);
+            setSearch("");
+          }}
+        >
+          {(environments.data?.environments ?? [{ id: "qa" as const, label: "Multi-hop QA (HotpotQA style)" }]).map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+
       <div className="flex flex-wrap items-end justify-between gap-3">
         <Field label="Task set" htmlFor={ids.taskSet}>
           <select
@@ -161,7 +193,7 @@ export function NewRunForm() {
               setChosenTaskId(null);
             }}
           >
-            <option value={BUILTIN}>Built-in (written for this project, HotpotQA style)</option>
+            <option value={BUILTIN}>Built-in (written for this project)</option>
             {uploadedSets.map((set) => (
               <option key={set.id} value={set.id}>
                 {set.name} ({set.taskCount} tasks)
@@ -170,6 +202,8 @@ export function NewRunForm() {
           </select>
         </Field>
         <UploadTaskSet
+          environment={environment}
+          formats={family?.importFormats ?? ""}
           onUploaded={(response) => {
             setTaskSet(response.taskSet.id);
             setChosenTaskId(null);

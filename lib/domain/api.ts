@@ -7,6 +7,7 @@ import { memoryItemSchema, runEventSchema } from "./events";
  * parse with these schemas. Routes (all JSON unless noted):
  *
  * - `GET  /api/models` → {@link modelsResponseSchema}
+ * - `GET  /api/environments` → {@link environmentsResponseSchema}
  * - `GET  /api/tasks?env=qa&taskSet=<id|builtin>` → {@link taskListResponseSchema}
  * - `POST /api/task-sets` body {@link uploadTaskSetRequestSchema} → {@link taskListResponseSchema}
  * - `GET  /api/runs` → {@link runListResponseSchema}
@@ -43,6 +44,17 @@ export const modelsResponseSchema = z.object({
   configuredProviders: z.array(z.string()),
 });
 export type ModelsResponse = z.infer<typeof modelsResponseSchema>;
+
+/** A task family the server offers, with how it is judged (for honest labels in the UI). */
+export const environmentOptionSchema = z.object({
+  id: environmentIdSchema,
+  label: z.string(),
+  /** Standard dataset formats the family imports (help text for the upload button). */
+  importFormats: z.string(),
+  defaultMaxStepsPerTrial: z.number().int().positive(),
+});
+export const environmentsResponseSchema = z.object({ environments: z.array(environmentOptionSchema) });
+export type EnvironmentsResponse = z.infer<typeof environmentsResponseSchema>;
 
 export const taskSummarySchema = z.object({
   id: z.string(),

@@ -7,6 +7,7 @@ import type { EnvironmentId } from "@/lib/domain/config";
  */
 export const queryKeys = {
   models: () => ["models"] as const,
+  environments: () => ["environments"] as const,
   tasks: (environment: EnvironmentId, taskSet: string) => ["tasks", environment, taskSet] as const,
   runList: () => ["run-list"] as const,
   run: (runId: string) => ["run", runId] as const,

@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import {
+  environmentsResponseSchema,
   eventPageResponseSchema,
   modelsResponseSchema,
   runDetailResponseSchema,
@@ -24,6 +25,15 @@ export const modelsQuery = () =>
   queryOptions({
     queryKey: queryKeys.models(),
     queryFn: ({ signal }) => fetchJson("/api/models", modelsResponseSchema, { signal }),
+    staleTime: 5 * 60_000,
+    retry: retryUnlessClientError,
+  });
+
+/** `GET /api/environments`: the task families the server offers. */
+export const environmentsQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.environments(),
+    queryFn: ({ signal }) => fetchJson("/api/environments", environmentsResponseSchema, { signal }),
     staleTime: 5 * 60_000,
     retry: retryUnlessClientError,
   });

@@ -1,11 +1,11 @@
 import type { Breakpoints } from "@/lib/domain/config";
-import type { CreateRunRequest, EditRequest, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
+import type { CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { asEventId, asRunId, type RunId } from "@/lib/domain/ids";
 import type { RunRecord, RunStore } from "@/lib/db/store";
-import { environmentEntry } from "@/lib/environments/registry";
+import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import { resolveModelId } from "@/lib/llm/provider-registry";
 import { buildRunConfig } from "./run-config-factory";
 import { leaseOwnerAlive } from "./lease-owner";
@@ -26,6 +26,16 @@ export class RunService {
     private readonly bus: RunEventBus,
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
+
+  /** The task families offered, in registry order. */
+  environments(): EnvironmentsResponse {
+    return {
+      environments: availableEnvironments().map((id) => {
+        const entry = environmentEntry(id);
+        return { id, label: entry.label, importFormats: entry.importFormats, defaultMaxStepsPerTrial: entry.family.defaultMaxStepsPerTrial ?? 6 };
+      }),
+    };
+  }
 
   /** Tasks of a task set (`builtin` or an uploaded set id) as summaries. */
   async listTasks(environment: string, taskSet: string): Promise<TaskListResponse> {
