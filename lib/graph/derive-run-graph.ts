@@ -41,7 +41,13 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, stat
 
   const errors = state.callErrors.filter((error) => error.trial === trialView.trial);
   const steps = [...trialView.steps].sort((a, b) => a.step - b.step);
+  let repeats = 0;
+  let previousKey: string | null = null;
   for (const step of steps) {
+    // Consecutive identical action + observation pairs: the loop the household Evaluator halts on.
+    const key = step.action && step.observation ? `${step.action.text}\u0000${step.observation.text}` : null;
+    repeats = key !== null && key === previousKey ? repeats + 1 : 1;
+    previousKey = key;
     if (step.thought) {
       specs.push({
         id: step.thought.eventId,
@@ -83,6 +89,9 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, stat
           text: step.observation.text,
           done: step.observation.done,
           answer: step.observation.answer,
+          ...worldState(step.observation.state),
+          repeats,
+          noEffect: NO_EFFECT.test(step.observation.text),
         },
       });
     }
@@ -130,6 +139,16 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, stat
     });
   }
   return specs;
+}
+
+/** Observations that say the action did nothing (household `Nothing happens.`, QA `Invalid Action…`). */
+const NO_EFFECT = /^(Nothing happens\.|Invalid Action)/;
+
+/** Location and inventory from an observation's optional world snapshot (household family). */
+function worldState(state: Record<string, unknown> | null): { location: string | null; inventory: string[] | null } {
+  const location = typeof state?.location === "string" ? state.location : null;
+  const inventory = Array.isArray(state?.inventory) ? state.inventory.filter((item): item is string => typeof item === "string") : null;
+  return { location, inventory };
 }
 
 function callErrorSpec(error: RunState["callErrors"][number]): NodeSpec {

@@ -66,6 +66,14 @@ export type ObservationNodeData = {
   text: string;
   done: boolean;
   answer: string | null;
+  /** Where the agent is after the step (household family), else null. */
+  location: string | null;
+  /** What the agent holds after the step (household family), else null. */
+  inventory: string[] | null;
+  /** 1 + how many steps in a row before this one had the same action and observation. */
+  repeats: number;
+  /** The action had no effect (`Nothing happens.` / `Invalid Action`). */
+  noEffect: boolean;
 };
 
 export type EvaluationNodeData = {

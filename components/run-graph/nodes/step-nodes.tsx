@@ -3,6 +3,7 @@
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { Badge } from "@/components/ui/badge";
+import { cn } from "@/lib/utils/cn";
 import { FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
 
 /** The Actor's reasoning for one step. */
@@ -55,12 +56,43 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
 /** What the environment answered. */
 export const ObservationNode = memo(function ObservationNode({ id, data }: NodeProps<FlowNode<"observation">>) {
   return (
-    <NodeFrame id={id} kind="observation" trial={data.trial} data-step={data.step} data-done={data.done} className="border-slate-200 border-l-4 border-l-teal-600 bg-slate-50 px-3 py-2">
+    <NodeFrame
+      id={id}
+      kind="observation"
+      trial={data.trial}
+      data-step={data.step}
+      data-done={data.done}
+      data-repeats={data.repeats}
+      data-no-effect={data.noEffect}
+      className={cn(
+        "border-slate-200 border-l-4 border-l-teal-600 bg-slate-50 px-3 py-2",
+        (data.noEffect || data.repeats >= 2) && "border-l-amber-500",
+      )}
+    >
       <FlowHandles />
-      <NodeLabel className="text-teal-800" right={data.done ? <Badge tone="outline">episode done</Badge> : null}>
+      <NodeLabel
+        className="text-teal-800"
+        right={
+          data.done ? (
+            <Badge tone="outline">episode done</Badge>
+          ) : data.repeats >= 2 ? (
+            <Badge tone="amber" data-testid="loop-badge" title="The same action gave the same observation as the step before">
+              loop ×{data.repeats}
+            </Badge>
+          ) : data.noEffect ? (
+            <Badge tone="amber" data-testid="no-effect-badge">no effect</Badge>
+          ) : null
+        }
+      >
         Observation {data.step}
       </NodeLabel>
       <p className="mt-1 line-clamp-3 text-xs leading-snug text-slate-700">{data.text}</p>
+      {data.location !== null || data.inventory !== null ? (
+        <p className="mt-1 truncate text-[10px] text-slate-500" data-testid="world-state">
+          {data.location !== null ? <>at {data.location}</> : null}
+          {data.inventory !== null ? <> · holding {data.inventory.length ? data.inventory.join(", ") : "nothing"}</> : null}
+        </p>
+      ) : null}
     </NodeFrame>
   );
 });
