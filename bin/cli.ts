@@ -11,6 +11,7 @@ import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
 import { formatEventLine } from "@/lib/cli/format-event";
+import { runHouseholdConformance } from "@/lib/environments/household";
 import { environmentEntry } from "@/lib/environments/registry";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
@@ -147,6 +148,29 @@ program
       await context.service.resume(options.run);
     });
     await context.store.close();
+  });
+
+program
+  .command("conformance-household")
+  .description("Replay ALFWorld expert transcripts in the household world and compare every observation.")
+  .requiredOption("--transcripts <file>", "a JSON object of transcripts (the shape of react-alfworld.json)")
+  .action((options: { transcripts: string }) => {
+    if (!fs.existsSync(options.transcripts)) throw new Error(`No such file: ${options.transcripts}.`);
+    const report = runHouseholdConformance(fs.readFileSync(options.transcripts, "utf8"));
+    for (const result of report.results) {
+      if (result.ok) {
+        process.stdout.write(`ok    ${result.name}\n`);
+        continue;
+      }
+      process.stdout.write(`FAIL  ${result.name}\n`);
+      if (result.error) process.stdout.write(`      ${result.error}\n`);
+      const diff = result.firstDifference;
+      if (diff) {
+        process.stdout.write(`      step ${diff.step}: > ${diff.action}\n      expected: ${diff.expected}\n      actual:   ${diff.actual}\n`);
+      }
+    }
+    process.stdout.write(`${report.passed} passed, ${report.failed} failed\n`);
+    process.exitCode = report.failed === 0 ? 0 : 1;
   });
 
 program.parseAsync().catch((error: unknown) => {

@@ -50,3 +50,20 @@ test("pause after the reflection, edit it, resume: trial 2's first Actor prompt 
   // The lesson was removed, so the scripted Actor fails trial 2 again.
   await expect(run.evaluation(2, "fail")).toBeVisible();
 });
+
+test("household: the mug-and-desklamp scene fails, reflects, then succeeds, with location and inventory shown", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.open();
+  await page.getByTestId("environment-select").selectOption("household");
+  await expect(page.getByTestId("task-option-household-builtin-01")).toBeVisible();
+  await home.startRun({ taskId: "household-builtin-01", strategy: "reflexion" });
+  const run = new RunPage(page);
+
+  await expect(run.evaluation(1, "fail")).toBeVisible();
+  await expect(run.evaluation(1, "fail").getByTestId("oracle-badge")).toHaveCount(0); // environment success is no oracle
+  await expect(run.node("reflection", 1)).toContainText(/desklamp/i);
+  await expect(run.evaluation(2, "pass")).toBeVisible();
+  // The loop that ended trial 1 is marked, and observations show where the agent is and what it holds.
+  await expect(page.locator('[data-testid="node-observation"][data-trial="1"] [data-testid="loop-badge"]').first()).toBeAttached();
+  await expect(page.locator('[data-testid="node-observation"][data-trial="2"] [data-testid="world-state"]').filter({ hasText: "holding mug 1" }).first()).toBeAttached();
+});

@@ -1,6 +1,7 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import type { EnvironmentFamily } from "@/lib/domain/environment";
 import { AppError } from "@/lib/domain/errors";
+import { builtinHouseholdTasks, householdEnvironment, importHouseholdTaskSet } from "./household";
 import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
 
 /** A task family with its built-in tasks and its importer for standard dataset files. */
@@ -26,6 +27,13 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
     builtinTasks: builtinQaTasks,
     importFormats: "HotpotQA JSON (distractor setting: question, answer, supporting_facts, context)",
     importTaskSet: (content) => loadHotpotQa(content),
+  },
+  household: {
+    family: householdEnvironment as EnvironmentFamily<unknown>,
+    label: "Household (ALFWorld-style text world)",
+    builtinTasks: builtinHouseholdTasks,
+    importFormats: "a JSON array of household tasks in this app's scene format (see docs/decisions/0007-household-world.md)",
+    importTaskSet: (content) => importHouseholdTaskSet(content),
   },
 };
 

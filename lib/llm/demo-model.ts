@@ -80,6 +80,8 @@ export function fallbackReply(prompt: string): string {
     return ` I am the offline demo model and have no script for this task.\nAction ${thought[1]}: Finish[unknown]`;
   }
   if (/Action \d+:$/.test(tail)) return " Finish[unknown]";
+  // Household prompts end with the command prompt `>`: answer with a harmless `think:` command.
+  if (tail.endsWith(">")) return " think: I am the offline demo model and have no script for this task.";
   return "I am the offline demo model and have no scripted reflection for this task; next time I should read the question carefully and check each fact before answering.";
 }
 

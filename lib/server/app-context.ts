@@ -4,6 +4,7 @@ import { SqliteRunStore } from "@/lib/db/sqlite-store";
 import type { RunStore } from "@/lib/db/store";
 import type { EngineDeps } from "@/lib/engine/run-engine";
 import { environmentEntry } from "@/lib/environments/registry";
+import { householdDemoScriptBook } from "@/lib/environments/household/demo-script";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { createModelPort } from "@/lib/llm/model-port";
 import { listAvailableModels } from "@/lib/llm/provider-registry";
@@ -43,7 +44,7 @@ export function createServerContext(
   const bus = new RunEventBus();
   const engineDeps: EngineDeps = {
     log: store,
-    model: createModelPort({ env, demoScriptBooks: [qaDemoScriptBook] }),
+    model: createModelPort({ env, demoScriptBooks: [qaDemoScriptBook, householdDemoScriptBook] }),
     environmentFor: (id) => environmentEntry(id).family,
   };
   const executor = new RunExecutor(store, engineDeps, bus);

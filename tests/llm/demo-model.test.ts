@@ -101,6 +101,12 @@ describe("demo model", () => {
     expect(fallbackReply("Question: x\nThought 1: hmm\nAction 1:")).toBe(" Finish[unknown]");
   });
 
+  it("falls back to a harmless household command when the prompt ends at the `>` prompt", () => {
+    expect(fallbackReply("Your task is to: put a mug in cabinet.\n> go to desk 1\nOn the desk 1, you see nothing.\n>")).toBe(
+      " think: I am the offline demo model and have no script for this task.",
+    );
+  });
+
   it("falls back to one reflection sentence for other prompts", async () => {
     const result = await generateText({ model: createDemoModel(), prompt: "Reflect on the failed trial.\nReflection:" });
     expect(result.text).toMatch(/offline demo model/);

@@ -60,7 +60,6 @@ interface ObjectTypeInfo {
 const K: readonly RoomKind[] = ["kitchen"];
 const B: readonly RoomKind[] = ["bathroom"];
 const BL: readonly RoomKind[] = ["bedroom", "livingroom"];
-const ALL: readonly RoomKind[] = ROOM_KINDS;
 
 const FOOD = ["countertop", "diningtable", "fridge", "garbagecan", "sinkbasin", "cabinet", "microwave"];
 const DISHES = ["countertop", "diningtable", "cabinet", "sinkbasin", "shelf", "fridge", "microwave", "drawer"];
@@ -72,7 +71,7 @@ export const OBJECT_TYPES: Readonly<Record<string, ObjectTypeInfo>> = {
   apple: { flags: "PHCLS", rooms: K, foundIn: FOOD },
   bread: { flags: "PHCS", rooms: K, foundIn: ["countertop", "diningtable", "fridge", "cabinet", "microwave"] },
   egg: { flags: "PHCL", rooms: K, foundIn: FOOD },
-  lettuce: { flags: "PHCLS", rooms: K, foundIn: FOOD },
+  lettuce: { flags: "PCLS", rooms: K, foundIn: FOOD },
   potato: { flags: "PHCLS", rooms: K, foundIn: FOOD },
   tomato: { flags: "PHCLS", rooms: K, foundIn: FOOD },
   mug: { flags: "PHCLR", rooms: ["kitchen", "bedroom"], foundIn: [...DISHES, "coffeemachine", "desk"] },
