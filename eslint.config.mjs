@@ -8,7 +8,7 @@ const restrict = (patterns, message) => ({
   "no-restricted-imports": ["error", { patterns: [{ group: patterns, message }] }],
 });
 
-export default [
+const config = [
   ...nextVitals,
   ...nextTypescript,
   {
@@ -40,3 +40,5 @@ export default [
     rules: restrict(serverOnly, "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2)."),
   },
 ];
+
+export default config;
