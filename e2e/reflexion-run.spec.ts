@@ -59,6 +59,8 @@ test("household: the mug-and-desklamp scene fails, reflects, then succeeds, with
   await home.startRun({ taskId: "household-builtin-01", strategy: "reflexion" });
   const run = new RunPage(page);
 
+  await page.getByTestId("run-setting").locator("summary").click();
+  await expect(page.getByTestId("run-setting")).toContainText("You are in the middle of a room");
   await expect(run.evaluation(1, "fail")).toBeVisible();
   await expect(run.evaluation(1, "fail").getByTestId("oracle-badge")).toHaveCount(0); // environment success is no oracle
   await expect(run.node("reflection", 1)).toContainText(/desklamp/i);

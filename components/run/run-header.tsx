@@ -98,6 +98,12 @@ export function RunHeader({
           <h1 data-testid="run-title" className="line-clamp-2 text-base font-semibold leading-snug text-slate-900" title={title}>
             {title}
           </h1>
+          {detail?.setting ? (
+            <details className="mt-0.5 text-xs text-slate-600" data-testid="run-setting">
+              <summary className="cursor-pointer select-none text-slate-500">The room</summary>
+              <p className="mt-1 max-w-4xl whitespace-pre-wrap leading-snug">{detail.setting}</p>
+            </details>
+          ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
             {effectiveStatus ? <StatusPill status={effectiveStatus} /> : null}
             <ConnectionDot connection={connection} />

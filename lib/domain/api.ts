@@ -100,6 +100,8 @@ export const runSummarySchema = z.object({
   strategy: strategySchema,
   modelId: z.string(),
   status: runStatusSchema,
+  /** Where the task takes place (household: the opening room text), else null. */
+  setting: z.string().nullable().default(null),
   /** Trials finished so far. */
   trials: z.number().int().nonnegative(),
   outcome: z.enum(["success", "failure", "cancelled"]).nullable(),

@@ -68,6 +68,8 @@ export interface TaskSummary {
   title: string;
   /** The gold answer or similar, shown only where the UI labels it as such. */
   reference: string | null;
+  /** Where the task takes place, when the family has such a thing (the household's opening room text). */
+  setting?: string | null;
 }
 
 /**

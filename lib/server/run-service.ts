@@ -123,9 +123,20 @@ export class RunService {
       strategy: run.config.strategy,
       modelId: run.config.models.actor.modelId,
       status: await this.status(run, state),
+      setting: this.settingOf(run),
       trials: state.trials.filter((trial) => trial.outcome !== null).length,
       outcome: state.outcome,
     };
+  }
+
+  /** The task's setting (e.g. the household room), from the family; null when it has none or the task no longer parses. */
+  private settingOf(run: RunRecord): string | null {
+    try {
+      const family = environmentEntry(run.config.environment).family;
+      return family.summarize(family.parseTask(run.config.task)).setting ?? null;
+    } catch {
+      return null;
+    }
   }
 
   async listRuns(limit = 50): Promise<RunSummary[]> {

@@ -8,6 +8,7 @@ import {
   householdActorTemplate,
   householdPromptVariables,
   householdReflectorTemplate,
+  openingText,
   renderMemory,
   renderTrajectory,
   stepPrefix,
@@ -30,7 +31,7 @@ export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristi
   return {
     id: "household",
     parseTask: parseHouseholdTask,
-    summarize: (task) => ({ id: task.id, title: task.description, reference: `Goal: ${describeGoal(task)}` }),
+    summarize: (task) => ({ id: task.id, title: task.description, reference: `Goal: ${describeGoal(task)}`, setting: openingText(task) }),
     splitCompletion,
     parseAction,
     startEpisode: startHouseholdEpisode,
