@@ -5,7 +5,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { ZodError } from "zod";
 import { strategySchema } from "@/lib/domain/config";
 import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
@@ -22,10 +23,23 @@ const positiveInt = (value: string): number => {
   return n;
 };
 
-function readTaskFile(env: string, file: string) {
-  const entry = environmentEntry(env);
+/** Reads a dataset file, with messages a person can act on. */
+function readDatasetFile(file: string): string {
   if (!fs.existsSync(file)) throw new Error(`No such file: ${file}. Pass a dataset file path or "builtin".`);
-  return entry.importTaskSet(fs.readFileSync(file, "utf8"));
+  if (fs.statSync(file).isDirectory()) throw new Error(`${file} is a folder; pass a dataset file (e.g. a HotpotQA .json).`);
+  return fs.readFileSync(file, "utf8");
+}
+
+function readTaskFile(env: string, file: string) {
+  return environmentEntry(env).importTaskSet(readDatasetFile(file));
+}
+
+/** One line for any error: zod issues joined, app errors as they are. */
+function describeError(error: unknown): string {
+  if (error instanceof ZodError) {
+    return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
+  }
+  return isAppError(error) || error instanceof Error ? error.message : String(error);
 }
 
 /** Streams a run's events to stdout while it executes here; resolves with the final status. */
@@ -54,7 +68,8 @@ async function follow(context: ServerContext, runId: string, json: boolean, star
   const status = await context.service.status(run, state);
   const totals = state.totals;
   const say = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
-  say(`Run ${run.id}: ${status}${state.outcome ? ` (${state.outcome})` : ""}; model calls: ${totals.liveCalls} live, ${totals.cachedCalls} cached; tokens in/out ${totals.inputTokens}/${totals.outputTokens}.`);
+  const demo = run.config.models.actor.modelId === "demo" ? " (demo model: a scripted stand-in, not an LLM)" : "";
+  say(`Run ${run.id}: ${status}${state.outcome ? ` (${state.outcome})` : ""}; model calls${demo}: ${totals.liveCalls} live, ${totals.cachedCalls} cached; tokens in/out ${totals.inputTokens}/${totals.outputTokens}.`);
   if (status === "paused") {
     say(`Paused (${state.pause?.detail ?? ""}). Continue with: npm run cli -- resume --run ${run.id}`);
     return state.pause?.reason === "model-error" ? 1 : 0;
@@ -65,7 +80,11 @@ async function follow(context: ServerContext, runId: string, json: boolean, star
 const program = new Command()
   .name("reflexion-playground")
   .description("Run and inspect Reflexion agents from the command line.")
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Usage errors exit 2 (bad input); 1 is kept for "a provider failure paused the run".
+  .exitOverride((error: CommanderError) => {
+    process.exit(error.exitCode === 0 ? 0 : 2);
+  });
 
 program
   .command("tasks")
@@ -91,9 +110,9 @@ program
   .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
   .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
   .option("--model <id>", "model id: demo, openai:<m>, anthropic:<m>, compatible:<m>", "demo")
-  .option("--trials <n>", "maximum number of trials", positiveInt, 5)
-  .option("--memory-window <n>", "memory window Ω (reflections the Actor sees)", positiveInt)
-  .option("--max-steps <n>", "Actor steps per trial before it is halted", positiveInt)
+  .option("--trials <n>", "maximum number of trials (1–50)", positiveInt, 5)
+  .option("--memory-window <n>", "memory window Ω: reflections the Actor sees (default 3)", positiveInt)
+  .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30)", positiveInt)
   .addOption(new Option("--break-after <point>", "pause at this point").choices(["reflection"]))
   .option("--json", "print the run's events, one stored JSON envelope per line")
   .action(
@@ -112,7 +131,8 @@ program
       const context = createServerContext();
       let taskSet = BUILTIN_TASK_SET;
       if (options.tasks !== BUILTIN_TASK_SET) {
-        const imported = await context.service.importTaskSet(options.env, path.basename(options.tasks), fs.readFileSync(options.tasks, "utf8"));
+        const content = readDatasetFile(options.tasks);
+        const imported = await context.service.importTaskSet(options.env, path.basename(options.tasks), content, { requireTaskId: options.taskId });
         taskSet = imported.taskSet.id;
       }
       const run = await context.service.createRun(
@@ -144,6 +164,12 @@ program
   .option("--json", "print events as JSON lines")
   .action(async (options: { run: string; json?: boolean }) => {
     const context = createServerContext();
+    const run = await context.service.getRun(options.run);
+    const status = await context.service.status(run);
+    if (status !== "paused" && status !== "interrupted") {
+      await context.store.close();
+      throw new Error(`Run ${run.id} is ${status}; only a paused or interrupted run can be resumed.`);
+    }
     process.exitCode = await follow(context, options.run, options.json ?? false, async () => {
       await context.service.resume(options.run);
     });
@@ -174,6 +200,6 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
-  process.stderr.write(`error: ${isAppError(error) || error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`error: ${describeError(error)}\n`);
   process.exitCode = 2;
 });

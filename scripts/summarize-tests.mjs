@@ -18,9 +18,12 @@ for (const check of ["lint", "typecheck", "build"]) {
 const vitest = read("vitest.json");
 if (vitest) {
   const report = JSON.parse(vitest);
+  // A test file that fails to load (e.g. a missing fixture) has no test results of its own: count it as one failure.
+  const brokenFiles = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0);
   passed += report.numPassedTests;
-  failed += report.numFailedTests;
+  failed += report.numFailedTests + brokenFiles.length;
   lines.push(`vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests ?? 0} skipped`);
+  for (const file of brokenFiles) lines.push(`vitest: FAILED TO LOAD ${file.name}: ${String(file.message).split("\n")[0]}`);
   if (read("vitest.status") !== "0" && report.numFailedTests === 0) {
     failed += 1;
     lines.push("vitest: exited non-zero (a suite failed to load?)");

@@ -85,6 +85,10 @@ export class MemoryRunStore implements RunStore {
   }
 
   async saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord> {
+    const existing = [...this.taskSets.values()].find(
+      (set) => input.contentHash !== null && set.environment === input.environment && set.contentHash === input.contentHash,
+    );
+    if (existing) return existing;
     const record: TaskSetRecord = { ...input, id: randomUUID(), createdAt: new Date().toISOString() };
     this.taskSets.set(record.id, record);
     return record;
@@ -94,10 +98,10 @@ export class MemoryRunStore implements RunStore {
     return this.taskSets.get(id) ?? null;
   }
 
-  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems"> & { taskCount: number }>> {
+  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>> {
     return [...this.taskSets.values()]
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-      .map(({ tasks, problems: _problems, ...rest }) => ({ ...rest, taskCount: tasks.length }));
+      .map(({ tasks, problems: _problems, contentHash: _hash, ...rest }) => ({ ...rest, taskCount: tasks.length }));
   }
 
   async close(): Promise<void> {}

@@ -66,4 +66,6 @@ export const taskSets = sqliteTable("task_sets", {
   tasks: text("tasks").notNull(),
   /** JSON array of problem strings found while loading. */
   problems: text("problems").notNull(),
+  /** SHA-256 of the imported file's content, so importing the same file twice reuses the set. */
+  contentHash: text("content_hash"),
 });

@@ -144,6 +144,15 @@ export class SqliteRunStore implements RunStore {
   }
 
   async saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord> {
+    if (input.contentHash !== null) {
+      const existing = this.db
+        .select({ id: schema.taskSets.id })
+        .from(schema.taskSets)
+        .where(and(eq(schema.taskSets.environment, input.environment), eq(schema.taskSets.contentHash, input.contentHash)))
+        .get();
+      const found = existing ? await this.getTaskSet(existing.id) : null;
+      if (found) return found;
+    }
     const record: TaskSetRecord = { ...input, id: randomUUID(), createdAt: new Date().toISOString() };
     this.db
       .insert(schema.taskSets)
@@ -154,6 +163,7 @@ export class SqliteRunStore implements RunStore {
         createdAt: record.createdAt,
         tasks: JSON.stringify(record.tasks),
         problems: JSON.stringify(record.problems),
+        contentHash: record.contentHash,
       })
       .run();
     return record;
@@ -169,10 +179,11 @@ export class SqliteRunStore implements RunStore {
       createdAt: row.createdAt,
       tasks: JSON.parse(row.tasks) as TaskSetRecord["tasks"],
       problems: JSON.parse(row.problems) as string[],
+      contentHash: row.contentHash,
     };
   }
 
-  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems"> & { taskCount: number }>> {
+  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>> {
     const rows = this.db.select().from(schema.taskSets).orderBy(desc(schema.taskSets.createdAt)).all();
     return rows.map((row) => ({
       id: row.id,

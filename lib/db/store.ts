@@ -28,6 +28,8 @@ export interface TaskSetRecord {
   createdAt: string;
   tasks: Array<Record<string, unknown>>;
   problems: string[];
+  /** SHA-256 of the imported content; null for sets saved without one. */
+  contentHash: string | null;
 }
 
 /**
@@ -49,8 +51,13 @@ export interface RunStore extends EventLog {
   releaseLease(runId: RunId, owner: string): Promise<void>;
   /** The owner of an unexpired lease, or null. */
   leaseHolder(runId: RunId, now?: number): Promise<string | null>;
+  /**
+   * Stores an imported task set. When a set of the same family with the same
+   * `contentHash` exists, returns that one instead (importing a file twice does
+   * not pile up copies).
+   */
   saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord>;
   getTaskSet(id: string): Promise<TaskSetRecord | null>;
-  listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems"> & { taskCount: number }>>;
+  listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>>;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { memoryItemSchema, runEventSchema } from "./events";
  * - `GET  /api/models` → {@link modelsResponseSchema}
  * - `GET  /api/environments` → {@link environmentsResponseSchema}
  * - `GET  /api/tasks?env=qa&taskSet=<id|builtin>` → {@link taskListResponseSchema}
+ * - `GET  /api/task-sets` → {@link taskSetListResponseSchema}
  * - `POST /api/task-sets` body {@link uploadTaskSetRequestSchema} → {@link taskListResponseSchema}
  * - `GET  /api/runs` → {@link runListResponseSchema}
  * - `POST /api/runs` body {@link createRunRequestSchema} → `{ runId }`
@@ -69,12 +70,26 @@ export const taskListResponseSchema = z.object({
 });
 export type TaskListResponse = z.infer<typeof taskListResponseSchema>;
 
+/** The imported (non-built-in) task sets of all families, newest first. */
+export const taskSetListResponseSchema = z.object({
+  taskSets: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      environment: environmentIdSchema,
+      createdAt: z.string(),
+      taskCount: z.number().int().nonnegative(),
+    }),
+  ),
+});
+export type TaskSetListResponse = z.infer<typeof taskSetListResponseSchema>;
+
 export const uploadTaskSetRequestSchema = z.object({
   environment: environmentIdSchema,
   /** File name as the user picked it. */
   name: z.string().min(1).max(200),
-  /** File content as text (JSON for HotpotQA). */
-  content: z.string().min(1),
+  /** File content as text (JSON for HotpotQA); at most 20 MB. */
+  content: z.string().min(1).max(20_000_000, "the file is larger than 20 MB; split it into smaller task sets"),
 });
 
 export const createRunRequestSchema = z.object({

@@ -43,7 +43,9 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
  */
 export function environmentEntry(id: string): EnvironmentEntry {
   const entry = entries[id as EnvironmentId];
-  if (!entry) throw new AppError("invalid-input", `The "${id}" task family is not available yet; use "qa".`);
+  if (!entry) {
+    throw new AppError("invalid-input", `Unknown task family "${id}". Available: ${availableEnvironments().join(", ")}.`);
+  }
   return entry;
 }
 

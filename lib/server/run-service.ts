@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Breakpoints } from "@/lib/domain/config";
 import type { CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
@@ -48,14 +49,26 @@ export class RunService {
     };
   }
 
-  /** Parses an uploaded dataset file and stores it as a task set. */
-  async importTaskSet(environment: string, name: string, content: string): Promise<TaskListResponse> {
+  /**
+   * Parses an uploaded dataset file and stores it as a task set; importing the
+   * same content again returns the existing set. With `requireTaskId`, nothing is
+   * stored unless that task is in the file.
+   * @throws AppError("invalid-dataset") when no task can be read; AppError("not-found") for a missing `requireTaskId`.
+   */
+  async importTaskSet(environment: string, name: string, content: string, options: { requireTaskId?: string } = {}): Promise<TaskListResponse> {
     const entry = environmentEntry(environment);
     const { tasks, problems } = entry.importTaskSet(content);
     if (tasks.length === 0) {
       throw new AppError("invalid-dataset", `No task could be read from ${name}. ${problems.slice(0, 3).join(" ")}`.trim());
     }
-    const saved = await this.store.saveTaskSet({ name, environment: entry.family.id, tasks, problems });
+    if (options.requireTaskId !== undefined) {
+      const ids = tasks.map((task) => entry.family.summarize(entry.family.parseTask(task)).id);
+      if (!ids.includes(options.requireTaskId)) {
+        throw new AppError("not-found", `Task "${options.requireTaskId}" is not in ${name} (${ids.length} tasks; list them with the tasks command).`);
+      }
+    }
+    const contentHash = createHash("sha256").update(content).digest("hex");
+    const saved = await this.store.saveTaskSet({ name, environment: entry.family.id, tasks, problems, contentHash });
     return this.listTasks(environment, saved.id);
   }
 
@@ -160,7 +173,7 @@ export class RunService {
   async resume(runId: string): Promise<RunRecord> {
     const run = await this.getRun(runId);
     const status = await this.status(run);
-    if (status === "running") return run;
+    if (status === "running") throw new AppError("conflict", `Run ${runId} is already running.`);
     if (status !== "paused" && status !== "interrupted") {
       throw new AppError("conflict", `Run ${runId} has ${status}; only a paused or interrupted run can be resumed.`);
     }
@@ -187,6 +200,7 @@ export class RunService {
         draft("reflection-edit", { reflectionEventId: asEventId(reflection.eventId), oldText: reflection.text, newText: request.text, note }),
       ]);
     } else {
+      if (JSON.stringify(state.memory) === JSON.stringify(request.memory)) return run;
       await this.append(run.id, [draft("memory-edit", { oldMemory: state.memory, newMemory: request.memory, note })]);
     }
     return run;
@@ -196,6 +210,9 @@ export class RunService {
   async setBreakpoints(runId: string, breakpoints: Breakpoints): Promise<RunRecord> {
     const run = await this.getRun(runId);
     const state = foldRun(await this.store.list(run.id, run.rootBranchId));
+    if (state.status === "ended" || state.status === "error") {
+      throw new AppError("conflict", `Run ${runId} has ${state.status}; its breakpoints can no longer change.`);
+    }
     if (JSON.stringify(state.breakpoints) === JSON.stringify(breakpoints)) return run;
     await this.append(run.id, [
       draft("settings-edit", { target: "breakpoints", oldValue: state.breakpoints, newValue: breakpoints, note: null }),

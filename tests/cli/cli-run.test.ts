@@ -84,6 +84,28 @@ describe("CLI: run with the demo model", () => {
     expect(result.stdout).toMatch(/oracle/);
   });
 
+  it("exits 2 on bad input, with a one-line message", async () => {
+    const badStrategy = await runCli(["run", "--tasks", "builtin", "--task-id", "qa-builtin-01", "--strategy", "bogus"], dbEnv("demo"));
+    expect(badStrategy.code).toBe(2);
+    expect(badStrategy.stderr).toMatch(/Allowed choices are none, reflexion/);
+    const tooMany = await runCli(["run", "--tasks", "builtin", "--task-id", "qa-builtin-01", "--trials", "1000"], dbEnv("demo"));
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr.trim()).toBe("error: maxTrials: Too big: expected number to be <=50");
+    const folder = await runCli(["run", "--tasks", tmp, "--task-id", "x"], dbEnv("demo"));
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/is a folder/);
+  });
+
+  it("refuses to resume a run that has ended, without replaying it", async () => {
+    const env = dbEnv("resume-ended");
+    const first = await runCli(["run", "--tasks", "builtin", "--task-id", "qa-builtin-03", "--model", "demo", "--json"], env);
+    const runId = parseJsonLines(first.stdout)[0]!.runId;
+    const again = await runCli(["resume", "--run", runId, "--json"], env);
+    expect(again.code).toBe(2);
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toMatch(/is ended; only a paused or interrupted run can be resumed/);
+  });
+
   it("rejects an unknown task id with a message saying where to look", async () => {
     const result = await runCli(["run", "--tasks", "builtin", "--task-id", "nope", "--model", "demo"], dbEnv("demo"));
     expect(result.code).not.toBe(0);

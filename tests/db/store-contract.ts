@@ -90,10 +90,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
 
     it("saves and lists task sets", async () => {
       const store = await makeStore();
-      const saved = await store.saveTaskSet({ name: "dev.json", environment: "qa", tasks: [{ id: "x" }, { id: "y" }], problems: ["record 3: no answer"] });
+      const saved = await store.saveTaskSet({ name: "dev.json", environment: "qa", tasks: [{ id: "x" }, { id: "y" }], problems: ["record 3: no answer"], contentHash: "h1" });
       expect(await store.getTaskSet(saved.id)).toMatchObject({ name: "dev.json", tasks: [{ id: "x" }, { id: "y" }], problems: ["record 3: no answer"] });
       expect(await store.listTaskSets()).toEqual([expect.objectContaining({ id: saved.id, taskCount: 2 })]);
       expect(await store.getTaskSet("missing")).toBeNull();
+      await store.close();
+    });
+
+    it("reuses the set when the same content is imported again for the same family", async () => {
+      const store = await makeStore();
+      const first = await store.saveTaskSet({ name: "a.json", environment: "qa", tasks: [{ id: "x" }], problems: [], contentHash: "same" });
+      const again = await store.saveTaskSet({ name: "a copy.json", environment: "qa", tasks: [{ id: "x" }], problems: [], contentHash: "same" });
+      const otherFamily = await store.saveTaskSet({ name: "a.json", environment: "household", tasks: [{ id: "x" }], problems: [], contentHash: "same" });
+      const unhashed = await store.saveTaskSet({ name: "a.json", environment: "qa", tasks: [{ id: "x" }], problems: [], contentHash: null });
+      expect(again.id).toBe(first.id);
+      expect(otherFamily.id).not.toBe(first.id);
+      expect(unhashed.id).not.toBe(first.id);
+      expect(await store.listTaskSets()).toHaveLength(3);
       await store.close();
     });
   });

@@ -1,4 +1,4 @@
-import { breakpointsSchema } from "@/lib/domain/config";
+import { z } from "zod";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 /** Sets the run's breakpoints (recorded as `settings-edit`). */
 export const POST = handle(async (request: Request, context: { params: Promise<{ runId: string }> }) => {
   const { runId } = await context.params;
-  const body = breakpointsSchema.parse(await request.json());
+  const body = z.strictObject({ afterReflection: z.boolean() }).parse(await request.json());
   const server = getServerContext();
   await server.service.setBreakpoints(runId, body);
   return Response.json(await server.runDetail(runId));

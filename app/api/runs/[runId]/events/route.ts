@@ -14,5 +14,6 @@ export const GET = handle(async (request: NextRequest, context: { params: Promis
   const { after } = querySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
   const { service } = getServerContext();
   const { run, events } = await service.events(runId, after);
-  return Response.json({ events, status: await service.status(run), lastSeq: events.at(-1)?.seq ?? after });
+  const lastSeq = events.at(-1)?.seq ?? (await service.events(runId)).events.at(-1)?.seq ?? 0;
+  return Response.json({ events, status: await service.status(run), lastSeq });
 });

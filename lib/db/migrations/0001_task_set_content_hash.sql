@@ -1,0 +1,1 @@
+ALTER TABLE `task_sets` ADD `content_hash` text;

@@ -1,0 +1,114 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { NextRequest } from "next/server";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// The routes share one process-wide context; point it at a private database before importing them.
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-api-"));
+process.env.REFLEXION_DB_PATH = path.join(dir, "api.sqlite");
+process.env.OPENAI_API_KEY = "sk-test-SECRET-never-shown";
+
+type Params = { params: Promise<{ runId: string }> };
+let routes: {
+  runs: typeof import("@/app/api/runs/route");
+  run: typeof import("@/app/api/runs/[runId]/route");
+  events: typeof import("@/app/api/runs/[runId]/events/route");
+  edits: typeof import("@/app/api/runs/[runId]/edits/route");
+  breakpoints: typeof import("@/app/api/runs/[runId]/breakpoints/route");
+  resume: typeof import("@/app/api/runs/[runId]/resume/route");
+  taskSets: typeof import("@/app/api/task-sets/route");
+  models: typeof import("@/app/api/models/route");
+  environments: typeof import("@/app/api/environments/route");
+};
+
+beforeAll(async () => {
+  routes = {
+    runs: await import("@/app/api/runs/route"),
+    run: await import("@/app/api/runs/[runId]/route"),
+    events: await import("@/app/api/runs/[runId]/events/route"),
+    edits: await import("@/app/api/runs/[runId]/edits/route"),
+    breakpoints: await import("@/app/api/runs/[runId]/breakpoints/route"),
+    resume: await import("@/app/api/runs/[runId]/resume/route"),
+    taskSets: await import("@/app/api/task-sets/route"),
+    models: await import("@/app/api/models/route"),
+    environments: await import("@/app/api/environments/route"),
+  };
+});
+
+const post = (url: string, body: unknown) =>
+  new NextRequest(`http://127.0.0.1${url}`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json" } });
+const params = (runId: string): Params => ({ params: Promise.resolve({ runId }) });
+
+async function finishedRun(): Promise<string> {
+  const response = await routes.runs.POST(post("/api/runs", { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo" }));
+  expect(response.status).toBe(201);
+  const { runId } = (await response.json()) as { runId: string };
+  const { getServerContext } = await import("@/lib/server/app-context");
+  const { asRunId } = await import("@/lib/domain/ids");
+  await getServerContext().executor.settled(asRunId(runId));
+  return runId;
+}
+
+describe("HTTP routes", () => {
+  it("creates a run, serves its events and reports the real last seq", async () => {
+    const runId = await finishedRun();
+    const page = await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?after=0`), params(runId));
+    const body = (await page.json()) as { events: Array<{ type: string; seq: number }>; status: string; lastSeq: number };
+    expect(body.status).toBe("ended");
+    expect(body.events.at(-1)?.type).toBe("run-end");
+    const beyond = await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?after=999`), params(runId));
+    expect(await beyond.json()).toMatchObject({ events: [], lastSeq: body.lastSeq });
+  });
+
+  it("answers bad input with 4xx and a message that says what to fix", async () => {
+    const notJson = await routes.runs.POST(post("/api/runs", "{oops"));
+    expect(notJson.status).toBe(400);
+    const badStrategy = await routes.runs.POST(post("/api/runs", { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "magic", modelId: "demo" }));
+    expect(badStrategy.status).toBe(400);
+    expect(JSON.stringify(await badStrategy.json())).toMatch(/strategy/);
+    const unknownTask = await routes.runs.POST(post("/api/runs", { environment: "qa", taskSet: "builtin", taskId: "nope", strategy: "none", modelId: "demo" }));
+    expect(unknownTask.status).toBe(404);
+    const unconfigured = await routes.runs.POST(post("/api/runs", { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "none", modelId: "anthropic:claude-x" }));
+    expect(unconfigured.status).toBe(400);
+    expect(JSON.stringify(await unconfigured.json())).toMatch(/ANTHROPIC_API_KEY/);
+    const missing = await routes.run.GET(new NextRequest("http://127.0.0.1/api/runs/nope"), params("nope"));
+    expect(missing.status).toBe(404);
+  });
+
+  it("refuses edits unless paused, breakpoint changes after the end, and resuming a finished run", async () => {
+    const runId = await finishedRun();
+    const edit = await routes.edits.POST(post(`/api/runs/${runId}/edits`, { kind: "memory", memory: [] }), params(runId));
+    expect(edit.status).toBe(409);
+    expect(JSON.stringify(await edit.json())).toMatch(/only while the run is paused/);
+    const breakpoints = await routes.breakpoints.POST(post(`/api/runs/${runId}/breakpoints`, { afterReflection: true }), params(runId));
+    expect(breakpoints.status).toBe(409);
+    const bogus = await routes.breakpoints.POST(post(`/api/runs/${runId}/breakpoints`, { bogus: 1 }), params(runId));
+    expect(bogus.status).toBe(400);
+    const resume = await routes.resume.POST(post(`/api/runs/${runId}/resume`, {}), params(runId));
+    expect(resume.status).toBe(409);
+  });
+
+  it("imports the same dataset once, however often it is uploaded", async () => {
+    const content = fs.readFileSync(path.resolve(__dirname, "../../../shared/data/hotpotqa/hotpotqa-distractor-reflexion-sample100.json"), "utf8");
+    const first = await routes.taskSets.POST(post("/api/task-sets", { environment: "qa", name: "sample.json", content }));
+    const second = await routes.taskSets.POST(post("/api/task-sets", { environment: "qa", name: "sample again.json", content }));
+    const a = (await first.json()) as { taskSet: { id: string }; tasks: unknown[] };
+    const b = (await second.json()) as { taskSet: { id: string } };
+    expect(a.tasks).toHaveLength(100);
+    expect(b.taskSet.id).toBe(a.taskSet.id);
+    const list = (await (await routes.taskSets.GET()).json()) as { taskSets: Array<{ id: string }> };
+    expect(list.taskSets.filter((set) => set.id === a.taskSet.id)).toHaveLength(1);
+    const broken = await routes.taskSets.POST(post("/api/task-sets", { environment: "qa", name: "broken.json", content: "{not json" }));
+    expect(broken.status).toBe(422);
+  });
+
+  it("lists models and task families without leaking a key", async () => {
+    const models = await (await routes.models.GET()).text();
+    expect(models).toContain('"demo"');
+    expect(models).toContain("openai:");
+    expect(models).not.toContain("SECRET");
+    const environments = (await (await routes.environments.GET()).json()) as { environments: Array<{ id: string }> };
+    expect(environments.environments.map((e) => e.id)).toEqual(["qa", "household"]);
+  });
+});
