@@ -14,6 +14,7 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { formatEventLine } from "@/lib/cli/format-event";
 import { runHouseholdConformance } from "@/lib/environments/household";
 import { environmentEntry } from "@/lib/environments/registry";
+import type { ReplayMode } from "@/lib/engine/ports";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
 
@@ -42,9 +43,21 @@ function describeError(error: unknown): string {
   return isAppError(error) || error instanceof Error ? error.message : String(error);
 }
 
-/** Streams a run's events to stdout while it executes here; resolves with the final status. */
-async function follow(context: ServerContext, runId: string, json: boolean, start: () => Promise<void>): Promise<number> {
+/**
+ * Streams a branch's events (root by default) to stdout while it executes here;
+ * resolves with the exit code. The closing line counts the live and cached model
+ * calls made on this branch.
+ */
+async function follow(
+  context: ServerContext,
+  runId: string,
+  branchId: string | null,
+  json: boolean,
+  start: () => Promise<void>,
+): Promise<number> {
   const seen = new Set<number>();
+  const run = await context.service.getRun(runId);
+  const branch = await context.service.branchOf(run, branchId);
   const print = (events: readonly RunEvent[]) => {
     for (const event of events) {
       if (seen.has(event.seq)) continue;
@@ -56,22 +69,24 @@ async function follow(context: ServerContext, runId: string, json: boolean, star
       }
     }
   };
-  const { events: existing } = await context.service.events(runId);
-  print(existing);
-  const unsubscribe = context.bus.subscribe(runId, print);
+  print((await context.service.events(runId, 0, branch)).events);
+  const unsubscribe = context.bus.subscribe(run.id, (events) => print(events.filter((event) => event.branchId === branch)));
   await start();
-  await context.executor.settled(existing[0]?.runId ?? (await context.service.getRun(runId)).id);
+  await context.executor.settled(branch);
   unsubscribe();
-  const { run, events } = await context.service.events(runId);
+  const { events } = await context.service.events(runId, 0, branch);
   print(events);
   const state = foldRun(events);
-  const status = await context.service.status(run, state);
-  const totals = state.totals;
+  const status = await context.service.status(run, { state, branchId: branch });
+  const own = foldRun(events.filter((event) => event.branchId === branch)).totals;
   const say = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
   const demo = run.config.models.actor.modelId === "demo" ? " (demo model: a scripted stand-in, not an LLM)" : "";
-  say(`Run ${run.id}: ${status}${state.outcome ? ` (${state.outcome})` : ""}; model calls${demo}: ${totals.liveCalls} live, ${totals.cachedCalls} cached; tokens in/out ${totals.inputTokens}/${totals.outputTokens}.`);
+  const where = branch === run.rootBranchId ? `Run ${run.id}` : `Run ${run.id}, branch ${branch}`;
+  say(`${where}: ${status}${state.outcome ? ` (${state.outcome})` : ""}; tokens in/out ${state.totals.inputTokens}/${state.totals.outputTokens}.`);
+  say(`model calls${demo}: ${own.liveCalls} live, ${own.cachedCalls} cached`);
   if (status === "paused") {
-    say(`Paused (${state.pause?.detail ?? ""}). Continue with: npm run cli -- resume --run ${run.id}`);
+    const branchFlag = branch === run.rootBranchId ? "" : ` --branch ${branch}`;
+    say(`Paused (${state.pause?.detail ?? ""}). Continue with: npm run cli -- resume --run ${run.id}${branchFlag}`);
     return state.pause?.reason === "model-error" ? 1 : 0;
   }
   return status === "ended" ? 0 : 1;
@@ -150,7 +165,7 @@ program
         { start: false },
       );
       if (!options.json) process.stdout.write(`Run ${run.id} — ${run.title}\n`);
-      process.exitCode = await follow(context, run.id, options.json ?? false, async () => {
+      process.exitCode = await follow(context, run.id, null, options.json ?? false, async () => {
         await context.executor.start(run.id);
       });
       await context.store.close();
@@ -161,17 +176,63 @@ program
   .command("resume")
   .description("Resume a paused or interrupted run and follow it.")
   .requiredOption("--run <id>", "run id")
+  .option("--branch <id>", "branch id (default: the run's root branch)")
   .option("--json", "print events as JSON lines")
-  .action(async (options: { run: string; json?: boolean }) => {
+  .action(async (options: { run: string; branch?: string; json?: boolean }) => {
     const context = createServerContext();
     const run = await context.service.getRun(options.run);
-    const status = await context.service.status(run);
+    const branch = await context.service.branchOf(run, options.branch);
+    const status = await context.service.status(run, { branchId: branch });
     if (status !== "paused" && status !== "interrupted") {
       await context.store.close();
       throw new Error(`Run ${run.id} is ${status}; only a paused or interrupted run can be resumed.`);
     }
-    process.exitCode = await follow(context, options.run, options.json ?? false, async () => {
-      await context.service.resume(options.run);
+    process.exitCode = await follow(context, options.run, branch, options.json ?? false, async () => {
+      await context.service.resume(options.run, branch);
+    });
+    await context.store.close();
+  });
+
+program
+  .command("fork")
+  .description("Fork a run at a checkpoint into a new branch, optionally editing a reflection, and run it.")
+  .requiredOption("--run <id>", "run id")
+  .requiredOption("--at <seq>", "the checkpoint's seq to fork at (1 = the run's start)", positiveInt)
+  .option("--branch <id>", "the branch to fork from (default: the root branch)")
+  .option("--edit-reflection <event-id>", "the reflection-end event whose text to replace on the new branch")
+  .option("--text <text>", "the new reflection text (with --edit-reflection)")
+  .addOption(new Option("--replay <mode>", "recorded: serve unchanged model calls from the cache; live: call the models again").choices(["recorded", "live"]).default("recorded"))
+  .option("--json", "print the new branch's events as JSON lines")
+  .action(async (options: { run: string; at: number; branch?: string; editReflection?: string; text?: string; replay: ReplayMode; json?: boolean }) => {
+    if ((options.editReflection === undefined) !== (options.text === undefined)) {
+      throw new Error("--edit-reflection and --text go together.");
+    }
+    const context = createServerContext();
+    const edits = options.editReflection && options.text ? [{ kind: "reflection" as const, reflectionEventId: options.editReflection, text: options.text }] : [];
+    const { run, branchId } = await context.service.fork(
+      options.run,
+      { atSeq: options.at, fromBranchId: options.branch, replay: options.replay, edits },
+      { start: false },
+    );
+    if (!options.json) process.stdout.write(`Branch ${branchId} of run ${run.id}, forked at seq ${options.at} (${options.replay} replay)\n`);
+    process.exitCode = await follow(context, run.id, branchId, options.json ?? false, async () => {
+      await context.executor.start(run.id, branchId);
+    });
+    await context.store.close();
+  });
+
+program
+  .command("replay")
+  .description("Replay a run from its start on a new branch; recorded mode makes no model call for anything unchanged.")
+  .requiredOption("--run <id>", "run id")
+  .addOption(new Option("--mode <mode>", "recorded or live").choices(["recorded", "live"]).default("recorded"))
+  .option("--json", "print the new branch's events as JSON lines")
+  .action(async (options: { run: string; mode: ReplayMode; json?: boolean }) => {
+    const context = createServerContext();
+    const { run, branchId } = await context.service.fork(options.run, { atSeq: 1, replay: options.mode, reason: "replay" }, { start: false });
+    if (!options.json) process.stdout.write(`Replaying run ${run.id} on branch ${branchId} (${options.mode})\n`);
+    process.exitCode = await follow(context, run.id, branchId, options.json ?? false, async () => {
+      await context.executor.start(run.id, branchId);
     });
     await context.store.close();
   });

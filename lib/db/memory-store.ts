@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids";
+import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
 import type { BranchRecord, RunRecord, RunStore, TaskSetRecord } from "./store";
 import { materializeEvent } from "./validate-event";
@@ -16,6 +17,7 @@ export class MemoryRunStore implements RunStore {
   private readonly events = new Map<string, RunEvent[]>();
   private readonly leases = new Map<string, { owner: string; expiresAt: number }>();
   private readonly taskSets = new Map<string, TaskSetRecord>();
+  private readonly cache = new Map<string, CachedResponse>();
 
   async createRun(input: { config: RunRecord["config"]; title: string }): Promise<RunRecord> {
     const id = asRunId(randomUUID());
@@ -30,7 +32,7 @@ export class MemoryRunStore implements RunStore {
     });
     const record: RunRecord = { id, createdAt, rootBranchId, title: input.title, config: input.config };
     this.runs.set(id, record);
-    this.branches.set(rootBranchId, { id: rootBranchId, runId: id, parentBranchId: null, forkSeq: null });
+    this.branches.set(rootBranchId, { id: rootBranchId, runId: id, parentBranchId: null, forkSeq: null, createdAt });
     this.events.set(rootBranchId, [start]);
     return record;
   }
@@ -45,6 +47,26 @@ export class MemoryRunStore implements RunStore {
 
   async getBranch(branchId: BranchId): Promise<BranchRecord | null> {
     return this.branches.get(branchId) ?? null;
+  }
+
+  async createBranch(input: { runId: RunId; parentBranchId: BranchId; forkSeq: number }): Promise<BranchRecord> {
+    const parent = this.branches.get(input.parentBranchId);
+    if (!parent || parent.runId !== input.runId) throw new AppError("not-found", `Run ${input.runId} has no branch ${input.parentBranchId}`);
+    const record: BranchRecord = { id: asBranchId(randomUUID()), ...input, createdAt: new Date().toISOString() };
+    this.branches.set(record.id, record);
+    return record;
+  }
+
+  async listBranches(runId: RunId): Promise<BranchRecord[]> {
+    return [...this.branches.values()].filter((branch) => branch.runId === runId);
+  }
+
+  async getCachedResponse(requestHash: string): Promise<CachedResponse | null> {
+    return this.cache.get(requestHash) ?? null;
+  }
+
+  async putCachedResponse(requestHash: string, response: CachedResponse): Promise<void> {
+    if (!this.cache.has(requestHash)) this.cache.set(requestHash, response);
   }
 
   async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
@@ -68,19 +90,19 @@ export class MemoryRunStore implements RunStore {
     return stored;
   }
 
-  async claimLease(runId: RunId, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
-    const lease = this.leases.get(runId);
+  async claimLease(branchId: BranchId, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+    const lease = this.leases.get(branchId);
     if (lease && lease.owner !== owner && lease.expiresAt > now) return false;
-    this.leases.set(runId, { owner, expiresAt: now + ttlMs });
+    this.leases.set(branchId, { owner, expiresAt: now + ttlMs });
     return true;
   }
 
-  async releaseLease(runId: RunId, owner: string): Promise<void> {
-    if (this.leases.get(runId)?.owner === owner) this.leases.delete(runId);
+  async releaseLease(branchId: BranchId, owner: string): Promise<void> {
+    if (this.leases.get(branchId)?.owner === owner) this.leases.delete(branchId);
   }
 
-  async leaseHolder(runId: RunId, now = Date.now()): Promise<string | null> {
-    const lease = this.leases.get(runId);
+  async leaseHolder(branchId: BranchId, now = Date.now()): Promise<string | null> {
+    const lease = this.leases.get(branchId);
     return lease && lease.expiresAt > now ? lease.owner : null;
   }
 

@@ -48,6 +48,28 @@ export const events = sqliteTable(
   (table) => [uniqueIndex("events_branch_seq").on(table.branchId, table.seq), index("events_run").on(table.runId)],
 );
 
+/**
+ * Response cache for recorded replays (DESIGN.md §1 "Replay"): one completed
+ * model response per request hash (provider, model, settings, messages).
+ */
+export const responseCache = sqliteTable("response_cache", {
+  requestHash: text("request_hash").primaryKey(),
+  /** JSON of the cached response (text, usage, finish reason). */
+  response: text("response").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** Which process executes a branch (replaces run_leases, which keyed by run). */
+export const branchLeases = sqliteTable("branch_leases", {
+  branchId: text("branch_id")
+    .primaryKey()
+    .references(() => branches.id),
+  owner: text("owner").notNull(),
+  /** Epoch ms after which the lease is void. */
+  expiresAt: integer("expires_at").notNull(),
+});
+
+/** @deprecated kept for the migration history; leases are per branch now ({@link branchLeases}). */
 export const runLeases = sqliteTable("run_leases", {
   runId: text("run_id")
     .primaryKey()

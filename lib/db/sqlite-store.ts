@@ -5,10 +5,12 @@ import Database from "better-sqlite3";
 import { and, asc, desc, eq, gt, lte } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { z } from "zod";
 import { runConfigSchema, environmentIdSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { draft, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids";
+import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
 import * as schema from "./schema";
 import type { BranchRecord, RunRecord, RunStore, TaskSetRecord } from "./store";
@@ -78,12 +80,46 @@ export class SqliteRunStore implements RunStore {
   private getBranchSync(branchId: BranchId): BranchRecord | null {
     const row = this.db.select().from(schema.branches).where(eq(schema.branches.id, branchId)).get();
     if (!row) return null;
-    return {
-      id: asBranchId(row.id),
-      runId: asRunId(row.runId),
-      parentBranchId: row.parentBranchId === null ? null : asBranchId(row.parentBranchId),
-      forkSeq: row.forkSeq,
+    return toBranchRecord(row);
+  }
+
+  async createBranch(input: { runId: RunId; parentBranchId: BranchId; forkSeq: number }): Promise<BranchRecord> {
+    const parent = this.getBranchSync(input.parentBranchId);
+    if (!parent || parent.runId !== input.runId) {
+      throw new AppError("not-found", `Run ${input.runId} has no branch ${input.parentBranchId}`);
+    }
+    const record: BranchRecord = {
+      id: asBranchId(randomUUID()),
+      runId: input.runId,
+      parentBranchId: input.parentBranchId,
+      forkSeq: input.forkSeq,
+      createdAt: new Date().toISOString(),
     };
+    this.db.insert(schema.branches).values(record).run();
+    return record;
+  }
+
+  async listBranches(runId: RunId): Promise<BranchRecord[]> {
+    return this.db
+      .select()
+      .from(schema.branches)
+      .where(eq(schema.branches.runId, runId))
+      .orderBy(asc(schema.branches.createdAt))
+      .all()
+      .map(toBranchRecord);
+  }
+
+  async getCachedResponse(requestHash: string): Promise<CachedResponse | null> {
+    const row = this.db.select().from(schema.responseCache).where(eq(schema.responseCache.requestHash, requestHash)).get();
+    return row ? cachedResponseSchema.parse(JSON.parse(row.response)) : null;
+  }
+
+  async putCachedResponse(requestHash: string, response: CachedResponse): Promise<void> {
+    this.db
+      .insert(schema.responseCache)
+      .values({ requestHash, response: JSON.stringify(response), createdAt: new Date().toISOString() })
+      .onConflictDoNothing()
+      .run();
   }
 
   async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
@@ -119,27 +155,29 @@ export class SqliteRunStore implements RunStore {
     return insert.immediate();
   }
 
-  async claimLease(runId: RunId, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+  async claimLease(branchId: BranchId, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+    const leases = schema.branchLeases;
     return this.client
       .transaction(() => {
-        const row = this.db.select().from(schema.runLeases).where(eq(schema.runLeases.runId, runId)).get();
+        const row = this.db.select().from(leases).where(eq(leases.branchId, branchId)).get();
         if (row && row.owner !== owner && row.expiresAt > now) return false;
         this.db
-          .insert(schema.runLeases)
-          .values({ runId, owner, expiresAt: now + ttlMs })
-          .onConflictDoUpdate({ target: schema.runLeases.runId, set: { owner, expiresAt: now + ttlMs } })
+          .insert(leases)
+          .values({ branchId, owner, expiresAt: now + ttlMs })
+          .onConflictDoUpdate({ target: leases.branchId, set: { owner, expiresAt: now + ttlMs } })
           .run();
         return true;
       })
       .immediate();
   }
 
-  async releaseLease(runId: RunId, owner: string): Promise<void> {
-    this.db.delete(schema.runLeases).where(and(eq(schema.runLeases.runId, runId), eq(schema.runLeases.owner, owner))).run();
+  async releaseLease(branchId: BranchId, owner: string): Promise<void> {
+    const leases = schema.branchLeases;
+    this.db.delete(leases).where(and(eq(leases.branchId, branchId), eq(leases.owner, owner))).run();
   }
 
-  async leaseHolder(runId: RunId, now = Date.now()): Promise<string | null> {
-    const row = this.db.select().from(schema.runLeases).where(eq(schema.runLeases.runId, runId)).get();
+  async leaseHolder(branchId: BranchId, now = Date.now()): Promise<string | null> {
+    const row = this.db.select().from(schema.branchLeases).where(eq(schema.branchLeases.branchId, branchId)).get();
     return row && row.expiresAt > now ? row.owner : null;
   }
 
@@ -220,6 +258,22 @@ function fromRow(row: typeof schema.events.$inferSelect): RunEvent {
   }
   return parsed.data;
 }
+
+function toBranchRecord(row: typeof schema.branches.$inferSelect): BranchRecord {
+  return {
+    id: asBranchId(row.id),
+    runId: asRunId(row.runId),
+    parentBranchId: row.parentBranchId === null ? null : asBranchId(row.parentBranchId),
+    forkSeq: row.forkSeq,
+    createdAt: row.createdAt,
+  };
+}
+
+const cachedResponseSchema = z.object({
+  text: z.string(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+  finishReason: z.string(),
+});
 
 function toRunRecord(row: typeof schema.runs.$inferSelect): RunRecord {
   return {

@@ -1,6 +1,6 @@
 import type { EnvironmentId, RunConfig } from "@/lib/domain/config";
 import type { BranchId, RunId } from "@/lib/domain/ids";
-import type { EventLog } from "@/lib/engine/ports";
+import type { EventLog, ResponseCache } from "@/lib/engine/ports";
 
 /** A run's identity and metadata; its history is in its events. */
 export interface RunRecord {
@@ -18,6 +18,8 @@ export interface BranchRecord {
   runId: RunId;
   parentBranchId: BranchId | null;
   forkSeq: number | null;
+  /** ISO-8601. */
+  createdAt: string;
 }
 
 /** A stored, imported task set (e.g. an uploaded HotpotQA file). */
@@ -36,7 +38,7 @@ export interface TaskSetRecord {
  * Storage of runs and their events. Every adapter passes the contract suite in
  * tests/db/store-contract.ts. Methods are async so an async database fits too.
  */
-export interface RunStore extends EventLog {
+export interface RunStore extends EventLog, ResponseCache {
   /** Creates the run, its root branch and its `run-start` event, atomically. */
   createRun(input: { config: RunConfig; title: string }): Promise<RunRecord>;
   getRun(runId: RunId): Promise<RunRecord | null>;
@@ -44,13 +46,21 @@ export interface RunStore extends EventLog {
   listRuns(limit: number): Promise<RunRecord[]>;
   getBranch(branchId: BranchId): Promise<BranchRecord | null>;
   /**
-   * Takes or renews the execution lease of a run for `owner` until `now + ttlMs`
+   * Creates a branch of `runId` that sees `parentBranchId`'s events up to
+   * `forkSeq` (DESIGN.md §1). Nothing is copied.
+   * @throws AppError("not-found") when the parent is not a branch of the run.
+   */
+  createBranch(input: { runId: RunId; parentBranchId: BranchId; forkSeq: number }): Promise<BranchRecord>;
+  /** A run's branches, oldest first (the root first). */
+  listBranches(runId: RunId): Promise<BranchRecord[]>;
+  /**
+   * Takes or renews the execution lease of a branch for `owner` until `now + ttlMs`
    * (ms). Returns false when another owner holds an unexpired lease.
    */
-  claimLease(runId: RunId, owner: string, ttlMs: number, now?: number): Promise<boolean>;
-  releaseLease(runId: RunId, owner: string): Promise<void>;
-  /** The owner of an unexpired lease, or null. */
-  leaseHolder(runId: RunId, now?: number): Promise<string | null>;
+  claimLease(branchId: BranchId, owner: string, ttlMs: number, now?: number): Promise<boolean>;
+  releaseLease(branchId: BranchId, owner: string): Promise<void>;
+  /** The owner of an unexpired lease on a branch, or null. */
+  leaseHolder(branchId: BranchId, now?: number): Promise<string | null>;
   /**
    * Stores an imported task set. When a set of the same family with the same
    * `contentHash` exists, returns that one instead (importing a file twice does

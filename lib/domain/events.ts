@@ -35,6 +35,16 @@ export type ParsedAction = z.infer<typeof parsedActionSchema>;
 
 export const eventDataSchemas = {
   "run-start": z.object({ config: runConfigSchema }),
+  "branch-start": z.object({
+    parentBranchId: branchIdSchema,
+    /** The parent's last event this branch sees (a checkpoint, or 1 = the run's start). */
+    forkSeq: z.number().int().positive(),
+    reason: z.enum(["edit", "replay"]),
+    /** `recorded`: unchanged model calls are served from the response cache; `live`: all calls go to the model. */
+    replayMode: z.enum(["live", "recorded"]),
+    /** Types of the edit events that follow on the new branch. */
+    edits: z.array(z.string()),
+  }),
   "trial-start": z.object({
     trial,
     /** The reflections placed in the Actor's context, after the memory window. */
@@ -176,6 +186,7 @@ function envelopeOf<T extends EventType>(type: T) {
 /** zod schema of a stored event envelope `{ id, runId, branchId, seq, type, schemaVersion, occurredAt, causedBy, data }`. */
 export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("run-start"),
+  envelopeOf("branch-start"),
   envelopeOf("trial-start"),
   envelopeOf("model-call-end"),
   envelopeOf("model-call-error"),

@@ -44,9 +44,30 @@ export class ModelCallError extends Error {
   }
 }
 
+/**
+ * How a call may use the response cache: `live` always calls the provider;
+ * `recorded` serves a cached response for the same request hash when there is
+ * one (marked `source: "cache"`, cost 0) and calls live on a miss. Every live
+ * response is written to the cache either way.
+ */
+export type ReplayMode = "live" | "recorded";
+
 /** Calls models. Throws {@link ModelCallError} on provider failure. */
 export interface ModelPort {
-  generate(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse>;
+  generate(request: ModelRequest, options?: { signal?: AbortSignal; replay?: ReplayMode }): Promise<ModelResponse>;
+}
+
+/** A response as the cache keeps it. Tokens are counts. */
+export interface CachedResponse {
+  text: string;
+  usage: { inputTokens: number; outputTokens: number };
+  finishReason: string;
+}
+
+/** The persisted response cache, keyed by the request hash (DESIGN.md §1 "Replay"). */
+export interface ResponseCache {
+  getCachedResponse(requestHash: string): Promise<CachedResponse | null>;
+  putCachedResponse(requestHash: string, response: CachedResponse): Promise<void>;
 }
 
 /**

@@ -153,7 +153,7 @@ async function perform(
         messages: buildActorMessages(config, family, task, trial, next.step),
         stopSequences: family.actorStopSequences,
       };
-      const response = await deps.model.generate(request, { signal });
+      const response = await deps.model.generate(request, { signal, replay: state.replayMode });
       const callEventId = newId();
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
@@ -203,7 +203,7 @@ async function perform(
         messages: buildReflectorMessages(config, family, task, trial),
         stopSequences: [],
       };
-      const response = await deps.model.generate(request, { signal });
+      const response = await deps.model.generate(request, { signal, replay: state.replayMode });
       const callEventId = newId();
       const callId = asCallId(newId());
       const drafts = [

@@ -2,10 +2,12 @@ import path from "node:path";
 import type { ModelsResponse, RunDetailResponse } from "@/lib/domain/api";
 import { SqliteRunStore } from "@/lib/db/sqlite-store";
 import type { RunStore } from "@/lib/db/store";
+import type { ModelPort } from "@/lib/engine/ports";
 import type { EngineDeps } from "@/lib/engine/run-engine";
 import { environmentEntry } from "@/lib/environments/registry";
 import { householdDemoScriptBook } from "@/lib/environments/household/demo-script";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
+import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { listAvailableModels } from "@/lib/llm/provider-registry";
 import { RunEventBus } from "./run-event-bus";
@@ -37,14 +39,22 @@ export function databasePath(env: Record<string, string | undefined> = process.e
  * service. Exported for the CLI and tests; routes use {@link getServerContext}.
  */
 export function createServerContext(
-  options: { store?: RunStore; env?: Record<string, string | undefined> } = {},
+  options: {
+    store?: RunStore;
+    env?: Record<string, string | undefined>;
+    /** The live model port (tests pass one over AI SDK mock models); it is wrapped with the response cache. */
+    model?: ModelPort;
+  } = {},
 ): ServerContext {
   const env = options.env ?? process.env;
   const store = options.store ?? new SqliteRunStore(databasePath(env));
   const bus = new RunEventBus();
   const engineDeps: EngineDeps = {
     log: store,
-    model: createModelPort({ env, demoScriptBooks: [qaDemoScriptBook, householdDemoScriptBook] }),
+    model: createCachingModelPort(
+      options.model ?? createModelPort({ env, demoScriptBooks: [qaDemoScriptBook, householdDemoScriptBook] }),
+      store,
+    ),
     environmentFor: (id) => environmentEntry(id).family,
   };
   const executor = new RunExecutor(store, engineDeps, bus);

@@ -1,4 +1,4 @@
-import type { RunId } from "@/lib/domain/ids";
+import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { RunStore } from "@/lib/db/store";
 import { driveRun, type DriveResult, type EngineDeps } from "@/lib/engine/run-engine";
 import { leaseOwnerAlive, newLeaseOwner } from "./lease-owner";
@@ -29,60 +29,64 @@ export class RunExecutor {
     private readonly bus?: RunEventBus,
   ) {}
 
-  isActive(runId: RunId): boolean {
-    return this.active.has(runId);
+  /** Whether this process is driving `branchId` now. */
+  isActive(branchId: BranchId): boolean {
+    return this.active.has(branchId);
   }
 
   /**
-   * Starts driving `runId` in the background. Resolves to false when another
-   * process holds the run's lease or it is already running here.
+   * Starts driving a branch of a run (the root branch by default) in the
+   * background. Resolves to false when another live process holds the branch's
+   * lease or it is already running here. A lease left by a dead process on this
+   * host is taken over at once.
    */
-  async start(runId: RunId): Promise<boolean> {
-    if (this.active.has(runId)) return false;
+  async start(runId: RunId, branchId?: BranchId): Promise<boolean> {
     const run = await this.store.getRun(runId);
     if (!run) return false;
-    const holder = await this.store.leaseHolder(runId);
-    if (holder && holder !== this.owner && !leaseOwnerAlive(holder)) await this.store.releaseLease(runId, holder);
-    if (!(await this.store.claimLease(runId, this.owner, LEASE_TTL_MS))) return false;
+    const branch = branchId ?? run.rootBranchId;
+    if (this.active.has(branch)) return false;
+    const holder = await this.store.leaseHolder(branch);
+    if (holder && holder !== this.owner && !leaseOwnerAlive(holder)) await this.store.releaseLease(branch, holder);
+    if (!(await this.store.claimLease(branch, this.owner, LEASE_TTL_MS))) return false;
     const entry: ActiveRun = { pauseRequested: false, abort: new AbortController(), done: Promise.resolve(null) };
-    this.active.set(runId, entry);
+    this.active.set(branch, entry);
     const timer = setInterval(() => {
-      void this.store.claimLease(runId, this.owner, LEASE_TTL_MS).catch(() => undefined);
+      void this.store.claimLease(branch, this.owner, LEASE_TTL_MS).catch(() => undefined);
     }, LEASE_RENEW_MS);
     timer.unref?.();
     entry.done = driveRun(this.deps, {
       runId,
-      branchId: run.rootBranchId,
+      branchId: branch,
       pauseRequested: () => entry.pauseRequested,
       signal: entry.abort.signal,
       onEvents: (events) => this.bus?.publish(runId, events),
     })
       .catch((error: unknown) => {
-        console.error(`[run ${runId}] the event log failed:`, error instanceof Error ? error.message : error);
+        console.error(`[run ${runId} branch ${branch}] the event log failed:`, error instanceof Error ? error.message : error);
         return null;
       })
       .finally(async () => {
         clearInterval(timer);
-        this.active.delete(runId);
-        await this.store.releaseLease(runId, this.owner).catch(() => undefined);
+        this.active.delete(branch);
+        await this.store.releaseLease(branch, this.owner).catch(() => undefined);
       });
     return true;
   }
 
-  /** Asks a running run to pause at its next boundary. Returns false if it is not running here. */
-  requestPause(runId: RunId): boolean {
-    const entry = this.active.get(runId);
+  /** Asks a running branch to pause at its next boundary. Returns false if it is not running here. */
+  requestPause(branchId: BranchId): boolean {
+    const entry = this.active.get(branchId);
     if (!entry) return false;
     entry.pauseRequested = true;
     return true;
   }
 
-  /** Resolves when the run's current drive stops (paused, ended or errored). */
-  async settled(runId: RunId): Promise<DriveResult | null> {
-    return (await this.active.get(runId)?.done) ?? null;
+  /** Resolves when the branch's current drive stops (paused, ended or errored); null if none runs here. */
+  async settled(branchId: BranchId): Promise<DriveResult | null> {
+    return (await this.active.get(branchId)?.done) ?? null;
   }
 
-  /** Pauses every active run and waits for them (graceful shutdown). */
+  /** Pauses every active branch and waits for them (graceful shutdown). */
   async stopAll(): Promise<void> {
     for (const entry of this.active.values()) entry.pauseRequested = true;
     await Promise.all([...this.active.values()].map((entry) => entry.done));

@@ -4,7 +4,8 @@ import type { CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, Ru
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
-import { asEventId, asRunId, type RunId } from "@/lib/domain/ids";
+import { asBranchId, asEventId, asRunId, type BranchId } from "@/lib/domain/ids";
+import type { ReplayMode } from "@/lib/engine/ports";
 import type { RunRecord, RunStore } from "@/lib/db/store";
 import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import { resolveModelId } from "@/lib/llm/provider-registry";
@@ -111,17 +112,34 @@ export class RunService {
     return run;
   }
 
-  async events(runId: string, after = 0): Promise<{ run: RunRecord; events: RunEvent[] }> {
-    const run = await this.getRun(runId);
-    return { run, events: await this.store.list(run.id, run.rootBranchId, after) };
+  /**
+   * The branch of `run` named by `branchId` (the root branch when omitted).
+   * @throws AppError("not-found") when the branch does not belong to the run.
+   */
+  async branchOf(run: RunRecord, branchId?: string | null): Promise<BranchId> {
+    if (!branchId) return run.rootBranchId;
+    const branch = await this.store.getBranch(asBranchId(branchId));
+    if (!branch || branch.runId !== run.id) throw new AppError("not-found", `Run ${run.id} has no branch ${branchId}.`);
+    return branch.id;
   }
 
-  /** The run's status: the log's, except `interrupted` when it says running but nobody holds its lease. */
-  async status(run: RunRecord, state?: RunState): Promise<RunStatus> {
-    const folded = state ?? foldRun(await this.store.list(run.id, run.rootBranchId));
+  /** Events visible on a branch (root by default) with `seq > after`. */
+  async events(runId: string, after = 0, branchId?: string | null): Promise<{ run: RunRecord; branchId: BranchId; events: RunEvent[] }> {
+    const run = await this.getRun(runId);
+    const branch = await this.branchOf(run, branchId);
+    return { run, branchId: branch, events: await this.store.list(run.id, branch, after) };
+  }
+
+  /**
+   * A branch's status (root by default): the log's, except `interrupted` when
+   * the log says running but no live process holds the branch's lease.
+   */
+  async status(run: RunRecord, options: { state?: RunState; branchId?: BranchId } = {}): Promise<RunStatus> {
+    const branch = options.branchId ?? run.rootBranchId;
+    const folded = options.state ?? foldRun(await this.store.list(run.id, branch));
     if (folded.status !== "running") return folded.status;
-    if (this.executor.isActive(run.id)) return "running";
-    const holder = await this.store.leaseHolder(run.id);
+    if (this.executor.isActive(branch)) return "running";
+    const holder = await this.store.leaseHolder(branch);
     return holder && leaseOwnerAlive(holder) ? "running" : "interrupted";
   }
 
@@ -135,7 +153,7 @@ export class RunService {
       title: run.title,
       strategy: run.config.strategy,
       modelId: run.config.models.actor.modelId,
-      status: await this.status(run, state),
+      status: await this.status(run, { state }),
       setting: this.settingOf(run),
       trials: state.trials.filter((trial) => trial.outcome !== null).length,
       outcome: state.outcome,
@@ -157,72 +175,129 @@ export class RunService {
     return Promise.all(runs.map((run) => this.summary(run)));
   }
 
-  /** Asks a running run to pause at its next boundary (after the current model call). */
-  async pause(runId: string): Promise<RunRecord> {
+  /** Asks a running branch (root by default) to pause at its next boundary (after the current model call). */
+  async pause(runId: string, branchId?: string | null): Promise<RunRecord> {
     const run = await this.getRun(runId);
-    const status = await this.status(run);
+    const branch = await this.branchOf(run, branchId);
+    const status = await this.status(run, { branchId: branch });
     if (status === "paused") return run;
-    if (!this.executor.requestPause(run.id)) {
+    if (!this.executor.requestPause(branch)) {
       throw new AppError("conflict", `Run ${runId} is ${status} and not executing in this server, so it cannot be paused here.`);
     }
-    await this.executor.settled(run.id);
+    await this.executor.settled(branch);
     return run;
   }
 
-  /** Resumes a paused run, or recovers an interrupted one from its log. */
-  async resume(runId: string): Promise<RunRecord> {
+  /** Resumes a paused branch (root by default), or recovers an interrupted one from its log. */
+  async resume(runId: string, branchId?: string | null): Promise<RunRecord> {
     const run = await this.getRun(runId);
-    const status = await this.status(run);
+    const branch = await this.branchOf(run, branchId);
+    const status = await this.status(run, { branchId: branch });
     if (status === "running") throw new AppError("conflict", `Run ${runId} is already running.`);
     if (status !== "paused" && status !== "interrupted") {
       throw new AppError("conflict", `Run ${runId} has ${status}; only a paused or interrupted run can be resumed.`);
     }
-    await this.append(run.id, [draft("run-resume", { reason: status === "paused" ? "user" : "recovery" })]);
-    if (!(await this.executor.start(run.id))) {
+    await this.append(run, branch, [draft("run-resume", { reason: status === "paused" ? "user" : "recovery" })]);
+    if (!(await this.executor.start(run.id, branch))) {
       throw new AppError("conflict", `Run ${runId} is being executed by another process.`);
     }
     return run;
   }
 
-  /** Records an edit of a paused run (a reflection's text, or the whole memory) as an event. */
-  async edit(runId: string, request: EditRequest): Promise<RunRecord> {
+  /** Records an edit of a paused branch (a reflection's text, or the whole memory) as an event. */
+  async edit(runId: string, request: EditRequest, branchId?: string | null): Promise<RunRecord> {
     const run = await this.getRun(runId);
-    const state = foldRun(await this.store.list(run.id, run.rootBranchId));
+    const branch = await this.branchOf(run, branchId);
+    const state = foldRun(await this.store.list(run.id, branch));
     if (state.status !== "paused") {
       throw new AppError("conflict", "Edits are allowed only while the run is paused. Pause it (or set a breakpoint) first.");
     }
-    const note = request.note ?? null;
-    if (request.kind === "reflection") {
-      const reflection = state.trials.map((trial) => trial.reflection).find((r) => r?.eventId === request.reflectionEventId);
-      if (!reflection) throw new AppError("not-found", `No reflection ${request.reflectionEventId} in run ${runId}.`);
-      if (reflection.text === request.text) return run;
-      await this.append(run.id, [
-        draft("reflection-edit", { reflectionEventId: asEventId(reflection.eventId), oldText: reflection.text, newText: request.text, note }),
-      ]);
-    } else {
-      if (JSON.stringify(state.memory) === JSON.stringify(request.memory)) return run;
-      await this.append(run.id, [draft("memory-edit", { oldMemory: state.memory, newMemory: request.memory, note })]);
-    }
+    const drafts = editDrafts(state, request);
+    if (drafts.length > 0) await this.append(run, branch, drafts);
     return run;
   }
 
-  /** Changes the run's breakpoints (allowed at any time); recorded as `settings-edit`. */
-  async setBreakpoints(runId: string, breakpoints: Breakpoints): Promise<RunRecord> {
+  /** Changes a branch's breakpoints (allowed until it ends); recorded as `settings-edit`. */
+  async setBreakpoints(runId: string, breakpoints: Breakpoints, branchId?: string | null): Promise<RunRecord> {
     const run = await this.getRun(runId);
-    const state = foldRun(await this.store.list(run.id, run.rootBranchId));
+    const branch = await this.branchOf(run, branchId);
+    const state = foldRun(await this.store.list(run.id, branch));
     if (state.status === "ended" || state.status === "error") {
       throw new AppError("conflict", `Run ${runId} has ${state.status}; its breakpoints can no longer change.`);
     }
     if (JSON.stringify(state.breakpoints) === JSON.stringify(breakpoints)) return run;
-    await this.append(run.id, [
+    await this.append(run, branch, [
       draft("settings-edit", { target: "breakpoints", oldValue: state.breakpoints, newValue: breakpoints, note: null }),
     ]);
     return run;
   }
 
-  private async append(runId: RunId, drafts: EventDraft[]): Promise<void> {
+  /** A run's branches, root first. */
+  async branches(runId: string) {
     const run = await this.getRun(runId);
-    const stored = await this.store.append(run.id, run.rootBranchId, drafts);
+    return { run, branches: await this.store.listBranches(run.id) };
+  }
+
+  /**
+   * Forks a branch at a checkpoint (or at seq 1, the run's start) into a new
+   * branch that shares the events up to there, applies `edits`, and starts it
+   * (unless `start` is false). `replay: "recorded"` serves unchanged model calls
+   * from the response cache; `live` calls the models again.
+   * @throws AppError("invalid-input") when `atSeq` is not a checkpoint on the branch's path.
+   */
+  async fork(
+    runId: string,
+    request: { atSeq: number; fromBranchId?: string | null; replay: ReplayMode; edits?: EditRequest[]; reason?: "edit" | "replay" },
+    options: { start?: boolean } = {},
+  ): Promise<{ run: RunRecord; branchId: BranchId }> {
+    const run = await this.getRun(runId);
+    const parent = await this.branchOf(run, request.fromBranchId);
+    const path = await this.store.list(run.id, parent);
+    const at = path.find((event) => event.seq === request.atSeq);
+    if (!at || (at.type !== "checkpoint" && at.type !== "run-start")) {
+      const checkpoints = path.filter((event) => event.type === "checkpoint").map((event) => event.seq);
+      throw new AppError(
+        "invalid-input",
+        `Forks start at a checkpoint: seq ${request.atSeq} is ${at ? `a ${at.type} event` : "not on this branch"}. Checkpoints here: 1 (run start)${checkpoints.length ? `, ${checkpoints.join(", ")}` : ""}.`,
+      );
+    }
+    const edits = request.edits ?? [];
+    const prefix = foldRun(path.filter((event) => event.seq <= request.atSeq));
+    const editEvents = edits.flatMap((edit) => editDrafts(prefix, edit));
+    const branch = await this.store.createBranch({ runId: run.id, parentBranchId: parent, forkSeq: request.atSeq });
+    await this.append(run, branch.id, [
+      draft("branch-start", {
+        parentBranchId: parent,
+        forkSeq: request.atSeq,
+        reason: request.reason ?? (edits.length > 0 ? "edit" : "replay"),
+        replayMode: request.replay,
+        edits: editEvents.map((edit) => edit.type),
+      }),
+      ...editEvents,
+    ]);
+    if (options.start !== false) await this.executor.start(run.id, branch.id);
+    return { run, branchId: branch.id };
+  }
+
+  private async append(run: RunRecord, branchId: BranchId, drafts: EventDraft[]): Promise<void> {
+    const stored = await this.store.append(run.id, branchId, drafts);
     this.bus.publish(run.id, stored);
   }
+}
+
+/**
+ * The edit events for one edit request against a folded state: a reflection's
+ * new text, or the whole memory. Nothing for an edit that changes nothing.
+ * @throws AppError("not-found") for an unknown reflection.
+ */
+function editDrafts(state: RunState, request: EditRequest): EventDraft[] {
+  const note = request.note ?? null;
+  if (request.kind === "reflection") {
+    const reflection = state.trials.map((trial) => trial.reflection).find((r) => r?.eventId === request.reflectionEventId);
+    if (!reflection) throw new AppError("not-found", `No reflection ${request.reflectionEventId} at this point of the run.`);
+    if (reflection.text === request.text) return [];
+    return [draft("reflection-edit", { reflectionEventId: asEventId(reflection.eventId), oldText: reflection.text, newText: request.text, note })];
+  }
+  if (JSON.stringify(state.memory) === JSON.stringify(request.memory)) return [];
+  return [draft("memory-edit", { oldMemory: state.memory, newMemory: request.memory, note })];
 }

@@ -45,8 +45,9 @@ async function finishedRun(): Promise<string> {
   expect(response.status).toBe(201);
   const { runId } = (await response.json()) as { runId: string };
   const { getServerContext } = await import("@/lib/server/app-context");
-  const { asRunId } = await import("@/lib/domain/ids");
-  await getServerContext().executor.settled(asRunId(runId));
+  const server = getServerContext();
+  const run = await server.service.getRun(runId);
+  await server.executor.settled(run.rootBranchId);
   return runId;
 }
 

@@ -76,15 +76,15 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
     it("grants a lease to one owner at a time until it expires", async () => {
       const store = await makeStore();
       const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
-      expect(await store.claimLease(run.id, "server-a", 1000, 10_000)).toBe(true);
-      expect(await store.claimLease(run.id, "server-b", 1000, 10_500)).toBe(false);
-      expect(await store.leaseHolder(run.id, 10_500)).toBe("server-a");
-      expect(await store.leaseHolder(run.id, 11_001)).toBeNull();
-      expect(await store.claimLease(run.id, "server-b", 1000, 11_001)).toBe(true);
-      await store.releaseLease(run.id, "server-a");
-      expect(await store.leaseHolder(run.id, 11_500)).toBe("server-b");
-      await store.releaseLease(run.id, "server-b");
-      expect(await store.leaseHolder(run.id, 11_500)).toBeNull();
+      expect(await store.claimLease(run.rootBranchId, "server-a", 1000, 10_000)).toBe(true);
+      expect(await store.claimLease(run.rootBranchId, "server-b", 1000, 10_500)).toBe(false);
+      expect(await store.leaseHolder(run.rootBranchId, 10_500)).toBe("server-a");
+      expect(await store.leaseHolder(run.rootBranchId, 11_001)).toBeNull();
+      expect(await store.claimLease(run.rootBranchId, "server-b", 1000, 11_001)).toBe(true);
+      await store.releaseLease(run.rootBranchId, "server-a");
+      expect(await store.leaseHolder(run.rootBranchId, 11_500)).toBe("server-b");
+      await store.releaseLease(run.rootBranchId, "server-b");
+      expect(await store.leaseHolder(run.rootBranchId, 11_500)).toBeNull();
       await store.close();
     });
 
