@@ -45,7 +45,10 @@ export interface RunTotals {
   cachedCalls: number;
   inputTokens: number;
   outputTokens: number;
+  /** Sum over the calls whose price is known; see `unpricedCalls`. */
   costUsd: number;
+  /** Calls recorded with an unknown price (`costUsd === null`), so `costUsd` is a lower bound when > 0. */
+  unpricedCalls: number;
 }
 
 /** The folded state of a run's event log (one branch path). */
@@ -63,6 +66,10 @@ export interface RunState {
   calls: Record<string, EventData<"model-call-end"> & { eventId: string; seq: number }>;
   callErrors: Array<EventData<"model-call-error"> & { eventId: string }>;
   totals: RunTotals;
+  /** How this branch's model calls use the response cache (`live` on the root branch). */
+  replayMode: "live" | "recorded";
+  /** Set on a forked branch: where it left its parent. */
+  fork: EventData<"branch-start"> | null;
   lastSeq: number;
   eventCount: number;
 }
@@ -80,7 +87,9 @@ export function emptyRunState(): RunState {
     breakpoints: { afterReflection: false },
     calls: {},
     callErrors: [],
-    totals: { modelCalls: 0, liveCalls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    totals: { modelCalls: 0, liveCalls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
+    replayMode: "live",
+    fork: null,
     lastSeq: 0,
     eventCount: 0,
   };
@@ -124,6 +133,13 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.breakpoints = event.data.config.breakpoints;
       state.status = "running";
       return;
+    case "branch-start":
+      // The parent's pause or end after the fork point is not on this path; the branch runs on.
+      state.status = "running";
+      state.pause = null;
+      state.replayMode = event.data.replayMode;
+      state.fork = event.data;
+      return;
     case "trial-start":
       state.trials.push({
         trial: event.data.trial,
@@ -148,7 +164,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       else totals.cachedCalls += 1;
       totals.inputTokens += event.data.usage.inputTokens;
       totals.outputTokens += event.data.usage.outputTokens;
-      totals.costUsd += event.data.costUsd ?? 0;
+      if (event.data.costUsd === null) totals.unpricedCalls += 1;
+      else totals.costUsd += event.data.costUsd;
       return;
     }
     case "model-call-error":

@@ -12,7 +12,7 @@ function log(drafts: EventDraft[]): RunEvent[] {
   );
 }
 
-const call = (callId: string, trial: number, step: number | null, source: "live" | "cache" = "live"): EventDraft =>
+const call = (callId: string, trial: number, step: number | null, source: "live" | "cache" = "live", costUsd: number | null = 0.001): EventDraft =>
   draft(
     "model-call-end",
     {
@@ -25,7 +25,7 @@ const call = (callId: string, trial: number, step: number | null, source: "live"
       messages: [{ role: "user", content: "prompt" }],
       outputText: "out",
       usage: { inputTokens: 10, outputTokens: 5 },
-      costUsd: 0.001,
+      costUsd,
       latencyMs: 3,
       finishReason: "stop",
       source,
@@ -61,7 +61,20 @@ describe("foldRun", () => {
     expect(state.memory).toEqual([{ id: "refl-1", text: "Search A first.", trial: 1 }]);
     expect(state.totals).toMatchObject({ modelCalls: 2, liveCalls: 2, inputTokens: 20, outputTokens: 10 });
     expect(state.totals.costUsd).toBeCloseTo(0.002);
+    expect(state.totals.unpricedCalls).toBe(0);
     expect(trial.callIds).toEqual(["c1", "c2"]);
+  });
+
+  it("counts the calls with an unknown price apart from the priced cost", () => {
+    const start = [draft("run-start", { config: makeRunConfig() }), draft("trial-start", { trial: 1, memory: [], evicted: [] })];
+    const someUnpriced = foldRun(log([...start, call("c1", 1, 1, "live", 0.002), call("c2", 1, 2, "live", null), call("c3", 1, 3, "cache", null)]));
+    expect(someUnpriced.totals).toMatchObject({ modelCalls: 3, unpricedCalls: 2 });
+    expect(someUnpriced.totals.costUsd).toBeCloseTo(0.002);
+    const noneKnown = foldRun(log([...start, call("c1", 1, 1, "live", null)]));
+    expect(noneKnown.totals).toMatchObject({ modelCalls: 1, unpricedCalls: 1, costUsd: 0 });
+    // A price of 0 is a known price (a free model), not an unknown one.
+    expect(foldRun(log([...start, call("c1", 1, 1, "live", 0)])).totals).toMatchObject({ unpricedCalls: 0, costUsd: 0 });
+    expect(foldRun([]).totals.unpricedCalls).toBe(0);
   });
 
   it("applies a reflection edit to the trial and to the memory, keeping the original", () => {
