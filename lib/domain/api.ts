@@ -21,6 +21,11 @@ import { memoryItemSchema, runEventSchema } from "./events";
  * - `POST /api/runs/:runId/pause` | `/resume` → {@link runDetailResponseSchema}
  * - `POST /api/runs/:runId/edits` body {@link editRequestSchema} → {@link runDetailResponseSchema}
  * - `POST /api/runs/:runId/breakpoints` body {@link breakpointsSchema} → {@link runDetailResponseSchema}
+ * - `GET  /api/runs/:runId/branches` → {@link branchListResponseSchema}
+ * - `POST /api/runs/:runId/fork` body {@link forkRequestSchema} → `{ branchId }`
+ *
+ * The per-run routes (events, stream, pause, resume, edits, breakpoints) act on
+ * the root branch unless `?branch=<id>` names another branch of the run.
  *
  * Errors: status 4xx/5xx with body {@link apiErrorSchema}.
  */
@@ -151,3 +156,32 @@ export const editRequestSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 export type EditRequest = z.infer<typeof editRequestSchema>;
+
+/** One branch of a run with its own status (DESIGN.md §1 branches). */
+export const branchSummarySchema = z.object({
+  id: z.string(),
+  parentBranchId: z.string().nullable(),
+  /** The parent's last event this branch sees; null for the root branch. */
+  forkSeq: z.number().int().nullable(),
+  createdAt: z.string(),
+  status: runStatusSchema,
+  replayMode: z.enum(["live", "recorded"]),
+  /** Why the branch exists: `root`, or the fork's reason. */
+  reason: z.enum(["root", "edit", "replay"]),
+  trials: z.number().int().nonnegative(),
+  outcome: z.enum(["success", "failure", "cancelled"]).nullable(),
+  /** Model calls made on this branch itself (not inherited), live and served from the cache. */
+  liveCalls: z.number().int().nonnegative(),
+  cachedCalls: z.number().int().nonnegative(),
+});
+export type BranchSummary = z.infer<typeof branchSummarySchema>;
+export const branchListResponseSchema = z.object({ branches: z.array(branchSummarySchema) });
+
+/** Fork a branch at a checkpoint (or seq 1) into a new branch, with optional edits applied first. */
+export const forkRequestSchema = z.object({
+  atSeq: z.number().int().positive(),
+  fromBranchId: z.string().nullable().optional(),
+  replay: z.enum(["live", "recorded"]).default("recorded"),
+  edits: z.array(editRequestSchema).max(20).optional(),
+});
+export type ForkRequest = z.infer<typeof forkRequestSchema>;

@@ -1,4 +1,5 @@
 import type { RunStatus } from "@/lib/domain/api";
+import type { BranchId } from "@/lib/domain/ids";
 import type { RunEventBus } from "./run-event-bus";
 import type { RunService } from "./run-service";
 
@@ -17,6 +18,7 @@ export function runEventStream(
   service: RunService,
   bus: RunEventBus,
   runId: string,
+  branchId: BranchId,
   after: number,
   signal: AbortSignal,
 ): Response {
@@ -52,12 +54,12 @@ export function runEventStream(
         try {
           do {
             again = false;
-            const { run, events } = await service.events(runId, lastSeq);
+            const { run, events } = await service.events(runId, lastSeq, branchId);
             for (const event of events) {
               send(`id: ${event.seq}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`);
               lastSeq = event.seq;
             }
-            const status = await service.status(run);
+            const status = await service.status(run, { branchId });
             if (status !== lastStatus) {
               lastStatus = status;
               send(`event: status\ndata: ${JSON.stringify({ status, lastSeq })}\n\n`);

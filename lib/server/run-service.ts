@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Breakpoints } from "@/lib/domain/config";
-import type { CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
+import type { BranchSummary, CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
@@ -232,10 +232,30 @@ export class RunService {
     return run;
   }
 
-  /** A run's branches, root first. */
-  async branches(runId: string) {
+  /** A run's branches with their status and own model-call counts, root first. */
+  async branches(runId: string): Promise<BranchSummary[]> {
     const run = await this.getRun(runId);
-    return { run, branches: await this.store.listBranches(run.id) };
+    const branches = await this.store.listBranches(run.id);
+    return Promise.all(
+      branches.map(async (branch) => {
+        const events = await this.store.list(run.id, branch.id);
+        const state = foldRun(events);
+        const own = foldRun(events.filter((event) => event.branchId === branch.id)).totals;
+        return {
+          id: branch.id,
+          parentBranchId: branch.parentBranchId,
+          forkSeq: branch.forkSeq,
+          createdAt: branch.createdAt,
+          status: await this.status(run, { state, branchId: branch.id }),
+          replayMode: state.replayMode,
+          reason: state.fork?.reason ?? "root",
+          trials: state.trials.filter((trial) => trial.outcome !== null).length,
+          outcome: state.outcome,
+          liveCalls: own.liveCalls,
+          cachedCalls: own.cachedCalls,
+        };
+      }),
+    );
   }
 
   /**

@@ -18,6 +18,8 @@ let routes: {
   breakpoints: typeof import("@/app/api/runs/[runId]/breakpoints/route");
   resume: typeof import("@/app/api/runs/[runId]/resume/route");
   taskSets: typeof import("@/app/api/task-sets/route");
+  fork: typeof import("@/app/api/runs/[runId]/fork/route");
+  branches: typeof import("@/app/api/runs/[runId]/branches/route");
   models: typeof import("@/app/api/models/route");
   environments: typeof import("@/app/api/environments/route");
 };
@@ -31,6 +33,8 @@ beforeAll(async () => {
     breakpoints: await import("@/app/api/runs/[runId]/breakpoints/route"),
     resume: await import("@/app/api/runs/[runId]/resume/route"),
     taskSets: await import("@/app/api/task-sets/route"),
+    fork: await import("@/app/api/runs/[runId]/fork/route"),
+    branches: await import("@/app/api/runs/[runId]/branches/route"),
     models: await import("@/app/api/models/route"),
     environments: await import("@/app/api/environments/route"),
   };
@@ -102,6 +106,31 @@ describe("HTTP routes", () => {
     expect(list.taskSets.filter((set) => set.id === a.taskSet.id)).toHaveLength(1);
     const broken = await routes.taskSets.POST(post("/api/task-sets", { environment: "qa", name: "broken.json", content: "{not json" }));
     expect(broken.status).toBe(422);
+  });
+
+  it("forks a finished run at its start, replays it from the cache, and lists both branches", async () => {
+    const runId = await finishedRun();
+    const bad = await routes.fork.POST(post(`/api/runs/${runId}/fork`, { atSeq: 2, replay: "recorded" }), params(runId));
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toMatch(/Forks start at a checkpoint/);
+    const forked = await routes.fork.POST(post(`/api/runs/${runId}/fork`, { atSeq: 1, replay: "recorded" }), params(runId));
+    expect(forked.status).toBe(201);
+    const { branchId } = (await forked.json()) as { branchId: string };
+    const { getServerContext } = await import("@/lib/server/app-context");
+    const { asBranchId } = await import("@/lib/domain/ids");
+    await getServerContext().executor.settled(asBranchId(branchId));
+    const list = (await (await routes.branches.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/branches`), params(runId))).json()) as {
+      branches: Array<{ id: string; reason: string; status: string; liveCalls: number; cachedCalls: number; forkSeq: number | null }>;
+    };
+    expect(list.branches).toHaveLength(2);
+    expect(list.branches[0]).toMatchObject({ reason: "root", forkSeq: null, status: "ended", liveCalls: 6, cachedCalls: 0 });
+    expect(list.branches[1]).toMatchObject({ id: branchId, reason: "replay", forkSeq: 1, status: "ended", liveCalls: 0, cachedCalls: 6 });
+    const page = await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?after=0&branch=${branchId}`), params(runId));
+    const body = (await page.json()) as { events: Array<{ type: string; branchId: string }>; status: string };
+    expect(body.events[1]).toMatchObject({ type: "branch-start", branchId });
+    expect(body.status).toBe("ended");
+    const foreign = await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?branch=nope`), params(runId));
+    expect(foreign.status).toBe(404);
   });
 
   it("lists models and task families without leaking a key", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getServerContext } from "@/lib/server/app-context";
+import { branchParam } from "@/lib/server/branch-param";
 import { handle } from "@/lib/server/http-errors";
 
 export const runtime = "nodejs";
@@ -10,6 +11,6 @@ export const POST = handle(async (request: Request, context: { params: Promise<{
   const { runId } = await context.params;
   const body = z.strictObject({ afterReflection: z.boolean() }).parse(await request.json());
   const server = getServerContext();
-  await server.service.setBreakpoints(runId, body);
+  await server.service.setBreakpoints(runId, body, branchParam(request));
   return Response.json(await server.runDetail(runId));
 });

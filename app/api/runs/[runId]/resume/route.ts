@@ -1,13 +1,14 @@
 import { getServerContext } from "@/lib/server/app-context";
+import { branchParam } from "@/lib/server/branch-param";
 import { handle } from "@/lib/server/http-errors";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** Resumes the run; answers with its summary. */
-export const POST = handle(async (_request: Request, context: { params: Promise<{ runId: string }> }) => {
+export const POST = handle(async (request: Request, context: { params: Promise<{ runId: string }> }) => {
   const { runId } = await context.params;
   const server = getServerContext();
-  await server.service.resume(runId);
+  await server.service.resume(runId, branchParam(request));
   return Response.json(await server.runDetail(runId));
 });

@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { getServerContext } from "@/lib/server/app-context";
+import { branchParam } from "@/lib/server/branch-param";
 import { handle } from "@/lib/server/http-errors";
 import { runEventStream } from "@/lib/server/run-event-stream";
 
@@ -15,7 +16,8 @@ export const GET = handle(async (request: NextRequest, context: { params: Promis
   const { after } = querySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
   const lastEventId = Number(request.headers.get("last-event-id") ?? "0");
   const server = getServerContext();
-  await server.service.getRun(runId); // 404 before opening a stream
+  const run = await server.service.getRun(runId); // 404 before opening a stream
+  const branchId = await server.service.branchOf(run, branchParam(request));
   const from = Math.max(after, Number.isFinite(lastEventId) ? lastEventId : 0);
-  return runEventStream(server.service, server.bus, runId, from, request.signal);
+  return runEventStream(server.service, server.bus, runId, branchId, from, request.signal);
 });
