@@ -89,5 +89,28 @@ await measure(
   20,
 );
 for (const store of sqliteStores) await store.close();
+
+// A fully recorded replay: run once (filling the response cache), then fork at seq 1 in `recorded` mode.
+{
+  const store = new SqliteRunStore(path.join(dir, "replay.sqlite"));
+  const { createServerContext } = await import("@/lib/server/app-context");
+  const context = createServerContext({ store, model: instantPort });
+  const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: task.id, strategy: "reflexion", modelId: "demo", maxTrials: 5 });
+  await context.executor.settled(run.rootBranchId);
+  const times: number[] = [];
+  let cached = 0;
+  let live = 0;
+  for (let i = 0; i < 10; i++) {
+    const start = performance.now();
+    const { branchId } = await context.service.fork(run.id, { atSeq: 1, replay: "recorded" });
+    await context.executor.settled(branchId);
+    times.push(performance.now() - start);
+    const events = (await context.service.events(run.id, 0, branchId)).events.filter((event) => event.branchId === branchId);
+    cached = events.filter((event) => event.type === "model-call-end" && event.data.source === "cache").length;
+    live = events.filter((event) => event.type === "model-call-end" && event.data.source === "live").length;
+  }
+  console.log(`${"fully recorded replay of that run (SQLite, response cache)".padEnd(58)} ${median(times).toFixed(1).padStart(8)} ms   ${cached} cached calls, ${live} live`);
+  await store.close();
+}
 fs.rmSync(dir, { recursive: true, force: true });
-console.log("Target (issue: steer a run): engine overhead < 50 ms for a 5-trial QA run.");
+console.log("Targets (issue: steer a run): engine overhead < 50 ms for a 5-trial QA run; fully recorded replay < 1 s.");

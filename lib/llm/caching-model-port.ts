@@ -22,7 +22,7 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
         }
       }
       const response = await inner.generate(request, { signal: options.signal });
-      await cache.putCachedResponse(response.requestHash, { text: response.text, usage: response.usage, finishReason: response.finishReason });
+      await cache.putCachedResponse(requestHash, { text: response.text, usage: response.usage, finishReason: response.finishReason });
       return response;
     },
   };
