@@ -128,7 +128,10 @@ program
   .option("--trials <n>", "maximum number of trials (1–50)", positiveInt, 5)
   .option("--memory-window <n>", "memory window Ω: reflections the Actor sees (default 3)", positiveInt)
   .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30)", positiveInt)
-  .addOption(new Option("--break-after <point>", "pause at this point").choices(["reflection"]))
+  .addOption(
+    new Option("--break-after <points...>", "pause at these points (repeatable)").choices(["reflection", "observation", "evaluation"]),
+  )
+  .addOption(new Option("--break-before <roles...>", "pause before every model call of these roles").choices(["actor", "reflector"]))
   .option("--json", "print the run's events, one stored JSON envelope per line")
   .action(
     async (options: {
@@ -140,7 +143,8 @@ program
       trials: number;
       memoryWindow?: number;
       maxSteps?: number;
-      breakAfter?: "reflection";
+      breakAfter?: Array<"reflection" | "observation" | "evaluation">;
+      breakBefore?: Array<"actor" | "reflector">;
       json?: boolean;
     }) => {
       const context = createServerContext();
@@ -160,7 +164,12 @@ program
           maxTrials: options.trials,
           memoryWindow: options.memoryWindow,
           maxStepsPerTrial: options.maxSteps,
-          breakpoints: { afterReflection: options.breakAfter === "reflection" },
+          breakpoints: {
+            afterReflection: options.breakAfter?.includes("reflection") ?? false,
+            afterObservation: options.breakAfter?.includes("observation") ?? false,
+            afterEvaluation: options.breakAfter?.includes("evaluation") ?? false,
+            beforeModelCall: { actor: options.breakBefore?.includes("actor") ?? false, reflector: options.breakBefore?.includes("reflector") ?? false },
+          },
         },
         { start: false },
       );
@@ -177,8 +186,9 @@ program
   .description("Resume a paused or interrupted run and follow it.")
   .requiredOption("--run <id>", "run id")
   .option("--branch <id>", "branch id (default: the run's root branch)")
+  .option("--step", "perform one action, then pause again")
   .option("--json", "print events as JSON lines")
-  .action(async (options: { run: string; branch?: string; json?: boolean }) => {
+  .action(async (options: { run: string; branch?: string; step?: boolean; json?: boolean }) => {
     const context = createServerContext();
     const run = await context.service.getRun(options.run);
     const branch = await context.service.branchOf(run, options.branch);
@@ -188,8 +198,20 @@ program
       throw new Error(`Run ${run.id} is ${status}; only a paused or interrupted run can be resumed.`);
     }
     process.exitCode = await follow(context, options.run, branch, options.json ?? false, async () => {
-      await context.service.resume(options.run, branch);
+      await context.service.resume(options.run, branch, { step: options.step ?? false });
     });
+    await context.store.close();
+  });
+
+program
+  .command("cancel")
+  .description("Cancel a paused or interrupted run (recorded as run-cancel and run-end).")
+  .requiredOption("--run <id>", "run id")
+  .option("--branch <id>", "branch id (default: the run's root branch)")
+  .action(async (options: { run: string; branch?: string }) => {
+    const context = createServerContext();
+    await context.service.cancel(options.run, options.branch);
+    process.stdout.write(`Run ${options.run} cancelled.\n`);
     await context.store.close();
   });
 

@@ -18,9 +18,9 @@ import { memoryItemSchema, runEventSchema } from "./events";
  * - `GET  /api/runs/:runId/stream?after=<seq>` → `text/event-stream`; each message has
  *   `id: <seq>`, `event: run-event`, `data: <RunEvent JSON>`; plus `event: status` with
  *   {@link runStatusSchema} JSON whenever the status changes. Honors `Last-Event-ID`.
- * - `POST /api/runs/:runId/pause` | `/resume` → {@link runDetailResponseSchema}
+ * - `POST /api/runs/:runId/pause` | `/resume` (body optional `{ step: true }`: run one action, then pause) | `/cancel` → {@link runDetailResponseSchema}
  * - `POST /api/runs/:runId/edits` body {@link editRequestSchema} → {@link runDetailResponseSchema}
- * - `POST /api/runs/:runId/breakpoints` body {@link breakpointsSchema} → {@link runDetailResponseSchema}
+ * - `POST /api/runs/:runId/breakpoints` body {@link breakpointsSchema} (kinds left out are off) → {@link runDetailResponseSchema}
  * - `GET  /api/runs/:runId/branches` → {@link branchListResponseSchema}
  * - `POST /api/runs/:runId/fork` body {@link forkRequestSchema} → `{ branchId }`
  *
@@ -109,7 +109,8 @@ export const createRunRequestSchema = z.object({
   maxStepsPerTrial: z.number().int().min(1).max(100).optional(),
   breakpoints: breakpointsSchema.optional(),
 });
-export type CreateRunRequest = z.infer<typeof createRunRequestSchema>;
+/** A create-run request as a caller may write it (breakpoint kinds left out are off). */
+export type CreateRunRequest = z.input<typeof createRunRequestSchema>;
 
 export const runSummarySchema = z.object({
   id: z.string(),
@@ -141,7 +142,7 @@ export const eventPageResponseSchema = z.object({
 });
 export type EventPageResponse = z.infer<typeof eventPageResponseSchema>;
 
-/** Edits allowed while a run is paused; each is appended as an edit event. */
+/** Edits allowed while a run is paused; each is appended as an edit event with old and new values. */
 export const editRequestSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("reflection"),
@@ -150,8 +151,31 @@ export const editRequestSchema = z.discriminatedUnion("kind", [
     note: z.string().max(500).nullable().optional(),
   }),
   z.object({
+    /** The whole episodic memory: add, delete, reorder or clear items. */
     kind: z.literal("memory"),
     memory: z.array(memoryItemSchema.extend({ text: z.string().trim().min(1) })),
+    note: z.string().max(500).nullable().optional(),
+  }),
+  z.object({
+    /** A role's prompt template text (its `{placeholders}` are filled as before). */
+    kind: z.literal("prompt"),
+    role: z.enum(["actor", "reflector"]),
+    text: z.string().min(1, "a prompt template cannot be empty"),
+    note: z.string().max(500).nullable().optional(),
+  }),
+  z.object({
+    /** A role's model and sampling settings; fields left out keep their value. */
+    kind: z.literal("model"),
+    role: z.enum(["actor", "reflector"]),
+    modelId: modelIdSchema.optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxOutputTokens: z.number().int().positive().max(8192).optional(),
+    note: z.string().max(500).nullable().optional(),
+  }),
+  z.object({
+    /** The Actor's next action, written by a person (injects a correct or a wrong step). */
+    kind: z.literal("action"),
+    text: z.string().trim().min(1, "write the action, e.g. Search[Dunmere]"),
     note: z.string().max(500).nullable().optional(),
   }),
 ]);

@@ -50,12 +50,24 @@ export const promptTemplateSchema = z.object({
 });
 export type PromptTemplate = z.infer<typeof promptTemplateSchema>;
 
-/** Where a run pauses by itself. More kinds arrive with the "steer a run" work. */
+/** Where a run pauses by itself. Every kind defaults to off. */
 export const breakpointsSchema = z.object({
   /** Pause right after each `reflection-end`, before the next trial starts. */
   afterReflection: z.boolean().default(false),
+  /** Pause after each step's observation. */
+  afterObservation: z.boolean().default(false),
+  /** Pause after each trial's evaluation (before any reflection). */
+  afterEvaluation: z.boolean().default(false),
+  /** Pause before every model call of these roles (the call is made on resume). */
+  beforeModelCall: z
+    .object({ actor: z.boolean().default(false), reflector: z.boolean().default(false) })
+    .default({ actor: false, reflector: false }),
 });
 export type Breakpoints = z.infer<typeof breakpointsSchema>;
+/** Breakpoints as a caller may give them: every kind optional (off when absent). */
+export type BreakpointsInput = z.input<typeof breakpointsSchema>;
+/** No breakpoints at all. */
+export const NO_BREAKPOINTS: Breakpoints = breakpointsSchema.parse({});
 
 /**
  * Everything that determines a run, snapshotted into its `run-start` event.
@@ -78,7 +90,12 @@ export const runConfigSchema = z.object({
   maxStepsPerTrial: z.number().int().min(1).max(100).default(6),
   models: z.object({ actor: modelSettingsSchema, reflector: modelSettingsSchema }),
   templates: z.object({ actor: promptTemplateSchema, reflector: promptTemplateSchema }),
-  breakpoints: breakpointsSchema.default({ afterReflection: false }),
+  breakpoints: breakpointsSchema.default({
+    afterReflection: false,
+    afterObservation: false,
+    afterEvaluation: false,
+    beforeModelCall: { actor: false, reflector: false },
+  }),
   seed: z.number().int().default(0),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;

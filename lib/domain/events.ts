@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { breakpointsSchema, modelRoleSchema, modelSettingsSchema, runConfigSchema } from "./config";
+import { breakpointsSchema, modelRoleSchema, modelSettingsSchema, promptTemplateSchema, runConfigSchema } from "./config";
 import { branchIdSchema, callIdSchema, eventIdSchema, runIdSchema } from "./ids";
 
 /**
@@ -81,7 +81,8 @@ export const eventDataSchemas = {
     retryable: z.boolean(),
     attempts: z.number().int().positive(),
   }),
-  "step-thought": z.object({ trial, step, text: z.string(), callId: callIdSchema }),
+  /** `callId` is null when the step was written by a person (`action-edit`), not the model. */
+  "step-thought": z.object({ trial, step, text: z.string(), callId: callIdSchema.nullable() }),
   "step-action": z.object({
     trial,
     step,
@@ -90,7 +91,8 @@ export const eventDataSchemas = {
     action: parsedActionSchema.nullable(),
     /** Why `text` is not a valid action; null when it parsed. */
     parseError: z.string().nullable(),
-    callId: callIdSchema,
+    /** Null when the action was injected by a person (`action-edit`). */
+    callId: callIdSchema.nullable(),
   }),
   "step-observation": z.object({
     trial,
@@ -126,10 +128,34 @@ export const eventDataSchemas = {
     newMemory: z.array(memoryItemSchema),
     note: z.string().nullable(),
   }),
-  "settings-edit": z.object({
-    target: z.literal("breakpoints"),
-    oldValue: breakpointsSchema,
-    newValue: breakpointsSchema,
+  "settings-edit": z.discriminatedUnion("target", [
+    z.object({
+      target: z.literal("breakpoints"),
+      oldValue: breakpointsSchema,
+      newValue: breakpointsSchema,
+      note: z.string().nullable(),
+    }),
+    z.object({
+      /** A role's model and sampling settings, from the next call of that role on. */
+      target: z.literal("model"),
+      role: z.enum(["actor", "reflector"]),
+      oldValue: modelSettingsSchema,
+      newValue: modelSettingsSchema,
+      note: z.string().nullable(),
+    }),
+  ]),
+  /** A role's prompt template replaced, from the next call of that role on. */
+  "prompt-edit": z.object({
+    role: z.enum(["actor", "reflector"]),
+    oldTemplate: promptTemplateSchema,
+    newTemplate: promptTemplateSchema,
+    note: z.string().nullable(),
+  }),
+  /** The Actor's next action written by a person: the next step uses it instead of calling the model. */
+  "action-edit": z.object({
+    trial,
+    step,
+    text: z.string().min(1),
     note: z.string().nullable(),
   }),
   checkpoint: z.object({
@@ -144,11 +170,17 @@ export const eventDataSchemas = {
     reason: z.string(),
   }),
   "run-pause": z.object({
-    reason: z.enum(["user", "breakpoint", "model-error"]),
+    reason: z.enum(["user", "breakpoint", "model-error", "step"]),
     /** Which breakpoint or error paused the run, for people. */
     detail: z.string(),
+    /** For a breakpoint: which point (e.g. `before-call:actor:2:3`), so resuming does not stop there again. */
+    at: z.string().nullable().default(null),
   }),
-  "run-resume": z.object({ reason: z.enum(["user", "recovery"]) }),
+  "run-resume": z.object({
+    reason: z.enum(["user", "recovery"]),
+    /** Step: run one action, then pause again. */
+    step: z.boolean().default(false),
+  }),
   "run-cancel": z.object({ reason: z.string() }),
   "run-end": z.object({
     outcome: z.enum(["success", "failure", "cancelled"]),
@@ -198,6 +230,8 @@ export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("reflection-edit"),
   envelopeOf("memory-edit"),
   envelopeOf("settings-edit"),
+  envelopeOf("prompt-edit"),
+  envelopeOf("action-edit"),
   envelopeOf("checkpoint"),
   envelopeOf("trial-end"),
   envelopeOf("run-pause"),

@@ -1,4 +1,4 @@
-import type { Breakpoints, RunConfig } from "./config";
+import { NO_BREAKPOINTS, type Breakpoints, type ModelSettings, type RunConfig } from "./config";
 import type { EventData, MemoryItem, RunEvent, RunEventOf } from "./events";
 
 /** One Thought → Action → Observation step of a trial, as far as it has happened. */
@@ -62,6 +62,18 @@ export interface RunState {
   /** The episodic memory now (all reflections, with edits applied), oldest first. */
   memory: MemoryItem[];
   breakpoints: Breakpoints;
+  /** The prompt templates in force (the config's, with `prompt-edit`s applied); null before `run-start`. */
+  templates: RunConfig["templates"] | null;
+  /** Each role's model settings in force (the config's, with model `settings-edit`s applied). */
+  models: { actor: ModelSettings; reflector: ModelSettings } | null;
+  /** An action a person wrote for the Actor's next step (`action-edit`), not yet used. */
+  pendingAction: EventData<"action-edit"> | null;
+  /** Resumed with Step: pause again after one action. */
+  stepping: boolean;
+  /** The breakpoint (`run-pause.at`) the run was last resumed from, until it makes progress. */
+  resumedFrom: string | null;
+  /** Progress events (model calls, steps, evaluations, reflections, trial starts/ends) since the last resume. */
+  progressSinceResume: number;
   /** Model calls by call id. */
   calls: Record<string, EventData<"model-call-end"> & { eventId: string; seq: number }>;
   callErrors: Array<EventData<"model-call-error"> & { eventId: string }>;
@@ -74,6 +86,16 @@ export interface RunState {
   eventCount: number;
 }
 
+/** Events that mean the run moved on (used for Step and for re-arming breakpoints). */
+const PROGRESS_EVENTS: ReadonlySet<RunEvent["type"]> = new Set([
+  "trial-start",
+  "model-call-end",
+  "step-observation",
+  "evaluation-end",
+  "trial-end",
+  "reflection-end",
+]);
+
 /** The state of an empty log. */
 export function emptyRunState(): RunState {
   return {
@@ -84,7 +106,13 @@ export function emptyRunState(): RunState {
     error: null,
     trials: [],
     memory: [],
-    breakpoints: { afterReflection: false },
+    breakpoints: NO_BREAKPOINTS,
+    templates: null,
+    models: null,
+    pendingAction: null,
+    stepping: false,
+    resumedFrom: null,
+    progressSinceResume: 0,
     calls: {},
     callErrors: [],
     totals: { modelCalls: 0, liveCalls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
@@ -127,10 +155,16 @@ function applyReflectionEdit(state: RunState, event: RunEventOf<"reflection-edit
 export function applyEvent(state: RunState, event: RunEvent): void {
   state.lastSeq = event.seq;
   state.eventCount += 1;
+  if (PROGRESS_EVENTS.has(event.type)) {
+    state.progressSinceResume += 1;
+    state.resumedFrom = null;
+  }
   switch (event.type) {
     case "run-start":
       state.config = event.data.config;
       state.breakpoints = event.data.config.breakpoints;
+      state.templates = event.data.config.templates;
+      state.models = event.data.config.models;
       state.status = "running";
       return;
     case "branch-start":
@@ -177,6 +211,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       return;
     }
     case "step-action": {
+      const pending = state.pendingAction;
+      if (pending && pending.trial === event.data.trial && pending.step === event.data.step) state.pendingAction = null;
       const trialView = currentTrial(state, event.data.trial);
       if (trialView) stepOf(trialView, event.data.step).action = { ...event.data, eventId: event.id };
       return;
@@ -222,17 +258,28 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.memory = event.data.newMemory;
       return;
     case "settings-edit":
-      state.breakpoints = event.data.newValue;
+      if (event.data.target === "breakpoints") state.breakpoints = event.data.newValue;
+      else if (state.models) state.models = { ...state.models, [event.data.role]: event.data.newValue };
+      return;
+    case "prompt-edit":
+      if (state.templates) state.templates = { ...state.templates, [event.data.role]: event.data.newTemplate };
+      return;
+    case "action-edit":
+      state.pendingAction = event.data;
       return;
     case "checkpoint":
       return;
     case "run-pause":
       state.status = "paused";
+      state.stepping = false;
       state.pause = event.data;
       return;
     case "run-resume":
+      state.resumedFrom = state.pause?.at ?? null;
       state.status = "running";
       state.pause = null;
+      state.stepping = event.data.step;
+      state.progressSinceResume = 0;
       return;
     case "run-cancel":
       return;

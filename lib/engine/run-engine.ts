@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { Episode, EnvironmentFamily } from "@/lib/domain/environment";
+import type { Episode, EnvironmentFamily, StepResult } from "@/lib/domain/environment";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState, type TrialView } from "@/lib/domain/fold-run";
 import { asCallId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { decideNext, type NextAction } from "./decide";
 import { digestState } from "./digest";
 import { ModelCallError, type EventLog, type ModelPort, type ModelRequest, type ModelResponse } from "./ports";
+import { pauseAfter, pauseBefore } from "./breakpoints";
 import { buildActorMessages, buildReflectorMessages, cleanReflection, trajectoryOf } from "./prompts";
 import { strategyBehaviour } from "./strategies";
 
@@ -25,6 +26,8 @@ export interface DriveOptions {
   branchId: BranchId;
   /** Polled at every boundary between actions; `true` pauses the run there. */
   pauseRequested?: () => boolean;
+  /** Polled at every boundary; `true` cancels the run there (`run-cancel` + `run-end` cancelled). */
+  cancelRequested?: () => boolean;
   /** Aborts an in-flight model call (the run is then paused as by the user). */
   signal?: AbortSignal;
   /** Called after every successful append with the stored events. */
@@ -66,12 +69,26 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     const state = foldRun(events);
     const next = decideNext(state, { earlyStop: earlyStopFor(deps, state) });
     if (next.kind === "idle") return { state, stoppedBecause: next.why };
+    if (options.cancelRequested?.()) {
+      await append([
+        draft("run-cancel", { reason: "Cancelled by the user." }),
+        draft("run-end", { outcome: "cancelled", trials: state.trials.length }),
+      ]);
+      continue;
+    }
     if (options.pauseRequested?.() || options.signal?.aborted) {
       await append([draft("run-pause", { reason: "user", detail: "Paused by the user." })]);
       continue;
     }
+    const before = pauseBefore(state, next);
+    if (before) {
+      await append([before]);
+      continue;
+    }
     try {
       await perform(next, state, deps, newId, append, () => events, options.signal);
+      const after = pauseAfter(foldRun(events), next);
+      if (after) await append([after]);
     } catch (error) {
       if (error instanceof ModelCallError) {
         if (error.code === "aborted") {
@@ -90,7 +107,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
             retryable: error.retryable,
             attempts: error.attempts,
           }),
-          draft("run-pause", { reason: "model-error", detail: `${error.message} Resume the run to retry this call.` }),
+          draft("run-pause", { reason: "model-error", detail: `${error.message} Resume the run to retry this call.`, at: null }),
         ]);
         continue;
       }
@@ -101,6 +118,16 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
 }
 
 type Append = (drafts: EventDraft[]) => Promise<void>;
+
+function observationDraft(stepData: { trial: number; step: number }, result: StepResult): EventDraft {
+  return draft("step-observation", {
+    ...stepData,
+    text: result.observation,
+    done: result.done,
+    answer: result.answer,
+    state: result.state ?? null,
+  });
+}
 
 /** Rebuilds a trial's episode by replaying its recorded actions: environments are deterministic. */
 function replayEpisode<Task>(family: EnvironmentFamily<Task>, task: Task, trial: TrialView): Episode {
@@ -129,8 +156,9 @@ async function perform(
   currentEvents: () => RunEvent[],
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  const config = state.config;
-  if (!config) throw new Error("run has no run-start event");
+  if (!state.config) throw new Error("run has no run-start event");
+  // The config as edited so far: prompt templates and model settings may have been changed while paused.
+  const config = { ...state.config, templates: state.templates ?? state.config.templates, models: state.models ?? state.config.models };
   const family = deps.environmentFor(config.environment);
   const task = family.parseTask(config.task);
   const trialView = (trial: number): TrialView => {
@@ -147,6 +175,24 @@ async function perform(
     }
     case "actor-step": {
       const trial = trialView(next.trial);
+      const stepData = { trial: next.trial, step: next.step };
+      const pending = state.pendingAction;
+      if (pending && pending.trial === next.trial && pending.step === next.step) {
+        // A person wrote this step's action (`action-edit`): execute it without calling the model.
+        const parsed = family.parseAction(pending.text);
+        const result = replayEpisode(family, task, trial).step(parsed);
+        await append([
+          draft("step-action", {
+            ...stepData,
+            text: pending.text,
+            action: parsed.ok ? parsed.action : null,
+            parseError: parsed.ok ? null : parsed.error,
+            callId: null,
+          }),
+          observationDraft(stepData, result),
+        ]);
+        return;
+      }
       const request: ModelRequest = {
         role: "actor",
         settings: config.models.actor,
@@ -159,7 +205,6 @@ async function perform(
       const completion = family.splitCompletion(response.text);
       const parsed = family.parseAction(completion.actionText);
       const result = replayEpisode(family, task, trial).step(parsed);
-      const stepData = { trial: next.trial, step: next.step };
       await append([
         callEnd(callEventId, callId, request, response, next.trial, next.step),
         draft("step-thought", { ...stepData, text: completion.thought, callId }, { causedBy: callEventId }),
@@ -174,13 +219,7 @@ async function perform(
           },
           { causedBy: callEventId },
         ),
-        draft("step-observation", {
-          ...stepData,
-          text: result.observation,
-          done: result.done,
-          answer: result.answer,
-          state: result.state ?? null,
-        }),
+        observationDraft(stepData, result),
       ]);
       return;
     }
@@ -211,11 +250,6 @@ async function perform(
         draft("reflection-end", { trial: next.trial, text: cleanReflection(response.text), callId }, { causedBy: callEventId }),
       ];
       await appendWithCheckpoint(drafts, next.trial, append, currentEvents);
-      if (state.breakpoints.afterReflection) {
-        await append([
-          draft("run-pause", { reason: "breakpoint", detail: `Breakpoint: after the reflection on trial ${next.trial}.` }),
-        ]);
-      }
       return;
     }
     case "end-run":

@@ -10,6 +10,7 @@ const LEASE_RENEW_MS = 5_000;
 
 interface ActiveRun {
   pauseRequested: boolean;
+  cancelRequested: boolean;
   abort: AbortController;
   done: Promise<DriveResult | null>;
 }
@@ -48,7 +49,7 @@ export class RunExecutor {
     const holder = await this.store.leaseHolder(branch);
     if (holder && holder !== this.owner && !leaseOwnerAlive(holder)) await this.store.releaseLease(branch, holder);
     if (!(await this.store.claimLease(branch, this.owner, LEASE_TTL_MS))) return false;
-    const entry: ActiveRun = { pauseRequested: false, abort: new AbortController(), done: Promise.resolve(null) };
+    const entry: ActiveRun = { pauseRequested: false, cancelRequested: false, abort: new AbortController(), done: Promise.resolve(null) };
     this.active.set(branch, entry);
     const timer = setInterval(() => {
       void this.store.claimLease(branch, this.owner, LEASE_TTL_MS).catch(() => undefined);
@@ -58,6 +59,7 @@ export class RunExecutor {
       runId,
       branchId: branch,
       pauseRequested: () => entry.pauseRequested,
+      cancelRequested: () => entry.cancelRequested,
       signal: entry.abort.signal,
       onEvents: (events) => this.bus?.publish(runId, events),
     })
@@ -78,6 +80,14 @@ export class RunExecutor {
     const entry = this.active.get(branchId);
     if (!entry) return false;
     entry.pauseRequested = true;
+    return true;
+  }
+
+  /** Asks a running branch to cancel at its next boundary. Returns false if it is not running here. */
+  requestCancel(branchId: BranchId): boolean {
+    const entry = this.active.get(branchId);
+    if (!entry) return false;
+    entry.cancelRequested = true;
     return true;
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Breakpoints } from "@/lib/domain/config";
+import { breakpointsSchema, type BreakpointsInput } from "@/lib/domain/config";
 import type { BranchSummary, CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
@@ -188,8 +188,11 @@ export class RunService {
     return run;
   }
 
-  /** Resumes a paused branch (root by default), or recovers an interrupted one from its log. */
-  async resume(runId: string, branchId?: string | null): Promise<RunRecord> {
+  /**
+   * Resumes a paused branch (root by default), or recovers an interrupted one
+   * from its log. With `step`, the run performs one action and pauses again.
+   */
+  async resume(runId: string, branchId?: string | null, options: { step?: boolean } = {}): Promise<RunRecord> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
     const status = await this.status(run, { branchId: branch });
@@ -197,10 +200,33 @@ export class RunService {
     if (status !== "paused" && status !== "interrupted") {
       throw new AppError("conflict", `Run ${runId} has ${status}; only a paused or interrupted run can be resumed.`);
     }
-    await this.append(run, branch, [draft("run-resume", { reason: status === "paused" ? "user" : "recovery" })]);
+    await this.append(run, branch, [draft("run-resume", { reason: status === "paused" ? "user" : "recovery", step: options.step ?? false })]);
     if (!(await this.executor.start(run.id, branch))) {
       throw new AppError("conflict", `Run ${runId} is being executed by another process.`);
     }
+    return run;
+  }
+
+  /**
+   * Cancels a branch (root by default): a running one at its next boundary, a
+   * paused or interrupted one at once. Recorded as `run-cancel` + `run-end` (cancelled).
+   * @throws AppError("conflict") when it has already ended.
+   */
+  async cancel(runId: string, branchId?: string | null): Promise<RunRecord> {
+    const run = await this.getRun(runId);
+    const branch = await this.branchOf(run, branchId);
+    const state = foldRun(await this.store.list(run.id, branch));
+    if (state.status === "ended" || state.status === "error") {
+      throw new AppError("conflict", `Run ${runId} has ${state.status}; there is nothing to cancel.`);
+    }
+    if (this.executor.requestCancel(branch)) {
+      await this.executor.settled(branch);
+      return run;
+    }
+    await this.append(run, branch, [
+      draft("run-cancel", { reason: "Cancelled by the user." }),
+      draft("run-end", { outcome: "cancelled", trials: state.trials.length }),
+    ]);
     return run;
   }
 
@@ -217,8 +243,9 @@ export class RunService {
     return run;
   }
 
-  /** Changes a branch's breakpoints (allowed until it ends); recorded as `settings-edit`. */
-  async setBreakpoints(runId: string, breakpoints: Breakpoints, branchId?: string | null): Promise<RunRecord> {
+  /** Changes a branch's breakpoints (allowed until it ends; kinds left out are off); recorded as `settings-edit`. */
+  async setBreakpoints(runId: string, input: BreakpointsInput, branchId?: string | null): Promise<RunRecord> {
+    const breakpoints = breakpointsSchema.parse(input);
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
     const state = foldRun(await this.store.list(run.id, branch));
@@ -312,12 +339,44 @@ export class RunService {
  */
 function editDrafts(state: RunState, request: EditRequest): EventDraft[] {
   const note = request.note ?? null;
-  if (request.kind === "reflection") {
-    const reflection = state.trials.map((trial) => trial.reflection).find((r) => r?.eventId === request.reflectionEventId);
-    if (!reflection) throw new AppError("not-found", `No reflection ${request.reflectionEventId} at this point of the run.`);
-    if (reflection.text === request.text) return [];
-    return [draft("reflection-edit", { reflectionEventId: asEventId(reflection.eventId), oldText: reflection.text, newText: request.text, note })];
+  switch (request.kind) {
+    case "reflection": {
+      const reflection = state.trials.map((trial) => trial.reflection).find((r) => r?.eventId === request.reflectionEventId);
+      if (!reflection) throw new AppError("not-found", `No reflection ${request.reflectionEventId} at this point of the run.`);
+      if (reflection.text === request.text) return [];
+      return [draft("reflection-edit", { reflectionEventId: asEventId(reflection.eventId), oldText: reflection.text, newText: request.text, note })];
+    }
+    case "memory":
+      if (JSON.stringify(state.memory) === JSON.stringify(request.memory)) return [];
+      return [draft("memory-edit", { oldMemory: state.memory, newMemory: request.memory, note })];
+    case "prompt": {
+      const old = state.templates?.[request.role];
+      if (!old) throw new AppError("conflict", "The run has no templates yet.");
+      if (old.text === request.text) return [];
+      const newTemplate = { id: old.id, version: old.version + 1, text: request.text };
+      return [draft("prompt-edit", { role: request.role, oldTemplate: old, newTemplate, note })];
+    }
+    case "model": {
+      const old = state.models?.[request.role];
+      if (!old) throw new AppError("conflict", "The run has no model settings yet.");
+      const newValue = {
+        modelId: request.modelId ?? old.modelId,
+        temperature: request.temperature ?? old.temperature,
+        maxOutputTokens: request.maxOutputTokens ?? old.maxOutputTokens,
+      };
+      if (JSON.stringify(newValue) === JSON.stringify(old)) return [];
+      return [draft("settings-edit", { target: "model", role: request.role, oldValue: old, newValue, note })];
+    }
+    case "action": {
+      const { trial, step } = nextActorStep(state);
+      return [draft("action-edit", { trial, step, text: request.text, note })];
+    }
   }
-  if (JSON.stringify(state.memory) === JSON.stringify(request.memory)) return [];
-  return [draft("memory-edit", { oldMemory: state.memory, newMemory: request.memory, note })];
+}
+
+/** Where the Actor acts next: the next step of the open trial, else step 1 of the next trial. */
+function nextActorStep(state: RunState): { trial: number; step: number } {
+  const last = state.trials.at(-1);
+  if (last && last.outcome === null) return { trial: last.trial, step: last.steps.filter((s) => s.observation !== null).length + 1 };
+  return { trial: (last?.trial ?? 0) + 1, step: 1 };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runConfigSchema, type RunConfig } from "@/lib/domain/config";
+import { breakpointsSchema, runConfigSchema, type RunConfig } from "@/lib/domain/config";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
 import { asEventId } from "@/lib/domain/ids";
@@ -124,7 +124,7 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
   });
 
   it("pauses after a reflection; an edited reflection is what the next trial sees", async () => {
-    const { drive, events, store, run } = await setup(qaConfig({ breakpoints: { afterReflection: true } }));
+    const { drive, events, store, run } = await setup(qaConfig({ breakpoints: breakpointsSchema.parse({ afterReflection: true }) }));
     const first = await drive();
     expect(first.stoppedBecause).toBe("paused");
     let state = foldRun(await events());

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { breakpointsSchema } from "@/lib/domain/config";
 import { getServerContext } from "@/lib/server/app-context";
 import { branchParam } from "@/lib/server/branch-param";
 import { handle } from "@/lib/server/http-errors";
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /** Sets the run's breakpoints (recorded as `settings-edit`). */
 export const POST = handle(async (request: Request, context: { params: Promise<{ runId: string }> }) => {
   const { runId } = await context.params;
-  const body = z.strictObject({ afterReflection: z.boolean() }).parse(await request.json());
+  const body = breakpointsSchema.strict().parse(await request.json());
   const server = getServerContext();
   await server.service.setBreakpoints(runId, body, branchParam(request));
   return Response.json(await server.runDetail(runId));
