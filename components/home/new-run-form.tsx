@@ -1,17 +1,21 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import type { TaskListResponse } from "@/lib/domain/api";
 import { environmentIdSchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
-import { environmentsQuery, forgetUploadedTaskSet, isNotFound, modelsQuery, tasksQuery, useCreateRun, useUploadTaskSet, useUploadedTaskSets } from "@/lib/query";
+import { environmentsQuery, isNotFound, modelsQuery, queryKeys, taskSetsQuery, tasksQuery, useCreateRun, useUploadTaskSet } from "@/lib/query";
+import { formatShortTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
 
 const BUILTIN = "builtin";
+/** Shown when the demo model is picked for a task set it has no scripts for. */
+const DEMO_ON_UPLOADED_WARNING =
+  "The demo model has scripts only for the built-in tasks; on other tasks it answers 'unknown'. Pick a real model (set a provider key on the server) for uploaded tasks.";
 const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 focus:border-sky-600 focus:outline-none focus:ring-1 focus:ring-sky-600 disabled:bg-slate-100 disabled:text-slate-500";
 
@@ -40,11 +44,12 @@ function UploadTaskSet({
   const upload = useUploadTaskSet(environment);
   const input = useRef<HTMLInputElement>(null);
   const inputId = useId();
+  // Grid items of the task-set row: the button beside the picker, the messages below both.
   return (
-    <div className="space-y-1.5">
+    <>
       <label
         htmlFor={inputId}
-        className="inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-600"
+        className="inline-flex h-8.5 cursor-pointer items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-600"
       >
         {upload.isPending ? <Spinner className="size-3" label="Uploading" /> : <span aria-hidden>⤒</span>}
         <span title={formats}>Upload {environment === "qa" ? "HotpotQA" : "task"} .json</span>
@@ -68,12 +73,16 @@ function UploadTaskSet({
         />
       </label>
       {upload.error ? (
-        <Notice tone="error" data-testid="upload-error">
+        <Notice tone="error" data-testid="upload-error" className="col-span-2">
           {upload.error.message}
         </Notice>
       ) : null}
       {upload.data ? (
-        <Notice tone={upload.data.tasks.length === 0 ? "error" : upload.data.problems.length > 0 ? "warning" : "success"} data-testid="upload-result">
+        <Notice
+          tone={upload.data.tasks.length === 0 ? "error" : upload.data.problems.length > 0 ? "warning" : "success"}
+          data-testid="upload-result"
+          className="col-span-2"
+        >
           Loaded {upload.data.tasks.length} {upload.data.tasks.length === 1 ? "task" : "tasks"} from {upload.data.taskSet.name}
           {upload.data.problems.length > 0 ? `; ${upload.data.problems.length} skipped:` : "."}
           {upload.data.problems.length > 0 ? (
@@ -85,14 +94,14 @@ function UploadTaskSet({
           ) : null}
         </Notice>
       ) : null}
-    </div>
+    </>
   );
 }
 
 /**
- * Start a run: pick a task (built-in or from an uploaded HotpotQA file),
- * a strategy (ReAct only or Reflexion), a model, the trial budget and the
- * memory window Ω; then go to the run page.
+ * Start a run: pick a task (built-in, or from a task set imported on the server
+ * by any browser or the CLI), a strategy (ReAct only or Reflexion), a model,
+ * the trial and step budgets and the memory window Ω; then go to the run page.
  */
 export function NewRunForm() {
   const router = useRouter();
@@ -100,10 +109,12 @@ export function NewRunForm() {
   const environments = useQuery(environmentsQuery());
   const [environment, setEnvironment] = useState<EnvironmentId>("qa");
   const family = environments.data?.environments.find((option) => option.id === environment);
-  const uploadedSets = useUploadedTaskSets().filter((set) => set.environment === environment);
+  const client = useQueryClient();
+  const taskSets = useQuery(taskSetsQuery());
+  const importedSets = useMemo(() => (taskSets.data?.taskSets ?? []).filter((set) => set.environment === environment), [taskSets.data, environment]);
   const [chosenTaskSet, setTaskSet] = useState(BUILTIN);
-  // Only sets this browser still remembers (a forgotten one falls back to the built-in set).
-  const taskSet = chosenTaskSet === BUILTIN || uploadedSets.some((set) => set.id === chosenTaskSet) ? chosenTaskSet : BUILTIN;
+  // A set the server no longer lists falls back to the built-in set (while the list loads, keep the choice).
+  const taskSet = chosenTaskSet === BUILTIN || !taskSets.data || importedSets.some((set) => set.id === chosenTaskSet) ? chosenTaskSet : BUILTIN;
   const tasks = useQuery(tasksQuery(environment, taskSet));
   const [search, setSearch] = useState("");
   const [chosenTaskId, setChosenTaskId] = useState<string | null>(null);
@@ -111,9 +122,20 @@ export function NewRunForm() {
   const [chosenModelId, setChosenModelId] = useState<string | null>(null);
   const [maxTrials, setMaxTrials] = useState("5");
   const [memoryWindow, setMemoryWindow] = useState("3");
+  // null: follow the family's default (the field shows it); a string once the user typed.
+  const [chosenMaxSteps, setChosenMaxSteps] = useState<string | null>(null);
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
   const createRun = useCreateRun();
-  const ids = { environment: useId(), search: useId(), strategy: useId(), model: useId(), trials: useId(), window: useId(), taskSet: useId() };
+  const ids = {
+    environment: useId(),
+    search: useId(),
+    strategy: useId(),
+    model: useId(),
+    trials: useId(),
+    steps: useId(),
+    window: useId(),
+    taskSet: useId(),
+  };
 
   const allTasks = useMemo(() => tasks.data?.tasks ?? [], [tasks.data]);
   const visibleTasks = useMemo(() => {
@@ -130,13 +152,19 @@ export function NewRunForm() {
   const windowNumber = memoryWindow.trim() === "" ? null : Number(memoryWindow);
   const trialsValid = Number.isInteger(trialsNumber) && trialsNumber >= 1 && trialsNumber <= 50;
   const windowValid = windowNumber === null || (Number.isInteger(windowNumber) && windowNumber >= 1);
-  const canStart = taskId !== null && modelId !== null && trialsValid && windowValid && !createRun.isPending;
+  const defaultMaxSteps = family?.defaultMaxStepsPerTrial ?? null;
+  const maxSteps = chosenMaxSteps ?? (defaultMaxSteps === null ? "" : String(defaultMaxSteps));
+  // Empty = the family's default, decided by the server.
+  const stepsNumber = maxSteps.trim() === "" ? null : Number(maxSteps);
+  const stepsValid = stepsNumber === null || (Number.isInteger(stepsNumber) && stepsNumber >= 1 && stepsNumber <= 100);
+  const canStart = taskId !== null && modelId !== null && trialsValid && stepsValid && windowValid && !createRun.isPending;
+  const demoOnImportedSet = taskSet !== BUILTIN && selectedModel?.scripted === true;
 
-  // A remembered upload the server no longer knows (e.g. a fresh database): drop it.
+  // The chosen set vanished from the server (e.g. another database): refresh the list, which drops it.
   const unknownSet = taskSet !== BUILTIN && isNotFound(tasks.error);
   useEffect(() => {
-    if (unknownSet) forgetUploadedTaskSet(taskSet);
-  }, [unknownSet, taskSet]);
+    if (unknownSet) void client.invalidateQueries({ queryKey: queryKeys.taskSets() });
+  }, [unknownSet, taskSet, client]);
 
   return (
     <form
@@ -153,6 +181,7 @@ export function NewRunForm() {
             strategy,
             modelId,
             maxTrials: trialsNumber,
+            ...(stepsNumber === null ? {} : { maxStepsPerTrial: stepsNumber }),
             memoryWindow: windowNumber,
             breakpoints: { afterReflection: strategy === "reflexion" && pauseAfterReflection },
           },
@@ -169,6 +198,7 @@ export function NewRunForm() {
           onChange={(event) => {
             setEnvironment(environmentIdSchema.parse(event.target.value));
             setTaskSet(BUILTIN);
+            setChosenMaxSteps(null);
             setChosenTaskId(null);
             setSearch("");
           }}
@@ -181,12 +211,16 @@ export function NewRunForm() {
         </select>
       </Field>
 
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <Field label="Task set" htmlFor={ids.taskSet}>
+      <div className="grid grid-cols-[minmax(0,1fr)_auto] items-end gap-x-3 gap-y-1.5">
+        <Field
+          label="Task set"
+          htmlFor={ids.taskSet}
+          hint={taskSets.error ? <span className="text-red-700">Could not load the imported task sets: {taskSets.error.message}</span> : undefined}
+        >
           <select
             id={ids.taskSet}
             data-testid="task-set-select"
-            className={cn(inputClass, "w-64")}
+            className={inputClass}
             value={taskSet}
             onChange={(event) => {
               setTaskSet(event.target.value);
@@ -194,11 +228,16 @@ export function NewRunForm() {
             }}
           >
             <option value={BUILTIN}>Built-in (written for this project)</option>
-            {uploadedSets.map((set) => (
-              <option key={set.id} value={set.id}>
-                {set.name} ({set.taskCount} tasks)
+            {importedSets.map((set) => (
+              <option key={set.id} value={set.id} data-testid={`task-set-option-${set.id}`}>
+                {set.name} ({set.taskCount} {set.taskCount === 1 ? "task" : "tasks"}, {formatShortTime(set.createdAt)})
               </option>
             ))}
+            {taskSets.isPending ? (
+              <option value="" disabled>
+                Loading imported sets…
+              </option>
+            ) : null}
           </select>
         </Field>
         <UploadTaskSet
@@ -318,6 +357,9 @@ export function NewRunForm() {
             ))}
           </select>
         </Field>
+      </div>
+
+      <div className="grid grid-cols-3 gap-3">
         <Field label="Max trials" htmlFor={ids.trials} hint={trialsValid ? "The run stops at the first success." : "A whole number from 1 to 50."}>
           <input
             id={ids.trials}
@@ -330,6 +372,29 @@ export function NewRunForm() {
             value={maxTrials}
             onChange={(event) => setMaxTrials(event.target.value)}
             aria-invalid={!trialsValid}
+          />
+        </Field>
+        <Field
+          label="Max steps per trial"
+          htmlFor={ids.steps}
+          hint={
+            stepsValid
+              ? `A trial halts after this many steps${defaultMaxSteps === null ? "" : ` (default ${defaultMaxSteps})`}.`
+              : "A whole number from 1 to 100, or empty for the default."
+          }
+        >
+          <input
+            id={ids.steps}
+            type="number"
+            min={1}
+            max={100}
+            inputMode="numeric"
+            data-testid="max-steps-input"
+            placeholder={defaultMaxSteps === null ? undefined : String(defaultMaxSteps)}
+            className={cn(inputClass, !stepsValid && "border-red-500")}
+            value={maxSteps}
+            onChange={(event) => setChosenMaxSteps(event.target.value)}
+            aria-invalid={!stepsValid}
           />
         </Field>
         <Field label="Memory window Ω" htmlFor={ids.window} hint={windowValid ? "Newest reflections the Actor sees. Empty = all." : "A whole number of at least 1, or empty for all."}>
@@ -362,6 +427,11 @@ export function NewRunForm() {
         </span>
       </label>
 
+      {demoOnImportedSet ? (
+        <Notice tone="warning" data-testid="demo-uploaded-warning">
+          {DEMO_ON_UPLOADED_WARNING}
+        </Notice>
+      ) : null}
       {createRun.error ? <Notice tone="error">{createRun.error.message}</Notice> : null}
       {models.error ? <Notice tone="error">Could not load models: {models.error.message}</Notice> : null}
 

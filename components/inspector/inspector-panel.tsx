@@ -7,9 +7,12 @@ import type { GraphNodeOf, RunGraph, RunGraphNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { formatInteger, formatMs, formatUsd } from "@/components/ui/format";
+import { formatCostTotal, formatInteger, formatMs, formatUsd } from "@/components/ui/format";
 import { ORACLE_EXPLANATION, OracleBadge } from "@/components/run-graph";
 import { PromptViewer } from "./prompt-viewer";
+
+/** The scripted offline stand-in (see `GET /api/models`, `scripted: true`). */
+const DEMO_MODEL_ID = "demo";
 
 type ModelCall = RunState["calls"][string];
 
@@ -50,7 +53,16 @@ function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
 }
 
 /** Model, tokens, latency, cost and source of one call, then its exact prompt and raw completion. */
-function ModelCallDetails({ call, title = "Model call" }: { call: ModelCall | undefined; title?: string }) {
+function ModelCallDetails({ call, title = "Model call", byPerson = false }: { call: ModelCall | undefined; title?: string; byPerson?: boolean }) {
+  if (byPerson) {
+    return (
+      <Section title={title}>
+        <p className="text-xs text-slate-500" data-testid="inspector-no-call">
+          Written by a person (an action edit): no model was called for this step.
+        </p>
+      </Section>
+    );
+  }
   if (!call) {
     return (
       <Section title={title}>
@@ -58,18 +70,47 @@ function ModelCallDetails({ call, title = "Model call" }: { call: ModelCall | un
       </Section>
     );
   }
+  // The demo model answers from a script: never let "live" suggest a real LLM answered.
+  const demo = call.settings.modelId === DEMO_MODEL_ID;
+  const source = call.source === "cache" ? "cache" : demo ? "scripted" : "live";
   return (
     <>
-      <Section title={title} right={<Badge tone={call.source === "cache" ? "violet" : "sky"} data-testid="inspector-source">{call.source}</Badge>}>
+      <Section
+        title={title}
+        right={
+          <Badge tone={call.source === "cache" || demo ? "violet" : "sky"} data-testid="inspector-source" data-source={call.source}>
+            {source}
+          </Badge>
+        }
+      >
         <div data-testid="inspector-call">
           <Facts
             rows={[
-              ["Model", <code key="m" data-testid="inspector-model" className="font-mono">{call.settings.modelId}</code>],
+              [
+                "Model",
+                <span key="m" className="inline-flex flex-wrap items-center gap-1.5">
+                  <code data-testid="inspector-model" className="font-mono">
+                    {call.settings.modelId}
+                  </code>
+                  {demo ? (
+                    <Badge tone="violet" data-testid="inspector-demo-badge" className="whitespace-normal">
+                      demo — scripted stand-in, not a real LLM
+                    </Badge>
+                  ) : null}
+                </span>,
+              ],
               ["Role", call.role],
               ["Tokens", <span key="t" data-testid="inspector-tokens">{formatInteger(call.usage.inputTokens)} in · {formatInteger(call.usage.outputTokens)} out</span>],
               ["Latency", <span key="l" data-testid="inspector-latency">{formatMs(call.latencyMs)}</span>],
               ["Cost", <span key="c" data-testid="inspector-cost">{call.costUsd === null ? "unknown price" : formatUsd(call.costUsd)}</span>],
-              ["Source", call.source === "cache" ? "cache (replayed, no new model call)" : "live"],
+              [
+                "Source",
+                call.source === "cache"
+                  ? "cache (replayed, no new model call)"
+                  : demo
+                    ? "scripted (the demo model's script, no LLM was called)"
+                    : "live",
+              ],
               ["Settings", `temperature ${call.settings.temperature} · max ${call.settings.maxOutputTokens} tokens`],
               ["Finish", call.finishReason],
               ["Request hash", <code key="h" className="font-mono text-[11px]" title={call.requestHash}>{call.requestHash.slice(0, 16)}…</code>],
@@ -109,6 +150,7 @@ function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunS
   const calls = trial.callIds.map((id) => state.calls[id]).filter((call): call is ModelCall => call !== undefined);
   const tokens = calls.reduce((sum, call) => sum + call.usage.inputTokens + call.usage.outputTokens, 0);
   const cost = calls.reduce((sum, call) => sum + (call.costUsd ?? 0), 0);
+  const unpriced = calls.filter((call) => call.costUsd === null).length;
   const byRole = (role: string) => calls.filter((call) => call.role === role).length;
   return (
     <>
@@ -120,7 +162,7 @@ function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunS
           ["Answer", trial.answer ?? "—"],
           ["Model calls", `${calls.length} (actor ${byRole("actor")}, reflector ${byRole("reflector")})`],
           ["Tokens", formatInteger(tokens)],
-          ["Cost", formatUsd(cost)],
+          ["Cost", <span key="c" data-testid="inspector-trial-cost">{formatCostTotal({ costUsd: cost, calls: calls.length, unpricedCalls: unpriced })}</span>],
         ]}
       />
       <Section title={`Memory in context (${trial.memory.length})`}>
@@ -147,7 +189,7 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
           <Section title="Thought">
             <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
           </Section>
-          <ModelCallDetails call={state.calls[node.data.callId]} />
+          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} byPerson={node.data.callId === null} />
         </>
       );
     case "action":
@@ -165,7 +207,7 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
               <Facts rows={[["Parsed", <code key="p" className="font-mono">{`${node.data.actionType}[${node.data.argument}]`}</code>]]} />
             )}
           </Section>
-          <ModelCallDetails call={state.calls[node.data.callId]} />
+          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} byPerson={node.data.callId === null} />
         </>
       );
     case "observation": {
@@ -293,14 +335,15 @@ export function InspectorPanel({ graph, state }: { graph: RunGraph; state: RunSt
   }
 
   return (
-    <section data-testid="inspector" data-kind={node.type} aria-label="Inspector" className="flex min-h-0 flex-col">
+    <section data-testid="inspector" data-kind={node.type} aria-label="Inspector" className="flex min-h-0 flex-1 flex-col">
       <header className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2">
         <h2 className="truncate text-sm font-semibold text-slate-900">{titleOf(node)}</h2>
         <Button variant="ghost" size="sm" onClick={closeInspector} aria-label="Close inspector" data-testid="inspector-close">
           ✕
         </Button>
       </header>
-      <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3">
+      {/* A size container: the prompt box sizes itself to this area's height (cqh). */}
+      <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3 [container-type:size]">
         <NodeDetails node={node} state={state} />
       </div>
     </section>

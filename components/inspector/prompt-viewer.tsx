@@ -14,13 +14,21 @@ const MonacoPromptEditor = dynamic(() => import("./monaco-prompt-editor"), {
  * The exact prompt (all messages) sent to a model, in a read-only Monaco
  * editor with word wrap, plus the same text in a collapsible <pre> that tests
  * and copy-paste can rely on without Monaco.
+ *
+ * The editor box is at least 320 px tall and otherwise as tall as the
+ * inspector's visible area (`cqh` of the size container set by the inspector's
+ * scroll area), so scrolled into view it fills the panel; its bottom-right
+ * corner can be dragged to make it taller or shorter.
  */
-export function PromptViewer({ messages, height = 320 }: { messages: readonly ChatMessage[]; height?: number }) {
+export function PromptViewer({ messages }: { messages: readonly ChatMessage[] }) {
   const text = useMemo(() => formatMessages(messages), [messages]);
   return (
     <div className="space-y-1.5">
-      <div data-testid="inspector-prompt" className="overflow-hidden rounded-md border border-slate-200 bg-white" style={{ height }}>
-        <MonacoPromptEditor value={text} height={height} />
+      <div
+        data-testid="inspector-prompt"
+        className="h-[max(20rem,calc(100cqh_-_2.5rem))] min-h-80 resize-y overflow-hidden rounded-md border border-slate-200 bg-white"
+      >
+        <MonacoPromptEditor value={text} height="100%" />
       </div>
       <details className="text-xs">
         <summary className="cursor-pointer select-none text-slate-600 hover:text-slate-900">Prompt as plain text</summary>

@@ -6,10 +6,11 @@ import type { RunState } from "@/lib/domain/fold-run";
 import { usePauseRun, useResumeRun, useSetBreakpoints, type StreamConnection } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { formatInteger, formatUsd } from "@/components/ui/format";
+import { formatCostTotal, formatInteger } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { StatusPill } from "@/components/ui/status-pill";
 import { cn } from "@/lib/utils/cn";
+import { trialChipLabel, trialChipState } from "./run-messages";
 
 const STRATEGY_LABELS: Record<string, string> = { none: "ReAct only", reflexion: "Reflexion" };
 
@@ -24,30 +25,34 @@ function ConnectionDot({ connection }: { connection: StreamConnection }) {
   );
 }
 
-/** Trial n: success / failure / halted, one chip each. */
-function TrialStrip({ state }: { state: RunState }) {
+/**
+ * Trial n: success / failure / halted, one chip each. A trial without an outcome
+ * says "running…" only while the run runs; else paused / interrupted / stopped.
+ */
+function TrialStrip({ state, status }: { state: RunState; status: RunStatus | null }) {
   if (state.trials.length === 0) return <span className="text-xs text-slate-500">No trial yet.</span>;
   const maxTrials = state.config?.maxTrials;
   return (
     <ol className="flex flex-wrap items-center gap-1.5" data-testid="trial-strip" aria-label="Trials">
       {state.trials.map((trial) => {
-        const outcome = trial.outcome;
+        const chip = trialChipState(trial.outcome, status);
         return (
           <li
             key={trial.trial}
             data-testid="trial-chip"
             data-trial={trial.trial}
-            data-outcome={outcome ?? "running"}
+            data-outcome={chip}
             className={cn(
               "inline-flex items-center gap-1 rounded-md border px-2 py-0.5 text-xs",
-              outcome === "success" && "border-green-300 bg-green-50 text-green-900",
-              outcome === "failure" && "border-red-300 bg-red-50 text-red-900",
-              outcome === "halted" && "border-amber-300 bg-amber-50 text-amber-950",
-              outcome === null && "border-sky-300 bg-sky-50 text-sky-900",
+              chip === "success" && "border-green-300 bg-green-50 text-green-900",
+              chip === "failure" && "border-red-300 bg-red-50 text-red-900",
+              chip === "halted" && "border-amber-300 bg-amber-50 text-amber-950",
+              chip === "running" && "border-sky-300 bg-sky-50 text-sky-900",
+              (chip === "paused" || chip === "interrupted" || chip === "stopped" || chip === "unfinished") && "border-slate-300 bg-slate-50 text-slate-700",
             )}
           >
             <span className="font-medium">Trial {trial.trial}</span>
-            <span>{outcome ?? "running…"}</span>
+            <span>{trialChipLabel(chip)}</span>
           </li>
         );
       })}
@@ -143,7 +148,8 @@ export function RunHeader({
               onChange={(event) => {
                 const next = event.target.checked;
                 setPendingBreakpoint(next);
-                setBreakpoints.mutate({ afterReflection: next }, { onSettled: () => setPendingBreakpoint(null) });
+                // Keep the other breakpoint kinds as they are (set from the CLI, say): only this one changes.
+                setBreakpoints.mutate({ ...state.breakpoints, afterReflection: next }, { onSettled: () => setPendingBreakpoint(null) });
               }}
             />
             Pause after each reflection
@@ -158,7 +164,7 @@ export function RunHeader({
       </div>
 
       <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 pb-2.5 pt-2">
-        <TrialStrip state={state} />
+        <TrialStrip state={state} status={effectiveStatus} />
         <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals">
           <div className="flex gap-1">
             <dt>calls</dt>
@@ -175,8 +181,17 @@ export function RunHeader({
           </div>
           <div className="flex gap-1">
             <dt>cost</dt>
-            <dd className="font-medium tabular-nums text-slate-900" data-testid="total-cost">
-              {formatUsd(totals.costUsd)}
+            <dd
+              className="font-medium tabular-nums text-slate-900"
+              data-testid="total-cost"
+              data-unpriced-calls={totals.unpricedCalls}
+              title={
+                totals.unpricedCalls > 0
+                  ? `${totals.unpricedCalls} of ${totals.modelCalls} calls have no known price (the model is not in the server's price table); they are not counted.`
+                  : undefined
+              }
+            >
+              {formatCostTotal({ costUsd: totals.costUsd, calls: totals.modelCalls, unpricedCalls: totals.unpricedCalls })}
             </dd>
           </div>
         </dl>

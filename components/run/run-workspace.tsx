@@ -15,20 +15,22 @@ import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { RunHeader } from "./run-header";
+import { INTERRUPTED_MESSAGE, pauseBanner } from "./run-messages";
 
 /** What the log and the server say about the run, in words, when it needs the user's attention. */
 function RunBanners({ state, status }: { state: RunState; status: RunStatus | null }) {
+  const pause = state.pause ? pauseBanner(state.pause, { canEditMemory: state.memory.length > 0 }) : null;
   return (
     <>
       {status === "interrupted" ? (
         <Notice tone="warning" data-testid="interrupted-banner" className="mx-4 mt-2">
-          This run was interrupted (the server stopped). Resume to continue from the last checkpoint.
+          {INTERRUPTED_MESSAGE}
         </Notice>
       ) : null}
-      {status === "paused" && state.pause ? (
+      {status === "paused" && pause ? (
         <Notice tone="warning" data-testid="paused-banner" className="mx-4 mt-2">
-          <strong className="font-semibold">Paused.</strong> {state.pause.detail.replace(/\.+$/, "")}.{" "}
-          {state.memory.length > 0 ? "You can edit the newest reflection or the memory at the right, then Resume." : "Resume to continue."}
+          <strong className="font-semibold">{pause.headline}</strong>
+          {pause.detail ? <> {pause.detail}</> : null} <span data-testid="paused-instruction">{pause.instruction}</span>
         </Notice>
       ) : null}
       {status === "error" || state.error ? (

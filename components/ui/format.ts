@@ -34,3 +34,15 @@ export function formatShortTime(iso: string): string {
     ? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
     : date.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
+
+/**
+ * A cost summed over model calls some of which may have no known price
+ * (`unpricedCalls`, e.g. `compatible:*` models): the sum when every call was
+ * priced, `unknown` when none was, else a lower bound such as
+ * `≥ $0.0021 (3 calls unpriced)`. Never a bare `$0` for calls of unknown price.
+ */
+export function formatCostTotal({ costUsd, calls, unpricedCalls }: { costUsd: number; calls: number; unpricedCalls: number }): string {
+  if (calls === 0 || unpricedCalls <= 0) return formatUsd(costUsd);
+  if (unpricedCalls >= calls) return "unknown";
+  return `≥ ${formatUsd(costUsd)} (${unpricedCalls} ${unpricedCalls === 1 ? "call" : "calls"} unpriced)`;
+}

@@ -39,7 +39,8 @@ export type ThoughtNodeData = {
   trial: number;
   step: number;
   eventId: string;
-  callId: string;
+  /** The Actor call that wrote it; null when a person wrote the step (an `action-edit`). */
+  callId: string | null;
   text: string;
 };
 
@@ -47,7 +48,8 @@ export type ActionNodeData = {
   trial: number;
   step: number;
   eventId: string;
-  callId: string;
+  /** The Actor call that wrote it; null when a person injected the action (an `action-edit`). */
+  callId: string | null;
   /** The action line as the model wrote it. */
   text: string;
   /** Parsed verb (`Search`, `Finish`, …); null when the line did not parse. */

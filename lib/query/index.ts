@@ -8,6 +8,5 @@ export { ApiRequestError, fetchJson, isNotFound } from "./fetch-json";
 export { queryKeys } from "./keys";
 export { isTerminalStatus, mergeEvents, type RunEventsCache } from "./merge-events";
 export { useCreateRun, useEditRun, usePauseRun, useResumeRun, useSetBreakpoints, useUploadTaskSet } from "./mutations";
-export { environmentsQuery, modelsQuery, runEventsQuery, runListQuery, runQuery, tasksQuery } from "./queries";
+export { environmentsQuery, modelsQuery, runEventsQuery, runListQuery, runQuery, taskSetsQuery, tasksQuery } from "./queries";
 export { catchUpRunEvents, useRunEvents, type StreamConnection } from "./run-events";
-export { forgetUploadedTaskSet, rememberUploadedTaskSet, useUploadedTaskSets, type UploadedTaskSet } from "./uploaded-task-sets";

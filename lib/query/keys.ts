@@ -8,6 +8,8 @@ import type { EnvironmentId } from "@/lib/domain/config";
 export const queryKeys = {
   models: () => ["models"] as const,
   environments: () => ["environments"] as const,
+  /** All imported task sets (every family); the picker filters by family. */
+  taskSets: () => ["task-sets"] as const,
   tasks: (environment: EnvironmentId, taskSet: string) => ["tasks", environment, taskSet] as const,
   runList: () => ["run-list"] as const,
   run: (runId: string) => ["run", runId] as const,

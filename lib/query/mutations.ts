@@ -12,6 +12,7 @@ import {
   type EditRequest,
   type RunDetailResponse,
   type TaskListResponse,
+  type TaskSetListResponse,
 } from "@/lib/domain/api";
 import { breakpointsSchema, type Breakpoints, type EnvironmentId } from "@/lib/domain/config";
 import { fetchJson } from "./fetch-json";
@@ -19,7 +20,6 @@ import { queryKeys } from "./keys";
 import type { RunEventsCache } from "./merge-events";
 import { runPath } from "./queries";
 import { catchUpRunEvents } from "./run-events";
-import { rememberUploadedTaskSet } from "./uploaded-task-sets";
 
 const createRunResponseSchema = z.object({ runId: z.string().min(1) });
 
@@ -98,7 +98,9 @@ export function useSetBreakpoints(runId: string) {
 /**
  * Reads a chosen file as text and `POST`s it to `/api/task-sets` as
  * `{ environment, name, content }`. The response (tasks plus any problems) is
- * put into the task list cache and the set is remembered for the picker.
+ * put into the task list cache, the set is put at the top of the task-set list
+ * (the server returns the existing set for an identical file, so it is moved,
+ * not duplicated) and the list is refetched from the server.
  */
 export function useUploadTaskSet(environment: EnvironmentId = "qa") {
   const client = useQueryClient();
@@ -109,14 +111,16 @@ export function useUploadTaskSet(environment: EnvironmentId = "qa") {
       const body = checked(uploadTaskSetRequestSchema, { environment, name: file.name, content });
       return fetchJson("/api/task-sets", taskListResponseSchema, { method: "POST", body });
     },
-    onSuccess: (response) => {
-      client.setQueryData(queryKeys.tasks(response.taskSet.environment, response.taskSet.id), response);
-      rememberUploadedTaskSet({
-        id: response.taskSet.id,
-        name: response.taskSet.name,
-        environment: response.taskSet.environment,
-        taskCount: response.tasks.length,
+    onSuccess: async (response) => {
+      const { taskSet, tasks } = response;
+      client.setQueryData(queryKeys.tasks(taskSet.environment, taskSet.id), response);
+      // Show it in the picker right away, even before the refetch below answers.
+      client.setQueryData<TaskSetListResponse>(queryKeys.taskSets(), (existing) => {
+        const known = existing?.taskSets.find((set) => set.id === taskSet.id);
+        const entry = { ...taskSet, createdAt: known?.createdAt ?? new Date().toISOString(), taskCount: tasks.length };
+        return { taskSets: [entry, ...(existing?.taskSets ?? []).filter((set) => set.id !== taskSet.id)] };
       });
+      await client.invalidateQueries({ queryKey: queryKeys.taskSets() });
     },
   });
 }

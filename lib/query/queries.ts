@@ -6,6 +6,7 @@ import {
   runDetailResponseSchema,
   runListResponseSchema,
   taskListResponseSchema,
+  taskSetListResponseSchema,
 } from "@/lib/domain/api";
 import type { EnvironmentId } from "@/lib/domain/config";
 import { ApiRequestError, fetchJson } from "./fetch-json";
@@ -35,6 +36,19 @@ export const environmentsQuery = () =>
     queryKey: queryKeys.environments(),
     queryFn: ({ signal }) => fetchJson("/api/environments", environmentsResponseSchema, { signal }),
     staleTime: 5 * 60_000,
+    retry: retryUnlessClientError,
+  });
+
+/**
+ * `GET /api/task-sets`: the imported task sets of every family (uploaded from
+ * any browser or imported with the CLI), newest first. Refetched when the tab
+ * regains focus, so a set imported from a terminal meanwhile shows up.
+ */
+export const taskSetsQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.taskSets(),
+    queryFn: ({ signal }) => fetchJson("/api/task-sets", taskSetListResponseSchema, { signal }),
+    refetchOnWindowFocus: true,
     retry: retryUnlessClientError,
   });
 

@@ -1,4 +1,4 @@
-import type { RunConfig } from "@/lib/domain/config";
+import { NO_BREAKPOINTS, type RunConfig } from "@/lib/domain/config";
 import type { z } from "zod";
 import { eventDataSchemas, runEventSchema, type EventType, type MemoryItem, type RunEvent } from "@/lib/domain/events";
 
@@ -24,7 +24,7 @@ export function makeRunConfig(overrides: Partial<RunConfig> = {}): RunConfig {
       actor: { id: "qa/react-actor", version: 1, text: "Solve {question}" },
       reflector: { id: "qa/reflector", version: 1, text: "Reflect on {trajectory}" },
     },
-    breakpoints: { afterReflection: false },
+    breakpoints: NO_BREAKPOINTS,
     seed: 0,
     ...overrides,
   };

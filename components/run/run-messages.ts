@@ -1,0 +1,105 @@
+import type { RunStatus } from "@/lib/domain/api";
+import type { TrialView } from "@/lib/domain/fold-run";
+
+/** Wording of the interrupted banner: resume replays the log and continues after its last event. */
+export const INTERRUPTED_MESSAGE =
+  "This run was interrupted (the server stopped). Resume to continue from the last recorded step; nothing recorded is lost.";
+
+/** The paused banner in three parts: a bold headline, the reason (if any) and one instruction. */
+export interface PauseBanner {
+  headline: string;
+  detail: string | null;
+  instruction: string;
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A model error's text without its "resume the run" advice (the banner gives
+ * that once, at the end): the engine's own "Resume the run to retry this call."
+ * suffix is dropped, "…, then resume the run." / "… and resume the run" lose the
+ * resume clause, and a sentence that only says to resume is dropped.
+ */
+export function withoutResumeAdvice(detail: string): string {
+  const sentences = detail.trim().split(/(?<=[.?!])\s+/);
+  const kept: string[] = [];
+  for (const sentence of sentences) {
+    const afterSemicolon = /^resume the run\b[^;]*;\s*(.+)$/i.exec(sentence);
+    if (afterSemicolon?.[1]) {
+      kept.push(capitalize(afterSemicolon[1]));
+      continue;
+    }
+    if (/^resume the run\b/i.test(sentence)) continue;
+    const trimmed = sentence.replace(/,?\s+(?:then|and)\s+resume the run\b/gi, "").trim();
+    if (trimmed.length > 0) kept.push(trimmed);
+  }
+  const text = kept.join(" ").trim();
+  return text.length > 0 ? text : detail.trim();
+}
+
+const withPeriod = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
+
+/**
+ * What the paused banner says for a `run-pause` event's data, given whether
+ * there is memory to edit. Takes only `reason` and `detail`, so a new pause
+ * reason still gets a sensible banner (its detail, then "Resume to continue").
+ */
+export function pauseBanner(pause: { reason: string; detail: string }, options: { canEditMemory: boolean }): PauseBanner {
+  const editHint = "You can edit the newest reflection or the memory at the right, then Resume.";
+  const detail = pause.detail.trim();
+  switch (pause.reason) {
+    case "model-error":
+      return {
+        headline: "Paused: a model call failed.",
+        detail: withPeriod(withoutResumeAdvice(detail)),
+        instruction: "Press Resume to retry the call.",
+      };
+    case "user":
+      // The detail already says who paused ("Paused by the user."): use it as the headline.
+      return {
+        headline: detail.length > 0 && /^paused\b/i.test(detail) ? withPeriod(detail) : "Paused.",
+        detail: detail.length > 0 && !/^paused\b/i.test(detail) ? withPeriod(detail) : null,
+        instruction: options.canEditMemory ? editHint : "Resume to continue.",
+      };
+    case "breakpoint":
+      return {
+        headline: "Paused.",
+        detail: detail.length > 0 ? withPeriod(detail) : null,
+        instruction: options.canEditMemory ? editHint : "Resume to continue.",
+      };
+    default:
+      return { headline: "Paused.", detail: detail.length > 0 ? withPeriod(detail) : null, instruction: "Resume to continue." };
+  }
+}
+
+/** The state shown on a trial chip: its outcome, else what the run is doing now. */
+export type TrialChipState = NonNullable<TrialView["outcome"]> | "running" | "paused" | "interrupted" | "stopped" | "unfinished";
+
+/** A trial without an outcome is only "running" while the run is; otherwise it says why it stands still. */
+export function trialChipState(outcome: TrialView["outcome"], status: RunStatus | null): TrialChipState {
+  if (outcome !== null) return outcome;
+  switch (status) {
+    case "paused":
+      return "paused";
+    case "interrupted":
+      return "interrupted";
+    case "error":
+      return "stopped";
+    case "ended":
+      return "unfinished";
+    default:
+      return "running";
+  }
+}
+
+/** The chip's text for {@link trialChipState}. */
+export function trialChipLabel(state: TrialChipState): string {
+  switch (state) {
+    case "running":
+      return "running…";
+    case "stopped":
+      return "stopped (error)";
+    default:
+      return state;
+  }
+}
