@@ -27,7 +27,9 @@ export function branchPath(leaf: BranchId, getBranch: (id: BranchId) => BranchRe
     const branch = getBranch(current);
     if (!branch) throw new AppError("not-found", `No branch ${current}`);
     segments.unshift({ branchId: branch.id, maxSeq: limit });
-    limit = branch.forkSeq;
+    // An ancestor is seen only up to the smallest fork point below it (a fork of a
+    // fork at seq 3 must not see the grandparent's seq 4, even if the parent forked at 5).
+    if (branch.forkSeq !== null) limit = limit === null ? branch.forkSeq : Math.min(limit, branch.forkSeq);
     current = branch.parentBranchId;
   }
   return segments;

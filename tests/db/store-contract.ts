@@ -63,6 +63,22 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
       await store.close();
     });
 
+    it("a fork of a fork sees each ancestor only up to the smallest fork point below it", async () => {
+      const store = await makeStore();
+      const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
+      const pause = (detail: string) => draft("run-pause", { reason: "user", detail });
+      await store.append(run.id, run.rootBranchId, [pause("r2"), pause("r3"), pause("r4")]);
+      const child = await store.createBranch({ runId: run.id, parentBranchId: run.rootBranchId, forkSeq: 3 });
+      await store.append(run.id, child.id, [pause("c4")]);
+      const grandchild = await store.createBranch({ runId: run.id, parentBranchId: child.id, forkSeq: 2 });
+      await store.append(run.id, grandchild.id, [pause("g3")]);
+      const details = (events: Awaited<ReturnType<typeof store.list>>) => events.map((e) => (e.type === "run-pause" ? e.data.detail : e.type));
+      expect(details(await store.list(run.id, child.id))).toEqual(["run-start", "r2", "r3", "c4"]);
+      expect(details(await store.list(run.id, grandchild.id))).toEqual(["run-start", "r2", "g3"]);
+      expect((await store.listBranches(run.id)).map((b) => b.id)).toEqual([run.rootBranchId, child.id, grandchild.id]);
+      await store.close();
+    });
+
     it("lists runs newest first", async () => {
       const store = await makeStore();
       const first = await store.createRun({ config: makeRunConfig(), title: "first" });
