@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { and, asc, desc, eq, gt, lte } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { z } from "zod";
@@ -104,7 +104,7 @@ export class SqliteRunStore implements RunStore {
       .select()
       .from(schema.branches)
       .where(eq(schema.branches.runId, runId))
-      .orderBy(asc(schema.branches.createdAt))
+      .orderBy(asc(schema.branches.createdAt), sql`rowid`)
       .all()
       .map(toBranchRecord);
   }

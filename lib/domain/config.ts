@@ -6,12 +6,21 @@ export type EnvironmentId = z.infer<typeof environmentIdSchema>;
 
 /**
  * Memory strategies (Reflexion paper §4; `ReflexionStrategy` in the reference
- * code, see shared/docs/reflexion-reference.md §1.1).
+ * code, see shared/docs/reflexion-reference.md §1.1). What each one puts in
+ * each prompt: docs/decisions/0008-strategies.md; behaviour: lib/engine/strategies.ts.
  * - `none`: ReAct only. Every trial starts from scratch; no reflection is written.
  * - `reflexion`: after a failed trial the Self-Reflection model writes a lesson
  *   into the episodic memory; the next trial sees the last Ω of them.
+ * - `last-attempt`: the next trial sees the previous trial's trajectory (the
+ *   paper's EPM); no reflection is written.
+ * - `last-attempt-and-reflexion`: the previous trajectory plus only the newest
+ *   reflection (the paper's EPM + Reflexion).
+ * - `cot`: closed-book chain of thought (QA): no tools, one Thought then
+ *   `Finish[answer]` per trial; reflects after failures like `reflexion`.
+ * - `cot-gold-context`: as `cot`, with the task's supporting paragraphs in the
+ *   prompt (the paper's CoT (GT) + Reflexion, Fig. 4b).
  */
-export const strategySchema = z.enum(["none", "reflexion"]);
+export const strategySchema = z.enum(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion", "cot", "cot-gold-context"]);
 export type Strategy = z.infer<typeof strategySchema>;
 
 /** Roles that call a model. `evaluator` is reserved for LLM-judge evaluators. */

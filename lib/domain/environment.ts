@@ -1,4 +1,4 @@
-import type { EnvironmentId } from "./config";
+import type { EnvironmentId, PromptTemplate, Strategy } from "./config";
 import type { MemoryItem, ParsedAction } from "./events";
 
 /**
@@ -73,6 +73,36 @@ export interface TaskSummary {
 }
 
 /**
+ * How the engine asks a family to render the reflections (`renderMemory`).
+ * Every field is optional, so a family may ignore the whole object.
+ */
+export interface MemoryRenderOptions {
+  /**
+   * True when the previous trial's block ({@link EnvironmentFamily.renderLastAttempt})
+   * comes right before the reflections in `{memory}` (strategy
+   * `last-attempt-and-reflexion`): the reference then uses a shorter header
+   * without "you attempted this before" (reference §2.7).
+   */
+  afterLastAttempt?: boolean;
+}
+
+/** What a family may know when it starts an episode. Every field is optional. */
+export interface EpisodeOptions {
+  /**
+   * The run's memory strategy. The QA family uses it to take the tools away
+   * under the chain-of-thought strategies (`Search`/`Lookup` become invalid
+   * actions, as in the reference's CoT agent, §2.8).
+   */
+  strategy?: Strategy;
+}
+
+/** The Actor and Self-Reflection templates a run uses. */
+export interface StrategyTemplates {
+  actor: PromptTemplate;
+  reflector: PromptTemplate;
+}
+
+/**
  * A task family. `Task` is the family's own validated task type.
  * Prompt rendering lives in the engine; the family supplies the variables.
  */
@@ -85,8 +115,8 @@ export interface EnvironmentFamily<Task = unknown> {
   splitCompletion(completion: string): StepCompletion;
   /** Total parser: never throws. */
   parseAction(actionText: string): ActionParse;
-  /** A fresh episode for one trial. */
-  startEpisode(task: Task): Episode;
+  /** A fresh episode for one trial. `options` is optional (families may ignore it). */
+  startEpisode(task: Task, options?: EpisodeOptions): Episode;
   /**
    * Judges a finished or halted trial. `answer` is null when the trial halted
    * without one; `episode` is the trial's episode with every recorded action
@@ -101,14 +131,38 @@ export interface EnvironmentFamily<Task = unknown> {
   earlyStop?(steps: readonly TrajectoryStep[]): string | null;
   /** The family's default step budget per trial (QA: 6, the HotpotQA reference). */
   defaultMaxStepsPerTrial?: number;
-  /** Values for the Actor and Self-Reflection templates' placeholders (e.g. `question`, `examples`). */
-  promptVariables(task: Task): Record<string, string>;
+  /**
+   * Values for the Actor and Self-Reflection templates' placeholders (e.g.
+   * `question`, `examples`). `strategy` (optional) lets a family give
+   * strategy-specific values: the QA family's CoT examples under `cot`, and
+   * `context` (the supporting paragraphs) under `cot-gold-context`.
+   */
+  promptVariables(task: Task, strategy?: Strategy): Record<string, string>;
   /** The default templates for this family (ids and versions included). */
   defaultTemplates: { actor: { id: string; version: number; text: string }; reflector: { id: string; version: number; text: string } };
+  /**
+   * The strategies this family can run. Absent: `none` and `reflexion`, plus
+   * `last-attempt` and `last-attempt-and-reflexion` when the family has
+   * {@link renderLastAttempt} (see `supportedStrategiesOf` in lib/engine/strategies.ts).
+   */
+  supportedStrategies?: readonly Strategy[];
+  /**
+   * The templates for a strategy (e.g. the QA family's CoT templates under
+   * `cot`). Absent, or for strategies without their own: {@link defaultTemplates}.
+   */
+  templatesFor?(strategy: Strategy): StrategyTemplates;
+  /**
+   * The previous trial's block for the Actor's `{memory}` slot under
+   * `last-attempt` and `last-attempt-and-reflexion` (the paper's EPM): a header,
+   * the task, the trial's trajectory with long observations truncated, the
+   * marker `(END PREVIOUS TRIAL)` and a blank line. Families without it cannot
+   * run those strategies.
+   */
+  renderLastAttempt?(task: Task, steps: readonly TrajectoryStep[]): string;
   /** Renders the scratchpad of steps so far, e.g. `\nThought 1: …\nAction 1: …\nObservation 1: …`. */
   renderTrajectory(steps: readonly TrajectoryStep[]): string;
-  /** Renders the memory block for the Actor prompt; empty string when there is no memory. */
-  renderMemory(memory: readonly MemoryItem[]): string;
+  /** Renders the reflections block for the Actor prompt; empty string when there is no memory. */
+  renderMemory(memory: readonly MemoryItem[], options?: MemoryRenderOptions): string;
   /** The label the Actor's completion starts after, for step `n`, with its leading newline (e.g. `\nThought 3:`). */
   stepPrefix(step: number): string;
   /** Stop sequences for the Actor call (e.g. `\nObservation`). */

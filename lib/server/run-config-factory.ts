@@ -1,5 +1,7 @@
 import { runConfigSchema, type RunConfig } from "@/lib/domain/config";
 import type { CreateRunRequest } from "@/lib/domain/api";
+import { AppError } from "@/lib/domain/errors";
+import { strategyBehaviour, supportedStrategiesOf } from "@/lib/engine/strategies";
 import type { EnvironmentEntry } from "@/lib/environments/registry";
 
 /**
@@ -12,8 +14,17 @@ const REFLECTOR_MAX_OUTPUT_TOKENS = 250;
 
 /**
  * Builds a full {@link RunConfig} from a create-run request and a task snapshot:
- * the family's default templates, temperature 0 (the paper's setting) and the
- * defaults of the config schema for anything the request leaves out.
+ * the family's templates for the strategy (`templatesFor`, else its defaults),
+ * temperature 0 (the paper's setting) and the defaults of the config schema for
+ * anything the request leaves out. Strategy-specific choices
+ * (docs/decisions/0008-strategies.md):
+ * - the step budget is the strategy's fixed one when it has one (`cot`,
+ *   `cot-gold-context`: 1, whatever the request says), else the request's, else
+ *   the family's default;
+ * - `last-attempt-and-reflexion` records Ω = 1, the only reflection it shows.
+ *
+ * @throws AppError("invalid-input") when the family does not support the strategy;
+ *   the message names the ones it does.
  */
 export function buildRunConfig(
   request: CreateRunRequest,
@@ -21,16 +32,26 @@ export function buildRunConfig(
   task: Record<string, unknown>,
   taskSetName: string,
 ): RunConfig {
-  const templates = entry.family.defaultTemplates;
+  const { family } = entry;
+  const strategy = request.strategy;
+  const supported = supportedStrategiesOf(family);
+  if (!supported.includes(strategy)) {
+    throw new AppError(
+      "invalid-input",
+      `The ${entry.label} family does not support the strategy "${strategy}". Supported strategies: ${supported.join(", ")}.`,
+    );
+  }
+  const templates = family.templatesFor?.(strategy) ?? family.defaultTemplates;
+  const behaviour = strategyBehaviour(strategy);
   return runConfigSchema.parse({
     environment: request.environment,
     taskSetName,
     taskId: request.taskId,
     task,
-    strategy: request.strategy,
-    memoryWindow: request.memoryWindow,
+    strategy,
+    memoryWindow: strategy === "last-attempt-and-reflexion" ? 1 : request.memoryWindow,
     maxTrials: request.maxTrials,
-    maxStepsPerTrial: request.maxStepsPerTrial ?? entry.family.defaultMaxStepsPerTrial,
+    maxStepsPerTrial: behaviour.stepsPerTrial ?? request.maxStepsPerTrial ?? family.defaultMaxStepsPerTrial,
     models: {
       actor: { modelId: request.modelId, temperature: 0, maxOutputTokens: ACTOR_MAX_OUTPUT_TOKENS },
       reflector: { modelId: request.modelId, temperature: 0, maxOutputTokens: REFLECTOR_MAX_OUTPUT_TOKENS },

@@ -9,6 +9,7 @@ import {
   householdPromptVariables,
   householdReflectorTemplate,
   openingText,
+  renderLastAttempt,
   renderMemory,
   renderTrajectory,
   stepPrefix,
@@ -40,6 +41,9 @@ export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristi
     defaultMaxStepsPerTrial: DEFAULT_STEP_BUDGET,
     promptVariables: householdPromptVariables,
     defaultTemplates: { actor: householdActorTemplate, reflector: householdReflectorTemplate },
+    // Chain of thought is a QA setting (one Thought, then Finish); it has no household counterpart.
+    supportedStrategies: ["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"],
+    renderLastAttempt,
     renderTrajectory,
     renderMemory,
     stepPrefix,
@@ -91,4 +95,4 @@ export {
   type HouseholdScene,
   type HouseholdGoal,
 } from "./task";
-export { householdActorTemplate, householdReflectorTemplate, renderMemory, renderTrajectory, MEMORY_HEADER } from "./prompts";
+export { householdActorTemplate, householdReflectorTemplate, renderMemory, renderTrajectory, renderLastAttempt, MEMORY_HEADER } from "./prompts";

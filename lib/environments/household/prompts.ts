@@ -1,6 +1,7 @@
 import type { PromptTemplate } from "@/lib/domain/config";
 import type { TrajectoryStep } from "@/lib/domain/environment";
 import type { MemoryItem } from "@/lib/domain/events";
+import { LAST_ATTEMPT_CHAR_BUDGET, truncateLongestObservations } from "@/lib/domain/trajectory-budget";
 import { initialObservation } from "./feedback";
 import { householdActorExamples, householdReflectionExamples } from "./prompt-examples";
 import type { HouseholdTask } from "./task";
@@ -26,8 +27,12 @@ import type { HouseholdTask } from "./task";
  *
  * `{task}` (the task sentence alone) is also available. One Actor call per
  * step writes one command line (stop sequence `"\n"`): the prompt ends with
- * `>`, the model continues the line. One Actor template serves `none` and
- * `reflexion`: with no memory the trial-1 prompts are identical.
+ * `>`, the model continues the line. One Actor template serves every strategy
+ * the family supports (`none`, `reflexion`, `last-attempt`,
+ * `last-attempt-and-reflexion`): with no memory the trial-1 prompts are
+ * identical. Under the last-attempt strategies the engine puts
+ * {@link renderLastAttempt} (the previous trial) before {@link renderMemory} in
+ * `{memory}`. The chain-of-thought strategies are QA-only.
  */
 
 /** The line that introduces the reflections in the Actor prompt (ALFWorld wording, reference §3.2). */
@@ -100,6 +105,29 @@ export function renderMemory(memory: readonly MemoryItem[]): string {
   const texts = memory.map((item) => oneLine(item.text)).filter((text) => text !== "");
   if (texts.length === 0) return "";
   return `${MEMORY_HEADER}\n${texts.map((text, index) => `Trial ${index + 1}:\n${text}`).join("\n")}\n\n`;
+}
+
+/** The line that introduces the previous trial under `last-attempt` and `last-attempt-and-reflexion`. */
+export const LAST_ATTEMPT_HEADER = "You have tried the task below before and failed. Here is your last attempt in full:";
+
+/** Closes the previous trial's block (the HotpotQA reference's marker, §1.1). */
+export const END_PREVIOUS_TRIAL_MARKER = "(END PREVIOUS TRIAL)";
+
+/** What replaces an observation cut to fit the previous trial into {@link LAST_ATTEMPT_CHAR_BUDGET}. */
+export const TRUNCATED_OBSERVATION = "[truncated]";
+
+/**
+ * The previous trial's block for `{memory}` (`last-attempt`,
+ * `last-attempt-and-reflexion`; ALFWorld's reference code has no such
+ * strategy, so this follows the HotpotQA one, §1.1): {@link LAST_ATTEMPT_HEADER},
+ * the task's opening text, the trial's history as {@link renderTrajectory}
+ * renders it, {@link END_PREVIOUS_TRIAL_MARKER}, a blank line. While the
+ * history is longer than {@link LAST_ATTEMPT_CHAR_BUDGET} characters, the
+ * longest observation is replaced by {@link TRUNCATED_OBSERVATION}.
+ */
+export function renderLastAttempt(task: HouseholdTask, steps: readonly TrajectoryStep[]): string {
+  const kept = truncateLongestObservations(steps, renderTrajectory, LAST_ATTEMPT_CHAR_BUDGET, TRUNCATED_OBSERVATION);
+  return `${LAST_ATTEMPT_HEADER}\n${openingText(task)}${renderTrajectory(kept)}\n${END_PREVIOUS_TRIAL_MARKER}\n\n`;
 }
 
 /** The reflection examples as one string, each shaped like the live part of the reflector prompt. */

@@ -6,6 +6,12 @@ import type { QaDemoScript } from "./demo-script";
  * model can be run on. Every reflection only uses facts the failed trial's
  * trajectory showed, as a real Self-Reflection model would, and contains all
  * of its task's `lessonKeywords`.
+ *
+ * `cot` is the one-step chain-of-thought script (strategies `cot` and
+ * `cot-gold-context`): the naive answer repeats the ReAct mistake in one
+ * Thought, or, for four tasks (02, 04, 07, 10), gives the right fact worded so
+ * that exact match fails (a "phrasing discrepancy", reference §2.8); the CoT
+ * reflection names that lesson and contains all of `cot.lessonKeywords`.
  */
 export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
   "qa-builtin-01": {
@@ -22,6 +28,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I answered Dunmere, the town where The Glass Orchard was first staged, but the question asks for the river that runs through that town. Next time I should search Dunmere once I have found it and answer with the river named on its page.",
+    cot: {
+      lessonKeywords: ["Dunmere", "river"],
+      naive: { thought: "The Glass Orchard was first staged at the Corn Exchange in Dunmere. So the answer is Dunmere.", action: "Finish[Dunmere]" },
+      informed: { thought: "The Glass Orchard was first staged in Dunmere, and the question asks for the river that runs through that town, not the town. The River Sallow runs through Dunmere. So the answer is River Sallow.", action: "Finish[River Sallow]" },
+      reflection:
+        "I answered Dunmere, the town where The Glass Orchard was first staged, but the question asks for the river that runs through that town. Next time I should take one more step, from Dunmere to the river that runs through it, and answer with the river's name.",
+    },
   },
   "qa-builtin-02": {
     lessonKeywords: ["exact title", "Port Averly"],
@@ -37,6 +50,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       'I searched for descriptions such as "founder of Port Averly", which are not page titles, and repeated failed searches until I ran out of steps. I should search the exact title Port Averly, read the founder\'s name there, and then search that explorer to find the ship.',
+    cot: {
+      lessonKeywords: ["phrasing", "ship's name"],
+      naive: { thought: "Port Averly was founded by the explorer Marta Quell, who commanded the ship Grey Heron. So the answer is the ship Grey Heron, commanded by Marta Quell.", action: "Finish[the ship Grey Heron, commanded by Marta Quell]" },
+      informed: { thought: "Port Averly was founded by Marta Quell, who commanded the Grey Heron. My note says to give only the ship's name. So the answer is Grey Heron.", action: "Finish[Grey Heron]" },
+      reflection:
+        "My reasoning reached the right ship, but I answered with a whole phrase about it, so the answer failed exact match on its phrasing, not on the facts. Next time I should answer with the ship's name alone and no other words.",
+    },
   },
   "qa-builtin-03": {
     lessonKeywords: ["Carrow University", "founded"],
@@ -52,6 +72,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I answered 1893, the year the painting was completed, but the question asks when the painter's university was founded. I should take the university named on the painting's page, Carrow University, search it, and answer with the year it was founded.",
+    cot: {
+      lessonKeywords: ["Carrow University", "founded"],
+      naive: { thought: "Harvest at Lennick was completed in 1893. So the answer is 1893.", action: "Finish[1893]" },
+      informed: { thought: "Harvest at Lennick was painted by Edda Voss, who studied at Carrow University, and the question asks when that university was founded. Carrow University was founded in 1821. So the answer is 1821.", action: "Finish[1821]" },
+      reflection:
+        "I answered 1893, the year the painting was completed, but the question asks when the painter's university was founded. Next time I should follow the painter Edda Voss to Carrow University and answer with the year it was founded.",
+    },
   },
   "qa-builtin-04": {
     lessonKeywords: ["Mount Orrel", "exactly"],
@@ -68,6 +95,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I searched Mount Orrin, a different hill with a similar name, instead of Mount Orrel, where the railway actually ends, so my height was wrong. I should copy the mountain's name exactly from the railway's page, search Mount Orrel, and answer with its height.",
+    cot: {
+      lessonKeywords: ["phrasing", "metres"],
+      naive: { thought: "The Silverline railway ends on Mount Orrel, whose summit stands at 2,317 metres. So the answer is 2317 m.", action: "Finish[2317 m]" },
+      informed: { thought: "The Silverline railway ends on Mount Orrel, whose summit stands at 2,317 metres. My note says to write the unit in full. So the answer is 2,317 metres.", action: "Finish[2,317 metres]" },
+      reflection:
+        "I found the right mountain and height, but I abbreviated the unit as m, so my answer failed exact match on its phrasing although the number was right. Next time I should write the height with its unit in full, in metres.",
+    },
   },
   "qa-builtin-05": {
     lessonKeywords: ["Velk", "island"],
@@ -84,6 +118,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I followed his poetry collection Salt Letters and answered English, the language it was translated into, but the question is about the island where Tomas Brenn was born. I should search that island, Velk, and answer with the language most of its people speak.",
+    cot: {
+      lessonKeywords: ["Velk", "island"],
+      naive: { thought: "Tomas Brenn's best known collection, Salt Letters, was translated into English. So the answer is English.", action: "Finish[English]" },
+      informed: { thought: "Tomas Brenn was born on the island of Velk, and the question asks what most people there speak. Most people on Velk speak Velkan. So the answer is Velkan.", action: "Finish[Velkan]" },
+      reflection:
+        "I answered English, the language Salt Letters was translated into, but the question is about the island where Tomas Brenn was born. Next time I should start from his birthplace, Velk, and answer with the language most people on that island speak.",
+    },
   },
   "qa-builtin-06": {
     lessonKeywords: ["Hallam Bridge", "designed"],
@@ -100,6 +141,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I guessed that Hallam Bridge was named after its designer and answered Peter Hallam, a novelist, without checking. I should search Hallam Bridge itself and answer with the engineer who designed it.",
+    cot: {
+      lessonKeywords: ["Hallam Bridge", "designed"],
+      naive: { thought: "The Old Post Road crosses the River Mell on the Hallam Bridge, which must be named after its designer, Peter Hallam. So the answer is Peter Hallam.", action: "Finish[Peter Hallam]" },
+      informed: { thought: "The Old Post Road crosses the River Mell on the Hallam Bridge. A bridge's name need not be its designer's: Hallam Bridge was designed by the engineer Rosa Tindale. So the answer is Rosa Tindale.", action: "Finish[Rosa Tindale]" },
+      reflection:
+        "I guessed from its name that Hallam Bridge was designed by Peter Hallam, a novelist. Next time I should not infer a designer from a name, and should answer with the engineer who actually designed Hallam Bridge.",
+    },
   },
   "qa-builtin-07": {
     lessonKeywords: ["Kettle Lane Quartet", "instrument"],
@@ -115,6 +163,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       'I searched Kettle Lane, which is a street, and kept looking up "founder" on that page until I ran out of steps. I should search the full title Kettle Lane Quartet, find its founder, and then search the founder to find the instrument he played.',
+    cot: {
+      lessonKeywords: ["phrasing", "instrument's name"],
+      naive: { thought: "The Kettle Lane Quartet was founded by Anselm Drey, who played the viola. So the answer is that he played the viola.", action: "Finish[he played the viola]" },
+      informed: { thought: "The Kettle Lane Quartet was founded by Anselm Drey, who played the viola. My note says to give only the instrument's name. So the answer is viola.", action: "Finish[viola]" },
+      reflection:
+        "My reasoning found the right instrument, but I answered with a sentence, so the answer failed exact match on its phrasing. Next time I should answer with the instrument's name alone.",
+    },
   },
   "qa-builtin-08": {
     lessonKeywords: ["Orme and Pickett", "city"],
@@ -130,6 +185,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I answered with the company, Orme and Pickett Works, but the question asks for the city where that company was based. I should search Orme and Pickett Works and answer with the city where its offices were.",
+    cot: {
+      lessonKeywords: ["Orme and Pickett", "city"],
+      naive: { thought: "Bright Tansy was built by the Orme and Pickett Works. So the answer is Orme and Pickett Works.", action: "Finish[Orme and Pickett Works]" },
+      informed: { thought: "Bright Tansy was built by the Orme and Pickett Works, and the question asks for the city where that company was based. Its offices and main factory were in the port city of Hollin. So the answer is Hollin.", action: "Finish[Hollin]" },
+      reflection:
+        "I answered with the company, Orme and Pickett Works, but the question asks for the city where that company was based. Next time I should take the extra step from the company to the city of its offices and answer with the city.",
+    },
   },
   "qa-builtin-09": {
     lessonKeywords: ["Cora Valine", "birth name"],
@@ -145,6 +207,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I answered Cora Valine, the actress's stage name, but the question asks for her birth name. I should search Cora Valine and answer with the name she was born with.",
+    cot: {
+      lessonKeywords: ["Cora Valine", "birth name"],
+      naive: { thought: "Queen Maud in The Winter Crown is played by Cora Valine. So the answer is Cora Valine.", action: "Finish[Cora Valine]" },
+      informed: { thought: "Queen Maud is played by Cora Valine, which is a stage name, and the question asks for her birth name. Cora Valine was born Dorothea Pim. So the answer is Dorothea Pim.", action: "Finish[Dorothea Pim]" },
+      reflection:
+        "I answered Cora Valine, the actress's stage name, but the question asks for her birth name. Next time I should answer with the name Cora Valine was born with.",
+    },
   },
   "qa-builtin-10": {
     lessonKeywords: ["search Ostwick", "country"],
@@ -161,6 +230,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       'I searched for descriptions such as "national dish of Ostwick" and looked up a keyword when no page had been found, so I ran out of steps. I should search Ostwick, read which country it is the capital of, and then search that country for its national dish.',
+    cot: {
+      lessonKeywords: ["phrasing", "dish's name"],
+      naive: { thought: "Ostwick is the capital of Fennmark, whose national dish is eel pie, usually served with mustard. So the answer is eel pie with mustard.", action: "Finish[eel pie with mustard]" },
+      informed: { thought: "Ostwick is the capital of Fennmark, whose national dish is eel pie. My note says to give only the dish's name. So the answer is eel pie.", action: "Finish[eel pie]" },
+      reflection:
+        "My reasoning reached the right dish, but I added how it is served, so my answer did not match the answer key exactly: a phrasing discrepancy, not a wrong fact. Next time I should answer with the dish's name alone.",
+    },
   },
   "qa-builtin-11": {
     lessonKeywords: ["Fenwick Hale", "detective"],
@@ -176,6 +252,13 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I answered Pepper, which was Agnes Lyle's own dog, but the question asks for the dog of the detective she created. I should search the detective, Fenwick Hale, and answer with his dog's name.",
+    cot: {
+      lessonKeywords: ["Fenwick Hale", "detective"],
+      naive: { thought: "Agnes Lyle lived with her terrier, Pepper. So the answer is Pepper.", action: "Finish[Pepper]" },
+      informed: { thought: "Agnes Lyle created the detective Fenwick Hale; Pepper was her own terrier. Fenwick Hale works with his spaniel, Biscuit. So the answer is Biscuit.", action: "Finish[Biscuit]" },
+      reflection:
+        "I answered Pepper, Agnes Lyle's own dog, but the question asks for the dog of the detective she created. Next time I should answer with the dog of her detective, Fenwick Hale.",
+    },
   },
   "qa-builtin-12": {
     lessonKeywords: ["Marsh Hill School", "closed"],
@@ -192,5 +275,12 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
     ],
     reflection:
       "I answered 1962, the year Lena Ruusk won the championship, but the question asks when her school closed. I should search Marsh Hill School and answer with the year it closed.",
+    cot: {
+      lessonKeywords: ["Marsh Hill School", "closed"],
+      naive: { thought: "Lena Ruusk won the Fennmark championship in 1962 as a pupil. So the answer is 1962.", action: "Finish[1962]" },
+      informed: { thought: "Lena Ruusk was a pupil at Marsh Hill School, and the question asks when that school closed. Marsh Hill School closed in 1987. So the answer is 1987.", action: "Finish[1987]" },
+      reflection:
+        "I answered 1962, the year Lena Ruusk won the championship, but the question asks when her school closed. Next time I should answer with the year Marsh Hill School closed.",
+    },
   },
 };

@@ -1,7 +1,7 @@
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
 import { builtinQaDemoScripts } from "./builtin-demo-scripts";
 import { builtinQaTasks } from "./builtin-tasks";
-import { END_OF_EXAMPLES_MARKER } from "./prompts";
+import { COT_NO_TOOLS_PHRASE, CONTEXT_LABEL, END_OF_EXAMPLES_MARKER, END_PREVIOUS_TRIAL_MARKER } from "./prompts";
 
 /**
  * The offline demo model's script for the built-in QA tasks: a pure function
@@ -12,6 +12,19 @@ import { END_OF_EXAMPLES_MARKER } from "./prompts";
  * reflection names the lesson. The Actor follows the correct ("informed") path
  * only when the memory block of its prompt contains every lesson keyword of
  * the task, so removing them from a reflection makes it fail again.
+ *
+ * Under every strategy (docs/decisions/0008-strategies.md):
+ * - the lesson counts only in the reflections: the previous trial's block of
+ *   the last-attempt strategies (up to `(END PREVIOUS TRIAL)`) and the gold
+ *   context of `cot-gold-context` are not memory. So `last-attempt` keeps
+ *   failing (the previous trajectory alone does not teach the lesson, the
+ *   paper's EPM-vs-Reflexion point) while `last-attempt-and-reflexion`
+ *   succeeds once the reflection is there;
+ * - a chain-of-thought prompt (its instruction says "without any tools") gets
+ *   the task's one-step `cot` script: a Thought then `Finish[...]`, naive
+ *   unless the CoT lesson is in memory, and CoT reflector prompts get the CoT
+ *   reflection. Closed-book, a real model could not know this invented world;
+ *   the demo plays one that does, so the effect of the memory stays visible.
  */
 
 /** One scripted Actor step: the thought text and the action line (`Verb[argument]`). */
@@ -35,6 +48,20 @@ export interface QaDemoScript {
   informed: QaDemoStep[];
   /** What the demo Self-Reflection model writes after a failed trial. */
   reflection: string;
+  /** The one-step chain-of-thought script (strategies `cot` and `cot-gold-context`). */
+  cot: QaDemoCotScript;
+}
+
+/** The demo model's chain-of-thought script for one built-in task: one Thought and a `Finish` per trial. */
+export interface QaDemoCotScript {
+  /** Case-insensitive substrings that must ALL occur in the memory for the `informed` answer; `reflection` contains every one. */
+  lessonKeywords: string[];
+  /** Without the lesson: a wrong answer, or the right one worded so that exact match fails. */
+  naive: QaDemoStep;
+  /** With the lesson: `Finish` with the gold answer. */
+  informed: QaDemoStep;
+  /** What the demo Self-Reflection model writes after a failed CoT trial. */
+  reflection: string;
 }
 
 const questionLine = /(?:^|\n)Question:[ \t]*([^\n]*)/g;
@@ -54,12 +81,29 @@ export function findLastQuestion(prompt: string): { question: string; index: num
 /**
  * The Actor prompt's memory block: the text between the last `(END OF EXAMPLES)`
  * before the final `Question:` line and that line. Without the marker (an edited
- * template), everything before the final `Question:` line.
+ * template), everything before the final `Question:` line. The previous trial's
+ * block (everything up to the last `(END PREVIOUS TRIAL)`) and the gold context
+ * (from the last `Relevant Context:` on) are left out: they are not lessons.
  */
 export function memoryBlockOf(prompt: string, questionIndex: number): string {
   const head = prompt.slice(0, questionIndex);
   const marker = head.lastIndexOf(END_OF_EXAMPLES_MARKER);
-  return marker === -1 ? head : head.slice(marker + END_OF_EXAMPLES_MARKER.length);
+  let block = marker === -1 ? head : head.slice(marker + END_OF_EXAMPLES_MARKER.length);
+  const previousTrialEnd = block.lastIndexOf(END_PREVIOUS_TRIAL_MARKER);
+  if (previousTrialEnd !== -1) block = block.slice(previousTrialEnd + END_PREVIOUS_TRIAL_MARKER.length);
+  const context = block.lastIndexOf(CONTEXT_LABEL);
+  if (context !== -1) block = block.slice(0, context);
+  return block;
+}
+
+/**
+ * True for a chain-of-thought prompt: its instruction (the text before the
+ * first `Here are some examples:`) contains {@link COT_NO_TOOLS_PHRASE}. A
+ * prompt without examples is never one.
+ */
+export function isCotPrompt(prompt: string): boolean {
+  const examples = prompt.indexOf("Here are some examples:");
+  return examples !== -1 && prompt.slice(0, examples).includes(COT_NO_TOOLS_PHRASE);
 }
 
 /** True when `memory` contains every keyword, case-insensitively. */
@@ -89,10 +133,13 @@ const scriptsByQuestion = new Map(
  *    (null when it is not a built-in question);
  * 2. a prompt ending with `Reflection:` gets the task's scripted reflection (no
  *    leading space);
+ *    (the `cot` reflection for a chain-of-thought prompt, {@link isCotPrompt});
  * 3. a prompt ending with `Thought n:` gets step n of the `informed` path when the
  *    memory block ({@link memoryBlockOf}) holds all the task's lesson keywords,
  *    else of the `naive` path, as ` <thought>\nAction n: <Verb>[argument]`; past
- *    the end of the path the last step is repeated with the new number;
+ *    the end of the path the last step is repeated with the new number. A
+ *    chain-of-thought prompt gets the `cot` script's one step (informed when the
+ *    memory holds the CoT lesson keywords) in the same shape;
  * 4. anything else gets null.
  */
 export const qaDemoScriptBook: DemoScriptBook = {
@@ -101,11 +148,14 @@ export const qaDemoScriptBook: DemoScriptBook = {
     if (located === null) return null;
     const script = scriptsByQuestion.get(located.question);
     if (script === undefined) return null;
-    if (/Reflection:\s*$/.test(prompt)) return script.reflection;
+    const cot = isCotPrompt(prompt);
+    if (/Reflection:\s*$/.test(prompt)) return cot ? script.cot.reflection : script.reflection;
     const stepMatch = /Thought[ \t]+(\d+):\s*$/.exec(prompt);
     if (stepMatch === null) return null;
     const step = Number(stepMatch[1]);
-    const informed = hasLesson(memoryBlockOf(prompt, located.index), script.lessonKeywords);
+    const memory = memoryBlockOf(prompt, located.index);
+    if (cot) return scriptedStep([hasLesson(memory, script.cot.lessonKeywords) ? script.cot.informed : script.cot.naive], step);
+    const informed = hasLesson(memory, script.lessonKeywords);
     return scriptedStep(informed ? script.informed : script.naive, step);
   },
 };

@@ -1,4 +1,4 @@
-import type { ActionParse, Episode, StepResult } from "@/lib/domain/environment";
+import type { ActionParse, Episode, EpisodeOptions, StepResult } from "@/lib/domain/environment";
 import { joinSentences, type QaParagraph, type QaTask } from "./task";
 import { rankSimilarTitles } from "./title-similarity";
 
@@ -14,6 +14,12 @@ import { rankSimilarTitles } from "./title-similarity";
 /** Observation for an unparsable or unknown action (reference wording, `agents.py`). */
 export const INVALID_ACTION_OBSERVATION =
   "Invalid Action. Valid Actions are Lookup[<topic>] Search[<topic>] and Finish[<answer>].";
+/**
+ * Observation for any action other than `Finish` when the episode has no tools
+ * (the chain-of-thought strategies `cot` and `cot-gold-context`; the
+ * reference's CoT agent also rejects every other action, §2.8).
+ */
+export const NO_TOOLS_INVALID_ACTION_OBSERVATION = "Invalid Action. Without tools the only valid action is Finish[<answer>].";
 /** Observation for `Lookup` when the last `Search` found nothing (reference wording). */
 export const LOOKUP_WITHOUT_PAGE_OBSERVATION =
   "The last page Searched was not found, so you cannot Lookup a keyword in it. Please try one of the similar pages given.";
@@ -70,9 +76,12 @@ export class QaEpisode implements Episode {
   private lookupKeyword: string | null = null;
   private lookupCursor = 0;
   private answer: string | null = null;
+  /** False under the chain-of-thought strategies: only `Finish` is valid. */
+  private readonly tools: boolean;
 
-  constructor(task: QaTask) {
+  constructor(task: QaTask, options: { tools?: boolean } = {}) {
     this.paragraphs = task.paragraphs;
+    this.tools = options.tools ?? true;
   }
 
   /**
@@ -90,13 +99,16 @@ export class QaEpisode implements Episode {
    *   match `No More Results.`, no match `No Results.`, no page
    *   {@link LOOKUP_WITHOUT_PAGE_OBSERVATION}.
    * - `Finish[answer]` → done, `answer` recorded, {@link finishObservation}.
+   * - Without tools (chain-of-thought strategies) every action but `Finish`,
+   *   and any invalid one, → {@link NO_TOOLS_INVALID_ACTION_OBSERVATION}, not done.
    *
    * Never throws.
    */
   step(action: ActionParse): StepResult {
     if (this.answer !== null) return { observation: EPISODE_OVER_OBSERVATION, done: true, answer: this.answer };
-    if (!action.ok) return this.observe(INVALID_ACTION_OBSERVATION);
+    if (!action.ok) return this.observe(this.tools ? INVALID_ACTION_OBSERVATION : NO_TOOLS_INVALID_ACTION_OBSERVATION);
     const { type, argument } = action.action;
+    if (!this.tools && type !== "Finish") return this.observe(NO_TOOLS_INVALID_ACTION_OBSERVATION);
     switch (type) {
       case "Search":
         return this.observe(this.search(argument));
@@ -151,7 +163,12 @@ export class QaEpisode implements Episode {
   }
 }
 
-/** A fresh episode of `task` for one trial. */
-export function startQaEpisode(task: QaTask): QaEpisode {
-  return new QaEpisode(task);
+/**
+ * A fresh episode of `task` for one trial. Under the chain-of-thought
+ * strategies (`options.strategy` is `cot` or `cot-gold-context`) the episode
+ * has no tools: only `Finish` is valid.
+ */
+export function startQaEpisode(task: QaTask, options: EpisodeOptions = {}): QaEpisode {
+  const noTools = options.strategy === "cot" || options.strategy === "cot-gold-context";
+  return new QaEpisode(task, { tools: !noTools });
 }

@@ -7,6 +7,8 @@ import {
   qaActorTemplate,
   qaPromptVariables,
   qaReflectorTemplate,
+  qaTemplatesFor,
+  renderLastAttempt,
   renderMemory,
   renderTrajectory,
   stepPrefix,
@@ -18,7 +20,9 @@ import { parseQaTask, type QaTask } from "./task";
  * multi-hop question with Search / Lookup / Finish over the task's own
  * paragraphs, and exact match against the gold answer judges the trial
  * (shared/docs/reflexion-reference.md §2). Everything is synchronous and
- * deterministic.
+ * deterministic. It runs every strategy: the ReAct ones with one template, the
+ * chain-of-thought ones (`cot`, `cot-gold-context`) with their own templates and
+ * an episode without tools (docs/decisions/0008-strategies.md).
  */
 export const qaEnvironment: EnvironmentFamily<QaTask> = {
   id: "qa",
@@ -31,6 +35,9 @@ export const qaEnvironment: EnvironmentFamily<QaTask> = {
   defaultMaxStepsPerTrial: 6,
   promptVariables: qaPromptVariables,
   defaultTemplates: { actor: qaActorTemplate, reflector: qaReflectorTemplate },
+  supportedStrategies: ["none", "reflexion", "last-attempt", "last-attempt-and-reflexion", "cot", "cot-gold-context"],
+  templatesFor: qaTemplatesFor,
+  renderLastAttempt,
   renderTrajectory,
   renderMemory,
   stepPrefix,
@@ -44,4 +51,4 @@ export { qaDemoScriptBook } from "./demo-script";
 export { exactMatch, normalizeAnswer, evaluateQa } from "./exact-match";
 export { parseAction, splitCompletion } from "./action-parser";
 export { parseQaTask, qaTaskSchema, type QaTask, type QaParagraph } from "./task";
-export { renderScratchpad } from "./prompts";
+export { renderScratchpad, renderLastAttempt, qaTemplatesFor, goldContext } from "./prompts";

@@ -129,3 +129,145 @@ export const qaReflectionExamples: QaReflectionExample[] = [
       "I searched for descriptions instead of page titles, ignored the similar titles offered, and ran out of steps. Mira Tolk was listed as a page, so I should search Mira Tolk first, find the instrument she plays, and then search that instrument for its number of strings.",
   },
 ];
+
+/** A context paragraph of a chain-of-thought example: a page title and its text. */
+export interface QaContextParagraph {
+  title: string;
+  text: string;
+}
+
+/**
+ * A worked chain-of-thought example (strategies `cot`, `cot-gold-context`): one
+ * Thought, then `Finish[answer]`. `context` holds the supporting paragraphs of
+ * the with-context examples and is empty for the closed-book ones.
+ */
+export interface QaCotExample {
+  context: QaContextParagraph[];
+  question: string;
+  thought: string;
+  answer: string;
+}
+
+/** A failed chain-of-thought trial with the Evaluator's feedback and its reflection. */
+export interface QaCotReflectionExample extends QaCotExample {
+  feedback: string;
+  reflection: string;
+}
+
+/**
+ * Three closed-book examples (`cot`): a bridge, a comparison and a small
+ * calculation, about well-known real facts (a closed-book model answers from
+ * what it knows, so invented facts would make no sense here).
+ */
+export const qaCotExamples: QaCotExample[] = [
+  {
+    context: [],
+    question: "Which ocean lies off the coast of the country whose capital is Lisbon?",
+    thought:
+      "Lisbon is the capital of Portugal. Portugal's only coast faces west and south onto the Atlantic Ocean. So the answer is Atlantic Ocean.",
+    answer: "Atlantic Ocean",
+  },
+  {
+    context: [],
+    question: "Who was born first, Wolfgang Amadeus Mozart or Ludwig van Beethoven?",
+    thought: "Mozart was born in 1756 and Beethoven in 1770. 1756 is earlier, so Mozart was born first.",
+    answer: "Wolfgang Amadeus Mozart",
+  },
+  {
+    context: [],
+    question: "In which century was the author of Don Quixote born?",
+    thought: "Don Quixote was written by Miguel de Cervantes, who was born in 1547. The year 1547 falls in the 16th century.",
+    answer: "16th century",
+  },
+];
+
+/**
+ * Three with-context examples (`cot-gold-context`): a bridge, a comparison and a
+ * yes/no question, about invented facts of the same world as the ReAct
+ * examples (none of a built-in task's).
+ */
+export const qaCotContextExamples: QaCotExample[] = [
+  {
+    context: [
+      { title: "Corse Glacier", text: "The Corse Glacier is the longest glacier in Tarnwold. It was first mapped in 1874 by the surveyor Ivo Stael." },
+      { title: "Ivo Stael", text: "Ivo Stael (1839–1901) was a surveyor and mountaineer. He was born in the fishing port of Marl and died in Fesk." },
+    ],
+    question: "In which town was the surveyor who first mapped the Corse Glacier born?",
+    thought: "The Corse Glacier was first mapped by the surveyor Ivo Stael. Ivo Stael was born in the fishing port of Marl. So the answer is Marl.",
+    answer: "Marl",
+  },
+  {
+    context: [
+      { title: "Lisk Tower", text: "Lisk Tower is a stone watchtower above the town of Lisk. It was completed in 1702." },
+      { title: "Fesk Cathedral", text: "Fesk Cathedral is the largest church in Tarnwold. Building began in 1610 and the cathedral was finished in 1688." },
+    ],
+    question: "Which was completed first, Lisk Tower or Fesk Cathedral?",
+    thought: "Lisk Tower was completed in 1702 and Fesk Cathedral was finished in 1688. 1688 is earlier, so Fesk Cathedral was completed first.",
+    answer: "Fesk Cathedral",
+  },
+  {
+    context: [
+      { title: "Stone Song", text: "The Stone Song is a choral piece composed in 1931 by Nils Arden. Its words were written by the schoolteacher Ruth Callow." },
+      { title: "Nils Arden", text: "Nils Arden (1898–1960) was a composer and organist. He was born in Lisk and taught music in Fesk." },
+    ],
+    question: "Was the composer of the Stone Song born in Lisk?",
+    thought: "The Stone Song was composed by Nils Arden, and Nils Arden was born in Lisk. So the answer is yes.",
+    answer: "yes",
+  },
+];
+
+/**
+ * Two failed closed-book trials with their reflections: a right answer that
+ * failed exact match on its phrasing, and a wrong step in the reasoning.
+ */
+export const qaCotReflectionExamples: QaCotReflectionExample[] = [
+  {
+    context: [],
+    question: "Which river flows through the capital of Hungary?",
+    thought: "The capital of Hungary is Budapest, and the Danube flows through Budapest.",
+    answer: "The Danube flows through Budapest",
+    feedback: mismatchFeedback("The Danube flows through Budapest"),
+    reflection:
+      "My reasoning was right, but I answered with a whole sentence, so my answer did not match the answer key even though it named the right river. This was a phrasing discrepancy, not a wrong fact. Next time I should answer with the name alone, Danube, and nothing else.",
+  },
+  {
+    context: [],
+    question: "In which country was the inventor of the telephone born?",
+    thought: "The telephone was invented by Alexander Graham Bell, who did his work in the United States. So the answer is United States.",
+    answer: "United States",
+    feedback: mismatchFeedback("United States"),
+    reflection:
+      "I answered with the country where Alexander Graham Bell worked, but the question asks where he was born. I mixed up where an inventor made his name with his birthplace. Next time I should reason about the birthplace itself: Bell was born in Edinburgh, so the answer is Scotland.",
+  },
+];
+
+/**
+ * Two failed with-context trials with their reflections: an answer with an
+ * extra detail that failed exact match, and a chain stopped one step early.
+ */
+export const qaCotContextReflectionExamples: QaCotReflectionExample[] = [
+  {
+    context: [
+      { title: "Wexham bun", text: "The Wexham bun is a sweet roll filled with currants and spice. It was first sold in 1890 by Hobb's Bakery in the village of Wexham." },
+      { title: "Hobb's Bakery", text: "Hobb's Bakery is a family bakery in Wexham. Ada Hobb opened the shop in 1862 after working in a mill." },
+    ],
+    question: "Who opened the bakery that first sold the Wexham bun?",
+    thought: "The Wexham bun was first sold by Hobb's Bakery, and Ada Hobb opened that shop in 1862.",
+    answer: "Ada Hobb, in 1862",
+    feedback: mismatchFeedback("Ada Hobb, in 1862"),
+    reflection:
+      "The context gave the right person, Ada Hobb, but I added the year to my answer, so it did not match the answer key exactly: a phrasing discrepancy rather than a wrong fact. Next time I should answer with exactly what the question asks for, here only the person's name.",
+  },
+  {
+    context: [
+      { title: "Lake Imber", text: "Lake Imber is a glacial lake in the province of Tarnwold. It is fed by meltwater from the Corse Glacier." },
+      { title: "Tarnwold", text: "Tarnwold is a mountainous province in the north. Its capital is Fesk." },
+    ],
+    question: "What is the capital of the province where Lake Imber lies?",
+    thought: "Lake Imber lies in the province of Tarnwold. So the answer is Tarnwold.",
+    answer: "Tarnwold",
+    feedback: mismatchFeedback("Tarnwold"),
+    reflection:
+      "I answered Tarnwold, the province where Lake Imber lies, but the question asks for that province's capital, so I stopped one step early. Next time I should follow the chain to its end in the context: the Tarnwold paragraph names its capital, Fesk.",
+  },
+];
