@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ZodError } from "zod";
-import { strategySchema } from "@/lib/domain/config";
+import { strategySchema, type Strategy } from "@/lib/domain/config";
 import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
@@ -138,7 +138,7 @@ program
       env: string;
       tasks: string;
       taskId: string;
-      strategy: "none" | "reflexion";
+      strategy: Strategy;
       model: string;
       trials: number;
       memoryWindow?: number;

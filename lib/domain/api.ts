@@ -58,6 +58,8 @@ export const environmentOptionSchema = z.object({
   /** Standard dataset formats the family imports (help text for the upload button). */
   importFormats: z.string(),
   defaultMaxStepsPerTrial: z.number().int().positive(),
+  /** The memory strategies this family can run (e.g. the CoT variants are QA-only). */
+  supportedStrategies: z.array(strategySchema),
 });
 export const environmentsResponseSchema = z.object({ environments: z.array(environmentOptionSchema) });
 export type EnvironmentsResponse = z.infer<typeof environmentsResponseSchema>;

@@ -43,8 +43,9 @@ export function decideNext(
       return { kind: "evaluate", trial: last.trial, answer: lastStep.observation.answer, halted: false, haltReason: null };
     }
     const done = completedSteps(last);
-    if (done >= config.maxStepsPerTrial) {
-      const haltReason = `Step limit reached (${config.maxStepsPerTrial} steps) without finishing.`;
+    const budget = strategyBehaviour(config.strategy).stepsPerTrial ?? config.maxStepsPerTrial;
+    if (done >= budget) {
+      const haltReason = `Step limit reached (${budget} ${budget === 1 ? "step" : "steps"}) without finishing.`;
       return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason };
     }
     const early = done > 0 ? (options.earlyStop?.(last) ?? null) : null;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Strategy } from "@/lib/domain/config";
 import type { Episode, EnvironmentFamily, StepResult } from "@/lib/domain/environment";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState, type TrialView } from "@/lib/domain/fold-run";
@@ -130,8 +131,8 @@ function observationDraft(stepData: { trial: number; step: number }, result: Ste
 }
 
 /** Rebuilds a trial's episode by replaying its recorded actions: environments are deterministic. */
-function replayEpisode<Task>(family: EnvironmentFamily<Task>, task: Task, trial: TrialView): Episode {
-  const episode = family.startEpisode(task);
+function replayEpisode<Task>(family: EnvironmentFamily<Task>, task: Task, trial: TrialView, strategy: Strategy): Episode {
+  const episode = family.startEpisode(task, { strategy });
   for (const step of trial.steps) {
     if (step.action && step.observation) episode.step(family.parseAction(step.action.text));
   }
@@ -180,7 +181,7 @@ async function perform(
       if (pending && pending.trial === next.trial && pending.step === next.step) {
         // A person wrote this step's action (`action-edit`): execute it without calling the model.
         const parsed = family.parseAction(pending.text);
-        const result = replayEpisode(family, task, trial).step(parsed);
+        const result = replayEpisode(family, task, trial, config.strategy).step(parsed);
         await append([
           draft("step-action", {
             ...stepData,
@@ -196,7 +197,7 @@ async function perform(
       const request: ModelRequest = {
         role: "actor",
         settings: config.models.actor,
-        messages: buildActorMessages(config, family, task, trial, next.step),
+        messages: buildActorMessages(config, family, task, trial, next.step, state.trials.find((t) => t.trial === next.trial - 1) ?? null),
         stopSequences: family.actorStopSequences,
       };
       const response = await deps.model.generate(request, { signal, replay: state.replayMode });
@@ -204,7 +205,7 @@ async function perform(
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
       const parsed = family.parseAction(completion.actionText);
-      const result = replayEpisode(family, task, trial).step(parsed);
+      const result = replayEpisode(family, task, trial, config.strategy).step(parsed);
       await append([
         callEnd(callEventId, callId, request, response, next.trial, next.step),
         draft("step-thought", { ...stepData, text: completion.thought, callId }, { causedBy: callEventId }),
@@ -224,7 +225,7 @@ async function perform(
       return;
     }
     case "evaluate": {
-      const verdict = family.evaluate(task, next.answer, replayEpisode(family, task, trialView(next.trial)));
+      const verdict = family.evaluate(task, next.answer, replayEpisode(family, task, trialView(next.trial), config.strategy));
       const outcome = verdict.verdict === "pass" ? "success" : next.halted ? "halted" : "failure";
       const reason = next.halted && verdict.verdict !== "pass" ? (next.haltReason ?? verdict.feedback) : verdict.feedback;
       const drafts = [

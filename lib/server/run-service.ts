@@ -6,6 +6,7 @@ import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { asBranchId, asEventId, asRunId, type BranchId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
+import { supportedStrategiesOf } from "@/lib/engine/strategies";
 import type { RunRecord, RunStore } from "@/lib/db/store";
 import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import { resolveModelId } from "@/lib/llm/provider-registry";
@@ -34,7 +35,13 @@ export class RunService {
     return {
       environments: availableEnvironments().map((id) => {
         const entry = environmentEntry(id);
-        return { id, label: entry.label, importFormats: entry.importFormats, defaultMaxStepsPerTrial: entry.family.defaultMaxStepsPerTrial ?? 6 };
+        return {
+          id,
+          label: entry.label,
+          importFormats: entry.importFormats,
+          defaultMaxStepsPerTrial: entry.family.defaultMaxStepsPerTrial ?? 6,
+          supportedStrategies: supportedStrategiesOf(entry.family),
+        };
       }),
     };
   }
