@@ -4,7 +4,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import type { TaskListResponse } from "@/lib/domain/api";
-import { environmentIdSchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
+import { environmentIdSchema, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
+import { STRATEGY_HINTS, STRATEGY_LABELS, strategyReflects } from "@/components/ui/strategy-labels";
 import { environmentsQuery, isNotFound, modelsQuery, queryKeys, taskSetsQuery, tasksQuery, useCreateRun, useUploadTaskSet } from "@/lib/query";
 import { formatShortTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
@@ -119,6 +120,9 @@ export function NewRunForm() {
   const [search, setSearch] = useState("");
   const [chosenTaskId, setChosenTaskId] = useState<string | null>(null);
   const [strategy, setStrategy] = useState<Strategy>("reflexion");
+  const supportedStrategies: Strategy[] = family?.supportedStrategies ?? ["reflexion", "none"];
+  // A strategy the newly chosen family cannot run falls back to Reflexion.
+  const effectiveStrategy: Strategy = supportedStrategies.includes(strategy) ? strategy : "reflexion";
   const [chosenModelId, setChosenModelId] = useState<string | null>(null);
   const [maxTrials, setMaxTrials] = useState("5");
   const [memoryWindow, setMemoryWindow] = useState("3");
@@ -178,12 +182,12 @@ export function NewRunForm() {
             environment,
             taskSet,
             taskId,
-            strategy,
+            strategy: effectiveStrategy,
             modelId,
             maxTrials: trialsNumber,
             ...(stepsNumber === null ? {} : { maxStepsPerTrial: stepsNumber }),
             memoryWindow: windowNumber,
-            breakpoints: { afterReflection: strategy === "reflexion" && pauseAfterReflection },
+            breakpoints: { afterReflection: strategyReflects(effectiveStrategy) && pauseAfterReflection },
           },
           { onSuccess: ({ runId }) => router.push(`/runs/${encodeURIComponent(runId)}`) },
         );
@@ -323,11 +327,20 @@ export function NewRunForm() {
         <Field
           label="Strategy"
           htmlFor={ids.strategy}
-          hint={strategy === "reflexion" ? "After a failed trial the model writes a lesson; the next trial sees the newest Ω of them." : "Every trial starts from scratch: no reflection, no memory."}
+          hint={STRATEGY_HINTS[effectiveStrategy]}
         >
-          <select id={ids.strategy} data-testid="strategy-select" className={inputClass} value={strategy} onChange={(event) => setStrategy(event.target.value === "none" ? "none" : "reflexion")}>
-            <option value="reflexion">Reflexion</option>
-            <option value="none">ReAct only</option>
+          <select
+            id={ids.strategy}
+            data-testid="strategy-select"
+            className={inputClass}
+            value={effectiveStrategy}
+            onChange={(event) => setStrategy(strategySchema.parse(event.target.value))}
+          >
+            {supportedStrategies.map((option) => (
+              <option key={option} value={option}>
+                {STRATEGY_LABELS[option]}
+              </option>
+            ))}
           </select>
         </Field>
         <Field
@@ -406,20 +419,20 @@ export function NewRunForm() {
             data-testid="memory-window-input"
             className={cn(inputClass, !windowValid && "border-red-500")}
             value={memoryWindow}
-            disabled={strategy === "none"}
+            disabled={!strategyReflects(effectiveStrategy)}
             onChange={(event) => setMemoryWindow(event.target.value)}
             aria-invalid={!windowValid}
           />
         </Field>
       </div>
 
-      <label className={cn("flex items-start gap-2 text-sm text-slate-800", strategy === "none" && "opacity-50")}>
+      <label className={cn("flex items-start gap-2 text-sm text-slate-800", !strategyReflects(effectiveStrategy) && "opacity-50")}>
         <input
           type="checkbox"
           className="mt-0.5 size-4 flex-none accent-sky-700"
           data-testid="pause-after-reflection"
-          checked={strategy === "reflexion" && pauseAfterReflection}
-          disabled={strategy === "none"}
+          checked={strategyReflects(effectiveStrategy) && pauseAfterReflection}
+          disabled={!strategyReflects(effectiveStrategy)}
           onChange={(event) => setPauseAfterReflection(event.target.checked)}
         />
         <span>
