@@ -3,11 +3,12 @@
 import type { ReactNode } from "react";
 import type { RunState } from "@/lib/domain/fold-run";
 import type { MemoryItem } from "@/lib/domain/events";
-import type { GraphNodeOf, RunGraph, RunGraphNode } from "@/lib/graph";
+import { locateMemoryInPrompt, missingMemory, promptText, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatCostTotal, formatInteger, formatMs, formatUsd } from "@/components/ui/format";
+import { Notice } from "@/components/ui/notice";
 import { ORACLE_EXPLANATION, OracleBadge } from "@/components/run-graph";
 import { PromptViewer } from "./prompt-viewer";
 
@@ -52,8 +53,57 @@ function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
   );
 }
 
+const NO_MEMORY: readonly MemoryItem[] = [];
+
+/**
+ * For an Actor prompt: each reflection the trial started with, and whether
+ * (and how often) its text occurs in the prompt; a warning when the memory the
+ * strategy expects is missing from it.
+ */
+function MemoryInPrompt({ call, state }: { call: ModelCall; state: RunState }) {
+  const trial = state.trials.find((candidate) => candidate.trial === call.trial);
+  const previousTrial = state.trials.find((candidate) => candidate.trial === call.trial - 1) ?? null;
+  const strategy = state.config?.strategy ?? "none";
+  const text = promptText(call.messages);
+  const memory = trial?.memory ?? NO_MEMORY;
+  const located = locateMemoryInPrompt(text, memory);
+  if (!trial) return null;
+  const warning = missingMemory({ strategy, trial, previousTrial, prompt: text, step: call.step });
+  if (memory.length === 0 && !warning) return null;
+  return (
+    <Section title={`Memory in this prompt · ${memory.length}`}>
+      {warning ? (
+        <Notice tone="warning" data-testid="missing-memory-warning" className="text-xs">
+          <strong className="font-semibold">Memory missing from the prompt.</strong> {warning.message}
+        </Notice>
+      ) : null}
+      {memory.length > 0 ? (
+        <ol className="space-y-1" data-testid="prompt-memory">
+          {memory.map((item) => {
+            const count = located.occurrences[item.id] ?? 0;
+            return (
+              <li
+                key={item.id}
+                data-testid="prompt-memory-item"
+                data-memory-id={item.id}
+                data-found={count > 0}
+                className={`rounded-md border px-2 py-1 text-xs ${count > 0 ? "border-amber-200 bg-amber-50 text-slate-800" : "border-red-200 bg-red-50 text-red-900"}`}
+              >
+                <span className="mr-1 font-medium">{count > 0 ? "✓ in the prompt" : "✗ not in the prompt"}</span>
+                <span className="text-slate-500">({item.trial === null ? "hand-written" : `from trial ${item.trial}`}{count > 1 ? `, ${count}×` : ""})</span>
+                <span className="mt-0.5 line-clamp-2 block">{item.text}</span>
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+      {located.matches.length > 0 ? <p className="text-[11px] text-slate-500">Highlighted in the prompt below.</p> : null}
+    </Section>
+  );
+}
+
 /** Model, tokens, latency, cost and source of one call, then its exact prompt and raw completion. */
-function ModelCallDetails({ call, title = "Model call", byPerson = false }: { call: ModelCall | undefined; title?: string; byPerson?: boolean }) {
+function ModelCallDetails({ call, state, title = "Model call", byPerson = false }: { call: ModelCall | undefined; state: RunState; title?: string; byPerson?: boolean }) {
   if (byPerson) {
     return (
       <Section title={title}>
@@ -73,8 +123,10 @@ function ModelCallDetails({ call, title = "Model call", byPerson = false }: { ca
   // The demo model answers from a script: never let "live" suggest a real LLM answered.
   const demo = call.settings.modelId === DEMO_MODEL_ID;
   const source = call.source === "cache" ? "cache" : demo ? "scripted" : "live";
+  const actorMemory = call.role === "actor" ? state.trials.find((trial) => trial.trial === call.trial)?.memory : undefined;
   return (
     <>
+      {call.role === "actor" ? <MemoryInPrompt call={call} state={state} /> : null}
       <Section
         title={title}
         right={
@@ -106,10 +158,10 @@ function ModelCallDetails({ call, title = "Model call", byPerson = false }: { ca
               [
                 "Source",
                 call.source === "cache"
-                  ? "cache (replayed, no new model call)"
+                  ? "cache (replayed from the response cache: no new model call, no cost)"
                   : demo
-                    ? "scripted (the demo model's script, no LLM was called)"
-                    : "live",
+                    ? "live — the demo model's script answered (no LLM was called)"
+                    : "live (the model was called)",
               ],
               ["Settings", `temperature ${call.settings.temperature} · max ${call.settings.maxOutputTokens} tokens`],
               ["Finish", call.finishReason],
@@ -119,7 +171,7 @@ function ModelCallDetails({ call, title = "Model call", byPerson = false }: { ca
         </div>
       </Section>
       <Section title={`Prompt · ${call.messages.length} ${call.messages.length === 1 ? "message" : "messages"}`}>
-        <PromptViewer messages={call.messages} />
+        <PromptViewer messages={call.messages} memory={actorMemory} />
       </Section>
       <Section title="Raw completion">
         <TextBlock testId="inspector-completion" mono>
@@ -165,6 +217,11 @@ function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunS
           ["Cost", <span key="c" data-testid="inspector-trial-cost">{formatCostTotal({ costUsd: cost, calls: calls.length, unpricedCalls: unpriced })}</span>],
         ]}
       />
+      {node.data.memoryMissing ? (
+        <Notice tone="warning" data-testid="trial-memory-missing" className="text-xs">
+          This trial&apos;s first Actor prompt does not carry the memory it should. Open one of its Thought nodes to see the prompt and what is missing.
+        </Notice>
+      ) : null}
       <Section title={`Memory in context (${trial.memory.length})`}>
         <MemoryList items={trial.memory} empty="No reflections: the Actor started this trial from scratch." />
       </Section>
@@ -177,7 +234,36 @@ function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunS
   );
 }
 
-function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
+/** "Fork here" for the evaluation and reflection nodes: each is followed by a checkpoint a branch can start from. */
+function ForkHere({ node, forkPoint, onForkHere }: { node: GraphNodeOf<"evaluation"> | GraphNodeOf<"reflection">; forkPoint: ForkPoint | undefined; onForkHere?: (nodeId: string) => void }) {
+  if (!onForkHere) return null;
+  return (
+    <Section title="Branch">
+      <div className="flex items-center justify-between gap-3 rounded-md border border-sky-200 bg-sky-50 px-2.5 py-2">
+        <p className="text-xs leading-snug text-sky-950">
+          {forkPoint
+            ? `Start a new branch from checkpoint seq ${forkPoint.atSeq}, right after this ${node.type === "reflection" ? "reflection" : "evaluation"}${node.type === "reflection" ? ", optionally with another text for it" : ""}.`
+            : "The checkpoint after this node is not in the log yet."}
+        </p>
+        <Button size="sm" variant="primary" className="flex-none whitespace-nowrap" data-testid="fork-here" data-at-seq={forkPoint?.atSeq} disabled={!forkPoint} onClick={() => onForkHere(node.id)}>
+          Fork here
+        </Button>
+      </div>
+    </Section>
+  );
+}
+
+function NodeDetails({
+  node,
+  state,
+  forkPoints,
+  onForkHere,
+}: {
+  node: RunGraphNode;
+  state: RunState;
+  forkPoints?: ReadonlyMap<string, ForkPoint>;
+  onForkHere?: (nodeId: string) => void;
+}) {
   switch (node.type) {
     case "lane":
       return null;
@@ -189,7 +275,7 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
           <Section title="Thought">
             <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
           </Section>
-          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} byPerson={node.data.callId === null} />
+          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null} />
         </>
       );
     case "action":
@@ -207,7 +293,7 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
               <Facts rows={[["Parsed", <code key="p" className="font-mono">{`${node.data.actionType}[${node.data.argument}]`}</code>]]} />
             )}
           </Section>
-          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} byPerson={node.data.callId === null} />
+          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null} />
         </>
       );
     case "observation": {
@@ -256,6 +342,7 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
               <TextBlock mono>{JSON.stringify(evaluation.details, null, 2)}</TextBlock>
             </Section>
           ) : null}
+          <ForkHere node={node} forkPoint={forkPoints?.get(node.id)} onForkHere={onForkHere} />
         </>
       );
     }
@@ -270,6 +357,7 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
               <TextBlock testId="inspector-original">{node.data.originalText}</TextBlock>
             </Section>
           ) : null}
+          <ForkHere node={node} forkPoint={forkPoints?.get(node.id)} onForkHere={onForkHere} />
           <Facts
             rows={[
               [
@@ -278,7 +366,7 @@ function NodeDetails({ node, state }: { node: RunGraphNode; state: RunState }) {
               ],
             ]}
           />
-          <ModelCallDetails call={state.calls[node.data.callId]} title="Self-reflection call" />
+          <ModelCallDetails call={state.calls[node.data.callId]} state={state} title="Self-reflection call" />
         </>
       );
     case "call-error": {
@@ -320,7 +408,18 @@ function titleOf(node: RunGraphNode): string {
  * includes the exact prompt sent and the raw completion, the model, tokens,
  * latency, cost and whether the answer came live or from the replay cache.
  */
-export function InspectorPanel({ graph, state }: { graph: RunGraph; state: RunState }) {
+export function InspectorPanel({
+  graph,
+  state,
+  forkPoints,
+  onForkHere,
+}: {
+  graph: RunGraph;
+  state: RunState;
+  /** The checkpoint after each evaluation and reflection node (by node id), for "Fork here". */
+  forkPoints?: ReadonlyMap<string, ForkPoint>;
+  onForkHere?: (nodeId: string) => void;
+}) {
   const selectedNodeId = useRunUiStore((store) => store.selectedNodeId);
   const open = useRunUiStore((store) => store.inspectorOpen);
   const closeInspector = useRunUiStore((store) => store.closeInspector);
@@ -344,7 +443,7 @@ export function InspectorPanel({ graph, state }: { graph: RunGraph; state: RunSt
       </header>
       {/* A size container: the prompt box sizes itself to this area's height (cqh). */}
       <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3 [container-type:size]">
-        <NodeDetails node={node} state={state} />
+        <NodeDetails node={node} state={state} forkPoints={forkPoints} onForkHere={onForkHere} />
       </div>
     </section>
   );

@@ -47,9 +47,9 @@ function MemoryEntry({ item, reflection, muted, note }: { item: MemoryItem; refl
 }
 
 /** Edits the newest reflection's text (paused runs only). */
-function ReflectionEditor({ runId, reflection, trial }: { runId: string; reflection: ReflectionView; trial: number }) {
+function ReflectionEditor({ runId, branch, reflection, trial }: { runId: string; branch: string | null; reflection: ReflectionView; trial: number }) {
   const [text, setText] = useState(reflection.text);
-  const edit = useEditRun(runId);
+  const edit = useEditRun(runId, branch);
   const dirty = text !== reflection.text;
   return (
     <form
@@ -95,10 +95,24 @@ function newId(): string {
   return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `memory-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** Edits the whole episodic memory: change texts, delete, add hand-written entries (paused runs only). */
-function MemoryListEditor({ runId, memory }: { runId: string; memory: readonly MemoryItem[] }) {
+/** Moves the item at `index` by `delta` places (−1 up, +1 down); unchanged when it would leave the list. */
+function moved<T>(items: readonly T[], index: number, delta: number): T[] {
+  const target = index + delta;
+  if (target < 0 || target >= items.length) return [...items];
+  const next = [...items];
+  const [item] = next.splice(index, 1);
+  if (item !== undefined) next.splice(target, 0, item);
+  return next;
+}
+
+/**
+ * Edits the whole episodic memory: change texts, delete, reorder, clear, add
+ * hand-written entries (paused runs only). The order matters: the window Ω
+ * keeps the newest (last) entries, and the Actor reads them in this order.
+ */
+function MemoryListEditor({ runId, branch, memory }: { runId: string; branch: string | null; memory: readonly MemoryItem[] }) {
   const [drafts, setDrafts] = useState<Draft[]>(() => memory.map((item) => ({ ...item })));
-  const edit = useEditRun(runId);
+  const edit = useEditRun(runId, branch);
   const dirty = drafts.length !== memory.length || drafts.some((draft, index) => draft.id !== memory[index]?.id || draft.text !== memory[index]?.text);
   const update = (id: string, text: string) => setDrafts((current) => current.map((draft) => (draft.id === id ? { ...draft, text } : draft)));
 
@@ -119,16 +133,42 @@ function MemoryListEditor({ runId, memory }: { runId: string; memory: readonly M
               <label htmlFor={`memory-draft-${draft.id}`} className="text-[11px] font-medium text-slate-600">
                 {index + 1}. {draft.trial === null ? "Hand-written" : `From trial ${draft.trial}`}
               </label>
-              <Button
-                size="sm"
-                variant="ghost"
-                className="h-6 px-1.5 text-red-700 hover:bg-red-50"
-                onClick={() => setDrafts((current) => current.filter((candidate) => candidate.id !== draft.id))}
-                data-testid="memory-delete"
-                aria-label={`Delete memory entry ${index + 1}`}
-              >
-                Delete
-              </Button>
+              <span className="flex items-center gap-0.5">
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="h-6 px-1.5"
+                  disabled={index === 0}
+                  onClick={() => setDrafts((current) => moved(current, index, -1))}
+                  data-testid="memory-move-up"
+                  aria-label={`Move memory entry ${index + 1} up`}
+                  title="Move up (older)"
+                >
+                  ↑
+                </Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="h-6 px-1.5"
+                  disabled={index === drafts.length - 1}
+                  onClick={() => setDrafts((current) => moved(current, index, 1))}
+                  data-testid="memory-move-down"
+                  aria-label={`Move memory entry ${index + 1} down`}
+                  title="Move down (newer)"
+                >
+                  ↓
+                </Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="h-6 px-1.5 text-red-700 hover:bg-red-50"
+                  onClick={() => setDrafts((current) => current.filter((candidate) => candidate.id !== draft.id))}
+                  data-testid="memory-delete"
+                  aria-label={`Delete memory entry ${index + 1}`}
+                >
+                  Delete
+                </Button>
+              </span>
             </div>
             <textarea
               id={`memory-draft-${draft.id}`}
@@ -147,6 +187,16 @@ function MemoryListEditor({ runId, memory }: { runId: string; memory: readonly M
         <Button size="sm" onClick={() => setDrafts((current) => [...current, { id: newId(), text: "", trial: null }])} data-testid="memory-add">
           + Add entry
         </Button>
+        <Button
+          size="sm"
+          variant="danger"
+          disabled={drafts.length === 0}
+          onClick={() => setDrafts([])}
+          data-testid="memory-clear"
+          title="Remove every entry (then Save memory): the next trial starts without reflections"
+        >
+          Clear memory
+        </Button>
         <Button type="submit" variant="primary" size="sm" disabled={!dirty || edit.isPending} data-testid="save-memory">
           {edit.isPending ? "Saving…" : "Save memory"}
         </Button>
@@ -163,7 +213,7 @@ function MemoryListEditor({ runId, memory }: { runId: string; memory: readonly M
  * entries greyed), what the next trial will see, and the whole memory. When
  * the run is paused, editors for the newest reflection and for the memory list.
  */
-export function MemoryPanel({ runId, state, status }: { runId: string; state: RunState; status: RunStatus | null }) {
+export function MemoryPanel({ runId, branch = null, state, status }: { runId: string; branch?: string | null; state: RunState; status: RunStatus | null }) {
   const reflections = reflectionsById(state);
   const memoryWindow = state.config?.memoryWindow ?? null;
   const newestTrial = state.trials.at(-1);
@@ -186,6 +236,10 @@ export function MemoryPanel({ runId, state, status }: { runId: string; state: Ru
       {strategy === "none" ? (
         <p className="text-xs text-slate-600">
           ReAct only: no reflections are written, so every trial starts from scratch.
+        </p>
+      ) : strategy === "last-attempt" ? (
+        <p className="text-xs text-slate-600">
+          Last attempt: no reflections are written; each trial sees the previous trial&apos;s trajectory instead.
         </p>
       ) : null}
 
@@ -213,7 +267,7 @@ export function MemoryPanel({ runId, state, status }: { runId: string; state: Ru
         <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">All reflections · {state.memory.length}</h3>
         {state.memory.length === 0 ? (
           <p className="text-xs text-slate-500">
-            Empty. {strategy === "reflexion" ? "A reflection is written after each failed trial." : null}
+            Empty. {strategy && strategy !== "none" && strategy !== "last-attempt" ? "A reflection is written after each failed trial." : null}
           </p>
         ) : (
           <ol className="space-y-1.5" data-testid="memory-all">
@@ -239,6 +293,7 @@ export function MemoryPanel({ runId, state, status }: { runId: string; state: Ru
             <ReflectionEditor
               key={newestReflectionTrial.reflection.eventId}
               runId={runId}
+              branch={branch}
               reflection={newestReflectionTrial.reflection}
               trial={newestReflectionTrial.trial}
             />
@@ -248,7 +303,7 @@ export function MemoryPanel({ runId, state, status }: { runId: string; state: Ru
           <details className="group">
             <summary data-testid="memory-editor-toggle" className="cursor-pointer select-none text-xs font-medium text-slate-700 hover:text-slate-900">Edit the memory list (change, delete, add entries)</summary>
             <div className="mt-2">
-              <MemoryListEditor runId={runId} memory={state.memory} />
+              <MemoryListEditor runId={runId} branch={branch} memory={state.memory} />
             </div>
           </details>
         </div>

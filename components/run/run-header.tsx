@@ -1,18 +1,18 @@
 "use client";
 
-import { useState } from "react";
 import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
 import type { RunState } from "@/lib/domain/fold-run";
-import { usePauseRun, useResumeRun, useSetBreakpoints, type StreamConnection } from "@/lib/query";
+import type { BranchTreeRow } from "@/lib/graph";
+import type { StreamConnection } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { STRATEGY_LABELS } from "@/components/ui/strategy-labels";
 import { formatCostTotal, formatInteger } from "@/components/ui/format";
-import { Notice } from "@/components/ui/notice";
 import { StatusPill } from "@/components/ui/status-pill";
 import { cn } from "@/lib/utils/cn";
+import { BranchSwitcher } from "./branch-switcher";
+import { RunControls } from "./run-controls";
 import { trialChipLabel, trialChipState } from "./run-messages";
 
-const STRATEGY_LABELS: Record<string, string> = { none: "ReAct only", reflexion: "Reflexion" };
 
 function ConnectionDot({ connection }: { connection: StreamConnection }) {
   if (connection === "idle" || connection === "closed") return null;
@@ -63,38 +63,40 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
 
 /**
  * The run's header: task, strategy, model (the demo model labelled as a
- * scripted stand-in), status, Pause / Resume, the "pause after each
- * reflection" breakpoint, the trial strip and the totals.
+ * scripted stand-in), status, the branch switcher, the controls (Pause /
+ * Step / Resume / Cancel, breakpoints), the trial strip and the totals — all
+ * of the branch shown.
  */
 export function RunHeader({
   runId,
+  branch,
+  branchRows,
+  currentBranchId,
+  onSelectBranch,
   detail,
   state,
   status,
   connection,
 }: {
   runId: string;
+  /** The branch shown (null = root). */
+  branch: string | null;
+  branchRows: readonly BranchTreeRow[];
+  currentBranchId: string | null;
+  onSelectBranch: (branchId: string) => void;
   detail: RunDetailResponse["run"] | undefined;
   state: RunState;
   status: RunStatus | null;
   connection: StreamConnection;
 }) {
-  const pause = usePauseRun(runId);
-  const resume = useResumeRun(runId);
-  const setBreakpoints = useSetBreakpoints(runId);
-  const [pendingBreakpoint, setPendingBreakpoint] = useState<boolean | null>(null);
-
   const config = state.config;
   const title = detail?.title ?? config?.taskId ?? "Run";
   const strategy = detail?.strategy ?? config?.strategy;
   const modelId = detail?.modelId ?? config?.models.actor.modelId;
-  const effectiveStatus = status ?? detail?.status ?? null;
-  const canPause = effectiveStatus === "running";
-  const canResume = effectiveStatus === "paused" || effectiveStatus === "interrupted";
-  const canSetBreakpoints = effectiveStatus !== "ended" && effectiveStatus !== "error" && effectiveStatus !== null;
-  const afterReflection = pendingBreakpoint ?? state.breakpoints.afterReflection;
-  const controlError = pause.error ?? resume.error ?? setBreakpoints.error;
+  const effectiveStatus = status;
   const totals = state.totals;
+  const fork = state.fork;
+  const parentRow = fork ? branchRows.find((row) => row.branch.id === fork.parentBranchId) : undefined;
 
   return (
     <div className="flex-none border-b border-slate-200 bg-white">
@@ -113,8 +115,8 @@ export function RunHeader({
             {effectiveStatus ? <StatusPill status={effectiveStatus} /> : null}
             <ConnectionDot connection={connection} />
             {strategy ? (
-              <Badge tone={strategy === "reflexion" ? "amber" : "neutral"} data-testid="run-strategy" data-strategy={strategy}>
-                {STRATEGY_LABELS[strategy] ?? strategy}
+              <Badge tone={strategy === "none" ? "neutral" : "amber"} data-testid="run-strategy" data-strategy={strategy}>
+                {STRATEGY_LABELS[strategy]}
               </Badge>
             ) : null}
             {modelId ? (
@@ -133,33 +135,18 @@ export function RunHeader({
               </span>
             ) : null}
             {config ? <span className="text-slate-500">task {config.taskId} ({config.taskSetName})</span> : null}
+            {fork ? (
+              <Badge tone="sky" data-testid="branch-origin" data-replay-mode={fork.replayMode} title="Events up to the fork point are shared with the parent branch">
+                forked from {parentRow ? (parentRow.branch.parentBranchId === null ? "main" : `branch ${parentRow.number}`) : "its parent"} at seq {fork.forkSeq} · {fork.reason} ·{" "}
+                {fork.replayMode === "recorded" ? "recorded replay (unchanged calls come from the cache)" : "live (every call goes to the model)"}
+              </Badge>
+            ) : null}
           </div>
         </div>
 
-        <div className="flex flex-wrap items-center gap-3">
-          <label className="flex items-center gap-2 text-xs text-slate-700" title="Pause before the next trial each time a reflection is written, so you can edit it.">
-            <input
-              type="checkbox"
-              role="switch"
-              className="switch"
-              data-testid="pause-after-reflection"
-              checked={afterReflection}
-              disabled={!canSetBreakpoints || setBreakpoints.isPending}
-              onChange={(event) => {
-                const next = event.target.checked;
-                setPendingBreakpoint(next);
-                // Keep the other breakpoint kinds as they are (set from the CLI, say): only this one changes.
-                setBreakpoints.mutate({ ...state.breakpoints, afterReflection: next }, { onSettled: () => setPendingBreakpoint(null) });
-              }}
-            />
-            Pause after each reflection
-          </label>
-          <Button data-testid="pause-run" onClick={() => pause.mutate()} disabled={!canPause || pause.isPending}>
-            {pause.isPending ? "Pausing…" : "Pause"}
-          </Button>
-          <Button data-testid="resume-run" variant="primary" onClick={() => resume.mutate()} disabled={!canResume || resume.isPending}>
-            {resume.isPending ? "Resuming…" : "Resume"}
-          </Button>
+        <div className="flex flex-wrap items-start justify-end gap-3">
+          <BranchSwitcher rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
+          <RunControls key={branch ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
         </div>
       </div>
 
@@ -168,9 +155,9 @@ export function RunHeader({
         <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals">
           <div className="flex gap-1">
             <dt>calls</dt>
-            <dd className="font-medium tabular-nums text-slate-900" data-testid="total-calls">
+            <dd className="font-medium tabular-nums text-slate-900" data-testid="total-calls" data-live={totals.liveCalls} data-cached={totals.cachedCalls}>
               {formatInteger(totals.modelCalls)}
-              {totals.cachedCalls > 0 ? <span className="font-normal text-slate-500"> ({totals.cachedCalls} cached)</span> : null}
+              {totals.cachedCalls > 0 ? <span className="font-normal text-slate-500"> ({totals.liveCalls} live, {totals.cachedCalls} from cache)</span> : null}
             </dd>
           </div>
           <div className="flex gap-1">
@@ -196,11 +183,6 @@ export function RunHeader({
           </div>
         </dl>
       </div>
-      {controlError ? (
-        <Notice tone="error" className="mx-4 mb-2">
-          {controlError.message}
-        </Notice>
-      ) : null}
     </div>
   );
 }

@@ -67,6 +67,12 @@ export function pauseBanner(pause: { reason: string; detail: string }, options: 
         detail: detail.length > 0 ? withPeriod(detail) : null,
         instruction: options.canEditMemory ? editHint : "Resume to continue.",
       };
+    case "step":
+      return {
+        headline: "Paused after one step.",
+        detail: detail.length > 0 && !/^stepped one action\.?$/i.test(detail) ? withPeriod(detail) : null,
+        instruction: "Step again, or Resume to run on.",
+      };
     default:
       return { headline: "Paused.", detail: detail.length > 0 ? withPeriod(detail) : null, instruction: "Resume to continue." };
   }

@@ -2,20 +2,25 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import type { RunStatus } from "@/lib/domain/api";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
-import { createRunGraphDeriver } from "@/lib/graph";
-import { isNotFound, runQuery, useRunEvents } from "@/lib/query";
-import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore } from "@/lib/store";
+import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
+import { branchesQuery, isNotFound, runQuery, useRunEvents } from "@/lib/query";
+import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type SideTab } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
 import { RunGraph } from "@/components/run-graph";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { cn } from "@/lib/utils/cn";
+import { BranchTree } from "./branch-switcher";
+import { ForkDialog, type ForkTarget } from "./fork-dialog";
 import { RunHeader } from "./run-header";
 import { INTERRUPTED_MESSAGE, pauseBanner } from "./run-messages";
+import { SteerPanel } from "./steer-panel";
 
 /** What the log and the server say about the run, in words, when it needs the user's attention. */
 function RunBanners({ state, status }: { state: RunState; status: RunStatus | null }) {
@@ -29,8 +34,22 @@ function RunBanners({ state, status }: { state: RunState; status: RunStatus | nu
       ) : null}
       {status === "paused" && pause ? (
         <Notice tone="warning" data-testid="paused-banner" className="mx-4 mt-2">
-          <strong className="font-semibold">{pause.headline}</strong>
-          {pause.detail ? <> {pause.detail}</> : null} <span data-testid="paused-instruction">{pause.instruction}</span>
+          <span data-reason={state.pause?.reason} data-at={state.pause?.at ?? undefined} data-testid="paused-reason">
+            <strong className="font-semibold">{pause.headline}</strong>
+            {pause.detail ? (
+              <>
+                {" "}
+                <span data-testid="pause-detail">{pause.detail}</span>
+              </>
+            ) : null}
+          </span>{" "}
+          <span data-testid="paused-instruction">{pause.instruction}</span>
+        </Notice>
+      ) : null}
+      {state.pendingAction && status !== "ended" && status !== "error" ? (
+        <Notice tone="info" data-testid="pending-action-banner" className="mx-4 mt-2">
+          Next action written by a person (trial {state.pendingAction.trial}, step {state.pendingAction.step}):{" "}
+          <code className="font-mono font-semibold">{state.pendingAction.text}</code> — the Actor makes no model call for it.
         </Notice>
       ) : null}
       {status === "error" || state.error ? (
@@ -95,18 +114,100 @@ function SidePanelResizer() {
   );
 }
 
+const SIDE_TABS: Array<{ id: SideTab; label: string }> = [
+  { id: "memory", label: "Memory" },
+  { id: "steer", label: "Steer" },
+];
+
+/** Memory | Steer tabs for the lower half of the side column. */
+function SideTabs() {
+  const tab = useRunUiStore((store) => store.sideTab);
+  const setTab = useRunUiStore((store) => store.setSideTab);
+  return (
+    <div role="tablist" aria-label="Side panel" className="flex flex-none gap-1 border-b border-slate-200 bg-slate-50 px-3 pt-1.5">
+      {SIDE_TABS.map((entry) => (
+        <button
+          key={entry.id}
+          type="button"
+          role="tab"
+          aria-selected={tab === entry.id}
+          data-testid={`side-tab-${entry.id}`}
+          onClick={() => setTab(entry.id)}
+          className={cn(
+            "-mb-px rounded-t-md border px-3 py-1 text-xs font-medium",
+            tab === entry.id ? "border-slate-200 border-b-white bg-white text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900",
+          )}
+        >
+          {entry.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The `?branch=` of the page URL (null = the root branch), and a setter that keeps it in the URL. */
+function useBranchParam(runId: string, rootBranchId: string | null): [string | null, (branchId: string) => void] {
+  const searchParams = useSearchParams();
+  const raw = searchParams.get("branch");
+  const branch = raw && raw.trim() !== "" && raw !== rootBranchId ? raw : null;
+  const select = useCallback(
+    (branchId: string) => {
+      const next = branchId === rootBranchId ? null : branchId;
+      const url = `/runs/${encodeURIComponent(runId)}${next ? `?branch=${encodeURIComponent(next)}` : ""}`;
+      // Next keeps useSearchParams in sync with the History API: no server round trip, reload keeps the branch.
+      window.history.pushState(null, "", url);
+    },
+    [runId, rootBranchId],
+  );
+  return [branch, select];
+}
+
 function Workspace({ runId }: { runId: string }) {
   const detail = useQuery(runQuery(runId));
-  const { events, status, connection, isPending, error } = useRunEvents(runId);
+  const rootBranchId = detail.data?.run.rootBranchId ?? null;
+  const [branch, selectBranch] = useBranchParam(runId, rootBranchId);
+  const branches = useQuery(branchesQuery(runId));
+  const { events, status, connection, isPending, error } = useRunEvents(runId, branch);
   const state = useMemo(() => foldRun(events), [events]);
   // One memoising deriver per workspace: unchanged nodes keep their identity across events.
   const [deriveGraph] = useState(createRunGraphDeriver);
   const graph = useMemo(() => deriveGraph(state), [deriveGraph, state]);
+  const forkPoints = useMemo(() => forkPointsByEventId(events), [events]);
+  const branchRows = useMemo(() => branchTree(branches.data?.branches ?? []), [branches.data]);
   const sidePanelWidth = useRunUiStore((store) => store.sidePanelWidth);
   const inspectorOpen = useRunUiStore((store) => store.inspectorOpen);
-  const effectiveStatus = status ?? detail.data?.run.status ?? null;
+  const sideTab = useRunUiStore((store) => store.sideTab);
+  const selectNode = useRunUiStore((store) => store.selectNode);
+  const [forkTarget, setForkTarget] = useState<ForkTarget | null>(null);
+  // The summary's status is the root branch's: use it only there, until the events answer.
+  const effectiveStatus = status ?? (branch === null ? (detail.data?.run.status ?? null) : null);
+  const currentBranchId = branch ?? rootBranchId;
 
-  if (isNotFound(detail.error) || isNotFound(error)) {
+  const onForkHere = useCallback(
+    (nodeId: string) => {
+      const point = forkPoints.get(nodeId);
+      const node = graph.nodes.find((candidate) => candidate.id === nodeId);
+      if (!point || !node || (node.type !== "evaluation" && node.type !== "reflection")) return;
+      const atFork = reflectionAt(events, point.trial, point.atSeq);
+      const current = state.trials.find((trial) => trial.trial === point.trial)?.reflection;
+      setForkTarget({
+        nodeKind: node.type,
+        point,
+        reflection: atFork ? { eventId: atFork.eventId, textAtFork: atFork.text, currentText: current?.eventId === atFork.eventId ? current.text : atFork.text } : null,
+      });
+    },
+    [forkPoints, graph.nodes, events, state.trials],
+  );
+
+  const onSelectBranch = useCallback(
+    (branchId: string) => {
+      setForkTarget(null);
+      selectBranch(branchId);
+    },
+    [selectBranch],
+  );
+
+  if (isNotFound(detail.error) || (isNotFound(error) && branch === null)) {
     return (
       <EmptyState
         title="Run not found"
@@ -120,6 +221,20 @@ function Workspace({ runId }: { runId: string }) {
       </EmptyState>
     );
   }
+  if (isNotFound(error) && branch !== null) {
+    return (
+      <EmptyState
+        title="Branch not found"
+        action={
+          <Link href={`/runs/${encodeURIComponent(runId)}`} className="text-sm font-medium text-sky-700 underline" data-testid="back-to-main-branch">
+            Show the main branch
+          </Link>
+        }
+      >
+        This run has no branch <code className="font-mono">{branch}</code>.
+      </EmptyState>
+    );
+  }
   if (error && events.length === 0) {
     return (
       <EmptyState title="Could not load this run" action={<Button onClick={() => window.location.reload()}>Try again</Button>}>
@@ -127,7 +242,7 @@ function Workspace({ runId }: { runId: string }) {
       </EmptyState>
     );
   }
-  if (isPending) {
+  if (isPending && !detail.data) {
     return (
       <div className="flex flex-1 items-center justify-center gap-2 text-sm text-slate-600">
         <Spinner /> Loading the run…
@@ -136,29 +251,66 @@ function Workspace({ runId }: { runId: string }) {
   }
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col" data-testid="run-workspace" data-run-id={runId}>
-      <RunHeader runId={runId} detail={detail.data?.run} state={state} status={effectiveStatus} connection={connection} />
+    <div className="flex min-h-0 flex-1 flex-col" data-testid="run-workspace" data-run-id={runId} data-branch-id={currentBranchId ?? undefined}>
+      <RunHeader
+        runId={runId}
+        branch={branch}
+        branchRows={branchRows}
+        currentBranchId={currentBranchId}
+        onSelectBranch={onSelectBranch}
+        detail={detail.data?.run}
+        state={state}
+        status={effectiveStatus}
+        connection={connection}
+      />
       <RunBanners state={state} status={effectiveStatus} />
       <div className="flex min-h-0 flex-1">
         <main className="relative min-w-0 flex-1" aria-label="Run graph" data-testid="run-graph">
-          {graph.nodes.length === 0 ? (
+          {isPending ? (
+            <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
+              <Spinner /> Loading the branch…
+            </div>
+          ) : graph.nodes.length === 0 ? (
             <EmptyState title={effectiveStatus === "running" ? "Starting the first trial…" : "No trial in this run yet"} className="h-full">
               {effectiveStatus === "running" ? <Spinner label="Waiting for events" /> : null}
             </EmptyState>
           ) : (
             <RunGraph graph={graph} live={effectiveStatus === "running"} />
           )}
+          <div className="pointer-events-none absolute left-3 top-3 z-10">
+            <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
+          </div>
         </main>
         <SidePanelResizer />
         <aside className="flex min-h-0 flex-none flex-col overflow-hidden bg-white" style={{ width: sidePanelWidth }} aria-label="Inspector and memory">
           <div className={inspectorOpen ? "flex min-h-0 flex-[3] flex-col border-b border-slate-200" : "flex-none border-b border-slate-200"}>
-            <InspectorPanel graph={graph} state={state} />
+            <InspectorPanel graph={graph} state={state} forkPoints={forkPoints} onForkHere={onForkHere} />
           </div>
-          <div className={inspectorOpen ? "min-h-0 flex-[2] overflow-y-auto" : "min-h-0 flex-1 overflow-y-auto"}>
-            <MemoryPanel runId={runId} state={state} status={effectiveStatus} />
+          <div className={cn("flex min-h-0 flex-col", inspectorOpen ? "flex-[2]" : "flex-1")}>
+            <SideTabs />
+            <div className="min-h-0 flex-1 overflow-y-auto" role="tabpanel">
+              {sideTab === "memory" ? (
+                <MemoryPanel key={currentBranchId ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
+              ) : (
+                <SteerPanel key={currentBranchId ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
+              )}
+            </div>
           </div>
         </aside>
       </div>
+      {forkTarget ? (
+        <ForkDialog
+          runId={runId}
+          fromBranchId={currentBranchId}
+          target={forkTarget}
+          onClose={() => setForkTarget(null)}
+          onForked={(branchId) => {
+            setForkTarget(null);
+            selectNode(null);
+            selectBranch(branchId);
+          }}
+        />
+      ) : null}
     </div>
   );
 }

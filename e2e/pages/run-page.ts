@@ -1,8 +1,63 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** The run page: the graph, the inspector and the memory panel. */
+/** The run page: the graph, the inspector, the memory and steer panels, branches and controls. */
 export class RunPage {
   constructor(private readonly page: Page) {}
+
+  /** The id of the branch shown (the root branch's id when the URL names none). */
+  async currentBranchId(): Promise<string> {
+    return this.page.getByTestId("branch-switcher").inputValue();
+  }
+
+  /** Shows another branch with the switcher and waits until the page shows it. */
+  async switchToBranch(branchId: string): Promise<void> {
+    await expect(this.page.getByTestId(`branch-option-${branchId}`)).toBeAttached();
+    await this.page.getByTestId("branch-switcher").selectOption(branchId);
+    await expect(this.page.getByTestId("run-workspace")).toHaveAttribute("data-branch-id", branchId);
+  }
+
+  /** Opens a node in the inspector with the keyboard (focus + Enter), as {@link promptOf} does. */
+  async open(node: Locator): Promise<void> {
+    const wrapper = node.locator("xpath=ancestor::div[contains(concat(' ', @class, ' '), ' react-flow__node ')][1]");
+    await wrapper.focus();
+    await this.page.keyboard.press("Enter");
+    await expect(this.page.getByTestId("inspector")).toBeVisible();
+  }
+
+  /**
+   * Opens `node` (a reflection or evaluation), uses Fork here, optionally
+   * replaces the reflection text, picks the replay mode and forks. Resolves
+   * with the new branch's id once the page shows it.
+   */
+  async forkFrom(node: Locator, options: { replay?: "recorded" | "live"; reflectionText?: string } = {}): Promise<string> {
+    const before = this.page.url();
+    await this.open(node);
+    await this.page.getByTestId("fork-here").click();
+    const dialog = this.page.getByTestId("fork-dialog");
+    await expect(dialog).toBeVisible();
+    await dialog.getByTestId(`fork-replay-${options.replay ?? "recorded"}`).check();
+    if (options.reflectionText !== undefined) await dialog.getByTestId("fork-reflection-text").fill(options.reflectionText);
+    await dialog.getByTestId("fork-submit").click();
+    await expect(dialog).toBeHidden();
+    await expect.poll(() => this.page.url()).not.toBe(before);
+    const branchId = new URL(this.page.url()).searchParams.get("branch") ?? "";
+    expect(branchId).not.toBe("");
+    await expect(this.page.getByTestId("run-workspace")).toHaveAttribute("data-branch-id", branchId);
+    return branchId;
+  }
+
+  /** Turns one breakpoint switch on or off in the breakpoints popover. */
+  async setBreakpoint(testId: string, on: boolean): Promise<void> {
+    const panel = this.page.getByTestId("breakpoints-panel");
+    if (!(await panel.isVisible())) await this.page.getByTestId("breakpoints-toggle").click();
+    const toggle = panel.getByTestId(testId);
+    if (on) await toggle.check();
+    else await toggle.uncheck();
+    await expect(toggle).toBeChecked({ checked: on });
+    await expect(toggle).toBeEnabled();
+    await this.page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+  }
 
   node(kind: "trial" | "thought" | "action" | "observation" | "evaluation" | "reflection", trial: number): Locator {
     return this.page.locator(`[data-testid="node-${kind}"][data-trial="${trial}"]`);

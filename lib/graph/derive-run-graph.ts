@@ -1,6 +1,7 @@
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
+import { missingMemory, promptText } from "./prompt-memory";
 import { createLayoutCache, layoutRunGraph, topologyKey, type LayoutCache, type LayoutLane, type LayoutResult } from "./layout";
-import type { GraphNodeDataMap, GraphNodeKind, GraphNodeOf, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
+import type { CallSource, GraphNodeDataMap, GraphNodeKind, GraphNodeOf, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
 
 type NodeSpec = { [K in GraphNodeKind]: { id: string; type: K; data: GraphNodeDataMap[K] } }[GraphNodeKind];
 type LaidOutKind = Exclude<GraphNodeKind, "lane">;
@@ -22,7 +23,28 @@ export const HANDLES = {
   memoryIn: "memory-in",
 } as const;
 
-function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, state: RunState): NodeSpec[] {
+function callSourceOf(state: RunState, callId: string | null): CallSource {
+  if (callId === null) return null;
+  return state.calls[callId]?.source ?? null;
+}
+
+/** Whether the trial's first Actor prompt misses memory it should carry (false before that call). */
+function firstPromptMissesMemory(state: RunState, trialView: TrialView, previousTrial: TrialView | undefined): boolean {
+  if (!state.config) return false;
+  const firstCall = trialView.callIds.map((id) => state.calls[id]).find((call) => call?.role === "actor");
+  if (!firstCall) return false;
+  return (
+    missingMemory({
+      strategy: state.config.strategy,
+      trial: trialView,
+      previousTrial: previousTrial ?? null,
+      prompt: promptText(firstCall.messages),
+      step: firstCall.step,
+    }) !== null
+  );
+}
+
+function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, previousTrial: TrialView | undefined, state: RunState): NodeSpec[] {
   const specs: NodeSpec[] = [
     {
       id: trialView.startEventId,
@@ -35,6 +57,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, stat
         steps: trialView.steps.length,
         outcome: trialView.outcome,
         endReason: trialView.endReason,
+        memoryMissing: firstPromptMissesMemory(state, trialView, previousTrial),
       },
     },
   ];
@@ -57,6 +80,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, stat
           step: step.step,
           eventId: step.thought.eventId,
           callId: step.thought.callId,
+          callSource: callSourceOf(state, step.thought.callId),
           text: step.thought.text,
         },
       });
@@ -70,6 +94,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, stat
           step: step.step,
           eventId: step.action.eventId,
           callId: step.action.callId,
+          callSource: callSourceOf(state, step.action.callId),
           text: step.action.text,
           actionType: step.action.action?.type ?? null,
           argument: step.action.action?.argument ?? null,
@@ -131,6 +156,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, stat
         trial: trialView.trial,
         eventId: reflection.eventId,
         callId: reflection.callId,
+        callSource: callSourceOf(state, reflection.callId),
         text: reflection.text,
         originalText: reflection.originalText,
         edited: reflection.edits > 0,
@@ -182,7 +208,7 @@ function buildModel(state: RunState): GraphModel {
 
   trials.forEach((trialView, index) => {
     const nextTrial = trials[index + 1];
-    const laneSpecs = trialSpecs(trialView, nextTrial, state);
+    const laneSpecs = trialSpecs(trialView, nextTrial, trials[index - 1], state);
     const laneId = laneNodeId(trialView.startEventId);
     specs.push({ id: laneId, type: "lane", data: { trial: trialView.trial, outcome: trialView.outcome } });
     lanes.push({
@@ -247,17 +273,17 @@ function ariaLabelOf(spec: NodeSpec): string {
     case "lane":
       return `Trial ${spec.data.trial} lane`;
     case "trial":
-      return `Trial ${spec.data.trial}: ${spec.data.memoryInContext} reflections in context${spec.data.outcome ? `, ${spec.data.outcome}` : ""}`;
+      return `Trial ${spec.data.trial}: ${spec.data.memoryInContext} reflections in context${spec.data.memoryMissing ? " (missing from the Actor prompt)" : ""}${spec.data.outcome ? `, ${spec.data.outcome}` : ""}`;
     case "thought":
-      return `Trial ${spec.data.trial}, thought ${spec.data.step}`;
+      return `Trial ${spec.data.trial}, thought ${spec.data.step}${spec.data.callSource === "cache" ? " (from the cache)" : ""}`;
     case "action":
-      return `Trial ${spec.data.trial}, action ${spec.data.step}${spec.data.invalid ? " (invalid)" : ""}: ${spec.data.text}`;
+      return `Trial ${spec.data.trial}, action ${spec.data.step}${spec.data.invalid ? " (invalid)" : ""}${spec.data.callSource === "cache" ? " (from the cache)" : ""}: ${spec.data.text}`;
     case "observation":
       return `Trial ${spec.data.trial}, observation ${spec.data.step}`;
     case "evaluation":
       return `Trial ${spec.data.trial} evaluation: ${spec.data.verdict}${spec.data.oracle ? " (oracle)" : ""}`;
     case "reflection":
-      return `Trial ${spec.data.trial} reflection${spec.data.edited ? " (edited)" : ""}`;
+      return `Trial ${spec.data.trial} reflection${spec.data.edited ? " (edited)" : ""}${spec.data.callSource === "cache" ? " (from the cache)" : ""}`;
     case "call-error":
       return `Trial ${spec.data.trial}: ${spec.data.role} model call failed`;
   }

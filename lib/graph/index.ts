@@ -15,4 +15,17 @@ export {
   type LayoutLane,
   type LayoutResult,
 } from "./layout";
+export { branchLabel, branchTree, forkPointsByEventId, reflectionAt, type BranchTreeRow, type ForkPoint } from "./branches";
+export {
+  carriesLastAttempt,
+  locateMemoryInPrompt,
+  memoryExpectation,
+  missingMemory,
+  promptText,
+  type MemoryExpectation,
+  type MemoryInPrompt,
+  type MemoryMatch,
+  type MissingMemory,
+  type PromptSegment,
+} from "./prompt-memory";
 export type * from "./types";

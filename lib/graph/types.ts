@@ -33,7 +33,15 @@ export type TrialNodeData = {
   steps: number;
   outcome: "success" | "failure" | "halted" | null;
   endReason: string | null;
+  /**
+   * The trial's first Actor prompt lacks memory it should carry (see
+   * lib/graph/prompt-memory.ts `missingMemory`); false before that call.
+   */
+  memoryMissing: boolean;
 };
+
+/** Where a model call's answer came from: `live` (a model was called), `cache` (replayed), null when no call (a person wrote it) or not in the log. */
+export type CallSource = "live" | "cache" | null;
 
 export type ThoughtNodeData = {
   trial: number;
@@ -41,6 +49,7 @@ export type ThoughtNodeData = {
   eventId: string;
   /** The Actor call that wrote it; null when a person wrote the step (an `action-edit`). */
   callId: string | null;
+  callSource: CallSource;
   text: string;
 };
 
@@ -50,6 +59,7 @@ export type ActionNodeData = {
   eventId: string;
   /** The Actor call that wrote it; null when a person injected the action (an `action-edit`). */
   callId: string | null;
+  callSource: CallSource;
   /** The action line as the model wrote it. */
   text: string;
   /** Parsed verb (`Search`, `Finish`, …); null when the line did not parse. */
@@ -93,6 +103,7 @@ export type ReflectionNodeData = {
   trial: number;
   eventId: string;
   callId: string;
+  callSource: CallSource;
   /** Current text (edits applied). */
   text: string;
   /** What the model wrote. */

@@ -5,8 +5,18 @@
  */
 export { makeQueryClient } from "./client";
 export { ApiRequestError, fetchJson, isNotFound } from "./fetch-json";
-export { queryKeys } from "./keys";
+export { branchKey, queryKeys } from "./keys";
 export { isTerminalStatus, mergeEvents, type RunEventsCache } from "./merge-events";
-export { useCreateRun, useEditRun, usePauseRun, useResumeRun, useSetBreakpoints, useUploadTaskSet } from "./mutations";
-export { environmentsQuery, modelsQuery, runEventsQuery, runListQuery, runQuery, taskSetsQuery, tasksQuery } from "./queries";
+export {
+  useCancelRun,
+  useCreateRun,
+  useEditRun,
+  useForkRun,
+  usePauseRun,
+  useResumeRun,
+  useSetBreakpoints,
+  useUploadTaskSet,
+  type ForkRequestInput,
+} from "./mutations";
+export { branchesQuery, environmentsQuery, modelsQuery, runEventsQuery, runListQuery, runQuery, taskSetsQuery, tasksQuery } from "./queries";
 export { catchUpRunEvents, useRunEvents, type StreamConnection } from "./run-events";

@@ -5,6 +5,7 @@ import { z } from "zod";
 import {
   createRunRequestSchema,
   editRequestSchema,
+  forkRequestSchema,
   runDetailResponseSchema,
   taskListResponseSchema,
   uploadTaskSetRequestSchema,
@@ -18,10 +19,13 @@ import { breakpointsSchema, type Breakpoints, type EnvironmentId } from "@/lib/d
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
 import type { RunEventsCache } from "./merge-events";
-import { runPath } from "./queries";
+import { branchRoute, runPath } from "./queries";
 import { catchUpRunEvents } from "./run-events";
 
 const createRunResponseSchema = z.object({ runId: z.string().min(1) });
+
+/** A fork request as a caller writes it (`replay` defaults to `recorded`). */
+export type ForkRequestInput = z.input<typeof forkRequestSchema>;
 
 /** Parses a request body before sending it, so the user sees the same message the server would give. */
 function checked<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
@@ -34,14 +38,22 @@ function checked<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   return parsed.data;
 }
 
-/** After a control or edit call: store the returned summary, its status, and fetch the events it appended. */
-async function afterRunChange(client: QueryClient, runId: string, detail: RunDetailResponse): Promise<void> {
+/**
+ * After a control or edit call on a branch: store the returned summary (the
+ * root branch's), refresh the branch list and fetch the events the call
+ * appended to the branch (their page carries the branch's own status).
+ */
+async function afterRunChange(client: QueryClient, runId: string, branch: string | null, detail: RunDetailResponse): Promise<void> {
   client.setQueryData(queryKeys.run(runId), detail);
-  client.setQueryData<RunEventsCache>(queryKeys.runEvents(runId), (existing) =>
-    existing && existing.status !== detail.run.status ? { ...existing, status: detail.run.status } : existing,
-  );
+  const onRoot = branch === null || branch === detail.run.rootBranchId;
+  if (onRoot) {
+    client.setQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch), (existing) =>
+      existing && existing.status !== detail.run.status ? { ...existing, status: detail.run.status } : existing,
+    );
+  }
   void client.invalidateQueries({ queryKey: queryKeys.runList() });
-  await catchUpRunEvents(client, runId).catch(() => undefined);
+  void client.invalidateQueries({ queryKey: queryKeys.branches(runId) });
+  await catchUpRunEvents(client, runId, branch).catch(() => undefined);
 }
 
 /** `POST /api/runs` → `{ runId }`. */
@@ -54,44 +66,77 @@ export function useCreateRun() {
   });
 }
 
-/** `POST /api/runs/:runId/pause`. */
-export function usePauseRun(runId: string) {
+/** `POST /api/runs/:runId/pause[?branch=]`. */
+export function usePauseRun(runId: string, branch: string | null = null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson(`${runPath(runId)}/pause`, runDetailResponseSchema, { method: "POST", body: {} }),
-    onSuccess: (detail) => afterRunChange(client, runId, detail),
+    mutationFn: () => fetchJson(branchRoute(runId, "pause", branch), runDetailResponseSchema, { method: "POST", body: {} }),
+    onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
   });
 }
 
-/** `POST /api/runs/:runId/resume` (also continues an interrupted run from its last checkpoint). */
-export function useResumeRun(runId: string) {
+/**
+ * `POST /api/runs/:runId/resume[?branch=]` (also continues an interrupted run
+ * from its log). With `{ step: true }` the branch performs one action and
+ * pauses again (`run-pause` reason `step`).
+ */
+export function useResumeRun(runId: string, branch: string | null = null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson(`${runPath(runId)}/resume`, runDetailResponseSchema, { method: "POST", body: {} }),
-    onSuccess: (detail) => afterRunChange(client, runId, detail),
+    mutationFn: (options: { step?: boolean } | void) =>
+      fetchJson(branchRoute(runId, "resume", branch), runDetailResponseSchema, { method: "POST", body: options?.step ? { step: true } : {} }),
+    onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
   });
 }
 
-/** `POST /api/runs/:runId/edits` with `{ kind: "reflection", … }` or `{ kind: "memory", … }` (paused runs only). */
-export function useEditRun(runId: string) {
+/** `POST /api/runs/:runId/cancel[?branch=]`: ends the branch as cancelled (at its next boundary when running). */
+export function useCancelRun(runId: string, branch: string | null = null) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => fetchJson(branchRoute(runId, "cancel", branch), runDetailResponseSchema, { method: "POST", body: {} }),
+    onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
+  });
+}
+
+/**
+ * `POST /api/runs/:runId/edits[?branch=]` with one {@link EditRequest}
+ * (reflection, memory, prompt, model or action; paused branches only).
+ */
+export function useEditRun(runId: string, branch: string | null = null) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (edit: EditRequest) =>
-      fetchJson(`${runPath(runId)}/edits`, runDetailResponseSchema, { method: "POST", body: checked(editRequestSchema, edit) }),
-    onSuccess: (detail) => afterRunChange(client, runId, detail),
+      fetchJson(branchRoute(runId, "edits", branch), runDetailResponseSchema, { method: "POST", body: checked(editRequestSchema, edit) }),
+    onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
   });
 }
 
-/** `POST /api/runs/:runId/breakpoints`. */
-export function useSetBreakpoints(runId: string) {
+/** `POST /api/runs/:runId/breakpoints[?branch=]` with the whole object (kinds left out are off). */
+export function useSetBreakpoints(runId: string, branch: string | null = null) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (breakpoints: Breakpoints) =>
-      fetchJson(`${runPath(runId)}/breakpoints`, runDetailResponseSchema, {
+      fetchJson(branchRoute(runId, "breakpoints", branch), runDetailResponseSchema, {
         method: "POST",
         body: checked(breakpointsSchema, breakpoints),
       }),
-    onSuccess: (detail) => afterRunChange(client, runId, detail),
+    onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
+  });
+}
+
+const forkResponseSchema = z.object({ branchId: z.string().min(1) });
+
+/**
+ * `POST /api/runs/:runId/fork` → `{ branchId }`: a new branch from a checkpoint
+ * (or seq 1) of `fromBranchId`'s path, with optional edits applied first. The
+ * server starts it right away; the branch list is refetched.
+ */
+export function useForkRun(runId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: ForkRequestInput) =>
+      fetchJson(`${runPath(runId)}/fork`, forkResponseSchema, { method: "POST", body: checked(forkRequestSchema, request) }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.branches(runId) }),
   });
 }
 

@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import {
+  branchListResponseSchema,
   environmentsResponseSchema,
   eventPageResponseSchema,
   modelsResponseSchema,
@@ -20,6 +21,18 @@ function retryUnlessClientError(failureCount: number, error: Error): boolean {
 }
 
 const runPath = (runId: string) => `/api/runs/${encodeURIComponent(runId)}`;
+
+/**
+ * A per-run route (`/api/runs/:id/<route>`) on a branch: `?branch=<id>` is added
+ * when a branch is named (the server acts on the root branch without it), and
+ * `query` (e.g. `after=3`) is appended.
+ */
+function branchRoute(runId: string, route: string, branch: string | null, query?: string): string {
+  const params = new URLSearchParams(query);
+  if (branch) params.set("branch", branch);
+  const search = params.toString();
+  return `${runPath(runId)}/${route}${search ? `?${search}` : ""}`;
+}
 
 /** `GET /api/models`: the models the server can use, the demo model flagged `scripted`. */
 export const modelsQuery = () =>
@@ -82,16 +95,17 @@ export const runQuery = (runId: string) =>
   });
 
 /**
- * `GET /api/runs/:runId/events?after=0`: the whole log so far. Kept fresh by
- * {@link useRunEvents}'s stream, never refetched on focus.
+ * `GET /api/runs/:runId/events?after=0[&branch=<id>]`: the branch path's whole
+ * log so far (the parent's events up to the fork, `branch-start`, then its
+ * own). Kept fresh by {@link useRunEvents}'s stream, never refetched on focus.
  */
-export const runEventsQuery = (runId: string) =>
+export const runEventsQuery = (runId: string, branch: string | null = null) =>
   queryOptions({
-    queryKey: queryKeys.runEvents(runId),
+    queryKey: queryKeys.runEvents(runId, branch),
     queryFn: async ({ signal, client }): Promise<RunEventsCache> => {
-      const page = await fetchJson(`${runPath(runId)}/events?after=0`, eventPageResponseSchema, { signal });
+      const page = await fetchJson(branchRoute(runId, "events", branch, "after=0"), eventPageResponseSchema, { signal });
       // Events the stream delivered while this request was in flight must survive a refetch.
-      const existing = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId));
+      const existing = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch));
       const fromPage: RunEventsCache = { events: [], status: page.status, lastSeq: 0 };
       return mergeEvents(existing ? { ...existing, status: page.status } : fromPage, page.events, page.status);
     },
@@ -103,4 +117,16 @@ export const runEventsQuery = (runId: string) =>
     retry: retryUnlessClientError,
   });
 
-export { runPath };
+/**
+ * `GET /api/runs/:runId/branches`: the run's branches, root first, each with its
+ * own status and live/cached call counts. Polls every 2 s while any branch runs.
+ */
+export const branchesQuery = (runId: string) =>
+  queryOptions({
+    queryKey: queryKeys.branches(runId),
+    queryFn: ({ signal }) => fetchJson(`${runPath(runId)}/branches`, branchListResponseSchema, { signal }),
+    retry: retryUnlessClientError,
+    refetchInterval: (query) => (query.state.data?.branches.some((branch) => branch.status === "running") ? 2_000 : false),
+  });
+
+export { branchRoute, runPath };

@@ -7,7 +7,7 @@ import { runEventSchema, type RunEvent } from "@/lib/domain/events";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
 import { isTerminalStatus, mergeEvents, type RunEventsCache } from "./merge-events";
-import { runEventsQuery, runPath } from "./queries";
+import { branchRoute, runEventsQuery } from "./queries";
 
 /** State of the live connection, for a small indicator. */
 export type StreamConnection = "idle" | "connecting" | "open" | "reconnecting" | "closed";
@@ -15,19 +15,20 @@ export type StreamConnection = "idle" | "connecting" | "open" | "reconnecting" |
 const EMPTY_EVENTS: RunEvent[] = [];
 const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000];
 
-function appendToCache(client: QueryClient, runId: string, events: readonly RunEvent[], status?: RunStatus): void {
-  client.setQueryData<RunEventsCache>(queryKeys.runEvents(runId), (existing) =>
+function appendToCache(client: QueryClient, runId: string, branch: string | null, events: readonly RunEvent[], status?: RunStatus): void {
+  client.setQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch), (existing) =>
     existing ? mergeEvents(existing, events, status) : existing,
   );
 }
 
-function setStatus(client: QueryClient, runId: string, status: RunStatus): void {
-  const before = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId))?.status;
-  appendToCache(client, runId, [], status);
+function setStatus(client: QueryClient, runId: string, branch: string | null, status: RunStatus): void {
+  const before = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch))?.status;
+  appendToCache(client, runId, branch, [], status);
   if (before !== status) {
-    // The summary (status, trial count, outcome) changed with it.
+    // The summary (status, trial count, outcome) and the branch list changed with it.
     void client.invalidateQueries({ queryKey: queryKeys.run(runId) });
     void client.invalidateQueries({ queryKey: queryKeys.runList() });
+    void client.invalidateQueries({ queryKey: queryKeys.branches(runId) });
   }
 }
 
@@ -36,11 +37,13 @@ function setStatus(client: QueryClient, runId: string, status: RunStatus): void 
  * and merges them in. Used after a mutation and when a stream ends, so nothing
  * is missed even if the stream was closed at that moment.
  */
-export async function catchUpRunEvents(client: QueryClient, runId: string): Promise<void> {
-  const cached = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId));
+export async function catchUpRunEvents(client: QueryClient, runId: string, branch: string | null = null): Promise<void> {
+  const cached = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch));
   if (!cached) return;
-  const page = await fetchJson(`${runPath(runId)}/events?after=${cached.lastSeq}`, eventPageResponseSchema);
-  appendToCache(client, runId, page.events, page.status);
+  const page = await fetchJson(branchRoute(runId, "events", branch, `after=${cached.lastSeq}`), eventPageResponseSchema);
+  const before = cached.status;
+  appendToCache(client, runId, branch, page.events, page.status);
+  if (before !== page.status) void client.invalidateQueries({ queryKey: queryKeys.branches(runId) });
 }
 
 /** The `status` message's data: a JSON status string, or `{ status }` to be lenient. */
@@ -61,16 +64,19 @@ function parseStatus(data: string): RunStatus | null {
 }
 
 /**
- * A run's event log, live.
+ * A branch path's event log, live (`branch` null = the root branch).
  *
- * Loads `GET /api/runs/:id/events?after=0` into the query cache, then follows
- * `GET /api/runs/:id/stream?after=<lastSeq>` with an EventSource: each
+ * Loads `GET /api/runs/:id/events?after=0[&branch=]` into the query cache, then follows
+ * `GET /api/runs/:id/stream?after=<lastSeq>[&branch=]` with an EventSource: each
  * `run-event` message is parsed with the event schema and merged into the
  * cache (deduplicated by seq, in seq order); `status` messages update the
  * status. On a dropped connection it reconnects from the newest seq it has
  * (with backoff); it stops following once the run has ended or failed.
  */
-export function useRunEvents(runId: string): {
+export function useRunEvents(
+  runId: string,
+  branch: string | null = null,
+): {
   events: RunEvent[];
   status: RunStatus | null;
   connection: StreamConnection;
@@ -78,7 +84,7 @@ export function useRunEvents(runId: string): {
   error: Error | null;
 } {
   const client = useQueryClient();
-  const query = useQuery(runEventsQuery(runId));
+  const query = useQuery(runEventsQuery(runId, branch));
   const [connection, setConnection] = useState<StreamConnection>("idle");
   const loaded = query.isSuccess;
   const status = query.data?.status ?? null;
@@ -93,10 +99,10 @@ export function useRunEvents(runId: string): {
 
     const open = () => {
       if (disposed) return;
-      const after = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId))?.lastSeq ?? 0;
+      const after = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch))?.lastSeq ?? 0;
       setConnection(attempts === 0 ? "connecting" : "reconnecting");
       // The browser also sends Last-Event-ID on its own retries; `after` covers our manual ones.
-      source = new EventSource(`${runPath(runId)}/stream?after=${after}`);
+      source = new EventSource(branchRoute(runId, "stream", branch, `after=${after}`));
       source.onopen = () => {
         attempts = 0;
         setConnection("open");
@@ -114,20 +120,20 @@ export function useRunEvents(runId: string): {
           console.warn("[run-events] ignored an event that does not match the schema", parsed.error.issues);
           return;
         }
-        const lastSeq = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId))?.lastSeq ?? 0;
-        appendToCache(client, runId, [parsed.data]);
+        const lastSeq = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch))?.lastSeq ?? 0;
+        appendToCache(client, runId, branch, [parsed.data]);
         // A hole in the sequence (should not happen on one connection): fetch what is missing.
-        if (parsed.data.seq > lastSeq + 1) void catchUpRunEvents(client, runId).catch(() => undefined);
+        if (parsed.data.seq > lastSeq + 1) void catchUpRunEvents(client, runId, branch).catch(() => undefined);
       });
       source.addEventListener("status", (message: MessageEvent<string>) => {
         const next = parseStatus(message.data);
-        if (next) setStatus(client, runId, next);
+        if (next) setStatus(client, runId, branch, next);
       });
       const retry = () => {
         source?.close();
         source = null;
         if (disposed) return;
-        const current = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId))?.status;
+        const current = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch))?.status;
         if (current && isTerminalStatus(current)) {
           setConnection("closed");
           return;
@@ -148,10 +154,10 @@ export function useRunEvents(runId: string): {
       if (timer) clearTimeout(timer);
       source?.close();
       // A final catch-up: events published right before the end may not have been delivered yet.
-      void catchUpRunEvents(client, runId).catch(() => undefined);
+      void catchUpRunEvents(client, runId, branch).catch(() => undefined);
       setConnection("closed");
     };
-  }, [client, runId, follow]);
+  }, [client, runId, branch, follow]);
 
   return {
     events: query.data?.events ?? EMPTY_EVENTS,

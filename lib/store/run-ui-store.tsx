@@ -18,30 +18,42 @@ export interface RunUiState {
   /** Keep the newest node in view as events arrive. */
   followLive: boolean;
   memoryPanelCollapsed: boolean;
+  /** Which tab the lower half of the side column shows: the episodic memory, or the steering edits (prompts, models, next action). */
+  sideTab: SideTab;
+  /** The small branch tree over the graph is expanded. */
+  branchTreeOpen: boolean;
   selectNode: (nodeId: string | null) => void;
   closeInspector: () => void;
   setSidePanelWidth: (width: number) => void;
   setFollowLive: (follow: boolean) => void;
   toggleMemoryPanel: () => void;
+  setSideTab: (tab: SideTab) => void;
+  setBranchTreeOpen: (open: boolean) => void;
 }
+
+export type SideTab = "memory" | "steer";
 
 export const SIDE_PANEL_MIN = 320;
 export const SIDE_PANEL_MAX = 760;
 
 /** Creates a fresh store; `initial` overrides defaults (handy in tests). */
-export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNodeId" | "inspectorOpen" | "sidePanelWidth" | "followLive" | "memoryPanelCollapsed">> = {}): StoreApi<RunUiState> {
+export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNodeId" | "inspectorOpen" | "sidePanelWidth" | "followLive" | "memoryPanelCollapsed" | "sideTab" | "branchTreeOpen">> = {}): StoreApi<RunUiState> {
   return createStore<RunUiState>()((set) => ({
     selectedNodeId: null,
     inspectorOpen: false,
     sidePanelWidth: 460,
     followLive: true,
     memoryPanelCollapsed: false,
+    sideTab: "memory",
+    branchTreeOpen: true,
     ...initial,
     selectNode: (nodeId) => set({ selectedNodeId: nodeId, inspectorOpen: nodeId !== null }),
     closeInspector: () => set({ inspectorOpen: false, selectedNodeId: null }),
     setSidePanelWidth: (width) => set({ sidePanelWidth: Math.min(SIDE_PANEL_MAX, Math.max(SIDE_PANEL_MIN, Math.round(width))) }),
     setFollowLive: (followLive) => set({ followLive }),
     toggleMemoryPanel: () => set((state) => ({ memoryPanelCollapsed: !state.memoryPanelCollapsed })),
+    setSideTab: (sideTab) => set({ sideTab }),
+    setBranchTreeOpen: (branchTreeOpen) => set({ branchTreeOpen }),
   }));
 }
 

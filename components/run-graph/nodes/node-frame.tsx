@@ -66,5 +66,18 @@ export function NodeLabel({ className, children, right }: { className?: string; 
   );
 }
 
+/** Small marker on a node whose model call was served from the replay cache (no new call, no cost). */
+export function CacheMarker() {
+  return (
+    <span
+      data-testid="cache-marker"
+      title="Served from the response cache: the same prompt and settings were answered before, so no model was called"
+      className="inline-flex items-center rounded border border-violet-300 bg-violet-50 px-1 py-px text-[9px] font-semibold uppercase leading-none tracking-wide text-violet-700"
+    >
+      cache
+    </span>
+  );
+}
+
 /** React Flow's node type for one of our kinds (what node components receive). */
 export type FlowNode<K extends GraphNodeKind> = Node<GraphNodeDataMap[K], K>;

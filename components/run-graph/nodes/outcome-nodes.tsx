@@ -5,7 +5,7 @@ import { memo, useId } from "react";
 import { HANDLES } from "@/lib/graph";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
-import { FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
+import { CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
 
 export const ORACLE_EXPLANATION = "uses the gold answer — an oracle signal, not self-evaluation";
 
@@ -65,6 +65,7 @@ export const ReflectionNode = memo(function ReflectionNode({ id, data }: NodePro
       kind="reflection"
       trial={data.trial}
       data-edited={data.edited}
+      data-source={data.callSource ?? undefined}
       className="border-amber-300 border-l-4 border-l-amber-500 bg-amber-50 px-3 py-2"
     >
       <FlowHandles bottom={false} />
@@ -72,11 +73,14 @@ export const ReflectionNode = memo(function ReflectionNode({ id, data }: NodePro
       <NodeLabel
         className="text-amber-900"
         right={
-          data.edited ? (
-            <Badge tone="amber" data-testid="edited-badge" title={`Original: ${data.originalText}`} className="bg-amber-200">
-              edited
-            </Badge>
-          ) : null
+          <span className="flex items-center gap-1">
+            {data.callSource === "cache" ? <CacheMarker /> : null}
+            {data.edited ? (
+              <Badge tone="amber" data-testid="edited-badge" title={`Original: ${data.originalText}`} className="bg-amber-200">
+                edited
+              </Badge>
+            ) : null}
+          </span>
         }
       >
         Self-reflection

@@ -4,14 +4,16 @@ import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
-import { FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
+import { CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
 
 /** The Actor's reasoning for one step. */
 export const ThoughtNode = memo(function ThoughtNode({ id, data }: NodeProps<FlowNode<"thought">>) {
   return (
-    <NodeFrame id={id} kind="thought" trial={data.trial} data-step={data.step} className="border-violet-200 border-l-4 border-l-violet-500 px-3 py-2">
+    <NodeFrame id={id} kind="thought" trial={data.trial} data-step={data.step} data-source={data.callSource ?? undefined} className="border-violet-200 border-l-4 border-l-violet-500 px-3 py-2">
       <FlowHandles />
-      <NodeLabel className="text-violet-700">Thought {data.step}</NodeLabel>
+      <NodeLabel className="text-violet-700" right={data.callSource === "cache" ? <CacheMarker /> : data.callId === null ? <Badge tone="outline">by a person</Badge> : null}>
+        Thought {data.step}
+      </NodeLabel>
       <p className="mt-1 line-clamp-3 text-xs leading-snug text-slate-800">{data.text || <em className="text-slate-500">(no thought)</em>}</p>
     </NodeFrame>
   );
@@ -26,11 +28,20 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
         kind="action"
         trial={data.trial}
         data-step={data.step}
+        data-source={data.callSource ?? undefined}
         data-invalid="true"
         className="border-red-300 border-l-4 border-l-red-600 bg-red-50 px-3 py-2"
       >
         <FlowHandles />
-        <NodeLabel className="text-red-800" right={<Badge tone="red">Invalid action</Badge>}>
+        <NodeLabel
+          className="text-red-800"
+          right={
+            <span className="flex items-center gap-1">
+              {data.callSource === "cache" ? <CacheMarker /> : null}
+              <Badge tone="red">Invalid action</Badge>
+            </span>
+          }
+        >
           Action {data.step}
         </NodeLabel>
         <p className="mt-1 truncate font-mono text-xs text-slate-900">{data.text || "(empty)"}</p>
@@ -41,9 +52,31 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
     );
   }
   return (
-    <NodeFrame id={id} kind="action" trial={data.trial} data-step={data.step} data-invalid="false" className="border-sky-200 border-l-4 border-l-sky-600 px-3 py-2">
+    <NodeFrame
+      id={id}
+      kind="action"
+      trial={data.trial}
+      data-step={data.step}
+      data-source={data.callSource ?? undefined}
+      data-by-person={data.callId === null || undefined}
+      data-invalid="false"
+      className="border-sky-200 border-l-4 border-l-sky-600 px-3 py-2"
+    >
       <FlowHandles />
-      <NodeLabel className="text-sky-800" right={data.actionType === "Finish" ? <Badge tone="sky">final answer</Badge> : null}>
+      <NodeLabel
+        className="text-sky-800"
+        right={
+          <span className="flex items-center gap-1">
+            {data.callSource === "cache" ? <CacheMarker /> : null}
+            {data.callId === null ? (
+              <Badge tone="outline" data-testid="by-person-badge" title="A person wrote this action (an action edit); no model was called">
+                by a person
+              </Badge>
+            ) : null}
+            {data.actionType === "Finish" ? <Badge tone="sky">final answer</Badge> : null}
+          </span>
+        }
+      >
         Action {data.step}
       </NodeLabel>
       <p className="mt-1 line-clamp-2 break-words font-mono text-xs leading-snug text-slate-900">

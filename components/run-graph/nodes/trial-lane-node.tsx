@@ -12,7 +12,14 @@ const outcomeTone: Record<"success" | "failure" | "halted", BadgeTone> = { succe
 /** Header of a trial's lane: the trial number and the memory the Actor started with. */
 export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps<FlowNode<"trial">>) {
   return (
-    <NodeFrame id={id} kind="trial" trial={data.trial} data-outcome={data.outcome ?? "running"} className="border-slate-800 bg-slate-900 px-3 py-2 text-white">
+    <NodeFrame
+      id={id}
+      kind="trial"
+      trial={data.trial}
+      data-outcome={data.outcome ?? "running"}
+      data-memory-missing={data.memoryMissing || undefined}
+      className={cn("border-slate-800 bg-slate-900 px-3 py-2 text-white", data.memoryMissing && "border-2 border-red-500")}
+    >
       <Handle type="target" id={HANDLES.memoryIn} position={Position.Left} isConnectable={false} />
       <FlowHandles top={false} />
       <div className="flex items-center justify-between gap-2">
@@ -25,10 +32,20 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
           </Badge>
         )}
       </div>
-      <p className={cn("mt-1 truncate text-xs", data.memoryInContext > 0 ? "text-amber-200" : "text-slate-300")}>
-        Memory in context: {data.memoryInContext} {data.memoryInContext === 1 ? "reflection" : "reflections"}
-        {data.memoryEvicted > 0 ? <span className="text-slate-400"> · {data.memoryEvicted} evicted</span> : null}
-      </p>
+      {data.memoryMissing ? (
+        <p
+          className="mt-1 truncate text-xs font-semibold text-red-300"
+          data-testid="memory-missing-badge"
+          title="The Actor prompt of this trial lacks the memory its strategy should put there. Open a Thought node to see the prompt."
+        >
+          ⚠ {data.memoryInContext > 0 ? "memory not in prompt" : "no memory in prompt"}
+        </p>
+      ) : (
+        <p className={cn("mt-1 truncate text-xs", data.memoryInContext > 0 ? "text-amber-200" : "text-slate-300")}>
+          Memory in context: {data.memoryInContext} {data.memoryInContext === 1 ? "reflection" : "reflections"}
+          {data.memoryEvicted > 0 ? <span className="text-slate-400"> · {data.memoryEvicted} evicted</span> : null}
+        </p>
+      )}
     </NodeFrame>
   );
 });
