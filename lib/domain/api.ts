@@ -209,5 +209,7 @@ export const forkRequestSchema = z.object({
   fromBranchId: z.string().nullable().optional(),
   replay: z.enum(["live", "recorded"]).default("recorded"),
   edits: z.array(editRequestSchema).max(20).optional(),
+  /** Breakpoints for the new branch (it inherits its parent's otherwise). */
+  breakpoints: breakpointsSchema.optional(),
 });
 export type ForkRequest = z.infer<typeof forkRequestSchema>;

@@ -301,7 +301,14 @@ export class RunService {
    */
   async fork(
     runId: string,
-    request: { atSeq: number; fromBranchId?: string | null; replay: ReplayMode; edits?: EditRequest[]; reason?: "edit" | "replay" },
+    request: {
+      atSeq: number;
+      fromBranchId?: string | null;
+      replay: ReplayMode;
+      edits?: EditRequest[];
+      reason?: "edit" | "replay";
+      breakpoints?: BreakpointsInput;
+    },
     options: { start?: boolean } = {},
   ): Promise<{ run: RunRecord; branchId: BranchId }> {
     const run = await this.getRun(runId);
@@ -318,6 +325,12 @@ export class RunService {
     const edits = request.edits ?? [];
     const prefix = foldRun(path.filter((event) => event.seq <= request.atSeq));
     const editEvents = edits.flatMap((edit) => editDrafts(prefix, edit));
+    if (request.breakpoints !== undefined) {
+      const newValue = breakpointsSchema.parse(request.breakpoints);
+      if (JSON.stringify(newValue) !== JSON.stringify(prefix.breakpoints)) {
+        editEvents.push(draft("settings-edit", { target: "breakpoints", oldValue: prefix.breakpoints, newValue, note: "set when forking" }));
+      }
+    }
     const branch = await this.store.createBranch({ runId: run.id, parentBranchId: parent, forkSeq: request.atSeq });
     await this.append(run, branch.id, [
       draft("branch-start", {

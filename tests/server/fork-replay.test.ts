@@ -94,6 +94,26 @@ describe("fork and replay with the response cache", () => {
     expect((await context.service.events(run.id)).events).toEqual(events);
   });
 
+  it("a fork can set its own breakpoints instead of inheriting its parent's", async () => {
+    const { context } = setup();
+    const run = await context.service.createRun({
+      environment: "qa",
+      taskSet: "builtin",
+      taskId: "qa-builtin-01",
+      strategy: "reflexion",
+      modelId: "demo",
+      breakpoints: { afterReflection: true },
+    });
+    await context.executor.settled(run.rootBranchId);
+    const events = (await context.service.events(run.id)).events;
+    const checkpoint = events.filter((e) => e.type === "checkpoint").at(-1)!;
+    const { branchId } = await context.service.fork(run.id, { atSeq: checkpoint.seq, replay: "recorded", breakpoints: {} });
+    await context.executor.settled(branchId);
+    const state = foldRun((await context.service.events(run.id, 0, branchId)).events);
+    expect(state.breakpoints.afterReflection).toBe(false);
+    expect(state.status).toBe("ended");
+  });
+
   it("forks only at checkpoints, and says where they are", async () => {
     const { context } = setup();
     const { run, events } = await finishedRun(context);
