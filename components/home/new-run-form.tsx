@@ -2,103 +2,22 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
-import type { TaskListResponse } from "@/lib/domain/api";
+import { useEffect, useId, useMemo, useState } from "react";
 import { environmentIdSchema, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
 import { STRATEGY_HINTS, STRATEGY_LABELS, strategyReflects } from "@/components/ui/strategy-labels";
-import { environmentsQuery, isNotFound, modelsQuery, queryKeys, taskSetsQuery, tasksQuery, useCreateRun, useUploadTaskSet } from "@/lib/query";
+import { environmentsQuery, isNotFound, modelsQuery, queryKeys, taskSetsQuery, tasksQuery, useCreateRun } from "@/lib/query";
 import { formatShortTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
+import { Field, inputClass } from "./form-field";
+import { UploadTaskSet } from "./upload-task-set";
 
 const BUILTIN = "builtin";
 /** Shown when the demo model is picked for a task set it has no scripts for. */
 const DEMO_ON_UPLOADED_WARNING =
   "The demo model has scripts only for the built-in tasks; on other tasks it answers 'unknown'. Pick a real model (set a provider key on the server) for uploaded tasks.";
-const inputClass =
-  "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 focus:border-sky-600 focus:outline-none focus:ring-1 focus:ring-sky-600 disabled:bg-slate-100 disabled:text-slate-500";
-
-function Field({ label, htmlFor, hint, children }: { label: string; htmlFor?: string; hint?: ReactNode; children: ReactNode }) {
-  return (
-    <div className="space-y-1">
-      <label htmlFor={htmlFor} className="block text-xs font-medium text-slate-700">
-        {label}
-      </label>
-      {children}
-      {hint ? <p className="text-[11px] leading-snug text-slate-500">{hint}</p> : null}
-    </div>
-  );
-}
-
-/** Upload a HotpotQA (distractor) JSON file; reports how many tasks loaded and what was skipped. */
-function UploadTaskSet({
-  environment,
-  formats,
-  onUploaded,
-}: {
-  environment: EnvironmentId;
-  formats: string;
-  onUploaded: (response: TaskListResponse) => void;
-}) {
-  const upload = useUploadTaskSet(environment);
-  const input = useRef<HTMLInputElement>(null);
-  const inputId = useId();
-  // Grid items of the task-set row: the button beside the picker, the messages below both.
-  return (
-    <>
-      <label
-        htmlFor={inputId}
-        className="inline-flex h-8.5 cursor-pointer items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-600"
-      >
-        {upload.isPending ? <Spinner className="size-3" label="Uploading" /> : <span aria-hidden>⤒</span>}
-        <span title={formats}>Upload {environment === "qa" ? "HotpotQA" : "task"} .json</span>
-        <input
-          ref={input}
-          id={inputId}
-          type="file"
-          accept=".json,application/json"
-          className="sr-only"
-          data-testid="upload-task-set"
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            if (!file) return;
-            upload.mutate(file, {
-              onSuccess: (response) => onUploaded(response),
-              onSettled: () => {
-                if (input.current) input.current.value = "";
-              },
-            });
-          }}
-        />
-      </label>
-      {upload.error ? (
-        <Notice tone="error" data-testid="upload-error" className="col-span-2">
-          {upload.error.message}
-        </Notice>
-      ) : null}
-      {upload.data ? (
-        <Notice
-          tone={upload.data.tasks.length === 0 ? "error" : upload.data.problems.length > 0 ? "warning" : "success"}
-          data-testid="upload-result"
-          className="col-span-2"
-        >
-          Loaded {upload.data.tasks.length} {upload.data.tasks.length === 1 ? "task" : "tasks"} from {upload.data.taskSet.name}
-          {upload.data.problems.length > 0 ? `; ${upload.data.problems.length} skipped:` : "."}
-          {upload.data.problems.length > 0 ? (
-            <ul className="mt-1 max-h-28 list-disc overflow-auto pl-5 text-xs" data-testid="upload-problems">
-              {upload.data.problems.map((problem, index) => (
-                <li key={index}>{problem}</li>
-              ))}
-            </ul>
-          ) : null}
-        </Notice>
-      ) : null}
-    </>
-  );
-}
-
 /**
  * Start a run: pick a task (built-in, or from a task set imported on the server
  * by any browser or the CLI), a strategy (ReAct only or Reflexion), a model,

@@ -1,5 +1,9 @@
 "use client";
 
+// Over 400 lines on purpose: one details view per node kind (thought, action, observation,
+// evaluation, reflection, trial, call error) sharing the call-details and fork helpers; each
+// view is small, and splitting them into files would scatter one switch over seven modules.
+
 import type { ReactNode } from "react";
 import type { RunState } from "@/lib/domain/fold-run";
 import type { MemoryItem } from "@/lib/domain/events";

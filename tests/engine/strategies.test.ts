@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the prompt matrix of all six strategies (what each Actor and
+// Self-Reflection prompt carries in trials 1–3) reads best in one file.
 import { describe, expect, it } from "vitest";
 import type { CreateRunRequest } from "@/lib/domain/api";
 import type { RunConfig, Strategy } from "@/lib/domain/config";
