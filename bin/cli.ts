@@ -12,7 +12,9 @@ import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
 import { formatEventLine } from "@/lib/cli/format-event";
+import { formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
 import { runHouseholdConformance } from "@/lib/environments/household";
+import { createSandboxPool } from "@/lib/sandbox";
 import { environmentEntry } from "@/lib/environments/registry";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
@@ -257,6 +259,32 @@ program
       await context.executor.start(run.id, branchId);
     });
     await context.store.close();
+  });
+
+program
+  .command("verify-code")
+  .description("Run each task's reference solution against its hidden tests in the sandbox; ends with `N passed, M failed`.")
+  .requiredOption("--dataset <file>", "HumanEval / MBPP / MultiPL-E / HumanEval-X file (.jsonl, .jsonl.gz or .json)")
+  .addOption(new Option("--language <language>", "keep only tasks in this language").choices(["python", "javascript", "typescript"]))
+  .option("--limit <n>", "verify at most this many tasks", positiveInt)
+  .action(async (options: { dataset: string; language?: CodeLanguage; limit?: number }) => {
+    readDatasetFile(options.dataset); // friendly errors for a missing file or a folder
+    const { tasks, problems } = readCodeTaskFile(options.dataset, { language: options.language, limit: options.limit });
+    for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
+    if (tasks.length === 0) throw new Error(`No task could be read from ${options.dataset}.`);
+    const pool = createSandboxPool({ size: 2 });
+    try {
+      const results = await verifyReferenceSolutions(tasks, pool, {
+        onResult: (_result, done, total) => {
+          if (done % 20 === 0 || done === total) process.stderr.write(`verified ${done}/${total}\n`);
+        },
+      });
+      const report = formatVerificationReport(results);
+      process.stdout.write(report.endsWith("\n") ? report : `${report}\n`);
+      process.exitCode = summarizeVerification(results).failed === 0 ? 0 : 1;
+    } finally {
+      await pool.close();
+    }
   });
 
 program

@@ -137,15 +137,9 @@ export const householdTaskSchema = z
  */
 export type HouseholdTask = z.infer<typeof householdTaskSchema>;
 
-/** Formats zod issues as `path: message` lines (`(task)` for the root). */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path.map(String).join(".");
-      return `${path === "" ? "(task)" : path}: ${issue.message}`;
-    })
-    .join("; ");
-}
+/** Re-exported from lib/domain so existing imports keep working. */
+export { describeIssues } from "@/lib/domain/describe-issues";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * Validates an unknown value as a {@link HouseholdTask} (e.g. `RunConfig.task`).

@@ -58,18 +58,9 @@ export const qaTaskSchema = z
  */
 export type QaTask = z.infer<typeof qaTaskSchema>;
 
-/**
- * Formats zod issues as `path: message` lines (`(task)` for the root), for
- * messages a person can act on.
- */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path.map(String).join(".");
-      return `${path === "" ? "(task)" : path}: ${issue.message}`;
-    })
-    .join("; ");
-}
+/** Re-exported from lib/domain so existing imports keep working. */
+export { describeIssues } from "@/lib/domain/describe-issues";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * Validates an unknown value as a {@link QaTask} (e.g. `RunConfig.task`).

@@ -1,0 +1,298 @@
+import { randomBytes } from "node:crypto";
+import { AppError } from "@/lib/domain/errors";
+import { buildLaunch, resolveIsolation, resolveSandboxPaths, type SandboxPaths } from "./launch";
+import { normalizeRequest, type NormalizedRequest } from "./request";
+import type { RunTestsRequest, RunTestsResult, SandboxEngine, SandboxEvent, SandboxPool, SandboxPoolOptions, TestResult } from "./types";
+import { SandboxWorker, type JobEnd } from "./worker-process";
+
+/**
+ * A pool of pre-warmed sandbox child processes (see docs/decisions/0006-code-sandbox.md).
+ * Requests queue per engine; each idle worker takes the next job. A child that
+ * times out, crashes, exits or exceeds its memory limit is killed and replaced,
+ * and the request's remaining tests continue on another worker.
+ */
+
+const DEFAULTS = {
+  size: 2,
+  timeoutMs: 3_000,
+  killGraceMs: 1_500,
+  maxOutputBytes: 64 * 1024,
+  jsHeapLimitBytes: 64 * 2 ** 20,
+  v8HeapLimitMb: 256,
+  maxJobsPerWorker: 500,
+  startupTimeoutMs: 60_000,
+  memoryLimitBytes: { python: 1024 * 2 ** 20, javascript: 512 * 2 ** 20 } as Record<SandboxEngine, number>,
+};
+/** A request whose program stopped the sandbox this often gets its remaining tests marked as not run. */
+const MAX_ABORTS_PER_REQUEST = 2;
+/** Consecutive start-up failures after which queued requests of that engine are rejected. */
+const MAX_STARTUP_FAILURES = 3;
+const ENGINES: SandboxEngine[] = ["python", "javascript"];
+
+interface PendingRun {
+  request: NormalizedRequest;
+  results: Array<TestResult | undefined>;
+  aborts: number;
+  startedAt: number;
+  resolve: (result: RunTestsResult) => void;
+  reject: (error: Error) => void;
+}
+
+interface Segment {
+  run: PendingRun;
+  /** Index of the first test this job covers. */
+  from: number;
+}
+
+class Pool implements SandboxPool {
+  private readonly options: Required<Omit<SandboxPoolOptions, "paths" | "onEvent" | "warm" | "memoryLimitBytes" | "osIsolation">> & {
+    memoryLimitBytes: Record<SandboxEngine, number>;
+  };
+  private readonly paths: SandboxPaths;
+  private readonly isolation: ReturnType<typeof resolveIsolation>;
+  private readonly workers: Record<SandboxEngine, SandboxWorker[]> = { python: [], javascript: [] };
+  private readonly queues: Record<SandboxEngine, Segment[]> = { python: [], javascript: [] };
+  private readonly startupFailures: Record<SandboxEngine, number> = { python: 0, javascript: 0 };
+  private readonly lastStartupError: Record<SandboxEngine, string> = { python: "", javascript: "" };
+  private readonly started = new Set<SandboxEngine>();
+  /** Pyodide memory snapshot from the first Python child's start-up: later children load in ~1 s instead of ~5 s. */
+  private pythonSnapshot: Uint8Array | null = null;
+  /** The first Python child came up without a snapshot: start the others the slow way. */
+  private snapshotUnavailable = false;
+  private closed = false;
+
+  constructor(
+    options: SandboxPoolOptions,
+    private readonly emit: (event: SandboxEvent) => void,
+  ) {
+    this.options = {
+      size: Math.max(1, Math.floor(options.size ?? DEFAULTS.size)),
+      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
+      maxOutputBytes: options.maxOutputBytes ?? DEFAULTS.maxOutputBytes,
+      jsHeapLimitBytes: options.jsHeapLimitBytes ?? DEFAULTS.jsHeapLimitBytes,
+      v8HeapLimitMb: options.v8HeapLimitMb ?? DEFAULTS.v8HeapLimitMb,
+      maxJobsPerWorker: options.maxJobsPerWorker ?? DEFAULTS.maxJobsPerWorker,
+      startupTimeoutMs: options.startupTimeoutMs ?? DEFAULTS.startupTimeoutMs,
+      memoryLimitBytes: { ...DEFAULTS.memoryLimitBytes, ...options.memoryLimitBytes },
+    };
+    this.paths = resolveSandboxPaths(options.paths);
+    this.isolation = resolveIsolation(options.osIsolation ?? "auto", this.paths);
+    this.emit({ type: "isolation", detail: this.isolation.info.detail });
+    for (const engine of options.warm ?? ENGINES) this.ensureStarted(engine);
+  }
+
+  async runTests(request: RunTestsRequest): Promise<RunTestsResult> {
+    if (this.closed) throw new AppError("internal", "the sandbox pool is closed");
+    const startedAt = Date.now();
+    const normalized = await normalizeRequest(request, this.options.timeoutMs);
+    if (normalized.immediate) return { verdict: "fail", tests: normalized.immediate, durationMs: Date.now() - startedAt };
+    const engine = normalized.engine;
+    this.ensureStarted(engine);
+    return new Promise<RunTestsResult>((resolve, reject) => {
+      const run: PendingRun = { request: normalized, results: new Array(normalized.tests.length).fill(undefined), aborts: 0, startedAt, resolve, reject };
+      this.queues[engine].push({ run, from: 0 });
+      this.dispatch(engine);
+    });
+  }
+
+  async warmup(engine?: SandboxEngine): Promise<void> {
+    const engines = engine ? [engine] : [...this.started];
+    await Promise.all(
+      engines.map(async (name) => {
+        this.ensureStarted(name);
+        const pending = this.workers[name].map((worker) => worker.ready);
+        if (pending.length === 0) throw new AppError("internal", `the ${name} sandbox could not start: ${this.lastStartupError[name]}`);
+        await Promise.any(pending).catch(() => {
+          throw new AppError("internal", `the ${name} sandbox could not start: ${this.lastStartupError[name]}`);
+        });
+      }),
+    );
+  }
+
+  info() {
+    return {
+      isolation: this.isolation.info,
+      workers: { python: this.workers.python.length, javascript: this.workers.javascript.length },
+      queued: this.queues.python.length + this.queues.javascript.length,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const engine of ENGINES) {
+      for (const segment of this.queues[engine].splice(0)) segment.run.reject(new AppError("internal", "the sandbox pool was closed"));
+      const exits = this.workers[engine].map((worker) => new Promise<void>((resolve) => {
+        if (worker.state === "dead") return resolve();
+        const timer = setInterval(() => {
+          if (worker.state === "dead") {
+            clearInterval(timer);
+            resolve();
+          }
+        }, 20);
+        worker.kill("the sandbox pool was closed");
+      }));
+      await Promise.all(exits);
+    }
+  }
+
+  private ensureStarted(engine: SandboxEngine): void {
+    this.started.add(engine);
+    if (engine === "python" && !this.pythonSnapshot && !this.snapshotUnavailable && this.workers.python.length > 0) return;
+    while (!this.closed && this.workers[engine].length < this.options.size) {
+      this.spawn(engine);
+      // The first Python child makes the snapshot; the rest start once it has arrived.
+      if (engine === "python" && !this.pythonSnapshot && !this.snapshotUnavailable) return;
+    }
+  }
+
+  private spawn(engine: SandboxEngine): void {
+    const snapshot = engine === "python" ? (this.pythonSnapshot ?? undefined) : undefined;
+    const launch = buildLaunch(engine, this.paths, this.isolation.os, this.options.v8HeapLimitMb, snapshot !== undefined);
+    const worker = new SandboxWorker(engine, launch, {
+      snapshot,
+      onSnapshot:
+        engine === "python"
+          ? (bytes) => {
+              this.pythonSnapshot ??= bytes;
+              this.ensureStarted("python");
+            }
+          : undefined,
+      startupTimeoutMs: this.options.startupTimeoutMs,
+      killGraceMs: this.options.killGraceMs,
+      memoryLimitBytes: this.options.memoryLimitBytes[engine],
+      onEvent: this.emit,
+      onExit: (gone) => this.onWorkerExit(gone),
+    });
+    this.workers[engine].push(worker);
+    worker.ready.then(
+      () => {
+        this.startupFailures[engine] = 0;
+        if (engine === "python" && !this.pythonSnapshot && !this.snapshotUnavailable) {
+          this.snapshotUnavailable = true;
+          this.ensureStarted("python");
+        }
+        this.dispatch(engine);
+      },
+      (error: Error) => {
+        if (snapshot) {
+          // Never trust a snapshot that did not work: later children load the slow way.
+          this.pythonSnapshot = null;
+          this.snapshotUnavailable = true;
+        }
+        this.startupFailures[engine] += 1;
+        this.lastStartupError[engine] = error.message;
+        this.emit({ type: "startup-failed", engine, detail: error.message });
+        if (this.startupFailures[engine] >= MAX_STARTUP_FAILURES) {
+          for (const segment of this.queues[engine].splice(0)) {
+            segment.run.reject(new AppError("internal", `the ${engine} sandbox could not start: ${error.message}`));
+          }
+        }
+      },
+    );
+  }
+
+  private onWorkerExit(worker: SandboxWorker): void {
+    const list = this.workers[worker.engine];
+    const at = list.indexOf(worker);
+    if (at >= 0) list.splice(at, 1);
+    // Replace it, unless the engine keeps failing to start (the next request retries).
+    if (!this.closed && this.startupFailures[worker.engine] < MAX_STARTUP_FAILURES) this.ensureStarted(worker.engine);
+  }
+
+  private dispatch(engine: SandboxEngine): void {
+    for (const worker of this.workers[engine]) {
+      if (worker.state !== "idle") continue;
+      const segment = this.queues[engine].shift();
+      if (!segment) return;
+      void this.runSegment(worker, segment);
+    }
+  }
+
+  private async runSegment(worker: SandboxWorker, segment: Segment): Promise<void> {
+    const { run, from } = segment;
+    const request = run.request;
+    const end: JobEnd = await worker.run(
+      {
+        nonce: randomBytes(16).toString("hex"),
+        code: request.code,
+        entryPoint: request.entryPoint,
+        setup: request.setup,
+        tests: request.tests.slice(from),
+        timeoutMs: request.timeoutMs,
+        maxOutputBytes: this.options.maxOutputBytes,
+        jsHeapLimitBytes: this.options.jsHeapLimitBytes,
+      },
+      (index, result) => {
+        run.results[from + index] = result;
+      },
+    );
+    if (end.kind === "done") {
+      this.maybeRecycle(worker, end.changed);
+    } else if (this.closed) {
+      run.reject(new AppError("internal", "the sandbox pool was closed"));
+      return;
+    } else {
+      let next = from + end.next;
+      if (end.running) {
+        run.results[next] = { name: request.tests[next]!.name, status: end.status, message: end.message, output: "", durationMs: 0 };
+        next += 1;
+      }
+      run.aborts += 1;
+      if (next < request.tests.length) {
+        if (run.aborts >= MAX_ABORTS_PER_REQUEST) this.fillRemaining(run, next, `not run: this program stopped the sandbox process ${run.aborts} times (last: ${end.message})`);
+        else this.queues[worker.engine].unshift({ run, from: next });
+      }
+    }
+    this.complete(run);
+    this.dispatch(worker.engine);
+  }
+
+  /** Replaces a worker that user code left in a changed state, that ran many jobs or that grew large. */
+  private maybeRecycle(worker: SandboxWorker, changed: string[]): void {
+    const limit = this.options.memoryLimitBytes[worker.engine];
+    let reason = "";
+    if (changed.length > 0) reason = `user code changed interpreter state (${changed.slice(0, 3).join("; ")})`;
+    else if (worker.jobsRun >= this.options.maxJobsPerWorker) reason = `ran ${worker.jobsRun} jobs`;
+    else if (worker.rssBytes() > limit * 0.75) reason = "resident memory above 75% of the limit";
+    if (!reason || worker.state === "dead") return;
+    this.emit({ type: "recycle", engine: worker.engine, pid: worker.pid, detail: reason });
+    worker.kill(`recycled: ${reason}`);
+  }
+
+  private fillRemaining(run: PendingRun, from: number, message: string): void {
+    for (let index = from; index < run.request.tests.length; index += 1) {
+      run.results[index] ??= { name: run.request.tests[index]!.name, status: "error", message, output: "", durationMs: 0 };
+    }
+  }
+
+  private complete(run: PendingRun): void {
+    if (run.results.some((result) => result === undefined)) return;
+    const tests = run.results as TestResult[];
+    run.resolve({
+      verdict: tests.length > 0 && tests.every((test) => test.status === "pass") ? "pass" : "fail",
+      tests,
+      durationMs: Date.now() - run.startedAt,
+    });
+  }
+}
+
+/**
+ * Creates a sandbox pool and starts its warm engines in the background (Python
+ * children take ~5 s to load two Pyodide interpreters; JavaScript ~0.1 s).
+ * Await {@link SandboxPool.warmup} to wait for them.
+ *
+ * @throws Error when the runner or engine packages are missing, or when
+ *   `osIsolation: "required"` and namespaces are unavailable.
+ */
+export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool {
+  let warned = false;
+  const emit = (event: SandboxEvent) => {
+    if (event.type === "isolation" && (options.osIsolation ?? "auto") === "auto" && !warned && /unavailable/.test(event.detail ?? "")) {
+      warned = true;
+      console.warn(`[sandbox] ${event.detail}. Falling back to Node's permission model with in-process network blocking; untrusted code has no network namespace.`);
+    }
+    options.onEvent?.(event);
+  };
+  return new Pool(options, emit);
+}

@@ -1,0 +1,229 @@
+"use strict";
+/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS, run by node directly in the sandbox child */
+/**
+ * Python engine of a sandbox child: two Pyodide interpreters in this process.
+ *
+ * - C runs the candidate program; T runs the test code. T sees the candidate's
+ *   top-level callables as stubs; every call crosses as JSON plain data through
+ *   the bridge below (py_codec.py, py_harness.py), so candidate code never
+ *   executes inside T. Both run py_guard.py's audit hook.
+ * - A tiny timer thread writes SIGINT (2) into the shared interrupt buffer of both
+ *   interpreters at the per-test deadline: Python raises KeyboardInterrupt, the
+ *   test is reported as "timeout" and the interpreters stay usable. Code that
+ *   swallows KeyboardInterrupt keeps running until the parent kills the process.
+ * - Between jobs the interrupt flag is left at 2, so a callback the candidate
+ *   scheduled for later (asyncio, ...) is interrupted at its first bytecode.
+ */
+
+const fs = require("node:fs");
+const path = require("node:path");
+const { Worker } = require("node:worker_threads");
+
+// Deadline timer thread. Idle, it also watches for the app dying: without OS
+// isolation there is no parent-death signal, and a loop that swallows
+// KeyboardInterrupt would otherwise outlive the app.
+const TIMER_SOURCE = `
+const { workerData } = require("node:worker_threads");
+const a = new Int32Array(workerData);
+const parent = process.ppid;
+let g = Atomics.load(a, 1);
+let deadline = 0;
+for (;;) {
+  const slice = deadline > 0 ? Math.min(1000, Math.max(0, deadline - Date.now())) : 1000;
+  if (Atomics.wait(a, 1, g, slice) !== "timed-out") {
+    g = Atomics.load(a, 1);
+    const t = Atomics.load(a, 2);
+    deadline = t > 0 ? Date.now() + t : 0;
+    continue;
+  }
+  if (deadline > 0 && Date.now() >= deadline) { Atomics.store(a, 0, 2); Atomics.add(a, 3, 1); deadline = 0; }
+  if (process.ppid !== parent) process.kill(process.pid, "SIGKILL");
+}`;
+
+// Imported before the memory snapshot so every interpreter starts with them loaded.
+const PRELOAD = [
+  "abc", "array", "base64", "binascii", "bisect", "cmath", "collections", "collections.abc", "copy", "dataclasses",
+  "datetime", "decimal", "enum", "fractions", "functools", "gc", "hashlib", "heapq", "io", "itertools", "json", "math",
+  "numbers", "operator", "random", "re", "statistics", "string", "struct", "textwrap", "traceback", "types", "typing",
+  "unicodedata",
+].map((name) => `import ${name}`).join("\n");
+
+function isPythonError(error) {
+  return Boolean(error) && typeof error === "object" && error.constructor && error.constructor.name === "PythonError";
+}
+
+function describeJsError(error) {
+  const text = error && error.message ? String(error.message) : String(error);
+  return text.split("\n").filter(Boolean).slice(-3).join(" | ").slice(0, 1000);
+}
+
+/**
+ * Loads both interpreters and the harness. `sink` receives stdout/stderr of both.
+ * With `snapshot` (bytes of a Pyodide memory snapshot made by an earlier child at
+ * its start-up, before any untrusted code), both load from it; without, this child
+ * makes one and exposes it as `engine.snapshot` for the parent to reuse.
+ * @returns {Promise<{ beginJob(): void, runTest(job, index): object, endJob(): object, blockBetweenJobs(): void }>}
+ */
+async function createPythonEngine(config, sink, snapshot) {
+  const { loadPyodide } = require(path.join(config.pyodideDir, "pyodide.js"));
+  const options = { jsglobals: {}, env: { HOME: "/home/pyodide" }, stdout: () => {}, stderr: () => {} };
+  let T;
+  let C;
+  let made = null;
+  if (snapshot) {
+    // Both interpreters from the parent's memory snapshot (~0.3 s each instead of ~3 s).
+    [T, C] = await Promise.all([loadPyodide({ ...options, _loadSnapshot: snapshot }), loadPyodide({ ...options, _loadSnapshot: snapshot })]);
+  } else {
+    T = await loadPyodide({ ...options, _makeSnapshot: true });
+    T.runPython(PRELOAD);
+    try {
+      made = T.makeMemorySnapshot();
+    } catch {
+      made = null;
+    }
+    C = await loadPyodide(made ? { ...options, _loadSnapshot: made } : options);
+  }
+  for (const py of [T, C]) {
+    py.setStdout({ write: (bytes) => sink.writeBytes(bytes), isatty: false });
+    py.setStderr({ write: (bytes) => sink.writeBytes(bytes), isatty: false });
+  }
+
+  const control = new Int32Array(new SharedArrayBuffer(16));
+  T.setInterruptBuffer(new Int32Array(control.buffer, 0, 1));
+  C.setInterruptBuffer(new Int32Array(control.buffer, 0, 1));
+  const timer = new Worker(TIMER_SOURCE, { eval: true, workerData: control.buffer });
+  await new Promise((resolve, reject) => {
+    timer.once("online", resolve);
+    timer.once("error", reject);
+  });
+  timer.unref();
+
+  const arm = (ms) => {
+    Atomics.store(control, 0, 0);
+    Atomics.store(control, 2, Math.max(1, ms));
+    Atomics.add(control, 1, 1);
+    Atomics.notify(control, 1);
+  };
+  const disarm = () => {
+    Atomics.store(control, 2, 0);
+    Atomics.add(control, 1, 1);
+    Atomics.notify(control, 1);
+  };
+  const fired = () => Atomics.load(control, 3);
+
+  // Warm the lazy paths (random device, json, traceback) before the process is sealed.
+  const warm = "import os, random, json, traceback\nos.urandom(8); random.random(); json.dumps([1])\ntry:\n    raise ValueError('x')\nexcept ValueError:\n    traceback.format_exc()\n";
+  T.runPython(warm);
+  C.runPython(warm);
+
+  const harnessFiles = ["py_codec.py", "py_harness.py", "py_guard.py"].map((file) => [file, fs.readFileSync(path.join(__dirname, file), "utf8")]);
+  const loadHarness = (py) => {
+    // One private namespace (not a module on sys.path); py_guard.py installs the audit hook last.
+    const ns = py.globals.get("dict")();
+    for (const [file, source] of harnessFiles) py.runPython(source, { globals: ns, filename: `<${file}>` });
+    const exports = ns.get("EXPORTS");
+    const pick = (name) => exports.get(name);
+    return { c_load: pick("c_load"), c_call: pick("c_call"), t_init: pick("t_init"), t_run: pick("t_run"), reset_state: pick("reset_state") };
+  };
+  const hc = loadHarness(C);
+  const ht = loadHarness(T);
+
+  let dead = null; // set when an interpreter hit a non-Python error (fatal, exit())
+  const guard = (fn) => {
+    try {
+      return { value: fn() };
+    } catch (error) {
+      if (isPythonError(error)) return { pythonError: error };
+      dead = describeJsError(error);
+      return { fatal: dead };
+    }
+  };
+
+  ht.t_init((name, payload) => {
+    const result = guard(() => hc.c_call(name, payload));
+    if ("value" in result) return result.value;
+    if (result.pythonError && /KeyboardInterrupt/.test(String(result.pythonError.type))) {
+      return JSON.stringify({ $exc: { type: "KeyboardInterrupt", builtin: true, exception: false, interrupt: true, msg: "" } });
+    }
+    return JSON.stringify({ $exc: { type: "SandboxError", builtin: false, exception: false, interrupt: false, msg: result.fatal || "the candidate interpreter failed" } });
+  });
+
+  function runTest(job, index) {
+    const test = job.tests[index];
+    const started = Date.now();
+    const firedBefore = fired();
+    arm(job.timeoutMs);
+    let status = "error";
+    let message = "";
+    const loaded = guard(() => hc.c_load(job.setup || "", job.code));
+    if ("value" in loaded) {
+      const info = JSON.parse(loaded.value);
+      if (info.error !== undefined) {
+        status = info.interrupt ? "timeout" : "error";
+        message = info.interrupt ? "time limit exceeded while loading the candidate" : `the candidate program failed: ${info.error}`;
+      } else {
+        const ran = guard(() => ht.t_run(job.setup || "", test.code, JSON.stringify(info.names), job.entryPoint || ""));
+        if ("value" in ran) {
+          const verdict = JSON.parse(ran.value);
+          status = verdict.status;
+          message = verdict.message;
+        } else if (ran.pythonError) {
+          status = /KeyboardInterrupt/.test(String(ran.pythonError.type)) ? "timeout" : "error";
+          message = status === "timeout" ? "time limit exceeded" : describeJsError(ran.pythonError);
+        } else {
+          message = `the sandbox interpreter stopped: ${ran.fatal}`;
+        }
+      }
+    } else if (loaded.pythonError) {
+      status = /KeyboardInterrupt/.test(String(loaded.pythonError.type)) ? "timeout" : "error";
+      message = status === "timeout" ? "time limit exceeded while loading the candidate" : describeJsError(loaded.pythonError);
+    } else {
+      message = `the sandbox interpreter stopped: ${loaded.fatal}`;
+    }
+    disarm();
+    Atomics.store(control, 0, 0);
+    // A deadline that fired during this test wins, whatever the code did with the interrupt.
+    if (fired() !== firedBefore) {
+      status = "timeout";
+      message = message && !/time limit/.test(message) ? `time limit exceeded (${message})` : "time limit exceeded";
+    }
+    return { status, message, durationMs: Date.now() - started, fatal: dead };
+  }
+
+  function endJob() {
+    Atomics.store(control, 0, 0);
+    const changed = [];
+    for (const [name, harness] of [["candidate", hc], ["test", ht]]) {
+      const reset = guard(() => harness.reset_state());
+      if ("value" in reset) {
+        for (const item of JSON.parse(reset.value)) changed.push(`${name}: ${item}`);
+      } else {
+        changed.push(`${name}: reset failed`);
+      }
+    }
+    return { changed, fatal: dead };
+  }
+
+  return {
+    beginJob() {
+      // The flag is left at 2 between jobs; Python consumes it when any code runs
+      // (a callback scheduled by the last job). Only then restore the baseline again.
+      const somethingRan = Atomics.load(control, 0) !== 2;
+      Atomics.store(control, 0, 0);
+      if (somethingRan) {
+        guard(() => hc.reset_state());
+        guard(() => ht.reset_state());
+      }
+    },
+    runTest,
+    endJob,
+    blockBetweenJobs() {
+      Atomics.store(control, 0, 2);
+    },
+    isDead: () => dead,
+    /** The memory snapshot this child made at start-up (null when it was given one). */
+    snapshot: made,
+  };
+}
+
+module.exports = { createPythonEngine };
