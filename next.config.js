@@ -2,7 +2,8 @@
 const nextConfig = {
   reactStrictMode: true,
   // better-sqlite3 is a native addon: keep it out of the server bundle (Next already lists it; explicit here).
-  serverExternalPackages: ["better-sqlite3"],
+  // esbuild (TypeScript → JavaScript for the code sandbox) ships a native binary: keep it external too.
+  serverExternalPackages: ["better-sqlite3", "esbuild"],
   poweredByHeader: false,
 };
 

@@ -14,7 +14,7 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { formatEventLine } from "@/lib/cli/format-event";
 import { formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
 import { runHouseholdConformance } from "@/lib/environments/household";
-import { createSandboxPool } from "@/lib/sandbox";
+import { closeSharedSandboxPool, createSandboxPool } from "@/lib/sandbox";
 import { environmentEntry } from "@/lib/environments/registry";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
@@ -106,8 +106,8 @@ const program = new Command()
 program
   .command("tasks")
   .description("List the tasks of a task set, one per line: id, then the question.")
-  .addOption(new Option("--env <family>", "task family").default("qa"))
-  .requiredOption("--tasks <file|builtin>", 'a dataset file (HotpotQA JSON) or "builtin"')
+  .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
+  .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
   .action((options: { env: string; tasks: string }) => {
     const entry = environmentEntry(options.env);
     const { tasks, problems } =
@@ -122,14 +122,14 @@ program
 program
   .command("run")
   .description("Start a run and follow it until it ends or pauses.")
-  .addOption(new Option("--env <family>", "task family").default("qa"))
-  .requiredOption("--tasks <file|builtin>", 'a dataset file (HotpotQA JSON) or "builtin"')
+  .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
+  .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
   .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
   .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
   .option("--model <id>", "model id: demo, openai:<m>, anthropic:<m>, compatible:<m>", "demo")
   .option("--trials <n>", "maximum number of trials (1–50)", positiveInt, 5)
-  .option("--memory-window <n>", "memory window Ω: reflections the Actor sees (default 3)", positiveInt)
-  .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30)", positiveInt)
+  .option("--memory-window <n>", "memory window Ω: reflections the Actor sees (default 3; code: 1, as in the paper)", positiveInt)
+  .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30; code: always 2, tests then implementation)", positiveInt)
   .addOption(
     new Option("--break-after <points...>", "pause at these points (repeatable)").choices(["reflection", "observation", "evaluation"]),
   )
@@ -310,7 +310,11 @@ program
     process.exitCode = report.failed === 0 ? 0 : 1;
   });
 
-program.parseAsync().catch((error: unknown) => {
-  process.stderr.write(`error: ${describeError(error)}\n`);
-  process.exitCode = 2;
-});
+program
+  .parseAsync()
+  .catch((error: unknown) => {
+    process.stderr.write(`error: ${describeError(error)}\n`);
+    process.exitCode = 2;
+  })
+  // Code runs start the shared sandbox pool; its child processes would keep the CLI alive.
+  .finally(() => closeSharedSandboxPool());

@@ -2,6 +2,14 @@ import type { RunEvent } from "@/lib/domain/events";
 
 const MAX_OBSERVATION_CHARS = 160;
 
+function indent(text: string): string {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => `    | ${line}`)
+    .join("\n");
+}
+
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -18,11 +26,25 @@ export function formatEventLine(event: RunEvent): string | null {
     case "step-thought":
       return event.data.text ? `  Thought ${event.data.step}: ${clip(event.data.text, MAX_OBSERVATION_CHARS)}` : null;
     case "step-action":
-      return `  Action ${event.data.step}: ${event.data.text || "(none)"}${event.data.parseError ? "  [invalid]" : ""}`;
+      // Code actions (WriteTests / Implement) are whole programs: print them as an indented block.
+      if (event.data.text.includes("\n")) {
+        return `  Action ${event.data.step}${event.data.action ? ` (${event.data.action.type})` : ""}:\n${indent(event.data.text)}`;
+      }
+      return `  Action ${event.data.step}: ${event.data.text || "(none)"}${event.data.parseError ? `  [invalid: ${event.data.parseError}]` : ""}`;
     case "step-observation":
+      if (event.data.state && typeof event.data.state.kind === "string" && event.data.state.kind.startsWith("code-")) {
+        return `  Observation ${event.data.step}:\n${indent(event.data.text)}`;
+      }
       return `  Observation ${event.data.step}: ${clip(event.data.text, MAX_OBSERVATION_CHARS)}`;
-    case "evaluation-end":
+    case "evaluation-end": {
+      const hidden = event.data.hiddenTests;
+      if (hidden) {
+        const internal = `${String(event.data.details.internalPassed ?? "?")}/${String(event.data.details.internalTotal ?? "?")}`;
+        const flag = event.data.falsePositive ? "  ⚠ FALSE POSITIVE: the agent's own tests passed a program the hidden tests reject" : "";
+        return `  Evaluator (unit tests): internal ${event.data.verdict.toUpperCase()} ${internal} · hidden tests (reporting only, never shown to the agent): ${hidden.verdict.toUpperCase()} ${hidden.passed}/${hidden.total}${flag}`;
+      }
       return `  Evaluator (${event.data.evaluatorKind}${event.data.oracle ? ", oracle: uses the gold answer" : ""}): ${event.data.verdict.toUpperCase()} — ${event.data.feedback}`;
+    }
     case "trial-end":
       return `Trial ${event.data.trial} verdict: ${event.data.outcome}`;
     case "reflection-end":

@@ -1,4 +1,5 @@
 import type { EnvironmentId, PromptTemplate, Strategy } from "./config";
+import type { HiddenTestReport } from "./code-trial";
 import type { MemoryItem, ParsedAction } from "./events";
 
 /**
@@ -34,9 +35,18 @@ export interface StepResult {
   state?: Record<string, unknown>;
 }
 
-/** A live episode of one task. Not shared between trials. */
+/**
+ * A live episode of one task. Not shared between trials. `step` may be async for
+ * families whose actions run somewhere else (code runs in the sandbox).
+ */
 export interface Episode {
-  step(action: ActionParse): StepResult;
+  step(action: ActionParse): StepResult | Promise<StepResult>;
+}
+
+/** Where an action sits in the run: the code family reads the same text as tests or as an implementation depending on it. */
+export interface ActionContext {
+  trial: number;
+  step: number;
 }
 
 /** How a trial is judged: gold answer, the environment's own success flag, unit tests, or an LLM judge. */
@@ -51,6 +61,10 @@ export interface Verdict {
   /** True when the evaluator used the gold answer: shown in the UI as an oracle signal. */
   oracle: boolean;
   details: Record<string, unknown>;
+  /** Code tasks: the hidden tests' report (not shown to the agent); absent elsewhere. */
+  hiddenTests?: HiddenTestReport | null;
+  /** Code tasks: internal tests passed, hidden tests failed. */
+  falsePositive?: boolean;
 }
 
 /** A recorded step, as the prompts render it. */
@@ -59,6 +73,22 @@ export interface TrajectoryStep {
   thought: string;
   actionText: string;
   observation: string;
+  /** The observation's recorded `state` snapshot, when the family wrote one. */
+  state?: Record<string, unknown> | null;
+}
+
+/**
+ * What a family may use to render the Actor prompt of one step
+ * ({@link EnvironmentFamily.actorVariables}).
+ */
+export interface ActorPromptContext {
+  trial: number;
+  step: number;
+  strategy: Strategy;
+  /** This trial's recorded steps so far. */
+  steps: readonly TrajectoryStep[];
+  /** The recorded steps of trials 1 … trial − 1, oldest first. */
+  earlierTrials: ReadonlyArray<readonly TrajectoryStep[]>;
 }
 
 /** A short description of a task for lists and the run header. */
@@ -94,6 +124,13 @@ export interface EpisodeOptions {
    * actions, as in the reference's CoT agent, §2.8).
    */
   strategy?: Strategy;
+  /** The trial this episode belongs to (1-based). */
+  trial?: number;
+  /**
+   * The recorded steps of the earlier trials, oldest first (the code family reads
+   * the internal tests written in trial 1 from them).
+   */
+  earlierTrials?: ReadonlyArray<readonly TrajectoryStep[]>;
 }
 
 /** The Actor and Self-Reflection templates a run uses. */
@@ -113,8 +150,8 @@ export interface EnvironmentFamily<Task = unknown> {
   summarize(task: Task): TaskSummary;
   /** Splits a completion into thought and first action; drops anything the model invented after it. */
   splitCompletion(completion: string): StepCompletion;
-  /** Total parser: never throws. */
-  parseAction(actionText: string): ActionParse;
+  /** Total parser: never throws. `context` tells where the action sits (optional; most families ignore it). */
+  parseAction(actionText: string, context?: ActionContext): ActionParse;
   /** A fresh episode for one trial. `options` is optional (families may ignore it). */
   startEpisode(task: Task, options?: EpisodeOptions): Episode;
   /**
@@ -122,7 +159,21 @@ export interface EnvironmentFamily<Task = unknown> {
    * without one; `episode` is the trial's episode with every recorded action
    * replayed (for families whose success is a world state, not an answer).
    */
-  evaluate(task: Task, answer: string | null, episode: Episode): Verdict;
+  evaluate(task: Task, answer: string | null, episode: Episode): Verdict | Promise<Verdict>;
+  /**
+   * Rebuilds a trial's episode from its recorded steps (observations and states)
+   * without executing anything again. Optional: families without it are rebuilt by
+   * replaying the recorded actions through {@link startEpisode}, which must then be
+   * deterministic. Families whose steps are expensive or not repeatable (code run
+   * in the sandbox) implement it.
+   */
+  restoreEpisode?(task: Task, steps: readonly TrajectoryStep[], options: EpisodeOptions): Episode;
+  /**
+   * Extra Actor-prompt variables for one step, applied after the generic ones (so
+   * a family may replace `scratchpad`). Optional. The code family uses it to ask
+   * for tests or for an implementation and to show the previous implementation.
+   */
+  actorVariables?(task: Task, context: ActorPromptContext): Record<string, string>;
   /**
    * Evaluator heuristics that end a trial early (e.g. the same action and
    * observation three times in a row). Called after every step with the steps so
@@ -131,6 +182,15 @@ export interface EnvironmentFamily<Task = unknown> {
   earlyStop?(steps: readonly TrajectoryStep[]): string | null;
   /** The family's default step budget per trial (QA: 6, the HotpotQA reference). */
   defaultMaxStepsPerTrial?: number;
+  /**
+   * A step budget that replaces any requested one (code: 2, tests then the
+   * implementation; a trial's shape is fixed there). Optional.
+   */
+  fixedStepsPerTrial?: number;
+  /** The family's default memory window Ω when the request gives none (code: 1, as in the paper's programming runs). */
+  defaultMemoryWindow?: number | null;
+  /** Output-token limits per role when they differ from the app's defaults (code: 1024, the reference's `max_tokens`). */
+  maxOutputTokens?: { actor?: number; reflector?: number };
   /**
    * Values for the Actor and Self-Reflection templates' placeholders (e.g.
    * `question`, `examples`). `strategy` (optional) lets a family give
@@ -167,4 +227,19 @@ export interface EnvironmentFamily<Task = unknown> {
   stepPrefix(step: number): string;
   /** Stop sequences for the Actor call (e.g. `\nObservation`). */
   actorStopSequences: string[];
+}
+
+/** An episode whose steps complete synchronously (QA, household). */
+export interface SyncEpisode extends Episode {
+  step(action: ActionParse): StepResult;
+}
+
+/**
+ * A family whose episodes and evaluator are synchronous and deterministic (QA,
+ * household): the engine may rebuild its episodes by replaying actions, and
+ * tests can drive it without awaiting.
+ */
+export interface SyncEnvironmentFamily<Task = unknown> extends EnvironmentFamily<Task> {
+  startEpisode(task: Task, options?: EpisodeOptions): SyncEpisode;
+  evaluate(task: Task, answer: string | null, episode: Episode): Verdict;
 }

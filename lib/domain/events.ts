@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { breakpointsSchema, modelRoleSchema, modelSettingsSchema, promptTemplateSchema, runConfigSchema } from "./config";
+import { hiddenTestReportSchema } from "./code-trial";
 import { branchIdSchema, callIdSchema, eventIdSchema, runIdSchema } from "./ids";
 
 /**
@@ -115,6 +116,14 @@ export const eventDataSchemas = {
     /** True when the evaluator uses the gold answer (an oracle signal, not self-evaluation). */
     oracle: z.boolean(),
     details: z.record(z.string(), z.unknown()),
+    /**
+     * Code tasks: the dataset's hidden tests, run once per trial for reporting only
+     * (never shown to the agent; `verdict` above is the internal tests' verdict,
+     * which drives the loop). Null for other families.
+     */
+    hiddenTests: hiddenTestReportSchema.nullable().default(null),
+    /** Code tasks: the internal tests passed but the hidden tests did not (paper §4, Table 2). */
+    falsePositive: z.boolean().default(false),
   }),
   "reflection-end": z.object({ trial, text: z.string(), callId: callIdSchema }),
   "reflection-edit": z.object({

@@ -22,7 +22,8 @@ function completedSteps(trial: TrialView): number {
  * Decides the next action (paper §3 control flow): run trials until the first
  * success or the trial budget; reflect only after a failed trial (a halted trial
  * counts as failed) and only when the strategy reflects; no reflection after the
- * last trial, since nothing would read it.
+ * last trial, since nothing would read it. When the Evaluator reports hidden
+ * tests (code), the run's outcome is the last trial's hidden verdict.
  */
 export function decideNext(
   state: RunState,
@@ -53,8 +54,11 @@ export function decideNext(
     return { kind: "actor-step", trial: last.trial, step: done + 1 };
   }
 
-  if (last.outcome === "success") return { kind: "end-run", outcome: "success" };
-  if (last.trial >= config.maxTrials) return { kind: "end-run", outcome: "failure" };
+  // Code tasks: the loop stops on the internal tests, but the run counts as solved
+  // only when the last trial's hidden tests passed (pass@1, reference §4.1).
+  const hidden = last.evaluation?.hiddenTests ?? null;
+  if (last.outcome === "success") return { kind: "end-run", outcome: hidden?.verdict === "fail" ? "failure" : "success" };
+  if (last.trial >= config.maxTrials) return { kind: "end-run", outcome: hidden?.verdict === "pass" ? "success" : "failure" };
   if (strategyBehaviour(config.strategy).reflectsAfterFailure && last.reflection === null) {
     return { kind: "reflect", trial: last.trial };
   }

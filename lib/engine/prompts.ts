@@ -14,6 +14,7 @@ export function trajectoryOf(trial: TrialView): TrajectoryStep[] {
       thought: step.thought?.text ?? "",
       actionText: step.action?.text ?? "",
       observation: step.observation?.text ?? "",
+      state: step.observation?.state ?? null,
     }));
 }
 
@@ -52,6 +53,9 @@ export function renderMemorySlot<Task>(
  * @param previousTrial trial n − 1 of the folded state (`RunState.trials`); needed by
  *   `last-attempt` and `last-attempt-and-reflexion`, ignored by the other strategies.
  *   Omitted or null: no previous-trial block.
+ * @param allTrials every trial of the folded state; families with `actorVariables`
+ *   read the earlier ones (the code family's internal tests and previous implementation).
+ *   Defaults to `[previousTrial]`.
  */
 export function buildActorMessages<Task>(
   config: RunConfig,
@@ -60,11 +64,15 @@ export function buildActorMessages<Task>(
   trial: TrialView,
   step: number,
   previousTrial: TrialView | null = null,
+  allTrials: readonly TrialView[] = previousTrial ? [previousTrial] : [],
 ): ChatMessage[] {
+  const steps = trajectoryOf(trial);
+  const earlierTrials = allTrials.filter((t) => t.trial < trial.trial).map(trajectoryOf);
   const { text } = renderTemplate(config.templates.actor.text, {
     ...family.promptVariables(task, config.strategy),
     memory: renderMemorySlot(config, family, task, trial, previousTrial),
-    scratchpad: family.renderTrajectory(trajectoryOf(trial)) + family.stepPrefix(step),
+    scratchpad: family.renderTrajectory(steps) + family.stepPrefix(step),
+    ...family.actorVariables?.(task, { trial: trial.trial, step, strategy: config.strategy, steps, earlierTrials }),
   });
   return [{ role: "user", content: text }];
 }

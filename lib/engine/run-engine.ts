@@ -130,11 +130,18 @@ function observationDraft(stepData: { trial: number; step: number }, result: Ste
   });
 }
 
-/** Rebuilds a trial's episode by replaying its recorded actions: environments are deterministic. */
-function replayEpisode<Task>(family: EnvironmentFamily<Task>, task: Task, trial: TrialView, strategy: Strategy): Episode {
-  const episode = family.startEpisode(task, { strategy });
+/**
+ * Rebuilds a trial's episode: from its recorded steps when the family can
+ * (`restoreEpisode`, e.g. code, whose steps ran in the sandbox), else by
+ * replaying its recorded actions (those environments are deterministic).
+ */
+async function replayEpisode<Task>(family: EnvironmentFamily<Task>, task: Task, state: RunState, trial: TrialView, strategy: Strategy): Promise<Episode> {
+  const earlierTrials = state.trials.filter((t) => t.trial < trial.trial).map(trajectoryOf);
+  const options = { strategy, trial: trial.trial, earlierTrials };
+  if (family.restoreEpisode) return family.restoreEpisode(task, trajectoryOf(trial), options);
+  const episode = family.startEpisode(task, options);
   for (const step of trial.steps) {
-    if (step.action && step.observation) episode.step(family.parseAction(step.action.text));
+    if (step.action && step.observation) await episode.step(family.parseAction(step.action.text, { trial: trial.trial, step: step.step }));
   }
   return episode;
 }
@@ -180,8 +187,8 @@ async function perform(
       const pending = state.pendingAction;
       if (pending && pending.trial === next.trial && pending.step === next.step) {
         // A person wrote this step's action (`action-edit`): execute it without calling the model.
-        const parsed = family.parseAction(pending.text);
-        const result = replayEpisode(family, task, trial, config.strategy).step(parsed);
+        const parsed = family.parseAction(pending.text, stepData);
+        const result = await (await replayEpisode(family, task, state, trial, config.strategy)).step(parsed);
         await append([
           draft("step-action", {
             ...stepData,
@@ -197,15 +204,15 @@ async function perform(
       const request: ModelRequest = {
         role: "actor",
         settings: config.models.actor,
-        messages: buildActorMessages(config, family, task, trial, next.step, state.trials.find((t) => t.trial === next.trial - 1) ?? null),
+        messages: buildActorMessages(config, family, task, trial, next.step, state.trials.find((t) => t.trial === next.trial - 1) ?? null, state.trials),
         stopSequences: family.actorStopSequences,
       };
       const response = await deps.model.generate(request, { signal, replay: state.replayMode });
       const callEventId = newId();
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
-      const parsed = family.parseAction(completion.actionText);
-      const result = replayEpisode(family, task, trial, config.strategy).step(parsed);
+      const parsed = family.parseAction(completion.actionText, stepData);
+      const result = await (await replayEpisode(family, task, state, trial, config.strategy)).step(parsed);
       await append([
         callEnd(callEventId, callId, request, response, next.trial, next.step),
         draft("step-thought", { ...stepData, text: completion.thought, callId }, { causedBy: callEventId }),
@@ -225,7 +232,7 @@ async function perform(
       return;
     }
     case "evaluate": {
-      const verdict = family.evaluate(task, next.answer, replayEpisode(family, task, trialView(next.trial), config.strategy));
+      const verdict = await family.evaluate(task, next.answer, await replayEpisode(family, task, state, trialView(next.trial), config.strategy));
       const outcome = verdict.verdict === "pass" ? "success" : next.halted ? "halted" : "failure";
       const reason = next.halted && verdict.verdict !== "pass" ? (next.haltReason ?? verdict.feedback) : verdict.feedback;
       const drafts = [

@@ -1,6 +1,8 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import type { EnvironmentFamily } from "@/lib/domain/environment";
 import { AppError } from "@/lib/domain/errors";
+import { sharedSandbox } from "@/lib/sandbox/shared-pool";
+import { builtinCodeTasks, createCodeEnvironment, loadCodeTasks } from "./code";
 import { builtinHouseholdTasks, householdEnvironment, importHouseholdTaskSet } from "./household";
 import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
 
@@ -27,6 +29,15 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
     builtinTasks: builtinQaTasks,
     importFormats: "HotpotQA JSON (distractor setting: question, answer, supporting_facts, context)",
     importTaskSet: (content) => loadHotpotQa(content),
+  },
+  code: {
+    // Model-written code runs only in the shared sandbox pool (lib/sandbox), created on the first code run.
+    family: createCodeEnvironment({ sandbox: sharedSandbox }) as EnvironmentFamily<unknown>,
+    label: "Code (HumanEval / MBPP style, Python and JavaScript/TypeScript)",
+    builtinTasks: builtinCodeTasks as ReadonlyArray<Record<string, unknown>>,
+    importFormats:
+      "JSON Lines or a JSON array (optionally .gz): HumanEval (task_id, prompt, canonical_solution, test, entry_point), MBPP (task_id, text, code, test_list, test_setup_code), MultiPL-E JS/TS (name, language, prompt, tests), HumanEval-X JavaScript (task_id, prompt, canonical_solution, test, declaration)",
+    importTaskSet: (content) => loadCodeTasks(content) as { tasks: Array<Record<string, unknown>>; problems: string[] },
   },
   household: {
     family: householdEnvironment as EnvironmentFamily<unknown>,

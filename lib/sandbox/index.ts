@@ -17,3 +17,4 @@ export type {
   TestResult,
   TestStatus,
 } from "./types";
+export { closeSharedSandboxPool, configureSharedSandboxPool, sharedSandbox, sharedSandboxPool } from "./shared-pool";

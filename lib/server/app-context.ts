@@ -5,6 +5,7 @@ import type { RunStore } from "@/lib/db/store";
 import type { ModelPort } from "@/lib/engine/ports";
 import type { EngineDeps } from "@/lib/engine/run-engine";
 import { environmentEntry } from "@/lib/environments/registry";
+import { codeDemoScriptBook } from "@/lib/environments/code/demo-script";
 import { householdDemoScriptBook } from "@/lib/environments/household/demo-script";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
@@ -52,7 +53,7 @@ export function createServerContext(
   const engineDeps: EngineDeps = {
     log: store,
     model: createCachingModelPort(
-      options.model ?? createModelPort({ env, demoScriptBooks: [qaDemoScriptBook, householdDemoScriptBook] }),
+      options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook] }),
       store,
     ),
     environmentFor: (id) => environmentEntry(id).family,

@@ -21,7 +21,10 @@ const REFLECTOR_MAX_OUTPUT_TOKENS = 250;
  * - the step budget is the strategy's fixed one when it has one (`cot`,
  *   `cot-gold-context`: 1, whatever the request says), else the request's, else
  *   the family's default;
- * - `last-attempt-and-reflexion` records Ω = 1, the only reflection it shows.
+ * - `last-attempt-and-reflexion` records Ω = 1, the only reflection it shows;
+ * - a family's `fixedStepsPerTrial` (code: 2) wins over everything, its
+ *   `defaultMemoryWindow` (code: 1) applies when the request gives no Ω, and its
+ *   `maxOutputTokens` (code: 1024) replace the app's per-role limits.
  *
  * @throws AppError("invalid-input") when the family does not support the strategy;
  *   the message names the ones it does.
@@ -49,12 +52,12 @@ export function buildRunConfig(
     taskId: request.taskId,
     task,
     strategy,
-    memoryWindow: strategy === "last-attempt-and-reflexion" ? 1 : request.memoryWindow,
+    memoryWindow: strategy === "last-attempt-and-reflexion" ? 1 : request.memoryWindow === undefined ? family.defaultMemoryWindow : request.memoryWindow,
     maxTrials: request.maxTrials,
-    maxStepsPerTrial: behaviour.stepsPerTrial ?? request.maxStepsPerTrial ?? family.defaultMaxStepsPerTrial,
+    maxStepsPerTrial: family.fixedStepsPerTrial ?? behaviour.stepsPerTrial ?? request.maxStepsPerTrial ?? family.defaultMaxStepsPerTrial,
     models: {
-      actor: { modelId: request.modelId, temperature: 0, maxOutputTokens: ACTOR_MAX_OUTPUT_TOKENS },
-      reflector: { modelId: request.modelId, temperature: 0, maxOutputTokens: REFLECTOR_MAX_OUTPUT_TOKENS },
+      actor: { modelId: request.modelId, temperature: 0, maxOutputTokens: family.maxOutputTokens?.actor ?? ACTOR_MAX_OUTPUT_TOKENS },
+      reflector: { modelId: request.modelId, temperature: 0, maxOutputTokens: family.maxOutputTokens?.reflector ?? REFLECTOR_MAX_OUTPUT_TOKENS },
     },
     templates: { actor: templates.actor, reflector: templates.reflector },
     breakpoints: request.breakpoints,

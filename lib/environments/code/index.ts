@@ -1,4 +1,4 @@
-/** The code task family's foundation: task schema, dataset loaders, reference verification. */
+/** The code task family: the programming Reflexion loop, its built-in tasks, dataset loaders and reference verification. */
 export { codeLanguageSchema, codeSourceFormatSchema, codeTaskSchema, type CodeLanguage, type CodeSourceFormat, type CodeTask } from "./task";
 export { decodeBuffer, detectFormat, loadCodeTasks, readCodeTaskFile, type LoadCodeTasksOptions, type LoadCodeTasksResult } from "./loaders";
 export {
@@ -10,3 +10,9 @@ export {
   type VerificationSummary,
   type VerifyReferenceOptions,
 } from "./verify-reference";
+export { createCodeEnvironment, type CodeEnvironmentDeps } from "./environment";
+export { CodeEpisode } from "./episode";
+export { builtinCodeTasks } from "./builtin-tasks";
+export { builtinCodeDemoScripts } from "./builtin-demo-scripts";
+export { codeDemoScriptBook } from "./demo-script";
+export type { CodeSandbox } from "./test-runs";

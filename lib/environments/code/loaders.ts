@@ -65,6 +65,7 @@ const LANGUAGES: Record<string, CodeLanguage> = { py: "python", python: "python"
 
 /** Guesses the format of one record from its fields, or null. */
 export function detectFormat(record: Record<string, unknown>): CodeSourceFormat | null {
+  if ("hiddenTests" in record && "entryPoint" in record) return "builtin";
   if ("test_list" in record) return "mbpp";
   if ("declaration" in record && "canonical_solution" in record) return "humaneval-x";
   if ("canonical_solution" in record && "entry_point" in record) return "humaneval";
@@ -140,6 +141,8 @@ function fromHumanEvalX(raw: unknown): Omit<CodeTask, "sourceFormat"> {
 }
 
 const CONVERTERS: Record<CodeSourceFormat, (raw: unknown) => Omit<CodeTask, "sourceFormat">> = {
+  /** This app's own task shape (e.g. an exported built-in task), validated as is. */
+  builtin: (raw) => codeTaskSchema.omit({ sourceFormat: true }).parse(raw),
   humaneval: fromHumanEval,
   mbpp: fromMbpp,
   "multipl-e": fromMultiplE,

@@ -11,8 +11,8 @@ export const codeLanguageSchema = z.enum(["python", "javascript", "typescript"])
 /** `python` | `javascript` | `typescript`. */
 export type CodeLanguage = z.infer<typeof codeLanguageSchema>;
 
-/** The dataset layouts the loaders read (see loaders.ts). */
-export const codeSourceFormatSchema = z.enum(["humaneval", "mbpp", "multipl-e", "humaneval-x"]);
+/** The dataset layouts the loaders read (see loaders.ts), or `builtin` for the tasks we ship. */
+export const codeSourceFormatSchema = z.enum(["humaneval", "mbpp", "multipl-e", "humaneval-x", "builtin"]);
 /** Which dataset layout a task was read from. */
 export type CodeSourceFormat = z.infer<typeof codeSourceFormatSchema>;
 

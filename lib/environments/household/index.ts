@@ -1,4 +1,4 @@
-import type { EnvironmentFamily } from "@/lib/domain/environment";
+import type { SyncEnvironmentFamily } from "@/lib/domain/environment";
 import { parseAction, splitCompletion } from "./commands";
 import { startHouseholdEpisode } from "./episode";
 import { DEFAULT_HEURISTICS, DEFAULT_STEP_BUDGET, evaluateHousehold, householdEarlyStop, type HouseholdHeuristics } from "./evaluator";
@@ -27,7 +27,7 @@ import { parseHouseholdTask, type HouseholdTask } from "./task";
  * @param heuristics `repeatLimit` (default 3) and `stepBudget` (default null:
  *   the engine's `maxStepsPerTrial`, whose family default is 30).
  */
-export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristics> = {}): EnvironmentFamily<HouseholdTask> {
+export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristics> = {}): SyncEnvironmentFamily<HouseholdTask> {
   const settings: HouseholdHeuristics = { ...DEFAULT_HEURISTICS, ...heuristics };
   return {
     id: "household",
@@ -52,7 +52,7 @@ export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristi
 }
 
 /** The household family with the paper's heuristics (same action and observation 3 times in a row; 30 steps). */
-export const householdEnvironment: EnvironmentFamily<HouseholdTask> = createHouseholdEnvironment();
+export const householdEnvironment: SyncEnvironmentFamily<HouseholdTask> = createHouseholdEnvironment();
 
 /** Re-exports for callers of the family: each item is documented where it is defined. */
 export { builtinHouseholdTasks } from "./builtin-tasks";

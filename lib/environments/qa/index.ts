@@ -1,4 +1,4 @@
-import type { EnvironmentFamily } from "@/lib/domain/environment";
+import type { SyncEnvironmentFamily } from "@/lib/domain/environment";
 import { parseAction, splitCompletion } from "./action-parser";
 import { startQaEpisode } from "./environment";
 import { evaluateQa } from "./exact-match";
@@ -24,7 +24,7 @@ import { parseQaTask, type QaTask } from "./task";
  * chain-of-thought ones (`cot`, `cot-gold-context`) with their own templates and
  * an episode without tools (docs/decisions/0008-strategies.md).
  */
-export const qaEnvironment: EnvironmentFamily<QaTask> = {
+export const qaEnvironment: SyncEnvironmentFamily<QaTask> = {
   id: "qa",
   parseTask: parseQaTask,
   summarize: (task) => ({ id: task.id, title: task.question, reference: task.answer }),

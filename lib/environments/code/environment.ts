@@ -1,0 +1,142 @@
+import { CODE_ACTIONS, readCodeStepState } from "@/lib/domain/code-trial";
+import type { ActionContext, ActionParse, Episode, EnvironmentFamily, TrajectoryStep, Verdict } from "@/lib/domain/environment";
+import { AppError } from "@/lib/domain/errors";
+import { CodeEpisode } from "./episode";
+import { extractCode } from "./extract-code";
+import {
+  CODE_ACTOR_TEMPLATE,
+  CODE_REFLECTOR_TEMPLATE,
+  codePromptVariables,
+  fenced,
+  renderCodeMemory,
+  renderPreviousAttempt,
+  renderRequest,
+} from "./prompts";
+import { codeTaskSchema, type CodeTask } from "./task";
+import { formatFeedback, runHiddenTests, type CodeSandbox } from "./test-runs";
+
+/**
+ * The code task family: the Reflexion paper's programming loop (§4; reference
+ * shared/docs/reflexion-reference.md §4, decision 0010).
+ *
+ * - Trial 1, step 1 (`WriteTests`): the Actor writes unit tests from the
+ *   signature and docstring; lines with `assert` that parse are kept, at most 5.
+ * - Each trial's last step (`Implement`): the Actor writes the implementation;
+ *   the internal tests run in the sandbox; the feedback is the observation.
+ * - Evaluator: the internal tests' verdict (all pass → the loop stops). The
+ *   dataset's hidden tests run once per trial for reporting only; both verdicts
+ *   are recorded, and internal pass + hidden fail is flagged as a false positive.
+ * - Self-Reflection sees the implementation and the internal test results.
+ * - Under `reflexion` the next Actor prompt carries the previous implementation,
+ *   its test results and the reflection (Ω = 1 by default, as the paper); under
+ *   `none` (the paper's "simple") every trial starts from the signature alone.
+ */
+
+/** Dependencies of the code family. */
+export interface CodeEnvironmentDeps {
+  /** Where code runs: the sandbox pool (lib/sandbox), never this process. */
+  sandbox: CodeSandbox;
+}
+
+function isTestsStep(context: ActionContext | undefined): boolean {
+  return context !== undefined && context.trial === 1 && context.step === 1;
+}
+
+/** The last `Implement` observation state of a recorded trial, if any. */
+function lastImplementation(steps: readonly TrajectoryStep[]): { implementation: string; feedback: string } | null {
+  for (let i = steps.length - 1; i >= 0; i -= 1) {
+    const step = steps[i]!;
+    const state = readCodeStepState(step.state);
+    if (state?.kind === "code-internal-run" && state.implementation !== "") return { implementation: state.implementation, feedback: step.observation };
+  }
+  return null;
+}
+
+/** Builds the code family over a sandbox. */
+export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFamily<CodeTask> {
+  const { sandbox } = deps;
+  return {
+    id: "code",
+    parseTask(json) {
+      const parsed = codeTaskSchema.safeParse(json);
+      if (!parsed.success) throw new AppError("invalid-dataset", `Invalid code task: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`);
+      return parsed.data;
+    },
+    summarize(task) {
+      const firstLine = task.prompt.split("\n").find((line) => /\b(def|function)\b/.test(line))?.trim() ?? task.entryPoint;
+      return { id: task.id, title: `${task.entryPoint} (${task.language}): ${firstLine}`, reference: null, setting: task.prompt };
+    },
+    splitCompletion(completion) {
+      const { code, prose } = extractCode(completion);
+      return { thought: prose, actionText: code };
+    },
+    parseAction(actionText, context): ActionParse {
+      const type = isTestsStep(context) ? CODE_ACTIONS.writeTests : CODE_ACTIONS.implement;
+      if (actionText.trim() === "") {
+        const what = type === CODE_ACTIONS.writeTests ? "test code" : "code";
+        return { ok: false, error: `The completion contains no ${what} (expected one fenced code block).`, text: actionText };
+      }
+      return { ok: true, action: { type, argument: actionText }, text: actionText };
+    },
+    startEpisode(task, options) {
+      return CodeEpisode.restore(task, sandbox, [], options?.earlierTrials ?? []);
+    },
+    restoreEpisode(task, steps, options) {
+      return CodeEpisode.restore(task, sandbox, steps, options.earlierTrials ?? []);
+    },
+    async evaluate(task, answer, episode: Episode): Promise<Verdict> {
+      const run = episode instanceof CodeEpisode ? episode.lastRun : null;
+      const hiddenTests = await runHiddenTests(task, answer, sandbox);
+      const tests = run?.tests ?? [];
+      const passed = tests.filter((test) => test.status === "pass").length;
+      const verdict = run?.verdict === "pass" && answer !== null ? "pass" : "fail";
+      const feedback =
+        run === null || answer === null
+          ? "No implementation was written in this trial."
+          : tests.length === 0
+            ? "No internal tests: the empty suite passes vacuously."
+            : formatFeedback(tests, task.language);
+      return {
+        verdict,
+        score: tests.length === 0 ? (verdict === "pass" ? 1 : 0) : passed / tests.length,
+        feedback,
+        evaluatorKind: "unit-tests",
+        oracle: false,
+        details: { internalPassed: passed, internalTotal: tests.length, vacuous: tests.length === 0 && verdict === "pass" },
+        hiddenTests,
+        falsePositive: verdict === "pass" && hiddenTests.verdict === "fail",
+      };
+    },
+    defaultMaxStepsPerTrial: 2,
+    fixedStepsPerTrial: 2,
+    defaultMemoryWindow: 1,
+    maxOutputTokens: { actor: 1024, reflector: 1024 },
+    supportedStrategies: ["reflexion", "none"],
+    promptVariables(task) {
+      return { ...codePromptVariables(task.language), signature: task.prompt, entry_point: task.entryPoint };
+    },
+    actorVariables(task, context) {
+      if (context.trial === 1 && context.step === 1) return { previous_attempt: "", scratchpad: renderRequest("tests", task.prompt) };
+      const previous = context.strategy === "reflexion" ? lastImplementation(context.earlierTrials.at(-1) ?? []) : null;
+      if (previous === null) return { previous_attempt: "", scratchpad: renderRequest("implementation", task.prompt) };
+      return {
+        previous_attempt: renderPreviousAttempt(previous.implementation, previous.feedback, task.language),
+        scratchpad: renderRequest("improved", task.prompt),
+      };
+    },
+    defaultTemplates: { actor: CODE_ACTOR_TEMPLATE, reflector: CODE_REFLECTOR_TEMPLATE },
+    renderTrajectory(steps) {
+      const last = lastImplementation(steps);
+      if (!last) return "(no implementation was written)";
+      const state = steps.map((step) => readCodeStepState(step.state)).find((s) => s !== null);
+      return fenced(last.implementation, state?.language ?? "python");
+    },
+    renderMemory(memory) {
+      return renderCodeMemory(memory);
+    },
+    stepPrefix() {
+      return "";
+    },
+    actorStopSequences: [],
+  };
+}
