@@ -12,7 +12,7 @@ import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
 import { formatEventLine } from "@/lib/cli/format-event";
-import { formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
+import { decodeBuffer, formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
 import { runHouseholdConformance } from "@/lib/environments/household";
 import { closeSharedSandboxPool, createSandboxPool } from "@/lib/sandbox";
 import { environmentEntry } from "@/lib/environments/registry";
@@ -30,7 +30,8 @@ const positiveInt = (value: string): number => {
 function readDatasetFile(file: string): string {
   if (!fs.existsSync(file)) throw new Error(`No such file: ${file}. Pass a dataset file path or "builtin".`);
   if (fs.statSync(file).isDirectory()) throw new Error(`${file} is a folder; pass a dataset file (e.g. a HotpotQA .json).`);
-  return fs.readFileSync(file, "utf8");
+  // .gz files (e.g. HumanEval.jsonl.gz) are gunzipped; everything else is read as UTF-8.
+  return decodeBuffer(fs.readFileSync(file));
 }
 
 function readTaskFile(env: string, file: string) {

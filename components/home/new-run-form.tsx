@@ -44,7 +44,10 @@ export function NewRunForm() {
   const effectiveStrategy: Strategy = supportedStrategies.includes(strategy) ? strategy : "reflexion";
   const [chosenModelId, setChosenModelId] = useState<string | null>(null);
   const [maxTrials, setMaxTrials] = useState("5");
-  const [memoryWindow, setMemoryWindow] = useState("3");
+  // null: follow the family's default Ω (code: 1, as in the paper; others 3); a string once the user typed.
+  const [chosenMemoryWindow, setMemoryWindow] = useState<string | null>(null);
+  const familyWindow = family ? family.defaultMemoryWindow : 3;
+  const memoryWindow = chosenMemoryWindow ?? (familyWindow === null ? "" : String(familyWindow));
   // null: follow the family's default (the field shows it); a string once the user typed.
   const [chosenMaxSteps, setChosenMaxSteps] = useState<string | null>(null);
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
@@ -75,8 +78,9 @@ export function NewRunForm() {
   const windowNumber = memoryWindow.trim() === "" ? null : Number(memoryWindow);
   const trialsValid = Number.isInteger(trialsNumber) && trialsNumber >= 1 && trialsNumber <= 50;
   const windowValid = windowNumber === null || (Number.isInteger(windowNumber) && windowNumber >= 1);
-  const defaultMaxSteps = family?.defaultMaxStepsPerTrial ?? null;
-  const maxSteps = chosenMaxSteps ?? (defaultMaxSteps === null ? "" : String(defaultMaxSteps));
+  const fixedSteps = family?.fixedStepsPerTrial ?? null;
+  const defaultMaxSteps = fixedSteps ?? family?.defaultMaxStepsPerTrial ?? null;
+  const maxSteps = fixedSteps !== null ? String(fixedSteps) : (chosenMaxSteps ?? (defaultMaxSteps === null ? "" : String(defaultMaxSteps)));
   // Empty = the family's default, decided by the server.
   const stepsNumber = maxSteps.trim() === "" ? null : Number(maxSteps);
   const stepsValid = stepsNumber === null || (Number.isInteger(stepsNumber) && stepsNumber >= 1 && stepsNumber <= 100);
@@ -310,7 +314,9 @@ export function NewRunForm() {
           label="Max steps per trial"
           htmlFor={ids.steps}
           hint={
-            stepsValid
+            fixedSteps !== null
+              ? "Fixed for code tasks: write tests (trial 1), then the implementation."
+              : stepsValid
               ? `A trial halts after this many steps${defaultMaxSteps === null ? "" : ` (default ${defaultMaxSteps})`}.`
               : "A whole number from 1 to 100, or empty for the default."
           }
@@ -325,6 +331,7 @@ export function NewRunForm() {
             placeholder={defaultMaxSteps === null ? undefined : String(defaultMaxSteps)}
             className={cn(inputClass, !stepsValid && "border-red-500")}
             value={maxSteps}
+            disabled={fixedSteps !== null}
             onChange={(event) => setChosenMaxSteps(event.target.value)}
             aria-invalid={!stepsValid}
           />

@@ -7,7 +7,7 @@ import { useUploadTaskSet } from "@/lib/query";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 
-/** Upload a HotpotQA (distractor) JSON file; reports how many tasks loaded and what was skipped. */
+/** Upload a dataset file (HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too); reports how many tasks loaded and what was skipped. */
 export function UploadTaskSet({
   environment,
   formats,
@@ -28,12 +28,12 @@ export function UploadTaskSet({
         className="inline-flex h-8.5 cursor-pointer items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-600"
       >
         {upload.isPending ? <Spinner className="size-3" label="Uploading" /> : <span aria-hidden>⤒</span>}
-        <span title={formats}>Upload {environment === "qa" ? "HotpotQA" : "task"} .json</span>
+        <span title={formats}>{environment === "qa" ? "Upload HotpotQA .json" : environment === "code" ? "Upload .jsonl / .gz" : "Upload task .json"}</span>
         <input
           ref={input}
           id={inputId}
           type="file"
-          accept=".json,application/json"
+          accept={environment === "code" ? ".json,.jsonl,.gz,application/json,application/gzip" : ".json,application/json"}
           className="sr-only"
           data-testid="upload-task-set"
           onChange={(event) => {

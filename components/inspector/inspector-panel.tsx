@@ -3,59 +3,25 @@
 // Over 400 lines on purpose: one details view per node kind (thought, action, observation,
 // evaluation, reflection, trial, call error) sharing the call-details and fork helpers; each
 // view is small, and splitting them into files would scatter one switch over seven modules.
+// Code runs' views (code, test tables, both verdicts) live in code-views.tsx.
 
-import type { ReactNode } from "react";
 import type { RunState } from "@/lib/domain/fold-run";
 import type { MemoryItem } from "@/lib/domain/events";
-import { locateMemoryInPrompt, missingMemory, promptText, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
+import { codeRunOf, locateMemoryInPrompt, missingMemory, promptText, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatCostTotal, formatInteger, formatMs, formatUsd } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { ORACLE_EXPLANATION, OracleBadge } from "@/components/run-graph";
+import { Facts, Section, TextBlock } from "./blocks";
+import { CodeActionDetails, CodeObservationDetails, CodeVerdictDetails } from "./code-views";
 import { PromptViewer } from "./prompt-viewer";
 
 /** The scripted offline stand-in (see `GET /api/models`, `scripted: true`). */
 const DEMO_MODEL_ID = "demo";
 
 type ModelCall = RunState["calls"][string];
-
-function Section({ title, children, right }: { title: string; children: ReactNode; right?: ReactNode }) {
-  return (
-    <section className="space-y-1.5">
-      <div className="flex items-center justify-between gap-2">
-        <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
-        {right}
-      </div>
-      {children}
-    </section>
-  );
-}
-
-function TextBlock({ children, testId, mono = false }: { children: ReactNode; testId?: string; mono?: boolean }) {
-  return (
-    <pre
-      data-testid={testId}
-      className={`max-h-80 overflow-auto whitespace-pre-wrap break-words rounded-md border border-slate-200 bg-slate-50 p-2 text-xs leading-relaxed text-slate-800 ${mono ? "font-mono" : "font-sans"}`}
-    >
-      {children}
-    </pre>
-  );
-}
-
-function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
-  return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="text-slate-500">{label}</dt>
-          <dd className="min-w-0 break-words text-slate-900">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 const NO_MEMORY: readonly MemoryItem[] = [];
 
@@ -285,22 +251,27 @@ function NodeDetails({
     case "action":
       return (
         <>
-          <Section title="Action" right={node.data.invalid ? <Badge tone="red">Invalid action</Badge> : null}>
-            <TextBlock testId="inspector-text" mono>
-              {node.data.text}
-            </TextBlock>
-            {node.data.invalid ? (
-              <p data-testid="inspector-parse-error" className="rounded-md border border-red-200 bg-red-50 px-2 py-1.5 text-xs text-red-800">
-                {node.data.parseError ?? "The action could not be parsed."} The environment answers an invalid action with an observation; it still counts as a step.
-              </p>
-            ) : (
-              <Facts rows={[["Parsed", <code key="p" className="font-mono">{`${node.data.actionType}[${node.data.argument}]`}</code>]]} />
-            )}
-          </Section>
+          {node.data.code && !node.data.invalid ? (
+            <CodeActionDetails node={node} />
+          ) : (
+            <Section title="Action" right={node.data.invalid ? <Badge tone="red">Invalid action</Badge> : null}>
+              <TextBlock testId="inspector-text" mono>
+                {node.data.text}
+              </TextBlock>
+              {node.data.invalid ? (
+                <p data-testid="inspector-parse-error" className="rounded-md border border-red-200 bg-red-50 px-2 py-1.5 text-xs text-red-800">
+                  {node.data.parseError ?? "The action could not be parsed."} The environment answers an invalid action with an observation; it still counts as a step.
+                </p>
+              ) : (
+                <Facts rows={[["Parsed", <code key="p" className="font-mono">{`${node.data.actionType}[${node.data.argument}]`}</code>]]} />
+              )}
+            </Section>
+          )}
           <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null} />
         </>
       );
     case "observation": {
+      if (node.data.code) return <CodeObservationDetails node={node} state={state} />;
       const worldState = state.trials
         .find((trial) => trial.trial === node.data.trial)
         ?.steps.find((step) => step.step === node.data.step)?.observation?.state;
@@ -327,19 +298,25 @@ function NodeDetails({
       const evaluation = state.trials.find((trial) => trial.trial === node.data.trial)?.evaluation;
       return (
         <>
-          <Section title="Verdict" right={node.data.oracle ? <OracleBadge /> : null}>
-            <p className={`text-sm font-semibold ${node.data.verdict === "pass" ? "text-green-800" : "text-red-800"}`}>
-              {node.data.verdict === "pass" ? "✓ Pass" : "✗ Fail"} · score {node.data.score}
-            </p>
-            <Facts
-              rows={[
-                ["Evaluator", node.data.evaluatorKind],
-                ["Signal", node.data.oracle ? `Oracle: ${ORACLE_EXPLANATION}.` : "Self-evaluation (no gold answer)."],
-              ]}
-            />
-          </Section>
-          <Section title="Feedback">
-            <TextBlock testId="inspector-text">{node.data.feedback}</TextBlock>
+          {node.data.code ? (
+            <CodeVerdictDetails node={node} state={state} language={codeRunOf(state)?.language ?? "python"} />
+          ) : (
+            <Section title="Verdict" right={node.data.oracle ? <OracleBadge /> : null}>
+              <p className={`text-sm font-semibold ${node.data.verdict === "pass" ? "text-green-800" : "text-red-800"}`}>
+                {node.data.verdict === "pass" ? "✓ Pass" : "✗ Fail"} · score {node.data.score}
+              </p>
+              <Facts
+                rows={[
+                  ["Evaluator", node.data.evaluatorKind],
+                  ["Signal", node.data.oracle ? `Oracle: ${ORACLE_EXPLANATION}.` : "Self-evaluation (no gold answer)."],
+                ]}
+              />
+            </Section>
+          )}
+          <Section title={node.data.code ? "Feedback the agent sees" : "Feedback"}>
+            <TextBlock testId="inspector-text" mono={node.data.code !== undefined}>
+              {node.data.feedback}
+            </TextBlock>
           </Section>
           {evaluation && Object.keys(evaluation.details).length > 0 ? (
             <Section title="Details">
@@ -446,7 +423,8 @@ export function InspectorPanel({
         </Button>
       </header>
       {/* A size container: the prompt box sizes itself to this area's height (cqh). */}
-      <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3 [container-type:size]">
+      {/* Keyed by node: another node's details start at the top, not at the last one's scroll position. */}
+      <div key={node.id} className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3 [container-type:size]">
         <NodeDetails node={node} state={state} forkPoints={forkPoints} onForkHere={onForkHere} />
       </div>
     </section>

@@ -48,6 +48,7 @@ const MINIMAP_COLOURS: Record<RunGraphNode["type"], string> = {
 };
 
 function minimapColour(node: RunGraphNode): string {
+  if (node.type === "evaluation" && node.data.code?.falsePositive) return "#f59e0b";
   if (node.type === "evaluation" && node.data.verdict === "fail") return "#dc2626";
   if (node.type === "action" && node.data.invalid) return "#dc2626";
   return MINIMAP_COLOURS[node.type];

@@ -2,7 +2,7 @@
 
 import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
 import type { RunState } from "@/lib/domain/fold-run";
-import type { BranchTreeRow } from "@/lib/graph";
+import { codeRunOf, codeTrialSummary, codeTrialView, type BranchTreeRow } from "@/lib/graph";
 import type { StreamConnection } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { STRATEGY_LABELS } from "@/components/ui/strategy-labels";
@@ -32,10 +32,12 @@ function ConnectionDot({ connection }: { connection: StreamConnection }) {
 function TrialStrip({ state, status }: { state: RunState; status: RunStatus | null }) {
   if (state.trials.length === 0) return <span className="text-xs text-slate-500">No trial yet.</span>;
   const maxTrials = state.config?.maxTrials;
+  const codeRun = codeRunOf(state) !== null;
   return (
     <ol className="flex flex-wrap items-center gap-1.5" data-testid="trial-strip" aria-label="Trials">
       {state.trials.map((trial) => {
         const chip = trialChipState(trial.outcome, status);
+        const code = codeRun ? codeTrialView(trial) : null;
         return (
           <li
             key={trial.trial}
@@ -53,6 +55,17 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
           >
             <span className="font-medium">Trial {trial.trial}</span>
             <span>{trialChipLabel(chip)}</span>
+            {code && code.internal !== null ? (
+              <span
+                data-testid="trial-chip-code"
+                data-hidden={code.hidden?.verdict ?? "none"}
+                data-false-positive={code.falsePositive}
+                className={cn("text-[11px]", code.falsePositive ? "font-semibold text-amber-900" : "opacity-80")}
+                title="Internal: the agent's own tests (they drive the loop). Hidden: the benchmark's tests, for reporting only."
+              >
+                · {codeTrialSummary(code)}
+              </span>
+            ) : null}
           </li>
         );
       })}
@@ -96,6 +109,7 @@ export function RunHeader({
   const effectiveStatus = status;
   const totals = state.totals;
   const fork = state.fork;
+  const codeTask = (detail?.environment ?? config?.environment) === "code";
   const parentRow = fork ? branchRows.find((row) => row.branch.id === fork.parentBranchId) : undefined;
 
   return (
@@ -107,8 +121,8 @@ export function RunHeader({
           </h1>
           {detail?.setting ? (
             <details className="mt-0.5 text-xs text-slate-600" data-testid="run-setting">
-              <summary className="cursor-pointer select-none text-slate-500">The room</summary>
-              <p className="mt-1 max-w-4xl whitespace-pre-wrap leading-snug">{detail.setting}</p>
+              <summary className="cursor-pointer select-none text-slate-500">{codeTask ? "The task (the prompt the agent sees)" : "The room"}</summary>
+              <p className={cn("mt-1 max-w-4xl whitespace-pre-wrap leading-snug", codeTask && "font-mono text-[11px] text-slate-800")}>{detail.setting}</p>
             </details>
           ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">

@@ -58,6 +58,10 @@ export const environmentOptionSchema = z.object({
   /** Standard dataset formats the family imports (help text for the upload button). */
   importFormats: z.string(),
   defaultMaxStepsPerTrial: z.number().int().positive(),
+  /** A step budget the family always uses, whatever the request says (code: 2); null when the budget is free. */
+  fixedStepsPerTrial: z.number().int().positive().nullable(),
+  /** The family's memory window Ω when the request gives none (code: 1; others: 3). */
+  defaultMemoryWindow: z.number().int().positive().nullable(),
   /** The memory strategies this family can run (e.g. the CoT variants are QA-only). */
   supportedStrategies: z.array(strategySchema),
 });
@@ -95,8 +99,10 @@ export const uploadTaskSetRequestSchema = z.object({
   environment: environmentIdSchema,
   /** File name as the user picked it. */
   name: z.string().min(1).max(200),
-  /** File content as text (JSON for HotpotQA); at most 20 MB. */
+  /** File content as text (JSON for HotpotQA), or base64 of the bytes (e.g. a `.jsonl.gz`); at most 20 MB. */
   content: z.string().min(1).max(20_000_000, "the file is larger than 20 MB; split it into smaller task sets"),
+  /** `base64` when `content` is the file's bytes in base64 (gzip files are then gunzipped on the server). Default `text`. */
+  encoding: z.enum(["text", "base64"]).default("text"),
 });
 
 export const createRunRequestSchema = z.object({

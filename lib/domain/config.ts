@@ -59,6 +59,9 @@ export const promptTemplateSchema = z.object({
 });
 export type PromptTemplate = z.infer<typeof promptTemplateSchema>;
 
+/** The memory window Ω when neither the request nor the family says otherwise (ALFWorld's 3, reference §3.7). */
+export const DEFAULT_MEMORY_WINDOW = 3;
+
 /** Where a run pauses by itself. Every kind defaults to off. */
 export const breakpointsSchema = z.object({
   /** Pause right after each `reflection-end`, before the next trial starts. */
@@ -92,7 +95,7 @@ export const runConfigSchema = z.object({
   task: z.record(z.string(), z.unknown()),
   strategy: strategySchema,
   /** Memory window Ω: how many of the newest reflections the Actor sees; `null` = unbounded. */
-  memoryWindow: z.number().int().positive().nullable().default(3),
+  memoryWindow: z.number().int().positive().nullable().default(DEFAULT_MEMORY_WINDOW),
   /** Trial budget; the run stops at the first success. */
   maxTrials: z.number().int().min(1).max(50).default(5),
   /** Actor steps per trial before the trial is halted (HotpotQA reference: 6). */

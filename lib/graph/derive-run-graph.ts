@@ -1,4 +1,6 @@
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
+import { CODE_NODE_HEIGHTS, codeActionView, codeAriaLabel, codeObservationView, codeRunOf, codeTrialSummary, codeTrialView, codeVerdictView, hidesThought } from "./code-views";
+import { sameEdge, sameRecord } from "./equality";
 import { missingMemory, promptText } from "./prompt-memory";
 import { createLayoutCache, layoutRunGraph, topologyKey, type LayoutCache, type LayoutLane, type LayoutResult } from "./layout";
 import type { CallSource, GraphNodeDataMap, GraphNodeKind, GraphNodeOf, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
@@ -44,7 +46,13 @@ function firstPromptMissesMemory(state: RunState, trialView: TrialView, previous
   );
 }
 
+/** `{ code: view }` when there is a code view (code runs), else nothing: other families' node data stay as they were. */
+function codeField<T>(view: T | null | undefined): { code: T } | Record<never, never> {
+  return view ? { code: view } : {};
+}
+
 function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, previousTrial: TrialView | undefined, state: RunState): NodeSpec[] {
+  const code = codeRunOf(state);
   const specs: NodeSpec[] = [
     {
       id: trialView.startEventId,
@@ -58,6 +66,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
         outcome: trialView.outcome,
         endReason: trialView.endReason,
         memoryMissing: firstPromptMissesMemory(state, trialView, previousTrial),
+        ...codeField(code && codeTrialView(trialView)),
       },
     },
   ];
@@ -71,7 +80,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
     const key = step.action && step.observation ? `${step.action.text}\u0000${step.observation.text}` : null;
     repeats = key !== null && key === previousKey ? repeats + 1 : 1;
     previousKey = key;
-    if (step.thought) {
+    if (step.thought && !hidesThought(code, step)) {
       specs.push({
         id: step.thought.eventId,
         type: "thought",
@@ -100,6 +109,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
           argument: step.action.action?.argument ?? null,
           parseError: step.action.parseError,
           invalid: step.action.action === null || step.action.parseError !== null,
+          ...codeField(code && codeActionView(code, step.action)),
         },
       });
     }
@@ -117,6 +127,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
           ...worldState(step.observation.state),
           repeats,
           noEffect: NO_EFFECT.test(step.observation.text),
+          ...codeField(code && codeObservationView(step.observation.state)),
         },
       });
     }
@@ -143,6 +154,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
         feedback: evaluation.feedback,
         evaluatorKind: evaluation.evaluatorKind,
         oracle: evaluation.oracle,
+        ...codeField(code && codeVerdictView(trialView, evaluation)),
       },
     });
   }
@@ -213,7 +225,12 @@ function buildModel(state: RunState): GraphModel {
     specs.push({ id: laneId, type: "lane", data: { trial: trialView.trial, outcome: trialView.outcome } });
     lanes.push({
       laneId,
-      nodes: laneSpecs.map((spec) => ({ id: spec.id, kind: spec.type as LaidOutKind })),
+      nodes: laneSpecs.map((spec) => {
+        const kind = spec.type as LaidOutKind;
+        // Code nodes are taller (a few lines of code, two verdicts); the height is fixed per node.
+        const height = "code" in spec.data && spec.data.code ? CODE_NODE_HEIGHTS[kind] : undefined;
+        return height === undefined ? { id: spec.id, kind } : { id: spec.id, kind, height };
+      }),
     });
     for (let i = 0; i < laneSpecs.length; i += 1) {
       const spec = laneSpecs[i];
@@ -250,37 +267,22 @@ function buildModel(state: RunState): GraphModel {
   return { lanes, specs, edges };
 }
 
-function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const keysA = Object.keys(a);
-  if (keysA.length !== Object.keys(b).length) return false;
-  return keysA.every((key) => Object.is(a[key], b[key]));
-}
-
-function sameEdge(a: RunGraphEdge, b: RunGraphEdge): boolean {
-  return (
-    a.source === b.source &&
-    a.target === b.target &&
-    a.sourceHandle === b.sourceHandle &&
-    a.targetHandle === b.targetHandle &&
-    a.label === b.label &&
-    a.className === b.className &&
-    shallowEqual(a.data, b.data)
-  );
-}
-
 function ariaLabelOf(spec: NodeSpec): string {
   switch (spec.type) {
     case "lane":
       return `Trial ${spec.data.trial} lane`;
     case "trial":
-      return `Trial ${spec.data.trial}: ${spec.data.memoryInContext} reflections in context${spec.data.memoryMissing ? " (missing from the Actor prompt)" : ""}${spec.data.outcome ? `, ${spec.data.outcome}` : ""}`;
+      return `Trial ${spec.data.trial}: ${spec.data.memoryInContext} reflections in context${spec.data.memoryMissing ? " (missing from the Actor prompt)" : ""}${spec.data.outcome ? `, ${spec.data.outcome}` : ""}${spec.data.code ? `, ${codeTrialSummary(spec.data.code)}` : ""}`;
     case "thought":
       return `Trial ${spec.data.trial}, thought ${spec.data.step}${spec.data.callSource === "cache" ? " (from the cache)" : ""}`;
     case "action":
+      if (spec.data.code) return codeAriaLabel.action(spec.data.trial, spec.data.step, spec.data.code);
       return `Trial ${spec.data.trial}, action ${spec.data.step}${spec.data.invalid ? " (invalid)" : ""}${spec.data.callSource === "cache" ? " (from the cache)" : ""}: ${spec.data.text}`;
     case "observation":
+      if (spec.data.code) return codeAriaLabel.observation(spec.data.trial, spec.data.step, spec.data.code);
       return `Trial ${spec.data.trial}, observation ${spec.data.step}`;
     case "evaluation":
+      if (spec.data.code) return codeAriaLabel.evaluation(spec.data.trial, spec.data.code);
       return `Trial ${spec.data.trial} evaluation: ${spec.data.verdict}${spec.data.oracle ? " (oracle)" : ""}`;
     case "reflection":
       return `Trial ${spec.data.trial} reflection${spec.data.edited ? " (edited)" : ""}${spec.data.callSource === "cache" ? " (from the cache)" : ""}`;
@@ -316,7 +318,7 @@ function reusable(previous: RunGraphNode | undefined, spec: NodeSpec, layout: La
     previous.position.y === rect.y &&
     previous.width === rect.width &&
     previous.height === rect.height &&
-    shallowEqual(previous.data, spec.data)
+    sameRecord(previous.data, spec.data)
   );
 }
 
@@ -380,8 +382,9 @@ export function createRunGraphDeriver(): RunGraphDeriver {
  * Projects a folded run into React Flow nodes and edges: one vertical lane per
  * trial (a `trial` header, then thought → action → observation per step, any
  * model-call errors, the evaluation and the reflection), plus a `memory` edge
- * from each reflection into the next trial's header. Pure; for structural
- * sharing across calls use {@link createRunGraphDeriver}.
+ * from each reflection into the next trial's header. Code runs add a `code`
+ * view to their nodes and leave out empty thoughts (code-views.ts). Pure; for
+ * structural sharing across calls use {@link createRunGraphDeriver}.
  */
 export function deriveRunGraph(state: RunState): RunGraph {
   return createRunGraphDeriver()(state);

@@ -10,11 +10,23 @@ export {
   layoutLane,
   layoutRunGraph,
   NODE_HEIGHTS,
+  nodeHeight,
   NODE_WIDTH,
   topologyKey,
   type LayoutLane,
   type LayoutResult,
 } from "./layout";
+export {
+  CODE_NODE_HEIGHTS,
+  CODE_PREVIEW_LINES,
+  codeRunOf,
+  codeTrialSummary,
+  codeTrialView,
+  commentMarker,
+  failureLine,
+  lastInternalRun,
+  type CodeRun,
+} from "./code-views";
 export { branchLabel, branchTree, forkPointsByEventId, reflectionAt, type BranchTreeRow, type ForkPoint } from "./branches";
 export {
   carriesLastAttempt,

@@ -25,10 +25,21 @@ export const LANE_GAP = 96;
 /** Vertical gap between consecutive nodes of a lane. */
 export const RANK_GAP = 30;
 
-/** One trial's column: its nodes from top (lane header) to bottom, in order. */
+/**
+ * One trial's column: its nodes from top (lane header) to bottom, in order.
+ * `height` overrides the kind's {@link NODE_HEIGHTS} entry (code runs draw
+ * some kinds taller).
+ */
 export interface LayoutLane {
   laneId: string;
-  nodes: ReadonlyArray<{ id: string; kind: Exclude<GraphNodeKind, "lane"> }>;
+  nodes: ReadonlyArray<{ id: string; kind: Exclude<GraphNodeKind, "lane">; height?: number }>;
+}
+
+type LaneNode = LayoutLane["nodes"][number];
+
+/** A node's height: its own override, else its kind's. */
+export function nodeHeight(node: LaneNode): number {
+  return node.height ?? NODE_HEIGHTS[node.kind];
 }
 
 export interface Rect {
@@ -46,12 +57,12 @@ export interface LayoutResult {
 
 /** A string that changes exactly when one lane's layout input changes: its node ids and kinds, in order. */
 export function laneTopologyKey(lane: LayoutLane): string {
-  return `${lane.laneId}[${lane.nodes.map((node) => `${node.id}:${node.kind}`).join(",")}]`;
+  return `${lane.laneId}[${lane.nodes.map((node) => `${node.id}:${node.kind}${node.height === undefined ? "" : `@${node.height}`}`).join(",")}]`;
 }
 
 /**
  * A string that changes exactly when the layout's input changes: lane order,
- * node ids and node kinds. Content updates (text, verdicts) keep it equal.
+ * node ids, kinds and height overrides. Content updates (text, verdicts) keep it equal.
  */
 export function topologyKey(lanes: readonly LayoutLane[]): string {
   return lanes.map(laneTopologyKey).join("|");
@@ -73,7 +84,7 @@ export function layoutLane(lane: LayoutLane): LaneLayout {
   graph.setDefaultEdgeLabel(() => ({}));
   let previous: string | null = null;
   for (const node of lane.nodes) {
-    graph.setNode(node.id, { width: NODE_WIDTH, height: NODE_HEIGHTS[node.kind] });
+    graph.setNode(node.id, { width: NODE_WIDTH, height: nodeHeight(node) });
     if (previous !== null) graph.setEdge(previous, node.id);
     previous = node.id;
   }
@@ -81,7 +92,7 @@ export function layoutLane(lane: LayoutLane): LaneLayout {
 
   const placed = new Map<string, { y: number; height: number }>();
   for (const node of lane.nodes) {
-    const height = NODE_HEIGHTS[node.kind];
+    const height = nodeHeight(node);
     // dagre returns centres; React Flow positions are top-left corners.
     const centre = graph.node(node.id)?.y ?? height / 2;
     placed.set(node.id, { y: Math.round(centre - height / 2), height });

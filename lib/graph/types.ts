@@ -38,6 +38,8 @@ export type TrialNodeData = {
    * lib/graph/prompt-memory.ts `missingMemory`); false before that call.
    */
   memoryMissing: boolean;
+  /** Code runs only: both verdicts of the trial, for the lane header. */
+  code?: CodeTrialView;
 };
 
 /** Where a model call's answer came from: `live` (a model was called), `cache` (replayed), null when no call (a person wrote it) or not in the log. */
@@ -69,6 +71,8 @@ export type ActionNodeData = {
   parseError: string | null;
   /** True when the action did not parse (the environment answers "Invalid Action"). */
   invalid: boolean;
+  /** Code runs only (`WriteTests` / `Implement`): the verb and the first lines of the code. */
+  code?: CodeActionView;
 };
 
 export type ObservationNodeData = {
@@ -86,6 +90,8 @@ export type ObservationNodeData = {
   repeats: number;
   /** The action had no effect (`Nothing happens.` / `Invalid Action`). */
   noEffect: boolean;
+  /** Code runs only: the tests kept (after `WriteTests`) or the internal tests' result (after `Implement`). */
+  code?: CodeObservationView;
 };
 
 export type EvaluationNodeData = {
@@ -97,6 +103,8 @@ export type EvaluationNodeData = {
   evaluatorKind: string;
   /** The evaluator used the gold answer: an oracle signal, not self-evaluation. */
   oracle: boolean;
+  /** Code runs only: the internal verdict beside the hidden tests' one, and the false-positive flag. */
+  code?: CodeVerdictView;
 };
 
 export type ReflectionNodeData = {
@@ -123,6 +131,76 @@ export type CallErrorNodeData = {
   role: string;
   code: string;
   message: string;
+};
+
+/** Language of a code task. */
+export type CodeLanguage = "python" | "javascript" | "typescript";
+
+/** Verdict of one test run (lib/domain/code-trial.ts `CodeTestStatus`). */
+export type CodeTestStatusView = "pass" | "fail" | "error" | "timeout";
+
+/**
+ * Code runs: what an action node shows for `WriteTests` / `Implement`. Only
+ * primitives and arrays of primitives, so unchanged nodes keep their identity.
+ */
+export type CodeActionView = {
+  /** The recorded verb (`WriteTests` / `Implement`). */
+  actionType: "WriteTests" | "Implement";
+  /** The verb in words: `Write tests` / `Implement`. */
+  verb: string;
+  language: CodeLanguage;
+  /** The first lines of the code (leading blank lines skipped), at most `CODE_PREVIEW_LINES`. */
+  preview: string[];
+  /** Lines of code in all (blank lines at the ends left out). */
+  lines: number;
+};
+
+/** Code runs: what an observation node shows. */
+export type CodeObservationView =
+  | {
+      kind: "tests-written";
+      language: CodeLanguage;
+      /** Internal tests kept for the rest of the run. */
+      kept: number;
+      /** Lines the model wrote: kept + dropped. */
+      written: number;
+      /** Why the first dropped line was dropped; null when none was. */
+      firstDropReason: string | null;
+    }
+  | {
+      kind: "internal-run";
+      language: CodeLanguage;
+      /** The internal tests' verdict (an empty suite passes). */
+      verdict: "pass" | "fail";
+      passed: number;
+      total: number;
+      /** Each internal test's status, in order. */
+      statuses: CodeTestStatusView[];
+      /** The first test that did not pass, as the feedback shows it (`<assert> # output: <value>`); null when all passed. */
+      firstFailure: string | null;
+    };
+
+/** The hidden tests' result, in numbers (reporting only: the agent never sees it). */
+export type HiddenVerdictView = { verdict: "pass" | "fail"; passed: number; total: number };
+
+/** Code runs: the two verdicts of a trial side by side. */
+export type CodeVerdictView = {
+  /** The internal tests' verdict: the Evaluator's, which drives the loop. */
+  internal: "pass" | "fail";
+  /** Internal tests passed / run, from the trial's last `Implement`; null when not recorded. */
+  internalPassed: number | null;
+  internalTotal: number | null;
+  /** The dataset's hidden tests; null when they were not run. */
+  hidden: HiddenVerdictView | null;
+  /** Internal tests passed, hidden tests failed: the loop stopped on a wrong program. */
+  falsePositive: boolean;
+};
+
+/** Code runs: the trial's verdicts for its lane header (null fields until the trial is evaluated). */
+export type CodeTrialView = {
+  internal: "pass" | "fail" | null;
+  hidden: HiddenVerdictView | null;
+  falsePositive: boolean;
 };
 
 /** Node data by kind. */

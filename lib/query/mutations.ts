@@ -151,9 +151,12 @@ export function useUploadTaskSet(environment: EnvironmentId = "qa") {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (file: File): Promise<TaskListResponse> => {
-      const content = await file.text();
-      if (content.trim().length === 0) throw new Error(`${file.name} is empty.`);
-      const body = checked(uploadTaskSetRequestSchema, { environment, name: file.name, content });
+      if (file.size === 0) throw new Error(`${file.name} is empty.`);
+      // Gzip files (e.g. HumanEval.jsonl.gz) go as base64 bytes; the server gunzips them.
+      const gzipped = /\.gz$/i.test(file.name);
+      const content = gzipped ? bytesToBase64(new Uint8Array(await file.arrayBuffer())) : await file.text();
+      if (!gzipped && content.trim().length === 0) throw new Error(`${file.name} is empty.`);
+      const body = checked(uploadTaskSetRequestSchema, { environment, name: file.name, content, encoding: gzipped ? "base64" : "text" });
       return fetchJson("/api/task-sets", taskListResponseSchema, { method: "POST", body });
     },
     onSuccess: async (response) => {
@@ -168,4 +171,11 @@ export function useUploadTaskSet(environment: EnvironmentId = "qa") {
       await client.invalidateQueries({ queryKey: queryKeys.taskSets() });
     },
   });
+}
+
+/** Base64 of bytes, in chunks (String.fromCharCode on a whole file would overflow the call stack). */
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }

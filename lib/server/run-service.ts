@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { breakpointsSchema, type BreakpointsInput } from "@/lib/domain/config";
+import { DEFAULT_MEMORY_WINDOW, breakpointsSchema, type BreakpointsInput } from "@/lib/domain/config";
 import type { BranchSummary, CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
@@ -41,6 +41,8 @@ export class RunService {
           label: entry.label,
           importFormats: entry.importFormats,
           defaultMaxStepsPerTrial: entry.family.defaultMaxStepsPerTrial ?? 6,
+          fixedStepsPerTrial: entry.family.fixedStepsPerTrial ?? null,
+          defaultMemoryWindow: entry.family.defaultMemoryWindow === undefined ? DEFAULT_MEMORY_WINDOW : entry.family.defaultMemoryWindow,
           supportedStrategies: supportedStrategiesOf(entry.family),
         };
       }),

@@ -5,6 +5,7 @@ import { memo, useId } from "react";
 import { HANDLES } from "@/lib/graph";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
+import { CodeEvaluationNode } from "./code-nodes";
 import { CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
 
 export const ORACLE_EXPLANATION = "uses the gold answer — an oracle signal, not self-evaluation";
@@ -29,8 +30,9 @@ export function OracleBadge({ className }: { className?: string }) {
   );
 }
 
-/** The Evaluator's verdict on the trial: pass green, fail red. */
+/** The Evaluator's verdict on the trial: pass green, fail red. Code runs: the internal and hidden verdicts side by side. */
 export const EvaluationNode = memo(function EvaluationNode({ id, data }: NodeProps<FlowNode<"evaluation">>) {
+  if (data.code) return <CodeEvaluationNode id={id} data={data} code={data.code} />;
   const pass = data.verdict === "pass";
   return (
     <NodeFrame

@@ -4,6 +4,7 @@ import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
+import { CodeActionNode, CodeObservationNode } from "./code-nodes";
 import { CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
 
 /** The Actor's reasoning for one step. */
@@ -19,8 +20,9 @@ export const ThoughtNode = memo(function ThoughtNode({ id, data }: NodeProps<Flo
   );
 });
 
-/** The Actor's action for one step; an unparsable one is shown as such, with the parser's reason. */
+/** The Actor's action for one step; an unparsable one is shown as such, with the parser's reason. Code actions show their code. */
 export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowNode<"action">>) {
+  if (data.code && !data.invalid) return <CodeActionNode id={id} data={data} code={data.code} />;
   if (data.invalid) {
     return (
       <NodeFrame
@@ -86,8 +88,9 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
   );
 });
 
-/** What the environment answered. */
+/** What the environment answered (for code: the tests kept, or the internal tests' result). */
 export const ObservationNode = memo(function ObservationNode({ id, data }: NodeProps<FlowNode<"observation">>) {
+  if (data.code) return <CodeObservationNode id={id} data={data} code={data.code} />;
   return (
     <NodeFrame
       id={id}

@@ -5,11 +5,12 @@ import { memo } from "react";
 import { HANDLES } from "@/lib/graph";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
+import { CodeTrialLine } from "./code-nodes";
 import { FlowHandles, NodeFrame, type FlowNode } from "./node-frame";
 
 const outcomeTone: Record<"success" | "failure" | "halted", BadgeTone> = { success: "green", failure: "red", halted: "amber" };
 
-/** Header of a trial's lane: the trial number and the memory the Actor started with. */
+/** Header of a trial's lane: the trial number and the memory the Actor started with (code runs: and both verdicts). */
 export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps<FlowNode<"trial">>) {
   return (
     <NodeFrame
@@ -18,6 +19,7 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
       trial={data.trial}
       data-outcome={data.outcome ?? "running"}
       data-memory-missing={data.memoryMissing || undefined}
+      data-false-positive={data.code?.falsePositive || undefined}
       className={cn("border-slate-800 bg-slate-900 px-3 py-2 text-white", data.memoryMissing && "border-2 border-red-500")}
     >
       <Handle type="target" id={HANDLES.memoryIn} position={Position.Left} isConnectable={false} />
@@ -46,6 +48,7 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
           {data.memoryEvicted > 0 ? <span className="text-slate-400"> · {data.memoryEvicted} evicted</span> : null}
         </p>
       )}
+      {data.code ? <CodeTrialLine code={data.code} /> : null}
     </NodeFrame>
   );
 });
