@@ -139,6 +139,8 @@ describe("HTTP routes", () => {
     expect(models).toContain("openai:");
     expect(models).not.toContain("SECRET");
     const environments = (await (await routes.environments.GET()).json()) as { environments: Array<{ id: string }> };
-    expect(environments.environments.map((e) => e.id)).toEqual(["qa", "household"]);
+    expect(environments.environments.map((e) => e.id)).toEqual(["qa", "code", "household"]);
+    const code = (environments.environments as Array<{ id: string; fixedStepsPerTrial: number | null; defaultMemoryWindow: number | null; supportedStrategies: string[] }>).find((e) => e.id === "code");
+    expect(code).toMatchObject({ fixedStepsPerTrial: 2, defaultMemoryWindow: 1, supportedStrategies: ["reflexion", "none"] });
   });
 });
