@@ -50,7 +50,10 @@ function NextActionForm({ runId, branch, state, paused }: { runId: string; branc
   const edit = useEditRun(runId, branch);
   const id = useId();
   const pending = state.pendingAction;
-  const example = state.config?.environment === "household" ? "go to desk 1" : "Search[Port Averly]";
+  const environment = state.config?.environment;
+  const example = environment === "household" ? "go to desk 1" : "Search[Port Averly]";
+  // Code actions are whole programs (or, in trial 1 step 1, the internal tests): a multi-line editor.
+  const isCode = environment === "code";
   return (
     <PanelSection title="The Actor's next action">
       {pending ? (
@@ -64,21 +67,37 @@ function NextActionForm({ runId, branch, state, paused }: { runId: string; branc
           className="space-y-1.5"
           onSubmit={(event) => {
             event.preventDefault();
-            edit.mutate({ kind: "action", text: text.trim() }, { onSuccess: () => setText("") });
+            // Code keeps its indentation; only surrounding blank lines go.
+            edit.mutate({ kind: "action", text: isCode ? text.replace(/^\s*\n|\s+$/g, "") : text.trim() }, { onSuccess: () => setText("") });
           }}
         >
           <label htmlFor={id} className="block text-xs text-slate-700">
-            Write the action the Actor takes next (a correct step, or a wrong one to see how it recovers):
+            {isCode
+              ? "Write what the Actor submits next — the internal tests (one assert per line) in trial 1 step 1, otherwise the whole program; it runs in the sandbox like the model's:"
+              : "Write the action the Actor takes next (a correct step, or a wrong one to see how it recovers):"}
           </label>
-          <div className="flex gap-2">
-            <input
-              id={id}
-              data-testid="inject-action"
-              value={text}
-              onChange={(event) => setText(event.target.value)}
-              placeholder={`e.g. ${example}`}
-              className={`${inputClass} font-mono`}
-            />
+          <div className={isCode ? "space-y-2" : "flex gap-2"}>
+            {isCode ? (
+              <textarea
+                id={id}
+                data-testid="inject-action"
+                value={text}
+                rows={8}
+                spellCheck={false}
+                onChange={(event) => setText(event.target.value)}
+                placeholder={"def solve(...):\n    ..."}
+                className={`${inputClass} font-mono`}
+              />
+            ) : (
+              <input
+                id={id}
+                data-testid="inject-action"
+                value={text}
+                onChange={(event) => setText(event.target.value)}
+                placeholder={`e.g. ${example}`}
+                className={`${inputClass} font-mono`}
+              />
+            )}
             <Button
               type="submit"
               size="sm"

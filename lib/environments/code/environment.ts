@@ -70,13 +70,15 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
       const { code, prose } = extractCode(completion);
       return { thought: prose, actionText: code };
     },
-    parseAction(actionText, context): ActionParse {
+    parseAction(rawText, context): ActionParse {
       const type = isTestsStep(context) ? CODE_ACTIONS.writeTests : CODE_ACTIONS.implement;
+      // A person's action (`action-edit`) may arrive fenced, as pasted from a chat; the model's is already extracted.
+      const actionText = rawText.includes("```") ? extractCode(rawText).code : rawText;
       if (actionText.trim() === "") {
         const what = type === CODE_ACTIONS.writeTests ? "test code" : "code";
-        return { ok: false, error: `The completion contains no ${what} (expected one fenced code block).`, text: actionText };
+        return { ok: false, error: `The completion contains no ${what} (expected one fenced code block).`, text: rawText };
       }
-      return { ok: true, action: { type, argument: actionText }, text: actionText };
+      return { ok: true, action: { type, argument: actionText }, text: rawText };
     },
     startEpisode(task, options) {
       return CodeEpisode.restore(task, sandbox, [], options?.earlierTrials ?? []);

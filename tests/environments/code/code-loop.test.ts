@@ -174,3 +174,29 @@ describe("code family: the programming Reflexion loop", () => {
     for (const prompt of prompts(events)) expect(prompt.text).not.toContain(HIDDEN_MARKER);
   });
 });
+
+describe("code family: a person writes the Actor's tests and program (action-edit)", () => {
+  it("a fenced program pasted by a person runs in the sandbox like the model's, with no model call for that step", async () => {
+    const { draft } = await import("@/lib/domain/events");
+    const store = new MemoryRunStore();
+    const model = scriptedMockModel(pyResponder("assert safe_max([3, 1]) == 3"));
+    const deps: EngineDeps = { log: store, model: createModelPort({ resolveModel: () => model, maxRetries: 0 }), environmentFor: () => family };
+    const cfg = config(pyTask, "reflexion", { breakpoints: { afterReflection: false, afterObservation: true, afterEvaluation: false, beforeModelCall: { actor: false, reflector: false } } });
+    const created = await store.createRun({ config: cfg, title: "code" });
+    const drive = () => driveRun(deps, { runId: created.id, branchId: created.rootBranchId });
+    expect((await drive()).stoppedBecause).toBe("paused"); // after WriteTests' observation
+    await store.append(created.id, created.rootBranchId, [
+      draft("action-edit", { trial: 1, step: 2, text: `\`\`\`python\n${RIGHT_PY}\n\`\`\``, note: null }),
+      draft("run-resume", { reason: "user" }),
+    ]);
+    expect((await drive()).stoppedBecause).toBe("paused"); // after the Implement observation
+    await store.append(created.id, created.rootBranchId, [draft("run-resume", { reason: "user" })]);
+    expect((await drive()).stoppedBecause).toBe("ended");
+    const state = foldRun(await store.list(created.id, created.rootBranchId));
+    const implement = state.trials[0]!.steps[1]!;
+    expect(implement.action).toMatchObject({ callId: null, action: { type: "Implement", argument: RIGHT_PY } });
+    expect(state.trials[0]!.evaluation).toMatchObject({ verdict: "pass", hiddenTests: { verdict: "pass" } });
+    expect(state.totals.modelCalls).toBe(1); // only the WriteTests call
+    expect(state.outcome).toBe("success");
+  });
+});

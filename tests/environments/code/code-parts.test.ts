@@ -79,7 +79,7 @@ describe("the code family's Actor prompt", () => {
     const tests = family.actorVariables!(task, { trial: 1, step: 1, strategy: "reflexion", steps: [], earlierTrials: [] });
     expect(tests.scratchpad).toBe('[func signature]:\ndef f(x):\n    """Double x."""\n\n\n[unit tests]:\n');
     const impl = family.actorVariables!(task, { trial: 1, step: 2, strategy: "reflexion", steps: [], earlierTrials: [] });
-    expect(impl.scratchpad.trimEnd().endsWith("[implementation]:")).toBe(true);
+    expect(impl.scratchpad?.trimEnd().endsWith("[implementation]:")).toBe(true);
   });
   it("parses the same text as tests in trial 1 step 1 and as an implementation elsewhere", () => {
     expect(family.parseAction("assert f(1) == 2", { trial: 1, step: 1 })).toMatchObject({ ok: true, action: { type: "WriteTests" } });
