@@ -9,6 +9,12 @@ export class HomePage {
     await expect(this.page.getByTestId("start-run")).toBeVisible();
   }
 
+  /** Picks a task family (qa, household, code) and waits until its built-in task `taskId` is listed. */
+  async chooseEnvironment(environment: string, taskId: string): Promise<void> {
+    await this.page.getByTestId("environment-select").selectOption(environment);
+    await expect(this.page.getByTestId(`task-option-${taskId}`)).toBeVisible();
+  }
+
   /** Fills the form for a built-in QA task and starts the run; resolves on the run page. */
   async startRun(options: { taskId: string; strategy: "none" | "reflexion"; pauseAfterReflection?: boolean }): Promise<string> {
     await this.page.getByTestId(`task-option-${options.taskId}`).click();

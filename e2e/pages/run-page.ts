@@ -63,6 +63,11 @@ export class RunPage {
     return this.page.locator(`[data-testid="node-${kind}"][data-trial="${trial}"]`);
   }
 
+  /** A code run's `Write tests` or `Implement` action node of a trial (code runs have no thought nodes). */
+  codeAction(trial: number, actionType: "WriteTests" | "Implement"): Locator {
+    return this.page.locator(`[data-testid="node-action"][data-trial="${trial}"][data-action-type="${actionType}"]`);
+  }
+
   evaluation(trial: number, verdict: "pass" | "fail"): Locator {
     return this.page.locator(`[data-testid="node-evaluation"][data-trial="${trial}"][data-verdict="${verdict}"]`);
   }
