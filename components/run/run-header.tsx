@@ -46,7 +46,8 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
             data-outcome={chip}
             className={cn(
               "inline-flex items-center gap-1 rounded-md border px-2 py-0.5 text-xs",
-              chip === "success" && "border-green-300 bg-green-50 text-green-900",
+              // A false positive ended the loop on a wrong program: amber, not the green of a real success.
+              chip === "success" && (code?.falsePositive ? "border-amber-400 bg-amber-50 text-amber-950" : "border-green-300 bg-green-50 text-green-900"),
               chip === "failure" && "border-red-300 bg-red-50 text-red-900",
               chip === "halted" && "border-amber-300 bg-amber-50 text-amber-950",
               chip === "running" && "border-sky-300 bg-sky-50 text-sky-900",
@@ -54,7 +55,7 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
             )}
           >
             <span className="font-medium">Trial {trial.trial}</span>
-            <span>{trialChipLabel(chip)}</span>
+            <span>{chip === "success" && code?.falsePositive ? "internal tests passed" : trialChipLabel(chip)}</span>
             {code && code.internal !== null ? (
               <span
                 data-testid="trial-chip-code"

@@ -26,7 +26,11 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
       <FlowHandles top={false} />
       <div className="flex items-center justify-between gap-2">
         <span className="text-sm font-semibold">Trial {data.trial}</span>
-        {data.outcome ? (
+        {data.outcome === "success" && data.code?.falsePositive ? (
+          <Badge tone="amber" title="The agent's own tests passed, so the loop stopped; the hidden tests failed.">
+            internal pass
+          </Badge>
+        ) : data.outcome ? (
           <Badge tone={outcomeTone[data.outcome]}>{data.outcome}</Badge>
         ) : (
           <Badge tone="sky" className="bg-sky-200">
