@@ -18,7 +18,7 @@ import { useId } from "react";
 import type { ActionNodeData, CodeActionView, CodeObservationView, CodeTestStatusView, CodeTrialView, CodeVerdictView, EvaluationNodeData, HiddenVerdictView, ObservationNodeData } from "@/lib/graph";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
-import { CacheMarker, FlowHandles, NodeFrame, NodeLabel } from "./node-frame";
+import { ActionMarkers, FlowHandles, NodeFrame, NodeLabel } from "./node-frame";
 
 /** What a false positive means, for the tooltip and the inspector. */
 export const FALSE_POSITIVE_EXPLANATION =
@@ -72,17 +72,11 @@ export function CodeActionNode({ id, data, code }: { id: string; data: ActionNod
       <NodeLabel
         className="text-sky-800"
         right={
-          <span className="flex items-center gap-1">
-            {data.callSource === "cache" ? <CacheMarker /> : null}
-            {data.callId === null ? (
-              <Badge tone="outline" data-testid="by-person-badge" title="A person wrote this action (an action edit); no model was called">
-                by a person
-              </Badge>
-            ) : null}
+          <ActionMarkers data={data}>
             <span className="text-[10px] text-slate-500">
               {code.lines} {code.lines === 1 ? "line" : "lines"} · {code.language}
             </span>
-          </span>
+          </ActionMarkers>
         }
       >
         {code.verb} · step {data.step}

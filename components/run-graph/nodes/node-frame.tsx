@@ -2,7 +2,8 @@
 
 import { Handle, Position, type Node } from "@xyflow/react";
 import type { ReactNode } from "react";
-import { HANDLES, type GraphNodeDataMap, type GraphNodeKind } from "@/lib/graph";
+import { HANDLES, type ActionNodeData, type GraphNodeDataMap, type GraphNodeKind } from "@/lib/graph";
+import { Badge } from "@/components/ui/badge";
 import { useRunUiStore } from "@/lib/store";
 import { cn } from "@/lib/utils/cn";
 
@@ -81,3 +82,18 @@ export function CacheMarker() {
 
 /** React Flow's node type for one of our kinds (what node components receive). */
 export type FlowNode<K extends GraphNodeKind> = Node<GraphNodeDataMap[K], K>;
+
+/** The markers an action node's header shows on the right: served from the cache, written by a person, plus `children`. */
+export function ActionMarkers({ data, children }: { data: Pick<ActionNodeData, "callSource" | "callId">; children?: ReactNode }) {
+  return (
+    <span className="flex items-center gap-1">
+      {data.callSource === "cache" ? <CacheMarker /> : null}
+      {data.callId === null ? (
+        <Badge tone="outline" data-testid="by-person-badge" title="A person wrote this action (an action edit); no model was called">
+          by a person
+        </Badge>
+      ) : null}
+      {children}
+    </span>
+  );
+}

@@ -5,7 +5,7 @@ import { memo } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 import { CodeActionNode, CodeObservationNode } from "./code-nodes";
-import { CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
+import { ActionMarkers, CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
 
 /** The Actor's reasoning for one step. */
 export const ThoughtNode = memo(function ThoughtNode({ id, data }: NodeProps<FlowNode<"thought">>) {
@@ -68,15 +68,7 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
       <NodeLabel
         className="text-sky-800"
         right={
-          <span className="flex items-center gap-1">
-            {data.callSource === "cache" ? <CacheMarker /> : null}
-            {data.callId === null ? (
-              <Badge tone="outline" data-testid="by-person-badge" title="A person wrote this action (an action edit); no model was called">
-                by a person
-              </Badge>
-            ) : null}
-            {data.actionType === "Finish" ? <Badge tone="sky">final answer</Badge> : null}
-          </span>
+          <ActionMarkers data={data}>{data.actionType === "Finish" ? <Badge tone="sky">final answer</Badge> : null}</ActionMarkers>
         }
       >
         Action {data.step}
@@ -132,3 +124,4 @@ export const ObservationNode = memo(function ObservationNode({ id, data }: NodeP
     </NodeFrame>
   );
 });
+

@@ -75,6 +75,46 @@ ${CODE_LABELS.testResults}
 ${CODE_LABELS.selfReflection}`,
 };
 
+/** The JavaScript/TypeScript test-writing example; the two languages differ only in the signature. */
+function jsTestExample(fence: "javascript" | "typescript", signature: string): string {
+  return `Example:
+${CODE_LABELS.signature}
+/** Return value limited to the closed range [low, high]. */
+${signature}
+
+${CODE_LABELS.unitTests}
+\`\`\`${fence}
+assert.deepStrictEqual(clamp(5, 0, 10), 5);
+assert.deepStrictEqual(clamp(-3, 0, 10), 0);
+assert.deepStrictEqual(clamp(42, 0, 10), 10);
+assert.deepStrictEqual(clamp(10, 0, 10), 10);
+assert.deepStrictEqual(clamp(0, 0, 0), 0);
+\`\`\``;
+}
+
+/** The JavaScript/TypeScript Self-Reflection example; the two languages differ only in the signature. */
+function jsReflectionExample(fence: "javascript" | "typescript", signature: string): string {
+  return `Example:
+${CODE_LABELS.functionImpl}
+\`\`\`${fence}
+${signature} {
+  return values.reduce((a, b) => a + b) / values.length;
+}
+\`\`\`
+
+${CODE_LABELS.testResults}
+Tested passed:
+assert.deepStrictEqual(average([2, 4]), 3);
+
+Tests failed:
+assert.deepStrictEqual(average([]), 0); // output: Reduce of empty array with no initial value
+
+${CODE_LABELS.selfReflection}
+The implementation reduces the array without an initial value, which throws for an empty array instead of returning 0. I should return 0 when the array is empty, or give reduce an initial value and guard the division.
+
+(END OF EXAMPLE)`;
+}
+
 const TEST_EXAMPLES: Record<CodeLanguage, string> = {
   python: `Example:
 ${CODE_LABELS.signature}
@@ -89,32 +129,8 @@ assert clamp(42, 0, 10) == 10
 assert clamp(10, 0, 10) == 10
 assert clamp(0, 0, 0) == 0
 \`\`\``,
-  javascript: `Example:
-${CODE_LABELS.signature}
-/** Return value limited to the closed range [low, high]. */
-function clamp(value, low, high)
-
-${CODE_LABELS.unitTests}
-\`\`\`javascript
-assert.deepStrictEqual(clamp(5, 0, 10), 5);
-assert.deepStrictEqual(clamp(-3, 0, 10), 0);
-assert.deepStrictEqual(clamp(42, 0, 10), 10);
-assert.deepStrictEqual(clamp(10, 0, 10), 10);
-assert.deepStrictEqual(clamp(0, 0, 0), 0);
-\`\`\``,
-  typescript: `Example:
-${CODE_LABELS.signature}
-/** Return value limited to the closed range [low, high]. */
-function clamp(value: number, low: number, high: number): number
-
-${CODE_LABELS.unitTests}
-\`\`\`typescript
-assert.deepStrictEqual(clamp(5, 0, 10), 5);
-assert.deepStrictEqual(clamp(-3, 0, 10), 0);
-assert.deepStrictEqual(clamp(42, 0, 10), 10);
-assert.deepStrictEqual(clamp(10, 0, 10), 10);
-assert.deepStrictEqual(clamp(0, 0, 0), 0);
-\`\`\``,
+  javascript: jsTestExample("javascript", "function clamp(value, low, high)"),
+  typescript: jsTestExample("typescript", "function clamp(value: number, low: number, high: number): number"),
 };
 
 const REFLECTION_EXAMPLES: Record<CodeLanguage, string> = {
@@ -136,44 +152,8 @@ ${CODE_LABELS.selfReflection}
 The implementation calls max() on the list of words without handling a sentence that has no words, so it raises instead of returning "". I should return "" for an empty sentence before taking the longest word.
 
 (END OF EXAMPLE)`,
-  javascript: `Example:
-${CODE_LABELS.functionImpl}
-\`\`\`javascript
-function average(values) {
-  return values.reduce((a, b) => a + b) / values.length;
-}
-\`\`\`
-
-${CODE_LABELS.testResults}
-Tested passed:
-assert.deepStrictEqual(average([2, 4]), 3);
-
-Tests failed:
-assert.deepStrictEqual(average([]), 0); // output: Reduce of empty array with no initial value
-
-${CODE_LABELS.selfReflection}
-The implementation reduces the array without an initial value, which throws for an empty array instead of returning 0. I should return 0 when the array is empty, or give reduce an initial value and guard the division.
-
-(END OF EXAMPLE)`,
-  typescript: `Example:
-${CODE_LABELS.functionImpl}
-\`\`\`typescript
-function average(values: number[]): number {
-  return values.reduce((a, b) => a + b) / values.length;
-}
-\`\`\`
-
-${CODE_LABELS.testResults}
-Tested passed:
-assert.deepStrictEqual(average([2, 4]), 3);
-
-Tests failed:
-assert.deepStrictEqual(average([]), 0); // output: Reduce of empty array with no initial value
-
-${CODE_LABELS.selfReflection}
-The implementation reduces the array without an initial value, which throws for an empty array instead of returning 0. I should return 0 when the array is empty, or give reduce an initial value and guard the division.
-
-(END OF EXAMPLE)`,
+  javascript: jsReflectionExample("javascript", "function average(values)"),
+  typescript: jsReflectionExample("typescript", "function average(values: number[]): number"),
 };
 
 /** The fence tag the Actor is asked to use. */
