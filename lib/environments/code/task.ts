@@ -38,9 +38,11 @@ export const codeTaskSchema = z.object({
   /** Trusted code to run before the candidate and the tests (MBPP `test_setup_code`), or null. */
   setup: z.string().nullable(),
   sourceFormat: codeSourceFormatSchema,
+  /** Per-test time limit for this task, in ms (overrides the sandbox's 3000 ms default; at most 60 s). */
+  timeoutMs: z.number().int().positive().max(60_000).optional(),
 });
 
 /**
- * A code task `{ id, language, prompt, entryPoint, hiddenTests, referenceSolution, setup, sourceFormat }`.
+ * A code task `{ id, language, prompt, entryPoint, hiddenTests, referenceSolution, setup, sourceFormat, timeoutMs? }`.
  */
 export type CodeTask = z.infer<typeof codeTaskSchema>;

@@ -91,7 +91,7 @@ function showCode(expression: string, language: CodeLanguage): string {
  */
 export async function runInternalTests(task: CodeTask, implementation: string, tests: readonly string[], sandbox: CodeSandbox): Promise<CodeTestResult[]> {
   if (tests.length === 0) return [];
-  const base = { language: task.language, setup: setupFor(task), code: implementation, entryPoint: task.entryPoint } as const;
+  const base = { language: task.language, setup: setupFor(task), code: implementation, entryPoint: task.entryPoint, timeoutMs: task.timeoutMs } as const;
   const run = await sandbox.runTests({ ...base, tests: tests.map((line, index) => ({ name: `internal ${index + 1}`, code: testCode(line, task.language) })) });
   const results: CodeTestResult[] = tests.map((line, index) => {
     const result = run.tests[index];
@@ -197,7 +197,7 @@ export async function runHiddenTests(task: CodeTask, implementation: string | nu
     const results = tests.map((test) => ({ name: test.name, code: test.code, status: "error" as const, message: "no implementation was written", output: "", actual: null, durationMs: 0 }));
     return { verdict: "fail", passed: 0, total: results.length, tests: results, durationMs: 0 };
   }
-  const run = await sandbox.runTests({ language: task.language, setup: setupFor(task), code: implementation, entryPoint: task.entryPoint, tests });
+  const run = await sandbox.runTests({ language: task.language, setup: setupFor(task), code: implementation, entryPoint: task.entryPoint, tests, timeoutMs: task.timeoutMs });
   const results: CodeTestResult[] = tests.map((test, index) => {
     const result = run.tests[index];
     return {

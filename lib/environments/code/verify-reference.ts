@@ -9,7 +9,7 @@ import type { CodeTask } from "./task";
 
 /** Options of {@link verifyReferenceSolutions}. */
 export interface VerifyReferenceOptions {
-  /** Per-task time limit in ms (default: the pool's). */
+  /** Per-test time limit in ms for every task (default: the task's own `timeoutMs`, else the pool's). */
   timeoutMs?: number;
   /** Requests in flight at once (default 64; the pool queues the rest). */
   concurrency?: number;
@@ -64,7 +64,7 @@ export async function verifyReferenceSolutions(
         code: task.referenceSolution,
         entryPoint: task.entryPoint,
         tests: [{ name: "hidden", code: task.hiddenTests }],
-        timeoutMs: options.timeoutMs,
+        timeoutMs: options.timeoutMs ?? task.timeoutMs,
       });
       const failures = run.tests
         .filter((test) => test.status !== "pass")

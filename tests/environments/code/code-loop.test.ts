@@ -200,3 +200,15 @@ describe("code family: a person writes the Actor's tests and program (action-edi
     expect(state.outcome).toBe("success");
   });
 });
+
+describe("code family: per-task time limit", () => {
+  it("a task's timeoutMs stops a runaway implementation; the feedback shows TIMEOUT", async () => {
+    const { runInternalTests, formatFeedback } = await import("@/lib/environments/code/test-runs");
+    const task: CodeTask = { ...tsTask, timeoutMs: 400 };
+    const results = await runInternalTests(task, "function sumEven(values: number[]): number { for (;;) {} }", ["assert.deepStrictEqual(sumEven([2]), 2);"], pool);
+    expect(results[0]).toMatchObject({ status: "timeout", actual: "TIMEOUT" });
+    // The sandbox stopped it at the task's 0.4 s, not at the 3 s default.
+    expect(results[0]!.durationMs).toBeLessThan(2_500);
+    expect(formatFeedback(results, "typescript")).toContain("// output: TIMEOUT");
+  });
+});
