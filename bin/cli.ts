@@ -12,7 +12,7 @@ import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
 import { formatEventLine } from "@/lib/cli/format-event";
-import { decodeBuffer, formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
+import { builtinCodeTasks, decodeBuffer, formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
 import { runHouseholdConformance } from "@/lib/environments/household";
 import { closeSharedSandboxPool, createSandboxPool } from "@/lib/sandbox";
 import { environmentEntry } from "@/lib/environments/registry";
@@ -265,14 +265,24 @@ program
 program
   .command("verify-code")
   .description("Run each task's reference solution against its hidden tests in the sandbox; ends with `N passed, M failed`.")
-  .requiredOption("--dataset <file>", "HumanEval / MBPP / MultiPL-E / HumanEval-X file (.jsonl, .jsonl.gz or .json)")
+  .requiredOption("--dataset <file|builtin>", 'HumanEval / MBPP / MultiPL-E / HumanEval-X file (.jsonl, .jsonl.gz or .json), or "builtin" (our 20 problems)')
   .addOption(new Option("--language <language>", "keep only tasks in this language").choices(["python", "javascript", "typescript"]))
   .option("--limit <n>", "verify at most this many tasks", positiveInt)
   .action(async (options: { dataset: string; language?: CodeLanguage; limit?: number }) => {
-    readDatasetFile(options.dataset); // friendly errors for a missing file or a folder
-    const { tasks, problems } = readCodeTaskFile(options.dataset, { language: options.language, limit: options.limit });
+    const builtin = options.dataset === BUILTIN_TASK_SET;
+    if (!builtin) readDatasetFile(options.dataset); // friendly errors for a missing file or a folder
+    const { tasks, problems } = builtin
+      ? { tasks: builtinCodeTasks.filter((task) => !options.language || task.language === options.language).slice(0, options.limit), problems: [] as string[] }
+      : readCodeTaskFile(options.dataset, { language: options.language, limit: options.limit });
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
-    if (tasks.length === 0) throw new Error(`No task could be read from ${options.dataset}.`);
+    if (tasks.length === 0) {
+      const filtered = options.language ? ` in ${options.language} (drop --language to see the file's other tasks)` : "";
+      throw new Error(`No task could be read from ${options.dataset}${filtered}.`);
+    }
+    const withoutReference = tasks.filter((task) => task.referenceSolution === null).length;
+    if (withoutReference > 0) {
+      process.stderr.write(`note: ${withoutReference} of ${tasks.length} tasks have no reference solution in this format (e.g. MultiPL-E); they are skipped.\n`);
+    }
     const pool = createSandboxPool({ size: 2 });
     try {
       const results = await verifyReferenceSolutions(tasks, pool, {

@@ -60,6 +60,9 @@ describe("python sandbox: file system, processes, environment", () => {
     expect(result.status).toBe("pass");
     expect(result.output).not.toContain(SECRET_VALUE);
     expect(result.output).not.toContain(SECRET_NAME);
+    // Nor a host path: Emscripten's default `_` (the runner's path) is removed.
+    expect(result.output).not.toContain(process.cwd());
+    expect(result.output).not.toContain("'_':");
   });
 });
 

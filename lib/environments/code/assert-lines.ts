@@ -62,13 +62,31 @@ function insideCall(text: string): string | null {
   return text.slice(open + 1, -1);
 }
 
+/** Python comparison operators, longest first where one is a prefix of another (`is not` before `is`). */
+const PY_COMPARISONS = ["==", "!=", "<=", ">=", " is not ", " not in ", " is ", " in ", "<", ">"];
+/** JavaScript comparison operators. */
+const JS_COMPARISONS = ["===", "!==", "==", "!=", "<=", ">=", "<", ">"];
+
+/** The left operand of a top-level comparison in `condition`; or the condition itself (minus a leading `not` / `!`) when it is a call. */
+function leftOperand(condition: string, operators: readonly string[], negation: RegExp): string | null {
+  const compare = topLevelIndex(condition, operators);
+  if (compare) {
+    const lhs = condition.slice(0, compare.index).trim();
+    return lhs === "" ? null : lhs;
+  }
+  const bare = condition.trim().replace(negation, "").trim();
+  return /^[A-Za-z_$][\w$.]*\s*\(.*\)$/s.test(bare) ? bare : null;
+}
+
 /**
  * The expression whose value the reference shows after a failing assert
- * (`# output: <value>`): the left-hand side of the comparison. Python
- * `assert f(x) == y` → `f(x)`; JavaScript `assert.deepStrictEqual(f(x), y)` /
- * `assert.strictEqual` / `assert.equal` / `assert.deepEqual` → `f(x)`;
- * `console.assert(f(x) === y)` / `assert(f(x) === y)` → `f(x)`. Null when the
- * line is not such a comparison.
+ * (`# output: <value>`): the left operand of the assert's comparison, as the
+ * reference's `get_output` evaluates it. Python `assert f(x) == y` (also `!=`,
+ * `is`, `is not`, `in`, `not in`, `<`, `<=`, `>`, `>=`), or a bare
+ * `assert f(x)` / `assert not f(x)` → `f(x)`; JavaScript
+ * `assert.deepStrictEqual(f(x), y)` and the other two-argument asserts → `f(x)`;
+ * `console.assert(f(x) === y)` / `assert(f(x) !== y)` / `assert.ok(f(x))` → `f(x)`.
+ * Null when the line compares no call or expression we can show.
  */
 export function comparedExpression(line: string, language: CodeLanguage): string | null {
   const text = line.trim().replace(/;$/, "").trim();
@@ -77,11 +95,9 @@ export function comparedExpression(line: string, language: CodeLanguage): string
     let body = text.slice("assert ".length);
     const message = topLevelIndex(body, [","]);
     if (message) body = body.slice(0, message.index);
-    const compare = topLevelIndex(body, ["=="]);
-    const lhs = compare ? body.slice(0, compare.index).trim() : "";
-    return lhs === "" ? null : lhs;
+    return leftOperand(body, PY_COMPARISONS, /^not\s+/);
   }
-  const twoArgs = /^assert\.(deepStrictEqual|strictEqual|deepEqual|equal)\s*\(/.exec(text);
+  const twoArgs = /^assert\.(deepStrictEqual|strictEqual|deepEqual|equal|notDeepStrictEqual|notStrictEqual|notDeepEqual|notEqual)\s*\(/.exec(text);
   if (twoArgs) {
     const args = insideCall(text);
     const comma = args === null ? null : topLevelIndex(args, [","]);
@@ -92,10 +108,7 @@ export function comparedExpression(line: string, language: CodeLanguage): string
     const args = insideCall(text);
     if (args === null) return null;
     const message = topLevelIndex(args, [","]);
-    const condition = message ? args.slice(0, message.index) : args;
-    const compare = topLevelIndex(condition, ["===", "=="]);
-    const lhs = compare ? condition.slice(0, compare.index).trim() : "";
-    return lhs === "" ? null : lhs;
+    return leftOperand(message ? args.slice(0, message.index) : args, JS_COMPARISONS, /^!\s*/);
   }
   return null;
 }

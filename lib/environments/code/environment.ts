@@ -63,7 +63,9 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
       return parsed.data;
     },
     summarize(task) {
-      const firstLine = task.prompt.split("\n").find((line) => /\b(def|function)\b/.test(line))?.trim() ?? task.entryPoint;
+      // The entry point's own signature line (HumanEval prompts may define helpers first).
+      const entry = new RegExp(`\\b(def|function)\\s+${task.entryPoint}\\b|\\b(const|let|var)\\s+${task.entryPoint}\\s*=`);
+      const firstLine = task.prompt.split("\n").find((line) => entry.test(line))?.trim() ?? task.entryPoint;
       return { id: task.id, title: `${task.entryPoint} (${task.language}): ${firstLine}`, reference: null, setting: task.prompt };
     },
     splitCompletion(completion) {

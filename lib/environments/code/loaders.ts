@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { z } from "zod";
+import { AppError } from "@/lib/domain/errors";
 import { codeTaskSchema, type CodeLanguage, type CodeSourceFormat, type CodeTask } from "./task";
 
 /**
@@ -12,6 +13,7 @@ import { codeTaskSchema, type CodeLanguage, type CodeSourceFormat, type CodeTask
  *   Hidden test = `test` + `check(<entry_point>)`; reference = prompt + canonical_solution.
  * - `mbpp` (google-research MBPP): `task_id, text, code, test_list, test_setup_code,
  *   challenge_test_list` (the "sanitized" variant's `prompt` / `test_imports` too).
+ *   The prompt is the reference's signature line with `text` as its docstring.
  *   Hidden test = the `test_list` asserts (challenge tests are not used, like the
  *   official evaluation); reference = `code`; setup = `test_setup_code` / `test_imports`.
  * - `multipl-e` (nuprl/MultiPL-E, Reflexion's benchmarks): `name, language, prompt, tests`
@@ -92,6 +94,19 @@ function fromHumanEval(raw: unknown): Omit<CodeTask, "sourceFormat"> {
   };
 }
 
+/**
+ * MBPP's `text` never names the function its tests call, so the Actor could not
+ * know it. Like MultiPL-E's conversion of MBPP, the prompt becomes the reference
+ * solution's signature line with the text as its docstring (the body and the
+ * tests stay hidden); without a signature line, the text plus the function's name.
+ */
+function mbppPrompt(text: string, entryPoint: string, code: string): string {
+  const signature = code.split("\n").find((line) => new RegExp(`^def\\s+${entryPoint}\\s*\\(.*\\)\\s*(->.*)?:\\s*$`).test(line.trimEnd()));
+  const doc = text.trim().replaceAll('"""', '\\"\\"\\"');
+  if (!signature) return `${text.trim()}\nWrite it as a Python function named \`${entryPoint}\`.\n`;
+  return `${signature.trimEnd()}\n    """${doc}\n    """\n`;
+}
+
 function fromMbpp(raw: unknown): Omit<CodeTask, "sourceFormat"> {
   const record = mbppRecord.parse(raw);
   const prompt = record.text ?? record.prompt;
@@ -102,7 +117,7 @@ function fromMbpp(raw: unknown): Omit<CodeTask, "sourceFormat"> {
   return {
     id: `mbpp/${record.task_id}`,
     language: "python",
-    prompt,
+    prompt: mbppPrompt(prompt, entryPoint, record.code),
     entryPoint,
     hiddenTests: `${record.test_list.join("\n")}\n`,
     referenceSolution: record.code,
@@ -221,10 +236,21 @@ export function loadCodeTasks(content: string | Buffer, options: LoadCodeTasksOp
   return { tasks, problems };
 }
 
-/** Decodes a file's bytes: gunzips when it starts with the gzip magic number, then UTF-8. */
+/**
+ * Decodes a file's bytes: gunzips when it starts with the gzip magic number, then UTF-8.
+ * @throws AppError("invalid-dataset") when gzip bytes cannot be decompressed (a truncated download).
+ */
 export function decodeBuffer(bytes: Buffer): string {
   const gzipped = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-  return (gzipped ? gunzipSync(bytes) : bytes).toString("utf8");
+  if (!gzipped) return bytes.toString("utf8");
+  try {
+    return gunzipSync(bytes).toString("utf8");
+  } catch (error) {
+    throw new AppError(
+      "invalid-dataset",
+      `The file looks gzip-compressed but could not be decompressed (${(error as Error).message}); it is probably truncated or corrupt. Download or copy it again, or give the uncompressed .jsonl.`,
+    );
+  }
 }
 
 /** Reads and parses a dataset file (`.jsonl`, `.jsonl.gz`, `.json`). */

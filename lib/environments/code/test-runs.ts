@@ -26,6 +26,33 @@ function setupFor(task: CodeTask): string | undefined {
   return task.setup ?? undefined;
 }
 
+/**
+ * The program that runs: the implementation, or, for a Python task whose prompt
+ * also defines helpers or imports (HumanEval/10 `is_palindrome`, HumanEval/32
+ * `poly`, …), the prompt followed by the implementation — what the official
+ * harness runs (prompt + completion), so an implementation may call the prompt's
+ * helpers without restating them. A Python prompt is always a valid module (its
+ * last function has a docstring body), and the implementation's definition of the
+ * entry point comes after it, so it wins.
+ */
+export function candidateProgram(task: CodeTask, implementation: string): string {
+  if (task.language !== "python") return implementation;
+  const topLevel = task.prompt.split("\n").filter((line) => /^(def|class|import|from)\s/.test(line));
+  const onlyEntry = topLevel.length === 1 && new RegExp(`^def\\s+${task.entryPoint}\\b`).test(topLevel[0]!);
+  return topLevel.length === 0 || onlyEntry ? implementation : `${task.prompt.trimEnd()}\n\n\n${implementation}`;
+}
+
+/**
+ * The readable part of a `compile()` SyntaxError as the sandbox reports it,
+ * e.g. `SyntaxError: ("'(' was never closed", ('<internal test>', 1, 11, …))` →
+ * `'(' was never closed`.
+ */
+function pythonSyntaxReason(message: string): string {
+  const head = message.split(" (line")[0] ?? message;
+  const quoted = /^\w*Error: \((["'])(.*?)\1, \(/.exec(head);
+  return quoted?.[2] ?? head;
+}
+
 /** Why a line does not parse in JavaScript/TypeScript, or null when it does (esbuild parses; nothing runs). */
 function jsSyntaxError(line: string, language: CodeLanguage): string | null {
   try {
@@ -54,7 +81,7 @@ export async function filterInternalTests(code: string, language: CodeLanguage, 
     });
     candidates.forEach((line, index) => {
       const result = run.tests[index];
-      errors.set(line, result?.status === "pass" ? null : `does not parse: ${(result?.message ?? "").split(" (line")[0]}`);
+      errors.set(line, result?.status === "pass" ? null : `does not parse: ${pythonSyntaxReason(result?.message ?? "")}`);
     });
   } else {
     for (const line of candidates) {
@@ -84,6 +111,37 @@ function showCode(expression: string, language: CodeLanguage): string {
 }
 
 /**
+ * Fills `actual` of the results that did not pass with the value their assert's
+ * compared call returns (one extra sandbox request; `TIMEOUT` on a time-out, the
+ * error message when the call raises). `sources[i]` is result i's assert line and
+ * the code that must run before it (imports, `candidate = f`).
+ */
+async function fillActualValues(
+  task: CodeTask,
+  base: Omit<RunTestsRequest, "tests">,
+  results: CodeTestResult[],
+  sources: ReadonlyArray<{ prelude: string; line: string } | null>,
+  sandbox: CodeSandbox,
+): Promise<void> {
+  const probes = results.flatMap((result, index) => {
+    const source = sources[index];
+    if (result.status === "pass" || !source) return [];
+    const expression = comparedExpression(source.line, task.language);
+    return expression === null ? [] : [{ index, code: `${source.prelude}${source.prelude && !source.prelude.endsWith("\n") ? "\n" : ""}${showCode(expression, task.language)}` }];
+  });
+  if (probes.length === 0) return;
+  const shown = await sandbox.runTests({ ...base, tests: probes.map((probe) => ({ name: `value ${probe.index + 1}`, code: probe.code })) });
+  probes.forEach((probe, i) => {
+    const value = shown.tests[i];
+    const target = results[probe.index]!;
+    if (!value) return;
+    if (value.status === "pass") target.actual = value.output.trimEnd().split("\n").at(-1) ?? "";
+    else if (value.status === "timeout") target.actual = "TIMEOUT";
+    else target.actual = value.message.split(" (line")[0] ?? value.message;
+  });
+}
+
+/**
  * Runs the internal tests, one sandbox test per assert, against `implementation`.
  * For failing asserts that compare a call, a second request evaluates the call to
  * show what it returned (the reference's `# output:` value; `TIMEOUT` on a time-out,
@@ -91,7 +149,7 @@ function showCode(expression: string, language: CodeLanguage): string {
  */
 export async function runInternalTests(task: CodeTask, implementation: string, tests: readonly string[], sandbox: CodeSandbox): Promise<CodeTestResult[]> {
   if (tests.length === 0) return [];
-  const base = { language: task.language, setup: setupFor(task), code: implementation, entryPoint: task.entryPoint, timeoutMs: task.timeoutMs } as const;
+  const base = { language: task.language, setup: setupFor(task), code: candidateProgram(task, implementation), entryPoint: task.entryPoint, timeoutMs: task.timeoutMs } as const;
   const run = await sandbox.runTests({ ...base, tests: tests.map((line, index) => ({ name: `internal ${index + 1}`, code: testCode(line, task.language) })) });
   const results: CodeTestResult[] = tests.map((line, index) => {
     const result = run.tests[index];
@@ -105,20 +163,7 @@ export async function runInternalTests(task: CodeTask, implementation: string, t
       durationMs: result?.durationMs ?? 0,
     };
   });
-  const probes = results
-    .map((result, index) => ({ index, expression: result.status === "pass" ? null : comparedExpression(result.code, task.language) }))
-    .filter((probe): probe is { index: number; expression: string } => probe.expression !== null);
-  if (probes.length > 0) {
-    const shown = await sandbox.runTests({ ...base, tests: probes.map((probe) => ({ name: `value ${probe.index + 1}`, code: showCode(probe.expression, task.language) })) });
-    probes.forEach((probe, i) => {
-      const value = shown.tests[i];
-      const target = results[probe.index]!;
-      if (!value) return;
-      if (value.status === "pass") target.actual = value.output.trimEnd().split("\n").at(-1) ?? "";
-      else if (value.status === "timeout") target.actual = "TIMEOUT";
-      else target.actual = value.message.split(" (line")[0] ?? value.message;
-    });
-  }
+  await fillActualValues(task, base, results, tests.map((line) => ({ prelude: task.language === "python" ? "" : JS_TEST_PRELUDE, line })), sandbox);
   return results;
 }
 
@@ -197,7 +242,8 @@ export async function runHiddenTests(task: CodeTask, implementation: string | nu
     const results = tests.map((test) => ({ name: test.name, code: test.code, status: "error" as const, message: "no implementation was written", output: "", actual: null, durationMs: 0 }));
     return { verdict: "fail", passed: 0, total: results.length, tests: results, durationMs: 0 };
   }
-  const run = await sandbox.runTests({ language: task.language, setup: setupFor(task), code: implementation, entryPoint: task.entryPoint, tests, timeoutMs: task.timeoutMs });
+  const base = { language: task.language, setup: setupFor(task), code: candidateProgram(task, implementation), entryPoint: task.entryPoint, timeoutMs: task.timeoutMs };
+  const run = await sandbox.runTests({ ...base, tests });
   const results: CodeTestResult[] = tests.map((test, index) => {
     const result = run.tests[index];
     return {
@@ -210,6 +256,13 @@ export async function runHiddenTests(task: CodeTask, implementation: string | nu
       durationMs: result?.durationMs ?? 0,
     };
   });
+  // Reporting only: what the program returned on the failing hidden cases (split tests end with their assert line).
+  const sources = tests.map((test) => {
+    if (test.name === "hidden") return null;
+    const lines = test.code.split("\n");
+    return { prelude: lines.slice(0, -1).join("\n"), line: lines.at(-1) ?? "" };
+  });
+  await fillActualValues(task, base, results, sources, sandbox);
   const passed = results.filter((result) => result.status === "pass").length;
   return { verdict: run.verdict === "pass" && passed === results.length ? "pass" : "fail", passed, total: results.length, tests: results, durationMs: run.durationMs };
 }

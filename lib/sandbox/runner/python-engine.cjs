@@ -50,7 +50,9 @@ const PRELOAD = [
   // `from typing import *` (the code family's set-up, as in the reference executor) materialises
   // typing's lazily created aliases; doing it before the baseline keeps that from counting as a
   // change made by user code (which would recycle the interpreter after every job).
-  '\nexec("from typing import *", {})';
+  '\nexec("from typing import *", {})' +
+  // Emscripten sets `_` to the runner's host path; the sandbox promises an empty environment.
+  '\nimport os as _os\n_os.environ.pop("_", None)\ndel _os';
 
 function isPythonError(error) {
   return Boolean(error) && typeof error === "object" && error.constructor && error.constructor.name === "PythonError";

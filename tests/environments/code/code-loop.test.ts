@@ -212,3 +212,36 @@ describe("code family: per-task time limit", () => {
     expect(formatFeedback(results, "typescript")).toContain("// output: TIMEOUT");
   });
 });
+
+describe("code family: HumanEval prompts that define helpers", () => {
+  it("HumanEval/10: an implementation that calls the prompt's is_palindrome without restating it passes, as under the official harness", async () => {
+    const path = await import("node:path");
+    const { readCodeTaskFile, createCodeEnvironment: make } = await import("@/lib/environments/code");
+    const { runHiddenTests, runInternalTests, candidateProgram } = await import("@/lib/environments/code/test-runs");
+    const file = path.resolve(__dirname, "../../../../shared/data/humaneval/HumanEval.jsonl.gz");
+    const task = readCodeTaskFile(file).tasks.find((t) => t.id === "HumanEval/10")!;
+    const implementation = [
+      "def make_palindrome(string: str) -> str:",
+      "    if not string:",
+      "        return ''",
+      "    beginning_of_suffix = 0",
+      "    while not is_palindrome(string[beginning_of_suffix:]):",
+      "        beginning_of_suffix += 1",
+      "    return string + string[:beginning_of_suffix][::-1]",
+    ].join("\n");
+    expect(candidateProgram(task, implementation).startsWith(task.prompt.trimEnd())).toBe(true);
+    expect((await runHiddenTests(task, implementation, pool)).verdict).toBe("pass");
+    const internal = await runInternalTests(task, implementation, ["assert make_palindrome('cat') == 'catac'"], pool);
+    expect(internal[0]!.status).toBe("pass");
+    // The task's title names the entry point's own signature, not the helper's.
+    expect(make({ sandbox: pool }).summarize(task).title).toMatch(/^make_palindrome \(python\): def make_palindrome\(/);
+  });
+
+  it("the hidden-test report shows what the program returned on failing cases (reporting only)", async () => {
+    const { runHiddenTests } = await import("@/lib/environments/code/test-runs");
+    const report = await runHiddenTests(pyTask, WRONG_PY, pool);
+    const empty = report.tests.find((t) => t.code.includes("candidate([])"))!;
+    expect(empty.status).toBe("error");
+    expect(empty.actual).toMatch(/ValueError/);
+  });
+});

@@ -32,10 +32,21 @@ describe("internal test lines (reference §4.3)", () => {
   it("finds the compared call in Python and JavaScript asserts, ignoring == inside strings and brackets", () => {
     expect(comparedExpression('assert f("a==b", [1 == 1]) == 3', "python")).toBe('f("a==b", [1 == 1])');
     expect(comparedExpression("assert f(1) == 2, 'message'", "python")).toBe("f(1)");
-    expect(comparedExpression("assert is_ok(3)", "python")).toBeNull();
+    expect(comparedExpression("assert is_ok(3)", "python")).toBe("is_ok(3)");
+    expect(comparedExpression("assert not is_ok(3)", "python")).toBe("is_ok(3)");
+    expect(comparedExpression('assert balanced("((x)") is False', "python")).toBe('balanced("((x)")');
+    expect(comparedExpression("assert f(1) is not None", "python")).toBe("f(1)");
+    expect(comparedExpression("assert f(1) != 2", "python")).toBe("f(1)");
+    expect(comparedExpression("assert f([1, 2]) not in [[1]]", "python")).toBe("f([1, 2])");
+    expect(comparedExpression("assert len(f(1)) <= 3", "python")).toBe("len(f(1))");
+    expect(comparedExpression("assert x", "python")).toBeNull();
     expect(comparedExpression('assert.deepStrictEqual(g([1, 2], "a,b"), [3]);', "javascript")).toBe("g([1, 2], \"a,b\")");
     expect(comparedExpression("console.assert(h(1) === 2);", "typescript")).toBe("h(1)");
-    expect(comparedExpression("assert.ok(h(1));", "javascript")).toBeNull();
+    expect(comparedExpression("assert.ok(h(1));", "javascript")).toBe("h(1)");
+    expect(comparedExpression("assert(!h(1));", "javascript")).toBe("h(1)");
+    expect(comparedExpression("console.assert(h(1) !== 2, 'msg');", "javascript")).toBe("h(1)");
+    expect(comparedExpression("assert.notStrictEqual(h(1), 2);", "typescript")).toBe("h(1)");
+    expect(comparedExpression("assert.ok(flag);", "javascript")).toBeNull();
   });
 });
 

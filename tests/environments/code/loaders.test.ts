@@ -66,7 +66,14 @@ describe("code task loaders on fixtures", () => {
     const sanitized = [{ task_id: 2, prompt: "Write a function to find the shared elements.", code: "def similar_elements(a, b):\n    return tuple(set(a) & set(b))\n", test_imports: [], test_list: ["assert set(similar_elements((3, 4), (4, 5))) == set((4,))"] }];
     const { tasks, problems } = loadCodeTasks(JSON.stringify(sanitized));
     expect(problems).toEqual([]);
-    expect(tasks[0]).toMatchObject({ id: "mbpp/2", entryPoint: "similar_elements", prompt: sanitized[0]!.prompt });
+    // The text never names the function: the prompt is the reference's signature with the text as docstring.
+    expect(tasks[0]).toMatchObject({ id: "mbpp/2", entryPoint: "similar_elements", prompt: 'def similar_elements(a, b):\n    """Write a function to find the shared elements.\n    """\n' });
+  });
+
+  it("MBPP without a one-line signature in its code: the prompt names the function", () => {
+    const record = { task_id: 7, text: "Add one.", code: "add_one = lambda x: x + 1", test_list: ["assert add_one(1) == 2"] };
+    const { tasks } = loadCodeTasks(JSON.stringify(record));
+    expect(tasks[0]!.prompt).toBe("Add one.\nWrite it as a Python function named `add_one`.\n");
   });
 
   it("reports broken lines by number and loads the rest", () => {
