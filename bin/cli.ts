@@ -15,7 +15,7 @@ import { formatEventLine } from "@/lib/cli/format-event";
 import { builtinCodeTasks, decodeBuffer, formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
 import { runHouseholdConformance } from "@/lib/environments/household";
 import { closeSharedSandboxPool, createSandboxPool } from "@/lib/sandbox";
-import { environmentEntry } from "@/lib/environments/registry";
+import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
@@ -29,9 +29,18 @@ const positiveInt = (value: string): number => {
 /** Reads a dataset file, with messages a person can act on. */
 function readDatasetFile(file: string): string {
   if (!fs.existsSync(file)) throw new Error(`No such file: ${file}. Pass a dataset file path or "builtin".`);
-  if (fs.statSync(file).isDirectory()) throw new Error(`${file} is a folder; pass a dataset file (e.g. a HotpotQA .json).`);
+  if (fs.statSync(file).isDirectory()) throw new Error(`${file} is a folder; pass a dataset file (a HotpotQA .json, a HumanEval .jsonl.gz, …).`);
   // .gz files (e.g. HumanEval.jsonl.gz) are gunzipped; everything else is read as UTF-8.
   return decodeBuffer(fs.readFileSync(file));
+}
+
+/** A commander parser for an integer in [min, max], so a bad value names its flag. */
+function rangedInt(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    return n;
+  };
 }
 
 function readTaskFile(env: string, file: string) {
@@ -118,6 +127,11 @@ program
       process.stdout.write(`${summary.id}\t${summary.title}\n`);
     }
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
+    if (tasks.length === 0) {
+      const other = availableEnvironments().filter((id) => id !== options.env);
+      process.stderr.write(`error: no ${options.env} task could be read from ${options.tasks}. Is it a dataset of another family? Try --env ${other.join(" or --env ")}.\n`);
+      process.exitCode = 2;
+    }
   });
 
 program
@@ -128,7 +142,7 @@ program
   .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
   .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
   .option("--model <id>", "model id: demo, openai:<m>, anthropic:<m>, compatible:<m>", "demo")
-  .option("--trials <n>", "maximum number of trials (1–50)", positiveInt, 5)
+  .option("--trials <n>", "maximum number of trials (1–50)", rangedInt(1, 50), 5)
   .option("--memory-window <n>", "memory window Ω: reflections the Actor sees (default 3; code: 1, as in the paper)", positiveInt)
   .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30; code: always 2, tests then implementation)", positiveInt)
   .addOption(
@@ -150,6 +164,10 @@ program
       breakBefore?: Array<"actor" | "reflector">;
       json?: boolean;
     }) => {
+      const family = environmentEntry(options.env).family;
+      if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
+        process.stderr.write(`note: --max-steps is ignored for ${options.env} tasks: a trial is always ${family.fixedStepsPerTrial} steps (tests, then the implementation).\n`);
+      }
       const context = createServerContext();
       let taskSet = BUILTIN_TASK_SET;
       if (options.tasks !== BUILTIN_TASK_SET) {

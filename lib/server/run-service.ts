@@ -108,7 +108,7 @@ export class RunService {
     resolveModelId(request.modelId, this.env); // fail fast, before anything is recorded
     const set = await this.taskSet(request.environment, request.taskSet);
     const task = set.tasks.find((candidate) => entry.family.summarize(entry.family.parseTask(candidate)).id === request.taskId);
-    if (!task) throw new AppError("not-found", `Task "${request.taskId}" is not in the ${set.name} task set.`);
+    if (!task) throw new AppError("not-found", `Task "${request.taskId}" is not in the ${set.name} task set (${set.tasks.length} tasks; list them with \`npm run cli -- tasks --env ${request.environment} --tasks ${request.taskSet}\` or in the task picker).`);
     const config = buildRunConfig(request, entry, task, set.name);
     const title = entry.family.summarize(entry.family.parseTask(task)).title;
     const run = await this.store.createRun({ config, title });
