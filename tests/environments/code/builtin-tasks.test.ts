@@ -1,5 +1,6 @@
 import { transformSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { comparedExpression } from "@/lib/environments/code/assert-lines";
 import { builtinCodeDemoScripts } from "@/lib/environments/code/builtin-demo-scripts";
 import { builtinCodeTasks } from "@/lib/environments/code/builtin-tasks";
 import { codeTaskSchema, type CodeTask } from "@/lib/environments/code/task";
@@ -12,8 +13,68 @@ import { createSandboxPool, type SandboxPool, type SandboxTest, type TestStatus 
 const FALSE_POSITIVES = ["code-py-07", "code-ts-03"];
 const WITH_BAD_LINE = ["code-py-03", "code-js-02"];
 const JS_ASSERT = 'const assert = require("node:assert");\n';
+/**
+ * Entry-point calls that an internal test may share with a hidden test: only
+ * code-py-01's empty string, the one input that makes its naive program fail,
+ * which e2e/code-task.spec.ts shows as the failing internal test.
+ */
+const SHARED_CALLS: Readonly<Record<string, readonly string[]>> = { "code-py-01": ['run_length_encode("")'] };
 
 let pool: SandboxPool;
+
+/** `text` without the whitespace outside its string literals (and without a trailing `;`). */
+function squeeze(text: string): string {
+  let out = "";
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i]!;
+    if (quote) {
+      out += ch;
+      if (ch === "\\") out += text[++i] ?? "";
+      else if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'" || ch === "`") {
+      quote = ch;
+      out += ch;
+    } else if (!/\s/.test(ch)) out += ch;
+  }
+  return out.replace(/;$/, "");
+}
+
+/** Every call `name(...)` in `text`, squeezed; an unclosed call runs to the end of the text. */
+function callsOf(text: string, name: string): string[] {
+  const calls: string[] = [];
+  for (const match of text.matchAll(new RegExp(`(?<![\\w$.])${name}\\s*\\(`, "g"))) {
+    let depth = 0;
+    let quote: string | null = null;
+    let end = text.length;
+    for (let i = match.index + match[0].length - 1; i < text.length; i += 1) {
+      const ch = text[i]!;
+      if (quote) {
+        if (ch === "\\") i += 1;
+        else if (ch === quote) quote = null;
+      } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+      else if ("([{".includes(ch)) depth += 1;
+      else if (")]}".includes(ch) && --depth === 0) {
+        end = i + 1;
+        break;
+      }
+    }
+    calls.push(squeeze(text.slice(match.index, end)));
+  }
+  return calls;
+}
+
+/** The hidden test's assert lines, with Python's `candidate(` written as the entry point. */
+function hiddenLines(task: CodeTask): string[] {
+  const lines = task.hiddenTests.split("\n").map((line) => line.trim());
+  if (task.language === "python") return lines.filter((line) => line.startsWith("assert ")).map((line) => line.replaceAll("candidate(", `${task.entryPoint}(`));
+  return lines.filter((line) => line.startsWith("assert."));
+}
+
+/** Every entry-point call of the hidden tests, squeezed. */
+function hiddenCalls(task: CodeTask): Set<string> {
+  return new Set(hiddenLines(task).flatMap((line) => callsOf(line, task.entryPoint)));
+}
 
 interface ProgramRun {
   hidden: TestStatus;
@@ -115,6 +176,36 @@ describe("the built-in code task set", () => {
 
   describe.each(builtinCodeTasks.map((task) => [task.id, task] as const))("%s", (id, task) => {
     const script = builtinCodeDemoScripts[id]!;
+    const shared = new Set(SHARED_CALLS[id] ?? []);
+
+    it("writes internal tests that copy no hidden test: no equal line, no hidden call with the same arguments", () => {
+      const hidden = new Set(hiddenLines(task).map(squeeze));
+      expect(hidden.size).toBeGreaterThanOrEqual(6);
+      const calls = hiddenCalls(task);
+      for (const line of script.internalTests) {
+        const own = callsOf(line, task.entryPoint);
+        expect(own.length, line).toBeGreaterThanOrEqual(1);
+        expect(own.filter((call) => calls.has(call) && !shared.has(call)), line).toEqual([]);
+        if (!own.some((call) => shared.has(call))) expect(hidden.has(squeeze(line)), line).toBe(false);
+      }
+      // Every allowed overlap is still needed, so the list cannot go stale.
+      for (const call of shared) {
+        expect(calls.has(call)).toBe(true);
+        expect(script.internalTests.some((line) => callsOf(line, task.entryPoint).includes(call))).toBe(true);
+      }
+    });
+
+    it("has a reflection that names no hidden test's call (fail-then-pass: only calls of internal tests the naive program fails)", () => {
+      const named = callsOf(script.reflection, task.entryPoint);
+      const calls = hiddenCalls(task);
+      expect(named.filter((call) => calls.has(call) && !shared.has(call))).toEqual([]);
+      if (script.kind === "fail-then-pass") {
+        expect(named.length).toBeGreaterThanOrEqual(1);
+        const run = runs.get(id)!;
+        const failing = run.parsing.filter((_, i) => run.naive.internal[i] !== "pass").flatMap((line) => callsOf(line, task.entryPoint));
+        for (const call of named) expect(failing).toContain(call);
+      }
+    });
 
     it("has a prompt naming the entry point and a reflection holding every lesson keyword", () => {
       expect(task.prompt).toContain(task.entryPoint);
@@ -144,6 +235,12 @@ describe("the built-in code task set", () => {
       const run = runs.get(id)!;
       const naivePassesAll = run.naive.internal.every((status) => status === "pass");
       expect(naivePassesAll).toBe(script.kind === "false-positive");
+    });
+
+    it("compares a call of the entry point in every internal test the naive program fails, so the feedback can show its value", () => {
+      const run = runs.get(id)!;
+      const failing = run.parsing.filter((_, i) => run.naive.internal[i] !== "pass");
+      for (const line of failing) expect(comparedExpression(line, task.language), line).toMatch(new RegExp(`^${task.entryPoint}\\(.*\\)$`, "s"));
     });
   });
 });
