@@ -60,6 +60,13 @@ describe("demo model on the built-in code tasks", () => {
       ["fail", "fail", false],
       ["pass", "pass", false],
     ]);
+    // No line of the hidden tests reaches any prompt (the demo's own tests use other inputs).
+    const task = builtinCodeTasks.find((t) => t.id === taskId)!;
+    const hiddenLines = task.hiddenTests.split("\n").map((line) => line.trim()).filter((line) => /assert/.test(line) && !line.includes("require("));
+    for (const call of Object.values(state.calls)) {
+      const prompt = call.messages.map((m) => m.content).join("\n");
+      for (const line of hiddenLines) expect(prompt).not.toContain(line);
+    }
     const reflection = state.trials[0]!.reflection!.text.toLowerCase();
     for (const keyword of builtinCodeDemoScripts[taskId]!.lessonKeywords) expect(reflection).toContain(keyword.toLowerCase());
   });

@@ -89,6 +89,11 @@ describe("code task loaders on fixtures", () => {
     expect(problems[4]).toMatch(/^line 7: unknown record layout/);
   });
 
+  it("names the missing field of a HumanEval-like record without canonical_solution", () => {
+    const { problems } = loadCodeTasks(JSON.stringify({ task_id: "HumanEval/9", prompt: "def f():\n", test: "def check(c): pass", entry_point: "f" }));
+    expect(problems[0]).toMatch(/^line 1 \(HumanEval\/9\): .*canonical_solution/);
+  });
+
   it("names the missing field when the format is forced", () => {
     const { problems } = loadCodeTasks(JSON.stringify({ task_id: "HumanEval/9", prompt: "p" }), { format: "humaneval" });
     expect(problems[0]).toMatch(/^line 1 \(HumanEval\/9\): .*canonical_solution/);
