@@ -71,9 +71,9 @@ export function detectFormat(record: Record<string, unknown>): CodeSourceFormat 
   if ("test_list" in record) return "mbpp";
   if ("declaration" in record && "canonical_solution" in record) return "humaneval-x";
   if ("canonical_solution" in record && "entry_point" in record) return "humaneval";
+  if ("name" in record && "language" in record && ("tests" in record || "test" in record)) return "multipl-e";
   // Looks like HumanEval but lacks a field: parse it as HumanEval so the message names what is missing.
   if ("task_id" in record && "prompt" in record && ("entry_point" in record || "test" in record)) return "humaneval";
-  if ("name" in record && "language" in record && ("tests" in record || "test" in record)) return "multipl-e";
   return null;
 }
 
