@@ -6,13 +6,9 @@ export function HomePage() {
   return (
     <main className="mx-auto grid w-full max-w-7xl flex-1 gap-6 px-4 py-6 lg:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
       <section aria-labelledby="new-run-heading" className="h-fit rounded-lg border border-slate-200 bg-white p-4">
-        <h1 id="new-run-heading" className="text-base font-semibold text-slate-900">
+        <h1 id="new-run-heading" className="mb-4 text-base font-semibold text-slate-900">
           New run
         </h1>
-        <p className="mb-4 mt-1 text-xs leading-relaxed text-slate-600">
-          An Actor answers a question with Thought → Action → Observation steps. An Evaluator judges the trial. With Reflexion, a failed trial is followed by a
-          self-reflection that the next trial reads from its episodic memory.
-        </p>
         <NewRunForm />
       </section>
       <RecentRuns />

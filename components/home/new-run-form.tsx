@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { environmentIdSchema, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
-import { STRATEGY_HINTS, STRATEGY_LABELS, strategyReflects } from "@/components/ui/strategy-labels";
+import { strategyHint, strategyLabel, strategyReflects } from "@/components/ui/strategy-labels";
 import { environmentsQuery, isNotFound, modelsQuery, queryKeys, taskSetsQuery, tasksQuery, useCreateRun } from "@/lib/query";
 import { formatShortTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
@@ -12,16 +12,16 @@ import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
 import { Field, inputClass } from "./form-field";
+import { demoOnImportedWarning, runIntro } from "./family-texts";
 import { UploadTaskSet } from "./upload-task-set";
 
 const BUILTIN = "builtin";
-/** Shown when the demo model is picked for a task set it has no scripts for. */
-const DEMO_ON_UPLOADED_WARNING =
-  "The demo model has scripts only for the built-in tasks; on other tasks it answers 'unknown'. Pick a real model (set a provider key on the server) for uploaded tasks.";
+
 /**
  * Start a run: pick a task (built-in, or from a task set imported on the server
- * by any browser or the CLI), a strategy (ReAct only or Reflexion), a model,
- * the trial and step budgets and the memory window Ω; then go to the run page.
+ * by any browser or the CLI), a strategy (those the family offers, e.g. ReAct
+ * only or Reflexion; Simple or Reflexion for code), a model, the trial and
+ * step budgets and the memory window Ω; then go to the run page.
  */
 export function NewRunForm() {
   const router = useRouter();
@@ -116,6 +116,9 @@ export function NewRunForm() {
         );
       }}
     >
+      <p className="-mt-3 text-xs leading-relaxed text-slate-600" data-testid="run-intro" data-environment={environment}>
+        {runIntro(environment)}
+      </p>
       <Field label="Task family" htmlFor={ids.environment} hint={family ? `Imports: ${family.importFormats}.` : undefined}>
         <select
           id={ids.environment}
@@ -250,7 +253,7 @@ export function NewRunForm() {
         <Field
           label="Strategy"
           htmlFor={ids.strategy}
-          hint={STRATEGY_HINTS[effectiveStrategy]}
+          hint={strategyHint(effectiveStrategy, environment)}
         >
           <select
             id={ids.strategy}
@@ -261,7 +264,7 @@ export function NewRunForm() {
           >
             {supportedStrategies.map((option) => (
               <option key={option} value={option}>
-                {STRATEGY_LABELS[option]}
+                {strategyLabel(option, environment)}
               </option>
             ))}
           </select>
@@ -368,7 +371,7 @@ export function NewRunForm() {
 
       {demoOnImportedSet ? (
         <Notice tone="warning" data-testid="demo-uploaded-warning">
-          {DEMO_ON_UPLOADED_WARNING}
+          {demoOnImportedWarning(environment)}
         </Notice>
       ) : null}
       {createRun.error ? <Notice tone="error">{createRun.error.message}</Notice> : null}

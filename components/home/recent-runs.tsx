@@ -8,6 +8,7 @@ import { formatShortTime } from "@/components/ui/format";
 import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { StatusPill } from "@/components/ui/status-pill";
+import { strategyLabel } from "@/components/ui/strategy-labels";
 
 const outcomeTone = { success: "green", failure: "red", cancelled: "neutral" } as const;
 
@@ -57,7 +58,7 @@ export function RecentRuns() {
                   <td className="px-2 py-2">
                     <StatusPill status={run.status} />
                   </td>
-                  <td className="whitespace-nowrap px-2 py-2 text-xs text-slate-700">{run.strategy === "none" ? "ReAct only" : "Reflexion"}</td>
+                  <td className="whitespace-nowrap px-2 py-2 text-xs text-slate-700">{strategyLabel(run.strategy, run.environment)}</td>
                   <td className="px-2 py-2">
                     <code className="font-mono text-xs text-slate-800">{run.modelId}</code>
                     {run.modelId === "demo" ? <span className="block whitespace-nowrap text-[11px] text-violet-700">scripted stand-in</span> : null}

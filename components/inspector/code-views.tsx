@@ -20,11 +20,11 @@
 
 import { readCodeStepState, type CodeInternalRunState, type CodeStepState } from "@/lib/domain/code-trial";
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
-import { lastInternalRun, type CodeLanguage, type GraphNodeOf } from "@/lib/graph";
+import { falsePositiveCause, falsePositiveExplanation, lastInternalRun, type CodeLanguage, type GraphNodeOf } from "@/lib/graph";
 import { Badge } from "@/components/ui/badge";
 import { formatMs } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
-import { FALSE_POSITIVE_EXPLANATION, VerdictBox } from "@/components/run-graph";
+import { VerdictBox } from "@/components/run-graph";
 import { Section, TextBlock } from "./blocks";
 import { CodeViewer } from "./code-viewer";
 import { TestTable } from "./test-table";
@@ -44,7 +44,8 @@ export function CodeActionDetails({ node }: { node: GraphNodeOf<"action"> }) {
   const code = node.data.code;
   if (!code) return null;
   const source = node.data.argument?.trim() ? node.data.argument : node.data.text;
-  const title = code.actionType === "WriteTests" ? "Internal tests as the model wrote them" : "Implementation";
+  const author = node.data.callId === null ? "a person" : "the model";
+  const title = code.actionType === "WriteTests" ? `Internal tests as ${author} wrote them` : node.data.callId === null ? "Implementation (written by a person)" : "Implementation";
   return (
     <Section
       title={`${title} · ${countLines(source)} lines`}
@@ -83,6 +84,9 @@ export function CodeObservationDetails({ node, state }: { node: GraphNodeOf<"obs
   const stepState = stepStateOf(state, node.data.trial, node.data.step);
   if (!stepState) return null;
   if (stepState.kind === "code-tests-written") {
+    // Who wrote the lines: the model, or a person (an action edit: no model call).
+    const action = trialOf(state, node.data.trial)?.steps.find((candidate) => candidate.step === node.data.step)?.action;
+    const writer = action ? (action.callId === null ? "a person" : "the model") : null;
     return (
       <>
         <Section title={`Internal tests kept · ${stepState.kept.length} of ${stepState.kept.length + stepState.dropped.length}`}>
@@ -93,10 +97,10 @@ export function CodeObservationDetails({ node, state }: { node: GraphNodeOf<"obs
           )}
         </Section>
         {stepState.dropped.length > 0 ? (
-          <Section title={`Dropped · ${stepState.dropped.length}`}>
+          <Section title={`Dropped lines${writer === "a person" ? " (written by a person)" : ""} · ${stepState.dropped.length}`}>
             <div className="overflow-x-auto rounded-md border border-slate-200">
               <table data-testid="dropped-tests" className="w-full border-collapse text-left text-xs">
-                <caption className="sr-only">Lines the model wrote that are not used as tests, and why</caption>
+                <caption className="sr-only">{writer ? `Lines ${writer} wrote` : "Lines written"} that are not used as tests, and why</caption>
                 <thead className="bg-slate-50 text-[10px] uppercase tracking-wide text-slate-500">
                   <tr>
                     <th scope="col" className="px-2 py-1.5 font-semibold">Line</th>
@@ -163,8 +167,8 @@ export function CodeVerdictDetails({ node, state, language }: { node: GraphNodeO
           </li>
         </ul>
         {code.falsePositive ? (
-          <Notice tone="warning" data-testid="false-positive-flag" className="text-xs">
-            <strong className="font-semibold">⚠ False positive.</strong> {FALSE_POSITIVE_EXPLANATION} Weak internal tests are the usual cause (the paper&apos;s MBPP lesson).
+          <Notice tone="warning" data-testid="false-positive-flag" data-vacuous={code.vacuous || undefined} className="text-xs">
+            <strong className="font-semibold">⚠ False positive.</strong> {falsePositiveExplanation(code.vacuous)} {falsePositiveCause(code.vacuous)}
           </Notice>
         ) : null}
       </Section>

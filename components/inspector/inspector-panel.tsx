@@ -1,13 +1,12 @@
 "use client";
 
-// Over 400 lines on purpose: one details view per node kind (thought, action, observation,
-// evaluation, reflection, trial, call error) sharing the call-details and fork helpers; each
-// view is small, and splitting them into files would scatter one switch over seven modules.
-// Code runs' views (code, test tables, both verdicts) live in code-views.tsx.
+// The inspector: one details view per node kind (thought, action, observation, evaluation,
+// reflection, trial, call error). Code runs' views (code, test tables, both verdicts) live in
+// code-views.tsx; "Fork here" in fork-here.tsx; the memory-in-prompt check in memory-in-prompt.tsx.
 
 import type { RunState } from "@/lib/domain/fold-run";
 import type { MemoryItem } from "@/lib/domain/events";
-import { codeRunOf, locateMemoryInPrompt, missingMemory, promptText, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
+import { codeRunOf, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -16,61 +15,14 @@ import { Notice } from "@/components/ui/notice";
 import { ORACLE_EXPLANATION, OracleBadge } from "@/components/run-graph";
 import { Facts, Section, TextBlock } from "./blocks";
 import { CodeActionDetails, CodeObservationDetails, CodeVerdictDetails } from "./code-views";
+import { ForkHere } from "./fork-here";
+import { MemoryInPrompt } from "./memory-in-prompt";
 import { PromptViewer } from "./prompt-viewer";
 
 /** The scripted offline stand-in (see `GET /api/models`, `scripted: true`). */
 const DEMO_MODEL_ID = "demo";
 
 type ModelCall = RunState["calls"][string];
-
-const NO_MEMORY: readonly MemoryItem[] = [];
-
-/**
- * For an Actor prompt: each reflection the trial started with, and whether
- * (and how often) its text occurs in the prompt; a warning when the memory the
- * strategy expects is missing from it.
- */
-function MemoryInPrompt({ call, state }: { call: ModelCall; state: RunState }) {
-  const trial = state.trials.find((candidate) => candidate.trial === call.trial);
-  const previousTrial = state.trials.find((candidate) => candidate.trial === call.trial - 1) ?? null;
-  const strategy = state.config?.strategy ?? "none";
-  const text = promptText(call.messages);
-  const memory = trial?.memory ?? NO_MEMORY;
-  const located = locateMemoryInPrompt(text, memory);
-  if (!trial) return null;
-  const warning = missingMemory({ strategy, trial, previousTrial, prompt: text, step: call.step });
-  if (memory.length === 0 && !warning) return null;
-  return (
-    <Section title={`Memory in this prompt · ${memory.length}`}>
-      {warning ? (
-        <Notice tone="warning" data-testid="missing-memory-warning" className="text-xs">
-          <strong className="font-semibold">Memory missing from the prompt.</strong> {warning.message}
-        </Notice>
-      ) : null}
-      {memory.length > 0 ? (
-        <ol className="space-y-1" data-testid="prompt-memory">
-          {memory.map((item) => {
-            const count = located.occurrences[item.id] ?? 0;
-            return (
-              <li
-                key={item.id}
-                data-testid="prompt-memory-item"
-                data-memory-id={item.id}
-                data-found={count > 0}
-                className={`rounded-md border px-2 py-1 text-xs ${count > 0 ? "border-amber-200 bg-amber-50 text-slate-800" : "border-red-200 bg-red-50 text-red-900"}`}
-              >
-                <span className="mr-1 font-medium">{count > 0 ? "✓ in the prompt" : "✗ not in the prompt"}</span>
-                <span className="text-slate-500">({item.trial === null ? "hand-written" : `from trial ${item.trial}`}{count > 1 ? `, ${count}×` : ""})</span>
-                <span className="mt-0.5 line-clamp-2 block">{item.text}</span>
-              </li>
-            );
-          })}
-        </ol>
-      ) : null}
-      {located.matches.length > 0 ? <p className="text-[11px] text-slate-500">Highlighted in the prompt below.</p> : null}
-    </Section>
-  );
-}
 
 /** Model, tokens, latency, cost and source of one call, then its exact prompt and raw completion. */
 function ModelCallDetails({ call, state, title = "Model call", byPerson = false }: { call: ModelCall | undefined; state: RunState; title?: string; byPerson?: boolean }) {
@@ -204,25 +156,6 @@ function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunS
   );
 }
 
-/** "Fork here" for the evaluation and reflection nodes: each is followed by a checkpoint a branch can start from. */
-function ForkHere({ node, forkPoint, onForkHere }: { node: GraphNodeOf<"evaluation"> | GraphNodeOf<"reflection">; forkPoint: ForkPoint | undefined; onForkHere?: (nodeId: string) => void }) {
-  if (!onForkHere) return null;
-  return (
-    <Section title="Branch">
-      <div className="flex items-center justify-between gap-3 rounded-md border border-sky-200 bg-sky-50 px-2.5 py-2">
-        <p className="text-xs leading-snug text-sky-950">
-          {forkPoint
-            ? `Start a new branch from checkpoint seq ${forkPoint.atSeq}, right after this ${node.type === "reflection" ? "reflection" : "evaluation"}${node.type === "reflection" ? ", optionally with another text for it" : ""}.`
-            : "The checkpoint after this node is not in the log yet."}
-        </p>
-        <Button size="sm" variant="primary" className="flex-none whitespace-nowrap" data-testid="fork-here" data-at-seq={forkPoint?.atSeq} disabled={!forkPoint} onClick={() => onForkHere(node.id)}>
-          Fork here
-        </Button>
-      </div>
-    </Section>
-  );
-}
-
 function NodeDetails({
   node,
   state,
@@ -323,7 +256,7 @@ function NodeDetails({
               <TextBlock mono>{JSON.stringify(evaluation.details, null, 2)}</TextBlock>
             </Section>
           ) : null}
-          <ForkHere node={node} forkPoint={forkPoints?.get(node.id)} onForkHere={onForkHere} />
+          <ForkHere node={node} state={state} forkPoint={forkPoints?.get(node.id)} onForkHere={onForkHere} />
         </>
       );
     }
@@ -338,7 +271,7 @@ function NodeDetails({
               <TextBlock testId="inspector-original">{node.data.originalText}</TextBlock>
             </Section>
           ) : null}
-          <ForkHere node={node} forkPoint={forkPoints?.get(node.id)} onForkHere={onForkHere} />
+          <ForkHere node={node} state={state} forkPoint={forkPoints?.get(node.id)} onForkHere={onForkHere} />
           <Facts
             rows={[
               [

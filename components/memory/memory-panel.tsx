@@ -9,6 +9,7 @@ import { useEditRun } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
 
 /** Reflections by event id, to show "edited" and the original text next to memory items. */
@@ -235,7 +236,9 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
 
       {strategy === "none" ? (
         <p className="text-xs text-slate-600">
-          ReAct only: no reflections are written, so every trial starts from scratch.
+          {state.config?.environment === "code"
+            ? `${strategyLabel("none", "code")}: no reflections are written, so every trial writes a new implementation from the signature.`
+            : `${strategyLabel("none", state.config?.environment)}: no reflections are written, so every trial starts from scratch.`}
         </p>
       ) : strategy === "last-attempt" ? (
         <p className="text-xs text-slate-600">

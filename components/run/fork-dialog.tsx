@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import type { EditRequest } from "@/lib/domain/api";
-import type { ForkPoint } from "@/lib/graph";
+import { forkEndsExplanation, type ForkOutlook, type ForkPoint } from "@/lib/graph";
 import { useForkRun } from "@/lib/query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
@@ -14,6 +14,18 @@ export interface ForkTarget {
   point: ForkPoint;
   /** The trial's reflection as the fork will see it (`textAtFork`) and as the page shows it now (`currentText`); null before the reflection. */
   reflection: { eventId: string; textAtFork: string; currentText: string } | null;
+  /** After an evaluation: what the new branch does next (null after a reflection, or when unknown). */
+  outlook?: ForkOutlook | null;
+}
+
+/** What the new branch does after a fork at an evaluation with no reflection yet, in words. */
+function afterEvaluationText(trial: number, outlook: ForkOutlook | null, replay: "recorded" | "live"): string {
+  const how = replay === "recorded" ? "from the cache when its prompt is unchanged" : "with a new model call";
+  if (outlook?.kind === "ends") return forkEndsExplanation(outlook, trial) ?? "";
+  if (outlook?.kind === "next-trial") {
+    return `This strategy writes no reflection: the new branch starts trial ${trial + 1} right away (${how}).`;
+  }
+  return `This point is before trial ${trial}'s Self-Reflection: the new branch writes it again (${how}).`;
 }
 
 /**
@@ -45,6 +57,8 @@ export function ForkDialog({
   const trimmed = text.trim();
   const edited = reflection !== null && trimmed !== reflection.textAtFork.trim();
   const invalid = reflection !== null && trimmed.length === 0;
+  // Nothing left to run after this checkpoint: the branch would end exactly as this one did.
+  const pointless = reflection === null && target.outlook?.kind === "ends";
 
   useEffect(() => {
     firstField.current?.focus();
@@ -76,7 +90,7 @@ export function ForkDialog({
         className="nokey w-full max-w-lg space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-xl"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!invalid && !fork.isPending) submit();
+          if (!invalid && !pointless && !fork.isPending) submit();
         }}
       >
         <div>
@@ -127,8 +141,8 @@ export function ForkDialog({
             </p>
           </div>
         ) : (
-          <p className="text-xs text-slate-600">
-            This point is before trial {trial}&apos;s Self-Reflection: the new branch writes it again ({replay === "recorded" ? "from the cache when its prompt is unchanged" : "with a new model call"}).
+          <p className="text-xs text-slate-600" data-testid="fork-outlook" data-outlook={target.outlook?.kind ?? "reflects"}>
+            {afterEvaluationText(trial, target.outlook ?? null, replay)}
           </p>
         )}
 
@@ -138,7 +152,13 @@ export function ForkDialog({
           <Button variant="ghost" onClick={onClose} disabled={fork.isPending} data-testid="fork-cancel">
             Cancel
           </Button>
-          <Button type="submit" variant="primary" disabled={invalid || fork.isPending} data-testid="fork-submit">
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={invalid || pointless || fork.isPending}
+            title={pointless ? "This branch would end exactly as the current one: nothing is left to run after this checkpoint." : undefined}
+            data-testid="fork-submit"
+          >
             {fork.isPending ? "Forking…" : edited ? "Fork with this reflection" : "Fork"}
           </Button>
         </div>

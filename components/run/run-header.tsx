@@ -5,7 +5,7 @@ import type { RunState } from "@/lib/domain/fold-run";
 import { codeRunOf, codeTrialSummary, codeTrialView, type BranchTreeRow } from "@/lib/graph";
 import type { StreamConnection } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
-import { STRATEGY_LABELS } from "@/components/ui/strategy-labels";
+import { strategyLabel } from "@/components/ui/strategy-labels";
 import { formatCostTotal, formatInteger } from "@/components/ui/format";
 import { StatusPill } from "@/components/ui/status-pill";
 import { cn } from "@/lib/utils/cn";
@@ -55,7 +55,7 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
             )}
           >
             <span className="font-medium">Trial {trial.trial}</span>
-            <span>{chip === "success" && code?.falsePositive ? "internal tests passed" : trialChipLabel(chip)}</span>
+            <span>{chip === "success" && code?.falsePositive ? (code.vacuous ? "empty internal suite passed" : "internal tests passed") : trialChipLabel(chip)}</span>
             {code && code.internal !== null ? (
               <span
                 data-testid="trial-chip-code"
@@ -131,7 +131,7 @@ export function RunHeader({
             <ConnectionDot connection={connection} />
             {strategy ? (
               <Badge tone={strategy === "none" ? "neutral" : "amber"} data-testid="run-strategy" data-strategy={strategy}>
-                {STRATEGY_LABELS[strategy]}
+                {strategyLabel(strategy, detail?.environment ?? config?.environment)}
               </Badge>
             ) : null}
             {modelId ? (

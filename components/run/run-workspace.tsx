@@ -6,7 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import type { RunStatus } from "@/lib/domain/api";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
-import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
+import { branchTree, createRunGraphDeriver, forkOutlookAfterEvaluation, forkPointsByEventId, reflectionAt } from "@/lib/graph";
 import { branchesQuery, isNotFound, runQuery, useRunEvents } from "@/lib/query";
 import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type SideTab } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
@@ -16,6 +16,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
+import { ActionText } from "./action-text";
 import { BranchTree } from "./branch-switcher";
 import { ForkDialog, type ForkTarget } from "./fork-dialog";
 import { RunHeader } from "./run-header";
@@ -49,7 +50,16 @@ function RunBanners({ state, status }: { state: RunState; status: RunStatus | nu
       {state.pendingAction && status !== "ended" && status !== "error" ? (
         <Notice tone="info" data-testid="pending-action-banner" className="mx-4 mt-2">
           Next action written by a person (trial {state.pendingAction.trial}, step {state.pendingAction.step}):{" "}
-          <code className="font-mono font-semibold">{state.pendingAction.text}</code> — the Actor makes no model call for it.
+          {state.config?.environment === "code" ? (
+            <>
+              the Actor makes no model call for it.
+              <ActionText text={state.pendingAction.text} code testId="pending-action-banner-text" />
+            </>
+          ) : (
+            <>
+              <ActionText text={state.pendingAction.text} code={false} testId="pending-action-banner-text" /> — the Actor makes no model call for it.
+            </>
+          )}
         </Notice>
       ) : null}
       {status === "error" || state.error ? (
@@ -194,9 +204,10 @@ function Workspace({ runId }: { runId: string }) {
         nodeKind: node.type,
         point,
         reflection: atFork ? { eventId: atFork.eventId, textAtFork: atFork.text, currentText: current?.eventId === atFork.eventId ? current.text : atFork.text } : null,
+        outlook: node.type === "evaluation" ? forkOutlookAfterEvaluation(state, point.trial) : null,
       });
     },
-    [forkPoints, graph.nodes, events, state.trials],
+    [forkPoints, graph.nodes, events, state],
   );
 
   const onSelectBranch = useCallback(

@@ -6,10 +6,12 @@ import { useId, useState, type ReactNode } from "react";
 import type { RunStatus } from "@/lib/domain/api";
 import type { ModelSettings, PromptTemplate } from "@/lib/domain/config";
 import type { RunState } from "@/lib/domain/fold-run";
+import { codeNextAction } from "@/lib/graph";
 import { modelsQuery, useEditRun } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { ActionText } from "./action-text";
 
 const MonacoPromptEditor = dynamic(() => import("@/components/inspector/monaco-prompt-editor"), {
   ssr: false,
@@ -54,12 +56,19 @@ function NextActionForm({ runId, branch, state, paused }: { runId: string; branc
   const example = environment === "household" ? "go to desk 1" : "Search[Port Averly]";
   // Code actions are whole programs (or, in trial 1 step 1, the internal tests): a multi-line editor.
   const isCode = environment === "code";
+  const next = codeNextAction(state);
   return (
     <PanelSection title="The Actor's next action">
       {pending ? (
         <div data-testid="pending-action" data-trial={pending.trial} data-step={pending.step} className="rounded-md border border-sky-300 bg-sky-50 px-2.5 py-1.5 text-xs text-sky-950">
-          Waiting to be used — trial {pending.trial}, step {pending.step}: <code className="font-mono font-semibold">{pending.text}</code>
-          <span className="mt-0.5 block text-[11px] text-sky-800">The Actor makes no model call for that step; the environment answers this action.</span>
+          Waiting to be used — trial {pending.trial}, step {pending.step}
+          {isCode ? ` (${pending.trial === 1 && pending.step === 1 ? "the internal tests" : "the program"})` : null}:{" "}
+          <ActionText text={pending.text} code={isCode} testId="pending-action-text" />
+          <span className="mt-0.5 block text-[11px] text-sky-800">
+            {isCode
+              ? "The Actor makes no model call for that step; the sandbox runs this code like the model's."
+              : "The Actor makes no model call for that step; the environment answers this action."}
+          </span>
         </div>
       ) : null}
       {paused ? (
@@ -72,8 +81,10 @@ function NextActionForm({ runId, branch, state, paused }: { runId: string; branc
           }}
         >
           <label htmlFor={id} className="block text-xs text-slate-700">
-            {isCode
-              ? "Write what the Actor submits next — the internal tests (one assert per line) in trial 1 step 1, otherwise the whole program; it runs in the sandbox like the model's:"
+            {next
+              ? next.kind === "tests"
+                ? `Write what the Actor submits next (trial ${next.trial}, step ${next.step}): the internal tests, one assert per line; the first five that parse are kept, like the model's:`
+                : `Write what the Actor submits next (trial ${next.trial}, step ${next.step}): the whole program; it runs against the internal tests in the sandbox like the model's:`
               : "Write the action the Actor takes next (a correct step, or a wrong one to see how it recovers):"}
           </label>
           <div className={isCode ? "space-y-2" : "flex gap-2"}>
@@ -85,7 +96,8 @@ function NextActionForm({ runId, branch, state, paused }: { runId: string; branc
                 rows={8}
                 spellCheck={false}
                 onChange={(event) => setText(event.target.value)}
-                placeholder={"def solve(...):\n    ..."}
+                placeholder={next?.placeholder ?? "def solve(...):\n    ..."}
+                data-next-kind={next?.kind}
                 className={`${inputClass} font-mono`}
               />
             ) : (
@@ -241,7 +253,7 @@ function ModelSettingsForm({ runId, branch, role, settings, paused }: { runId: s
             {!known ? <option value={modelId}>{modelId}</option> : null}
             {options.map((option) => (
               <option key={option.id} value={option.id}>
-                {option.scripted ? `${option.label} (scripted stand-in)` : option.label}
+                {option.scripted && !/scripted/i.test(option.label) ? `${option.label} (scripted stand-in)` : option.label}
               </option>
             ))}
           </select>

@@ -1,4 +1,4 @@
-import type { Strategy } from "@/lib/domain/config";
+import type { EnvironmentId, Strategy } from "@/lib/domain/config";
 
 /** Display names of the memory strategies (the paper's names in brackets where they differ). */
 export const STRATEGY_LABELS: Record<Strategy, string> = {
@@ -10,6 +10,16 @@ export const STRATEGY_LABELS: Record<Strategy, string> = {
   "cot-gold-context": "CoT (gold context) + Reflexion",
 };
 
+/**
+ * A strategy's display name in a task family: `none` on code tasks is not
+ * ReAct but the paper's "simple" programming baseline (docs/decisions/0010).
+ * `environment` may be unknown (null / undefined) while a run loads.
+ */
+export function strategyLabel(strategy: Strategy, environment?: EnvironmentId | null): string {
+  if (strategy === "none" && environment === "code") return "Simple (no memory)";
+  return STRATEGY_LABELS[strategy];
+}
+
 /** One sentence per strategy: what the next trial's prompt carries (see docs/decisions/0008-strategies.md). */
 export const STRATEGY_HINTS: Record<Strategy, string> = {
   none: "Every trial starts from scratch: no reflection, no memory.",
@@ -19,6 +29,19 @@ export const STRATEGY_HINTS: Record<Strategy, string> = {
   cot: "Closed-book chain of thought: one Thought then Finish, no tools; reflects after failures.",
   "cot-gold-context": "Chain of thought with the supporting paragraphs given, no tools; reflects after failures.",
 };
+
+/** {@link STRATEGY_HINTS}, with the code family's wording where it differs (docs/decisions/0010). */
+export function strategyHint(strategy: Strategy, environment?: EnvironmentId | null): string {
+  if (environment === "code") {
+    if (strategy === "none") {
+      return "The paper's simple baseline: every trial writes a new implementation from the signature, with no reflection and no previous implementation; the same internal tests decide when to stop.";
+    }
+    if (strategy === "reflexion") {
+      return "After the internal tests fail, the model reflects on its implementation; the next trial sees that implementation, its test results and the newest Ω reflections (Ω = 1 by default, as in the paper).";
+    }
+  }
+  return STRATEGY_HINTS[strategy];
+}
 
 /** Whether a strategy writes reflections (so "pause after each reflection" means something). */
 export function strategyReflects(strategy: Strategy): boolean {

@@ -17,7 +17,9 @@ import { memoryItemSchema, runEventSchema } from "./events";
  * - `GET  /api/runs/:runId/events?after=<seq>` → {@link eventPageResponseSchema}
  * - `GET  /api/runs/:runId/stream?after=<seq>` → `text/event-stream`; each message has
  *   `id: <seq>`, `event: run-event`, `data: <RunEvent JSON>`; plus `event: status` with
- *   {@link runStatusSchema} JSON whenever the status changes. Honors `Last-Event-ID`.
+ *   `{ status: RunStatus, lastSeq }` JSON whenever the status changes (`lastSeq`: the branch's
+ *   last event seq the status was computed at; clients ignore a status older than what they have).
+ *   Honors `Last-Event-ID`.
  * - `POST /api/runs/:runId/pause` | `/resume` (body optional `{ step: true }`: run one action, then pause) | `/cancel` → {@link runDetailResponseSchema}
  * - `POST /api/runs/:runId/edits` body {@link editRequestSchema} → {@link runDetailResponseSchema}
  * - `POST /api/runs/:runId/breakpoints` body {@link breakpointsSchema} (kinds left out are off) → {@link runDetailResponseSchema}

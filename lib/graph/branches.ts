@@ -1,5 +1,7 @@
 import type { BranchSummary } from "@/lib/domain/api";
+import type { Strategy } from "@/lib/domain/config";
 import type { RunEvent } from "@/lib/domain/events";
+import type { RunState } from "@/lib/domain/fold-run";
 
 /**
  * Forks and branches as the run page shows them: where a node can be forked
@@ -41,6 +43,53 @@ export function forkPointsByEventId(events: readonly RunEvent[]): Map<string, Fo
     }
   }
   return points;
+}
+
+/**
+ * What a branch forked right after trial `trial`'s evaluation would do next,
+ * the way the engine decides from the log (lib/engine/decide.ts):
+ * - `ends`: the run ends there, exactly as on this branch — the trial passed
+ *   (`passed`; `false-positive` when the internal tests passed but the hidden
+ *   tests failed: the run ends failed) or it was the last trial (`last-trial`).
+ *   Nothing is left to replay, and the fork dialog has nothing to change.
+ * - `reflects`: it writes trial `trial`'s Self-Reflection (again).
+ * - `next-trial`: its strategy writes no reflection; it starts the next trial.
+ */
+export type ForkOutlook =
+  | { kind: "ends"; reason: "passed" | "false-positive" | "last-trial" }
+  | { kind: "reflects" }
+  | { kind: "next-trial"; strategy: Strategy };
+
+/** Strategies that write a reflection after a failed trial (as lib/engine/strategies.ts). */
+function reflectsAfterFailure(strategy: Strategy): boolean {
+  return strategy !== "none" && strategy !== "last-attempt";
+}
+
+/** See {@link ForkOutlook}. Null while the trial has no evaluation. */
+export function forkOutlookAfterEvaluation(state: RunState, trial: number): ForkOutlook | null {
+  const evaluation = state.trials.find((candidate) => candidate.trial === trial)?.evaluation;
+  const config = state.config;
+  if (!evaluation || !config) return null;
+  if (evaluation.verdict === "pass") return { kind: "ends", reason: evaluation.falsePositive ? "false-positive" : "passed" };
+  if (trial >= config.maxTrials) return { kind: "ends", reason: "last-trial" };
+  return reflectsAfterFailure(config.strategy) ? { kind: "reflects" } : { kind: "next-trial", strategy: config.strategy };
+}
+
+/**
+ * Why forking after an evaluation cannot change anything (outlook `ends`), in
+ * one or two sentences for the inspector and the fork dialog; null otherwise.
+ */
+export function forkEndsExplanation(outlook: ForkOutlook | null, trial: number): string | null {
+  if (outlook?.kind !== "ends") return null;
+  const same = "A branch from this checkpoint has nothing left to run and would end exactly as this one did";
+  switch (outlook.reason) {
+    case "false-positive":
+      return `Trial ${trial}'s internal tests passed, so the loop stops here with no reflection (a false positive: the hidden tests failed). ${same}. To try again, fork from an earlier reflection or start a new run.`;
+    case "passed":
+      return `Trial ${trial} passed, so the run ends here with no reflection. ${same}.`;
+    case "last-trial":
+      return `Trial ${trial} is the run's last trial (max trials), so no reflection follows and the run ends here. ${same}. To try again, fork from an earlier reflection or start a new run with more trials.`;
+  }
 }
 
 /**

@@ -133,6 +133,19 @@ function hiddenOf(evaluation: NonNullable<TrialView["evaluation"]>): HiddenVerdi
   return hidden ? { verdict: hidden.verdict, passed: hidden.passed, total: hidden.total } : null;
 }
 
+/**
+ * Whether the internal verdict passed vacuously: the suite was empty (no test
+ * kept). `evaluation-end.details.vacuous`; for a log without it, an internal
+ * pass over zero tests.
+ */
+export function passedVacuously(trial: TrialView, evaluation: NonNullable<TrialView["evaluation"]>): boolean {
+  if (evaluation.verdict !== "pass") return false;
+  const flag = evaluation.details.vacuous;
+  if (typeof flag === "boolean") return flag;
+  const internalRun = lastInternalRun(trial);
+  return internalRun !== null && internalRun.tests.length === 0;
+}
+
 /** Both verdicts of an evaluated code trial. */
 export function codeVerdictView(trial: TrialView, evaluation: NonNullable<TrialView["evaluation"]>): CodeVerdictView {
   const internalRun = lastInternalRun(trial);
@@ -142,14 +155,33 @@ export function codeVerdictView(trial: TrialView, evaluation: NonNullable<TrialV
     internalTotal: internalRun ? internalRun.tests.length : null,
     hidden: hiddenOf(evaluation),
     falsePositive: evaluation.falsePositive,
+    vacuous: passedVacuously(trial, evaluation),
   };
 }
 
 /** A code trial's verdicts for its lane header and the run header's trial strip. */
 export function codeTrialView(trial: TrialView): CodeTrialView {
   const evaluation = trial.evaluation;
-  if (!evaluation) return { internal: null, hidden: null, falsePositive: false };
-  return { internal: evaluation.verdict, hidden: hiddenOf(evaluation), falsePositive: evaluation.falsePositive };
+  if (!evaluation) return { internal: null, hidden: null, falsePositive: false, vacuous: false };
+  return { internal: evaluation.verdict, hidden: hiddenOf(evaluation), falsePositive: evaluation.falsePositive, vacuous: passedVacuously(trial, evaluation) };
+}
+
+/**
+ * What a false positive means, for tooltips: internal pass, hidden fail. When
+ * the internal suite was empty it says so, since then no test of the agent's
+ * checked the program at all.
+ */
+export function falsePositiveExplanation(vacuous: boolean): string {
+  return vacuous
+    ? "No internal tests were kept, so the empty suite passed vacuously; the hidden tests failed. The loop stopped on a program no test had checked, and the agent never sees the hidden tests."
+    : "The agent's own tests passed, but the benchmark's hidden tests failed: the loop stopped on a wrong program. The agent never sees the hidden tests, so it could not know.";
+}
+
+/** The likely cause of a false positive, for the inspector (after {@link falsePositiveExplanation}). */
+export function falsePositiveCause(vacuous: boolean): string {
+  return vacuous
+    ? "Open trial 1's Write tests step to see why no line was kept."
+    : "Weak internal tests are the usual cause (the paper's MBPP lesson).";
 }
 
 const mark = (verdict: "pass" | "fail") => (verdict === "pass" ? "✓" : "✗");
@@ -176,5 +208,5 @@ export const codeAriaLabel = {
       ? `Trial ${trial}, step ${step}: kept ${view.kept} of ${view.written} tests`
       : `Trial ${trial}, step ${step}: internal tests ${view.passed} of ${view.total} passed`,
   evaluation: (trial: number, view: CodeVerdictView) =>
-    `Trial ${trial} evaluation: internal tests ${view.internal}, hidden tests ${view.hidden ? `${view.hidden.verdict} (${view.hidden.passed} of ${view.hidden.total})` : "not run"}${view.falsePositive ? ", false positive" : ""}`,
+    `Trial ${trial} evaluation: internal tests ${view.internal}${view.vacuous ? " (empty suite, passed vacuously)" : ""}, hidden tests ${view.hidden ? `${view.hidden.verdict} (${view.hidden.passed} of ${view.hidden.total})` : "not run"}${view.falsePositive ? ", false positive" : ""}`,
 };

@@ -24,10 +24,24 @@ export {
   codeTrialView,
   commentMarker,
   failureLine,
+  falsePositiveCause,
+  falsePositiveExplanation,
   lastInternalRun,
+  passedVacuously,
   type CodeRun,
 } from "./code-views";
-export { branchLabel, branchTree, forkPointsByEventId, reflectionAt, type BranchTreeRow, type ForkPoint } from "./branches";
+export { assertExample, codeNextAction, nextActorStep, programExample, type CodeNextAction } from "./steering";
+export {
+  branchLabel,
+  branchTree,
+  forkEndsExplanation,
+  forkOutlookAfterEvaluation,
+  forkPointsByEventId,
+  reflectionAt,
+  type BranchTreeRow,
+  type ForkOutlook,
+  type ForkPoint,
+} from "./branches";
 export {
   carriesLastAttempt,
   locateMemoryInPrompt,

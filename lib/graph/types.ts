@@ -194,6 +194,8 @@ export type CodeVerdictView = {
   hidden: HiddenVerdictView | null;
   /** Internal tests passed, hidden tests failed: the loop stopped on a wrong program. */
   falsePositive: boolean;
+  /** The internal verdict passed vacuously: the suite was empty (`evaluation-end.details.vacuous`). */
+  vacuous: boolean;
 };
 
 /** Code runs: the trial's verdicts for its lane header (null fields until the trial is evaluated). */
@@ -201,6 +203,8 @@ export type CodeTrialView = {
   internal: "pass" | "fail" | null;
   hidden: HiddenVerdictView | null;
   falsePositive: boolean;
+  /** The internal verdict passed vacuously (an empty suite). */
+  vacuous: boolean;
 };
 
 /** Node data by kind. */

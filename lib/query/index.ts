@@ -6,7 +6,7 @@
 export { makeQueryClient } from "./client";
 export { ApiRequestError, fetchJson, isNotFound } from "./fetch-json";
 export { branchKey, queryKeys } from "./keys";
-export { isTerminalStatus, mergeEvents, type RunEventsCache } from "./merge-events";
+export { emptyRunEventsCache, isTerminalStatus, mergeEvents, statusSetBy, type RunEventsCache, type StatusReport } from "./merge-events";
 export {
   useCancelRun,
   useCreateRun,
@@ -19,4 +19,4 @@ export {
   type ForkRequestInput,
 } from "./mutations";
 export { branchesQuery, environmentsQuery, modelsQuery, runEventsQuery, runListQuery, runQuery, taskSetsQuery, tasksQuery } from "./queries";
-export { catchUpRunEvents, useRunEvents, type StreamConnection } from "./run-events";
+export { catchUpRunEvents, parseStatusMessage, receiveStreamEvent, receiveStreamStatus, useRunEvents, type StreamConnection } from "./run-events";

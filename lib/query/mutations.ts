@@ -40,20 +40,35 @@ function checked<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
 
 /**
  * After a control or edit call on a branch: store the returned summary (the
- * root branch's), refresh the branch list and fetch the events the call
- * appended to the branch (their page carries the branch's own status).
+ * root branch's), refresh the run list and the branch list, and fetch the
+ * events the call appended to the branch (their page carries the branch's own
+ * status, with the seq it was read at).
+ *
+ * The answer's status is NOT written into the branch's event cache: it was
+ * read when the server handled the request, and the live stream may already
+ * have delivered a newer one (a resumed code run pauses again within ~100 ms,
+ * often before the resume call's answer arrives). The events cache takes a
+ * status only with the seq it accounts for (see `mergeEvents`); once caught
+ * up, the summary is given the root events cache's status, which is never older.
  */
-async function afterRunChange(client: QueryClient, runId: string, branch: string | null, detail: RunDetailResponse): Promise<void> {
+export async function afterRunChange(
+  client: QueryClient,
+  runId: string,
+  branch: string | null,
+  detail: RunDetailResponse,
+  catchUp: (client: QueryClient, runId: string, branch: string | null) => Promise<void> = catchUpRunEvents,
+): Promise<void> {
   client.setQueryData(queryKeys.run(runId), detail);
-  const onRoot = branch === null || branch === detail.run.rootBranchId;
-  if (onRoot) {
-    client.setQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch), (existing) =>
-      existing && existing.status !== detail.run.status ? { ...existing, status: detail.run.status } : existing,
-    );
-  }
   void client.invalidateQueries({ queryKey: queryKeys.runList() });
   void client.invalidateQueries({ queryKey: queryKeys.branches(runId) });
-  await catchUpRunEvents(client, runId, branch).catch(() => undefined);
+  await catchUp(client, runId, branch).catch(() => undefined);
+  const onRoot = branch === null || branch === detail.run.rootBranchId;
+  const live = onRoot ? client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch))?.status : undefined;
+  if (live) {
+    client.setQueryData<RunDetailResponse>(queryKeys.run(runId), (existing) =>
+      existing && existing.run.status !== live ? { run: { ...existing.run, status: live } } : existing,
+    );
+  }
 }
 
 /** `POST /api/runs` → `{ runId }`. */

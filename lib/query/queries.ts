@@ -12,7 +12,7 @@ import {
 import type { EnvironmentId } from "@/lib/domain/config";
 import { ApiRequestError, fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
-import { mergeEvents, type RunEventsCache } from "./merge-events";
+import { emptyRunEventsCache, mergeEvents, type RunEventsCache } from "./merge-events";
 
 /** Don't retry what will not get better (4xx), do retry network blips and 5xx twice. */
 function retryUnlessClientError(failureCount: number, error: Error): boolean {
@@ -106,8 +106,8 @@ export const runEventsQuery = (runId: string, branch: string | null = null) =>
       const page = await fetchJson(branchRoute(runId, "events", branch, "after=0"), eventPageResponseSchema, { signal });
       // Events the stream delivered while this request was in flight must survive a refetch.
       const existing = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch));
-      const fromPage: RunEventsCache = { events: [], status: page.status, lastSeq: 0 };
-      return mergeEvents(existing ? { ...existing, status: page.status } : fromPage, page.events, page.status);
+      // Its status is kept only if it is not older than the one the stream delivered meanwhile.
+      return mergeEvents(existing ?? emptyRunEventsCache(page.status), page.events, { status: page.status, seq: page.lastSeq });
     },
     // mergeEvents already keeps identity; a deep compare of long prompts per message would be wasted work.
     structuralSharing: false,

@@ -7,7 +7,10 @@ import {
   createRunGraphDeriver,
   deriveRunGraph,
   failureLine,
+  falsePositiveCause,
+  falsePositiveExplanation,
   NODE_HEIGHTS,
+  passedVacuously,
   type GraphNodeOf,
   type RunGraph,
   type RunGraphNode,
@@ -76,26 +79,55 @@ describe("deriveRunGraph on a code run", () => {
   it("puts the internal and the hidden verdicts side by side and flags the false positive", () => {
     const first = nodeOf(graph, run.ids.evaluation1, "evaluation");
     expect(first.data.verdict).toBe("fail");
-    expect(first.data.code).toEqual({ internal: "fail", internalPassed: 1, internalTotal: 3, hidden: { verdict: "fail", passed: 0, total: 1 }, falsePositive: false });
+    expect(first.data.code).toEqual({ internal: "fail", internalPassed: 1, internalTotal: 3, hidden: { verdict: "fail", passed: 0, total: 1 }, falsePositive: false, vacuous: false });
 
     const second = nodeOf(graph, run.ids.evaluation2, "evaluation");
-    expect(second.data.code).toEqual({ internal: "pass", internalPassed: 3, internalTotal: 3, hidden: { verdict: "fail", passed: 1, total: 2 }, falsePositive: true });
+    expect(second.data.code).toEqual({ internal: "pass", internalPassed: 3, internalTotal: 3, hidden: { verdict: "fail", passed: 1, total: 2 }, falsePositive: true, vacuous: false });
     expect(second.ariaLabel).toBe("Trial 2 evaluation: internal tests pass, hidden tests fail (1 of 2), false positive");
+  });
+
+  it("says when a false positive passed an empty internal suite vacuously", () => {
+    const vacuousRun = codeRun();
+    for (const event of vacuousRun.log.events) {
+      if (event.type === "evaluation-end" && event.data.trial === 2) event.data.details = { internalPassed: 0, internalTotal: 0, vacuous: true };
+    }
+    const vacuousGraph = deriveRunGraph(foldRun(vacuousRun.log.events));
+    const evaluation = nodeOf(vacuousGraph, vacuousRun.ids.evaluation2, "evaluation");
+    expect(evaluation.data.code?.vacuous).toBe(true);
+    expect(evaluation.ariaLabel).toContain("passed vacuously");
+    expect(nodeOf(vacuousGraph, vacuousRun.ids.trial2Start, "trial").data.code?.vacuous).toBe(true);
+    expect(falsePositiveExplanation(true)).toMatch(/^No internal tests were kept, so the empty suite passed vacuously; the hidden tests failed/);
+    expect(falsePositiveCause(true)).not.toMatch(/weak internal tests/i);
+    // Not vacuous: the usual explanation and cause.
+    expect(falsePositiveExplanation(false)).toMatch(/own tests passed/);
+    expect(falsePositiveCause(false)).toMatch(/Weak internal tests are the usual cause/);
+  });
+
+  it("reads an internal pass over zero tests as vacuous when the log has no details.vacuous", () => {
+    const older = codeRun();
+    const trial2 = foldRun(older.log.events).trials[1];
+    if (!trial2?.evaluation) throw new Error("no trial 2 evaluation");
+    expect(passedVacuously(trial2, trial2.evaluation)).toBe(false);
+    const observation = trial2.steps[0]?.observation;
+    if (!observation) throw new Error("no observation");
+    observation.state = { ...observation.state, tests: [] };
+    expect(passedVacuously(trial2, trial2.evaluation)).toBe(true);
+    expect(passedVacuously(trial2, { ...trial2.evaluation, details: { vacuous: false } })).toBe(false);
   });
 
   it("summarises both verdicts on the lane headers", () => {
     const trial1 = nodeOf(graph, run.ids.trial1Start, "trial");
     const trial2 = nodeOf(graph, run.ids.trial2Start, "trial");
-    expect(trial1.data.code).toEqual({ internal: "fail", hidden: { verdict: "fail", passed: 0, total: 1 }, falsePositive: false });
-    expect(codeTrialSummary(trial2.data.code ?? { internal: null, hidden: null, falsePositive: false })).toBe("internal ✓ · hidden ✗ 1/2 · false positive");
+    expect(trial1.data.code).toEqual({ internal: "fail", hidden: { verdict: "fail", passed: 0, total: 1 }, falsePositive: false, vacuous: false });
+    expect(codeTrialSummary(trial2.data.code ?? { internal: null, hidden: null, falsePositive: false, vacuous: false })).toBe("internal ✓ · hidden ✗ 1/2 · false positive");
     expect(trial2.ariaLabel).toContain("internal ✓ · hidden ✗ 1/2 · false positive");
   });
 
   it("says a trial awaits its verdict until it is evaluated", () => {
     const events = run.log.events.filter((event) => event.type !== "evaluation-end");
     const header = deriveRunGraph(foldRun(events)).nodes.find((node) => node.id === run.ids.trial1Start);
-    expect(header?.type === "trial" && header.data.code).toEqual({ internal: null, hidden: null, falsePositive: false });
-    expect(codeTrialSummary({ internal: null, hidden: null, falsePositive: false })).toBe("awaiting verdict");
+    expect(header?.type === "trial" && header.data.code).toEqual({ internal: null, hidden: null, falsePositive: false, vacuous: false });
+    expect(codeTrialSummary({ internal: null, hidden: null, falsePositive: false, vacuous: false })).toBe("awaiting verdict");
   });
 
   it("draws code nodes taller, with heights fixed per node so a verdict never moves the layout", () => {

@@ -5,7 +5,7 @@ import { twoTrialReflexionRun } from "./fixtures";
 describe("mergeEvents (the SSE → query cache step of useRunEvents)", () => {
   const { log } = twoTrialReflexionRun();
   const all = log.events;
-  const start: RunEventsCache = { events: all.slice(0, 5), status: "running", lastSeq: 5 };
+  const start: RunEventsCache = { events: all.slice(0, 5), status: "running", lastSeq: 5, statusSeq: 5 };
 
   it("appends the next events in order", () => {
     const merged = mergeEvents(start, all.slice(5, 8));

@@ -15,21 +15,41 @@
  */
 
 import { useId } from "react";
-import type { ActionNodeData, CodeActionView, CodeObservationView, CodeTestStatusView, CodeTrialView, CodeVerdictView, EvaluationNodeData, HiddenVerdictView, ObservationNodeData } from "@/lib/graph";
+import {
+  falsePositiveExplanation,
+  type ActionNodeData,
+  type CodeActionView,
+  type CodeObservationView,
+  type CodeTestStatusView,
+  type CodeTrialView,
+  type CodeVerdictView,
+  type EvaluationNodeData,
+  type HiddenVerdictView,
+  type ObservationNodeData,
+} from "@/lib/graph";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 import { ActionMarkers, FlowHandles, NodeFrame, NodeLabel } from "./node-frame";
 
-/** What a false positive means, for the tooltip and the inspector. */
-export const FALSE_POSITIVE_EXPLANATION =
-  "The agent's own tests passed, but the benchmark's hidden tests failed: the loop stopped on a wrong program. The agent never sees the hidden tests, so it could not know.";
+/** What a false positive means (internal suite not empty), for the tooltip and the inspector; see {@link falsePositiveExplanation}. */
+export const FALSE_POSITIVE_EXPLANATION = falsePositiveExplanation(false);
 
-/** "False positive" badge (warning tone, text not colour alone) with an explanation on hover and for screen readers. */
-export function FalsePositiveBadge({ className }: { className?: string }) {
+/**
+ * "False positive" badge (warning tone, text not colour alone) with an
+ * explanation on hover and for screen readers; `vacuous` when the internal
+ * suite was empty.
+ */
+export function FalsePositiveBadge({ className, vacuous = false }: { className?: string; vacuous?: boolean }) {
   const tooltipId = useId();
   return (
     <span className={cn("group/fp relative inline-flex", className)}>
-      <Badge tone="amber" data-testid="false-positive-flag" aria-describedby={tooltipId} className="cursor-help border border-amber-500 bg-amber-200 font-semibold">
+      <Badge
+        tone="amber"
+        data-testid="false-positive-flag"
+        data-vacuous={vacuous || undefined}
+        aria-describedby={tooltipId}
+        className="cursor-help border border-amber-500 bg-amber-200 font-semibold"
+      >
         ⚠ False positive
       </Badge>
       <span
@@ -37,7 +57,7 @@ export function FalsePositiveBadge({ className }: { className?: string }) {
         role="tooltip"
         className="pointer-events-none invisible absolute bottom-full left-0 z-20 mb-1.5 w-60 rounded-md bg-slate-900 px-2 py-1.5 text-[11px] font-normal normal-case leading-snug tracking-normal text-white opacity-0 shadow-lg transition-opacity group-hover/fp:visible group-hover/fp:opacity-100"
       >
-        {FALSE_POSITIVE_EXPLANATION}
+        {falsePositiveExplanation(vacuous)}
       </span>
     </span>
   );
@@ -234,8 +254,8 @@ export function CodeEvaluationNode({ id, data, code }: { id: string; data: Evalu
       </div>
       {code.falsePositive ? (
         <div className="mt-1.5 flex min-w-0 items-center gap-1.5">
-          <FalsePositiveBadge className="flex-none" />
-          <p className="min-w-0 truncate text-[10px] font-medium text-amber-950">wrong program</p>
+          <FalsePositiveBadge className="flex-none" vacuous={code.vacuous} />
+          <p className="min-w-0 truncate text-[10px] font-medium text-amber-950">{code.vacuous ? "no tests: passed vacuously" : "wrong program"}</p>
         </div>
       ) : (
         <p className="mt-1 line-clamp-2 text-[11px] leading-snug text-slate-600">
@@ -277,7 +297,7 @@ export function CodeTrialLine({ code }: { code: CodeTrialView }) {
         <span className="text-slate-400">hidden not run</span>
       )}
       {code.falsePositive ? (
-        <span className="ml-0.5 rounded bg-amber-300 px-1 text-[10px] font-semibold text-amber-950" title={FALSE_POSITIVE_EXPLANATION}>
+        <span className="ml-0.5 rounded bg-amber-300 px-1 text-[10px] font-semibold text-amber-950" title={falsePositiveExplanation(code.vacuous)}>
           ⚠ false positive
         </span>
       ) : null}

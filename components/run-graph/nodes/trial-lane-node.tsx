@@ -27,7 +27,14 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
       <div className="flex items-center justify-between gap-2">
         <span className="text-sm font-semibold">Trial {data.trial}</span>
         {data.outcome === "success" && data.code?.falsePositive ? (
-          <Badge tone="amber" title="The agent's own tests passed, so the loop stopped; the hidden tests failed.">
+          <Badge
+            tone="amber"
+            title={
+              data.code.vacuous
+                ? "No internal tests were kept, so the empty suite passed vacuously and the loop stopped; the hidden tests failed."
+                : "The agent's own tests passed, so the loop stopped; the hidden tests failed."
+            }
+          >
             internal pass
           </Badge>
         ) : data.outcome ? (
