@@ -124,3 +124,26 @@ test("code: isPalindrome passes its own tests but fails the hidden ones — a fa
   await expect(inspector.getByTestId("verdict-hidden")).toHaveAttribute("data-verdict", "fail");
   await expect(inspector.locator('[data-testid="test-table"][data-kind="internal"] [data-testid="test-row"]:not([data-status="pass"])')).toHaveCount(0);
 });
+
+test("code: pause after the reflection, remove its lesson, resume — trial 2 fails again and the page shows the new pause at once", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.open();
+  await home.chooseEnvironment("code", "code-py-05");
+  await home.startRun({ taskId: "code-py-05", strategy: "reflexion", pauseAfterReflection: true });
+  const run = new RunPage(page);
+
+  await expect(run.node("reflection", 1)).toBeVisible();
+  await run.waitForStatus(/paused/i);
+  await run.editNewestReflection("I failed.");
+  await page.getByTestId("resume-run").click();
+
+  // Trial 2 runs in well under a second and pauses after its own reflection; the header must follow
+  // (a stale "running" from the resume response once stuck there until a reload).
+  await expect(run.evaluation(2, "fail")).toBeVisible();
+  await expect(run.node("reflection", 2)).toBeVisible();
+  await run.waitForStatus(/paused/i);
+  await expect(page.getByTestId("paused-banner")).toBeVisible();
+  await expect(page.getByTestId("resume-run")).toBeEnabled();
+  const prompt = await run.promptOf(run.codeAction(2, "Implement"));
+  expect(prompt).toContain("[reflection on previous impl]:\nI failed.");
+});
