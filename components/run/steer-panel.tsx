@@ -7,11 +7,12 @@ import type { RunStatus } from "@/lib/domain/api";
 import type { ModelSettings, PromptTemplate } from "@/lib/domain/config";
 import type { RunState } from "@/lib/domain/fold-run";
 import { codeNextAction } from "@/lib/graph";
-import { modelsQuery, useEditRun } from "@/lib/query";
+import { environmentsQuery, modelsQuery, useEditRun } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { ActionText } from "./action-text";
+import { UnknownPlaceholderWarning } from "./unknown-placeholder-warning";
 
 const MonacoPromptEditor = dynamic(() => import("@/components/inspector/monaco-prompt-editor"), {
   ssr: false,
@@ -137,6 +138,7 @@ function PromptTemplateEditor({
   role,
   template,
   original,
+  environment,
   paused,
 }: {
   runId: string;
@@ -144,6 +146,7 @@ function PromptTemplateEditor({
   role: Role;
   template: PromptTemplate;
   original: PromptTemplate | undefined;
+  environment: string | undefined;
   paused: boolean;
 }) {
   const [draft, setDraft] = useState(template.text);
@@ -152,8 +155,11 @@ function PromptTemplateEditor({
   const edit = useEditRun(runId, branch);
   const dirty = draft !== template.text;
   const expected = placeholdersOf(original?.text ?? template.text);
-  const present = new Set(placeholdersOf(draft));
+  const used = placeholdersOf(draft);
+  const present = new Set(used);
   const missing = expected.filter((name) => !present.has(name));
+  // The names the engine fills for this family and role; anything else stays literal text.
+  const known = useQuery(environmentsQuery()).data?.environments.find((option) => option.id === environment)?.templateVariables[role];
   return (
     <div className="space-y-1.5" data-testid={`prompt-template-${role}`}>
       <div className="flex flex-wrap items-center justify-between gap-2 text-xs">
@@ -184,6 +190,7 @@ function PromptTemplateEditor({
           {missing.includes("memory") ? " Without {memory} the Actor never sees its reflections." : ""}
         </Notice>
       ) : null}
+      <UnknownPlaceholderWarning placeholders={used} known={known} />
       {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
       {edit.isSuccess && !dirty ? <p className="text-[11px] text-green-700">Saved as v{template.version}; the next {ROLE_LABEL[role]} call uses it.</p> : null}
       {paused ? (
@@ -348,6 +355,7 @@ export function SteerPanel({ runId, branch, state, status }: { runId: string; br
               role={role}
               template={templates[role]}
               original={state.config?.templates[role]}
+              environment={state.config?.environment}
               paused={paused}
             />
           ))}

@@ -66,6 +66,11 @@ export const environmentOptionSchema = z.object({
   defaultMemoryWindow: z.number().int().positive().nullable(),
   /** The memory strategies this family can run (e.g. the CoT variants are QA-only). */
   supportedStrategies: z.array(strategySchema),
+  /**
+   * The `{name}` placeholders the engine fills in this family's Actor and
+   * Self-Reflection templates (any other `{name}` reaches the model as literal text).
+   */
+  templateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()) }),
 });
 export const environmentsResponseSchema = z.object({ environments: z.array(environmentOptionSchema) });
 export type EnvironmentsResponse = z.infer<typeof environmentsResponseSchema>;

@@ -1,9 +1,9 @@
-import type { RunConfig } from "@/lib/domain/config";
+import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
 import type { ChatMessage } from "@/lib/domain/events";
 import type { TrialView } from "@/lib/domain/fold-run";
 import { renderTemplate } from "./render-template";
-import { strategyBehaviour } from "./strategies";
+import { strategyBehaviour, supportedStrategiesOf } from "./strategies";
 
 /** The recorded steps of a trial that have an observation, in the shape templates render. */
 export function trajectoryOf(trial: TrialView): TrajectoryStep[] {
@@ -66,15 +66,37 @@ export function buildActorMessages<Task>(
   previousTrial: TrialView | null = null,
   allTrials: readonly TrialView[] = previousTrial ? [previousTrial] : [],
 ): ChatMessage[] {
-  const steps = trajectoryOf(trial);
-  const earlierTrials = allTrials.filter((t) => t.trial < trial.trial).map(trajectoryOf);
-  const { text } = renderTemplate(config.templates.actor.text, {
-    ...family.promptVariables(task, config.strategy),
-    memory: renderMemorySlot(config, family, task, trial, previousTrial),
-    scratchpad: family.renderTrajectory(steps) + family.stepPrefix(step),
-    ...family.actorVariables?.(task, { trial: trial.trial, step, strategy: config.strategy, steps, earlierTrials }),
-  });
+  const { text } = renderTemplate(
+    config.templates.actor.text,
+    actorTemplateVariables(family, task, config.strategy, {
+      trial: trial.trial,
+      step,
+      steps: trajectoryOf(trial),
+      earlierTrials: allTrials.filter((t) => t.trial < trial.trial).map(trajectoryOf),
+      memory: renderMemorySlot(config, family, task, trial, previousTrial),
+    }),
+  );
   return [{ role: "user", content: text }];
+}
+
+/**
+ * The values of the Actor template's placeholders for one step: the family's
+ * variables for the strategy, `{memory}`, `{scratchpad}` (the steps so far and
+ * the step prefix), then the family's `actorVariables`, which may replace any of
+ * them. Shared by {@link buildActorMessages} and {@link templateVariableNames}.
+ */
+function actorTemplateVariables<Task>(
+  family: EnvironmentFamily<Task>,
+  task: Task,
+  strategy: Strategy,
+  at: { trial: number; step: number; steps: TrajectoryStep[]; earlierTrials: TrajectoryStep[][]; memory: string },
+): Record<string, string> {
+  return {
+    ...family.promptVariables(task, strategy),
+    memory: at.memory,
+    scratchpad: family.renderTrajectory(at.steps) + family.stepPrefix(at.step),
+    ...family.actorVariables?.(task, { trial: at.trial, step: at.step, strategy, steps: at.steps, earlierTrials: at.earlierTrials }),
+  };
 }
 
 /**
@@ -88,12 +110,48 @@ export function buildReflectorMessages<Task>(
   task: Task,
   trial: TrialView,
 ): ChatMessage[] {
-  const { text } = renderTemplate(config.templates.reflector.text, {
-    ...family.promptVariables(task, config.strategy),
-    scratchpad: family.renderTrajectory(trajectoryOf(trial)),
-    feedback: trial.evaluation?.feedback ?? "",
-  });
+  const { text } = renderTemplate(
+    config.templates.reflector.text,
+    reflectorTemplateVariables(family, task, config.strategy, trajectoryOf(trial), trial.evaluation?.feedback ?? ""),
+  );
   return [{ role: "user", content: text }];
+}
+
+/** The values of the Self-Reflection template's placeholders: the family's variables, `{scratchpad}` and `{feedback}`. */
+function reflectorTemplateVariables<Task>(
+  family: EnvironmentFamily<Task>,
+  task: Task,
+  strategy: Strategy,
+  steps: TrajectoryStep[],
+  feedback: string,
+): Record<string, string> {
+  return {
+    ...family.promptVariables(task, strategy),
+    scratchpad: family.renderTrajectory(steps),
+    feedback,
+  };
+}
+
+/**
+ * The placeholder names the engine fills in a family's Actor and Self-Reflection
+ * templates, sorted. Any other `{name}` is left in the prompt as literal text
+ * (`renderTemplate`). Derived by building the same variables as
+ * {@link buildActorMessages} and {@link buildReflectorMessages} for `task` (a
+ * sample task of the family) under each strategy the family supports, for step 1
+ * of trial 1 and of trial 2 (families such as code fill other names from trial 2).
+ */
+export function templateVariableNames<Task>(family: EnvironmentFamily<Task>, task: Task): { actor: string[]; reflector: string[] } {
+  const actor = new Set<string>();
+  const reflector = new Set<string>();
+  for (const strategy of supportedStrategiesOf(family)) {
+    for (const trial of [1, 2]) {
+      const earlierTrials: TrajectoryStep[][] = Array.from({ length: trial - 1 }, () => []);
+      const variables = actorTemplateVariables(family, task, strategy, { trial, step: 1, steps: [], earlierTrials, memory: "" });
+      for (const name of Object.keys(variables)) actor.add(name);
+    }
+    for (const name of Object.keys(reflectorTemplateVariables(family, task, strategy, [], ""))) reflector.add(name);
+  }
+  return { actor: [...actor].sort(), reflector: [...reflector].sort() };
 }
 
 /** Reflections are kept to one paragraph: trimmed, inner newlines folded to spaces (reference §2.6). */

@@ -6,15 +6,22 @@ import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { asBranchId, asRunId, type BranchId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
+import { templateVariableNames } from "@/lib/engine/prompts";
 import { supportedStrategiesOf } from "@/lib/engine/strategies";
 import type { RunRecord, RunStore } from "@/lib/db/store";
-import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
+import { availableEnvironments, environmentEntry, type EnvironmentEntry } from "@/lib/environments/registry";
 import { resolveModelId } from "@/lib/llm/provider-registry";
 import { editDrafts } from "./edit-drafts";
 import { buildRunConfig } from "./run-config-factory";
 import { leaseOwnerAlive } from "./lease-owner";
 import type { RunEventBus } from "./run-event-bus";
 import type { RunExecutor } from "./run-executor";
+
+/** The placeholders a family's templates can use, computed on its first built-in task (none without one). */
+function templateVariablesOf(entry: EnvironmentEntry): { actor: string[]; reflector: string[] } {
+  const sample = entry.builtinTasks[0];
+  return sample === undefined ? { actor: [], reflector: [] } : templateVariableNames(entry.family, entry.family.parseTask(sample));
+}
 
 /** The id of the task set built into each family. */
 export const BUILTIN_TASK_SET = "builtin";
@@ -44,6 +51,7 @@ export class RunService {
           fixedStepsPerTrial: entry.family.fixedStepsPerTrial ?? null,
           defaultMemoryWindow: entry.family.defaultMemoryWindow === undefined ? DEFAULT_MEMORY_WINDOW : entry.family.defaultMemoryWindow,
           supportedStrategies: supportedStrategiesOf(entry.family),
+          templateVariables: templateVariablesOf(entry),
         };
       }),
     };

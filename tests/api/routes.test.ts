@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import { environmentsResponseSchema } from "@/lib/domain/api";
 
 // The routes share one process-wide context; point it at a private database before importing them.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-api-"));
@@ -138,9 +139,16 @@ describe("HTTP routes", () => {
     expect(models).toContain('"demo"');
     expect(models).toContain("openai:");
     expect(models).not.toContain("SECRET");
-    const environments = (await (await routes.environments.GET()).json()) as { environments: Array<{ id: string }> };
+    // The response parses with the schema the client uses.
+    const environments = environmentsResponseSchema.parse(await (await routes.environments.GET()).json());
     expect(environments.environments.map((e) => e.id)).toEqual(["qa", "code", "household"]);
-    const code = (environments.environments as Array<{ id: string; fixedStepsPerTrial: number | null; defaultMemoryWindow: number | null; supportedStrategies: string[] }>).find((e) => e.id === "code");
+    const code = environments.environments.find((e) => e.id === "code");
     expect(code).toMatchObject({ fixedStepsPerTrial: 2, defaultMemoryWindow: 1, supportedStrategies: ["reflexion", "none"] });
+    // The placeholders the engine fills, for the Steer tab's unknown-placeholder warning.
+    expect(code?.templateVariables.actor).toEqual(expect.arrayContaining(["signature", "previous_attempt", "memory", "scratchpad"]));
+    expect(code?.templateVariables.reflector).toEqual(expect.arrayContaining(["signature", "scratchpad", "feedback"]));
+    expect(JSON.stringify(code?.templateVariables)).not.toMatch(/hidden/i);
+    const qa = environments.environments.find((e) => e.id === "qa");
+    expect(qa?.templateVariables.actor).toEqual(expect.arrayContaining(["question", "examples", "memory", "scratchpad"]));
   });
 });
