@@ -294,7 +294,8 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
           </p>
           {newestReflectionTrial?.reflection ? (
             <ReflectionEditor
-              key={newestReflectionTrial.reflection.eventId}
+              // Re-keyed by the saved text: an edit saved elsewhere (another tab) replaces a stale draft.
+              key={`${newestReflectionTrial.reflection.eventId}:${newestReflectionTrial.reflection.text}`}
               runId={runId}
               branch={branch}
               reflection={newestReflectionTrial.reflection}

@@ -72,7 +72,9 @@ function RunBanners({ state, status }: { state: RunState; status: RunStatus | nu
           {state.outcome === "success"
             ? `Solved in trial ${state.trials.length}.`
             : state.outcome === "cancelled"
-              ? "The run was cancelled."
+              ? state.fork
+                ? "This branch was cancelled; the other branches are untouched."
+                : "The run was cancelled."
               : `Not solved within ${state.trials.length} ${state.trials.length === 1 ? "trial" : "trials"}.`}
         </Notice>
       ) : null}

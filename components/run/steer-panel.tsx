@@ -179,7 +179,7 @@ function PromptTemplateEditor({
         />
       </div>
       <p className="text-[11px] leading-snug text-slate-500">
-        <code className="font-mono">{"{placeholders}"}</code> are filled by the engine:{" "}
+        The original template uses these <code className="font-mono">{"{placeholders}"}</code>, filled by the engine:{" "}
         {expected.map((name) => (
           <code key={name} className="mr-1 font-mono">{`{${name}}`}</code>
         ))}

@@ -56,7 +56,7 @@ export function forkPointsByEventId(events: readonly RunEvent[]): Map<string, Fo
  * - `next-trial`: its strategy writes no reflection; it starts the next trial.
  */
 export type ForkOutlook =
-  | { kind: "ends"; reason: "passed" | "false-positive" | "last-trial" }
+  | { kind: "ends"; reason: "passed" | "false-positive" | "last-trial"; reflects: boolean }
   | { kind: "reflects" }
   | { kind: "next-trial"; strategy: Strategy };
 
@@ -70,25 +70,28 @@ export function forkOutlookAfterEvaluation(state: RunState, trial: number): Fork
   const evaluation = state.trials.find((candidate) => candidate.trial === trial)?.evaluation;
   const config = state.config;
   if (!evaluation || !config) return null;
-  if (evaluation.verdict === "pass") return { kind: "ends", reason: evaluation.falsePositive ? "false-positive" : "passed" };
-  if (trial >= config.maxTrials) return { kind: "ends", reason: "last-trial" };
+  const reflects = reflectsAfterFailure(config.strategy);
+  if (evaluation.verdict === "pass") return { kind: "ends", reason: evaluation.falsePositive ? "false-positive" : "passed", reflects };
+  if (trial >= config.maxTrials) return { kind: "ends", reason: "last-trial", reflects };
   return reflectsAfterFailure(config.strategy) ? { kind: "reflects" } : { kind: "next-trial", strategy: config.strategy };
 }
 
 /**
  * Why forking after an evaluation cannot change anything (outlook `ends`), in
  * one or two sentences for the inspector and the fork dialog; null otherwise.
+ * Suggests forking from an earlier reflection only when the strategy writes them.
  */
 export function forkEndsExplanation(outlook: ForkOutlook | null, trial: number): string | null {
   if (outlook?.kind !== "ends") return null;
+  const earlier = trial > 1 && outlook.reflects ? "fork from an earlier reflection or " : "";
   const same = "A branch from this checkpoint has nothing left to run and would end exactly as this one did";
   switch (outlook.reason) {
     case "false-positive":
-      return `Trial ${trial}'s internal tests passed, so the loop stops here with no reflection (a false positive: the hidden tests failed). ${same}. To try again, fork from an earlier reflection or start a new run.`;
+      return `Trial ${trial}'s internal tests passed, so the loop stops here with no reflection (a false positive: the hidden tests failed). ${same}. To try again, ${earlier}start a new run.`;
     case "passed":
       return `Trial ${trial} passed, so the run ends here with no reflection. ${same}.`;
     case "last-trial":
-      return `Trial ${trial} is the run's last trial (max trials), so no reflection follows and the run ends here. ${same}. To try again, fork from an earlier reflection or start a new run with more trials.`;
+      return `Trial ${trial} is the run's last trial (max trials), so no reflection follows and the run ends here. ${same}. To try again, ${earlier}start a new run with more trials.`;
   }
 }
 

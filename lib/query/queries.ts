@@ -126,7 +126,8 @@ export const branchesQuery = (runId: string) =>
     queryKey: queryKeys.branches(runId),
     queryFn: ({ signal }) => fetchJson(`${runPath(runId)}/branches`, branchListResponseSchema, { signal }),
     retry: retryUnlessClientError,
-    refetchInterval: (query) => (query.state.data?.branches.some((branch) => branch.status === "running") ? 2_000 : false),
+    // Fast while a branch runs; slowly otherwise, so a fork made in another tab shows up.
+    refetchInterval: (query) => (query.state.data?.branches.some((branch) => branch.status === "running") ? 2_000 : 10_000),
   });
 
 export { branchRoute, runPath };

@@ -73,18 +73,24 @@ describe("forking after an evaluation", () => {
 
   it("ends where this branch ended after a false positive: no reflection, nothing to replay", () => {
     const outlook = forkOutlookAfterEvaluation(state, 2);
-    expect(outlook).toEqual({ kind: "ends", reason: "false-positive" });
+    expect(outlook).toEqual({ kind: "ends", reason: "false-positive", reflects: true });
     const text = forkEndsExplanation(outlook, 2) ?? "";
     expect(text).toMatch(/internal tests passed/);
     expect(text).toMatch(/end exactly as this one did/);
     expect(text).not.toMatch(/writes .* again/);
+    expect(text).toMatch(/fork from an earlier reflection/);
   });
 
   it("starts the next trial for a strategy without reflections, and ends after the last trial", () => {
     const none = foldRun(run.log.events.map((event) => (event.type === "run-start" ? { ...event, data: { config: { ...event.data.config, strategy: "none" as const } } } : event)));
     expect(forkOutlookAfterEvaluation(none, 1)).toEqual({ kind: "next-trial", strategy: "none" });
     const oneTrial = foldRun(run.log.events.map((event) => (event.type === "run-start" ? { ...event, data: { config: { ...event.data.config, maxTrials: 1 } } } : event)));
-    expect(forkOutlookAfterEvaluation(oneTrial, 1)).toEqual({ kind: "ends", reason: "last-trial" });
+    expect(forkOutlookAfterEvaluation(oneTrial, 1)).toEqual({ kind: "ends", reason: "last-trial", reflects: true });
+    // A strategy without reflections is not told to fork from one.
+    const noneLast = foldRun(run.log.events.map((event) => (event.type === "run-start" ? { ...event, data: { config: { ...event.data.config, strategy: "none" as const, maxTrials: 2 } } } : event)));
+    const explanation = forkEndsExplanation(forkOutlookAfterEvaluation(noneLast, 2), 2) ?? "";
+    expect(explanation).toMatch(/To try again, start a new run/);
+    expect(explanation).not.toMatch(/earlier reflection/);
     expect(forkOutlookAfterEvaluation(state, 9)).toBeNull();
   });
 });
