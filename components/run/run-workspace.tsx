@@ -185,7 +185,6 @@ function Workspace({ runId }: { runId: string }) {
   const [deriveGraph] = useState(createRunGraphDeriver);
   const graph = useMemo(() => deriveGraph(state), [deriveGraph, state]);
   const forkPoints = useMemo(() => forkPointsByEventId(events), [events]);
-  const branchRows = useMemo(() => branchTree(branches.data?.branches ?? []), [branches.data]);
   const sidePanelWidth = useRunUiStore((store) => store.sidePanelWidth);
   const inspectorOpen = useRunUiStore((store) => store.inspectorOpen);
   const sideTab = useRunUiStore((store) => store.sideTab);
@@ -194,6 +193,16 @@ function Workspace({ runId }: { runId: string }) {
   // The summary's status is the root branch's: use it only there, until the events answer.
   const effectiveStatus = status ?? (branch === null ? (detail.data?.run.status ?? null) : null);
   const currentBranchId = branch ?? rootBranchId;
+  // The branch list is polled; the branch on screen has a live status from its own stream, which wins.
+  const branchRows = useMemo(
+    () =>
+      branchTree(
+        (branches.data?.branches ?? []).map((summary) =>
+          summary.id === currentBranchId && status ? { ...summary, status, outcome: state.outcome ?? summary.outcome } : summary,
+        ),
+      ),
+    [branches.data, currentBranchId, status, state.outcome],
+  );
 
   const onForkHere = useCallback(
     (nodeId: string) => {
