@@ -29,7 +29,7 @@ import {
 } from "@/lib/graph";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
-import { ActionMarkers, FlowHandles, NodeFrame, NodeLabel } from "./node-frame";
+import { ActionMarkers, actionFrameProps, FlowHandles, NodeFrame, NodeLabel } from "./node-frame";
 
 /** What a false positive means (internal suite not empty), for the tooltip and the inspector; see {@link falsePositiveExplanation}. */
 export const FALSE_POSITIVE_EXPLANATION = falsePositiveExplanation(false);
@@ -77,17 +77,7 @@ const STATUS_CLASSES: Record<CodeTestStatusView, string> = {
 export function CodeActionNode({ id, data, code }: { id: string; data: ActionNodeData; code: CodeActionView }) {
   const more = code.lines - code.preview.length;
   return (
-    <NodeFrame
-      id={id}
-      kind="action"
-      trial={data.trial}
-      data-step={data.step}
-      data-source={data.callSource ?? undefined}
-      data-by-person={data.callId === null || undefined}
-      data-invalid="false"
-      data-action-type={code.actionType}
-      className="border-sky-200 border-l-4 border-l-sky-600 px-3 py-2"
-    >
+    <NodeFrame {...actionFrameProps(id, data)} data-invalid="false" data-action-type={code.actionType}>
       <FlowHandles />
       <NodeLabel
         className="text-sky-800"

@@ -97,3 +97,16 @@ export function ActionMarkers({ data, children }: { data: Pick<ActionNodeData, "
     </span>
   );
 }
+
+/** The frame attributes every action node has (QA, household and code alike). */
+export function actionFrameProps(id: string, data: ActionNodeData) {
+  return {
+    id,
+    kind: "action" as const,
+    trial: data.trial,
+    "data-step": data.step,
+    "data-source": data.callSource ?? undefined,
+    "data-by-person": data.callId === null || undefined,
+    className: "border-sky-200 border-l-4 border-l-sky-600 px-3 py-2",
+  };
+}

@@ -5,7 +5,7 @@ import { memo } from "react";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 import { CodeActionNode, CodeObservationNode } from "./code-nodes";
-import { ActionMarkers, CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
+import { ActionMarkers, actionFrameProps, CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
 
 /** The Actor's reasoning for one step. */
 export const ThoughtNode = memo(function ThoughtNode({ id, data }: NodeProps<FlowNode<"thought">>) {
@@ -54,16 +54,7 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
     );
   }
   return (
-    <NodeFrame
-      id={id}
-      kind="action"
-      trial={data.trial}
-      data-step={data.step}
-      data-source={data.callSource ?? undefined}
-      data-by-person={data.callId === null || undefined}
-      data-invalid="false"
-      className="border-sky-200 border-l-4 border-l-sky-600 px-3 py-2"
-    >
+    <NodeFrame {...actionFrameProps(id, data)} data-invalid="false">
       <FlowHandles />
       <NodeLabel
         className="text-sky-800"
