@@ -7,7 +7,10 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 
 const STATUS_TONE: Record<RunStatus, BadgeTone> = {
+  queued: "neutral",
   running: "sky",
+  pausing: "amber",
+  cancelling: "red",
   paused: "amber",
   ended: "neutral",
   error: "red",

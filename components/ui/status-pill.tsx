@@ -2,6 +2,9 @@ import type { RunStatus } from "@/lib/domain/api";
 import { cn } from "@/lib/utils/cn";
 
 const styles: Record<RunStatus, { label: string; className: string; dot: string }> = {
+  queued: { label: "Queued", className: "bg-slate-50 text-slate-700 ring-slate-300", dot: "bg-slate-400 animate-pulse" },
+  pausing: { label: "Pausing…", className: "bg-amber-50 text-amber-900 ring-amber-200", dot: "bg-amber-400 animate-pulse" },
+  cancelling: { label: "Cancelling…", className: "bg-red-50 text-red-800 ring-red-200", dot: "bg-red-400 animate-pulse" },
   running: { label: "Running", className: "bg-sky-50 text-sky-800 ring-sky-200", dot: "bg-sky-500 animate-pulse" },
   paused: { label: "Paused", className: "bg-amber-50 text-amber-900 ring-amber-300", dot: "bg-amber-500" },
   ended: { label: "Ended", className: "bg-slate-100 text-slate-700 ring-slate-300", dot: "bg-slate-500" },
@@ -9,7 +12,7 @@ const styles: Record<RunStatus, { label: string; className: string; dot: string 
   interrupted: { label: "Interrupted", className: "bg-orange-50 text-orange-900 ring-orange-300", dot: "bg-orange-500" },
 };
 
-/** Run status as a pill: running / paused / ended / error / interrupted. */
+/** Run status as a pill (lib/domain/status.ts): queued / running / pausing / cancelling / paused / ended / error / interrupted. */
 export function StatusPill({ status, className }: { status: RunStatus; className?: string }) {
   const style = styles[status];
   return (

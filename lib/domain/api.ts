@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { breakpointsSchema, environmentIdSchema, modelIdSchema, strategySchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
+import { runStatusSchema } from "./status";
 
 /**
  * HTTP contract between lib/query (client) and app/api (server). Both sides
@@ -32,9 +33,8 @@ import { memoryItemSchema, runEventSchema } from "./events";
  * Errors: status 4xx/5xx with body {@link apiErrorSchema}.
  */
 
-/** `interrupted`: the log says running but no executor is working on it (e.g. after a server restart). */
-export const runStatusSchema = z.enum(["running", "paused", "ended", "error", "interrupted"]);
-export type RunStatus = z.infer<typeof runStatusSchema>;
+/** A branch's status: see lib/domain/status.ts (one function, log + lease). */
+export { runStatusSchema, type RunStatus } from "./status";
 
 export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export type ApiError = z.infer<typeof apiErrorSchema>;

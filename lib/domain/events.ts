@@ -34,6 +34,13 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export const parsedActionSchema = z.object({ type: z.string(), argument: z.string() });
 export type ParsedAction = z.infer<typeof parsedActionSchema>;
 
+/** Who asked for a pause or cancel, for people reading the log. */
+const intentSchema = z.object({
+  /** Where the request came from: `web`, `cli`, `worker`, … */
+  requestedBy: z.string().min(1),
+  note: z.string().nullable().default(null),
+});
+
 export const eventDataSchemas = {
   "run-start": z.object({ config: runConfigSchema }),
   "branch-start": z.object({
@@ -191,6 +198,18 @@ export const eventDataSchemas = {
     step: z.boolean().default(false),
   }),
   "run-cancel": z.object({ reason: z.string() }),
+  /**
+   * Intent: someone (the web app, the CLI, another process) asks a running
+   * branch to pause. The driver acts on it at its next step boundary by
+   * appending `run-pause` (reason `user`); the status reads `pausing` until then.
+   */
+  "pause-request": intentSchema,
+  /**
+   * Intent: someone asks a branch to cancel. The driver aborts the model call or
+   * sandbox job in flight and appends `run-cancel` + `run-end` (cancelled); the
+   * status reads `cancelling` until then.
+   */
+  "cancel-request": intentSchema,
   "run-end": z.object({
     outcome: z.enum(["success", "failure", "cancelled"]),
     trials: z.number().int().nonnegative(),
@@ -246,6 +265,8 @@ export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("run-pause"),
   envelopeOf("run-resume"),
   envelopeOf("run-cancel"),
+  envelopeOf("pause-request"),
+  envelopeOf("cancel-request"),
   envelopeOf("run-end"),
   envelopeOf("run-error"),
 ]);

@@ -62,10 +62,20 @@ export interface RunState {
   /** The episodic memory now (all reflections, with edits applied), oldest first. */
   memory: MemoryItem[];
   breakpoints: Breakpoints;
-  /** The prompt templates in force (the config's, with `prompt-edit`s applied); null before `run-start`. */
+  /**
+   * The configuration in force: the `run-start` config with every `prompt-edit`
+   * and model / breakpoint `settings-edit` applied. The one place to read the
+   * templates, models and breakpoints that the next call will use; null before `run-start`.
+   */
+  effectiveConfig: RunConfig | null;
+  /** @deprecated read `effectiveConfig.templates`. */
   templates: RunConfig["templates"] | null;
-  /** Each role's model settings in force (the config's, with model `settings-edit`s applied). */
+  /** @deprecated read `effectiveConfig.models`. */
   models: { actor: ModelSettings; reflector: ModelSettings } | null;
+  /** A `pause-request` is waiting for the driver (cleared by `run-pause`, `run-end`, `run-error`). */
+  pauseRequested: boolean;
+  /** A `cancel-request` is waiting for the driver (cleared by `run-end`, `run-error`). */
+  cancelRequested: boolean;
   /** An action a person wrote for the Actor's next step (`action-edit`), not yet used. */
   pendingAction: EventData<"action-edit"> | null;
   /** Resumed with Step: pause again after one action. */
@@ -107,8 +117,11 @@ export function emptyRunState(): RunState {
     trials: [],
     memory: [],
     breakpoints: NO_BREAKPOINTS,
+    effectiveConfig: null,
     templates: null,
     models: null,
+    pauseRequested: false,
+    cancelRequested: false,
     pendingAction: null,
     stepping: false,
     resumedFrom: null,
@@ -162,6 +175,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
   switch (event.type) {
     case "run-start":
       state.config = event.data.config;
+      state.effectiveConfig = event.data.config;
       state.breakpoints = event.data.config.breakpoints;
       state.templates = event.data.config.templates;
       state.models = event.data.config.models;
@@ -171,6 +185,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       // The parent's pause or end after the fork point is not on this path; the branch runs on.
       state.status = "running";
       state.pause = null;
+      state.pauseRequested = false;
+      state.cancelRequested = false;
       state.replayMode = event.data.replayMode;
       state.fork = event.data;
       return;
@@ -258,11 +274,25 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.memory = event.data.newMemory;
       return;
     case "settings-edit":
-      if (event.data.target === "breakpoints") state.breakpoints = event.data.newValue;
-      else if (state.models) state.models = { ...state.models, [event.data.role]: event.data.newValue };
+      if (event.data.target === "breakpoints") {
+        state.breakpoints = event.data.newValue;
+        if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, breakpoints: event.data.newValue };
+      } else if (state.models) {
+        state.models = { ...state.models, [event.data.role]: event.data.newValue };
+        if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, models: state.models };
+      }
       return;
     case "prompt-edit":
-      if (state.templates) state.templates = { ...state.templates, [event.data.role]: event.data.newTemplate };
+      if (state.templates) {
+        state.templates = { ...state.templates, [event.data.role]: event.data.newTemplate };
+        if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, templates: state.templates };
+      }
+      return;
+    case "pause-request":
+      if (state.status === "running") state.pauseRequested = true;
+      return;
+    case "cancel-request":
+      if (state.status === "running" || state.status === "paused") state.cancelRequested = true;
       return;
     case "action-edit":
       state.pendingAction = event.data;
@@ -271,10 +301,12 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       return;
     case "run-pause":
       state.status = "paused";
+      state.pauseRequested = false;
       state.stepping = false;
       state.pause = event.data;
       return;
     case "run-resume":
+      state.pauseRequested = false;
       state.resumedFrom = state.pause?.at ?? null;
       state.status = "running";
       state.pause = null;
@@ -287,10 +319,14 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.status = "ended";
       state.outcome = event.data.outcome;
       state.pause = null;
+      state.pauseRequested = false;
+      state.cancelRequested = false;
       return;
     case "run-error":
       state.status = "error";
       state.error = event.data;
+      state.pauseRequested = false;
+      state.cancelRequested = false;
       return;
   }
 }

@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/**
+ * One status for a branch, computed in one place from the log and the
+ * execution lease (DESIGN.md §8 "Status is a projection too"); the server
+ * computes it and the client shows what the server says.
+ *
+ * - `queued`: the log says running and no worker holds the branch (a new run, a
+ *   resumed or forked branch waiting for a free worker slot);
+ * - `running`: a live worker holds the branch's lease;
+ * - `pausing` / `cancelling`: a live worker holds it and a `pause-request` /
+ *   `cancel-request` waits for its next step boundary;
+ * - `interrupted`: the log says running but the worker that held it died (its lease
+ *   expired or its process is gone); a worker pool takes it over and resumes it
+ *   from its log;
+ * - `paused`, `ended`, `error`: as the log says.
+ */
+export const runStatusSchema = z.enum(["queued", "running", "pausing", "cancelling", "paused", "ended", "error", "interrupted"]);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** The log's own word on a branch (see `foldRun` / the branch summary). */
+export interface LogStatusFacts {
+  status: "running" | "paused" | "ended" | "error";
+  pauseRequested: boolean;
+  cancelRequested: boolean;
+}
+
+/**
+ * What the store knows about who executes a branch: `none` (no lease row: never
+ * claimed, or released), `live` (an unexpired lease whose owner is alive), or
+ * `dead` (a lease row whose owner's process is gone or whose time ran out).
+ */
+export type LeaseState = "none" | "live" | "dead";
+
+/** The branch's status from its log facts and its lease (see {@link runStatusSchema}). */
+export function branchStatus(log: LogStatusFacts, lease: LeaseState): RunStatus {
+  if (log.status !== "running") return log.status;
+  if (lease === "live") return log.cancelRequested ? "cancelling" : log.pauseRequested ? "pausing" : "running";
+  return lease === "dead" ? "interrupted" : "queued";
+}
+
+/** Statuses after which nothing more happens on a branch without a new request (resume or fork). */
+export function isTerminalStatus(status: RunStatus): boolean {
+  return status === "ended" || status === "error";
+}
+
+/** Statuses in which a worker is (or is about to be) executing the branch: Cancel applies, edits do not. */
+export function isLiveStatus(status: RunStatus): boolean {
+  return status === "queued" || status === "running" || status === "pausing" || status === "cancelling" || status === "interrupted";
+}
