@@ -56,7 +56,12 @@ export function formatEventLine(event: RunEvent): string | null {
     case "model-call-error":
       return `Model call failed (${event.data.code}, ${event.data.attempts} attempt(s)): ${event.data.message}`;
     case "run-pause":
-      return `Paused: ${event.data.detail}`;
+      // A provider error's message was printed with its model-call-error line just before.
+      return event.data.reason === "model-error" ? "Paused by the provider error above." : `Paused: ${event.data.detail}`;
+    case "pause-request":
+      return `Pause requested (${event.data.requestedBy}); it takes effect at the next step boundary.`;
+    case "cancel-request":
+      return `Cancel requested (${event.data.requestedBy}).`;
     case "run-resume":
       return `Resumed (${event.data.reason}).`;
     case "run-end":

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
+import { applyToBranchSummary, summarizeBranch, type BranchSummaryState } from "@/lib/domain/branch-summary";
 import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids";
+import type { CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
-import type { BranchRecord, RunRecord, RunStore, TaskSetRecord } from "./store";
+import type { BranchRecord, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
 import { materializeEvent } from "./validate-event";
 
 /**
@@ -15,7 +17,9 @@ export class MemoryRunStore implements RunStore {
   private readonly runs = new Map<string, RunRecord>();
   private readonly branches = new Map<string, BranchRecord>();
   private readonly events = new Map<string, RunEvent[]>();
-  private readonly leases = new Map<string, { owner: string; expiresAt: number }>();
+  private readonly leases = new Map<string, { owner: string; expiresAt: number; activity: CallActivity | null }>();
+  /** Branch summary read model, created at a branch's first own event and updated on every append. */
+  private readonly summaries = new Map<string, { runId: RunId; queuedAt: string; summary: BranchSummaryState }>();
   private readonly taskSets = new Map<string, TaskSetRecord>();
   private readonly cache = new Map<string, CachedResponse>();
 
@@ -34,6 +38,7 @@ export class MemoryRunStore implements RunStore {
     this.runs.set(id, record);
     this.branches.set(rootBranchId, { id: rootBranchId, runId: id, parentBranchId: null, forkSeq: null, createdAt });
     this.events.set(rootBranchId, [start]);
+    this.summaries.set(rootBranchId, { runId: id, queuedAt: createdAt, summary: summarizeBranch(rootBranchId, [start]) });
     return record;
   }
 
@@ -70,12 +75,24 @@ export class MemoryRunStore implements RunStore {
   }
 
   async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
+    return this.listSync(runId, branchId, after);
+  }
+
+  private listSync(runId: RunId, branchId: BranchId, after: number): RunEvent[] {
     const segments = branchPath(branchId, (id) => this.branches.get(id) ?? null);
-    return segments.flatMap((segment) =>
-      (this.events.get(segment.branchId) ?? []).filter(
-        (event) => event.runId === runId && event.seq > after && (segment.maxSeq === null || event.seq <= segment.maxSeq),
-      ),
-    );
+    const out: RunEvent[] = [];
+    for (const segment of segments) {
+      const own = this.events.get(segment.branchId) ?? [];
+      // A branch's own seqs are contiguous, so the first one after `after` is found by offset (O(new events)).
+      const first = own[0]?.seq ?? 1;
+      for (let index = Math.max(0, after + 1 - first); index < own.length; index += 1) {
+        const event = own[index];
+        if (!event || event.runId !== runId) continue;
+        if (segment.maxSeq !== null && event.seq > segment.maxSeq) break;
+        out.push(event);
+      }
+    }
+    return out;
   }
 
   async append(runId: RunId, branchId: BranchId, drafts: readonly EventDraft[]): Promise<RunEvent[]> {
@@ -86,15 +103,61 @@ export class MemoryRunStore implements RunStore {
     const occurredAt = new Date().toISOString();
     // Materialize everything first: a bad draft stores nothing (atomic batch).
     const stored = drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), runId, branchId, seq: ++seq, occurredAt }));
-    this.events.set(branchId, own.concat(stored));
+    let entry = this.summaries.get(branchId);
+    if (!entry) {
+      // A fork's first own events: its summary starts from the parent path it sees.
+      entry = { runId, queuedAt: occurredAt, summary: summarizeBranch(branchId, this.listSync(runId, branchId, 0)) };
+      this.summaries.set(branchId, entry);
+    }
+    for (const event of stored) {
+      const wasRunning = entry.summary.status === "running";
+      applyToBranchSummary(entry.summary, event);
+      if (!wasRunning && entry.summary.status === "running") entry.queuedAt = occurredAt;
+    }
+    own.push(...stored);
+    this.events.set(branchId, own);
     return stored;
   }
 
   async claimLease(branchId: BranchId, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
     const lease = this.leases.get(branchId);
     if (lease && lease.owner !== owner && lease.expiresAt > now) return false;
-    this.leases.set(branchId, { owner, expiresAt: now + ttlMs });
+    this.leases.set(branchId, { owner, expiresAt: now + ttlMs, activity: lease?.owner === owner ? lease.activity : null });
     return true;
+  }
+
+  async getLease(branchId: BranchId): Promise<LeaseRecord | null> {
+    const lease = this.leases.get(branchId);
+    return lease ? { branchId, ...lease } : null;
+  }
+
+  async setLeaseActivity(branchId: BranchId, owner: string, activity: CallActivity | null): Promise<void> {
+    const lease = this.leases.get(branchId);
+    if (lease?.owner === owner) lease.activity = activity;
+  }
+
+  async getBranchSummary(branchId: BranchId): Promise<BranchSummaryState | null> {
+    const entry = this.summaries.get(branchId);
+    if (entry) return structuredClone(entry.summary);
+    const branch = this.branches.get(branchId);
+    return branch ? summarizeBranch(branchId, this.listSync(branch.runId, branchId, 0)) : null;
+  }
+
+  async listRunnableBranches(limit: number): Promise<RunnableBranch[]> {
+    return [...this.summaries.entries()]
+      .filter(([, entry]) => entry.summary.status === "running")
+      .sort(([, a], [, b]) => a.queuedAt.localeCompare(b.queuedAt))
+      .slice(0, limit)
+      .map(([branchId, entry]) => {
+        const lease = this.leases.get(branchId);
+        return {
+          runId: entry.runId,
+          branchId: asBranchId(branchId),
+          queuedAt: entry.queuedAt,
+          summary: structuredClone(entry.summary),
+          lease: lease ? { branchId: asBranchId(branchId), ...lease } : null,
+        };
+      });
   }
 
   async releaseLease(branchId: BranchId, owner: string): Promise<void> {

@@ -67,7 +67,33 @@ export const branchLeases = sqliteTable("branch_leases", {
   owner: text("owner").notNull(),
   /** Epoch ms after which the lease is void. */
   expiresAt: integer("expires_at").notNull(),
+  /** JSON CallActivity: the model call the holder waits on now (transient), or null. */
+  activity: text("activity"),
 });
+
+/**
+ * The per-branch summary read model (lib/domain/branch-summary.ts), updated in
+ * the same transaction as every append, so lists, status reads and the
+ * scheduler never refold a whole log. Created at a branch's first own event.
+ */
+export const branchSummaries = sqliteTable(
+  "branch_summaries",
+  {
+    branchId: text("branch_id")
+      .primaryKey()
+      .references(() => branches.id),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    /** The log's status (running / paused / ended / error), for the scheduler's query. */
+    status: text("status").notNull(),
+    /** ISO-8601 time the branch last became runnable (created, resumed, forked). */
+    queuedAt: text("queued_at").notNull(),
+    /** JSON BranchSummaryState. */
+    summary: text("summary").notNull(),
+  },
+  (table) => [index("branch_summaries_status").on(table.status, table.queuedAt), index("branch_summaries_run").on(table.runId)],
+);
 
 /** @deprecated kept for the migration history; leases are per branch now ({@link branchLeases}). */
 export const runLeases = sqliteTable("run_leases", {

@@ -9,11 +9,13 @@ import { z } from "zod";
 import { runConfigSchema, environmentIdSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { draft, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
+import { applyToBranchSummary, branchSummaryStateSchema, summarizeBranch, type BranchSummaryState } from "@/lib/domain/branch-summary";
 import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids";
+import { callActivitySchema, type CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
 import * as schema from "./schema";
-import type { BranchRecord, RunRecord, RunStore, TaskSetRecord } from "./store";
+import type { BranchRecord, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
 import { materializeEvent } from "./validate-event";
 
 /** Folder of the drizzle-kit migrations (committed; `npm run db:generate` writes them). */
@@ -43,6 +45,34 @@ export class SqliteRunStore implements RunStore {
     this.client.pragma("foreign_keys = ON");
     this.db = drizzle({ client: this.client, schema });
     migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+    this.backfillSummaries();
+  }
+
+  /** Databases from before the summary read model: summarize every branch that has events but no summary row (once). */
+  private backfillSummaries(): void {
+    const missing = this.client
+      .prepare(
+        "SELECT b.id AS id, b.run_id AS runId, b.created_at AS createdAt FROM branches b WHERE NOT EXISTS (SELECT 1 FROM branch_summaries s WHERE s.branch_id = b.id) AND EXISTS (SELECT 1 FROM events e WHERE e.branch_id = b.id)",
+      )
+      .all() as Array<{ id: string; runId: string; createdAt: string }>;
+    if (missing.length === 0) return;
+    this.client.transaction(() => {
+      for (const row of missing) {
+        const summary = summarizeBranch(row.id, this.listSync(asRunId(row.runId), asBranchId(row.id), 0));
+        this.writeSummary(asRunId(row.runId), asBranchId(row.id), summary, row.createdAt, true);
+      }
+    })();
+  }
+
+  private readSummaryRow(branchId: BranchId): { summary: BranchSummaryState; queuedAt: string } | null {
+    const row = this.db.select().from(schema.branchSummaries).where(eq(schema.branchSummaries.branchId, branchId)).get();
+    return row ? { summary: parseSummary(row.summary, branchId), queuedAt: row.queuedAt } : null;
+  }
+
+  private writeSummary(runId: RunId, branchId: BranchId, summary: BranchSummaryState, queuedAt: string, insert: boolean): void {
+    const values = { branchId, runId, status: summary.status, queuedAt, summary: JSON.stringify(summary) };
+    if (insert) this.db.insert(schema.branchSummaries).values(values).run();
+    else this.db.update(schema.branchSummaries).set(values).where(eq(schema.branchSummaries.branchId, branchId)).run();
   }
 
   async createRun(input: { config: RunRecord["config"]; title: string }): Promise<RunRecord> {
@@ -60,6 +90,7 @@ export class SqliteRunStore implements RunStore {
       this.db.insert(schema.runs).values({ id: runId, createdAt, rootBranchId, title: input.title, config: JSON.stringify(input.config) }).run();
       this.db.insert(schema.branches).values({ id: rootBranchId, runId, parentBranchId: null, forkSeq: null, createdAt }).run();
       this.db.insert(schema.events).values(toRow(start)).run();
+      this.writeSummary(runId, rootBranchId, summarizeBranch(rootBranchId, [start]), createdAt, true);
     })();
     return { id: runId, createdAt, rootBranchId, title: input.title, config: input.config };
   }
@@ -123,6 +154,10 @@ export class SqliteRunStore implements RunStore {
   }
 
   async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
+    return this.listSync(runId, branchId, after);
+  }
+
+  private listSync(runId: RunId, branchId: BranchId, after: number): RunEvent[] {
     const segments = branchPath(branchId, (id) => this.getBranchSync(id));
     const out: RunEvent[] = [];
     for (const segment of segments) {
@@ -149,7 +184,17 @@ export class SqliteRunStore implements RunStore {
       let seq = last?.seq ?? branch.forkSeq ?? 0;
       const occurredAt = new Date().toISOString();
       const stored = drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), runId, branchId, seq: ++seq, occurredAt }));
-      for (const event of stored) this.db.insert(schema.events).values(toRow(event)).run();
+      const existing = this.readSummaryRow(branchId);
+      // A fork's first own events: its summary starts from the parent path it sees.
+      const summary = existing?.summary ?? summarizeBranch(branchId, this.listSync(runId, branchId, 0));
+      let queuedAt = existing?.queuedAt ?? occurredAt;
+      for (const event of stored) {
+        this.db.insert(schema.events).values(toRow(event)).run();
+        const wasRunning = summary.status === "running";
+        applyToBranchSummary(summary, event);
+        if (!wasRunning && summary.status === "running") queuedAt = occurredAt;
+      }
+      this.writeSummary(runId, branchId, summary, queuedAt, existing === null);
       return stored;
     });
     return insert.immediate();
@@ -163,8 +208,12 @@ export class SqliteRunStore implements RunStore {
         if (row && row.owner !== owner && row.expiresAt > now) return false;
         this.db
           .insert(leases)
-          .values({ branchId, owner, expiresAt: now + ttlMs })
-          .onConflictDoUpdate({ target: leases.branchId, set: { owner, expiresAt: now + ttlMs } })
+          .values({ branchId, owner, expiresAt: now + ttlMs, activity: null })
+          .onConflictDoUpdate({
+            target: leases.branchId,
+            // Renewing keeps the holder's activity; a new holder starts with none.
+            set: { owner, expiresAt: now + ttlMs, activity: row?.owner === owner ? row.activity : null },
+          })
           .run();
         return true;
       })
@@ -179,6 +228,46 @@ export class SqliteRunStore implements RunStore {
   async leaseHolder(branchId: BranchId, now = Date.now()): Promise<string | null> {
     const row = this.db.select().from(schema.branchLeases).where(eq(schema.branchLeases.branchId, branchId)).get();
     return row && row.expiresAt > now ? row.owner : null;
+  }
+
+  async getLease(branchId: BranchId): Promise<LeaseRecord | null> {
+    const row = this.db.select().from(schema.branchLeases).where(eq(schema.branchLeases.branchId, branchId)).get();
+    return row ? toLeaseRecord(row) : null;
+  }
+
+  async setLeaseActivity(branchId: BranchId, owner: string, activity: CallActivity | null): Promise<void> {
+    const leases = schema.branchLeases;
+    this.db
+      .update(leases)
+      .set({ activity: activity === null ? null : JSON.stringify(activity) })
+      .where(and(eq(leases.branchId, branchId), eq(leases.owner, owner)))
+      .run();
+  }
+
+  async getBranchSummary(branchId: BranchId): Promise<BranchSummaryState | null> {
+    const found = this.readSummaryRow(branchId);
+    if (found) return found.summary;
+    const branch = this.getBranchSync(branchId);
+    return branch ? summarizeBranch(branchId, this.listSync(branch.runId, branchId, 0)) : null;
+  }
+
+  async listRunnableBranches(limit: number): Promise<RunnableBranch[]> {
+    const summaries = schema.branchSummaries;
+    const rows = this.db
+      .select({ summary: summaries, lease: schema.branchLeases })
+      .from(summaries)
+      .leftJoin(schema.branchLeases, eq(schema.branchLeases.branchId, summaries.branchId))
+      .where(eq(summaries.status, "running"))
+      .orderBy(asc(summaries.queuedAt))
+      .limit(limit)
+      .all();
+    return rows.map(({ summary, lease }) => ({
+      runId: asRunId(summary.runId),
+      branchId: asBranchId(summary.branchId),
+      queuedAt: summary.queuedAt,
+      summary: parseSummary(summary.summary, summary.branchId),
+      lease: lease ? toLeaseRecord(lease) : null,
+    }));
   }
 
   async saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord> {
@@ -267,6 +356,21 @@ function toBranchRecord(row: typeof schema.branches.$inferSelect): BranchRecord 
     forkSeq: row.forkSeq,
     createdAt: row.createdAt,
   };
+}
+
+function toLeaseRecord(row: typeof schema.branchLeases.$inferSelect): LeaseRecord {
+  let activity: CallActivity | null = null;
+  if (row.activity !== null) {
+    const parsed = callActivitySchema.safeParse(JSON.parse(row.activity));
+    activity = parsed.success ? parsed.data : null; // transient data: a damaged value is dropped, not fatal
+  }
+  return { branchId: asBranchId(row.branchId), owner: row.owner, expiresAt: row.expiresAt, activity };
+}
+
+function parseSummary(json: string, branchId: string): BranchSummaryState {
+  const parsed = branchSummaryStateSchema.safeParse(JSON.parse(json));
+  if (!parsed.success) throw new AppError("internal", `The stored summary of branch ${branchId} is damaged: ${parsed.error.issues[0]?.message ?? ""}`);
+  return parsed.data;
 }
 
 const cachedResponseSchema = z.object({

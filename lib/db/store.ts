@@ -1,5 +1,7 @@
 import type { EnvironmentId, RunConfig } from "@/lib/domain/config";
+import type { BranchSummaryState } from "@/lib/domain/branch-summary";
 import type { BranchId, RunId } from "@/lib/domain/ids";
+import type { CallActivity } from "@/lib/domain/status";
 import type { EventLog, ResponseCache } from "@/lib/engine/ports";
 
 /** A run's identity and metadata; its history is in its events. */
@@ -20,6 +22,26 @@ export interface BranchRecord {
   forkSeq: number | null;
   /** ISO-8601. */
   createdAt: string;
+}
+
+/** A branch's execution lease: who drives it, until when (epoch ms), and the model call it waits on. */
+export interface LeaseRecord {
+  branchId: BranchId;
+  owner: string;
+  /** Epoch ms after which the lease is void. */
+  expiresAt: number;
+  activity: CallActivity | null;
+}
+
+/** A branch a worker may take: its log says running (queued, or interrupted when its lease holder died). */
+export interface RunnableBranch {
+  runId: RunId;
+  branchId: BranchId;
+  /** ISO-8601 time it became runnable (created, resumed or forked). */
+  queuedAt: string;
+  summary: BranchSummaryState;
+  /** The lease row, if one is left (an unexpired one may belong to a live worker: check liveness). */
+  lease: LeaseRecord | null;
 }
 
 /** A stored, imported task set (e.g. an uploaded HotpotQA file). */
@@ -61,6 +83,20 @@ export interface RunStore extends EventLog, ResponseCache {
   releaseLease(branchId: BranchId, owner: string): Promise<void>;
   /** The owner of an unexpired lease on a branch, or null. */
   leaseHolder(branchId: BranchId, now?: number): Promise<string | null>;
+  /** The branch's lease row, expired or not; null when none is left. */
+  getLease(branchId: BranchId): Promise<LeaseRecord | null>;
+  /** Records the model call `owner` waits on for the branch (null: none); ignored when `owner` does not hold the lease. */
+  setLeaseActivity(branchId: BranchId, owner: string, activity: CallActivity | null): Promise<void>;
+  /**
+   * The branch's summary read model, kept up to date by every append in the
+   * same transaction (lib/domain/branch-summary.ts); null for an unknown branch.
+   */
+  getBranchSummary(branchId: BranchId): Promise<BranchSummaryState | null>;
+  /**
+   * Branches whose log says running, oldest `queuedAt` first, with their lease
+   * rows (a worker pool filters out the ones a live worker holds).
+   */
+  listRunnableBranches(limit: number): Promise<RunnableBranch[]>;
   /**
    * Stores an imported task set. When a set of the same family with the same
    * `contentHash` exists, returns that one instead (importing a file twice does

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { breakpointsSchema, environmentIdSchema, modelIdSchema, strategySchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
-import { runStatusSchema } from "./status";
+import { callActivitySchema, runStatusSchema } from "./status";
 
 /**
  * HTTP contract between lib/query (client) and app/api (server). Both sides
@@ -18,10 +18,13 @@ import { runStatusSchema } from "./status";
  * - `GET  /api/runs/:runId/events?after=<seq>` → {@link eventPageResponseSchema}
  * - `GET  /api/runs/:runId/stream?after=<seq>` → `text/event-stream`; each message has
  *   `id: <seq>`, `event: run-event`, `data: <RunEvent JSON>`; plus `event: status` with
- *   `{ status: RunStatus, lastSeq }` JSON whenever the status changes (`lastSeq`: the branch's
- *   last event seq the status was computed at; clients ignore a status older than what they have).
- *   Honors `Last-Event-ID`.
- * - `POST /api/runs/:runId/pause` | `/resume` (body optional `{ step: true }`: run one action, then pause) | `/cancel` → {@link runDetailResponseSchema}
+ *   `{ status: RunStatus, lastSeq, activeCall }` JSON whenever the status or the call in flight
+ *   changes (`lastSeq`: the branch's last event seq the status was computed at; clients ignore a
+ *   status older than what they have; `activeCall`: {@link callActivitySchema} or null); plus
+ *   `event: live-call` with a {@link liveCallMessageSchema} (transient token deltas). Honors `Last-Event-ID`.
+ * - `POST /api/runs/:runId/pause` | `/resume` (body optional `{ step: true }`: run one action, then pause) | `/cancel` → {@link runDetailResponseSchema};
+ *   pause and cancel append a request event and answer at once (status `pausing` / `cancelling`
+ *   while a worker finishes its step; a branch no worker holds is paused or cancelled at once)
  * - `POST /api/runs/:runId/edits` body {@link editRequestSchema} → {@link runDetailResponseSchema}
  * - `POST /api/runs/:runId/breakpoints` body {@link breakpointsSchema} (kinds left out are off) → {@link runDetailResponseSchema}
  * - `GET  /api/runs/:runId/branches` → {@link branchListResponseSchema}
@@ -136,6 +139,8 @@ export const runSummarySchema = z.object({
   strategy: strategySchema,
   modelId: z.string(),
   status: runStatusSchema,
+  /** The model call a worker is waiting on now (with its start time), or null. */
+  activeCall: callActivitySchema.nullable().default(null),
   /** Where the task takes place (household: the opening room text), else null. */
   setting: z.string().nullable().default(null),
   /** Trials finished so far. */
@@ -153,6 +158,8 @@ export type RunDetailResponse = z.infer<typeof runDetailResponseSchema>;
 export const eventPageResponseSchema = z.object({
   events: z.array(runEventSchema),
   status: runStatusSchema,
+  /** The model call a worker is waiting on now, or null. */
+  activeCall: callActivitySchema.nullable().default(null),
   lastSeq: z.number().int().nonnegative(),
 });
 export type EventPageResponse = z.infer<typeof eventPageResponseSchema>;

@@ -48,3 +48,17 @@ export function isTerminalStatus(status: RunStatus): boolean {
 export function isLiveStatus(status: RunStatus): boolean {
   return status === "queued" || status === "running" || status === "pausing" || status === "cancelling" || status === "interrupted";
 }
+
+/**
+ * The model call a worker is waiting on now, for "how long has it run" in the
+ * UI and the CLI. Kept with the branch's lease (not in the log: it is transient).
+ */
+export const callActivitySchema = z.object({
+  role: z.enum(["actor", "reflector"]),
+  trial: z.number().int().positive(),
+  /** The Actor step; null for a Self-Reflection call. */
+  step: z.number().int().positive().nullable(),
+  /** ISO-8601 time the call started. */
+  startedAt: z.string(),
+});
+export type CallActivity = z.infer<typeof callActivitySchema>;

@@ -52,9 +52,19 @@ export class ModelCallError extends Error {
  */
 export type ReplayMode = "live" | "recorded";
 
+/** Per-call options of {@link ModelPort.generate}. */
+export interface ModelCallOptions {
+  /** Cancels the call; the port then throws a {@link ModelCallError} with code `aborted`. */
+  signal?: AbortSignal;
+  /** How the call may use the response cache (default `live`). */
+  replay?: ReplayMode;
+  /** Receives each streamed text piece of a live call, in order (not called for cache hits). */
+  onDelta?: (text: string) => void;
+}
+
 /** Calls models. Throws {@link ModelCallError} on provider failure. */
 export interface ModelPort {
-  generate(request: ModelRequest, options?: { signal?: AbortSignal; replay?: ReplayMode }): Promise<ModelResponse>;
+  generate(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
 }
 
 /** A response as the cache keeps it. Tokens are counts. */

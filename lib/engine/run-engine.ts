@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Strategy } from "@/lib/domain/config";
 import type { Episode, EnvironmentFamily, StepResult } from "@/lib/domain/environment";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
-import { foldRun, type RunState, type TrialView } from "@/lib/domain/fold-run";
+import { applyEvent, emptyRunState, type RunState, type TrialView } from "@/lib/domain/fold-run";
+import type { RunConfig } from "@/lib/domain/config";
 import { asCallId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { decideNext, type NextAction } from "./decide";
 import { digestState } from "./digest";
@@ -19,30 +20,67 @@ export interface EngineDeps {
   environmentFor(id: string): EnvironmentFamily<unknown>;
   /** Fresh ids for events and model calls; defaults to UUID v4. */
   newId?: () => string;
+  /** Awaited between two actions so timers and I/O can run; default: one `setImmediate` turn. */
+  yieldToEventLoop?: () => Promise<void>;
+}
+
+/** A model call as a watcher sees it while it runs (transient: nothing of this is stored). */
+export interface CallInfo {
+  role: "actor" | "reflector";
+  trial: number;
+  /** The Actor step; null for a Self-Reflection call. */
+  step: number | null;
+  /** ISO-8601 time the call started. */
+  startedAt: string;
+}
+
+/** Watches model calls while they run: start, each streamed text piece, end (success or not). */
+export interface CallObserver {
+  start(call: CallInfo): void;
+  /** The next piece of streamed text (not the text so far). Live calls only. */
+  delta(call: CallInfo, text: string): void;
+  end(call: CallInfo): void;
 }
 
 /** Options of one {@link driveRun} call. */
 export interface DriveOptions {
   runId: RunId;
   branchId: BranchId;
-  /** Polled at every boundary between actions; `true` pauses the run there. */
-  pauseRequested?: () => boolean;
-  /** Polled at every boundary; `true` cancels the run there (`run-cancel` + `run-end` cancelled). */
-  cancelRequested?: () => boolean;
-  /** Aborts an in-flight model call (the run is then paused as by the user). */
+  /**
+   * Polled at every boundary between actions; `true` makes `driveRun` return
+   * there without appending anything, so the branch stays runnable for another
+   * worker (a worker shutting down, or one that lost its lease).
+   */
+  stopRequested?: () => boolean;
+  /**
+   * Aborts the model call or sandbox job in flight. The driver then re-reads the
+   * log: a `cancel-request` there cancels the run, a stop returns, anything else
+   * pauses it as by the user.
+   */
   signal?: AbortSignal;
   /** Called after every successful append with the stored events. */
   onEvents?: (events: RunEvent[]) => void;
+  /** Watches model calls as they run (live token deltas, "running for 12 s"). */
+  onCall?: CallObserver;
 }
 
-/** Why {@link driveRun} returned. */
-export type DriveResult = { state: RunState; stoppedBecause: "paused" | "ended" | "error" | "no-run-start" };
+/** Why {@link driveRun} returned. `stopped`: {@link DriveOptions.stopRequested} said so. */
+export type DriveResult = { state: RunState; stoppedBecause: "paused" | "ended" | "error" | "no-run-start" | "stopped" };
+
+/** Lets timers and I/O run between two actions; default `setImmediate` (a macrotask). */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Runs the Reflexion loop (paper §3) from wherever the log stands until the run
- * pauses, ends or errors. Each iteration folds the branch's events, decides the
- * next action ({@link decideNext}), performs it and appends its events in one
- * atomic batch, so the log is always a consistent prefix of the run.
+ * pauses, ends, errors or is told to stop. The branch's events are folded once
+ * and then incrementally ({@link applyEvent}), so each iteration costs the same
+ * however long the run is. Each iteration decides the next action
+ * ({@link decideNext}), performs it and appends its events in one atomic batch,
+ * so the log is always a consistent prefix of the run.
+ *
+ * Control is read from the log at every boundary: a `cancel-request` there
+ * becomes `run-cancel` + `run-end` (cancelled), a `pause-request` becomes
+ * `run-pause` (reason `user`) — whoever appended them, in whatever process.
  *
  * Provider failures become `model-call-error` + `run-pause` (reason `model-error`),
  * never a failed trial. Unexpected exceptions become `run-error`. Throws only if
@@ -50,14 +88,19 @@ export type DriveResult = { state: RunState; stoppedBecause: "paused" | "ended" 
  */
 export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise<DriveResult> {
   const newId = deps.newId ?? randomUUID;
+  const pause = deps.yieldToEventLoop ?? yieldToEventLoop;
   const { runId, branchId } = options;
-  let events = await deps.log.list(runId, branchId);
+  const events: RunEvent[] = [];
+  const state = emptyRunState();
 
   // Picks up everything appended since we last looked, including events other
-  // writers added (edits and breakpoint changes made through the server).
+  // writers added (edits, breakpoint changes, pause and cancel requests).
   const refresh = async (): Promise<void> => {
     const newer = await deps.log.list(runId, branchId, events.at(-1)?.seq ?? 0);
-    if (newer.length > 0) events = events.concat(newer);
+    for (const event of newer) {
+      events.push(event);
+      applyEvent(state, event);
+    }
   };
   const append = async (drafts: EventDraft[]): Promise<void> => {
     const stored = await deps.log.append(runId, branchId, drafts);
@@ -65,19 +108,20 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     await refresh();
   };
 
-  for (;;) {
+  for (let iteration = 0; ; iteration += 1) {
+    if (iteration > 0) await pause();
     await refresh();
-    const state = foldRun(events);
+    if (options.stopRequested?.()) return { state, stoppedBecause: "stopped" };
     const next = decideNext(state, { earlyStop: earlyStopFor(deps, state) });
     if (next.kind === "idle") return { state, stoppedBecause: next.why };
-    if (options.cancelRequested?.()) {
+    if (state.cancelRequested) {
       await append([
         draft("run-cancel", { reason: "Cancelled by the user." }),
         draft("run-end", { outcome: "cancelled", trials: state.trials.length }),
       ]);
       continue;
     }
-    if (options.pauseRequested?.() || options.signal?.aborted) {
+    if (state.pauseRequested) {
       await append([draft("run-pause", { reason: "user", detail: "Paused by the user." })]);
       continue;
     }
@@ -86,29 +130,38 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
       await append([before]);
       continue;
     }
+    // What perform() reads of the state must not change under it: appends fold into `state` in place.
+    const config = effectiveConfigOf(state);
     try {
-      await perform(next, state, deps, newId, append, () => events, options.signal);
-      const after = pauseAfter(foldRun(events), next);
+      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall });
+      const after = pauseAfter(state, next);
       if (after) await append([after]);
     } catch (error) {
-      if (error instanceof ModelCallError) {
-        if (error.code === "aborted") {
+      if (error instanceof ModelCallError || isAbort(error, options.signal)) {
+        if (options.signal?.aborted || (error instanceof ModelCallError && error.code === "aborted")) {
+          await refresh();
+          if (state.cancelRequested || options.stopRequested?.()) continue;
           await append([draft("run-pause", { reason: "user", detail: "Paused by the user during a model call." })]);
           continue;
         }
+      }
+      if (error instanceof ModelCallError) {
+        const role = next.kind === "reflect" ? "reflector" : "actor";
         await append([
           draft("model-call-error", {
             callId: asCallId(newId()),
-            role: next.kind === "reflect" ? "reflector" : "actor",
+            role,
             trial: "trial" in next ? next.trial : 1,
             step: next.kind === "actor-step" ? next.step : null,
-            modelId: (next.kind === "reflect" ? state.config?.models.reflector : state.config?.models.actor)?.modelId ?? "",
+            // The model in force when the call was made (after any model edit), not the original config's.
+            modelId: config?.models[role].modelId ?? "",
             code: error.code,
             message: error.message,
             retryable: error.retryable,
             attempts: error.attempts,
           }),
-          draft("run-pause", { reason: "model-error", detail: `${error.message} Resume the run to retry this call.`, at: null }),
+          // The message already says what to do (model-call-errors.ts): say it once.
+          draft("run-pause", { reason: "model-error", detail: error.message, at: null }),
         ]);
         continue;
       }
@@ -116,6 +169,45 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
       await append([draft("run-error", { code: "internal", message })]);
     }
   }
+}
+
+/** The run's configuration in force (edits applied); null before `run-start`. */
+function effectiveConfigOf(state: RunState): RunConfig | null {
+  return state.effectiveConfig;
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && error instanceof Error && (error.name === "AbortError" || error === signal.reason);
+}
+
+/**
+ * Waits for `work` unless `signal` aborts first (then rejects with an AbortError).
+ * Used for sandbox jobs, which stop at their own time limit: on cancel the run
+ * stops waiting and the job's result is discarded.
+ */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+function abortError(): Error {
+  const error = new Error("The operation was aborted.");
+  error.name = "AbortError";
+  return error;
 }
 
 type Append = (drafts: EventDraft[]) => Promise<void>;
@@ -155,18 +247,41 @@ function earlyStopFor(deps: EngineDeps, state: RunState): ((trial: TrialView) =>
   return (trial) => earlyStop.call(family, trajectoryOf(trial));
 }
 
-async function perform(
-  next: Exclude<NextAction, { kind: "idle" }>,
-  state: RunState,
-  deps: EngineDeps,
-  newId: () => string,
-  append: Append,
-  currentEvents: () => RunEvent[],
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  if (!state.config) throw new Error("run has no run-start event");
+/** What {@link perform} needs besides the action and the state. */
+interface PerformContext {
+  deps: EngineDeps;
+  newId: () => string;
+  append: Append;
+  signal: AbortSignal | undefined;
+  onCall: CallObserver | undefined;
+}
+
+/** One model call, watched by the call observer (start, deltas, end). */
+async function callModel(
+  context: PerformContext,
+  request: ModelRequest,
+  call: Omit<CallInfo, "startedAt">,
+  replay: RunState["replayMode"],
+): Promise<ModelResponse> {
+  const observer = context.onCall;
+  const info: CallInfo = { ...call, startedAt: new Date().toISOString() };
+  observer?.start(info);
+  try {
+    return await context.deps.model.generate(request, {
+      signal: context.signal,
+      replay,
+      onDelta: observer ? (text) => observer.delta(info, text) : undefined,
+    });
+  } finally {
+    observer?.end(info);
+  }
+}
+
+async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunState, context: PerformContext): Promise<void> {
+  const { deps, newId, append, signal } = context;
   // The config as edited so far: prompt templates and model settings may have been changed while paused.
-  const config = { ...state.config, templates: state.templates ?? state.config.templates, models: state.models ?? state.config.models };
+  const config = state.effectiveConfig;
+  if (!config) throw new Error("run has no run-start event");
   const family = deps.environmentFor(config.environment);
   const task = family.parseTask(config.task);
   const trialView = (trial: number): TrialView => {
@@ -174,6 +289,9 @@ async function perform(
     if (!view) throw new Error(`trial ${trial} has no trial-start event`);
     return view;
   };
+  // Sandbox jobs (code) are not abortable themselves: on cancel the run stops waiting for them.
+  const step = async (episode: Episode, parsed: ReturnType<typeof family.parseAction>): Promise<StepResult> =>
+    abortable(Promise.resolve(episode.step(parsed)), signal);
 
   switch (next.kind) {
     case "start-trial": {
@@ -188,7 +306,7 @@ async function perform(
       if (pending && pending.trial === next.trial && pending.step === next.step) {
         // A person wrote this step's action (`action-edit`): execute it without calling the model.
         const parsed = family.parseAction(pending.text, stepData);
-        const result = await (await replayEpisode(family, task, state, trial, config.strategy)).step(parsed);
+        const result = await step(await replayEpisode(family, task, state, trial, config.strategy), parsed);
         await append([
           draft("step-action", {
             ...stepData,
@@ -207,12 +325,12 @@ async function perform(
         messages: buildActorMessages(config, family, task, trial, next.step, state.trials.find((t) => t.trial === next.trial - 1) ?? null, state.trials),
         stopSequences: family.actorStopSequences,
       };
-      const response = await deps.model.generate(request, { signal, replay: state.replayMode });
+      const response = await callModel(context, request, { role: "actor", trial: next.trial, step: next.step }, state.replayMode);
       const callEventId = newId();
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
       const parsed = family.parseAction(completion.actionText, stepData);
-      const result = await (await replayEpisode(family, task, state, trial, config.strategy)).step(parsed);
+      const result = await step(await replayEpisode(family, task, state, trial, config.strategy), parsed);
       await append([
         callEnd(callEventId, callId, request, response, next.trial, next.step),
         draft("step-thought", { ...stepData, text: completion.thought, callId }, { causedBy: callEventId }),
@@ -232,14 +350,15 @@ async function perform(
       return;
     }
     case "evaluate": {
-      const verdict = await family.evaluate(task, next.answer, await replayEpisode(family, task, state, trialView(next.trial), config.strategy));
+      const episode = await replayEpisode(family, task, state, trialView(next.trial), config.strategy);
+      const verdict = await abortable(Promise.resolve(family.evaluate(task, next.answer, episode)), signal);
       const outcome = verdict.verdict === "pass" ? "success" : next.halted ? "halted" : "failure";
       const reason = next.halted && verdict.verdict !== "pass" ? (next.haltReason ?? verdict.feedback) : verdict.feedback;
       const drafts = [
         draft("evaluation-end", { trial: next.trial, ...verdict }),
         draft("trial-end", { trial: next.trial, outcome, reason }),
       ];
-      await appendWithCheckpoint(drafts, next.trial, append, currentEvents);
+      await appendWithCheckpoint(drafts, next.trial, append, state);
       return;
     }
     case "reflect": {
@@ -250,14 +369,14 @@ async function perform(
         messages: buildReflectorMessages(config, family, task, trial),
         stopSequences: [],
       };
-      const response = await deps.model.generate(request, { signal, replay: state.replayMode });
+      const response = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, state.replayMode);
       const callEventId = newId();
       const callId = asCallId(newId());
       const drafts = [
         callEnd(callEventId, callId, request, response, next.trial, null),
         draft("reflection-end", { trial: next.trial, text: cleanReflection(response.text), callId }, { causedBy: callEventId }),
       ];
-      await appendWithCheckpoint(drafts, next.trial, append, currentEvents);
+      await appendWithCheckpoint(drafts, next.trial, append, state);
       return;
     }
     case "end-run":
@@ -271,14 +390,10 @@ async function perform(
  * them (a safe place to resume or fork). Two appends: if the process dies in
  * between, the log merely lacks that checkpoint; decisions never depend on it.
  */
-async function appendWithCheckpoint(
-  drafts: EventDraft[],
-  trial: number,
-  append: Append,
-  currentEvents: () => RunEvent[],
-): Promise<void> {
+async function appendWithCheckpoint(drafts: EventDraft[], trial: number, append: Append, state: RunState): Promise<void> {
   await append(drafts);
-  await append([draft("checkpoint", { trial, digest: digestState(foldRun(currentEvents())) })]);
+  // `append` has folded the drafts into `state`: its digest is the state after them.
+  await append([draft("checkpoint", { trial, digest: digestState(state) })]);
 }
 
 function callEnd(

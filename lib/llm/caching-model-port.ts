@@ -1,4 +1,4 @@
-import type { ModelPort, ModelRequest, ModelResponse, ReplayMode, ResponseCache } from "@/lib/engine/ports";
+import type { ModelCallOptions, ModelPort, ModelRequest, ModelResponse, ResponseCache } from "@/lib/engine/ports";
 import { requestHashOf } from "./request-hash";
 
 /**
@@ -13,7 +13,7 @@ import { requestHashOf } from "./request-hash";
  */
 export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): ModelPort {
   return {
-    async generate(request: ModelRequest, options: { signal?: AbortSignal; replay?: ReplayMode } = {}): Promise<ModelResponse> {
+    async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
       const requestHash = requestHashOf(request);
       if (options.replay === "recorded") {
         const hit = await cache.getCachedResponse(requestHash);
@@ -21,7 +21,7 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
           return { text: hit.text, usage: hit.usage, finishReason: hit.finishReason, latencyMs: 0, costUsd: 0, requestHash, source: "cache" };
         }
       }
-      const response = await inner.generate(request, { signal: options.signal });
+      const response = await inner.generate(request, { signal: options.signal, onDelta: options.onDelta });
       await cache.putCachedResponse(requestHash, { text: response.text, usage: response.usage, finishReason: response.finishReason });
       return response;
     },

@@ -12,8 +12,8 @@ import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { listAvailableModels } from "@/lib/llm/provider-registry";
 import { RunEventBus } from "./run-event-bus";
-import { RunExecutor } from "./run-executor";
 import { RunService } from "./run-service";
+import { DEFAULT_CONCURRENCY, parseProviderCaps, WorkerPool, type WorkerPoolOptions } from "./worker-pool";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
 export const DEFAULT_DB_PATH = ".data/playground.sqlite";
@@ -22,7 +22,8 @@ export const DEFAULT_DB_PATH = ".data/playground.sqlite";
 export interface ServerContext {
   store: RunStore;
   bus: RunEventBus;
-  executor: RunExecutor;
+  /** This process's worker pool (started for the web server and `cli worker`; `cli run` drives its own run through it). */
+  workers: WorkerPool;
   service: RunService;
   engineDeps: EngineDeps;
   models(): ModelsResponse;
@@ -45,6 +46,12 @@ export function createServerContext(
     env?: Record<string, string | undefined>;
     /** The live model port (tests pass one over AI SDK mock models); it is wrapped with the response cache. */
     model?: ModelPort;
+    /** Start the worker pool, so queued runs are claimed (default true; the CLI's `run` passes false). */
+    startWorkers?: boolean;
+    /** Overrides of the pool's settings (default from the environment). */
+    workers?: WorkerPoolOptions;
+    /** Written into pause and cancel requests: `web` (default), `cli`, … */
+    requestedBy?: string;
   } = {},
 ): ServerContext {
   const env = options.env ?? process.env;
@@ -58,12 +65,13 @@ export function createServerContext(
     ),
     environmentFor: (id) => environmentEntry(id).family,
   };
-  const executor = new RunExecutor(store, engineDeps, bus);
-  const service = new RunService(store, executor, bus, env);
+  const workers = new WorkerPool(store, engineDeps, bus, { ...workerSettings(env), ...options.workers });
+  const service = new RunService(store, workers, bus, env, options.requestedBy ?? "web");
+  if (options.startWorkers !== false) workers.start();
   return {
     store,
     bus,
-    executor,
+    workers,
     service,
     engineDeps,
     models: () => listAvailableModels(env),
@@ -72,6 +80,21 @@ export function createServerContext(
       return { run: { ...(await service.summary(run)), rootBranchId: run.rootBranchId } };
     },
   };
+}
+
+/**
+ * The pool's settings from the environment: `REFLEXION_CONCURRENCY` (runs driven
+ * at once by one process, default 4) and `REFLEXION_PROVIDER_CONCURRENCY`
+ * (per-provider caps, `openai=2,compatible=1`).
+ * @throws Error naming the variable when a value is malformed.
+ */
+export function workerSettings(env: Record<string, string | undefined>): WorkerPoolOptions {
+  const raw = env.REFLEXION_CONCURRENCY?.trim();
+  const concurrency = raw ? Number(raw) : DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new Error(`REFLEXION_CONCURRENCY must be a positive whole number (got "${raw}").`);
+  }
+  return { concurrency, providerCaps: parseProviderCaps(env.REFLEXION_PROVIDER_CONCURRENCY) };
 }
 
 const globalKey = Symbol.for("reflexion-playground.server-context");

@@ -3,10 +3,14 @@ import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft } from "@/lib/domain/events";
 import type { RunState } from "@/lib/domain/fold-run";
 import { asEventId } from "@/lib/domain/ids";
+import { nextActorStep } from "@/lib/domain/next-step";
 
 /**
  * The edit events for one edit request against a folded state: a reflection's
- * new text, or the whole memory. Nothing for an edit that changes nothing.
+ * new text, the whole memory, a role's template or model settings (against the
+ * effective config, `RunState.effectiveConfig`), or the Actor's next action
+ * (placed by `nextActorStep`, lib/domain/next-step.ts). Nothing for an edit
+ * that changes nothing.
  * @throws AppError("not-found") for an unknown reflection.
  */
 export function editDrafts(state: RunState, request: EditRequest): EventDraft[] {
@@ -22,14 +26,14 @@ export function editDrafts(state: RunState, request: EditRequest): EventDraft[] 
       if (JSON.stringify(state.memory) === JSON.stringify(request.memory)) return [];
       return [draft("memory-edit", { oldMemory: state.memory, newMemory: request.memory, note })];
     case "prompt": {
-      const old = state.templates?.[request.role];
+      const old = state.effectiveConfig?.templates[request.role];
       if (!old) throw new AppError("conflict", "The run has no templates yet.");
       if (old.text === request.text) return [];
       const newTemplate = { id: old.id, version: old.version + 1, text: request.text };
       return [draft("prompt-edit", { role: request.role, oldTemplate: old, newTemplate, note })];
     }
     case "model": {
-      const old = state.models?.[request.role];
+      const old = state.effectiveConfig?.models[request.role];
       if (!old) throw new AppError("conflict", "The run has no model settings yet.");
       const newValue = {
         modelId: request.modelId ?? old.modelId,
@@ -44,11 +48,4 @@ export function editDrafts(state: RunState, request: EditRequest): EventDraft[] 
       return [draft("action-edit", { trial, step, text: request.text, note })];
     }
   }
-}
-
-/** Where the Actor acts next: the next step of the open trial, else step 1 of the next trial. */
-function nextActorStep(state: RunState): { trial: number; step: number } {
-  const last = state.trials.at(-1);
-  if (last && last.outcome === null) return { trial: last.trial, step: last.steps.filter((s) => s.observation !== null).length + 1 };
-  return { trial: (last?.trial ?? 0) + 1, step: 1 };
 }

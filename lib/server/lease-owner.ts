@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import type { LeaseState } from "@/lib/domain/status";
 
 /** A lease owner id for this process: `host:pid:random`. */
 export function newLeaseOwner(): string {
@@ -23,4 +24,13 @@ export function leaseOwnerAlive(owner: string): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/**
+ * What a lease row says about who executes a branch: `live` (unexpired, owner
+ * alive), `dead` (a row left by a worker that died or let it lapse), `none`.
+ */
+export function leaseStateOf(lease: { owner: string; expiresAt: number } | null, now = Date.now()): LeaseState {
+  if (!lease) return "none";
+  return lease.expiresAt > now && leaseOwnerAlive(lease.owner) ? "live" : "dead";
 }

@@ -1,7 +1,7 @@
 import { runConfigSchema, type RunConfig } from "@/lib/domain/config";
 import type { CreateRunRequest } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
-import { strategyBehaviour, supportedStrategiesOf } from "@/lib/engine/strategies";
+import { fixedLimitsOf, supportedStrategiesOf } from "@/lib/domain/strategies";
 import type { EnvironmentEntry } from "@/lib/environments/registry";
 
 /**
@@ -17,7 +17,7 @@ const REFLECTOR_MAX_OUTPUT_TOKENS = 250;
  * the family's templates for the strategy (`templatesFor`, else its defaults),
  * temperature 0 (the paper's setting) and the defaults of the config schema for
  * anything the request leaves out. Strategy-specific choices
- * (docs/decisions/0008-strategies.md):
+ * (docs/decisions/0008-strategies.md; `fixedLimitsOf` in lib/domain/strategies.ts):
  * - the step budget is the strategy's fixed one when it has one (`cot`,
  *   `cot-gold-context`: 1, whatever the request says), else the request's, else
  *   the family's default;
@@ -45,16 +45,16 @@ export function buildRunConfig(
     );
   }
   const templates = family.templatesFor?.(strategy) ?? family.defaultTemplates;
-  const behaviour = strategyBehaviour(strategy);
+  const fixed = fixedLimitsOf(strategy, family);
   return runConfigSchema.parse({
     environment: request.environment,
     taskSetName,
     taskId: request.taskId,
     task,
     strategy,
-    memoryWindow: strategy === "last-attempt-and-reflexion" ? 1 : request.memoryWindow === undefined ? family.defaultMemoryWindow : request.memoryWindow,
+    memoryWindow: fixed.memoryWindow ?? (request.memoryWindow === undefined ? family.defaultMemoryWindow : request.memoryWindow),
     maxTrials: request.maxTrials,
-    maxStepsPerTrial: family.fixedStepsPerTrial ?? behaviour.stepsPerTrial ?? request.maxStepsPerTrial ?? family.defaultMaxStepsPerTrial,
+    maxStepsPerTrial: fixed.stepsPerTrial ?? request.maxStepsPerTrial ?? family.defaultMaxStepsPerTrial,
     models: {
       actor: { modelId: request.modelId, temperature: 0, maxOutputTokens: family.maxOutputTokens?.actor ?? ACTOR_MAX_OUTPUT_TOKENS },
       reflector: { modelId: request.modelId, temperature: 0, maxOutputTokens: family.maxOutputTokens?.reflector ?? REFLECTOR_MAX_OUTPUT_TOKENS },

@@ -1,4 +1,3 @@
-import type { RunStatus } from "@/lib/domain/api";
 import type { BranchId } from "@/lib/domain/ids";
 import type { RunEventBus } from "./run-event-bus";
 import type { RunService } from "./run-service";
@@ -11,8 +10,12 @@ const HEARTBEAT_MS = 15_000;
 /**
  * Server-sent events for one run (lib/domain/api.ts): every event with
  * `seq > after` as `event: run-event` (`id:` = seq, so a reconnecting
- * EventSource resumes via Last-Event-ID), and `event: status` whenever the status
- * changes. Pushes at once on in-process appends, and polls for the rest.
+ * EventSource resumes via Last-Event-ID), `event: status` with
+ * `{ status, lastSeq, activeCall }` whenever the status or the call in flight
+ * changes, and `event: live-call` (lib/domain/live-call.ts: call start, token
+ * deltas, call end; transient, for calls driven in this process). Pushes at
+ * once on in-process appends, and polls the store (an indexed read after the
+ * last seq sent, plus the branch summary — never a whole log) for the rest.
  */
 export function runEventStream(
   service: RunService,
@@ -24,7 +27,7 @@ export function runEventStream(
 ): Response {
   const encoder = new TextEncoder();
   let lastSeq = after;
-  let lastStatus: RunStatus | null = null;
+  let lastStatus: string | null = null;
   let busy = false;
   let again = false;
   let closed = false;
@@ -59,10 +62,11 @@ export function runEventStream(
               send(`id: ${event.seq}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`);
               lastSeq = event.seq;
             }
-            const status = await service.status(run, { branchId });
-            if (status !== lastStatus) {
-              lastStatus = status;
-              send(`event: status\ndata: ${JSON.stringify({ status, lastSeq })}\n\n`);
+            const { status, activeCall } = await service.liveness(run, branchId);
+            const key = JSON.stringify({ status, activeCall });
+            if (key !== lastStatus) {
+              lastStatus = key;
+              send(`event: status\ndata: ${JSON.stringify({ status, lastSeq, activeCall })}\n\n`);
             }
           } while (again && !closed);
         } catch (error) {
@@ -75,6 +79,14 @@ export function runEventStream(
 
       send("retry: 2000\n\n");
       cleanups.push(bus.subscribe(runId, () => void flush()));
+      // Transient live-call messages of this branch (never stored): token deltas as the model streams.
+      cleanups.push(
+        bus.subscribeLive(runId, (message) => {
+          if (message.branchId !== branchId) return;
+          send(`event: live-call\ndata: ${JSON.stringify(message)}\n\n`);
+          if (message.kind !== "token-delta") void flush();
+        }),
+      );
       const poll = setInterval(() => void flush(), POLL_MS);
       const heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
       cleanups.push(() => clearInterval(poll), () => clearInterval(heartbeat));

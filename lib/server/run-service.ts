@@ -3,7 +3,8 @@ import { DEFAULT_MEMORY_WINDOW, breakpointsSchema, type BreakpointsInput } from 
 import type { BranchSummary, CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
-import { foldRun, type RunState } from "@/lib/domain/fold-run";
+import { foldRun } from "@/lib/domain/fold-run";
+import { branchStatus, isTerminalStatus, type CallActivity } from "@/lib/domain/status";
 import { asBranchId, asRunId, type BranchId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { templateVariableNames } from "@/lib/engine/prompts";
@@ -13,9 +14,9 @@ import { availableEnvironments, environmentEntry, type EnvironmentEntry } from "
 import { resolveModelId } from "@/lib/llm/provider-registry";
 import { editDrafts } from "./edit-drafts";
 import { buildRunConfig } from "./run-config-factory";
-import { leaseOwnerAlive } from "./lease-owner";
+import { leaseStateOf, newLeaseOwner } from "./lease-owner";
 import type { RunEventBus } from "./run-event-bus";
-import type { RunExecutor } from "./run-executor";
+import type { WorkerPool } from "./worker-pool";
 
 /** The placeholders a family's templates can use, computed on its first built-in task (none without one). */
 function templateVariablesOf(entry: EnvironmentEntry): { actor: string[]; reflector: string[] } {
@@ -33,9 +34,11 @@ export const BUILTIN_TASK_SET = "builtin";
 export class RunService {
   constructor(
     private readonly store: RunStore,
-    private readonly executor: RunExecutor,
+    private readonly workers: WorkerPool,
     private readonly bus: RunEventBus,
     private readonly env: Record<string, string | undefined> = process.env,
+    /** Written into pause and cancel requests (`web`, `cli`, …). */
+    private readonly requestedBy = "web",
   ) {}
 
   /** The task families offered, in registry order. */
@@ -108,7 +111,8 @@ export class RunService {
   }
 
   /**
-   * Creates a run and, unless `start` is false, starts executing it here.
+   * Creates a run; it is queued (status `queued`) until a worker claims it. The
+   * pool of this process is woken at once (unless `start` is false).
    * @throws AppError("not-found") for an unknown task; AppError("provider-not-configured") for a model whose provider has no credentials.
    */
   async createRun(request: CreateRunRequest, options: { start?: boolean } = {}): Promise<RunRecord> {
@@ -120,7 +124,7 @@ export class RunService {
     const config = buildRunConfig(request, entry, task, set.name);
     const title = entry.family.summarize(entry.family.parseTask(task)).title;
     const run = await this.store.createRun({ config, title });
-    if (options.start !== false) await this.executor.start(run.id);
+    if (options.start !== false) this.workers.wake();
     return run;
   }
 
@@ -149,20 +153,27 @@ export class RunService {
   }
 
   /**
-   * A branch's status (root by default): the log's, except `interrupted` when
-   * the log says running but no live process holds the branch's lease.
+   * A branch's status (root by default), from its summary read model and its
+   * lease — the one status function, lib/domain/status.ts.
    */
-  async status(run: RunRecord, options: { state?: RunState; branchId?: BranchId } = {}): Promise<RunStatus> {
-    const branch = options.branchId ?? run.rootBranchId;
-    const folded = options.state ?? foldRun(await this.store.list(run.id, branch));
-    if (folded.status !== "running") return folded.status;
-    if (this.executor.isActive(branch)) return "running";
-    const holder = await this.store.leaseHolder(branch);
-    return holder && leaseOwnerAlive(holder) ? "running" : "interrupted";
+  async status(run: RunRecord, options: { branchId?: BranchId } = {}): Promise<RunStatus> {
+    return (await this.liveness(run, options.branchId ?? run.rootBranchId)).status;
+  }
+
+  /** Status plus the model call a worker is waiting on now (with its start time), for "running for 12 s". */
+  async liveness(run: RunRecord, branchId: BranchId): Promise<{ status: RunStatus; activeCall: CallActivity | null; lastSeq: number }> {
+    const summary = await this.store.getBranchSummary(branchId);
+    if (!summary) throw new AppError("not-found", `Run ${run.id} has no branch ${branchId}.`);
+    const lease = await this.store.getLease(branchId);
+    const leaseState = this.workers.isActive(branchId) ? "live" : leaseStateOf(lease);
+    const status = branchStatus(summary, leaseState);
+    const activeCall = leaseState === "live" ? (this.workers.currentCall(branchId) ?? lease?.activity ?? null) : null;
+    return { status, activeCall, lastSeq: summary.lastSeq };
   }
 
   async summary(run: RunRecord): Promise<RunSummary> {
-    const state = foldRun(await this.store.list(run.id, run.rootBranchId));
+    const summary = await this.store.getBranchSummary(run.rootBranchId);
+    const { status, activeCall } = await this.liveness(run, run.rootBranchId);
     return {
       id: run.id,
       createdAt: run.createdAt,
@@ -170,11 +181,12 @@ export class RunService {
       taskId: run.config.taskId,
       title: run.title,
       strategy: run.config.strategy,
-      modelId: run.config.models.actor.modelId,
-      status: await this.status(run, { state }),
+      modelId: summary?.actorModelId ?? run.config.models.actor.modelId,
+      status,
+      activeCall,
       setting: this.settingOf(run),
-      trials: state.trials.filter((trial) => trial.outcome !== null).length,
-      outcome: state.outcome,
+      trials: summary?.trialsEnded ?? 0,
+      outcome: summary?.outcome ?? null,
     };
   }
 
@@ -193,59 +205,96 @@ export class RunService {
     return Promise.all(runs.map((run) => this.summary(run)));
   }
 
-  /** Asks a running branch (root by default) to pause at its next boundary (after the current model call). */
-  async pause(runId: string, branchId?: string | null): Promise<RunRecord> {
+  /**
+   * Asks a branch (root by default) to pause: appends a `pause-request` and
+   * returns at once (status `pausing`); the worker driving it pauses at its next
+   * step boundary, in whatever process it runs. A branch no worker holds
+   * (queued, interrupted) is paused at once.
+   * @throws AppError("conflict") when it has ended or failed.
+   */
+  async pause(runId: string, branchId?: string | null): Promise<RunStatus> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
     const status = await this.status(run, { branchId: branch });
-    if (status === "paused") return run;
-    if (!this.executor.requestPause(branch)) {
-      throw new AppError("conflict", `Run ${runId} is ${status} and not executing in this server, so it cannot be paused here.`);
+    if (status === "paused" || status === "pausing" || status === "cancelling") return status;
+    if (isTerminalStatus(status)) throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to pause.`);
+    const request = draft("pause-request", { requestedBy: this.requestedBy, note: null });
+    const direct = status === "queued" || status === "interrupted";
+    if (!direct || !(await this.appendHoldingLease(run, branch, [request, draft("run-pause", { reason: "user", detail: "Paused by the user." })]))) {
+      await this.append(run, branch, [request]);
     }
-    await this.executor.settled(branch);
-    return run;
+    return this.status(run, { branchId: branch });
   }
 
   /**
-   * Resumes a paused branch (root by default), or recovers an interrupted one
-   * from its log. With `step`, the run performs one action and pauses again.
+   * Resumes a paused branch (root by default), or an interrupted one: appends
+   * `run-resume` and queues it for a worker (status `queued`, then `running`).
+   * With `step`, the run performs one action and pauses again.
    */
   async resume(runId: string, branchId?: string | null, options: { step?: boolean } = {}): Promise<RunRecord> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
     const status = await this.status(run, { branchId: branch });
-    if (status === "running") throw new AppError("conflict", `Run ${runId} is already running.`);
+    if (status === "running" || status === "queued" || status === "pausing" || status === "cancelling") {
+      throw new AppError("conflict", `Run ${runId} is already ${status}.`);
+    }
     if (status !== "paused" && status !== "interrupted") {
       throw new AppError("conflict", `Run ${runId} has ${status}; only a paused or interrupted run can be resumed.`);
     }
-    await this.append(run, branch, [draft("run-resume", { reason: status === "paused" ? "user" : "recovery", step: options.step ?? false })]);
-    if (!(await this.executor.start(run.id, branch))) {
-      throw new AppError("conflict", `Run ${runId} is being executed by another process.`);
+    if (status === "interrupted") {
+      // The holder died: clear its lease so the branch is plainly queued.
+      const lease = await this.store.getLease(branch);
+      if (lease) await this.store.releaseLease(branch, lease.owner);
     }
+    await this.append(run, branch, [draft("run-resume", { reason: status === "paused" ? "user" : "recovery", step: options.step ?? false })]);
+    this.workers.wake();
     return run;
   }
 
   /**
-   * Cancels a branch (root by default): a running one at its next boundary, a
-   * paused or interrupted one at once. Recorded as `run-cancel` + `run-end` (cancelled).
+   * Cancels a branch (root by default): appends a `cancel-request` and returns
+   * at once (status `cancelling`); the worker driving it aborts the model call
+   * or sandbox job in flight and records `run-cancel` + `run-end` (cancelled).
+   * A branch no worker holds (queued, paused, interrupted) is cancelled at once.
    * @throws AppError("conflict") when it has already ended.
    */
-  async cancel(runId: string, branchId?: string | null): Promise<RunRecord> {
+  async cancel(runId: string, branchId?: string | null): Promise<RunStatus> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
-    const state = foldRun(await this.store.list(run.id, branch));
-    if (state.status === "ended" || state.status === "error") {
-      throw new AppError("conflict", `Run ${runId} has ${state.status}; there is nothing to cancel.`);
+    const status = await this.status(run, { branchId: branch });
+    if (isTerminalStatus(status)) throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to cancel.`);
+    if (status === "cancelling") return status;
+    const request = draft("cancel-request", { requestedBy: this.requestedBy, note: null });
+    const direct = status === "queued" || status === "paused" || status === "interrupted";
+    if (direct) {
+      const summary = await this.store.getBranchSummary(branch);
+      const trials = summary?.trialsStarted ?? 0;
+      const ended = [request, draft("run-cancel", { reason: "Cancelled by the user." }), draft("run-end", { outcome: "cancelled", trials })];
+      if (await this.appendHoldingLease(run, branch, ended)) return this.status(run, { branchId: branch });
     }
-    if (this.executor.requestCancel(branch)) {
-      await this.executor.settled(branch);
-      return run;
+    await this.append(run, branch, [request]);
+    return this.status(run, { branchId: branch });
+  }
+
+  /**
+   * Appends `drafts` while holding the branch's lease, so no worker can start
+   * driving it in between (a dead holder's lease is cleared first). False when
+   * a live worker holds it: then the caller falls back to a request event.
+   */
+  private async appendHoldingLease(run: RunRecord, branchId: BranchId, drafts: EventDraft[]): Promise<boolean> {
+    const owner = `${newLeaseOwner()}:request`;
+    const lease = await this.store.getLease(branchId);
+    if (lease && leaseStateOf(lease) === "dead") await this.store.releaseLease(branchId, lease.owner);
+    if (!(await this.store.claimLease(branchId, owner, 5_000))) return false;
+    try {
+      const summary = await this.store.getBranchSummary(branchId);
+      // Re-check under the lease: the log may have moved on (e.g. the run ended) since the status was read.
+      if (!summary || summary.status === "ended" || summary.status === "error") return true;
+      await this.append(run, branchId, drafts);
+      return true;
+    } finally {
+      await this.store.releaseLease(branchId, owner);
     }
-    await this.append(run, branch, [
-      draft("run-cancel", { reason: "Cancelled by the user." }),
-      draft("run-end", { outcome: "cancelled", trials: state.trials.length }),
-    ]);
-    return run;
   }
 
   /** Records an edit of a paused branch (a reflection's text, or the whole memory) as an event. */
@@ -277,27 +326,26 @@ export class RunService {
     return run;
   }
 
-  /** A run's branches with their status and own model-call counts, root first. */
+  /** A run's branches with their status and own model-call counts, root first (from the summary read model). */
   async branches(runId: string): Promise<BranchSummary[]> {
     const run = await this.getRun(runId);
     const branches = await this.store.listBranches(run.id);
     return Promise.all(
       branches.map(async (branch) => {
-        const events = await this.store.list(run.id, branch.id);
-        const state = foldRun(events);
-        const own = foldRun(events.filter((event) => event.branchId === branch.id)).totals;
+        const summary = await this.store.getBranchSummary(branch.id);
+        if (!summary) throw new AppError("internal", `Branch ${branch.id} has no summary.`);
         return {
           id: branch.id,
           parentBranchId: branch.parentBranchId,
           forkSeq: branch.forkSeq,
           createdAt: branch.createdAt,
-          status: await this.status(run, { state, branchId: branch.id }),
-          replayMode: state.replayMode,
-          reason: state.fork?.reason ?? "root",
-          trials: state.trials.filter((trial) => trial.outcome !== null).length,
-          outcome: state.outcome,
-          liveCalls: own.liveCalls,
-          cachedCalls: own.cachedCalls,
+          status: await this.status(run, { branchId: branch.id }),
+          replayMode: summary.replayMode,
+          reason: summary.reason,
+          trials: summary.trialsEnded,
+          outcome: summary.outcome,
+          liveCalls: summary.own.liveCalls,
+          cachedCalls: summary.own.cachedCalls,
         };
       }),
     );
@@ -305,8 +353,8 @@ export class RunService {
 
   /**
    * Forks a branch at a checkpoint (or at seq 1, the run's start) into a new
-   * branch that shares the events up to there, applies `edits`, and starts it
-   * (unless `start` is false). `replay: "recorded"` serves unchanged model calls
+   * branch that shares the events up to there, applies `edits`, and queues it
+   * for a worker (the pool here is woken unless `start` is false). `replay: "recorded"` serves unchanged model calls
    * from the response cache; `live` calls the models again.
    * @throws AppError("invalid-input") when `atSeq` is not a checkpoint on the branch's path.
    */
@@ -353,7 +401,7 @@ export class RunService {
       }),
       ...editEvents,
     ]);
-    if (options.start !== false) await this.executor.start(run.id, branch.id);
+    if (options.start !== false) this.workers.wake();
     return { run, branchId: branch.id };
   }
 

@@ -52,7 +52,7 @@ async function finishedRun(): Promise<string> {
   const { getServerContext } = await import("@/lib/server/app-context");
   const server = getServerContext();
   const run = await server.service.getRun(runId);
-  await server.executor.settled(run.rootBranchId);
+  await server.workers.untilSettled(run.rootBranchId);
   return runId;
 }
 
@@ -119,7 +119,7 @@ describe("HTTP routes", () => {
     const { branchId } = (await forked.json()) as { branchId: string };
     const { getServerContext } = await import("@/lib/server/app-context");
     const { asBranchId } = await import("@/lib/domain/ids");
-    await getServerContext().executor.settled(asBranchId(branchId));
+    await getServerContext().workers.untilSettled(asBranchId(branchId));
     const list = (await (await routes.branches.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/branches`), params(runId))).json()) as {
       branches: Array<{ id: string; reason: string; status: string; liveCalls: number; cachedCalls: number; forkSeq: number | null }>;
     };

@@ -44,8 +44,15 @@ async function setup(config: RunConfig, responder: (prompt: string) => string = 
     environmentFor: () => qaEnvironment,
   };
   const run = await store.createRun({ config, title: task.question });
-  const drive = (options: { pauseRequested?: () => boolean } = {}) =>
-    driveRun(deps, { runId: run.id, branchId: run.rootBranchId, ...options });
+  /** `atBoundary(n)` runs at the n-th boundary between two actions (e.g. another process appends a request there). */
+  const drive = (options: { atBoundary?: (n: number) => Promise<void> } = {}) => {
+    let boundary = 0;
+    const atBoundary = options.atBoundary;
+    return driveRun(
+      atBoundary ? { ...deps, yieldToEventLoop: () => atBoundary(++boundary) } : deps,
+      { runId: run.id, branchId: run.rootBranchId },
+    );
+  };
   const events = () => store.list(run.id, run.rootBranchId);
   return { store, model, run, drive, events };
 }
@@ -147,14 +154,19 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
     expect(state.trials[1]?.outcome).toBe("failure"); // without the lesson the scripted Actor fails again
   });
 
-  it("pauses at the next boundary when asked", async () => {
-    const { drive, events } = await setup(qaConfig());
-    let calls = 0;
-    const result = await drive({ pauseRequested: () => ++calls > 2 });
+  it("pauses at the next boundary when a pause-request is in the log, whoever appended it", async () => {
+    const { drive, events, store, run } = await setup(qaConfig());
+    const { draft } = await import("@/lib/domain/events");
+    const result = await drive({
+      atBoundary: async (n) => {
+        if (n === 2) await store.append(run.id, run.rootBranchId, [draft("pause-request", { requestedBy: "another process" })]);
+      },
+    });
     expect(result.stoppedBecause).toBe("paused");
     const log = await events();
+    expect(log.slice(-2).map((e) => e.type)).toEqual(["pause-request", "run-pause"]);
     expect(log.at(-1)).toMatchObject({ type: "run-pause", data: { reason: "user" } });
-    expect(log.filter((e) => e.type === "run-pause")).toHaveLength(1);
+    expect(foldRun(log).pauseRequested).toBe(false);
   });
 
   it("records a provider failure as model-call-error and pauses; resuming continues the same trial", async () => {

@@ -31,7 +31,12 @@ async function setup(breakpoints: BreakpointsInput = {}) {
   const run = await store.createRun({ config: config(breakpoints), title: task.question });
   const events = () => store.list(run.id, run.rootBranchId);
   const append = (...drafts: EventDraft[]) => store.append(run.id, run.rootBranchId, drafts);
-  const drive = (options: { cancelRequested?: () => boolean } = {}) => driveRun(deps, { runId: run.id, branchId: run.rootBranchId, ...options });
+  /** `atBoundary(n)` runs at the n-th boundary between two actions (e.g. another process appends a request there). */
+  const drive = (options: { atBoundary?: (n: number) => Promise<void> } = {}) => {
+    let boundary = 0;
+    const atBoundary = options.atBoundary;
+    return driveRun(atBoundary ? { ...deps, yieldToEventLoop: () => atBoundary(++boundary) } : deps, { runId: run.id, branchId: run.rootBranchId });
+  };
   return { mock, events, append, drive };
 }
 
@@ -77,12 +82,15 @@ describe("breakpoints, Step, Cancel", () => {
   });
 
   it("Cancel ends the run as cancelled at the next boundary", async () => {
-    const { events, drive } = await setup();
-    let boundaries = 0;
-    const result = await drive({ cancelRequested: () => ++boundaries > 3 });
+    const { events, drive, append } = await setup();
+    const result = await drive({
+      atBoundary: async (n) => {
+        if (n === 3) await append(draft("cancel-request", { requestedBy: "cli" }));
+      },
+    });
     expect(result.stoppedBecause).toBe("ended");
     const log = await events();
-    expect(log.slice(-2).map((e) => e.type)).toEqual(["run-cancel", "run-end"]);
+    expect(log.slice(-3).map((e) => e.type)).toEqual(["cancel-request", "run-cancel", "run-end"]);
     expect(foldRun(log).outcome).toBe("cancelled");
   });
 });

@@ -53,6 +53,7 @@ function detail(status: RunStatus): RunDetailResponse {
       strategy: "reflexion",
       modelId: "demo",
       status,
+      activeCall: null,
       setting: null,
       trials: 1,
       outcome: null,
@@ -62,7 +63,7 @@ function detail(status: RunStatus): RunDetailResponse {
 }
 
 function page(events: readonly RunEvent[], status: RunStatus, lastSeq: number): EventPageResponse {
-  return { events: [...events], status, lastSeq };
+  return { events: [...events], status, activeCall: null, lastSeq };
 }
 
 /** `fetch` answering every events request with the next of `pages` (a Response each). */

@@ -17,7 +17,7 @@ function setup() {
 
 async function finishedRun(context: ReturnType<typeof setup>["context"]) {
   const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo" });
-  await context.executor.settled(run.rootBranchId);
+  await context.workers.untilSettled(run.rootBranchId);
   return { run, events: (await context.service.events(run.id)).events };
 }
 
@@ -46,7 +46,7 @@ describe("fork and replay with the response cache", () => {
     expect(callsBefore).toBe(6);
 
     const { branchId } = await context.service.fork(run.id, { atSeq: 1, replay: "recorded" });
-    await context.executor.settled(branchId);
+    await context.workers.untilSettled(branchId);
     const replay = (await context.service.events(run.id, 0, branchId)).events;
 
     expect(mock.doStreamCalls.length).toBe(callsBefore);
@@ -60,7 +60,7 @@ describe("fork and replay with the response cache", () => {
     const { context, mock } = setup();
     const { run } = await finishedRun(context);
     const { branchId } = await context.service.fork(run.id, { atSeq: 1, replay: "live" });
-    await context.executor.settled(branchId);
+    await context.workers.untilSettled(branchId);
     expect(mock.doStreamCalls.length).toBe(12);
   });
 
@@ -78,7 +78,7 @@ describe("fork and replay with the response cache", () => {
       replay: "recorded",
       edits: [{ kind: "reflection", reflectionEventId: reflection.id, text: edited }],
     });
-    await context.executor.settled(branchId);
+    await context.workers.untilSettled(branchId);
     const branchEvents = (await context.service.events(run.id, 0, branchId)).events;
     const own = branchEvents.filter((event) => event.branchId === branchId);
 
@@ -104,11 +104,11 @@ describe("fork and replay with the response cache", () => {
       modelId: "demo",
       breakpoints: { afterReflection: true },
     });
-    await context.executor.settled(run.rootBranchId);
+    await context.workers.untilSettled(run.rootBranchId);
     const events = (await context.service.events(run.id)).events;
     const checkpoint = events.filter((e) => e.type === "checkpoint").at(-1)!;
     const { branchId } = await context.service.fork(run.id, { atSeq: checkpoint.seq, replay: "recorded", breakpoints: {} });
-    await context.executor.settled(branchId);
+    await context.workers.untilSettled(branchId);
     const state = foldRun((await context.service.events(run.id, 0, branchId)).events);
     expect(state.breakpoints.afterReflection).toBe(false);
     expect(state.status).toBe("ended");

@@ -22,7 +22,7 @@ async function pausedBeforeFirstCall(context: ReturnType<typeof setup>["context"
     modelId: "demo",
     breakpoints: { beforeModelCall: { actor: true } },
   });
-  await context.executor.settled(run.rootBranchId);
+  await context.workers.untilSettled(run.rootBranchId);
   return run;
 }
 
@@ -48,7 +48,7 @@ describe("steering through the run service", () => {
   it("refuses edits while running and after the end", async () => {
     const { context } = setup();
     const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "none", modelId: "demo" });
-    await context.executor.settled(run.rootBranchId);
+    await context.workers.untilSettled(run.rootBranchId);
     await expect(context.service.edit(run.id, { kind: "action", text: "Finish[x]" })).rejects.toThrow(/only while the run is paused/);
     await expect(context.service.cancel(run.id)).rejects.toThrow(/nothing to cancel/);
   });
@@ -57,7 +57,7 @@ describe("steering through the run service", () => {
     const { context, mock } = setup();
     const run = await pausedBeforeFirstCall(context);
     await context.service.resume(run.id, null, { step: true });
-    await context.executor.settled(run.rootBranchId);
+    await context.workers.untilSettled(run.rootBranchId);
     let state = await stateOf(context, run.id);
     expect(mock.doStreamCalls).toHaveLength(1);
     expect(state.pause?.reason).toBe("step");

@@ -16,6 +16,7 @@ export const GET = handle(async (request: NextRequest, context: { params: Promis
   const { service } = getServerContext();
   const branch = branchParam(request);
   const { run, branchId, events } = await service.events(runId, after, branch);
-  const lastSeq = events.at(-1)?.seq ?? (await service.events(runId, 0, branchId)).events.at(-1)?.seq ?? 0;
-  return Response.json({ events, status: await service.status(run, { branchId }), lastSeq });
+  // The status is read after the events, at the summary's last seq (clients ignore a status older than what they hold).
+  const { status, activeCall, lastSeq } = await service.liveness(run, branchId);
+  return Response.json({ events, status, activeCall, lastSeq: Math.max(lastSeq, events.at(-1)?.seq ?? 0) });
 });

@@ -1,0 +1,100 @@
+import type { RunEvent } from "@/lib/domain/events";
+import type { BranchId } from "@/lib/domain/ids";
+import type { ServerContext } from "@/lib/server/app-context";
+import { formatEventLine } from "./format-event";
+
+/** How often `follow` re-reads the log for events other processes appended, in ms. */
+const POLL_MS = 200;
+/** A model call running longer than this (ms) is reported on stderr, and again every as long. */
+const SLOW_CALL_REPORT_MS = 5_000;
+
+/** Options of {@link follow}. */
+export interface FollowOptions {
+  json: boolean;
+  /**
+   * Starts the work to follow (drive the branch here, or resume it). When it
+   * cannot drive the branch (another worker holds it), `follow` watches that
+   * worker's progress through the store instead.
+   */
+  start: () => Promise<void>;
+}
+
+/**
+ * Prints a branch's events (root by default) as they are appended — by this
+ * process or any other on the same database — until the branch stops running
+ * (paused, ended, error); resolves with the CLI's exit code: 0 when it ended or
+ * stopped at a breakpoint, 1 when a provider failure paused it or it failed.
+ * The closing lines give the status, tokens and the live and cached model calls
+ * made on this branch. While a model call is in flight for more than 5 s, a
+ * line on stderr says how long it has run.
+ */
+export async function follow(context: ServerContext, runId: string, branchId: string | null, options: FollowOptions): Promise<number> {
+  const { json } = options;
+  const run = await context.service.getRun(runId);
+  const branch: BranchId = await context.service.branchOf(run, branchId);
+  let lastSeq = 0;
+  const print = (events: readonly RunEvent[]) => {
+    for (const event of events) {
+      if (event.seq <= lastSeq) continue; // a batch may arrive by the bus and by polling
+      lastSeq = event.seq;
+      if (json) process.stdout.write(`${JSON.stringify(event)}\n`);
+      else {
+        const line = formatEventLine(event);
+        if (line) process.stdout.write(`${line}\n`);
+      }
+    }
+  };
+  const catchUp = async () => print((await context.service.events(runId, lastSeq, branch)).events);
+  await catchUp();
+  // In-process appends arrive at once; appends of other processes by polling.
+  const unsubscribe = context.bus.subscribe(run.id, () => void catchUp());
+  const poll = setInterval(() => void catchUp().catch(() => undefined), POLL_MS);
+  let reportedAt = 0;
+  const slowCalls = setInterval(() => {
+    void context.service.liveness(run, branch).then(({ activeCall }) => {
+      if (!activeCall) return;
+      const ms = Date.now() - Date.parse(activeCall.startedAt);
+      if (ms < SLOW_CALL_REPORT_MS || Date.now() - reportedAt < SLOW_CALL_REPORT_MS) return;
+      reportedAt = Date.now();
+      const where = activeCall.step === null ? `trial ${activeCall.trial}` : `trial ${activeCall.trial}, step ${activeCall.step}`;
+      process.stderr.write(`… waiting on the ${activeCall.role === "actor" ? "Actor" : "Self-Reflection"} model (${where}) for ${Math.round(ms / 1000)} s\n`);
+    }, () => undefined);
+  }, 1_000);
+  try {
+    await options.start();
+    await context.workers.untilSettled(branch);
+  } finally {
+    unsubscribe();
+    clearInterval(poll);
+    clearInterval(slowCalls);
+  }
+  await catchUp();
+  return report(context, run.id, branch, json);
+}
+
+/** Prints the closing lines of a followed branch and returns the exit code. */
+async function report(context: ServerContext, runId: string, branch: BranchId, json: boolean): Promise<number> {
+  const run = await context.service.getRun(runId);
+  const summary = await context.store.getBranchSummary(branch);
+  const status = await context.service.status(run, { branchId: branch });
+  const say = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+  const demo = run.config.models.actor.modelId === "demo" ? " (demo model: a scripted stand-in, not an LLM)" : "";
+  const where = branch === run.rootBranchId ? `Run ${run.id}` : `Run ${run.id}, branch ${branch}`;
+  const outcome = summary?.outcome ? ` (${summary.outcome})` : "";
+  say(`${where}: ${status}${outcome}; tokens in/out ${summary?.totals.inputTokens ?? 0}/${summary?.totals.outputTokens ?? 0}.`);
+  say(`model calls${demo}: ${summary?.own.liveCalls ?? 0} live, ${summary?.own.cachedCalls ?? 0} cached`);
+  if (status === "paused") {
+    const branchFlag = branch === run.rootBranchId ? "" : ` --branch ${branch}`;
+    const command = `npm run cli -- resume --run ${run.id}${branchFlag}`;
+    if (summary?.pause?.reason === "model-error") {
+      // The provider's message (printed above; repeated here with --json) already says what to do: add only the command.
+      if (json) say(`Paused: ${summary.pause.detail}`);
+      say(`Resume with: ${command}`);
+      return 1;
+    }
+    say(`Paused (${summary?.pause?.detail ?? "paused"}). Continue with: ${command}`);
+    return 0;
+  }
+  if (status === "error") say(`The run failed: ${summary?.error?.message ?? "unknown error"}`);
+  return status === "ended" ? 0 : 1;
+}

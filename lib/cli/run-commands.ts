@@ -1,0 +1,215 @@
+import path from "node:path";
+import { Option, type Command } from "commander";
+import { strategySchema, type Strategy } from "@/lib/domain/config";
+import type { ReplayMode } from "@/lib/engine/ports";
+import { environmentEntry } from "@/lib/environments/registry";
+import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
+import { follow } from "./follow";
+import { positiveInt, rangedInt, readDatasetFile } from "./options";
+
+/** A CLI context: the same database as the web app; its worker pool claims nothing by itself. */
+function cliContext(): ServerContext {
+  return createServerContext({ startWorkers: false, requestedBy: "cli" });
+}
+
+interface RunOptions {
+  env: string;
+  tasks: string;
+  taskId: string;
+  strategy: Strategy;
+  model: string;
+  trials: number;
+  memoryWindow?: number;
+  maxSteps?: number;
+  breakAfter?: Array<"reflection" | "observation" | "evaluation">;
+  breakBefore?: Array<"actor" | "reflector">;
+  json?: boolean;
+  detach?: boolean;
+}
+
+/**
+ * Registers `run`, `resume`, `pause`, `cancel`, `fork` and `replay`: the
+ * commands that create or control one run. `run` drives the run in this process
+ * and follows it; `run --detach` only enqueues it (a worker — the web server's
+ * pool or `cli worker` — executes it) and prints its id.
+ */
+export function registerRunCommands(program: Command): void {
+  program
+    .command("run")
+    .description("Start a run and follow it until it ends or pauses (with --detach: enqueue it for a worker and print its id).")
+    .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
+    .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
+    .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
+    .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
+    .option("--model <id>", "model id: demo, openai:<m>, anthropic:<m>, compatible:<m>", "demo")
+    .option("--trials <n>", "maximum number of trials (1–50)", rangedInt(1, 50), 5)
+    .option("--memory-window <n>", "memory window Ω: reflections the Actor sees (default 3; code: 1, as in the paper)", positiveInt)
+    .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30; code: always 2, tests then implementation)", positiveInt)
+    .addOption(new Option("--break-after <points...>", "pause at these points (repeatable)").choices(["reflection", "observation", "evaluation"]))
+    .addOption(new Option("--break-before <roles...>", "pause before every model call of these roles").choices(["actor", "reflector"]))
+    .option("--json", "print the run's events, one stored JSON envelope per line")
+    .option("--detach", "only enqueue the run (status queued) and print its id; a worker executes it")
+    .action(async (options: RunOptions) => {
+      const family = environmentEntry(options.env).family;
+      if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
+        process.stderr.write(`note: --max-steps is ignored for ${options.env} tasks: a trial is always ${family.fixedStepsPerTrial} steps (tests, then the implementation).\n`);
+      }
+      const context = cliContext();
+      try {
+        let taskSet = BUILTIN_TASK_SET;
+        if (options.tasks !== BUILTIN_TASK_SET) {
+          const content = readDatasetFile(options.tasks);
+          const imported = await context.service.importTaskSet(options.env, path.basename(options.tasks), content, { requireTaskId: options.taskId });
+          taskSet = imported.taskSet.id;
+        }
+        const run = await context.service.createRun(
+          {
+            environment: family.id,
+            taskSet,
+            taskId: options.taskId,
+            strategy: options.strategy,
+            modelId: options.model,
+            maxTrials: options.trials,
+            memoryWindow: options.memoryWindow,
+            maxStepsPerTrial: options.maxSteps,
+            breakpoints: {
+              afterReflection: options.breakAfter?.includes("reflection") ?? false,
+              afterObservation: options.breakAfter?.includes("observation") ?? false,
+              afterEvaluation: options.breakAfter?.includes("evaluation") ?? false,
+              beforeModelCall: { actor: options.breakBefore?.includes("actor") ?? false, reflector: options.breakBefore?.includes("reflector") ?? false },
+            },
+          },
+          { start: false },
+        );
+        if (options.detach) {
+          // stdout is the id alone, for scripts: `id=$(npm run -s cli -- run --detach …)`.
+          process.stdout.write(`${run.id}\n`);
+          process.stderr.write(`Queued run ${run.id} — ${run.title}. A worker executes it: the web server, or \`npm run cli -- worker\`.\n`);
+          return;
+        }
+        if (!options.json) process.stdout.write(`Run ${run.id} — ${run.title}\n`);
+        process.exitCode = await follow(context, run.id, null, {
+          json: options.json ?? false,
+          start: async () => {
+            await context.workers.drive(run.id, run.rootBranchId);
+          },
+        });
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  program
+    .command("resume")
+    .description("Resume a paused or interrupted run and follow it (this process drives it).")
+    .requiredOption("--run <id>", "run id")
+    .option("--branch <id>", "branch id (default: the run's root branch)")
+    .option("--step", "perform one action, then pause again")
+    .option("--json", "print events as JSON lines")
+    .action(async (options: { run: string; branch?: string; step?: boolean; json?: boolean }) => {
+      const context = cliContext();
+      try {
+        const run = await context.service.getRun(options.run);
+        const branch = await context.service.branchOf(run, options.branch);
+        const status = await context.service.status(run, { branchId: branch });
+        if (status !== "paused" && status !== "interrupted") {
+          // Checked before anything is printed, so a refused resume writes nothing to stdout.
+          throw new Error(`Run ${run.id} is ${status}; only a paused or interrupted run can be resumed.`);
+        }
+        process.exitCode = await follow(context, options.run, branch, {
+          json: options.json ?? false,
+          start: async () => {
+            await context.service.resume(options.run, branch, { step: options.step ?? false });
+            await context.workers.drive(run.id, branch);
+          },
+        });
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  program
+    .command("pause")
+    .description("Ask a run to pause at its next step boundary, whichever process drives it; returns at once.")
+    .requiredOption("--run <id>", "run id")
+    .option("--branch <id>", "branch id (default: the run's root branch)")
+    .action(async (options: { run: string; branch?: string }) => {
+      const context = cliContext();
+      try {
+        const status = await context.service.pause(options.run, options.branch);
+        const what =
+          status === "pausing" ? "pausing (its worker pauses it at the next step boundary)" : status === "cancelling" ? "cancelling already" : status;
+        process.stdout.write(`Run ${options.run}: ${what}.\n`);
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  program
+    .command("cancel")
+    .description("Cancel a run, whichever process drives it (the call in flight is aborted); recorded as run-cancel and run-end.")
+    .requiredOption("--run <id>", "run id")
+    .option("--branch <id>", "branch id (default: the run's root branch)")
+    .action(async (options: { run: string; branch?: string }) => {
+      const context = cliContext();
+      try {
+        const status = await context.service.cancel(options.run, options.branch);
+        process.stdout.write(status === "ended" ? `Run ${options.run} cancelled.\n` : `Run ${options.run}: cancelling (its worker aborts the call in flight).\n`);
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  program
+    .command("fork")
+    .description("Fork a run at a checkpoint into a new branch, optionally editing a reflection, and run it.")
+    .requiredOption("--run <id>", "run id")
+    .requiredOption("--at <seq>", "the checkpoint's seq to fork at (1 = the run's start)", positiveInt)
+    .option("--branch <id>", "the branch to fork from (default: the root branch)")
+    .option("--edit-reflection <event-id>", "the reflection-end event whose text to replace on the new branch")
+    .option("--text <text>", "the new reflection text (with --edit-reflection)")
+    .addOption(new Option("--replay <mode>", "recorded: serve unchanged model calls from the cache; live: call the models again").choices(["recorded", "live"]).default("recorded"))
+    .option("--json", "print the new branch's events as JSON lines")
+    .action(async (options: { run: string; at: number; branch?: string; editReflection?: string; text?: string; replay: ReplayMode; json?: boolean }) => {
+      if ((options.editReflection === undefined) !== (options.text === undefined)) {
+        throw new Error("--edit-reflection and --text go together.");
+      }
+      const context = cliContext();
+      try {
+        const edits = options.editReflection && options.text ? [{ kind: "reflection" as const, reflectionEventId: options.editReflection, text: options.text }] : [];
+        const { run, branchId } = await context.service.fork(options.run, { atSeq: options.at, fromBranchId: options.branch, replay: options.replay, edits }, { start: false });
+        if (!options.json) process.stdout.write(`Branch ${branchId} of run ${run.id}, forked at seq ${options.at} (${options.replay} replay)\n`);
+        process.exitCode = await follow(context, run.id, branchId, {
+          json: options.json ?? false,
+          start: async () => {
+            await context.workers.drive(run.id, branchId);
+          },
+        });
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  program
+    .command("replay")
+    .description("Replay a run from its start on a new branch; recorded mode makes no model call for anything unchanged.")
+    .requiredOption("--run <id>", "run id")
+    .addOption(new Option("--mode <mode>", "recorded or live").choices(["recorded", "live"]).default("recorded"))
+    .option("--json", "print the new branch's events as JSON lines")
+    .action(async (options: { run: string; mode: ReplayMode; json?: boolean }) => {
+      const context = cliContext();
+      try {
+        const { run, branchId } = await context.service.fork(options.run, { atSeq: 1, replay: options.mode, reason: "replay" }, { start: false });
+        if (!options.json) process.stdout.write(`Replaying run ${run.id} on branch ${branchId} (${options.mode})\n`);
+        process.exitCode = await follow(context, run.id, branchId, {
+          json: options.json ?? false,
+          start: async () => {
+            await context.workers.drive(run.id, branchId);
+          },
+        });
+      } finally {
+        await context.store.close();
+      }
+    });
+}

@@ -1,0 +1,98 @@
+import type { Command } from "commander";
+import { createServerContext, databasePath } from "@/lib/server/app-context";
+import { formatEventLine } from "./format-event";
+import { positiveInt } from "./options";
+
+/**
+ * Registers `worker` (a worker pool in this process on the shared database),
+ * `runs` (a list for scripts and people) and `events` (a branch's stored
+ * envelopes, one per line).
+ */
+export function registerWorkerCommands(program: Command): void {
+  program
+    .command("worker")
+    .description("Execute queued runs from the database (e.g. those made with `run --detach`), at most N at once.")
+    .option("--concurrency <n>", "runs executed at once (default REFLEXION_CONCURRENCY, else 4)", positiveInt)
+    .option("--exit-when-idle", "exit once nothing is queued and nothing runs here")
+    .action(async (options: { concurrency?: number; exitWhenIdle?: boolean }) => {
+      const say = (line: string) => process.stderr.write(`[worker] ${line}\n`);
+      const context = createServerContext({
+        startWorkers: false,
+        requestedBy: "cli",
+        workers: {
+          ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+          onClaim: (runId, branchId) => say(`run ${runId} (branch ${branchId}): started`),
+          onSettled: (runId, branchId, result) => {
+            const why = result === null ? "the event log failed" : result.stoppedBecause;
+            const outcome = result?.state.outcome ? ` (${result.state.outcome})` : "";
+            say(`run ${runId} (branch ${branchId}): ${why}${outcome}`);
+          },
+        },
+      });
+      const { workers, store } = context;
+      say(`${workers.owner}: executing queued runs from ${databaseLabel()}. Ctrl-C stops after the current steps (the runs stay queued).`);
+      workers.start();
+      const stop = async () => {
+        await workers.stop();
+        say(`stopped; at most ${workers.maxObservedConcurrency} run(s) were in flight at once.`);
+        await store.close();
+      };
+      if (options.exitWhenIdle) {
+        await workers.whenIdle();
+        await stop();
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const onSignal = () => void stop().then(resolve);
+        process.once("SIGINT", onSignal);
+        process.once("SIGTERM", onSignal);
+      });
+    });
+
+  program
+    .command("runs")
+    .description("List runs, newest first: id, task, strategy, model, status.")
+    .option("--limit <n>", "at most this many runs", positiveInt, 50)
+    .option("--json", "one JSON object per line")
+    .action(async (options: { limit: number; json?: boolean }) => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const runs = await context.service.listRuns(options.limit);
+        for (const run of runs) {
+          if (options.json) {
+            const { id, taskId, strategy, modelId, status, trials, outcome, createdAt, environment } = run;
+            process.stdout.write(`${JSON.stringify({ id, environment, taskId, strategy, modelId, status, trials, outcome, createdAt })}\n`);
+          } else {
+            process.stdout.write(`${run.id}\t${run.taskId}\t${run.strategy}\t${run.modelId}\t${run.status}${run.outcome ? ` (${run.outcome})` : ""}\n`);
+          }
+        }
+        if (runs.length === 0 && !options.json) process.stderr.write("No runs yet. Start one with `npm run cli -- run …` or in the web app.\n");
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  program
+    .command("events")
+    .description("Print a branch's stored events (root by default), one per line.")
+    .requiredOption("--run <id>", "run id")
+    .option("--branch <id>", "branch id (default: the run's root branch)")
+    .option("--after <seq>", "only events with a larger seq", (value) => positiveInt(value), 0)
+    .option("--json", "the stored envelopes as JSON, one per line")
+    .action(async (options: { run: string; branch?: string; after: number; json?: boolean }) => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const { events } = await context.service.events(options.run, options.after, options.branch);
+        for (const event of events) {
+          if (options.json) process.stdout.write(`${JSON.stringify(event)}\n`);
+          else process.stdout.write(`${event.seq}\t${event.type}\t${formatEventLine(event) ?? ""}\n`);
+        }
+      } finally {
+        await context.store.close();
+      }
+    });
+}
+
+function databaseLabel(): string {
+  return databasePath();
+}

@@ -1,0 +1,178 @@
+import { z } from "zod";
+import { eventDataSchemas, type RunEvent } from "./events";
+import type { RunState } from "./fold-run";
+import type { LogStatusFacts } from "./status";
+
+const count = z.number().int().nonnegative();
+
+/** zod schema of {@link BranchSummaryState} (stores parse what they read back). */
+export const branchSummaryStateSchema = z.object({
+  branchId: z.string(),
+  status: z.enum(["running", "paused", "ended", "error"]),
+  pauseRequested: z.boolean(),
+  cancelRequested: z.boolean(),
+  /** Seq of the newest event on the branch's path (0 before any). */
+  lastSeq: count,
+  /** Events on the branch's path. */
+  eventCount: count,
+  pause: z.object({ reason: eventDataSchemas["run-pause"].shape.reason, detail: z.string() }).nullable(),
+  outcome: eventDataSchemas["run-end"].shape.outcome.nullable(),
+  error: eventDataSchemas["run-error"].nullable(),
+  /** Trials started and trials ended on the path. */
+  trialsStarted: count,
+  trialsEnded: count,
+  /** The Actor's model in force (after model edits); null before `run-start`. */
+  actorModelId: z.string().nullable(),
+  replayMode: z.enum(["live", "recorded"]),
+  /** Why the branch exists: `root`, or its fork's reason. */
+  reason: z.enum(["root", "edit", "replay"]),
+  /** Over the whole path (inherited calls included). Tokens are counts, cost USD. */
+  totals: z.object({ modelCalls: count, inputTokens: count, outputTokens: count, costUsd: z.number().nonnegative() }),
+  /** Model calls appended on this branch itself (not inherited from its parent). */
+  own: z.object({ liveCalls: count, cachedCalls: count }),
+});
+
+/**
+ * The per-branch read model that lists, branch trees, status reads, SSE and the
+ * scheduler use instead of refolding whole logs (DESIGN.md §8). Stores keep it
+ * next to the log and update it in the same transaction as every append
+ * ({@link applyToBranchSummary}); a property test keeps it equal to a projection
+ * of the full fold ({@link branchSummaryOfState}).
+ */
+export type BranchSummaryState = z.infer<typeof branchSummaryStateSchema> & LogStatusFacts;
+
+/** The summary of a branch with no events yet. */
+export function emptyBranchSummary(branchId: string): BranchSummaryState {
+  return {
+    branchId,
+    status: "running",
+    pauseRequested: false,
+    cancelRequested: false,
+    lastSeq: 0,
+    eventCount: 0,
+    pause: null,
+    outcome: null,
+    error: null,
+    trialsStarted: 0,
+    trialsEnded: 0,
+    actorModelId: null,
+    replayMode: "live",
+    reason: "root",
+    totals: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    own: { liveCalls: 0, cachedCalls: 0 },
+  };
+}
+
+/**
+ * Applies one event of the branch's path to its summary, in place; O(1). The
+ * status rules mirror `applyEvent` in fold-run.ts (the property test in
+ * tests/domain/branch-summary.test.ts holds them together).
+ */
+export function applyToBranchSummary(summary: BranchSummaryState, event: RunEvent): void {
+  summary.lastSeq = event.seq;
+  summary.eventCount += 1;
+  switch (event.type) {
+    case "run-start":
+      summary.status = "running";
+      summary.actorModelId = event.data.config.models.actor.modelId;
+      return;
+    case "branch-start":
+      summary.status = "running";
+      summary.pause = null;
+      summary.pauseRequested = false;
+      summary.cancelRequested = false;
+      summary.replayMode = event.data.replayMode;
+      summary.reason = event.data.reason;
+      return;
+    case "trial-start":
+      summary.trialsStarted += 1;
+      return;
+    case "trial-end":
+      summary.trialsEnded += 1;
+      return;
+    case "model-call-end":
+      summary.totals.modelCalls += 1;
+      summary.totals.inputTokens += event.data.usage.inputTokens;
+      summary.totals.outputTokens += event.data.usage.outputTokens;
+      summary.totals.costUsd += event.data.costUsd ?? 0;
+      if (event.branchId === summary.branchId) {
+        if (event.data.source === "live") summary.own.liveCalls += 1;
+        else summary.own.cachedCalls += 1;
+      }
+      return;
+    case "settings-edit":
+      if (event.data.target === "model" && event.data.role === "actor" && summary.actorModelId !== null) {
+        summary.actorModelId = event.data.newValue.modelId;
+      }
+      return;
+    case "pause-request":
+      if (summary.status === "running") summary.pauseRequested = true;
+      return;
+    case "cancel-request":
+      if (summary.status === "running" || summary.status === "paused") summary.cancelRequested = true;
+      return;
+    case "run-pause":
+      summary.status = "paused";
+      summary.pauseRequested = false;
+      summary.pause = { reason: event.data.reason, detail: event.data.detail };
+      return;
+    case "run-resume":
+      summary.status = "running";
+      summary.pause = null;
+      summary.pauseRequested = false;
+      return;
+    case "run-end":
+      summary.status = "ended";
+      summary.outcome = event.data.outcome;
+      summary.pause = null;
+      summary.pauseRequested = false;
+      summary.cancelRequested = false;
+      return;
+    case "run-error":
+      summary.status = "error";
+      summary.error = event.data;
+      summary.pauseRequested = false;
+      summary.cancelRequested = false;
+      return;
+    default:
+      return;
+  }
+}
+
+/** The summary of a branch path's events, folded from scratch (stores use it to backfill). */
+export function summarizeBranch(branchId: string, events: readonly RunEvent[]): BranchSummaryState {
+  const summary = emptyBranchSummary(branchId);
+  for (const event of events) applyToBranchSummary(summary, event);
+  return summary;
+}
+
+/**
+ * The same summary projected from a full fold of the path (the reference the
+ * incremental read model must always equal). `ownCalls` are the calls whose
+ * events are on the branch itself.
+ */
+export function branchSummaryOfState(branchId: string, state: RunState, ownCalls: BranchSummaryState["own"]): BranchSummaryState {
+  return {
+    branchId,
+    status: state.status,
+    pauseRequested: state.pauseRequested,
+    cancelRequested: state.cancelRequested,
+    lastSeq: state.lastSeq,
+    eventCount: state.eventCount,
+    pause: state.pause ? { reason: state.pause.reason, detail: state.pause.detail } : null,
+    outcome: state.outcome,
+    error: state.error,
+    trialsStarted: state.trials.length,
+    trialsEnded: state.trials.filter((trial) => trial.outcome !== null).length,
+    actorModelId: state.effectiveConfig?.models.actor.modelId ?? null,
+    replayMode: state.replayMode,
+    reason: state.fork?.reason ?? "root",
+    totals: {
+      modelCalls: state.totals.modelCalls,
+      inputTokens: state.totals.inputTokens,
+      outputTokens: state.totals.outputTokens,
+      costUsd: state.totals.costUsd,
+    },
+    own: ownCalls,
+  };
+}
