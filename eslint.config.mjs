@@ -8,6 +8,21 @@ const restrict = (patterns, message) => ({
   "no-restricted-imports": ["error", { patterns: [{ group: patterns, message }] }],
 });
 
+// A rule lives in one place (DESIGN.md §8): what a strategy does is read from its
+// behaviour table, never re-derived by comparing its name. The guard covers the code
+// that may not import lib/engine (plus lib/server); lib/domain and lib/engine hold the
+// rules, and the families choose their per-strategy templates and texts.
+const STRATEGY_NAME = "/^(none|reflexion|last-attempt|last-attempt-and-reflexion|cot|cot-gold-context)$/";
+const STRATEGY_RULE_MESSAGE =
+  "Strategy behaviour is not re-implemented here: use lib/domain/strategies.ts (strategyBehaviour, fixedLimitsOf) or the rules built on it (lib/domain/next-step.ts, next-trial.ts, fork-outlook.ts). Display names keyed by strategy go in a Record<Strategy, string>.";
+const noStrategyComparisons = {
+  "no-restricted-syntax": [
+    "error",
+    { selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=${STRATEGY_NAME}]`, message: STRATEGY_RULE_MESSAGE },
+    { selector: `SwitchCase > Literal.test[value=${STRATEGY_NAME}]`, message: STRATEGY_RULE_MESSAGE },
+  ],
+};
+
 const config = [
   ...nextVitals,
   ...nextTypescript,
@@ -38,6 +53,10 @@ const config = [
   {
     files: ["components/**", "lib/query/**", "lib/store/**", "app/**/*.tsx"],
     rules: restrict(serverOnly, "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2)."),
+  },
+  {
+    files: ["components/**", "lib/graph/**", "lib/server/**", "lib/query/**", "lib/store/**", "app/**", "bin/**"],
+    rules: noStrategyComparisons,
   },
 ];
 

@@ -4,7 +4,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { environmentIdSchema, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
-import { strategyHint, strategyLabel, strategyReflects } from "@/components/ui/strategy-labels";
+import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
+import { strategyHint, strategyLabel } from "@/components/ui/strategy-labels";
 import { environmentsQuery, isNotFound, modelsQuery, queryKeys, taskSetsQuery, tasksQuery, useCreateRun } from "@/lib/query";
 import { formatShortTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
@@ -47,7 +48,11 @@ export function NewRunForm() {
   // null: follow the family's default Ω (code: 1, as in the paper; others 3); a string once the user typed.
   const [chosenMemoryWindow, setMemoryWindow] = useState<string | null>(null);
   const familyWindow = family ? family.defaultMemoryWindow : 3;
-  const memoryWindow = chosenMemoryWindow ?? (familyWindow === null ? "" : String(familyWindow));
+  const behaviour = strategyBehaviour(effectiveStrategy);
+  // What the strategy on this family fixes whatever the form says (the server applies the same rule).
+  const fixed = fixedLimitsOf(effectiveStrategy, family ?? {});
+  const windowApplies = behaviour.reflectionsInPrompt && fixed.memoryWindow === null;
+  const memoryWindow = fixed.memoryWindow !== null ? String(fixed.memoryWindow) : (chosenMemoryWindow ?? (familyWindow === null ? "" : String(familyWindow)));
   // null: follow the family's default (the field shows it); a string once the user typed.
   const [chosenMaxSteps, setChosenMaxSteps] = useState<string | null>(null);
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
@@ -78,7 +83,7 @@ export function NewRunForm() {
   const windowNumber = memoryWindow.trim() === "" ? null : Number(memoryWindow);
   const trialsValid = Number.isInteger(trialsNumber) && trialsNumber >= 1 && trialsNumber <= 50;
   const windowValid = windowNumber === null || (Number.isInteger(windowNumber) && windowNumber >= 1);
-  const fixedSteps = family?.fixedStepsPerTrial ?? null;
+  const fixedSteps = fixed.stepsPerTrial;
   const defaultMaxSteps = fixedSteps ?? family?.defaultMaxStepsPerTrial ?? null;
   const maxSteps = fixedSteps !== null ? String(fixedSteps) : (chosenMaxSteps ?? (defaultMaxSteps === null ? "" : String(defaultMaxSteps)));
   // Empty = the family's default, decided by the server.
@@ -110,7 +115,7 @@ export function NewRunForm() {
             maxTrials: trialsNumber,
             ...(stepsNumber === null ? {} : { maxStepsPerTrial: stepsNumber }),
             memoryWindow: windowNumber,
-            breakpoints: { afterReflection: strategyReflects(effectiveStrategy) && pauseAfterReflection },
+            breakpoints: { afterReflection: behaviour.reflectsAfterFailure && pauseAfterReflection },
           },
           { onSuccess: ({ runId }) => router.push(`/runs/${encodeURIComponent(runId)}`) },
         );
@@ -348,20 +353,20 @@ export function NewRunForm() {
             data-testid="memory-window-input"
             className={cn(inputClass, !windowValid && "border-red-500")}
             value={memoryWindow}
-            disabled={!strategyReflects(effectiveStrategy)}
+            disabled={!windowApplies}
             onChange={(event) => setMemoryWindow(event.target.value)}
             aria-invalid={!windowValid}
           />
         </Field>
       </div>
 
-      <label className={cn("flex items-start gap-2 text-sm text-slate-800", !strategyReflects(effectiveStrategy) && "opacity-50")}>
+      <label className={cn("flex items-start gap-2 text-sm text-slate-800", !behaviour.reflectsAfterFailure && "opacity-50")}>
         <input
           type="checkbox"
           className="mt-0.5 size-4 flex-none accent-sky-700"
           data-testid="pause-after-reflection"
-          checked={strategyReflects(effectiveStrategy) && pauseAfterReflection}
-          disabled={!strategyReflects(effectiveStrategy)}
+          checked={behaviour.reflectsAfterFailure && pauseAfterReflection}
+          disabled={!behaviour.reflectsAfterFailure}
           onChange={(event) => setPauseAfterReflection(event.target.checked)}
         />
         <span>

@@ -1,7 +1,8 @@
 "use client";
 
 import type { RunState } from "@/lib/domain/fold-run";
-import { forkEndsExplanation, forkOutlookAfterEvaluation, type ForkPoint, type GraphNodeOf } from "@/lib/graph";
+import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
+import { forkEndsExplanation, type ForkPoint, type GraphNodeOf } from "@/lib/graph";
 import { Button } from "@/components/ui/button";
 import { Section } from "./blocks";
 

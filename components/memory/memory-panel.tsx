@@ -4,7 +4,8 @@ import { useState } from "react";
 import type { RunStatus } from "@/lib/domain/api";
 import type { MemoryItem } from "@/lib/domain/events";
 import type { ReflectionView, RunState } from "@/lib/domain/fold-run";
-import { selectMemoryWindow } from "@/lib/domain/memory-window";
+import { nextTrialView } from "@/lib/domain/next-trial";
+import { strategyBehaviour } from "@/lib/domain/strategies";
 import { useEditRun } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -111,7 +112,7 @@ function moved<T>(items: readonly T[], index: number, delta: number): T[] {
  * hand-written entries (paused runs only). The order matters: the window Ω
  * keeps the newest (last) entries, and the Actor reads them in this order.
  */
-function MemoryListEditor({ runId, branch, memory }: { runId: string; branch: string | null; memory: readonly MemoryItem[] }) {
+function MemoryListEditor({ runId, branch, memory, reachesPrompt }: { runId: string; branch: string | null; memory: readonly MemoryItem[]; reachesPrompt: boolean }) {
   const [drafts, setDrafts] = useState<Draft[]>(() => memory.map((item) => ({ ...item })));
   const edit = useEditRun(runId, branch);
   const dirty = drafts.length !== memory.length || drafts.some((draft, index) => draft.id !== memory[index]?.id || draft.text !== memory[index]?.text);
@@ -126,7 +127,9 @@ function MemoryListEditor({ runId, branch, memory }: { runId: string; branch: st
         edit.mutate({ kind: "memory", memory: drafts.map((draft) => ({ id: draft.id, text: draft.text, trial: draft.trial })) });
       }}
     >
-      {drafts.length === 0 ? <p className="text-xs text-slate-500">The memory is empty. Add an entry to give the next trial a hint.</p> : null}
+      {drafts.length === 0 ? (
+        <p className="text-xs text-slate-500">{reachesPrompt ? "The memory is empty. Add an entry to give the next trial a hint." : "The memory is empty."}</p>
+      ) : null}
       <ol className="space-y-2">
         {drafts.map((draft, index) => (
           <li key={draft.id} className="space-y-1">
@@ -211,18 +214,22 @@ function MemoryListEditor({ runId, branch, memory }: { runId: string; branch: st
 
 /**
  * The episodic memory: the window Ω in force for the newest trial (evicted
- * entries greyed), what the next trial will see, and the whole memory. When
- * the run is paused, editors for the newest reflection and for the memory list.
+ * entries greyed), what the next trial will see (the strategy's rule,
+ * lib/domain/next-trial.ts: under `none` and `last-attempt` no entry reaches a
+ * prompt, hand-written ones included), and the whole memory. When the run is
+ * paused, editors for the newest reflection and for the memory list.
  */
 export function MemoryPanel({ runId, branch = null, state, status }: { runId: string; branch?: string | null; state: RunState; status: RunStatus | null }) {
   const reflections = reflectionsById(state);
   const memoryWindow = state.config?.memoryWindow ?? null;
   const newestTrial = state.trials.at(-1);
-  const next = selectMemoryWindow(state.memory, memoryWindow);
-  const inNextWindow = new Set(next.inContext.map((item) => item.id));
+  const next = nextTrialView(state);
+  const inNextPrompt = new Set(next?.inContext.map((item) => item.id));
+  const reachesPrompt = next?.reflectionsInPrompt ?? true;
   const newestReflectionTrial = [...state.trials].reverse().find((trial) => trial.reflection !== null);
   const paused = status === "paused";
   const strategy = state.config?.strategy;
+  const behaviour = strategy ? strategyBehaviour(strategy) : null;
   const more = status !== "ended" && status !== "error";
 
   return (
@@ -234,15 +241,14 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
         </span>
       </div>
 
-      {strategy === "none" ? (
-        <p className="text-xs text-slate-600">
-          {state.config?.environment === "code"
-            ? `${strategyLabel("none", "code")}: no reflections are written, so every trial writes a new implementation from the signature.`
-            : `${strategyLabel("none", state.config?.environment)}: no reflections are written, so every trial starts from scratch.`}
-        </p>
-      ) : strategy === "last-attempt" ? (
-        <p className="text-xs text-slate-600">
-          Last attempt: no reflections are written; each trial sees the previous trial&apos;s trajectory instead.
+      {strategy && behaviour && !behaviour.reflectionsInPrompt ? (
+        <p className="text-xs text-slate-600" data-testid="memory-strategy-note">
+          {behaviour.includesLastAttempt
+            ? `${strategyLabel(strategy, state.config?.environment)}: no reflections are written; each trial sees the previous trial's trajectory instead.`
+            : state.config?.environment === "code"
+              ? `${strategyLabel(strategy, "code")}: no reflections are written, so every trial writes a new implementation from the signature.`
+              : `${strategyLabel(strategy, state.config?.environment)}: no reflections are written, so every trial starts from scratch.`}{" "}
+          {state.memory.length > 0 ? "The entries below reach no prompt under this strategy." : null}
         </p>
       ) : null}
 
@@ -270,7 +276,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
         <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">All reflections · {state.memory.length}</h3>
         {state.memory.length === 0 ? (
           <p className="text-xs text-slate-500">
-            Empty. {strategy && strategy !== "none" && strategy !== "last-attempt" ? "A reflection is written after each failed trial." : null}
+            Empty. {behaviour?.reflectsAfterFailure ? "A reflection is written after each failed trial." : null}
           </p>
         ) : (
           <ol className="space-y-1.5" data-testid="memory-all">
@@ -279,8 +285,8 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
                 key={item.id}
                 item={item}
                 reflection={reflections.get(item.id)}
-                muted={more && !inNextWindow.has(item.id)}
-                note={more ? (inNextWindow.has(item.id) ? "next trial sees it" : "outside the window") : undefined}
+                muted={more && !inNextPrompt.has(item.id)}
+                note={more ? (inNextPrompt.has(item.id) ? "next trial sees it" : reachesPrompt ? "outside the window" : "not in the prompt (strategy)") : undefined}
               />
             ))}
           </ol>
@@ -290,7 +296,14 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
       {paused ? (
         <div className="space-y-4 rounded-lg border border-amber-300 bg-white p-3" data-testid="memory-edit-area">
           <p className="text-xs text-slate-700">
-            The run is paused: edit what the next trial will see, then <strong>Resume</strong>. Edits are appended to the log; the original text is kept.
+            {reachesPrompt ? (
+              <>
+                The run is paused: edit what the next trial will see, then <strong>Resume</strong>.
+              </>
+            ) : (
+              "The run is paused. This strategy puts no reflections into the Actor's prompt, so memory edits are recorded but no trial sees them."
+            )}{" "}
+            Edits are appended to the log; the original text is kept.
           </p>
           {newestReflectionTrial?.reflection ? (
             <ReflectionEditor
@@ -307,7 +320,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
           <details className="group">
             <summary data-testid="memory-editor-toggle" className="cursor-pointer select-none text-xs font-medium text-slate-700 hover:text-slate-900">Edit the memory list (change, delete, add entries)</summary>
             <div className="mt-2">
-              <MemoryListEditor runId={runId} branch={branch} memory={state.memory} />
+              <MemoryListEditor runId={runId} branch={branch} memory={state.memory} reachesPrompt={reachesPrompt} />
             </div>
           </details>
         </div>

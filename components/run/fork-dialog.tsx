@@ -2,7 +2,8 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import type { EditRequest } from "@/lib/domain/api";
-import { forkEndsExplanation, type ForkOutlook, type ForkPoint } from "@/lib/graph";
+import type { ForkOutlook } from "@/lib/domain/fork-outlook";
+import { forkEndsExplanation, type ForkPoint } from "@/lib/graph";
 import { useForkRun } from "@/lib/query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";

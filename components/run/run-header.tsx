@@ -2,6 +2,8 @@
 
 import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
 import type { RunState } from "@/lib/domain/fold-run";
+import { stepBudget } from "@/lib/domain/next-step";
+import { strategyBehaviour } from "@/lib/domain/strategies";
 import { codeRunOf, codeTrialSummary, codeTrialView, type BranchTreeRow } from "@/lib/graph";
 import type { StreamConnection } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
@@ -106,7 +108,10 @@ export function RunHeader({
   const config = state.config;
   const title = detail?.title ?? config?.taskId ?? "Run";
   const strategy = detail?.strategy ?? config?.strategy;
-  const modelId = detail?.modelId ?? config?.models.actor.modelId;
+  // The Actor model in force on this branch (after any model settings-edit), not the one the run started with.
+  const modelId = state.effectiveConfig?.models.actor.modelId ?? detail?.modelId;
+  const behaviour = strategy ? strategyBehaviour(strategy) : null;
+  const carriesMemory = behaviour !== null && (behaviour.reflectionsInPrompt || behaviour.includesLastAttempt);
   const effectiveStatus = status;
   const totals = state.totals;
   const fork = state.fork;
@@ -130,7 +135,7 @@ export function RunHeader({
             {effectiveStatus ? <StatusPill status={effectiveStatus} /> : null}
             <ConnectionDot connection={connection} />
             {strategy ? (
-              <Badge tone={strategy === "none" ? "neutral" : "amber"} data-testid="run-strategy" data-strategy={strategy}>
+              <Badge tone={carriesMemory ? "amber" : "neutral"} data-testid="run-strategy" data-strategy={strategy}>
                 {strategyLabel(strategy, detail?.environment ?? config?.environment)}
               </Badge>
             ) : null}
@@ -146,7 +151,7 @@ export function RunHeader({
             ) : null}
             {config ? (
               <span>
-                Ω = {config.memoryWindow ?? "∞"} · ≤ {config.maxStepsPerTrial} steps per trial
+                Ω = {config.memoryWindow ?? "∞"} · ≤ {stepBudget(config)} steps per trial
               </span>
             ) : null}
             {config ? <span className="text-slate-500">task {config.taskId} ({config.taskSetName})</span> : null}

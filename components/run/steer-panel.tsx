@@ -315,8 +315,9 @@ function ModelSettingsForm({ runId, branch, role, settings, paused }: { runId: s
  */
 export function SteerPanel({ runId, branch, state, status }: { runId: string; branch: string | null; state: RunState; status: RunStatus | null }) {
   const paused = status === "paused";
-  const templates = state.templates;
-  const models = state.models;
+  // The templates and models in force: the run-start config with the prompt and model edits applied.
+  const templates = state.effectiveConfig?.templates ?? null;
+  const models = state.effectiveConfig?.models ?? null;
   const finished = status === "ended" || status === "error";
   return (
     <section data-testid="steer-panel" aria-label="Steer the run" className="space-y-5 px-4 py-3">

@@ -1,5 +1,6 @@
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
-import { strategyBehaviour } from "./strategies";
+import { openTrialProgress } from "@/lib/domain/next-step";
+import { afterTrial } from "@/lib/domain/next-trial";
 
 /**
  * The next thing the engine must do, decided from the folded log alone. Because
@@ -13,10 +14,6 @@ export type NextAction =
   | { kind: "evaluate"; trial: number; answer: string | null; halted: boolean; haltReason: string | null }
   | { kind: "reflect"; trial: number }
   | { kind: "end-run"; outcome: "success" | "failure" };
-
-function completedSteps(trial: TrialView): number {
-  return trial.steps.filter((step) => step.observation !== null).length;
-}
 
 /**
  * Decides the next action (paper §3 control flow): run trials until the first
@@ -39,28 +36,28 @@ export function decideNext(
   if (!last) return { kind: "start-trial", trial: 1 };
 
   if (last.outcome === null) {
-    const lastStep = last.steps.at(-1);
-    if (lastStep?.observation?.done) {
-      return { kind: "evaluate", trial: last.trial, answer: lastStep.observation.answer, halted: false, haltReason: null };
-    }
-    const done = completedSteps(last);
-    const budget = strategyBehaviour(config.strategy).stepsPerTrial ?? config.maxStepsPerTrial;
-    if (done >= budget) {
+    // Where the open trial stands: the Actor's steps and their budget (lib/domain/next-step.ts).
+    const progress = openTrialProgress(last, config);
+    if (progress.kind === "finished") return { kind: "evaluate", trial: last.trial, answer: progress.answer, halted: false, haltReason: null };
+    if (progress.kind === "out-of-steps") {
+      const { budget } = progress;
       const haltReason = `Step limit reached (${budget} ${budget === 1 ? "step" : "steps"}) without finishing.`;
       return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason };
     }
-    const early = done > 0 ? (options.earlyStop?.(last) ?? null) : null;
+    const early = progress.completed > 0 ? (options.earlyStop?.(last) ?? null) : null;
     if (early !== null) return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason: early };
-    return { kind: "actor-step", trial: last.trial, step: done + 1 };
+    return { kind: "actor-step", trial: last.trial, step: progress.step };
   }
 
-  // Code tasks: the loop stops on the internal tests, but the run counts as solved
-  // only when the last trial's hidden tests passed (pass@1, reference §4.1).
-  const hidden = last.evaluation?.hiddenTests ?? null;
-  if (last.outcome === "success") return { kind: "end-run", outcome: hidden?.verdict === "fail" ? "failure" : "success" };
-  if (last.trial >= config.maxTrials) return { kind: "end-run", outcome: hidden?.verdict === "pass" ? "success" : "failure" };
-  if (strategyBehaviour(config.strategy).reflectsAfterFailure && last.reflection === null) {
-    return { kind: "reflect", trial: last.trial };
-  }
-  return { kind: "start-trial", trial: last.trial + 1 };
+  // After a judged trial (lib/domain/next-trial.ts). Code tasks: the loop stops on the
+  // internal tests, but the run counts as solved only when the last trial's hidden tests
+  // passed (pass@1, reference §4.1).
+  const next = afterTrial(config, {
+    trial: last.trial,
+    passed: last.outcome === "success",
+    hiddenVerdict: last.evaluation?.hiddenTests?.verdict ?? null,
+    reflected: last.reflection !== null,
+  });
+  if (next.kind === "end-run") return { kind: "end-run", outcome: next.outcome };
+  return next;
 }

@@ -1,7 +1,6 @@
 import type { BranchSummary } from "@/lib/domain/api";
-import type { Strategy } from "@/lib/domain/config";
 import type { RunEvent } from "@/lib/domain/events";
-import type { RunState } from "@/lib/domain/fold-run";
+import type { ForkOutlook } from "@/lib/domain/fork-outlook";
 
 /**
  * Forks and branches as the run page shows them: where a node can be forked
@@ -46,40 +45,10 @@ export function forkPointsByEventId(events: readonly RunEvent[]): Map<string, Fo
 }
 
 /**
- * What a branch forked right after trial `trial`'s evaluation would do next,
- * the way the engine decides from the log (lib/engine/decide.ts):
- * - `ends`: the run ends there, exactly as on this branch — the trial passed
- *   (`passed`; `false-positive` when the internal tests passed but the hidden
- *   tests failed: the run ends failed) or it was the last trial (`last-trial`).
- *   Nothing is left to replay, and the fork dialog has nothing to change.
- * - `reflects`: it writes trial `trial`'s Self-Reflection (again).
- * - `next-trial`: its strategy writes no reflection; it starts the next trial.
- */
-export type ForkOutlook =
-  | { kind: "ends"; reason: "passed" | "false-positive" | "last-trial"; reflects: boolean }
-  | { kind: "reflects" }
-  | { kind: "next-trial"; strategy: Strategy };
-
-/** Strategies that write a reflection after a failed trial (as lib/engine/strategies.ts). */
-function reflectsAfterFailure(strategy: Strategy): boolean {
-  return strategy !== "none" && strategy !== "last-attempt";
-}
-
-/** See {@link ForkOutlook}. Null while the trial has no evaluation. */
-export function forkOutlookAfterEvaluation(state: RunState, trial: number): ForkOutlook | null {
-  const evaluation = state.trials.find((candidate) => candidate.trial === trial)?.evaluation;
-  const config = state.config;
-  if (!evaluation || !config) return null;
-  const reflects = reflectsAfterFailure(config.strategy);
-  if (evaluation.verdict === "pass") return { kind: "ends", reason: evaluation.falsePositive ? "false-positive" : "passed", reflects };
-  if (trial >= config.maxTrials) return { kind: "ends", reason: "last-trial", reflects };
-  return reflectsAfterFailure(config.strategy) ? { kind: "reflects" } : { kind: "next-trial", strategy: config.strategy };
-}
-
-/**
- * Why forking after an evaluation cannot change anything (outlook `ends`), in
- * one or two sentences for the inspector and the fork dialog; null otherwise.
- * Suggests forking from an earlier reflection only when the strategy writes them.
+ * Why forking after an evaluation cannot change anything (outlook `ends`, from
+ * lib/domain/fork-outlook.ts), in one or two sentences for the inspector and
+ * the fork dialog; null otherwise. Suggests forking from an earlier reflection
+ * only when the strategy writes them.
  */
 export function forkEndsExplanation(outlook: ForkOutlook | null, trial: number): string | null {
   if (outlook?.kind !== "ends") return null;

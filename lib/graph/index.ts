@@ -30,16 +30,14 @@ export {
   passedVacuously,
   type CodeRun,
 } from "./code-views";
-export { assertExample, codeNextAction, nextActorStep, programExample, type CodeNextAction } from "./steering";
+export { assertExample, codeNextAction, programExample, type CodeNextAction } from "./steering";
 export {
   branchLabel,
   branchTree,
   forkEndsExplanation,
-  forkOutlookAfterEvaluation,
   forkPointsByEventId,
   reflectionAt,
   type BranchTreeRow,
-  type ForkOutlook,
   type ForkPoint,
 } from "./branches";
 export {

@@ -1,6 +1,7 @@
-import type { Strategy } from "@/lib/domain/config";
+import { strategySchema, type Strategy } from "@/lib/domain/config";
 import type { ChatMessage, MemoryItem } from "@/lib/domain/events";
 import type { TrialView } from "@/lib/domain/fold-run";
+import { strategyBehaviour } from "@/lib/domain/strategies";
 
 /**
  * Where the episodic memory landed in an Actor prompt, and whether it is
@@ -80,28 +81,24 @@ export function locateMemoryInPrompt(prompt: string, memory: readonly Pick<Memor
   return { segments, matches, occurrences };
 }
 
-/** What a strategy puts into the Actor's prompt from trial 2 on (docs/decisions/0008-strategies.md). */
+/**
+ * What a strategy puts into the Actor's prompt from trial 2 on
+ * (docs/decisions/0008-strategies.md), read from the strategy table
+ * (lib/domain/strategies.ts).
+ */
 export interface MemoryExpectation {
-  /** Reflections from the episodic memory. */
+  /** Reflections from the episodic memory (`StrategyBehaviour.reflectionsInPrompt`). */
   reflections: boolean;
-  /** The previous trial's trajectory (the paper's EPM). */
+  /** The previous trial's trajectory, the paper's EPM (`StrategyBehaviour.includesLastAttempt`). */
   lastAttempt: boolean;
 }
 
 /** See {@link MemoryExpectation}. Unknown strategies (newer servers) are assumed to expect nothing. */
 export function memoryExpectation(strategy: Strategy | string): MemoryExpectation {
-  switch (strategy) {
-    case "reflexion":
-    case "cot":
-    case "cot-gold-context":
-      return { reflections: true, lastAttempt: false };
-    case "last-attempt":
-      return { reflections: false, lastAttempt: true };
-    case "last-attempt-and-reflexion":
-      return { reflections: true, lastAttempt: true };
-    default:
-      return { reflections: false, lastAttempt: false };
-  }
+  const known = strategySchema.safeParse(strategy);
+  if (!known.success) return { reflections: false, lastAttempt: false };
+  const behaviour = strategyBehaviour(known.data);
+  return { reflections: behaviour.reflectionsInPrompt, lastAttempt: behaviour.includesLastAttempt };
 }
 
 /** The text of all messages as one string (what the memory is looked for in). */

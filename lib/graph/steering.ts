@@ -1,18 +1,7 @@
 import type { RunState } from "@/lib/domain/fold-run";
+import { nextActorStep } from "@/lib/domain/next-step";
 import { codeRunOf } from "./code-views";
 import type { CodeLanguage } from "./types";
-
-/**
- * Where the Actor acts next: the next step of the open trial, else step 1 of
- * the next trial. The same rule as the server's action edit
- * (lib/server/edit-drafts.ts), so the Steer tab can say what a person's action
- * will be used as.
- */
-export function nextActorStep(state: RunState): { trial: number; step: number } {
-  const last = state.trials.at(-1);
-  if (last && last.outcome === null) return { trial: last.trial, step: last.steps.filter((step) => step.observation !== null).length + 1 };
-  return { trial: (last?.trial ?? 0) + 1, step: 1 };
-}
 
 /** What a person's next action on a code run is: the internal tests (trial 1 step 1) or a whole program. */
 export type CodeNextAction = { kind: "tests" | "program"; language: CodeLanguage; trial: number; step: number; placeholder: string };

@@ -5,9 +5,12 @@ import type { CreateRunRequest } from "@/lib/domain/api";
 import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily } from "@/lib/domain/environment";
 import { isAppError } from "@/lib/domain/errors";
+import { draft, type EventDraft } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { driveRun, type EngineDeps } from "@/lib/engine/run-engine";
+import { nextTrialView } from "@/lib/domain/next-trial";
+import { fixedLimitsOf } from "@/lib/domain/strategies";
 import { strategyBehaviour, supportedStrategiesOf } from "@/lib/engine/strategies";
 import { builtinHouseholdTasks, householdDemoScriptBook, householdEnvironment } from "@/lib/environments/household";
 import { builtinQaTasks, qaDemoScriptBook, qaEnvironment } from "@/lib/environments/qa";
@@ -55,7 +58,13 @@ interface Call {
   prompt: string;
 }
 
-async function drive(config: RunConfig, respond: (prompt: string) => string, family: EnvironmentFamily<unknown> = qaEnvironment as EnvironmentFamily<unknown>) {
+/** Drives a run to its end; `before` is appended right after `run-start` (e.g. a hand-written memory). */
+async function drive(
+  config: RunConfig,
+  respond: (prompt: string) => string,
+  family: EnvironmentFamily<unknown> = qaEnvironment as EnvironmentFamily<unknown>,
+  before: readonly EventDraft[] = [],
+) {
   const store = new MemoryRunStore();
   const model = scriptedMockModel(respond);
   const deps: EngineDeps = {
@@ -64,6 +73,7 @@ async function drive(config: RunConfig, respond: (prompt: string) => string, fam
     environmentFor: () => family,
   };
   const run = await store.createRun({ config, title: "strategies" });
+  if (before.length > 0) await store.append(run.id, run.rootBranchId, before);
   const result = await driveRun(deps, { runId: run.id, branchId: run.rootBranchId });
   const events = await store.list(run.id, run.rootBranchId);
   const ends = events.flatMap((event) => (event.type === "model-call-end" ? [event.data] : []));
@@ -74,7 +84,7 @@ async function drive(config: RunConfig, respond: (prompt: string) => string, fam
     expect(end.messages.map((message) => message.content).join("\n\n")).toBe(prompts[index]);
     return { role: end.role, trial: end.trial, step: end.step, prompt: prompts[index]! };
   });
-  return { result, state: foldRun(events), calls };
+  return { result, state: foldRun(events), calls, events };
 }
 
 const actorCalls = (calls: Call[], trial?: number) => calls.filter((call) => call.role === "actor" && (trial === undefined || call.trial === trial));
@@ -383,18 +393,52 @@ describe("the config factory", () => {
 describe("strategyBehaviour", () => {
   const memory = [1, 2, 3].map((trial) => ({ id: `r${trial}`, text: `reflection ${trial}`, trial }));
   it.each([
-    ["none", false, false, null, []],
-    ["last-attempt", false, true, null, []],
-    ["reflexion", true, false, null, ["r2", "r3"]],
-    ["last-attempt-and-reflexion", true, true, null, ["r3"]],
-    ["cot", true, false, 1, ["r2", "r3"]],
-    ["cot-gold-context", true, false, 1, ["r2", "r3"]],
-  ] as const)("%s: reflects %s, last attempt %s, steps %s, memory with Ω = 2 %j", (strategy, reflects, lastAttempt, steps, kept) => {
-    const behaviour = strategyBehaviour(strategy);
-    expect(behaviour.reflectsAfterFailure).toBe(reflects);
-    expect(behaviour.includesLastAttempt).toBe(lastAttempt);
-    expect(behaviour.stepsPerTrial).toBe(steps);
-    expect(behaviour.memoryForTrial(memory, 2).inContext.map((item) => item.id)).toEqual(kept);
+    ["none", false, false, false, null, null, []],
+    ["last-attempt", false, false, true, null, null, []],
+    ["reflexion", true, true, false, null, null, ["r2", "r3"]],
+    ["last-attempt-and-reflexion", true, true, true, 1, null, ["r3"]],
+    ["cot", true, true, false, null, 1, ["r2", "r3"]],
+    ["cot-gold-context", true, true, false, null, 1, ["r2", "r3"]],
+  ] as const)(
+    "%s: reflects %s, reflections in prompt %s, last attempt %s, fixed Ω %s, steps %s, memory with Ω = 2 %j",
+    (strategy, reflects, inPrompt, lastAttempt, fixedWindow, steps, kept) => {
+      const behaviour = strategyBehaviour(strategy);
+      expect(behaviour.reflectsAfterFailure).toBe(reflects);
+      expect(behaviour.reflectionsInPrompt).toBe(inPrompt);
+      expect(behaviour.includesLastAttempt).toBe(lastAttempt);
+      expect(behaviour.fixedMemoryWindow).toBe(fixedWindow);
+      expect(behaviour.stepsPerTrial).toBe(steps);
+      expect(behaviour.memoryForTrial(memory, 2).inContext.map((item) => item.id)).toEqual(kept);
+    },
+  );
+
+  it("fixes the family's step budget over the strategy's, and the strategy's Ω", () => {
+    expect(fixedLimitsOf("cot", {})).toEqual({ stepsPerTrial: 1, memoryWindow: null });
+    expect(fixedLimitsOf("reflexion", { fixedStepsPerTrial: 2 })).toEqual({ stepsPerTrial: 2, memoryWindow: null });
+    expect(fixedLimitsOf("last-attempt-and-reflexion", { fixedStepsPerTrial: null })).toEqual({ stepsPerTrial: null, memoryWindow: 1 });
+    expect(qaConfig("last-attempt-and-reflexion", { memoryWindow: 3 }).memoryWindow).toBe(1);
+    expect(qaConfig("reflexion", { memoryWindow: 2 }).memoryWindow).toBe(2);
+  });
+});
+
+describe("what the UI says the next trial sees (lib/domain/next-trial.ts) is what the engine puts in its prompt", () => {
+  const handWritten = { id: "hand-1", text: "Name the river itself, not the town it runs through.", trial: null };
+  const withHandWritten = [draft("memory-edit", { oldMemory: [], newMemory: [handWritten], note: null })];
+
+  it.each(ALL_STRATEGIES)("%s, with a hand-written memory entry before trial 1", async (strategy) => {
+    const { events, calls } = await drive(qaConfig(strategy), labellingResponder(), undefined, withHandWritten);
+    const starts = events.flatMap((event) => (event.type === "trial-start" ? [event] : []));
+    expect(starts).toHaveLength(3);
+    for (const start of starts) {
+      // The state the memory panel shows just before the engine starts the trial.
+      const view = nextTrialView(foldRun(events.filter((event) => event.seq < start.seq)));
+      expect(view?.trial).toBe(start.data.trial);
+      expect(view?.inContext).toEqual(start.data.memory);
+      // And the prompt agrees: the hand-written entry reaches the Actor exactly when the view says so.
+      const prompt = firstActorPrompt(calls, start.data.trial);
+      expect(prompt.includes(handWritten.text), `trial ${start.data.trial}`).toBe(view?.inContext.some((item) => item.id === handWritten.id));
+    }
+    expect(strategyBehaviour(strategy).reflectionsInPrompt).toBe(firstActorPrompt(calls, 1).includes(handWritten.text));
   });
 });
 

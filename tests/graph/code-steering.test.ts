@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { foldRun } from "@/lib/domain/fold-run";
-import { codeNextAction, forkEndsExplanation, forkOutlookAfterEvaluation, nextActorStep, programExample } from "@/lib/graph";
+import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
+import { nextActorStep } from "@/lib/domain/next-step";
+import { codeNextAction, forkEndsExplanation, programExample } from "@/lib/graph";
 import { strategyHint, strategyLabel } from "@/components/ui/strategy-labels";
 import { demoOnImportedWarning, runIntro } from "@/components/home/family-texts";
 import { CODE_TASK, codeRun } from "./code-fixtures";

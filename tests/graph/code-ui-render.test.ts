@@ -2,16 +2,18 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { ModelsResponse, RunSummary } from "@/lib/domain/api";
+import type { RunSummary } from "@/lib/domain/api";
 import { foldRun } from "@/lib/domain/fold-run";
 import type { RunEvent } from "@/lib/domain/events";
-import { deriveRunGraph, forkOutlookAfterEvaluation, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
+import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
+import { deriveRunGraph, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
 import { queryKeys } from "@/lib/query/keys";
 import { CodeObservationDetails, CodeVerdictDetails } from "@/components/inspector/code-views";
 import { RecentRuns } from "@/components/home/recent-runs";
 import { ForkDialog } from "@/components/run/fork-dialog";
 import { SteerPanel } from "@/components/run/steer-panel";
 import { codeRun, NAIVE } from "./code-fixtures";
+import { TWO_MODELS } from "./fixtures";
 
 /**
  * Server-rendered markup of the run page's code views (no DOM needed): what a
@@ -105,15 +107,7 @@ describe("the dropped lines of WriteTests", () => {
 
 describe("the Steer tab on a code run", () => {
   const run = codeRun();
-  const models: ModelsResponse = {
-    models: [
-      { id: "demo", label: "Demo (scripted stand-in, offline)", scripted: true },
-      { id: "openai:gpt-4o-mini", label: "GPT-4o mini", scripted: false },
-    ],
-    defaultModelId: "demo",
-    configuredProviders: [],
-  };
-  const seedModels = (client: QueryClient) => client.setQueryData(queryKeys.models(), models);
+  const seedModels = (client: QueryClient) => client.setQueryData(queryKeys.models(), TWO_MODELS);
   const paused = (events: readonly RunEvent[]) => [...events, { ...events[0], id: "pause", seq: events.length + 1, type: "run-pause", data: { reason: "user", detail: "paused", at: null } } as RunEvent];
 
   it("suggests an assert in the task's language before trial 1's tests, and a program afterwards", () => {
@@ -193,6 +187,7 @@ describe("the recent-runs list", () => {
       strategy,
       modelId: "demo",
       status: "ended",
+      activeCall: null,
       setting: null,
       trials: 1,
       outcome: "failure",

@@ -1,3 +1,4 @@
+import type { ModelsResponse } from "@/lib/domain/api";
 import { NO_BREAKPOINTS, type RunConfig } from "@/lib/domain/config";
 import type { z } from "zod";
 import { eventDataSchemas, runEventSchema, type EventType, type MemoryItem, type RunEvent } from "@/lib/domain/events";
@@ -29,6 +30,16 @@ export function makeRunConfig(overrides: Partial<RunConfig> = {}): RunConfig {
     ...overrides,
   };
 }
+
+/** The models list the Steer tab is rendered with: the demo model and one real model. */
+export const TWO_MODELS: ModelsResponse = {
+  models: [
+    { id: "demo", label: "Demo (scripted stand-in, offline)", scripted: true },
+    { id: "openai:gpt-4o-mini", label: "GPT-4o mini", scripted: false },
+  ],
+  defaultModelId: "demo",
+  configuredProviders: [],
+};
 
 /**
  * Appends schema-checked events with contiguous seqs and ids `e<seq>`, the way

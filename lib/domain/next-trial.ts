@@ -1,0 +1,106 @@
+import type { RunConfig } from "./config";
+import type { MemoryItem } from "./events";
+import type { RunState } from "./fold-run";
+import { strategyBehaviour } from "./strategies";
+
+/**
+ * The next trial: whether the loop starts one after a judged trial, and what
+ * its Actor prompt will carry (paper §3: episodic memory after the window Ω,
+ * chosen by the strategy; §4 EPM: the previous trajectory). The engine
+ * (lib/engine/decide.ts, and `trial-start` through `strategyBehaviour`), the
+ * memory panel, the inspector and the fork outlook read these rules.
+ */
+
+/** A judged trial, as far as the loop's next move depends on it. */
+export interface JudgedTrial {
+  /** The trial number (1-based). */
+  trial: number;
+  /** The Evaluator's verdict is `pass` (the trial's outcome is `success`). */
+  passed: boolean;
+  /** Code tasks: the hidden tests' verdict (reporting only, it decides the run's outcome); null elsewhere. */
+  hiddenVerdict: "pass" | "fail" | null;
+  /** The trial already has its Self-Reflection. */
+  reflected: boolean;
+}
+
+/**
+ * What the loop does after a judged trial:
+ * - `end-run`: the trial passed (`passed`; `false-positive` when the internal
+ *   tests passed and the hidden tests failed: the run ends failed) or it was the
+ *   last trial of the budget (`last-trial`; the outcome is the hidden verdict's
+ *   when there is one, else failure);
+ * - `reflect`: the strategy reflects after a failure and the trial has no
+ *   reflection yet (never after the last trial: nothing would read it);
+ * - `start-trial`: trial `trial` comes next.
+ */
+export type AfterTrial =
+  | { kind: "end-run"; outcome: "success" | "failure"; reason: "passed" | "false-positive" | "last-trial" }
+  | { kind: "reflect"; trial: number }
+  | { kind: "start-trial"; trial: number };
+
+/** See {@link AfterTrial} (paper §3 control flow; code: pass@1 on the hidden tests, reference §4.1). */
+export function afterTrial(config: Pick<RunConfig, "strategy" | "maxTrials">, judged: JudgedTrial): AfterTrial {
+  if (judged.passed) {
+    return judged.hiddenVerdict === "fail"
+      ? { kind: "end-run", outcome: "failure", reason: "false-positive" }
+      : { kind: "end-run", outcome: "success", reason: "passed" };
+  }
+  if (judged.trial >= config.maxTrials) {
+    return { kind: "end-run", outcome: judged.hiddenVerdict === "pass" ? "success" : "failure", reason: "last-trial" };
+  }
+  if (strategyBehaviour(config.strategy).reflectsAfterFailure && !judged.reflected) return { kind: "reflect", trial: judged.trial };
+  return { kind: "start-trial", trial: judged.trial + 1 };
+}
+
+/** What the next trial's Actor prompt will carry, given the memory as it stands now. */
+export interface NextTrialView {
+  /** The trial number the next `trial-start` will carry. */
+  trial: number;
+  /** Whether the strategy puts reflections into the prompt at all (false: `none`, `last-attempt`). */
+  reflectionsInPrompt: boolean;
+  /** The memory items the prompt will carry (after Ω, as the strategy applies it), oldest first. */
+  inContext: MemoryItem[];
+  /**
+   * The memory items the prompt will not carry: those outside Ω, or every item
+   * when the strategy carries no reflections (the engine then records no
+   * `evicted` at `trial-start`: nothing was windowed out, nothing was taken in).
+   */
+  leftOut: MemoryItem[];
+  /** Whether the prompt will carry the previous trial's trajectory (the paper's EPM). */
+  lastAttempt: boolean;
+}
+
+/**
+ * The memory a trial starts with: the strategy's rule
+ * (`StrategyBehaviour.memoryForTrial`) over the whole episodic memory with the
+ * run's Ω — the same call the engine makes for `trial-start`.
+ */
+export function memoryForTrial(
+  config: Pick<RunConfig, "strategy" | "memoryWindow">,
+  memory: readonly MemoryItem[],
+): { inContext: MemoryItem[]; evicted: MemoryItem[] } {
+  return strategyBehaviour(config.strategy).memoryForTrial(memory, config.memoryWindow);
+}
+
+/**
+ * What the trial after the newest one would see if it started now: the
+ * episodic memory as it stands (edits applied) through {@link memoryForTrial},
+ * and the last attempt when the strategy includes it. Items the strategy
+ * leaves out are in `leftOut` (under `none` every item, hand-written ones
+ * too). Null before `run-start`.
+ */
+export function nextTrialView(state: Pick<RunState, "config" | "trials" | "memory">): NextTrialView | null {
+  const config = state.config;
+  if (!config) return null;
+  const behaviour = strategyBehaviour(config.strategy);
+  const trial = (state.trials.at(-1)?.trial ?? 0) + 1;
+  const inContext = memoryForTrial(config, state.memory).inContext;
+  const kept = new Set(inContext.map((item) => item.id));
+  return {
+    trial,
+    reflectionsInPrompt: behaviour.reflectionsInPrompt,
+    inContext,
+    leftOut: state.memory.filter((item) => !kept.has(item.id)),
+    lastAttempt: behaviour.includesLastAttempt && trial > 1,
+  };
+}

@@ -1,0 +1,100 @@
+import type { Strategy } from "./config";
+import type { EnvironmentFamily } from "./environment";
+import type { MemoryItem } from "./events";
+import { selectMemoryWindow } from "./memory-window";
+
+/**
+ * What each memory strategy does between trials (Reflexion paper §3–4; the
+ * reference code's `ReflexionStrategy`, shared/docs/reflexion-reference.md
+ * §1.1). What each strategy puts in each prompt is tabulated in
+ * docs/decisions/0008-strategies.md. Nothing here is family-specific: the
+ * families supply the text (templates, `renderMemory`, `renderLastAttempt`).
+ *
+ * This table is the only place these rules live: the engine, the server and
+ * the UI all read it (ESLint forbids comparing strategy names elsewhere).
+ */
+export interface StrategyBehaviour {
+  /** Whether a failed (or halted) trial is followed by a Self-Reflection call. */
+  reflectsAfterFailure: boolean;
+  /**
+   * Whether the Actor prompt of a trial carries reflections from the episodic
+   * memory (after the window Ω). False for `none` and `last-attempt`: under
+   * them even a hand-written memory entry reaches no prompt.
+   */
+  reflectionsInPrompt: boolean;
+  /**
+   * A fixed memory window Ω that overrides the run's: `last-attempt-and-reflexion`
+   * shows only the newest reflection, whatever Ω (reference §1.1, issue #28);
+   * null = the run's Ω. Recorded in the run's config when it is built
+   * (lib/server/run-config-factory.ts).
+   */
+  fixedMemoryWindow: number | null;
+  /**
+   * The reflections placed in the next trial's Actor prompt, chosen from the
+   * whole episodic memory (oldest first) with the run's window Ω (`null` =
+   * unbounded): `inContext` oldest first, `evicted` the rest. Follows
+   * {@link reflectionsInPrompt} and {@link fixedMemoryWindow}.
+   */
+  memoryForTrial(memory: readonly MemoryItem[], window: number | null): { inContext: MemoryItem[]; evicted: MemoryItem[] };
+  /** Whether the Actor prompt of trial n > 1 carries trial n − 1's trajectory (the paper's EPM). */
+  includesLastAttempt: boolean;
+  /**
+   * A fixed Actor step budget per trial that overrides the request's and the
+   * family's (`cot` variants: 1, a Thought then `Finish`); null = no override.
+   * Applied when the run's config is built (lib/server/run-config-factory.ts)
+   * and again when the budget is read (lib/domain/next-step.ts).
+   */
+  stepsPerTrial: number | null;
+}
+
+type BehaviourRow = Omit<StrategyBehaviour, "memoryForTrial">;
+
+/** A row of the table, with its memory rule derived from `reflectionsInPrompt` and `fixedMemoryWindow`. */
+function behaviour(row: BehaviourRow): StrategyBehaviour {
+  return {
+    ...row,
+    memoryForTrial: (memory, window) =>
+      row.reflectionsInPrompt ? selectMemoryWindow(memory, row.fixedMemoryWindow ?? window) : { inContext: [], evicted: [] },
+  };
+}
+
+const behaviours: Record<Strategy, StrategyBehaviour> = {
+  none: behaviour({ reflectsAfterFailure: false, reflectionsInPrompt: false, fixedMemoryWindow: null, includesLastAttempt: false, stepsPerTrial: null }),
+  reflexion: behaviour({ reflectsAfterFailure: true, reflectionsInPrompt: true, fixedMemoryWindow: null, includesLastAttempt: false, stepsPerTrial: null }),
+  "last-attempt": behaviour({ reflectsAfterFailure: false, reflectionsInPrompt: false, fixedMemoryWindow: null, includesLastAttempt: true, stepsPerTrial: null }),
+  "last-attempt-and-reflexion": behaviour({ reflectsAfterFailure: true, reflectionsInPrompt: true, fixedMemoryWindow: 1, includesLastAttempt: true, stepsPerTrial: null }),
+  cot: behaviour({ reflectsAfterFailure: true, reflectionsInPrompt: true, fixedMemoryWindow: null, includesLastAttempt: false, stepsPerTrial: 1 }),
+  "cot-gold-context": behaviour({ reflectsAfterFailure: true, reflectionsInPrompt: true, fixedMemoryWindow: null, includesLastAttempt: false, stepsPerTrial: 1 }),
+};
+
+/** The behaviour of a strategy (see {@link StrategyBehaviour}). */
+export function strategyBehaviour(strategy: Strategy): StrategyBehaviour {
+  return behaviours[strategy];
+}
+
+/**
+ * The strategies a family can run: its `supportedStrategies`, or by default
+ * `none` and `reflexion`, plus `last-attempt` and `last-attempt-and-reflexion`
+ * when the family can render the previous trial (`renderLastAttempt`).
+ */
+export function supportedStrategiesOf(family: Pick<EnvironmentFamily<never>, "supportedStrategies" | "renderLastAttempt">): Strategy[] {
+  if (family.supportedStrategies) return [...family.supportedStrategies];
+  const base: Strategy[] = ["none", "reflexion"];
+  return family.renderLastAttempt ? [...base, "last-attempt", "last-attempt-and-reflexion"] : base;
+}
+
+/**
+ * The limits a strategy on a family fixes, whatever a create-run request asks:
+ * `stepsPerTrial`, the family's `fixedStepsPerTrial` (code: 2) or else the
+ * strategy's ({@link StrategyBehaviour.stepsPerTrial}, `cot`: 1); `memoryWindow`,
+ * the strategy's fixed Ω ({@link StrategyBehaviour.fixedMemoryWindow},
+ * `last-attempt-and-reflexion`: 1). Null = the request (or the family's default)
+ * decides. The server builds run configs with it; the new-run form shows it.
+ */
+export function fixedLimitsOf(
+  strategy: Strategy,
+  family: { fixedStepsPerTrial?: number | null },
+): { stepsPerTrial: number | null; memoryWindow: number | null } {
+  const behaviour = strategyBehaviour(strategy);
+  return { stepsPerTrial: family.fixedStepsPerTrial ?? behaviour.stepsPerTrial, memoryWindow: behaviour.fixedMemoryWindow };
+}

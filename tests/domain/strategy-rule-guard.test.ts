@@ -1,0 +1,39 @@
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The guard of DESIGN.md §8 "A rule lives in one place": outside lib/domain and
+ * lib/engine, code that compares a strategy's name (instead of reading
+ * lib/domain/strategies.ts) fails `npx eslint .`.
+ */
+
+const SAMPLE = [
+  "declare const config: { strategy: string };",
+  'export const none = config.strategy === "none";',
+  'export const epm = "last-attempt" !== config.strategy;',
+  'export const loose = config.strategy == "reflexion";',
+  'export function steps(strategy: string): number { switch (strategy) { case "cot": return 1; default: return 6; } }',
+  'export const other = config.strategy === "a strategy we do not have";',
+  "",
+].join("\n");
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function guardMessages(filePath: string) {
+  const [result] = await eslint.lintText(SAMPLE, { filePath });
+  return (result?.messages ?? []).filter((message) => message.message.includes("use lib/domain/strategies.ts"));
+}
+
+describe("the strategy-rule guard (eslint.config.mjs)", () => {
+  it.each(["components/sample.tsx", "lib/graph/sample.ts", "lib/server/sample.ts", "lib/query/sample.ts", "lib/store/sample.ts", "app/sample/page.tsx", "bin/sample.ts"])(
+    "flags each strategy-name comparison in %s",
+    async (filePath) => {
+      const messages = await guardMessages(filePath);
+      expect(messages.map((message) => message.line)).toEqual([2, 3, 4, 5]);
+    },
+  );
+
+  it.each(["lib/domain/sample.ts", "lib/engine/sample.ts"])("leaves %s, where the rules live, alone", async (filePath) => {
+    expect(await guardMessages(filePath)).toEqual([]);
+  });
+});
