@@ -9,6 +9,7 @@ import {
 } from "ai";
 import { isAppError } from "@/lib/domain/errors";
 import { ModelCallError } from "@/lib/engine/ports";
+import { findModelTimeout } from "./model-timeouts";
 import type { ProviderTarget } from "./provider-registry";
 
 /**
@@ -22,7 +23,7 @@ import type { ProviderTarget } from "./provider-registry";
  * Codes of {@link ModelCallError}s raised by lib/llm:
  * - `rate-limited` (HTTP 429; retryable)
  * - `server-error` (HTTP 5xx; retryable)
- * - `timeout` (HTTP 408; retryable)
+ * - `timeout` (HTTP 408, or the call ran into REFLEXION_MODEL_TIMEOUT_S: no first token, or no output for that long; retryable)
  * - `network` (connection refused/reset, DNS, or the stream broke off; retryable)
  * - `auth` (HTTP 401/403; not retryable until the key is fixed)
  * - `bad-request` (other HTTP 4xx, e.g. unknown model; not retryable)
@@ -134,6 +135,18 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
 
   if (isAppError(error, "provider-not-configured")) {
     return { code: "provider-not-configured", retryable: false, message: error.message };
+  }
+  const limit = findModelTimeout(error);
+  if (limit) {
+    const what =
+      limit.kind === "first-token"
+        ? `${Who} sent no response within ${limit.timeout.seconds} s${tries}`
+        : `${Who} stopped sending output for ${limit.timeout.seconds} s in the middle of a response`;
+    return {
+      code: "timeout",
+      retryable: true,
+      message: `${what}. ${limit.settingAdvice()}: raise it for a slow model, or check that the server is answering, then resume the run.`,
+    };
   }
   if (isAbortLike(error)) {
     return {

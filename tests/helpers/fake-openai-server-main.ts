@@ -3,7 +3,10 @@
  * like the offline demo model (the QA demo script book, then the demo model's
  * generic fallback):
  *
- *   npx tsx tests/helpers/fake-openai-server-main.ts --port 1234 [--chunk-delay-ms 20]
+ *   npx tsx tests/helpers/fake-openai-server-main.ts --port 1234 [--chunk-delay-ms 20] [--hang-requests 3]
+ *
+ * `--hang-requests N`: the first N chat requests are accepted and never answered
+ * (a model server that stopped answering); later ones are answered.
  *
  * Port: `--port`, else the PORT env var, else a free one. It prints
  * `Fake OpenAI-compatible server listening on http://127.0.0.1:<port>/v1`
@@ -27,12 +30,13 @@ function parseNonNegativeInt(value: string | undefined, name: string, max: numbe
 }
 
 const { values } = parseArgs({
-  options: { port: { type: "string" }, "chunk-delay-ms": { type: "string" } },
+  options: { port: { type: "string" }, "chunk-delay-ms": { type: "string" }, "hang-requests": { type: "string" } },
   strict: true,
 });
 
 const port = parseNonNegativeInt(values.port ?? process.env.PORT, "--port / PORT", 65_535) ?? 0;
 const chunkDelayMs = parseNonNegativeInt(values["chunk-delay-ms"], "--chunk-delay-ms", 10_000) ?? 0;
+const hangRequests = parseNonNegativeInt(values["hang-requests"], "--hang-requests", 1_000_000) ?? 0;
 
 async function main(): Promise<void> {
   const server = await startFakeOpenAIServer({
@@ -40,6 +44,7 @@ async function main(): Promise<void> {
     chunkDelayMs,
     respond: (messages) => demoReply([qaDemoScriptBook], flattenMessages(messages)),
   });
+  if (hangRequests > 0) server.hangNext(hangRequests);
   console.log(`Fake OpenAI-compatible server listening on ${server.baseUrl}`);
 
   let closing = false;

@@ -13,8 +13,10 @@ import type { AddressInfo } from "node:net";
  * - Usage is reported as ceil(chars / 4) for prompt and completion (an estimate).
  * - Every request is recorded ({@link FakeOpenAIServer.requests}) before any
  *   scripted failure is applied, so tests can count attempts and assert prompts.
- * - Faults on demand: {@link FakeOpenAIServer.failNext} (HTTP errors) and
- *   {@link FakeOpenAIServer.cutNextStream} (socket destroyed mid-stream).
+ * - Faults on demand: {@link FakeOpenAIServer.failNext} (HTTP errors),
+ *   {@link FakeOpenAIServer.cutNextStream} (socket destroyed mid-stream) and
+ *   {@link FakeOpenAIServer.hangNext} (accepts the request and never answers, or
+ *   stops after some chunks: the stalls a model server that stopped answering shows).
  *
  * No network access beyond the loopback socket; nothing is logged.
  */
@@ -82,6 +84,13 @@ export interface FakeOpenAIServer {
    * (default 1), then destroys the socket without a finish chunk or `[DONE]`.
    */
   cutNextStream(options?: { afterChunks?: number }): void;
+  /**
+   * The next `count` chat requests are accepted and then left hanging: with no
+   * `afterChunks`, no byte of a response is ever sent; with `afterChunks: n`,
+   * the headers and `n` content chunks are sent, then nothing more. The
+   * connections stay open until the client gives up or {@link close}.
+   */
+  hangNext(count: number, options?: { afterChunks?: number }): void;
   /** Forgets recorded requests and pending faults; the responder stays. */
   reset(): void;
   /** Stops listening and drops open connections. */
@@ -164,9 +173,12 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   const requests: RecordedRequest[] = [];
   let failures: FakeFailure[] = [];
   let cut: { afterChunks: number } | null = null;
+  let hangs: Array<{ afterChunks: number | null }> = [];
   let counter = 0;
 
   async function handleChat(res: ServerResponse, body: Record<string, unknown>): Promise<void> {
+    const hang = hangs.shift();
+    if (hang && hang.afterChunks === null) return; // accepted; never answered
     const failure = failures.shift();
     if (failure) {
       const headers: Record<string, string> = {};
@@ -213,8 +225,8 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       return;
     }
 
-    const cutNow = cut;
-    cut = null;
+    const cutNow = hang ? { afterChunks: hang.afterChunks ?? 0 } : cut;
+    if (!hang) cut = null;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: CREATED, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
@@ -224,6 +236,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       if (chunkDelayMs > 0) await sleep(chunkDelayMs);
       res.write(chunk(i === 0 ? { role: "assistant", content: pieces[i] } : { content: pieces[i] }, null));
     }
+    if (hang) return; // the chunks are out; the rest never comes
     if (cutNow) {
       // Let the written chunks reach the client, then drop the connection mid-response.
       await sleep(10);
@@ -291,9 +304,13 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     cutNextStream(cutOptions = {}) {
       cut = { afterChunks: cutOptions.afterChunks ?? 1 };
     },
+    hangNext(count, hangOptions = {}) {
+      for (let i = 0; i < count; i += 1) hangs.push({ afterChunks: hangOptions.afterChunks ?? null });
+    },
     reset() {
       requests.length = 0;
       failures = [];
+      hangs = [];
       cut = null;
     },
     close() {
