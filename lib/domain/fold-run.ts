@@ -1,4 +1,4 @@
-import { NO_BREAKPOINTS, type Breakpoints, type ModelSettings, type RunConfig } from "./config";
+import { NO_BREAKPOINTS, type Breakpoints, type RunConfig } from "./config";
 import type { EventData, MemoryItem, RunEvent, RunEventOf } from "./events";
 
 /** One Thought → Action → Observation step of a trial, as far as it has happened. */
@@ -68,10 +68,6 @@ export interface RunState {
    * templates, models and breakpoints that the next call will use; null before `run-start`.
    */
   effectiveConfig: RunConfig | null;
-  /** @deprecated read `effectiveConfig.templates`. */
-  templates: RunConfig["templates"] | null;
-  /** @deprecated read `effectiveConfig.models`. */
-  models: { actor: ModelSettings; reflector: ModelSettings } | null;
   /** A `pause-request` is waiting for the driver (cleared by `run-pause`, `run-end`, `run-error`). */
   pauseRequested: boolean;
   /** A `cancel-request` is waiting for the driver (cleared by `run-end`, `run-error`). */
@@ -118,8 +114,6 @@ export function emptyRunState(): RunState {
     memory: [],
     breakpoints: NO_BREAKPOINTS,
     effectiveConfig: null,
-    templates: null,
-    models: null,
     pauseRequested: false,
     cancelRequested: false,
     pendingAction: null,
@@ -177,8 +171,6 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.config = event.data.config;
       state.effectiveConfig = event.data.config;
       state.breakpoints = event.data.config.breakpoints;
-      state.templates = event.data.config.templates;
-      state.models = event.data.config.models;
       state.status = "running";
       return;
     case "branch-start":
@@ -277,15 +269,15 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       if (event.data.target === "breakpoints") {
         state.breakpoints = event.data.newValue;
         if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, breakpoints: event.data.newValue };
-      } else if (state.models) {
-        state.models = { ...state.models, [event.data.role]: event.data.newValue };
-        if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, models: state.models };
+      } else if (state.effectiveConfig) {
+        const models = { ...state.effectiveConfig.models, [event.data.role]: event.data.newValue };
+        state.effectiveConfig = { ...state.effectiveConfig, models };
       }
       return;
     case "prompt-edit":
-      if (state.templates) {
-        state.templates = { ...state.templates, [event.data.role]: event.data.newTemplate };
-        if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, templates: state.templates };
+      if (state.effectiveConfig) {
+        const templates = { ...state.effectiveConfig.templates, [event.data.role]: event.data.newTemplate };
+        state.effectiveConfig = { ...state.effectiveConfig, templates };
       }
       return;
     case "pause-request":
