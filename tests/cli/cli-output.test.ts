@@ -16,7 +16,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 function pipedIntoHead(args: string[], env: Record<string, string>): Promise<{ cliStatus: number; stderr: string; stdout: string }> {
   const command = `node --import tsx bin/cli.ts ${args.map((arg) => `'${arg}'`).join(" ")} | head -n 1; echo "status:\${PIPESTATUS[0]}" >&2`;
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", command], { cwd: root, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", command], { cwd: root, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
