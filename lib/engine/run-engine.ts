@@ -228,7 +228,9 @@ function observationDraft(stepData: { trial: number; step: number }, result: Ste
  * replaying its recorded actions (those environments are deterministic).
  */
 async function replayEpisode<Task>(family: EnvironmentFamily<Task>, task: Task, state: RunState, trial: TrialView, strategy: Strategy): Promise<Episode> {
-  const earlierTrials = state.trials.filter((t) => t.trial < trial.trial).map(trajectoryOf);
+  // Only families that rebuild episodes from recorded steps (code) read earlier trials; for the
+  // others this would cost O(whole run) per step.
+  const earlierTrials = family.restoreEpisode ? state.trials.filter((t) => t.trial < trial.trial).map(trajectoryOf) : [];
   const options = { strategy, trial: trial.trial, earlierTrials };
   if (family.restoreEpisode) return family.restoreEpisode(task, trajectoryOf(trial), options);
   const episode = family.startEpisode(task, options);
