@@ -9,7 +9,7 @@ import { z } from "zod";
 import { runConfigSchema, environmentIdSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { draft, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
-import { applyToBranchSummary, branchSummaryStateSchema, summarizeBranch, type BranchSummaryState } from "@/lib/domain/branch-summary";
+import { applyToBranchSummary, BRANCH_SUMMARY_VERSION, branchSummaryStateSchema, summarizeBranch, type BranchSummaryState } from "@/lib/domain/branch-summary";
 import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { callActivitySchema, type CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
@@ -48,8 +48,13 @@ export class SqliteRunStore implements RunStore {
     this.backfillSummaries();
   }
 
-  /** Databases from before the summary read model: summarize every branch that has events but no summary row (once). */
+  /**
+   * Databases from before the summary read model, or with summaries of an older
+   * {@link BRANCH_SUMMARY_VERSION}: summarize every branch that has events but no
+   * current summary row, from its log (once, when the database is opened).
+   */
   private backfillSummaries(): void {
+    this.client.prepare("DELETE FROM branch_summaries WHERE json_extract(summary, '$.version') IS NOT ?").run(BRANCH_SUMMARY_VERSION);
     const missing = this.client
       .prepare(
         "SELECT b.id AS id, b.run_id AS runId, b.created_at AS createdAt FROM branches b WHERE NOT EXISTS (SELECT 1 FROM branch_summaries s WHERE s.branch_id = b.id) AND EXISTS (SELECT 1 FROM events e WHERE e.branch_id = b.id)",

@@ -5,8 +5,22 @@ import type { LogStatusFacts } from "./status";
 
 const count = z.number().int().nonnegative();
 
+/** Bumped when the summary's shape or rules change; stores recompute older rows from the log. */
+export const BRANCH_SUMMARY_VERSION = 2;
+
+/** Calls, tokens and cost of one role's calls. `costUsd` sums the priced calls; `unpricedCalls` counts the others. */
+const roleTotalsSchema = z.object({
+  calls: count,
+  inputTokens: count,
+  outputTokens: count,
+  costUsd: z.number().nonnegative(),
+  unpricedCalls: count,
+});
+export type RoleTotals = z.infer<typeof roleTotalsSchema>;
+
 /** zod schema of {@link BranchSummaryState} (stores parse what they read back). */
 export const branchSummaryStateSchema = z.object({
+  version: z.literal(BRANCH_SUMMARY_VERSION),
   branchId: z.string(),
   status: z.enum(["running", "paused", "ended", "error"]),
   pauseRequested: z.boolean(),
@@ -30,6 +44,14 @@ export const branchSummaryStateSchema = z.object({
   totals: z.object({ modelCalls: count, inputTokens: count, outputTokens: count, costUsd: z.number().nonnegative() }),
   /** Model calls appended on this branch itself (not inherited from its parent). */
   own: z.object({ liveCalls: count, cachedCalls: count }),
+  /** Over the whole path, by role: acting (Actor) and reflecting (Self-Reflection). */
+  byRole: z.object({ actor: roleTotalsSchema, reflector: roleTotalsSchema }),
+  /** Trials that ended `halted` (step limit or a loop; household). */
+  halts: count,
+  /** Code: the newest evaluation passed the internal tests but not the hidden ones. */
+  lastFalsePositive: z.boolean(),
+  /** ISO-8601 time of `run-end`, or null while it has not ended. */
+  endedAt: z.string().nullable(),
 });
 
 /**
@@ -60,7 +82,21 @@ export function emptyBranchSummary(branchId: string): BranchSummaryState {
     reason: "root",
     totals: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
     own: { liveCalls: 0, cachedCalls: 0 },
+    byRole: { actor: emptyRoleTotals(), reflector: emptyRoleTotals() },
+    halts: 0,
+    lastFalsePositive: false,
+    endedAt: null,
+    version: BRANCH_SUMMARY_VERSION,
   };
+}
+
+function emptyRoleTotals(): RoleTotals {
+  return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
+}
+
+/** The role a call's totals count under (an LLM judge's `evaluator` calls would go with acting). */
+function roleKey(role: string): "actor" | "reflector" {
+  return role === "reflector" ? "reflector" : "actor";
 }
 
 /**
@@ -75,6 +111,7 @@ export function applyToBranchSummary(summary: BranchSummaryState, event: RunEven
     case "run-start":
       summary.status = "running";
       summary.actorModelId = event.data.config.models.actor.modelId;
+      summary.replayMode = event.data.config.replayMode;
       return;
     case "branch-start":
       summary.status = "running";
@@ -89,8 +126,18 @@ export function applyToBranchSummary(summary: BranchSummaryState, event: RunEven
       return;
     case "trial-end":
       summary.trialsEnded += 1;
+      if (event.data.outcome === "halted") summary.halts += 1;
       return;
-    case "model-call-end":
+    case "evaluation-end":
+      summary.lastFalsePositive = event.data.falsePositive;
+      return;
+    case "model-call-end": {
+      const role = summary.byRole[roleKey(event.data.role)];
+      role.calls += 1;
+      role.inputTokens += event.data.usage.inputTokens;
+      role.outputTokens += event.data.usage.outputTokens;
+      if (event.data.costUsd === null) role.unpricedCalls += 1;
+      else role.costUsd += event.data.costUsd;
       summary.totals.modelCalls += 1;
       summary.totals.inputTokens += event.data.usage.inputTokens;
       summary.totals.outputTokens += event.data.usage.outputTokens;
@@ -100,6 +147,7 @@ export function applyToBranchSummary(summary: BranchSummaryState, event: RunEven
         else summary.own.cachedCalls += 1;
       }
       return;
+    }
     case "settings-edit":
       if (event.data.target === "model" && event.data.role === "actor" && summary.actorModelId !== null) {
         summary.actorModelId = event.data.newValue.modelId;
@@ -123,6 +171,7 @@ export function applyToBranchSummary(summary: BranchSummaryState, event: RunEven
       return;
     case "run-end":
       summary.status = "ended";
+      summary.endedAt = event.occurredAt;
       summary.outcome = event.data.outcome;
       summary.pause = null;
       summary.pauseRequested = false;
@@ -151,8 +200,28 @@ export function summarizeBranch(branchId: string, events: readonly RunEvent[]): 
  * incremental read model must always equal). `ownCalls` are the calls whose
  * events are on the branch itself.
  */
-export function branchSummaryOfState(branchId: string, state: RunState, ownCalls: BranchSummaryState["own"]): BranchSummaryState {
+export function branchSummaryOfState(
+  branchId: string,
+  state: RunState,
+  ownCalls: BranchSummaryState["own"],
+  endedAt: string | null,
+): BranchSummaryState {
+  const byRole = { actor: emptyRoleTotals(), reflector: emptyRoleTotals() };
+  for (const call of Object.values(state.calls).sort((a, b) => a.seq - b.seq)) {
+    const role = byRole[roleKey(call.role)];
+    role.calls += 1;
+    role.inputTokens += call.usage.inputTokens;
+    role.outputTokens += call.usage.outputTokens;
+    if (call.costUsd === null) role.unpricedCalls += 1;
+    else role.costUsd += call.costUsd;
+  }
+  const evaluated = state.trials.filter((trial) => trial.evaluation !== null);
   return {
+    version: BRANCH_SUMMARY_VERSION,
+    byRole,
+    halts: state.trials.filter((trial) => trial.outcome === "halted").length,
+    lastFalsePositive: evaluated.at(-1)?.evaluation?.falsePositive ?? false,
+    endedAt,
     branchId,
     status: state.status,
     pauseRequested: state.pauseRequested,

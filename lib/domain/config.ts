@@ -109,5 +109,12 @@ export const runConfigSchema = z.object({
     beforeModelCall: { actor: false, reflector: false },
   }),
   seed: z.number().int().default(0),
+  /**
+   * How the root branch's model calls use the response cache: `live` always calls
+   * the model; `recorded` serves a call identical to one already made (same
+   * provider, model, settings and messages) from the cache. Experiments use
+   * `recorded`, so arms that make the same trial-1 calls make them once.
+   */
+  replayMode: z.enum(["live", "recorded"]).default("live"),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;

@@ -84,7 +84,7 @@ export interface RunState {
   calls: Record<string, EventData<"model-call-end"> & { eventId: string; seq: number }>;
   callErrors: Array<EventData<"model-call-error"> & { eventId: string }>;
   totals: RunTotals;
-  /** How this branch's model calls use the response cache (`live` on the root branch). */
+  /** How this branch's model calls use the response cache (the config's on the root branch, `live` by default; a fork's own). */
   replayMode: "live" | "recorded";
   /** Set on a forked branch: where it left its parent. */
   fork: EventData<"branch-start"> | null;
@@ -170,6 +170,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case "run-start":
       state.config = event.data.config;
       state.effectiveConfig = event.data.config;
+      state.replayMode = event.data.config.replayMode;
       state.breakpoints = event.data.config.breakpoints;
       state.status = "running";
       return;

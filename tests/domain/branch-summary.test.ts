@@ -21,20 +21,21 @@ function expectedSummary(branchId: string, events: readonly RunEvent[]) {
       else own.cachedCalls += 1;
     }
   }
-  return branchSummaryOfState(branchId, foldRun(events), own);
+  const endedAt = events.filter((event) => event.type === "run-end").at(-1)?.occurredAt ?? null;
+  return branchSummaryOfState(branchId, foldRun(events), own, endedAt);
 }
 
 type Op =
   | { kind: "control"; which: number; branch: number }
   | { kind: "call"; branch: number; live: boolean; tokens: number; priced: boolean }
-  | { kind: "trial"; branch: number }
+  | { kind: "trial"; branch: number; halted: boolean; falsePositive: boolean }
   | { kind: "model-edit"; branch: number; to: number }
   | { kind: "fork"; branch: number; at: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("control" as const), which: fc.nat(6), branch: fc.nat(4) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("call" as const), branch: fc.nat(4), live: fc.boolean(), tokens: fc.nat(500), priced: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("trial" as const), branch: fc.nat(4) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("trial" as const), branch: fc.nat(4), halted: fc.boolean(), falsePositive: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("model-edit" as const), branch: fc.nat(4), to: fc.nat(3) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("fork" as const), branch: fc.nat(4), at: fc.nat(60) }) },
 );
@@ -63,7 +64,7 @@ function controlDraft(which: number): EventDraft[] {
 function callDraft(op: Extract<Op, { kind: "call" }>, trial: number): EventDraft {
   return draft("model-call-end", {
     callId: `c-${Math.random()}`,
-    role: "actor",
+    role: op.tokens % 2 === 0 ? "actor" : "reflector",
     trial: Math.max(1, trial),
     step: 1,
     settings: config.models.actor,
@@ -112,7 +113,20 @@ describe.each(stores)("branch summary read model (%s store)", (_name, makeStore)
             else if (op.kind === "trial") {
               const n = (trials.get(branch) ?? 0) + 1;
               trials.set(branch, n);
-              drafts = [draft("trial-start", { trial: n, memory: [], evicted: [] }), draft("trial-end", { trial: n, outcome: "failure", reason: "r" })];
+              drafts = [
+                draft("trial-start", { trial: n, memory: [], evicted: [] }),
+                draft("evaluation-end", {
+                  trial: n,
+                  verdict: op.falsePositive ? "pass" : "fail",
+                  score: 0,
+                  feedback: "f",
+                  evaluatorKind: "unit-tests",
+                  oracle: false,
+                  details: {},
+                  falsePositive: op.falsePositive,
+                }),
+                draft("trial-end", { trial: n, outcome: op.halted ? "halted" : "failure", reason: "r" }),
+              ];
             } else {
               const state = foldRun(await store.list(run.id, branch));
               const oldValue = state.effectiveConfig!.models.actor;
@@ -188,13 +202,31 @@ describe("summary backfill", () => {
     const raw = new Database(file);
     raw.prepare("DELETE FROM branch_summaries").run();
     raw.close();
-    const reopened = new SqliteRunStore(file);
-    try {
-      const events = await reopened.list(run.id, run.rootBranchId);
-      expect(await reopened.getBranchSummary(run.rootBranchId)).toEqual(expectedSummary(run.rootBranchId, events));
-      expect(await reopened.listRunnableBranches(5)).toEqual([]);
-    } finally {
-      await reopened.close();
-    }
+    await expectBackfilled(file, run);
+  });
+
+  it("summaries of an older version are recomputed from the log when the database is opened", async () => {
+    const file = path.join(dir, "stale.sqlite");
+    const store = new SqliteRunStore(file);
+    const run = await store.createRun({ config, title: "a" });
+    await store.append(run.id, run.rootBranchId, [draft("trial-start", { trial: 1, memory: [], evicted: [] }), draft("run-pause", { reason: "user", detail: "p" })]);
+    await store.close();
+    const Database = (await import("better-sqlite3")).default;
+    const raw = new Database(file);
+    raw.prepare("UPDATE branch_summaries SET summary = json_set(json_remove(summary, '$.byRole'), '$.version', 1)").run();
+    raw.close();
+    await expectBackfilled(file, run);
   });
 });
+
+/** Reopens the database and checks the summary equals a full fold again (and the paused run is not runnable). */
+async function expectBackfilled(file: string, run: { id: RunEvent["runId"]; rootBranchId: BranchId }): Promise<void> {
+  const reopened = new SqliteRunStore(file);
+  try {
+    const events = await reopened.list(run.id, run.rootBranchId);
+    expect(await reopened.getBranchSummary(run.rootBranchId)).toEqual(expectedSummary(run.rootBranchId, events));
+    expect(await reopened.listRunnableBranches(5)).toEqual([]);
+  } finally {
+    await reopened.close();
+  }
+}

@@ -27,6 +27,7 @@ export function makeRunConfig(overrides: Partial<RunConfig> = {}): RunConfig {
     },
     breakpoints: NO_BREAKPOINTS,
     seed: 0,
+    replayMode: "live",
     ...overrides,
   };
 }

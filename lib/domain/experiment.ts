@@ -1,0 +1,160 @@
+import { z } from "zod";
+import { environmentIdSchema, modelIdSchema, strategySchema } from "./config";
+import { runStatusSchema } from "./status";
+
+/**
+ * Experiments: a task set (or a subset of its tasks) × arms × trials, the
+ * paper's unit of comparison (success rate by trial, Reflexion Fig. 3–4). Each
+ * (task, arm) pair has exactly one run; runs execute on the worker pool and
+ * use the response cache in `recorded` mode, so arms that make the same call
+ * (e.g. `none` and `reflexion` in trial 1) make it once.
+ */
+
+/** A labelled run configuration. Fields left out take the experiment's (trials) or the family's defaults. */
+export const armSchema = z.object({
+  /** Shown in curves, grids and exports; unique within an experiment. */
+  label: z.string().trim().min(1).max(60),
+  strategy: strategySchema,
+  /** The Actor's model (and the Self-Reflection's, unless `reflectorModelId`). */
+  modelId: modelIdSchema,
+  reflectorModelId: modelIdSchema.optional(),
+  /** Memory window Ω; null = unbounded. */
+  memoryWindow: z.number().int().positive().nullable().optional(),
+  maxStepsPerTrial: z.number().int().min(1).max(100).optional(),
+  /** This arm's trial budget; default the experiment's `maxTrials`. */
+  maxTrials: z.number().int().min(1).max(50).optional(),
+  /** Prompt template texts replacing the family's for this arm (placeholders as in the Steer tab). */
+  templates: z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() }).optional(),
+});
+export type Arm = z.infer<typeof armSchema>;
+export type ArmInput = z.input<typeof armSchema>;
+
+/** What a person (or `cli experiment run`) asks for. */
+export const experimentDefinitionSchema = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    environment: environmentIdSchema,
+    /** `builtin` or an uploaded task set id. */
+    taskSet: z.string().min(1),
+    /** The tasks to run; empty or left out = every task of the set. */
+    taskIds: z.array(z.string().min(1)).max(2_000).default([]),
+    arms: z.array(armSchema).min(1).max(8),
+    /** Trial budget of every arm that does not set its own (the run stops at its first success). */
+    maxTrials: z.number().int().min(1).max(50).default(5),
+    /** Runs of this experiment in flight at once (the CLI's worker pool size). */
+    concurrency: z.number().int().min(1).max(32).default(4),
+  })
+  .refine((definition) => new Set(definition.arms.map((arm) => arm.label)).size === definition.arms.length, {
+    message: "arm labels must be unique",
+    path: ["arms"],
+  });
+export type ExperimentDefinition = z.infer<typeof experimentDefinitionSchema>;
+export type ExperimentDefinitionInput = z.input<typeof experimentDefinitionSchema>;
+
+/** A stored experiment: its definition with the task ids resolved. */
+export const experimentRecordSchema = z.object({
+  id: z.string(),
+  /** ISO-8601. */
+  createdAt: z.string(),
+  definition: experimentDefinitionSchema,
+  /** The task set's name (e.g. "Built-in" or the uploaded file's). */
+  taskSetName: z.string(),
+});
+export type ExperimentRecord = z.infer<typeof experimentRecordSchema>;
+
+/** One (task, arm) cell: its run, where it stands, and when it first succeeded. */
+export const experimentCellSchema = z.object({
+  taskId: z.string(),
+  arm: z.string(),
+  runId: z.string(),
+  status: runStatusSchema,
+  /** The trial of the first success (1-based), or null if not (yet) solved. */
+  solvedAtTrial: z.number().int().positive().nullable(),
+  outcome: z.enum(["success", "failure", "cancelled"]).nullable(),
+  trials: z.number().int().nonnegative(),
+  /** Code: the last trial passed its internal tests but failed the hidden ones. */
+  falsePositive: z.boolean(),
+  /** Household: trials halted by the step limit or a loop. */
+  halts: z.number().int().nonnegative(),
+});
+export type ExperimentCell = z.infer<typeof experimentCellSchema>;
+
+const tokensSchema = z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() });
+
+/** Per-arm results, from run summaries (never from full logs). Costs are USD, null when a call's price is unknown. */
+export const armResultSchema = z.object({
+  label: z.string(),
+  strategy: strategySchema,
+  modelId: z.string(),
+  tasks: z.number().int().nonnegative(),
+  /** The arm's trial budget T. */
+  trials: z.number().int().positive(),
+  /** `successByTrial[k]`: tasks solved at or before trial k + 1 (cumulative, as in the paper's figures); length T. */
+  successByTrial: z.array(z.number().int().nonnegative()),
+  /** Runs that have ended (any outcome). */
+  finished: z.number().int().nonnegative(),
+  calls: z.object({ live: z.number().int().nonnegative(), cached: z.number().int().nonnegative() }),
+  tokens: tokensSchema,
+  costUsd: z.number().nonnegative().nullable(),
+  /** Cost split by role: acting (Actor), evaluating (LLM judge; 0 for the built-in evaluators), reflecting (Self-Reflection). */
+  costByRole: z.object({ acting: z.number().nonnegative().nullable(), evaluating: z.number().nonnegative().nullable(), reflecting: z.number().nonnegative().nullable() }),
+  /** Mean cost of the solved runs up to their first success, USD; null when none solved or unpriced. */
+  costToFirstSuccessUsd: z.number().nonnegative().nullable(),
+  falsePositives: z.number().int().nonnegative(),
+  halts: z.number().int().nonnegative(),
+});
+export type ArmResult = z.infer<typeof armResultSchema>;
+
+/** The results view's data and the `--json` summary's source. */
+export const experimentSummarySchema = z.object({
+  experiment: experimentRecordSchema,
+  status: z.enum(["running", "ended", "cancelled"]),
+  progress: z.object({
+    /** (task, arm) runs in all, and those that have ended. */
+    total: z.number().int().nonnegative(),
+    done: z.number().int().nonnegative(),
+    /** Estimated ms until all end, from the pace so far; null before the first ends or after the last. */
+    etaMs: z.number().nonnegative().nullable(),
+  }),
+  arms: z.array(armResultSchema),
+  cells: z.array(experimentCellSchema),
+});
+export type ExperimentSummary = z.infer<typeof experimentSummarySchema>;
+
+/** `GET /api/experiments` rows. */
+export const experimentListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  environment: environmentIdSchema,
+  arms: z.array(z.string()),
+  tasks: z.number().int().nonnegative(),
+  status: z.enum(["running", "ended", "cancelled"]),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+});
+export type ExperimentListItem = z.infer<typeof experimentListItemSchema>;
+export const experimentListResponseSchema = z.object({ experiments: z.array(experimentListItemSchema) });
+
+/**
+ * The `--json` closing line of `cli experiment run|resume|show` (issue contract):
+ * `{"type":"experiment-summary","experimentId":…,"arms":[{"label","strategy","modelId","tasks","trials",
+ * "successByTrial":[…],"calls":{"live","cached"},"tokens":{"input","output"},"costUsd"}]}`.
+ */
+export function experimentSummaryLine(summary: ExperimentSummary): string {
+  return JSON.stringify({
+    type: "experiment-summary",
+    experimentId: summary.experiment.id,
+    arms: summary.arms.map((arm) => ({
+      label: arm.label,
+      strategy: arm.strategy,
+      modelId: arm.modelId,
+      tasks: arm.tasks,
+      trials: arm.trials,
+      successByTrial: arm.successByTrial,
+      calls: arm.calls,
+      tokens: arm.tokens,
+      costUsd: arm.costUsd,
+    })),
+  });
+}
