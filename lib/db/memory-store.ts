@@ -6,6 +6,8 @@ import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids
 import type { CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
+import type { ExperimentCellKey } from "./experiment-store";
+import { MemoryExperimentStore } from "./memory-experiments";
 import type { BranchRecord, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
 import { materializeEvent } from "./validate-event";
 
@@ -23,7 +25,10 @@ export class MemoryRunStore implements RunStore {
   private readonly taskSets = new Map<string, TaskSetRecord>();
   private readonly cache = new Map<string, CachedResponse>();
 
-  async createRun(input: { config: RunRecord["config"]; title: string }): Promise<RunRecord> {
+  readonly experiments = new MemoryExperimentStore();
+
+  async createRun(input: { config: RunRecord["config"]; title: string; cell?: ExperimentCellKey }): Promise<RunRecord> {
+    if (input.cell) this.experiments.assertFree(input.cell);
     const id = asRunId(randomUUID());
     const rootBranchId = asBranchId(randomUUID());
     const createdAt = new Date().toISOString();
@@ -39,6 +44,7 @@ export class MemoryRunStore implements RunStore {
     this.branches.set(rootBranchId, { id: rootBranchId, runId: id, parentBranchId: null, forkSeq: null, createdAt });
     this.events.set(rootBranchId, [start]);
     this.summaries.set(rootBranchId, { runId: id, queuedAt: createdAt, summary: summarizeBranch(rootBranchId, [start]) });
+    if (input.cell) this.experiments.link(input.cell, id);
     return record;
   }
 

@@ -117,3 +117,38 @@ export const taskSets = sqliteTable("task_sets", {
   /** SHA-256 of the imported file's content, so importing the same file twice reuses the set. */
   contentHash: text("content_hash"),
 });
+
+/** Experiments (lib/domain/experiment.ts): a task set × arms × trials; the definition is JSON. */
+export const experiments = sqliteTable(
+  "experiments",
+  {
+    id: text("id").primaryKey(),
+    createdAt: text("created_at").notNull(),
+    name: text("name").notNull(),
+    /** JSON ExperimentDefinition, with its task ids resolved. */
+    definition: text("definition").notNull(),
+    taskSetName: text("task_set_name").notNull(),
+  },
+  (table) => [index("experiments_created_at").on(table.createdAt)],
+);
+
+/** Each (experiment, task, arm) cell's run: one, and only one, per cell. */
+export const experimentRuns = sqliteTable(
+  "experiment_runs",
+  {
+    experimentId: text("experiment_id")
+      .notNull()
+      .references(() => experiments.id),
+    taskId: text("task_id").notNull(),
+    arm: text("arm").notNull(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    /** Creation order within the experiment. */
+    position: integer("position").notNull(),
+  },
+  (table) => [
+    uniqueIndex("experiment_runs_cell").on(table.experimentId, table.taskId, table.arm),
+    uniqueIndex("experiment_runs_run").on(table.runId),
+  ],
+);

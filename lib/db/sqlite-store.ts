@@ -15,6 +15,8 @@ import { callActivitySchema, type CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
 import * as schema from "./schema";
+import type { ExperimentCellKey } from "./experiment-store";
+import { SqliteExperimentStore } from "./sqlite-experiments";
 import type { BranchRecord, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
 import { materializeEvent } from "./validate-event";
 
@@ -32,6 +34,7 @@ type Db = BetterSQLite3Database<typeof schema>;
 export class SqliteRunStore implements RunStore {
   private readonly client: Database.Database;
   private readonly db: Db;
+  readonly experiments: SqliteExperimentStore;
 
   /**
    * Opens (creating if needed) the database at `file` and applies migrations.
@@ -44,6 +47,7 @@ export class SqliteRunStore implements RunStore {
     this.client.pragma("busy_timeout = 5000");
     this.client.pragma("foreign_keys = ON");
     this.db = drizzle({ client: this.client, schema });
+    this.experiments = new SqliteExperimentStore(this.db);
     migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
     this.backfillSummaries();
   }
@@ -80,7 +84,7 @@ export class SqliteRunStore implements RunStore {
     else this.db.update(schema.branchSummaries).set(values).where(eq(schema.branchSummaries.branchId, branchId)).run();
   }
 
-  async createRun(input: { config: RunRecord["config"]; title: string }): Promise<RunRecord> {
+  async createRun(input: { config: RunRecord["config"]; title: string; cell?: ExperimentCellKey }): Promise<RunRecord> {
     const runId = asRunId(randomUUID());
     const rootBranchId = asBranchId(randomUUID());
     const createdAt = new Date().toISOString();
@@ -96,6 +100,7 @@ export class SqliteRunStore implements RunStore {
       this.db.insert(schema.branches).values({ id: rootBranchId, runId, parentBranchId: null, forkSeq: null, createdAt }).run();
       this.db.insert(schema.events).values(toRow(start)).run();
       this.writeSummary(runId, rootBranchId, summarizeBranch(rootBranchId, [start]), createdAt, true);
+      if (input.cell) this.experiments.linkInTransaction(input.cell, runId);
     })();
     return { id: runId, createdAt, rootBranchId, title: input.title, config: input.config };
   }

@@ -3,6 +3,7 @@ import type { BranchSummaryState } from "@/lib/domain/branch-summary";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { CallActivity } from "@/lib/domain/status";
 import type { EventLog, ResponseCache } from "@/lib/engine/ports";
+import type { ExperimentCellKey, ExperimentStore } from "./experiment-store";
 
 /** A run's identity and metadata; its history is in its events. */
 export interface RunRecord {
@@ -61,8 +62,14 @@ export interface TaskSetRecord {
  * tests/db/store-contract.ts. Methods are async so an async database fits too.
  */
 export interface RunStore extends EventLog, ResponseCache {
-  /** Creates the run, its root branch and its `run-start` event, atomically. */
-  createRun(input: { config: RunConfig; title: string }): Promise<RunRecord>;
+  /**
+   * Creates the run, its root branch and its `run-start` event, atomically —
+   * with `cell`, also its link to an experiment's (task, arm) cell.
+   * @throws AppError("conflict") when that cell has a run already.
+   */
+  createRun(input: { config: RunConfig; title: string; cell?: ExperimentCellKey }): Promise<RunRecord>;
+  /** Experiments, on the same database. */
+  readonly experiments: ExperimentStore;
   getRun(runId: RunId): Promise<RunRecord | null>;
   /** Newest first. */
   listRuns(limit: number): Promise<RunRecord[]>;

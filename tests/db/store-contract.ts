@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { draft } from "@/lib/domain/events";
+import { experimentDefinitionSchema } from "@/lib/domain/experiment";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import type { RunStore } from "@/lib/db/store";
 import { makeRunConfig } from "../helpers/run-config";
@@ -123,6 +124,37 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
       expect(otherFamily.id).not.toBe(first.id);
       expect(unhashed.id).not.toBe(first.id);
       expect(await store.listTaskSets()).toHaveLength(3);
+      await store.close();
+    });
+
+    it("experiments: a cell's run is created with its link; a second run for the same cell is refused and nothing of it is stored", async () => {
+      const store = await makeStore();
+      const definition = experimentDefinitionSchema.parse({
+        name: "ReAct vs Reflexion",
+        environment: "qa",
+        taskSet: "builtin",
+        taskIds: ["t1", "t2"],
+        arms: [
+          { label: "ReAct", strategy: "none", modelId: "demo" },
+          { label: "Reflexion", strategy: "reflexion", modelId: "demo" },
+        ],
+      });
+      const older = await store.experiments.createExperiment({ definition: { ...definition, name: "older" }, taskSetName: "Built-in" });
+      const experiment = await store.experiments.createExperiment({ definition, taskSetName: "Built-in" });
+      expect((await store.experiments.getExperiment(experiment.id))?.definition).toEqual(definition);
+      expect((await store.experiments.listExperiments(10)).map((e) => e.id)).toEqual([experiment.id, older.id]);
+      const cell = { experimentId: experiment.id, taskId: "t1", arm: "ReAct" };
+      const first = await store.createRun({ config: makeRunConfig(), title: "Q?", cell });
+      const second = await store.createRun({ config: makeRunConfig({ strategy: "reflexion" }), title: "Q?", cell: { ...cell, arm: "Reflexion" } });
+      await expect(store.createRun({ config: makeRunConfig(), title: "again", cell })).rejects.toThrow(/already has run/);
+      expect((await store.listRuns(10)).map((run) => run.id).sort()).toEqual([first.id, second.id].sort());
+      expect(await store.experiments.listExperimentRuns(experiment.id)).toEqual([
+        { ...cell, runId: first.id },
+        { ...cell, arm: "Reflexion", runId: second.id },
+      ]);
+      expect(await store.experiments.experimentOfRun(second.id)).toMatchObject({ arm: "Reflexion", taskId: "t1" });
+      expect(await store.experiments.experimentOfRun("nope")).toBeNull();
+      await expect(store.createRun({ config: makeRunConfig(), title: "x", cell: { ...cell, experimentId: "missing" } })).rejects.toThrow(/No experiment/);
       await store.close();
     });
   });

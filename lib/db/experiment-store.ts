@@ -1,0 +1,32 @@
+import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
+
+/** The (experiment, task, arm) a run belongs to; unique: each cell has exactly one run. */
+export interface ExperimentCellKey {
+  experimentId: string;
+  taskId: string;
+  arm: string;
+}
+
+/** A cell and its run. */
+export interface ExperimentRunLink extends ExperimentCellKey {
+  runId: string;
+}
+
+/**
+ * Storage of experiments (lib/domain/experiment.ts). A cell's run is created
+ * together with its link, in one transaction (`RunStore.createRun` with
+ * `cell`), so an experiment that is killed and resumed never makes a second run
+ * for a (task, arm) pair. Adapters: SQLite and in-memory; contract in
+ * tests/db/store-contract.ts.
+ */
+export interface ExperimentStore {
+  /** Stores a new experiment; its definition must already list its task ids. */
+  createExperiment(input: { definition: ExperimentDefinition; taskSetName: string }): Promise<ExperimentRecord>;
+  getExperiment(id: string): Promise<ExperimentRecord | null>;
+  /** Newest first. */
+  listExperiments(limit: number): Promise<ExperimentRecord[]>;
+  /** The runs of an experiment's cells so far, in creation order. */
+  listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]>;
+  /** The cell a run belongs to, if any. */
+  experimentOfRun(runId: string): Promise<ExperimentRunLink | null>;
+}

@@ -1,0 +1,44 @@
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/errors";
+import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
+import type { ExperimentCellKey, ExperimentRunLink, ExperimentStore } from "./experiment-store";
+
+/** The in-memory {@link ExperimentStore} of a `MemoryRunStore`. */
+export class MemoryExperimentStore implements ExperimentStore {
+  private readonly experiments = new Map<string, ExperimentRecord>();
+  private readonly links: ExperimentRunLink[] = [];
+
+  async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string }): Promise<ExperimentRecord> {
+    const record: ExperimentRecord = { id: randomUUID(), createdAt: new Date().toISOString(), ...input };
+    this.experiments.set(record.id, record);
+    return record;
+  }
+
+  async getExperiment(id: string): Promise<ExperimentRecord | null> {
+    return this.experiments.get(id) ?? null;
+  }
+
+  async listExperiments(limit: number): Promise<ExperimentRecord[]> {
+    return [...this.experiments.values()].reverse().sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+  }
+
+  async listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]> {
+    return this.links.filter((link) => link.experimentId === experimentId).map((link) => ({ ...link }));
+  }
+
+  async experimentOfRun(runId: string): Promise<ExperimentRunLink | null> {
+    const link = this.links.find((candidate) => candidate.runId === runId);
+    return link ? { ...link } : null;
+  }
+
+  /** Checks that the cell can take a run (call before creating it). @throws AppError like the SQLite adapter. */
+  assertFree(cell: ExperimentCellKey): void {
+    if (!this.experiments.has(cell.experimentId)) throw new AppError("not-found", `No experiment ${cell.experimentId}.`);
+    const taken = this.links.find((link) => link.experimentId === cell.experimentId && link.taskId === cell.taskId && link.arm === cell.arm);
+    if (taken) throw new AppError("conflict", `Experiment ${cell.experimentId} already has run ${taken.runId} for task ${cell.taskId}, arm ${cell.arm}.`);
+  }
+
+  link(cell: ExperimentCellKey, runId: string): void {
+    this.links.push({ ...cell, runId });
+  }
+}

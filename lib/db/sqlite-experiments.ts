@@ -1,0 +1,77 @@
+import { randomUUID } from "node:crypto";
+import { asc, desc, eq, sql } from "drizzle-orm";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { AppError } from "@/lib/domain/errors";
+import { experimentDefinitionSchema, type ExperimentDefinition, type ExperimentRecord } from "@/lib/domain/experiment";
+import type { ExperimentCellKey, ExperimentRunLink, ExperimentStore } from "./experiment-store";
+import * as schema from "./schema";
+
+type Db = BetterSQLite3Database<typeof schema>;
+
+/** The SQLite {@link ExperimentStore}, on the connection of a `SqliteRunStore`. */
+export class SqliteExperimentStore implements ExperimentStore {
+  constructor(private readonly db: Db) {}
+
+  async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string }): Promise<ExperimentRecord> {
+    const record: ExperimentRecord = { id: randomUUID(), createdAt: new Date().toISOString(), definition: input.definition, taskSetName: input.taskSetName };
+    this.db
+      .insert(schema.experiments)
+      .values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(record.definition), taskSetName: record.taskSetName })
+      .run();
+    return record;
+  }
+
+  async getExperiment(id: string): Promise<ExperimentRecord | null> {
+    const row = this.db.select().from(schema.experiments).where(eq(schema.experiments.id, id)).get();
+    return row ? toRecord(row) : null;
+  }
+
+  async listExperiments(limit: number): Promise<ExperimentRecord[]> {
+    return this.db.select().from(schema.experiments).orderBy(desc(schema.experiments.createdAt), sql`rowid DESC`).limit(limit).all().map(toRecord);
+  }
+
+  async listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]> {
+    return this.db
+      .select({ experimentId: schema.experimentRuns.experimentId, taskId: schema.experimentRuns.taskId, arm: schema.experimentRuns.arm, runId: schema.experimentRuns.runId })
+      .from(schema.experimentRuns)
+      .where(eq(schema.experimentRuns.experimentId, experimentId))
+      .orderBy(asc(schema.experimentRuns.position))
+      .all();
+  }
+
+  async experimentOfRun(runId: string): Promise<ExperimentRunLink | null> {
+    const row = this.db
+      .select({ experimentId: schema.experimentRuns.experimentId, taskId: schema.experimentRuns.taskId, arm: schema.experimentRuns.arm, runId: schema.experimentRuns.runId })
+      .from(schema.experimentRuns)
+      .where(eq(schema.experimentRuns.runId, runId))
+      .get();
+    return row ?? null;
+  }
+
+  /**
+   * Links a run to its cell; call inside the transaction that creates the run.
+   * @throws AppError("conflict") when the cell has a run already, or the experiment does not exist.
+   */
+  linkInTransaction(cell: ExperimentCellKey, runId: string): void {
+    const experiment = this.db.select({ id: schema.experiments.id }).from(schema.experiments).where(eq(schema.experiments.id, cell.experimentId)).get();
+    if (!experiment) throw new AppError("not-found", `No experiment ${cell.experimentId}.`);
+    const taken = this.db
+      .select({ runId: schema.experimentRuns.runId })
+      .from(schema.experimentRuns)
+      .where(sql`${schema.experimentRuns.experimentId} = ${cell.experimentId} AND ${schema.experimentRuns.taskId} = ${cell.taskId} AND ${schema.experimentRuns.arm} = ${cell.arm}`)
+      .get();
+    if (taken) throw new AppError("conflict", `Experiment ${cell.experimentId} already has run ${taken.runId} for task ${cell.taskId}, arm ${cell.arm}.`);
+    const position = this.db
+      .select({ n: sql<number>`count(*)` })
+      .from(schema.experimentRuns)
+      .where(eq(schema.experimentRuns.experimentId, cell.experimentId))
+      .get();
+    this.db.insert(schema.experimentRuns).values({ ...cell, runId, position: position?.n ?? 0 }).run();
+  }
+}
+
+function toRecord(row: typeof schema.experiments.$inferSelect): ExperimentRecord {
+  const parsed = experimentDefinitionSchema.safeParse(JSON.parse(row.definition));
+  if (!parsed.success) throw new AppError("internal", `The stored definition of experiment ${row.id} is damaged: ${parsed.error.issues[0]?.message ?? ""}`);
+  return { id: row.id, createdAt: row.createdAt, definition: parsed.data, taskSetName: row.taskSetName };
+}
