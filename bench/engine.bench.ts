@@ -1,38 +1,53 @@
 /**
- * Engine benchmark: `npm run bench`. Prints figures, asserts nothing.
+ * Engine benchmark: `npm run bench`. Prints figures, asserts nothing (speed
+ * targets live here, not in the tests).
  * - engine overhead of a 5-trial QA Reflexion run with a zero-latency model
  *   (the model port answers instantly; time is the engine, prompts, folding and the store);
  * - the same through the AI SDK path (createModelPort + MockLanguageModelV3);
- * - events per second appended by the engine, in memory and in SQLite on disk.
+ * - events per second appended by the engine, in memory and in SQLite on disk;
+ * - a fully recorded replay of that run;
+ * - the engine's cost per event for runs of ~150, ~1,500 and ~15,000 events
+ *   (it must not grow with the run: largest / smallest ≤ 1.25);
+ * - the event-loop delay (p99, max) while a 50-trial demo-model run executes
+ *   through the real model port, the response cache and SQLite (target p99 < 50 ms).
+ *
+ * Environment: `BENCH_SKIP_REPLAY=1` skips the replay row (it needs the server's worker pool).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
-import { runConfigSchema } from "@/lib/domain/config";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { runConfigSchema, type RunConfig } from "@/lib/domain/config";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { SqliteRunStore } from "@/lib/db/sqlite-store";
 import type { RunStore } from "@/lib/db/store";
 import { driveRun } from "@/lib/engine/run-engine";
 import type { ModelPort } from "@/lib/engine/ports";
-import { builtinQaTasks, qaEnvironment } from "@/lib/environments/qa";
+import { builtinQaTasks, qaDemoScriptBook, qaEnvironment } from "@/lib/environments/qa";
+import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { scriptedMockModel } from "../tests/helpers/mock-model";
 
 const task = builtinQaTasks[0]!;
-const config = runConfigSchema.parse({
-  environment: "qa",
-  taskSetName: "builtin",
-  taskId: task.id,
-  task,
-  strategy: "reflexion",
-  maxTrials: 5,
-  maxStepsPerTrial: 6,
-  models: { actor: { modelId: "demo" }, reflector: { modelId: "demo" } },
-  templates: qaEnvironment.defaultTemplates,
-});
 
-/** Never succeeds, always uses all 6 steps: the worst case for a 5-trial run (5×6 Actor calls + 4 reflections). */
+/** A QA run config for `task` (demo model ids; the bench's ports ignore them unless they are the real port). */
+function qaConfig(overrides: Partial<Pick<RunConfig, "strategy" | "maxTrials" | "maxStepsPerTrial">> = {}): RunConfig {
+  return runConfigSchema.parse({
+    environment: "qa",
+    taskSetName: "builtin",
+    taskId: task.id,
+    task,
+    strategy: "reflexion",
+    maxTrials: 5,
+    maxStepsPerTrial: 6,
+    models: { actor: { modelId: "demo" }, reflector: { modelId: "demo" } },
+    templates: qaEnvironment.defaultTemplates,
+    ...overrides,
+  });
+}
+const config = qaConfig();
+
+/** Never succeeds, always uses every step: the worst case for a run (trials × steps Actor calls + a reflection per failed trial). */
 const respond = (prompt: string): string => {
   if (prompt.trimEnd().endsWith("Reflection:")) return "Search the second entity before answering.";
   const step = /Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1";
@@ -46,18 +61,24 @@ const instantPort: ModelPort = {
   },
 };
 
-async function timeRun(store: RunStore, model: ModelPort): Promise<{ ms: number; events: number }> {
-  const run = await store.createRun({ config, title: task.question });
+const engineDeps = (store: RunStore, model: ModelPort) => ({ log: store, model, environmentFor: () => qaEnvironment });
+
+/** Drives one new run to its end. `ms`: wall time of `driveRun`; `events`: the branch's events; `appended`: those the engine appended (all but `run-start`). */
+async function timeRun(store: RunStore, model: ModelPort, runConfig: RunConfig = config): Promise<{ ms: number; events: number; appended: number }> {
+  const run = await store.createRun({ config: runConfig, title: task.question });
   const start = performance.now();
-  await driveRun({ log: store, model, environmentFor: () => qaEnvironment }, { runId: run.id, branchId: run.rootBranchId });
+  await driveRun(engineDeps(store, model), { runId: run.id, branchId: run.rootBranchId });
   const ms = performance.now() - start;
-  return { ms, events: (await store.list(run.id, run.rootBranchId)).length };
+  const events = (await store.list(run.id, run.rootBranchId)).length;
+  return { ms, events, appended: events - 1 };
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
+
+const fmtInt = (value: number): string => Math.round(value).toLocaleString("en-US");
 
 async function measure(label: string, make: () => RunStore, model: ModelPort, repeats: number) {
   await timeRun(make(), model); // warm-up
@@ -69,48 +90,189 @@ async function measure(label: string, make: () => RunStore, model: ModelPort, re
     events = result.events;
   }
   const ms = median(times);
-  console.log(`${label.padEnd(58)} ${ms.toFixed(1).padStart(8)} ms   ${events} events   ${Math.round((events / ms) * 1000).toLocaleString("en-US").padStart(8)} events/s`);
+  console.log(`${label.padEnd(58)} ${ms.toFixed(1).padStart(8)} ms   ${events} events   ${fmtInt((events / ms) * 1000).padStart(8)} events/s`);
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-bench-"));
 let n = 0;
+const openedStores: SqliteRunStore[] = [];
+/** A fresh SQLite database on disk (WAL) in the bench's temp dir; closed at the end of its section. */
+const sqliteStore = (): SqliteRunStore => {
+  const store = new SqliteRunStore(path.join(dir, `bench-${++n}.sqlite`));
+  openedStores.push(store);
+  return store;
+};
+const closeStores = async (): Promise<void> => {
+  for (const store of openedStores.splice(0)) await store.close();
+};
+const benchStart = performance.now();
+
 console.log(`Engine bench — Node ${process.version}, ${os.cpus().length} cores; 5-trial QA run, 6 steps per trial, median of 20`);
 await measure("engine overhead (instant model port, in-memory store)", () => new MemoryRunStore(), instantPort, 20);
 await measure("via AI SDK streamText + MockLanguageModelV3, in-memory", () => new MemoryRunStore(), createModelPort({ resolveModel: () => scriptedMockModel(respond), maxRetries: 0 }), 20);
-const sqliteStores: SqliteRunStore[] = [];
-await measure(
-  "instant model port, SQLite on disk (WAL)",
-  () => {
-    const store = new SqliteRunStore(path.join(dir, `bench-${++n}.sqlite`));
-    sqliteStores.push(store);
-    return store;
-  },
-  instantPort,
-  20,
-);
-for (const store of sqliteStores) await store.close();
+await measure("instant model port, SQLite on disk (WAL)", sqliteStore, instantPort, 20);
+await closeStores();
 
 // A fully recorded replay: run once (filling the response cache), then fork at seq 1 in `recorded` mode.
-{
+if (process.env.BENCH_SKIP_REPLAY !== "1") {
   const store = new SqliteRunStore(path.join(dir, "replay.sqlite"));
   const { createServerContext } = await import("@/lib/server/app-context");
   const context = createServerContext({ store, model: instantPort });
   const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: task.id, strategy: "reflexion", modelId: "demo", maxTrials: 5 });
-  await context.executor.settled(run.rootBranchId);
+  await context.workers.untilSettled(run.rootBranchId);
   const times: number[] = [];
   let cached = 0;
   let live = 0;
   for (let i = 0; i < 10; i++) {
     const start = performance.now();
     const { branchId } = await context.service.fork(run.id, { atSeq: 1, replay: "recorded" });
-    await context.executor.settled(branchId);
+    await context.workers.untilSettled(branchId);
     times.push(performance.now() - start);
     const events = (await context.service.events(run.id, 0, branchId)).events.filter((event) => event.branchId === branchId);
     cached = events.filter((event) => event.type === "model-call-end" && event.data.source === "cache").length;
     live = events.filter((event) => event.type === "model-call-end" && event.data.source === "live").length;
   }
   console.log(`${"fully recorded replay of that run (SQLite, response cache)".padEnd(58)} ${median(times).toFixed(1).padStart(8)} ms   ${cached} cached calls, ${live} live`);
+  await context.workers.stop();
   await store.close();
 }
-fs.rmSync(dir, { recursive: true, force: true });
 console.log("Targets (issue: steer a run): engine overhead < 50 ms for a 5-trial QA run; fully recorded replay < 1 s.");
+
+// ---------------------------------------------------------------------------
+// Per-event cost against run length. The instant port never succeeds, so each
+// run uses its whole trial and step budget: a QA trial of S steps appends
+// 4 events per step (call, thought, action, observation) plus trial-start,
+// evaluation, trial-end, checkpoint and, after a failure, a reflection call,
+// the reflection and a checkpoint. The config caps trials at 50 and steps at
+// 100, so ~15,000 events need long trials (74 steps); the extra 5 × 74 row
+// tells growth with run length (trials) from growth with trial length (steps).
+// ---------------------------------------------------------------------------
+interface Size {
+  label: string;
+  trials: number;
+  steps: number;
+  /** Measured runs (median); the largest run gets fewer, and stops early past `budgetMs`. */
+  repeats: number;
+  /** Part of the ratio (the diagnostic row is not). */
+  inRatio: boolean;
+}
+const sizes: Size[] = [
+  { label: "5 trials × 6 steps", trials: 5, steps: 6, repeats: 15, inRatio: true },
+  { label: "50 trials × 6 steps", trials: 50, steps: 6, repeats: 5, inRatio: true },
+  { label: "50 trials × 74 steps", trials: 50, steps: 74, repeats: 3, inRatio: true },
+  { label: "(diagnostic) 5 trials × 74 steps", trials: 5, steps: 74, repeats: 5, inRatio: false },
+];
+/** Past this much time on one size, stop repeating it (keeps the bench within minutes if the engine regresses). */
+const budgetMs = 30_000;
+
+async function perEvent(size: Size, make: () => RunStore): Promise<{ msPerEvent: number; events: number; runMs: number }> {
+  const runConfig = qaConfig({ maxTrials: size.trials, maxStepsPerTrial: size.steps });
+  const perEventTimes: number[] = [];
+  const runTimes: number[] = [];
+  let events = 0;
+  const started = performance.now();
+  for (let i = 0; i < size.repeats; i++) {
+    const result = await timeRun(make(), instantPort, runConfig);
+    perEventTimes.push(result.ms / result.appended);
+    runTimes.push(result.ms);
+    events = result.events;
+    if (performance.now() - started > budgetMs) break;
+  }
+  return { msPerEvent: median(perEventTimes), events, runMs: median(runTimes) };
+}
+
+const stores: Array<{ name: string; make: () => RunStore }> = [
+  { name: "in-memory", make: () => new MemoryRunStore() },
+  { name: "SQLite (disk)", make: sqliteStore },
+];
+// Warm-up (JIT) for both stores, so the smallest size is not charged for compilation.
+for (const store of stores) {
+  for (let i = 0; i < 3; i++) await timeRun(store.make(), instantPort, qaConfig({ maxTrials: 5, maxStepsPerTrial: 6 }));
+  await timeRun(store.make(), instantPort, qaConfig({ maxTrials: 10, maxStepsPerTrial: 20 }));
+}
+await closeStores();
+
+const table: Array<{ size: Size; cells: Array<{ msPerEvent: number; events: number; runMs: number }> }> = [];
+for (const size of sizes) {
+  const cells = [];
+  for (const store of stores) {
+    cells.push(await perEvent(size, store.make));
+    await closeStores();
+  }
+  table.push({ size, cells });
+}
+
+console.log("");
+console.log("Per-event engine cost: wall time of driveRun / events it appended (QA Reflexion, instant port that never succeeds; median)");
+console.log(`${"run".padEnd(34)} ${"events".padStart(7)}   ${stores.map((s) => `${s.name} ms/event (run ms)`.padStart(30)).join(" ")}`);
+for (const { size, cells } of table) {
+  console.log(
+    `${size.label.padEnd(34)} ${fmtInt(cells[0]!.events).padStart(7)}   ${cells
+      .map((cell) => `${cell.msPerEvent.toFixed(4)} (${fmtInt(cell.runMs)})`.padStart(30))
+      .join(" ")}`,
+  );
+}
+const ratios = stores.map((_, column) => {
+  const values = table.filter((row) => row.size.inRatio).map((row) => row.cells[column]!.msPerEvent);
+  return Math.max(...values) / Math.min(...values);
+});
+console.log(`${"largest / smallest ms/event".padEnd(34)} ${"".padStart(7)}   ${ratios.map((ratio) => `${ratio.toFixed(2)}×`.padStart(30)).join(" ")}`);
+// The same trial length, 10× the trials: growth with run length alone.
+const cellOf = (trials: number, steps: number, column: number) =>
+  table.find((row) => row.size.trials === trials && row.size.steps === steps)?.cells[column]?.msPerEvent ?? Number.NaN;
+const growth = stores.map((_, column) =>
+  [6, 74].map((steps) => `${(cellOf(50, steps, column) / cellOf(5, steps, column)).toFixed(2)}×`).join(" / "),
+);
+console.log(`${"50 vs 5 trials, same steps (6 / 74)".padEnd(34)} ${"".padStart(7)}   ${growth.map((text) => text.padStart(30)).join(" ")}`);
+console.log("Target (issue 9): largest / smallest ≤ 1.25 over the ~150, ~1,500 and ~15,000-event runs.");
+
+// ---------------------------------------------------------------------------
+// Event-loop delay during a 50-trial demo run: the demo model (scripted, instant
+// apart from its event-loop turns) through the real model port (AI SDK
+// streamText) and the response cache, SQLite on disk. Under `none` the demo
+// keeps failing, so the run uses all 50 trials. Sampled every 10 ms
+// (monitorEventLoopDelay); each sample is the time between two ticks of that
+// 10 ms timer, so an idle loop reads ~10 ms.
+// ---------------------------------------------------------------------------
+const demoConfig = qaConfig({ strategy: "none", maxTrials: 50, maxStepsPerTrial: 6 });
+/** Runs `parallel` 50-trial demo runs at once (one store, one port, as in the server) and samples the event-loop delay meanwhile. */
+async function demoRunsUnderMonitor(parallel: number): Promise<void> {
+  const store = sqliteStore();
+  const model = createCachingModelPort(createModelPort({ env: {}, demoScriptBooks: [qaDemoScriptBook] }), store);
+  const runs = await Promise.all(Array.from({ length: parallel }, () => store.createRun({ config: demoConfig, title: task.question })));
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  const started = performance.now();
+  histogram.enable();
+  const results = await Promise.all(runs.map((run) => driveRun(engineDeps(store, model), { runId: run.id, branchId: run.rootBranchId })));
+  histogram.disable();
+  const ms = performance.now() - started;
+  const events = (await Promise.all(runs.map((run) => store.list(run.id, run.rootBranchId)))).flat();
+  const calls = events.filter((event) => event.type === "model-call-end").length;
+  const trials = events.filter((event) => event.type === "trial-end").length / parallel;
+  const outcomes = [...new Set(results.map((result) => result.state.outcome ?? result.stoppedBecause))].join(", ");
+  const toMs = (ns: number): string => (ns / 1e6).toFixed(1);
+  console.log(
+    `${parallel === 1 ? "one run" : `${parallel} runs at once`}: ${trials} trials each, ${fmtInt(ms)} ms, ${fmtInt(events.length)} events, ${calls} model calls, ended ${outcomes}; ` +
+      `event-loop delay (${histogram.count} samples) p50 ${toMs(histogram.percentile(50))} ms, p99 ${toMs(histogram.percentile(99))} ms, max ${toMs(histogram.max)} ms`,
+  );
+  await closeStores();
+}
+console.log("");
+console.log(
+  `Event-loop delay during 50-trial demo runs (QA ${task.id}, strategy none, createModelPort + demo model + response cache, SQLite on disk; ` +
+    "sampled every 10 ms with monitorEventLoopDelay, so an idle loop reads ~10 ms)",
+);
+{
+  // Warm-up: the first AI SDK stream of a process compiles its code paths; a running server is past that.
+  const store = sqliteStore();
+  const model = createCachingModelPort(createModelPort({ env: {}, demoScriptBooks: [qaDemoScriptBook] }), store);
+  const run = await store.createRun({ config: qaConfig({ strategy: "none", maxTrials: 3 }), title: task.question });
+  await driveRun(engineDeps(store, model), { runId: run.id, branchId: run.rootBranchId });
+  await closeStores();
+}
+await demoRunsUnderMonitor(1);
+await demoRunsUnderMonitor(4);
+console.log("Target (issue 9): p99 < 50 ms.");
+
+fs.rmSync(dir, { recursive: true, force: true });
+console.log(`\nBench done in ${((performance.now() - benchStart) / 1000).toFixed(0)} s.`);

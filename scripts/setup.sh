@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
 # Installs what this project needs on a fresh Debian/Ubuntu machine with Node >= 20.9.
-#   bash scripts/setup.sh                 npm packages from the lockfile (skipped when already current)
+#   bash scripts/setup.sh                 npm packages from the lockfile (skipped when node_modules already matches it)
 #   bash scripts/setup.sh --with-browser  also Chromium from the OS packages, for the Playwright tests
+#   bash scripts/setup.sh --build         also the production build (`next build`), skipped when nothing changed since
+#                                         the last one (what `npm run playground` runs before `next start`)
+# The decisions are made by scripts/playground-state.mjs, which prints why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [[ "${1:-}" == "--with-browser" ]] && ! command -v chromium >/dev/null 2>&1; then
+with_browser=0
+build=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-browser) with_browser=1 ;;
+    --build) build=1 ;;
+    *) echo "setup.sh: unknown option $arg (use --with-browser and/or --build)" >&2; exit 2 ;;
+  esac
+done
+
+if [[ $with_browser -eq 1 ]] && ! command -v chromium >/dev/null 2>&1; then
   echo "==> Installing Chromium (Debian package) for the end-to-end tests"
   SUDO=""
   [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
@@ -13,10 +26,33 @@ if [[ "${1:-}" == "--with-browser" ]] && ! command -v chromium >/dev/null 2>&1; 
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-stamp="node_modules/.package-lock.sha256"
-want="$(sha256sum package-lock.json | cut -d' ' -f1)"
-if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
-  echo "==> npm ci (the first time takes ~2 minutes: better-sqlite3 compiles from source)"
+# npm packages. "Current" is read from npm's own record of its last install
+# (node_modules/.package-lock.json, written by every `npm ci` and `npm install`), compared entry by
+# entry with package-lock.json — so an install done by hand counts, and only a real change of what the
+# lockfile pins (or a missing package, or a native addon built for another Node) reinstalls.
+installed=0
+if reason="$(node scripts/playground-state.mjs install)"; then
+  echo "==> npm packages are current: $reason"
+else
+  echo "==> npm ci: $reason (about 2 minutes: better-sqlite3 compiles from source)"
   npm ci --no-audit --no-fund --loglevel=error
-  echo "$want" > "$stamp"
+  installed=1
+fi
+rm -f node_modules/.package-lock.sha256 # the stamp earlier versions of this script wrote; no longer read
+
+# Production build. Its inputs (every file git tracks or would track, except docs; the lockfile; the
+# Node version and NEXT_PUBLIC_* variables) are fingerprinted *before* building and stamped next to
+# .next/BUILD_ID after a successful build; a missing, foreign or stale build is rebuilt.
+if [[ $build -eq 1 ]]; then
+  fingerprint="$(node scripts/playground-state.mjs fingerprint)"
+  if [[ $installed -eq 1 ]]; then
+    reason="the npm packages were reinstalled"
+  elif reason="$(node scripts/playground-state.mjs build "$fingerprint")"; then
+    echo "==> next build skipped: $reason"
+    exit 0
+  fi
+  echo "==> next build: $reason"
+  node scripts/playground-state.mjs forget-build
+  NEXT_TELEMETRY_DISABLED=1 node_modules/.bin/next build
+  node scripts/playground-state.mjs record-build "$fingerprint"
 fi

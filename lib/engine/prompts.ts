@@ -1,21 +1,46 @@
 import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
 import type { ChatMessage } from "@/lib/domain/events";
-import type { TrialView } from "@/lib/domain/fold-run";
+import type { StepView, TrialView } from "@/lib/domain/fold-run";
 import { renderTemplate } from "./render-template";
 import { strategyBehaviour, supportedStrategiesOf } from "./strategies";
 
-/** The recorded steps of a trial that have an observation, in the shape templates render. */
-export function trajectoryOf(trial: TrialView): TrajectoryStep[] {
-  return trial.steps
-    .filter((step) => step.observation !== null)
-    .map((step) => ({
+/** Trajectories of ended trials, per folded trial object (see {@link trajectoryOf}). */
+const endedTrajectories = new WeakMap<TrialView, { steps: TrialView["steps"]; length: number; last: StepView; trajectory: readonly TrajectoryStep[] }>();
+
+function buildTrajectory(trial: TrialView): TrajectoryStep[] {
+  const out: TrajectoryStep[] = [];
+  for (const step of trial.steps) {
+    if (step.observation === null) continue;
+    out.push({
       step: step.step,
       thought: step.thought?.text ?? "",
       actionText: step.action?.text ?? "",
-      observation: step.observation?.text ?? "",
-      state: step.observation?.state ?? null,
-    }));
+      observation: step.observation.text,
+      state: step.observation.state ?? null,
+    });
+  }
+  return out;
+}
+
+/**
+ * The recorded steps of a trial that have an observation, in the shape templates render.
+ *
+ * An ended trial's trajectory is computed once per folded trial object and then
+ * shared (frozen): the engine folds incrementally, so every later step of a long
+ * run asks again for every earlier trial (memory slots, episode restore), and
+ * rebuilding them all made the per-step cost grow with the run. The cache is
+ * checked against the trial's steps array, its length and its last step, and a
+ * trial still in progress is always rebuilt.
+ */
+export function trajectoryOf(trial: TrialView): readonly TrajectoryStep[] {
+  const last = trial.steps.at(-1);
+  if (trial.outcome === null || last === undefined) return buildTrajectory(trial);
+  const cached = endedTrajectories.get(trial);
+  if (cached && cached.steps === trial.steps && cached.length === trial.steps.length && cached.last === last) return cached.trajectory;
+  const trajectory = Object.freeze(buildTrajectory(trial).map((step) => Object.freeze(step)));
+  endedTrajectories.set(trial, { steps: trial.steps, length: trial.steps.length, last, trajectory });
+  return trajectory;
 }
 
 /**
@@ -72,7 +97,8 @@ export function buildActorMessages<Task>(
       trial: trial.trial,
       step,
       steps: trajectoryOf(trial),
-      earlierTrials: allTrials.filter((t) => t.trial < trial.trial).map(trajectoryOf),
+      // Only families with `actorVariables` read the earlier trials: skip the walk over the whole run otherwise.
+      earlierTrials: family.actorVariables ? allTrials.filter((t) => t.trial < trial.trial).map(trajectoryOf) : [],
       memory: renderMemorySlot(config, family, task, trial, previousTrial),
     }),
   );
@@ -89,7 +115,7 @@ function actorTemplateVariables<Task>(
   family: EnvironmentFamily<Task>,
   task: Task,
   strategy: Strategy,
-  at: { trial: number; step: number; steps: TrajectoryStep[]; earlierTrials: TrajectoryStep[][]; memory: string },
+  at: { trial: number; step: number; steps: readonly TrajectoryStep[]; earlierTrials: ReadonlyArray<readonly TrajectoryStep[]>; memory: string },
 ): Record<string, string> {
   return {
     ...family.promptVariables(task, strategy),
@@ -122,7 +148,7 @@ function reflectorTemplateVariables<Task>(
   family: EnvironmentFamily<Task>,
   task: Task,
   strategy: Strategy,
-  steps: TrajectoryStep[],
+  steps: readonly TrajectoryStep[],
   feedback: string,
 ): Record<string, string> {
   return {

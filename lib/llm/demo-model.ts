@@ -8,7 +8,6 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
-import { simulateReadableStream } from "ai";
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
 import { estimateTokens } from "./token-estimate";
 
@@ -41,10 +40,82 @@ export interface DemoModelOptions {
   /** Scripts to ask, in order; the first non-null answer wins. Default: none (always the fallback). */
   books?: readonly DemoScriptBook[];
   /**
-   * Delay between streamed word chunks, in ms (default 0: no delay). A small
-   * value (e.g. 15) makes the demo visibly "type" in the UI; tests keep 0.
+   * Delay between streamed word chunks, in ms (default 0: no added delay; the
+   * stream still yields to the event loop between chunks). A small value
+   * (e.g. 15) makes the demo visibly "type" in the UI; tests keep 0.
    */
   chunkDelayMs?: number;
+  /**
+   * Delay of every call before it answers, in ms (default 0), like a hosted
+   * model's time to first token: `doStream` and `doGenerate` resolve only after
+   * it. Aborting the call's signal during the delay rejects at once with the
+   * signal's reason. The text never depends on it (still deterministic).
+   */
+  callDelayMs?: number;
+}
+
+/**
+ * Waits `ms` milliseconds (`setTimeout`), or when `ms` is 0 one turn of the
+ * event loop (`setImmediate`): either way a macrotask, so timers and I/O of
+ * other work (e.g. HTTP requests to the same server) run before it resolves.
+ * Rejects with the signal's reason as soon as `signal` aborts (or at once when
+ * it already has), and then leaves no timer behind.
+ */
+export function waitMacrotask(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    let cancel: () => void;
+    const onAbort = (): void => {
+      cancel();
+      reject(abortReason(signal!));
+    };
+    const done = (): void => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    };
+    if (ms > 0) {
+      const timer = setTimeout(done, ms);
+      cancel = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(done);
+      cancel = () => clearImmediate(immediate);
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** What a fetch-based provider rejects with on abort: the signal's reason (an `AbortError` DOMException by default). */
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? Object.assign(new Error("The operation was aborted."), { name: "AbortError" });
+}
+
+/**
+ * A stream of `parts` that delivers one part per macrotask ({@link waitMacrotask}):
+ * each part waits `chunkDelayMs` ms (0 = the next turn of the event loop), so
+ * a consumer never receives two parts without the event loop turning between
+ * them. Aborting `signal` errors the stream with the signal's reason.
+ */
+function macrotaskStream<T>(parts: readonly T[], chunkDelayMs: number, signal: AbortSignal | undefined): ReadableStream<T> {
+  let index = 0;
+  return new ReadableStream<T>({
+    async pull(controller) {
+      if (index >= parts.length) {
+        controller.close();
+        return;
+      }
+      try {
+        await waitMacrotask(chunkDelayMs, signal);
+      } catch (error) {
+        controller.error(error);
+        return;
+      }
+      controller.enqueue(parts[index++]!);
+      if (index >= parts.length) controller.close();
+    },
+  });
 }
 
 /**
@@ -166,17 +237,26 @@ function complete(books: readonly DemoScriptBook[], options: LanguageModelV3Call
  * `stream-start`, `text-start`, word-sized `text-delta`s, `text-end`, `finish`.
  * Same prompt and settings → same text, always. Temperature is ignored.
  *
- * Throws the abort signal's reason when the call's `abortSignal` is already aborted.
+ * Asynchronous like a real provider: a call first waits `callDelayMs` (or one
+ * turn of the event loop when 0), and the stream delivers each part in its own
+ * macrotask (`chunkDelayMs` apart, or one event-loop turn), so a long demo run
+ * never holds the event loop for more than one part's work.
+ *
+ * Throws (rejects with) the abort signal's reason when the call's `abortSignal`
+ * is already aborted or aborts during the delay; aborting mid-stream errors the stream.
  */
 export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3 {
   const books = options.books ?? [];
-  const chunkDelayMs = options.chunkDelayMs ?? 0;
+  const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 0);
+  const callDelayMs = Math.max(0, options.callDelayMs ?? 0);
   return {
     specificationVersion: "v3",
     provider: DEMO_PROVIDER,
     modelId: DEMO_MODEL_ID,
     supportedUrls: {},
     async doGenerate(callOptions): Promise<LanguageModelV3GenerateResult> {
+      callOptions.abortSignal?.throwIfAborted();
+      await waitMacrotask(callDelayMs, callOptions.abortSignal);
       const result = complete(books, callOptions);
       return {
         content: result.text === "" ? [] : [{ type: "text", text: result.text }],
@@ -187,6 +267,8 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
       };
     },
     async doStream(callOptions): Promise<LanguageModelV3StreamResult> {
+      callOptions.abortSignal?.throwIfAborted();
+      await waitMacrotask(callDelayMs, callOptions.abortSignal);
       const result = complete(books, callOptions);
       const id = "demo-text-0";
       const chunks: LanguageModelV3StreamPart[] = [
@@ -199,13 +281,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV3
         chunks.push({ type: "text-end", id });
       }
       chunks.push({ type: "finish", finishReason: result.finishReason, usage: result.usage });
-      return {
-        stream: simulateReadableStream({
-          chunks,
-          initialDelayInMs: null,
-          chunkDelayInMs: chunkDelayMs > 0 ? chunkDelayMs : null,
-        }),
-      };
+      return { stream: macrotaskStream(chunks, chunkDelayMs, callOptions.abortSignal) };
     },
   };
 }

@@ -66,6 +66,11 @@ export interface ModelPortOptions {
   /** Delay between the demo model's streamed chunks, in ms. Default 0. */
   demoChunkDelayMs?: number;
   /**
+   * Delay of each demo model call before it answers, in ms. Default: the env
+   * var `REFLEXION_DEMO_DELAY_MS` of {@link ModelPortOptions.env} when set, else 0.
+   */
+  demoCallDelayMs?: number;
+  /**
    * Replaces the provider registry (tests: return a `MockLanguageModelV3`).
    * May throw an `AppError("provider-not-configured")`.
    */
@@ -139,6 +144,7 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
               env,
               demoScriptBooks: options.demoScriptBooks,
               demoChunkDelayMs: options.demoChunkDelayMs,
+              demoCallDelayMs: options.demoCallDelayMs,
             });
       } catch (error) {
         throw toModelCallError(error, context());

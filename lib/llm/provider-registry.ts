@@ -142,6 +142,40 @@ export interface ResolveModelOptions {
   demoScriptBooks?: readonly DemoScriptBook[];
   /** Delay between the demo model's streamed chunks, in ms. Default 0. */
   demoChunkDelayMs?: number;
+  /**
+   * Delay of each demo model call before it answers, in ms (time to first
+   * token, see `DemoModelOptions.callDelayMs`). Default: the env var
+   * {@link DEMO_DELAY_ENV_VAR} (`REFLEXION_DEMO_DELAY_MS`) when set, else 0.
+   */
+  demoCallDelayMs?: number;
+}
+
+/**
+ * Env var giving the demo model a per-call delay in ms (a whole number ≥ 0,
+ * at most {@link MAX_DEMO_DELAY_MS}), e.g. `REFLEXION_DEMO_DELAY_MS=800` to
+ * watch a demo run at a hosted model's pace. Unset or blank: 0.
+ */
+export const DEMO_DELAY_ENV_VAR = "REFLEXION_DEMO_DELAY_MS";
+
+/** Largest accepted {@link DEMO_DELAY_ENV_VAR}, in ms (10 minutes). */
+export const MAX_DEMO_DELAY_MS = 600_000;
+
+/**
+ * The demo model's per-call delay from `env` ({@link DEMO_DELAY_ENV_VAR}), in ms; 0 when unset or blank.
+ *
+ * @throws AppError `provider-not-configured` when the value is not a whole
+ *   number of ms between 0 and {@link MAX_DEMO_DELAY_MS} (the message names the variable).
+ */
+export function demoCallDelayFromEnv(env: ProviderEnv = process.env): number {
+  const raw = readEnv(env, DEMO_DELAY_ENV_VAR);
+  if (raw === undefined) return 0;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value > MAX_DEMO_DELAY_MS) {
+    throw notConfigured(
+      `${DEMO_DELAY_ENV_VAR} must be a whole number of milliseconds from 0 to ${MAX_DEMO_DELAY_MS} (e.g. 500), not "${raw.slice(0, 40)}". Fix or unset it and restart.`,
+    );
+  }
+  return value;
 }
 
 function notConfigured(message: string): AppError {
@@ -160,7 +194,8 @@ function optionalBaseUrl(env: ProviderEnv, name: string): string | undefined {
 /**
  * Resolves a model id to an AI SDK language model.
  *
- * - `demo` → the offline demo model with `options.demoScriptBooks`.
+ * - `demo` → the offline demo model with `options.demoScriptBooks` (per-call
+ *   delay: `options.demoCallDelayMs`, else `REFLEXION_DEMO_DELAY_MS`, else 0).
  * - `openai:<m>` → `@ai-sdk/openai` **chat completions** model (`OPENAI_API_KEY`,
  *   optional `OPENAI_BASE_URL`). Chat, not the Responses API, because the
  *   Responses API ignores stop sequences, which ReAct prompting relies on.
@@ -180,7 +215,11 @@ export function resolveModel(modelId: string, options: ResolveModelOptions = {})
   const { provider, model } = parseModelId(modelId);
   switch (provider) {
     case "demo":
-      return createDemoModel({ books: options.demoScriptBooks ?? [], chunkDelayMs: options.demoChunkDelayMs ?? 0 });
+      return createDemoModel({
+        books: options.demoScriptBooks ?? [],
+        chunkDelayMs: options.demoChunkDelayMs ?? 0,
+        callDelayMs: options.demoCallDelayMs ?? demoCallDelayFromEnv(env),
+      });
     case "openai": {
       const apiKey = readEnv(env, PROVIDER_ENV_VARS.openai.apiKey);
       if (apiKey === undefined) {
