@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from "commander";
 import { ZodError } from "zod";
 import { isAppError } from "@/lib/domain/errors";
 import { positiveInt, readDatasetFile } from "@/lib/cli/options";
+import { registerExperimentCommands } from "@/lib/cli/experiment-commands";
 import { registerRunCommands } from "@/lib/cli/run-commands";
 import { registerWorkerCommands } from "@/lib/cli/worker-commands";
 import { builtinCodeTasks, formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
@@ -68,6 +69,7 @@ program
 
 registerRunCommands(program);
 registerWorkerCommands(program);
+registerExperimentCommands(program);
 
 program
   .command("verify-code")

@@ -126,6 +126,12 @@ export const createRunRequestSchema = z.object({
   memoryWindow: z.number().int().positive().nullable().optional(),
   maxStepsPerTrial: z.number().int().min(1).max(100).optional(),
   breakpoints: breakpointsSchema.optional(),
+  /** The Self-Reflection's model; default `modelId`. */
+  reflectorModelId: modelIdSchema.optional(),
+  /** Template texts replacing the family's defaults for the strategy (an experiment arm's). */
+  templates: z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() }).optional(),
+  /** How the run's calls use the response cache (RunConfig.replayMode); default `live`. */
+  replayMode: z.enum(["live", "recorded"]).optional(),
 });
 /** A create-run request as a caller may write it (breakpoint kinds left out are off). */
 export type CreateRunRequest = z.input<typeof createRunRequestSchema>;

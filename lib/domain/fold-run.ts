@@ -80,6 +80,12 @@ export interface RunState {
   resumedFrom: string | null;
   /** Progress events (model calls, steps, evaluations, reflections, trial starts/ends) since the last resume. */
   progressSinceResume: number;
+  /**
+   * How many calls on this path made each request (by request hash): the next
+   * identical request is occurrence n, which a recorded replay serves with the
+   * n-th recorded response (lib/llm/caching-model-port.ts).
+   */
+  requestCounts: Record<string, number>;
   /** Model calls by call id. */
   calls: Record<string, EventData<"model-call-end"> & { eventId: string; seq: number }>;
   callErrors: Array<EventData<"model-call-error"> & { eventId: string }>;
@@ -120,6 +126,7 @@ export function emptyRunState(): RunState {
     stepping: false,
     resumedFrom: null,
     progressSinceResume: 0,
+    requestCounts: {},
     calls: {},
     callErrors: [],
     totals: { modelCalls: 0, liveCalls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
@@ -200,6 +207,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       return;
     case "model-call-end": {
       state.calls[event.data.callId] = { ...event.data, eventId: event.id, seq: event.seq };
+      state.requestCounts[event.data.requestHash] = (state.requestCounts[event.data.requestHash] ?? 0) + 1;
       currentTrial(state, event.data.trial)?.callIds.push(event.data.callId);
       const totals = state.totals;
       totals.modelCalls += 1;

@@ -58,6 +58,13 @@ export interface ModelCallOptions {
   signal?: AbortSignal;
   /** How the call may use the response cache (default `live`). */
   replay?: ReplayMode;
+  /**
+   * How many calls on the run's path already made the request with this hash
+   * (0 for the first): a recorded call is served the response recorded for the
+   * same occurrence, so a run that repeats a prompt (e.g. `none` at temperature 0)
+   * replays its own sequence instead of the first answer every time.
+   */
+  occurrence?: (requestHash: string) => number;
   /** Receives each streamed text piece of a live call, in order (not called for cache hits). */
   onDelta?: (text: string) => void;
 }

@@ -133,7 +133,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     // What perform() reads of the state must not change under it: appends fold into `state` in place.
     const config = effectiveConfigOf(state);
     try {
-      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall });
+      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts });
       const after = pauseAfter(state, next);
       if (after) await append([after]);
     } catch (error) {
@@ -256,6 +256,8 @@ interface PerformContext {
   append: Append;
   signal: AbortSignal | undefined;
   onCall: CallObserver | undefined;
+  /** The path's request counts by hash (`RunState.requestCounts`). */
+  requestCounts: Readonly<Record<string, number>>;
 }
 
 /** One model call, watched by the call observer (start, deltas, end). */
@@ -272,6 +274,7 @@ async function callModel(
     return await context.deps.model.generate(request, {
       signal: context.signal,
       replay,
+      occurrence: (hash) => context.requestCounts[hash] ?? 0,
       onDelta: observer ? (text) => observer.delta(info, text) : undefined,
     });
   } finally {

@@ -11,6 +11,11 @@ import { requestHashOf } from "./request-hash";
  * make the same trial-1 call at the same moment make it once. With `live` (the
  * default) the provider is always called.
  *
+ * A run that repeats a request (e.g. `none` at temperature 0 makes the same
+ * trial again) is served the response recorded for the same occurrence on its
+ * path: the cache key is the request hash for the first occurrence and
+ * `hash#n` for the n-th repeat ({@link cacheKeyOf}).
+ *
  * Errors are those of the inner port (when the call a recorded call waited for
  * fails, the waiting call is made on its own); a cache read or write failure is
  * not swallowed (it is a storage fault, not a model fault).
@@ -27,19 +32,20 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
     source: "cache",
   });
 
-  const live = async (request: ModelRequest, requestHash: string, options: ModelCallOptions): Promise<ModelResponse> => {
+  const live = async (request: ModelRequest, cacheKey: string, options: ModelCallOptions): Promise<ModelResponse> => {
     const response = await inner.generate(request, { signal: options.signal, onDelta: options.onDelta });
-    await cache.putCachedResponse(requestHash, { text: response.text, usage: response.usage, finishReason: response.finishReason });
+    await cache.putCachedResponse(cacheKey, { text: response.text, usage: response.usage, finishReason: response.finishReason });
     return response;
   };
 
   return {
     async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
       const requestHash = requestHashOf(request);
-      if (options.replay !== "recorded") return live(request, requestHash, options);
-      const hit = await cache.getCachedResponse(requestHash);
+      const key = cacheKeyOf(requestHash, options.occurrence?.(requestHash) ?? 0);
+      if (options.replay !== "recorded") return live(request, key, options);
+      const hit = await cache.getCachedResponse(key);
       if (hit) return fromCache(hit, requestHash);
-      const pending = inFlight.get(requestHash);
+      const pending = inFlight.get(key);
       if (pending) {
         try {
           return fromCache(await pending, requestHash);
@@ -47,13 +53,18 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
           // The call we waited for failed or was cancelled by its own run: make ours.
         }
       }
-      const call = live(request, requestHash, options);
-      inFlight.set(requestHash, call);
+      const call = live(request, key, options);
+      inFlight.set(key, call);
       try {
         return await call;
       } finally {
-        inFlight.delete(requestHash);
+        inFlight.delete(key);
       }
     },
   };
+}
+
+/** The cache key of the `occurrence`-th identical request on a path: the hash itself for the first (so older caches still hit), `hash#n` after. */
+export function cacheKeyOf(requestHash: string, occurrence: number): string {
+  return occurrence === 0 ? requestHash : `${requestHash}#${occurrence}`;
 }

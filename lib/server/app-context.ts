@@ -12,6 +12,8 @@ import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { listAvailableModels } from "@/lib/llm/provider-registry";
 import { RunEventBus } from "./run-event-bus";
+import { ExperimentExport } from "./experiment-export";
+import { ExperimentService } from "./experiment-service";
 import { RunService } from "./run-service";
 import { DEFAULT_CONCURRENCY, parseProviderCaps, WorkerPool, type WorkerPoolOptions } from "./worker-pool";
 
@@ -24,6 +26,8 @@ export interface ServerContext {
   bus: RunEventBus;
   /** This process's worker pool (started for the web server and `cli worker`; `cli run` drives its own run through it). */
   workers: WorkerPool;
+  experiments: ExperimentService;
+  experimentExport: ExperimentExport;
   service: RunService;
   engineDeps: EngineDeps;
   models(): ModelsResponse;
@@ -67,11 +71,15 @@ export function createServerContext(
   };
   const workers = new WorkerPool(store, engineDeps, bus, { ...workerSettings(env), ...options.workers });
   const service = new RunService(store, workers, bus, env, options.requestedBy ?? "web");
+  const experiments = new ExperimentService(store, service, workers);
+  const experimentExport = new ExperimentExport(store, experiments);
   if (options.startWorkers !== false) workers.start();
   return {
     store,
     bus,
     workers,
+    experiments,
+    experimentExport,
     service,
     engineDeps,
     models: () => listAvailableModels(env),

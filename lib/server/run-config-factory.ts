@@ -57,9 +57,20 @@ export function buildRunConfig(
     maxStepsPerTrial: fixed.stepsPerTrial ?? request.maxStepsPerTrial ?? family.defaultMaxStepsPerTrial,
     models: {
       actor: { modelId: request.modelId, temperature: 0, maxOutputTokens: family.maxOutputTokens?.actor ?? ACTOR_MAX_OUTPUT_TOKENS },
-      reflector: { modelId: request.modelId, temperature: 0, maxOutputTokens: family.maxOutputTokens?.reflector ?? REFLECTOR_MAX_OUTPUT_TOKENS },
+      reflector: {
+        modelId: request.reflectorModelId ?? request.modelId,
+        temperature: 0,
+        maxOutputTokens: family.maxOutputTokens?.reflector ?? REFLECTOR_MAX_OUTPUT_TOKENS,
+      },
     },
-    templates: { actor: templates.actor, reflector: templates.reflector },
+    // A replaced text keeps the template's id and gets the next version, as a prompt edit would.
+    templates: {
+      actor: request.templates?.actor ? { ...templates.actor, version: templates.actor.version + 1, text: request.templates.actor } : templates.actor,
+      reflector: request.templates?.reflector
+        ? { ...templates.reflector, version: templates.reflector.version + 1, text: request.templates.reflector }
+        : templates.reflector,
+    },
     breakpoints: request.breakpoints,
+    replayMode: request.replayMode,
   });
 }

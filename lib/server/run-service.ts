@@ -9,6 +9,7 @@ import { asBranchId, asRunId, type BranchId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { templateVariableNames } from "@/lib/engine/prompts";
 import { supportedStrategiesOf } from "@/lib/engine/strategies";
+import type { ExperimentCellKey } from "@/lib/db/experiment-store";
 import type { RunRecord, RunStore } from "@/lib/db/store";
 import { availableEnvironments, environmentEntry, type EnvironmentEntry } from "@/lib/environments/registry";
 import { resolveModelId } from "@/lib/llm/provider-registry";
@@ -115,15 +116,16 @@ export class RunService {
    * pool of this process is woken at once (unless `start` is false).
    * @throws AppError("not-found") for an unknown task; AppError("provider-not-configured") for a model whose provider has no credentials.
    */
-  async createRun(request: CreateRunRequest, options: { start?: boolean } = {}): Promise<RunRecord> {
+  async createRun(request: CreateRunRequest, options: { start?: boolean; cell?: ExperimentCellKey } = {}): Promise<RunRecord> {
     const entry = environmentEntry(request.environment);
     resolveModelId(request.modelId, this.env); // fail fast, before anything is recorded
+    if (request.reflectorModelId) resolveModelId(request.reflectorModelId, this.env);
     const set = await this.taskSet(request.environment, request.taskSet);
     const task = set.tasks.find((candidate) => entry.family.summarize(entry.family.parseTask(candidate)).id === request.taskId);
     if (!task) throw new AppError("not-found", `Task "${request.taskId}" is not in the ${set.name} task set (${set.tasks.length} tasks; list them with \`npm run cli -- tasks --env ${request.environment} --tasks ${request.taskSet}\` or in the task picker).`);
     const config = buildRunConfig(request, entry, task, set.name);
     const title = entry.family.summarize(entry.family.parseTask(task)).title;
-    const run = await this.store.createRun({ config, title });
+    const run = await this.store.createRun({ config, title, cell: options.cell });
     if (options.start !== false) this.workers.wake();
     return run;
   }

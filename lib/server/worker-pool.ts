@@ -25,6 +25,8 @@ export interface WorkerPoolOptions {
   intentPollMs?: number;
   leaseTtlMs?: number;
   renewMs?: number;
+  /** Only claim branches of runs this accepts (e.g. `cli experiment run`: the experiment's own runs). Default: all. */
+  accept?: (runId: RunId) => boolean;
   /** Called when this pool claims a branch and when its drive returns (with why). */
   onClaim?: (runId: RunId, branchId: BranchId) => void;
   onSettled?: (runId: RunId, branchId: BranchId, result: DriveResult | null) => void;
@@ -83,8 +85,8 @@ export class WorkerPool {
   readonly owner = newLeaseOwner();
   private readonly active = new Map<string, ActiveBranch>();
   private readonly concurrency: number;
-  private readonly options: Required<Omit<WorkerPoolOptions, "providerCaps" | "concurrency" | "onClaim" | "onSettled">> &
-    Pick<WorkerPoolOptions, "onClaim" | "onSettled"> & { providerCaps: Readonly<Record<string, number>> };
+  private readonly options: Required<Omit<WorkerPoolOptions, "providerCaps" | "concurrency" | "onClaim" | "onSettled" | "accept">> &
+    Pick<WorkerPoolOptions, "onClaim" | "onSettled" | "accept"> & { providerCaps: Readonly<Record<string, number>> };
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private claiming = false;
   private claimAgain = false;
@@ -107,6 +109,7 @@ export class WorkerPool {
       leaseTtlMs: options.leaseTtlMs ?? LEASE_TTL_MS,
       renewMs: options.renewMs ?? LEASE_RENEW_MS,
       onClaim: options.onClaim,
+      accept: options.accept,
       onSettled: options.onSettled,
     };
   }
@@ -206,10 +209,11 @@ export class WorkerPool {
       do {
         this.claimAgain = false;
         if (this.stopped || this.active.size >= this.concurrency) break;
-        const candidates = await this.store.listRunnableBranches(this.concurrency + this.active.size + 64);
+        const candidates = await this.store.listRunnableBranches(this.concurrency + this.active.size + (this.options.accept ? 512 : 64));
         for (const candidate of candidates) {
           if (this.stopped || this.active.size >= this.concurrency) break;
           if (this.active.has(candidate.branchId) || leaseStateOf(candidate.lease) === "live") continue;
+          if (this.options.accept && !this.options.accept(candidate.runId)) continue;
           const provider = providerOfModel(candidate.summary.actorModelId);
           const cap = this.options.providerCaps[provider];
           if (cap !== undefined && this.countProvider(provider) >= cap) continue;
@@ -225,7 +229,9 @@ export class WorkerPool {
   private async checkIdle(): Promise<void> {
     if (this.idleWaiters.length === 0 || this.active.size > 0) return;
     const candidates = await this.store.listRunnableBranches(64);
-    const claimable = candidates.some((candidate) => leaseStateOf(candidate.lease) !== "live");
+    const claimable = candidates.some(
+      (candidate) => leaseStateOf(candidate.lease) !== "live" && (this.options.accept?.(candidate.runId) ?? true),
+    );
     if (claimable && !this.stopped && this.pollTimer) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];

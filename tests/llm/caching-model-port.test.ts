@@ -57,4 +57,23 @@ describe("response cache: recorded calls in flight are made once", () => {
     gates[1]!.resolve();
     expect(await second).toMatchObject({ source: "live" });
   });
+
+  it("the n-th repeat of a request on a path is served the n-th recorded response, not the first one again", async () => {
+    let n = 0;
+    const port: ModelPort = {
+      async generate(): Promise<ModelResponse> {
+        n += 1;
+        return { text: `sample ${n}`, usage: { inputTokens: 1, outputTokens: 1 }, finishReason: "stop", latencyMs: 1, costUsd: 0, requestHash: "x", source: "live" };
+      },
+    };
+    const cached = createCachingModelPort(port, new MemoryRunStore());
+    // A first run repeats the same prompt three times (occurrences 0, 1, 2): three live samples.
+    const first = [];
+    for (let k = 0; k < 3; k += 1) first.push(await cached.generate(request("same"), { replay: "recorded", occurrence: () => k }));
+    expect(first.map((r) => [r.text, r.source])).toEqual([["sample 1", "live"], ["sample 2", "live"], ["sample 3", "live"]]);
+    // A replay of that path gets the same sequence from the cache; a fourth repeat goes live.
+    const replay = [];
+    for (let k = 0; k < 4; k += 1) replay.push(await cached.generate(request("same"), { replay: "recorded", occurrence: () => k }));
+    expect(replay.map((r) => [r.text, r.source])).toEqual([["sample 1", "cache"], ["sample 2", "cache"], ["sample 3", "cache"], ["sample 4", "live"]]);
+  });
 });

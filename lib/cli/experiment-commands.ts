@@ -1,0 +1,200 @@
+import fs from "node:fs";
+import path from "node:path";
+import cliProgress from "cli-progress";
+import { Option, type Command } from "commander";
+import { z } from "zod";
+import { strategySchema } from "@/lib/domain/config";
+import { armSchema, experimentSummaryLine, type ArmInput, type ExperimentSummary } from "@/lib/domain/experiment";
+import { environmentEntry } from "@/lib/environments/registry";
+import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
+import { positiveInt, rangedInt, readDatasetFile } from "./options";
+
+interface RunOptions {
+  env: string;
+  tasks: string;
+  taskIds?: string;
+  arms?: string;
+  armsFile?: string;
+  model: string;
+  trials: number;
+  concurrency?: number;
+  name?: string;
+  json?: boolean;
+}
+
+/** The arms of `--arms none,reflexion` (label = strategy) or of `--arms-file arms.json` (a JSON list of labelled arm configurations). */
+function armsOf(options: RunOptions): ArmInput[] {
+  if (options.armsFile) {
+    const parsed = z.array(armSchema).min(1).safeParse(JSON.parse(fs.readFileSync(options.armsFile, "utf8")));
+    if (!parsed.success) throw new Error(`${options.armsFile}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+    return parsed.data;
+  }
+  const names = (options.arms ?? "none,reflexion").split(",").map((name) => name.trim()).filter(Boolean);
+  return names.map((name) => {
+    const strategy = strategySchema.safeParse(name);
+    if (!strategy.success) throw new Error(`--arms: "${name}" is not a strategy (${strategySchema.options.join(", ")}); use --arms-file for labelled configurations.`);
+    return { label: name, strategy: strategy.data, modelId: options.model };
+  });
+}
+
+/** Executes the experiment's queued runs here, at most `concurrency` at once, with a progress bar on stderr; resolves when none is left. */
+async function execute(context: ServerContext, experimentId: string, concurrency: number): Promise<ExperimentSummary> {
+  const runIds = new Set(await context.experiments.runIds(experimentId));
+  const { WorkerPool } = await import("@/lib/server/worker-pool");
+  const pool = new WorkerPool(context.store, context.engineDeps, context.bus, { concurrency, accept: (runId) => runIds.has(runId) });
+  const first = await context.experiments.summary(experimentId);
+  const bar = new cliProgress.SingleBar(
+    { format: "{bar} {value}/{total} runs | ETA {eta_formatted} | {name}", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5_000, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(first.progress.total, first.progress.done, { name: first.experiment.definition.name });
+  const tick = setInterval(() => {
+    void context.experiments.summary(experimentId).then((summary) => bar.update(summary.progress.done), () => undefined);
+  }, 500);
+  try {
+    pool.start();
+    await pool.whenIdle();
+    await pool.stop();
+  } finally {
+    clearInterval(tick);
+  }
+  const summary = await context.experiments.summary(experimentId);
+  bar.update(summary.progress.done);
+  bar.stop();
+  return summary;
+}
+
+/** People's view of a summary: one block per arm with the cumulative success curve. */
+function describe(summary: ExperimentSummary): string {
+  const lines = [`Experiment ${summary.experiment.id} — ${summary.experiment.definition.name} (${summary.status}, ${summary.progress.done}/${summary.progress.total} runs ended)`];
+  for (const arm of summary.arms) {
+    const curve = arm.successByTrial.map((n, k) => `t${k + 1} ${n}/${arm.tasks} (${arm.tasks ? Math.round((100 * n) / arm.tasks) : 0}%)`).join(" · ");
+    const cost = arm.costUsd === null ? "cost unknown" : `$${arm.costUsd.toFixed(4)}`;
+    const demo = arm.modelId === "demo" ? " — demo model: a scripted stand-in, not an LLM" : "";
+    lines.push(`  ${arm.label} [${arm.strategy}, ${arm.modelId}${demo}]`);
+    lines.push(`    solved by trial: ${curve}`);
+    lines.push(`    model calls ${arm.calls.live} live, ${arm.calls.cached} served from the cache; tokens in/out ${arm.tokens.input}/${arm.tokens.output}; ${cost}`);
+    if (arm.falsePositives > 0) lines.push(`    false positives (internal tests passed, hidden failed): ${arm.falsePositives}`);
+    if (arm.halts > 0) lines.push(`    halted trials: ${arm.halts}`);
+  }
+  return lines.join("\n");
+}
+
+function report(summary: ExperimentSummary, json: boolean): void {
+  if (json) process.stdout.write(`${experimentSummaryLine(summary)}\n`);
+  else process.stdout.write(`${describe(summary)}\n`);
+}
+
+/** `cli experiment run|resume|show|export|list`: experiments on the same database as the web app (they appear in the UI). */
+export function registerExperimentCommands(program: Command): void {
+  const experiment = program.command("experiment").description("Run ReAct vs Reflexion (or any arms) over a task set, with success-by-trial curves.");
+
+  experiment
+    .command("run")
+    .description("Define an experiment (tasks × arms), execute its runs here and print the results.")
+    .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
+    .requiredOption("--tasks <file|builtin>", 'a dataset file or "builtin"')
+    .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
+    .option("--arms <strategies>", "comma-separated strategies, each an arm labelled by its name (default none,reflexion)")
+    .option("--arms-file <file>", "a JSON list of labelled arm configurations: [{label, strategy, modelId, memoryWindow?, maxTrials?, templates?}]")
+    .option("--model <id>", "model id of the --arms arms", "demo")
+    .option("--trials <n>", "trial budget of each run (1–50)", rangedInt(1, 50), 5)
+    .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
+    .option("--name <name>", "a name for the experiment")
+    .option("--json", "end with one summary line: {type: experiment-summary, …}")
+    .action(async (options: RunOptions) => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const family = environmentEntry(options.env).family;
+        let taskSet = BUILTIN_TASK_SET;
+        if (options.tasks !== BUILTIN_TASK_SET) {
+          taskSet = (await context.service.importTaskSet(options.env, path.basename(options.tasks), readDatasetFile(options.tasks))).taskSet.id;
+        }
+        const arms = armsOf(options);
+        const taskIds = options.taskIds?.split(",").map((id) => id.trim()).filter(Boolean) ?? [];
+        const concurrency = options.concurrency ?? 4;
+        const record = await context.experiments.start(
+          {
+            name: options.name ?? `${arms.map((arm) => arm.label).join(" vs ")} on ${family.id} ${options.tasks === BUILTIN_TASK_SET ? "built-in" : path.basename(options.tasks)}`,
+            environment: family.id,
+            taskSet,
+            taskIds,
+            arms,
+            maxTrials: options.trials,
+            concurrency,
+          },
+          { start: false },
+        );
+        process.stderr.write(`Experiment ${record.id}: ${record.definition.taskIds.length} tasks × ${arms.length} arms. If it is stopped, continue with: npm run cli -- experiment resume --id ${record.id}\n`);
+        report(await execute(context, record.id, concurrency), options.json ?? false);
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  experiment
+    .command("resume")
+    .description("Continue an experiment where it stopped: missing runs are created, paused and interrupted ones resumed.")
+    .requiredOption("--id <id>", "experiment id")
+    .option("--concurrency <n>", "runs executed at once (default: the experiment's)", positiveInt)
+    .option("--json", "end with one summary line")
+    .action(async (options: { id: string; concurrency?: number; json?: boolean }) => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const record = await context.experiments.resume(options.id);
+        report(await execute(context, record.id, options.concurrency ?? record.definition.concurrency), options.json ?? false);
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  experiment
+    .command("show")
+    .description("Print an experiment's results so far.")
+    .requiredOption("--id <id>", "experiment id")
+    .option("--json", "one summary line")
+    .action(async (options: { id: string; json?: boolean }) => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        report(await context.experiments.summary(options.id), options.json ?? false);
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  experiment
+    .command("export")
+    .description("Export an experiment: csv (one row per task × arm × trial), json (summary and per-run outcomes) or events (every run's stored events, NDJSON).")
+    .requiredOption("--id <id>", "experiment id")
+    .addOption(new Option("--format <format>", "csv, json or events").choices(["csv", "json", "events"]).default("csv"))
+    .option("--out <file>", "write to this file instead of stdout")
+    .action(async (options: { id: string; format: "csv" | "json" | "events"; out?: string }) => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const exporter = context.experimentExport;
+        const text =
+          options.format === "csv" ? await exporter.csv(options.id) : options.format === "json" ? `${JSON.stringify(await exporter.json(options.id), null, 2)}\n` : await exporter.eventsNdjson(options.id);
+        if (options.out) {
+          fs.writeFileSync(options.out, text);
+          process.stderr.write(`Wrote ${options.out}.\n`);
+        } else process.stdout.write(text);
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  experiment
+    .command("list")
+    .description("List experiments, newest first: id, name, status, runs ended / all.")
+    .action(async () => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const items = await context.experiments.list();
+        for (const item of items) process.stdout.write(`${item.id}\t${item.name}\t${item.status}\t${item.done}/${item.total}\n`);
+        if (items.length === 0) process.stderr.write("No experiments yet. Start one with `npm run cli -- experiment run --tasks builtin --arms none,reflexion`.\n");
+      } finally {
+        await context.store.close();
+      }
+    });
+}

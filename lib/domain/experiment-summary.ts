@@ -1,0 +1,109 @@
+import type { BranchSummaryState, RoleTotals } from "./branch-summary";
+import type { ArmResult, ExperimentCell, ExperimentRecord, ExperimentSummary } from "./experiment";
+import type { RunStatus } from "./status";
+
+/** One cell's inputs: its run's root-branch summary and status (from the read model, never a full log). */
+export interface CellInput {
+  taskId: string;
+  arm: string;
+  runId: string;
+  summary: BranchSummaryState;
+  status: RunStatus;
+}
+
+/**
+ * The trial at which a run first succeeded, or null. A run stops at its first
+ * success (paper §3), so a successful run succeeded at its last trial; for code
+ * the run's outcome is the last trial's hidden verdict (pass@1).
+ */
+export function solvedAtTrial(summary: BranchSummaryState): number | null {
+  return summary.outcome === "success" && summary.trialsEnded > 0 ? summary.trialsEnded : null;
+}
+
+/** USD of a role's calls, or null when any of them has no known price. */
+function roleCost(totals: RoleTotals): number | null {
+  return totals.unpricedCalls > 0 ? null : totals.costUsd;
+}
+
+function sumOrNull(values: Array<number | null>): number | null {
+  let total = 0;
+  for (const value of values) {
+    if (value === null) return null;
+    total += value;
+  }
+  return total;
+}
+
+/** `successByTrial[k]`: cells solved at or before trial k + 1, for k < trials (cumulative, the paper's Fig. 3–4). */
+export function successByTrial(solved: ReadonlyArray<number | null>, trials: number): number[] {
+  return Array.from({ length: trials }, (_, k) => solved.filter((trial) => trial !== null && trial <= k + 1).length);
+}
+
+function armResult(record: ExperimentRecord, label: string, cells: readonly CellInput[]): ArmResult {
+  const definition = record.definition;
+  const arm = definition.arms.find((candidate) => candidate.label === label);
+  if (!arm) throw new Error(`experiment ${record.id} has no arm "${label}"`);
+  const trials = arm.maxTrials ?? definition.maxTrials;
+  const solved = cells.map((cell) => solvedAtTrial(cell.summary));
+  const acting = sumOrNull(cells.map((cell) => roleCost(cell.summary.byRole.actor)));
+  const reflecting = sumOrNull(cells.map((cell) => roleCost(cell.summary.byRole.reflector)));
+  const solvedCosts = cells
+    .filter((cell) => solvedAtTrial(cell.summary) !== null)
+    .map((cell) => sumOrNull([roleCost(cell.summary.byRole.actor), roleCost(cell.summary.byRole.reflector)]));
+  const solvedTotal = sumOrNull(solvedCosts);
+  return {
+    label,
+    strategy: arm.strategy,
+    modelId: arm.modelId,
+    tasks: definition.taskIds.length,
+    trials,
+    successByTrial: successByTrial(solved, trials),
+    finished: cells.filter((cell) => cell.summary.status === "ended").length,
+    calls: {
+      live: cells.reduce((n, cell) => n + cell.summary.own.liveCalls, 0),
+      cached: cells.reduce((n, cell) => n + cell.summary.own.cachedCalls, 0),
+    },
+    tokens: {
+      input: cells.reduce((n, cell) => n + cell.summary.totals.inputTokens, 0),
+      output: cells.reduce((n, cell) => n + cell.summary.totals.outputTokens, 0),
+    },
+    costUsd: sumOrNull([acting, reflecting]),
+    costByRole: { acting, evaluating: acting === null ? null : 0, reflecting },
+    costToFirstSuccessUsd: solvedCosts.length === 0 || solvedTotal === null ? null : solvedTotal / solvedCosts.length,
+    falsePositives: cells.filter((cell) => cell.summary.status === "ended" && cell.summary.lastFalsePositive).length,
+    halts: cells.reduce((n, cell) => n + cell.summary.halts, 0),
+  };
+}
+
+/**
+ * An experiment's results from its cells' run summaries: per-arm curves and
+ * totals, the per-task grid, progress and an ETA from the pace so far (ms).
+ * Pure: the same inputs and `now` (epoch ms) give the same summary.
+ */
+export function summarizeExperiment(record: ExperimentRecord, cells: readonly CellInput[], now: number): ExperimentSummary {
+  const definition = record.definition;
+  const total = definition.taskIds.length * definition.arms.length;
+  const done = cells.filter((cell) => cell.summary.status === "ended").length;
+  const elapsed = Math.max(0, now - Date.parse(record.createdAt));
+  const etaMs = done > 0 && done < total ? (elapsed / done) * (total - done) : null;
+  const allEnded = cells.length === total && done === total;
+  const cancelled = cells.some((cell) => cell.summary.outcome === "cancelled");
+  const gridCells: ExperimentCell[] = cells.map((cell) => ({
+    taskId: cell.taskId,
+    arm: cell.arm,
+    runId: cell.runId,
+    status: cell.status,
+    solvedAtTrial: solvedAtTrial(cell.summary),
+    outcome: cell.summary.outcome,
+    trials: cell.summary.trialsEnded,
+    falsePositive: cell.summary.status === "ended" && cell.summary.lastFalsePositive,
+    halts: cell.summary.halts,
+  }));
+  return {
+    experiment: record,
+    status: allEnded ? (cancelled ? "cancelled" : "ended") : cancelled && cells.every((cell) => cell.summary.status !== "running") ? "cancelled" : "running",
+    progress: { total, done, etaMs },
+    arms: definition.arms.map((arm) => armResult(record, arm.label, cells.filter((cell) => cell.arm === arm.label))),
+    cells: gridCells,
+  };
+}

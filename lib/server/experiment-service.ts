@@ -1,0 +1,168 @@
+import { AppError } from "@/lib/domain/errors";
+import {
+  experimentDefinitionSchema,
+  type ExperimentDefinition,
+  type ExperimentDefinitionInput,
+  type ExperimentListItem,
+  type ExperimentRecord,
+  type ExperimentSummary,
+} from "@/lib/domain/experiment";
+import { summarizeExperiment, type CellInput } from "@/lib/domain/experiment-summary";
+import { asRunId } from "@/lib/domain/ids";
+import { isLiveStatus } from "@/lib/domain/status";
+import { supportedStrategiesOf } from "@/lib/domain/strategies";
+import type { RunStore } from "@/lib/db/store";
+import { environmentEntry } from "@/lib/environments/registry";
+import type { RunService } from "./run-service";
+import type { WorkerPool } from "./worker-pool";
+
+/**
+ * Use cases of experiments (lib/domain/experiment.ts) behind the HTTP routes and
+ * `cli experiment`: define and start one (every (task, arm) cell gets exactly one
+ * run, queued for the worker pool, in `recorded` cache mode so arms share
+ * identical calls), resume it where it stopped, cancel it, and summarize it from
+ * the runs' summaries.
+ */
+export class ExperimentService {
+  constructor(
+    private readonly store: RunStore,
+    private readonly runs: RunService,
+    private readonly workers: WorkerPool,
+  ) {}
+
+  /**
+   * Validates and records an experiment, then creates its runs (queued).
+   * @throws AppError("invalid-input") for an unknown task or a strategy the family does not run;
+   *   AppError("not-found") for an unknown task set; AppError("provider-not-configured") for a model without credentials.
+   */
+  async start(input: ExperimentDefinitionInput, options: { start?: boolean } = {}): Promise<ExperimentRecord> {
+    const parsed = experimentDefinitionSchema.safeParse(input);
+    if (!parsed.success) throw new AppError("invalid-input", `Not a valid experiment: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "definition"}: ${issue.message}`).join("; ")}`);
+    const definition = parsed.data;
+    const entry = environmentEntry(definition.environment);
+    const supported = supportedStrategiesOf(entry.family);
+    for (const arm of definition.arms) {
+      if (!supported.includes(arm.strategy)) {
+        throw new AppError("invalid-input", `Arm "${arm.label}": the ${entry.label} family does not run the strategy "${arm.strategy}" (it runs ${supported.join(", ")}).`);
+      }
+    }
+    const listing = await this.runs.listTasks(definition.environment, definition.taskSet);
+    const known = listing.tasks.map((task) => task.id);
+    const missing = definition.taskIds.filter((id) => !known.includes(id));
+    if (missing.length > 0) {
+      throw new AppError("invalid-input", `Not in the ${listing.taskSet.name} task set: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}. List its tasks with \`npm run cli -- tasks --env ${definition.environment} --tasks ${definition.taskSet}\`.`);
+    }
+    const resolved: ExperimentDefinition = { ...definition, taskIds: definition.taskIds.length > 0 ? definition.taskIds : known };
+    const record = await this.store.experiments.createExperiment({ definition: resolved, taskSetName: listing.taskSet.name });
+    await this.ensureRuns(record, options);
+    return record;
+  }
+
+  async get(id: string): Promise<ExperimentRecord> {
+    const record = await this.store.experiments.getExperiment(id);
+    if (!record) throw new AppError("not-found", `No experiment ${id}. It may have been made with another database (REFLEXION_DB_PATH); \`npm run cli -- experiment list\` shows this one's.`);
+    return record;
+  }
+
+  /**
+   * Creates the runs of cells that have none yet (after a crash between two
+   * creations), task by task with every arm of a task next to each other, so the
+   * arms of one task run side by side and share their identical calls.
+   */
+  async ensureRuns(record: ExperimentRecord, options: { start?: boolean } = {}): Promise<number> {
+    const existing = new Set((await this.store.experiments.listExperimentRuns(record.id)).map((link) => `${link.taskId}\u0000${link.arm}`));
+    const { definition } = record;
+    let created = 0;
+    for (const taskId of definition.taskIds) {
+      for (const arm of definition.arms) {
+        if (existing.has(`${taskId}\u0000${arm.label}`)) continue;
+        await this.runs.createRun(
+          {
+            environment: definition.environment,
+            taskSet: definition.taskSet,
+            taskId,
+            strategy: arm.strategy,
+            modelId: arm.modelId,
+            reflectorModelId: arm.reflectorModelId,
+            maxTrials: arm.maxTrials ?? definition.maxTrials,
+            memoryWindow: arm.memoryWindow,
+            maxStepsPerTrial: arm.maxStepsPerTrial,
+            templates: arm.templates,
+            replayMode: "recorded",
+          },
+          { start: false, cell: { experimentId: record.id, taskId, arm: arm.label } },
+        );
+        created += 1;
+      }
+    }
+    if (options.start !== false) this.workers.wake();
+    return created;
+  }
+
+  /** Resumes an experiment where it stopped: missing runs are created, paused ones resumed; interrupted ones the pool takes over anyway. */
+  async resume(id: string): Promise<ExperimentRecord> {
+    const record = await this.get(id);
+    await this.ensureRuns(record, { start: false });
+    for (const link of await this.store.experiments.listExperimentRuns(id)) {
+      const run = await this.runs.getRun(link.runId);
+      const status = await this.runs.status(run);
+      if (status === "paused" || status === "interrupted") await this.runs.resume(run.id);
+    }
+    this.workers.wake();
+    return record;
+  }
+
+  /** Cancels every queued, running or paused run of the experiment (ended ones stay as they are). */
+  async cancel(id: string): Promise<ExperimentSummary> {
+    await this.get(id);
+    for (const link of await this.store.experiments.listExperimentRuns(id)) {
+      const run = await this.runs.getRun(link.runId);
+      const status = await this.runs.status(run);
+      if (isLiveStatus(status) || status === "paused") await this.runs.cancel(run.id);
+    }
+    return this.summary(id);
+  }
+
+  /** The run ids of an experiment's cells. */
+  async runIds(id: string): Promise<string[]> {
+    return (await this.store.experiments.listExperimentRuns(id)).map((link) => link.runId);
+  }
+
+  /** The results view's data, from run summaries (lib/domain/experiment-summary.ts). */
+  async summary(id: string, now = Date.now()): Promise<ExperimentSummary> {
+    const record = await this.get(id);
+    return summarizeExperiment(record, await this.cells(record), now);
+  }
+
+  async list(limit = 50): Promise<ExperimentListItem[]> {
+    const records = await this.store.experiments.listExperiments(limit);
+    return Promise.all(
+      records.map(async (record) => {
+        const summary = summarizeExperiment(record, await this.cells(record), Date.now());
+        return {
+          id: record.id,
+          name: record.definition.name,
+          createdAt: record.createdAt,
+          environment: record.definition.environment,
+          arms: record.definition.arms.map((arm) => arm.label),
+          tasks: record.definition.taskIds.length,
+          status: summary.status,
+          done: summary.progress.done,
+          total: summary.progress.total,
+        };
+      }),
+    );
+  }
+
+  private async cells(record: ExperimentRecord): Promise<CellInput[]> {
+    const links = await this.store.experiments.listExperimentRuns(record.id);
+    return Promise.all(
+      links.map(async (link) => {
+        const run = await this.runs.getRun(link.runId);
+        const summary = await this.store.getBranchSummary(run.rootBranchId);
+        if (!summary) throw new AppError("internal", `Run ${link.runId} has no summary.`);
+        return { ...link, runId: asRunId(link.runId), summary, status: await this.runs.status(run) };
+      }),
+    );
+  }
+}
