@@ -1,9 +1,10 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { NoOutputGeneratedError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
+import { APICallError, NoOutputGeneratedError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
 import type { ChatMessage } from "@/lib/domain/events";
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse } from "@/lib/engine/ports";
 import type { DemoScriptBook } from "./demo-model";
 import { toModelCallError, type ModelCallErrorContext } from "./model-call-errors";
+import { modelTimeoutFor, ModelTimeoutError, type ModelTimeout } from "./model-timeouts";
 import { costUsdOf } from "./pricing";
 import {
   describeProviderTarget,
@@ -150,24 +151,88 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
         throw toModelCallError(error, context());
       }
 
-      // Counts requests actually started (including the SDK's retries), and turns a
-      // model stream that ends without a `finish` part into an error: streamText
-      // would otherwise make up a finish ("other", no usage) for a truncated response.
+      // The time limits in force for this provider (model-timeouts.ts); read per call like the rest of env.
+      let timeout: ModelTimeout;
+      try {
+        timeout = modelTimeoutFor(target.provider, env);
+      } catch (error) {
+        throw new ModelCallError(error instanceof Error ? error.message : String(error), { code: "bad-request", retryable: false, attempts: 1, cause: error });
+      }
+      const limitMs = timeout.seconds * 1000;
+      /** Set when this call's current attempt ran into a time limit (an object, as closures set it). */
+      const limitHit: { error: ModelTimeoutError | null } = { error: null };
+      const currentLimit = (): ModelTimeoutError | null => limitHit.error;
+
+      // Counts requests actually started (including the SDK's retries); enforces the
+      // time-to-first-token and idle limits (a first-token timeout is thrown as a
+      // retryable APICallError, so the SDK retries it like any transient failure);
+      // and turns a model stream that ends without a `finish` part into an error:
+      // streamText would otherwise make up a finish ("other", no usage) for a truncated response.
       const model = wrapLanguageModel({
         model: baseModel,
         middleware: {
           specificationVersion: "v3",
-          wrapStream: async ({ doStream }) => {
+          wrapStream: async ({ params, model: inner }) => {
             attempts += 1;
-            const result = await doStream();
+            limitHit.error = null;
+            const watchdog = new AbortController();
+            let output: TransformStreamDefaultController<LanguageModelV3StreamPart> | null = null;
+            let timer: ReturnType<typeof setTimeout> | undefined;
+            let rejectStart: ((error: unknown) => void) | null = null;
+            const arm = (kind: "first-token" | "idle") => {
+              clearTimeout(timer);
+              timer = setTimeout(() => {
+                const hit = new ModelTimeoutError(kind, timeout, target.provider);
+                limitHit.error = hit;
+                watchdog.abort(hit);
+                // Also end our side at once, in case the provider ignores the abort signal.
+                rejectStart?.(hit);
+                try {
+                  output?.error(hit);
+                } catch {
+                  // already closed
+                }
+              }, limitMs);
+            };
+            arm("first-token");
+            const signal = params.abortSignal ? AbortSignal.any([params.abortSignal, watchdog.signal]) : watchdog.signal;
+            let result: Awaited<ReturnType<LanguageModelV3["doStream"]>>;
+            try {
+              result = await Promise.race([
+                inner.doStream({ ...params, abortSignal: signal }),
+                new Promise<never>((_, reject) => {
+                  rejectStart = reject;
+                }),
+              ]);
+            } catch (error) {
+              clearTimeout(timer);
+              const hit = currentLimit();
+              if (hit) {
+                throw new APICallError({ message: hit.message, url: target.baseUrl ?? "", requestBodyValues: {}, isRetryable: true, cause: hit });
+              }
+              throw error;
+            } finally {
+              rejectStart = null;
+            }
             let finished = false;
+            let first = true;
             const checked = result.stream.pipeThrough(
               new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+                start(controller) {
+                  output = controller;
+                },
                 transform(part, controller) {
-                  if (part.type === "finish") finished = true;
+                  // The first part that carries output ends the first-token wait; every part re-arms the idle limit.
+                  if (first && part.type !== "stream-start" && part.type !== "response-metadata") first = false;
+                  arm(first ? "first-token" : "idle");
+                  if (part.type === "finish") {
+                    finished = true;
+                    clearTimeout(timer);
+                  }
                   controller.enqueue(part);
                 },
                 flush(controller) {
+                  clearTimeout(timer);
                   if (!finished) {
                     controller.error(new NoOutputGeneratedError({ message: "the response stream ended without a finish event" }));
                   }
@@ -233,6 +298,9 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       }
 
       if (listenerError) throw listenerError.error;
+      // A time limit, unless the caller's own signal fired (then it is an abort).
+      const limit = currentLimit();
+      if (limit && !callOptions.signal?.aborted) throw toModelCallError(limit, context());
       if (aborted || (streamError === undefined && callOptions.signal?.aborted)) {
         throw toModelCallError(abortError(), context());
       }
