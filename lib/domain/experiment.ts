@@ -8,6 +8,13 @@ import { runStatusSchema } from "./status";
  * (task, arm) pair has exactly one run; runs execute on the worker pool and
  * use the response cache in `recorded` mode, so arms that make the same call
  * (e.g. `none` and `reflexion` in trial 1) make it once.
+ *
+ * HTTP (app/api/experiments):
+ * - `GET  /api/experiments` → {@link experimentListResponseSchema}
+ * - `POST /api/experiments` body {@link experimentDefinitionSchema} → `{ experimentId }` (201)
+ * - `GET  /api/experiments/:id` → {@link experimentSummarySchema}
+ * - `POST /api/experiments/:id/cancel` | `/resume` → {@link experimentSummarySchema}
+ * - `GET  /api/experiments/:id/export?format=csv|json|events` → a download (text/csv; JSON; NDJSON)
  */
 
 /** A labelled run configuration. Fields left out take the experiment's (trials) or the family's defaults. */
