@@ -1,4 +1,7 @@
+import type { BranchSummaryState } from "@/lib/domain/branch-summary";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
+import type { BranchId } from "@/lib/domain/ids";
+import type { LeaseRecord } from "./store";
 
 /** The (experiment, task, arm) a run belongs to; unique: each cell has exactly one run. */
 export interface ExperimentCellKey {
@@ -10,6 +13,13 @@ export interface ExperimentCellKey {
 /** A cell and its run. */
 export interface ExperimentRunLink extends ExperimentCellKey {
   runId: string;
+}
+
+/** A cell with what its status and results need: its run's root branch summary and lease (one query for all cells). */
+export interface ExperimentCellRow extends ExperimentRunLink {
+  rootBranchId: BranchId;
+  summary: BranchSummaryState;
+  lease: LeaseRecord | null;
 }
 
 /**
@@ -27,6 +37,8 @@ export interface ExperimentStore {
   listExperiments(limit: number): Promise<ExperimentRecord[]>;
   /** The runs of an experiment's cells so far, in creation order. */
   listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]>;
+  /** Every cell with its run's root-branch summary and lease, in creation order: what the results view polls. */
+  listExperimentCells(experimentId: string): Promise<ExperimentCellRow[]>;
   /** The cell a run belongs to, if any. */
   experimentOfRun(runId: string): Promise<ExperimentRunLink | null>;
 }

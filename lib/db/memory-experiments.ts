@@ -1,12 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
-import type { ExperimentCellKey, ExperimentRunLink, ExperimentStore } from "./experiment-store";
+import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "./experiment-store";
 
-/** The in-memory {@link ExperimentStore} of a `MemoryRunStore`. */
+/** The in-memory {@link ExperimentStore} of a `MemoryRunStore`; `lookup` reads a run's root branch summary and lease from it. */
 export class MemoryExperimentStore implements ExperimentStore {
   private readonly experiments = new Map<string, ExperimentRecord>();
   private readonly links: ExperimentRunLink[] = [];
+
+  constructor(private readonly lookup: (runId: string) => Promise<Omit<ExperimentCellRow, keyof ExperimentRunLink> | null>) {}
+
+  async listExperimentCells(experimentId: string): Promise<ExperimentCellRow[]> {
+    const rows: ExperimentCellRow[] = [];
+    for (const link of await this.listExperimentRuns(experimentId)) {
+      const found = await this.lookup(link.runId);
+      if (found) rows.push({ ...link, ...found });
+    }
+    return rows;
+  }
 
   async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string }): Promise<ExperimentRecord> {
     const record: ExperimentRecord = { id: randomUUID(), createdAt: new Date().toISOString(), ...input };

@@ -25,7 +25,12 @@ export class MemoryRunStore implements RunStore {
   private readonly taskSets = new Map<string, TaskSetRecord>();
   private readonly cache = new Map<string, CachedResponse>();
 
-  readonly experiments = new MemoryExperimentStore();
+  readonly experiments = new MemoryExperimentStore(async (runId) => {
+    const run = this.runs.get(runId);
+    if (!run) return null;
+    const summary = await this.getBranchSummary(run.rootBranchId);
+    return summary ? { rootBranchId: run.rootBranchId, summary, lease: await this.getLease(run.rootBranchId) } : null;
+  });
 
   async createRun(input: { config: RunRecord["config"]; title: string; cell?: ExperimentCellKey }): Promise<RunRecord> {
     if (input.cell) this.experiments.assertFree(input.cell);

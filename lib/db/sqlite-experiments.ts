@@ -3,7 +3,9 @@ import { asc, desc, eq, sql } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { AppError } from "@/lib/domain/errors";
 import { experimentDefinitionSchema, type ExperimentDefinition, type ExperimentRecord } from "@/lib/domain/experiment";
-import type { ExperimentCellKey, ExperimentRunLink, ExperimentStore } from "./experiment-store";
+import { asBranchId } from "@/lib/domain/ids";
+import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "./experiment-store";
+import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import * as schema from "./schema";
 
 type Db = BetterSQLite3Database<typeof schema>;
@@ -37,6 +39,27 @@ export class SqliteExperimentStore implements ExperimentStore {
       .where(eq(schema.experimentRuns.experimentId, experimentId))
       .orderBy(asc(schema.experimentRuns.position))
       .all();
+  }
+
+  async listExperimentCells(experimentId: string): Promise<ExperimentCellRow[]> {
+    const rows = this.db
+      .select({ link: schema.experimentRuns, rootBranchId: schema.runs.rootBranchId, summary: schema.branchSummaries.summary, lease: schema.branchLeases })
+      .from(schema.experimentRuns)
+      .innerJoin(schema.runs, eq(schema.runs.id, schema.experimentRuns.runId))
+      .innerJoin(schema.branchSummaries, eq(schema.branchSummaries.branchId, schema.runs.rootBranchId))
+      .leftJoin(schema.branchLeases, eq(schema.branchLeases.branchId, schema.runs.rootBranchId))
+      .where(eq(schema.experimentRuns.experimentId, experimentId))
+      .orderBy(asc(schema.experimentRuns.position))
+      .all();
+    return rows.map((row) => ({
+      experimentId: row.link.experimentId,
+      taskId: row.link.taskId,
+      arm: row.link.arm,
+      runId: row.link.runId,
+      rootBranchId: asBranchId(row.rootBranchId),
+      summary: parseSummary(row.summary, row.rootBranchId),
+      lease: row.lease ? toLeaseRecord(row.lease) : null,
+    }));
   }
 
   async experimentOfRun(runId: string): Promise<ExperimentRunLink | null> {

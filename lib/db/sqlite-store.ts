@@ -9,15 +9,16 @@ import { z } from "zod";
 import { runConfigSchema, environmentIdSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { draft, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
-import { applyToBranchSummary, BRANCH_SUMMARY_VERSION, branchSummaryStateSchema, summarizeBranch, type BranchSummaryState } from "@/lib/domain/branch-summary";
+import { applyToBranchSummary, BRANCH_SUMMARY_VERSION, summarizeBranch, type BranchSummaryState } from "@/lib/domain/branch-summary";
 import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids";
-import { callActivitySchema, type CallActivity } from "@/lib/domain/status";
+import type { CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
 import * as schema from "./schema";
 import type { ExperimentCellKey } from "./experiment-store";
 import { SqliteExperimentStore } from "./sqlite-experiments";
 import type { BranchRecord, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
+import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import { materializeEvent } from "./validate-event";
 
 /** Folder of the drizzle-kit migrations (committed; `npm run db:generate` writes them). */
@@ -366,21 +367,6 @@ function toBranchRecord(row: typeof schema.branches.$inferSelect): BranchRecord 
     forkSeq: row.forkSeq,
     createdAt: row.createdAt,
   };
-}
-
-function toLeaseRecord(row: typeof schema.branchLeases.$inferSelect): LeaseRecord {
-  let activity: CallActivity | null = null;
-  if (row.activity !== null) {
-    const parsed = callActivitySchema.safeParse(JSON.parse(row.activity));
-    activity = parsed.success ? parsed.data : null; // transient data: a damaged value is dropped, not fatal
-  }
-  return { branchId: asBranchId(row.branchId), owner: row.owner, expiresAt: row.expiresAt, activity };
-}
-
-function parseSummary(json: string, branchId: string): BranchSummaryState {
-  const parsed = branchSummaryStateSchema.safeParse(JSON.parse(json));
-  if (!parsed.success) throw new AppError("internal", `The stored summary of branch ${branchId} is damaged: ${parsed.error.issues[0]?.message ?? ""}`);
-  return parsed.data;
 }
 
 const cachedResponseSchema = z.object({

@@ -8,11 +8,11 @@ import {
   type ExperimentSummary,
 } from "@/lib/domain/experiment";
 import { summarizeExperiment, type CellInput } from "@/lib/domain/experiment-summary";
-import { asRunId } from "@/lib/domain/ids";
-import { isLiveStatus } from "@/lib/domain/status";
+import { branchStatus, isLiveStatus } from "@/lib/domain/status";
 import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import type { RunStore } from "@/lib/db/store";
 import { environmentEntry } from "@/lib/environments/registry";
+import { leaseStateOf } from "./lease-owner";
 import type { RunService } from "./run-service";
 import type { WorkerPool } from "./worker-pool";
 
@@ -154,15 +154,15 @@ export class ExperimentService {
     );
   }
 
+  /** One store query for all cells; statuses by the one status function (lib/domain/status.ts). */
   private async cells(record: ExperimentRecord): Promise<CellInput[]> {
-    const links = await this.store.experiments.listExperimentRuns(record.id);
-    return Promise.all(
-      links.map(async (link) => {
-        const run = await this.runs.getRun(link.runId);
-        const summary = await this.store.getBranchSummary(run.rootBranchId);
-        if (!summary) throw new AppError("internal", `Run ${link.runId} has no summary.`);
-        return { ...link, runId: asRunId(link.runId), summary, status: await this.runs.status(run) };
-      }),
-    );
+    const rows = await this.store.experiments.listExperimentCells(record.id);
+    return rows.map((row) => ({
+      taskId: row.taskId,
+      arm: row.arm,
+      runId: row.runId,
+      summary: row.summary,
+      status: branchStatus(row.summary, this.workers.isActive(row.rootBranchId) ? "live" : leaseStateOf(row.lease)),
+    }));
   }
 }

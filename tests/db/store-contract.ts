@@ -153,6 +153,14 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
         { ...cell, arm: "Reflexion", runId: second.id },
       ]);
       expect(await store.experiments.experimentOfRun(second.id)).toMatchObject({ arm: "Reflexion", taskId: "t1" });
+      // The results view's one query: every cell with its run's root summary and lease.
+      await store.append(first.id, first.rootBranchId, [draft("run-end", { outcome: "failure", trials: 0 })]);
+      await store.claimLease(second.rootBranchId, "w1", 60_000);
+      const cells = await store.experiments.listExperimentCells(experiment.id);
+      expect(cells.map((c) => [c.arm, c.rootBranchId, c.summary.status, c.lease?.owner ?? null])).toEqual([
+        ["ReAct", first.rootBranchId, "ended", null],
+        ["Reflexion", second.rootBranchId, "running", "w1"],
+      ]);
       expect(await store.experiments.experimentOfRun("nope")).toBeNull();
       await expect(store.createRun({ config: makeRunConfig(), title: "x", cell: { ...cell, experimentId: "missing" } })).rejects.toThrow(/No experiment/);
       await store.close();
