@@ -1,10 +1,24 @@
 import { defineConfig } from "@playwright/test";
 
 const PORT = 3123;
+/** A slow OpenAI-compatible fake model (one word every 150 ms): `compatible:fake-model` in the app. */
+export const SLOW_MODEL_PORT = 3124;
+/** A fake model server that accepts every request and never answers: the `openai:*` models in the app. */
+export const HANGING_MODEL_PORT = 3125;
+
+const fakeModelServer = (port: number, flags: string) => ({
+  command: `node_modules/.bin/tsx tests/helpers/fake-openai-server-main.ts --port ${port} ${flags}`,
+  url: `http://127.0.0.1:${port}/v1/models`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+});
 
 /**
  * End-to-end journeys against the production build, on the system Chromium
- * (no browser download), with a fresh database per run and the offline demo model.
+ * (no browser download), with a fresh database per run. The journeys use the
+ * offline demo model (they pick it in the form); two fake model servers on
+ * 127.0.0.1 stand in for a slow local model and for a model server that stopped
+ * answering (e2e/live-calls.spec.ts).
  */
 export default defineConfig({
   testDir: "e2e",
@@ -20,18 +34,25 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
-  webServer: {
-    command: `rm -f .data/e2e.sqlite* && node_modules/.bin/next start -p ${PORT} -H 127.0.0.1`,
-    url: `http://127.0.0.1:${PORT}/api/models`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      NEXT_TELEMETRY_DISABLED: "1",
-      REFLEXION_DB_PATH: ".data/e2e.sqlite",
-      // The journeys use the demo model; make sure a developer's keys are not picked up.
-      OPENAI_API_KEY: "",
-      ANTHROPIC_API_KEY: "",
-      OPENAI_COMPATIBLE_BASE_URL: "",
+  webServer: [
+    fakeModelServer(SLOW_MODEL_PORT, "--chunk-delay-ms 150"),
+    fakeModelServer(HANGING_MODEL_PORT, "--hang-requests 1000000"),
+    {
+      command: `rm -f .data/e2e.sqlite* && node_modules/.bin/next start -p ${PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${PORT}/api/models`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        NEXT_TELEMETRY_DISABLED: "1",
+        REFLEXION_DB_PATH: ".data/e2e.sqlite",
+        // A developer's keys are never picked up: the only model servers are the fakes above.
+        ANTHROPIC_API_KEY: "",
+        OPENAI_COMPATIBLE_BASE_URL: `http://127.0.0.1:${SLOW_MODEL_PORT}/v1`,
+        OPENAI_COMPATIBLE_MODEL: "fake-model",
+        OPENAI_COMPATIBLE_API_KEY: "",
+        OPENAI_API_KEY: "e2e-not-a-key",
+        OPENAI_BASE_URL: `http://127.0.0.1:${HANGING_MODEL_PORT}/v1`,
+      },
     },
-  },
+  ],
 });

@@ -10,7 +10,7 @@ import { codeRunOf, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGra
 import { useRunUiStore } from "@/lib/store";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { formatCostTotal, formatInteger, formatMs, formatUsd } from "@/components/ui/format";
+import { formatCostTotal, formatInteger, formatMs, formatTime, formatUsd } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { ORACLE_EXPLANATION, OracleBadge } from "@/components/run-graph";
 import { Facts, Section, TextBlock } from "./blocks";
@@ -283,6 +283,25 @@ function NodeDetails({
           <ModelCallDetails call={state.calls[node.data.callId]} state={state} title="Self-reflection call" />
         </>
       );
+    case "live-call":
+      return (
+        <>
+          <Section title={node.data.ended ? "Streamed text (the call has returned; its events follow)" : "Streamed so far"}>
+            <TextBlock testId="inspector-live-text" mono={node.data.monospace}>
+              {`${node.data.joinedLate ? "… " : ""}${node.data.text}` || "(no text yet)"}
+            </TextBlock>
+          </Section>
+          <Facts
+            rows={[
+              ["Role", node.data.role === "actor" ? "Actor" : "Self-reflection"],
+              ["Started", formatTime(node.data.startedAt)],
+            ]}
+          />
+          <p className="text-xs text-slate-500">
+            The exact prompt, the final completion, tokens and cost appear on the step&apos;s nodes when the call ends. The streamed text is not stored.
+          </p>
+        </>
+      );
     case "call-error": {
       const error = state.callErrors.find((candidate) => candidate.eventId === node.data.eventId);
       return (
@@ -310,6 +329,7 @@ const TITLES: Record<RunGraphNode["type"], string> = {
   evaluation: "Evaluation",
   reflection: "Self-reflection",
   "call-error": "Model call error",
+  "live-call": "Model call in flight",
 };
 
 function titleOf(node: RunGraphNode): string {

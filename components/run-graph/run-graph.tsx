@@ -16,6 +16,7 @@ import {
 import { useCallback, useEffect, useRef, type KeyboardEvent } from "react";
 import type { RunGraph as RunGraphModel, RunGraphEdge, RunGraphNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
+import { LiveCallNode } from "./nodes/live-call-node";
 import { ActionNode, ObservationNode, ThoughtNode } from "./nodes/step-nodes";
 import { CallErrorNode, EvaluationNode, ReflectionNode } from "./nodes/outcome-nodes";
 import { LaneBackgroundNode, TrialLaneNode } from "./nodes/trial-lane-node";
@@ -30,6 +31,7 @@ const nodeTypes = {
   evaluation: EvaluationNode,
   reflection: ReflectionNode,
   "call-error": CallErrorNode,
+  "live-call": LiveCallNode,
 } satisfies NodeTypes;
 
 const PRO_OPTIONS = { hideAttribution: false } as const;
@@ -45,6 +47,7 @@ const MINIMAP_COLOURS: Record<RunGraphNode["type"], string> = {
   evaluation: "#16a34a",
   reflection: "#f59e0b",
   "call-error": "#dc2626",
+  "live-call": "#38bdf8",
 };
 
 function minimapColour(node: RunGraphNode): string {
@@ -206,7 +209,8 @@ function RunGraphCanvas({ graph, live }: { graph: RunGraphModel; live: boolean }
 /**
  * The run as a graph: one lane per trial (header, thought → action →
  * observation per step, evaluation, reflection) and memory edges into the next
- * trial. `graph` comes from lib/graph's memoising deriver, so node objects are
+ * trial; the model call in flight is a `live-call` node whose text streams in.
+ * `graph` comes from lib/graph's memoising deriver, so node objects are
  * stable and React Flow only touches what changed.
  */
 export function RunGraph({ graph, live }: { graph: RunGraphModel; live: boolean }) {

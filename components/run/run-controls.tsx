@@ -4,10 +4,11 @@ import { useCallback, useState } from "react";
 import type { RunStatus } from "@/lib/domain/api";
 import type { Breakpoints } from "@/lib/domain/config";
 import type { RunState } from "@/lib/domain/fold-run";
-import { useCancelRun, usePauseRun, useResumeRun, useSetBreakpoints } from "@/lib/query";
+import { isLiveStatus, useCancelRun, usePauseRun, useResumeRun, useSetBreakpoints } from "@/lib/query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Popover } from "@/components/ui/popover";
+import { controlErrorText } from "./run-messages";
 
 /** The five breakpoint switches: test id, label, help, how to read and write the flag. */
 const BREAKPOINT_SWITCHES: Array<{
@@ -103,6 +104,13 @@ function BreakpointsPanel({ runId, branch, state, enabled }: { runId: string; br
 /**
  * Pause, Resume, Step (one action, then pause), Cancel (after a confirmation)
  * and the breakpoints popover, all acting on the branch shown.
+ *
+ * Pause and cancel are requests the server records at once; the worker acts at
+ * its next step boundary (cancel also stops the model call in flight). So Pause
+ * reads "Pausing…" from the click until the status moves on and cannot be
+ * clicked twice, and Cancel stays enabled whenever the branch is live (queued,
+ * running, pausing, cancelling, interrupted) or paused — a hung model call can
+ * always be stopped.
  */
 export function RunControls({ runId, branch, state, status }: { runId: string; branch: string | null; state: RunState; status: RunStatus | null }) {
   const pause = usePauseRun(runId, branch);
@@ -113,14 +121,29 @@ export function RunControls({ runId, branch, state, status }: { runId: string; b
   const closeBreakpoints = useCallback(() => setBreakpointsOpen(false), []);
   const closeConfirm = useCallback(() => setConfirmCancel(false), []);
 
-  const canPause = status === "running";
+  // "Pausing…" from the click on, until the server's status has moved past running/queued.
+  const [pauseClicked, setPauseClicked] = useState(false);
+  const [statusSeen, setStatusSeen] = useState(status);
+  if (status !== statusSeen) {
+    setStatusSeen(status);
+    if (status !== "running" && status !== "queued") setPauseClicked(false);
+  }
+
+  const canPause = status === "running" || status === "queued";
+  const pausing = status === "pausing" || (canPause && (pauseClicked || pause.isPending));
   const canResume = status === "paused" || status === "interrupted";
-  const canCancel = status === "running" || status === "paused" || status === "interrupted";
+  const canCancel = status !== null && (isLiveStatus(status) || status === "paused");
+  const cancelling = status === "cancelling" || cancel.isPending;
   const canSetBreakpoints = status !== null && status !== "ended" && status !== "error";
-  const busy = pause.isPending || resume.isPending || cancel.isPending;
+  const resumeBusy = resume.isPending || cancel.isPending;
   const stepping = resume.isPending && resume.variables?.step === true;
   const breakpointCount = countOn(state.breakpoints);
-  const error = pause.error ?? resume.error ?? cancel.error;
+  const failed = pause.error ? { action: "pause" as const, error: pause.error } : resume.error ? { action: stepping ? ("step" as const) : ("resume" as const), error: resume.error } : cancel.error ? { action: "cancel" as const, error: cancel.error } : null;
+
+  const requestPause = () => {
+    setPauseClicked(true);
+    pause.mutate(undefined, { onError: () => setPauseClicked(false) });
+  };
 
   return (
     <div className="flex flex-col items-end gap-1.5">
@@ -144,19 +167,26 @@ export function RunControls({ runId, branch, state, status }: { runId: string; b
         >
           <BreakpointsPanel runId={runId} branch={branch} state={state} enabled={canSetBreakpoints} />
         </Popover>
-        <Button data-testid="pause-run" size="sm" onClick={() => pause.mutate()} disabled={!canPause || busy}>
-          {pause.isPending ? "Pausing…" : "Pause"}
+        <Button
+          data-testid="pause-run"
+          data-pausing={pausing || undefined}
+          size="sm"
+          onClick={requestPause}
+          disabled={!canPause || pausing}
+          title={pausing ? "Pause requested: the run pauses at its next step boundary, once the model call in flight returns." : "Pause at the next step boundary"}
+        >
+          {pausing ? "Pausing…" : "Pause"}
         </Button>
         <Button
           data-testid="step-run"
           size="sm"
           onClick={() => resume.mutate({ step: true })}
-          disabled={!canResume || busy}
+          disabled={!canResume || resumeBusy}
           title="Run one action (a step, an evaluation or a reflection), then pause again"
         >
           {stepping ? "Stepping…" : "Step"}
         </Button>
-        <Button data-testid="resume-run" size="sm" variant="primary" onClick={() => resume.mutate()} disabled={!canResume || busy}>
+        <Button data-testid="resume-run" size="sm" variant="primary" onClick={() => resume.mutate()} disabled={!canResume || resumeBusy}>
           {resume.isPending && !stepping ? "Resuming…" : "Resume"}
         </Button>
         <Popover
@@ -164,14 +194,24 @@ export function RunControls({ runId, branch, state, status }: { runId: string; b
           onClose={closeConfirm}
           data-testid="cancel-confirm"
           trigger={
-            <Button data-testid="cancel-run" size="sm" variant="danger" onClick={() => setConfirmCancel((open) => !open)} disabled={!canCancel || busy}>
-              {cancel.isPending ? "Cancelling…" : "Cancel"}
+            <Button
+              data-testid="cancel-run"
+              data-cancelling={cancelling || undefined}
+              size="sm"
+              variant="danger"
+              // Already cancelling: the decision is made, a click re-sends the request without asking again.
+              onClick={() => (status === "cancelling" ? cancel.mutate() : setConfirmCancel((open) => !open))}
+              disabled={!canCancel}
+              title={cancelling ? "Cancel requested: stopping the model call in flight. Click to send the request again." : undefined}
+            >
+              {cancelling ? "Cancelling…" : "Cancel"}
             </Button>
           }
         >
           <div className="w-64 space-y-2">
             <p className="leading-snug">
-              Cancel {branch ? "this branch" : "the run"}? It ends as <strong>cancelled</strong> {status === "running" ? "after the current step" : "now"}. Everything recorded so far is kept, and you can still fork from its checkpoints.
+              Cancel {branch ? "this branch" : "the run"}? It ends as <strong>cancelled</strong> now
+              {status === "paused" ? "" : "; a model call in flight is stopped"}. Everything recorded so far is kept, and you can still fork from its checkpoints.
             </p>
             <div className="flex justify-end gap-2">
               <Button size="sm" variant="ghost" data-testid="cancel-run-dismiss" onClick={closeConfirm}>
@@ -192,9 +232,9 @@ export function RunControls({ runId, branch, state, status }: { runId: string; b
           </div>
         </Popover>
       </div>
-      {error ? (
-        <Notice tone="error" className="max-w-md text-xs">
-          {error.message}
+      {failed ? (
+        <Notice tone="error" className="max-w-md text-xs" data-testid="control-error">
+          {controlErrorText(failed.action, failed.error)}
         </Notice>
       ) : null}
     </div>

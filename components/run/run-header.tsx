@@ -2,19 +2,20 @@
 
 import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
 import type { RunState } from "@/lib/domain/fold-run";
+import type { CallActivity } from "@/lib/domain/status";
 import { stepBudget } from "@/lib/domain/next-step";
 import { strategyBehaviour } from "@/lib/domain/strategies";
 import { codeRunOf, codeTrialSummary, codeTrialView, type BranchTreeRow } from "@/lib/graph";
 import type { StreamConnection } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { strategyLabel } from "@/components/ui/strategy-labels";
-import { formatCostTotal, formatInteger } from "@/components/ui/format";
+import { formatCostTotal, formatElapsed, formatInteger } from "@/components/ui/format";
 import { StatusPill } from "@/components/ui/status-pill";
+import { useNow } from "@/components/ui/use-now";
 import { cn } from "@/lib/utils/cn";
 import { BranchSwitcher } from "./branch-switcher";
 import { RunControls } from "./run-controls";
-import { trialChipLabel, trialChipState } from "./run-messages";
-
+import { callInFlightLabel, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
 
 function ConnectionDot({ connection }: { connection: StreamConnection }) {
   if (connection === "idle" || connection === "closed") return null;
@@ -23,6 +24,37 @@ function ConnectionDot({ connection }: { connection: StreamConnection }) {
     <span data-testid="stream-connection" data-connection={connection} className="inline-flex items-center gap-1 text-[11px] text-slate-500">
       <span aria-hidden className={cn("size-1.5 rounded-full", connection === "open" ? "bg-green-500" : "animate-pulse bg-amber-500")} />
       {label}
+    </span>
+  );
+}
+
+/**
+ * The model call a worker is waiting on, and for how long: "Actor call · trial
+ * 2 step 3 · 14 s", ticking each second (only this element re-renders).
+ */
+function CallInFlight({ call }: { call: CallActivity }) {
+  const now = useNow(true);
+  const started = Date.parse(call.startedAt);
+  const elapsed = Number.isNaN(started) ? null : formatElapsed(now - started);
+  return (
+    <span
+      data-testid="call-in-flight"
+      data-role={call.role}
+      data-trial={call.trial}
+      data-step={call.step ?? undefined}
+      className="inline-flex items-center gap-1 rounded-md bg-sky-50 px-1.5 py-0.5 text-[11px] text-sky-900 ring-1 ring-inset ring-sky-200"
+      title="The model call in flight. Without output it gives up after REFLEXION_MODEL_TIMEOUT_S (default 120 s) and pauses the run; Cancel stops it now."
+    >
+      <span aria-hidden className="size-1.5 animate-pulse rounded-full bg-sky-500" />
+      {callInFlightLabel(call)}
+      {elapsed !== null ? (
+        <>
+          {" · "}
+          <span data-testid="call-elapsed" className="tabular-nums">
+            {elapsed}
+          </span>
+        </>
+      ) : null}
     </span>
   );
 }
@@ -53,7 +85,7 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
               chip === "failure" && "border-red-300 bg-red-50 text-red-900",
               chip === "halted" && "border-amber-300 bg-amber-50 text-amber-950",
               chip === "running" && "border-sky-300 bg-sky-50 text-sky-900",
-              (chip === "paused" || chip === "interrupted" || chip === "stopped" || chip === "unfinished") && "border-slate-300 bg-slate-50 text-slate-700",
+              (chip === "queued" || chip === "paused" || chip === "interrupted" || chip === "stopped" || chip === "unfinished") && "border-slate-300 bg-slate-50 text-slate-700",
             )}
           >
             <span className="font-medium">Trial {trial.trial}</span>
@@ -79,9 +111,10 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
 
 /**
  * The run's header: task, strategy, model (the demo model labelled as a
- * scripted stand-in), status, the branch switcher, the controls (Pause /
- * Step / Resume / Cancel, breakpoints), the trial strip and the totals — all
- * of the branch shown.
+ * scripted stand-in), status (with a word on queued / pausing / cancelling /
+ * interrupted) and the model call in flight with its running time, the branch
+ * switcher, the controls (Pause / Step / Resume / Cancel, breakpoints), the
+ * trial strip and the totals — all of the branch shown.
  */
 export function RunHeader({
   runId,
@@ -92,6 +125,7 @@ export function RunHeader({
   detail,
   state,
   status,
+  activeCall = null,
   connection,
 }: {
   runId: string;
@@ -103,6 +137,8 @@ export function RunHeader({
   detail: RunDetailResponse["run"] | undefined;
   state: RunState;
   status: RunStatus | null;
+  /** The model call a worker is waiting on (from the server's status), or null. */
+  activeCall?: CallActivity | null;
   connection: StreamConnection;
 }) {
   const config = state.config;
@@ -117,6 +153,9 @@ export function RunHeader({
   const fork = state.fork;
   const codeTask = (detail?.environment ?? config?.environment) === "code";
   const parentRow = fork ? branchRows.find((row) => row.branch.id === fork.parentBranchId) : undefined;
+  const explanation = statusExplanation(effectiveStatus);
+  // A call is shown only while a worker executes the branch (a stale one is never left ticking on a paused run).
+  const showCall = activeCall !== null && (effectiveStatus === "running" || effectiveStatus === "pausing" || effectiveStatus === "cancelling");
 
   return (
     <div className="flex-none border-b border-slate-200 bg-white">
@@ -133,6 +172,7 @@ export function RunHeader({
           ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
             {effectiveStatus ? <StatusPill status={effectiveStatus} /> : null}
+            {showCall && activeCall ? <CallInFlight call={activeCall} /> : null}
             <ConnectionDot connection={connection} />
             {strategy ? (
               <Badge tone={carriesMemory ? "amber" : "neutral"} data-testid="run-strategy" data-strategy={strategy}>
@@ -155,6 +195,11 @@ export function RunHeader({
               </span>
             ) : null}
             {config ? <span className="text-slate-500">task {config.taskId} ({config.taskSetName})</span> : null}
+            {explanation ? (
+              <span data-testid="status-explanation" data-status={effectiveStatus ?? undefined} className="basis-full text-[11px] text-slate-600">
+                {explanation}
+              </span>
+            ) : null}
             {fork ? (
               <Badge tone="sky" data-testid="branch-origin" data-replay-mode={fork.replayMode} title="Events up to the fork point are shared with the parent branch">
                 forked from {parentRow ? (parentRow.branch.parentBranchId === null ? "main" : `branch ${parentRow.number}`) : "its parent"} at seq {fork.forkSeq} · {fork.reason} ·{" "}

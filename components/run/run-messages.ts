@@ -1,9 +1,37 @@
 import type { RunStatus } from "@/lib/domain/api";
 import type { TrialView } from "@/lib/domain/fold-run";
+import type { CallActivity } from "@/lib/domain/status";
+import { ApiRequestError } from "@/lib/query/fetch-json";
 
 /** Wording of the interrupted banner: resume replays the log and continues after its last event. */
 export const INTERRUPTED_MESSAGE =
-  "This run was interrupted (the server stopped). Resume to continue from the last recorded step; nothing recorded is lost.";
+  "This run was interrupted: the worker driving it stopped (a server restart or a crash). A worker takes it over when a slot is free, or Resume to continue from the last recorded step; nothing recorded is lost.";
+
+/**
+ * One line under the status pill for the statuses that need a word: why a run
+ * waits (queued), what happens next (pausing, cancelling), what to do
+ * (interrupted). Null for the others: their pill (and banners) say enough.
+ */
+export function statusExplanation(status: RunStatus | null): string | null {
+  switch (status) {
+    case "queued":
+      return "Waiting for a free worker slot (REFLEXION_CONCURRENCY); it starts on its own.";
+    case "pausing":
+      return "Pauses at the next step boundary, once the model call in flight returns. Cancel stops it now.";
+    case "cancelling":
+      return "Stopping the model call in flight; the run then ends as cancelled.";
+    case "interrupted":
+      return "Its worker stopped. Another worker takes it over, or press Resume.";
+    default:
+      return null;
+  }
+}
+
+/** What a model call in flight is, in words: `Actor call · trial 2 step 3`, `Self-reflection call · trial 2`. */
+export function callInFlightLabel(call: Pick<CallActivity, "role" | "trial" | "step">): string {
+  if (call.role === "reflector") return `Self-reflection call · trial ${call.trial}`;
+  return `Actor call · trial ${call.trial}${call.step === null ? "" : ` step ${call.step}`}`;
+}
 
 /** The paused banner in three parts: a bold headline, the reason (if any) and one instruction. */
 export interface PauseBanner {
@@ -79,12 +107,14 @@ export function pauseBanner(pause: { reason: string; detail: string }, options: 
 }
 
 /** The state shown on a trial chip: its outcome, else what the run is doing now. */
-export type TrialChipState = NonNullable<TrialView["outcome"]> | "running" | "paused" | "interrupted" | "stopped" | "unfinished";
+export type TrialChipState = NonNullable<TrialView["outcome"]> | "running" | "queued" | "paused" | "interrupted" | "stopped" | "unfinished";
 
 /** A trial without an outcome is only "running" while the run is; otherwise it says why it stands still. */
 export function trialChipState(outcome: TrialView["outcome"], status: RunStatus | null): TrialChipState {
   if (outcome !== null) return outcome;
   switch (status) {
+    case "queued":
+      return "queued";
     case "paused":
       return "paused";
     case "interrupted":
@@ -103,9 +133,27 @@ export function trialChipLabel(state: TrialChipState): string {
   switch (state) {
     case "running":
       return "running…";
+    case "queued":
+      return "waiting for a worker";
     case "stopped":
       return "stopped (error)";
     default:
       return state;
   }
+}
+
+/**
+ * What a failed Pause / Resume / Step / Cancel request says, with what to do:
+ * the server unreachable (check it runs, try again), a conflict (the request
+ * no longer applies: the server's reason, and that nothing changed), anything
+ * else (the reason, try again, the server log).
+ */
+export function controlErrorText(action: "pause" | "resume" | "step" | "cancel", error: Error): string {
+  const message = error.message.trim().replace(/\.$/, "");
+  if (error instanceof ApiRequestError) {
+    if (error.code === "network") return `Could not reach the server to ${action} the run. Check that it is still running, then try again.`;
+    if (error.status === 409) return `${message}. Nothing was changed; the status above is the current one.`;
+    if (error.status === 404) return `${message}. Go back to the list of runs and open it again.`;
+  }
+  return `Could not ${action} the run: ${message}. Try again; if it keeps failing, the server log says why.`;
 }

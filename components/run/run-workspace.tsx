@@ -8,7 +8,7 @@ import type { RunStatus } from "@/lib/domain/api";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
 import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
-import { branchesQuery, isNotFound, runQuery, useRunEvents } from "@/lib/query";
+import { branchesQuery, callInFlightView, isNotFound, runQuery, useLiveCall, useRunEvents } from "@/lib/query";
 import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type SideTab } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
@@ -180,11 +180,10 @@ function Workspace({ runId }: { runId: string }) {
   const rootBranchId = detail.data?.run.rootBranchId ?? null;
   const [branch, selectBranch] = useBranchParam(runId, rootBranchId);
   const branches = useQuery(branchesQuery(runId));
-  const { events, status, connection, isPending, error } = useRunEvents(runId, branch);
+  const { events, status, activeCall, connection, isPending, error } = useRunEvents(runId, branch);
+  // The text of the model call in flight (token deltas): not part of the log, drawn as the running node.
+  const liveText = useLiveCall(runId, branch);
   const state = useMemo(() => foldRun(events), [events]);
-  // One memoising deriver per workspace: unchanged nodes keep their identity across events.
-  const [deriveGraph] = useState(createRunGraphDeriver);
-  const graph = useMemo(() => deriveGraph(state), [deriveGraph, state]);
   const forkPoints = useMemo(() => forkPointsByEventId(events), [events]);
   const sidePanelWidth = useRunUiStore((store) => store.sidePanelWidth);
   const inspectorOpen = useRunUiStore((store) => store.inspectorOpen);
@@ -193,6 +192,14 @@ function Workspace({ runId }: { runId: string }) {
   const [forkTarget, setForkTarget] = useState<ForkTarget | null>(null);
   // The summary's status is the root branch's: use it only there, until the events answer.
   const effectiveStatus = status ?? (branch === null ? (detail.data?.run.status ?? null) : null);
+  const callInFlight = status !== null ? activeCall : branch === null ? (detail.data?.run.activeCall ?? null) : null;
+  // A worker is executing (or about to): the graph follows new nodes.
+  const executing = effectiveStatus === "running" || effectiveStatus === "pausing" || effectiveStatus === "cancelling";
+  // The running node: this tab's streamed text, else the server's call in flight (no text yet).
+  const liveCall = useMemo(() => callInFlightView(liveText, executing ? callInFlight : null), [liveText, executing, callInFlight]);
+  // One memoising deriver per workspace: unchanged nodes keep their identity across events and token deltas.
+  const [deriveGraph] = useState(createRunGraphDeriver);
+  const graph = useMemo(() => deriveGraph(state, liveCall), [deriveGraph, state, liveCall]);
   const currentBranchId = branch ?? rootBranchId;
   // The branch list is polled; the branch on screen has a live status from its own stream, which wins.
   const branchRows = useMemo(
@@ -284,6 +291,7 @@ function Workspace({ runId }: { runId: string }) {
         detail={detail.data?.run}
         state={state}
         status={effectiveStatus}
+        activeCall={callInFlight}
         connection={connection}
       />
       <RunBanners state={state} status={effectiveStatus} />
@@ -294,11 +302,19 @@ function Workspace({ runId }: { runId: string }) {
               <Spinner /> Loading the branch…
             </div>
           ) : graph.nodes.length === 0 ? (
-            <EmptyState title={effectiveStatus === "running" ? "Starting the first trial…" : "No trial in this run yet"} className="h-full">
-              {effectiveStatus === "running" ? <Spinner label="Waiting for events" /> : null}
+            <EmptyState
+              title={executing ? "Starting the first trial…" : effectiveStatus === "queued" ? "Queued: waiting for a free worker slot" : "No trial in this run yet"}
+              className="h-full"
+            >
+              {executing ? <Spinner label="Waiting for events" /> : null}
+              {effectiveStatus === "queued" ? (
+                <p data-testid="queued-explanation">
+                  At most REFLEXION_CONCURRENCY runs (default 4) execute at once; this one starts on its own when another finishes or pauses.
+                </p>
+              ) : null}
             </EmptyState>
           ) : (
-            <RunGraph graph={graph} live={effectiveStatus === "running"} />
+            <RunGraph graph={graph} live={executing} />
           )}
           <div className="pointer-events-none absolute left-3 top-3 z-10">
             <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />

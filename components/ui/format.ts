@@ -46,3 +46,15 @@ export function formatCostTotal({ costUsd, calls, unpricedCalls }: { costUsd: nu
   if (unpricedCalls >= calls) return "unknown";
   return `≥ ${formatUsd(costUsd)} (${unpricedCalls} ${unpricedCalls === 1 ? "call" : "calls"} unpriced)`;
 }
+
+/**
+ * A running time in whole seconds: `0 s` … `59 s`, `1 min 05 s`, `1 h 02 min`.
+ * Negative input (a clock a little behind the server's) reads `0 s`.
+ */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1_000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}

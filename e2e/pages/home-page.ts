@@ -15,11 +15,14 @@ export class HomePage {
     await expect(this.page.getByTestId(`task-option-${taskId}`)).toBeVisible();
   }
 
-  /** Fills the form for a built-in QA task and starts the run; resolves on the run page. */
-  async startRun(options: { taskId: string; strategy: "none" | "reflexion"; pauseAfterReflection?: boolean }): Promise<string> {
+  /**
+   * Fills the form for a built-in task and starts the run with `model` (the
+   * offline demo model unless told otherwise); resolves with the run's id on the run page.
+   */
+  async startRun(options: { taskId: string; strategy: "none" | "reflexion"; pauseAfterReflection?: boolean; model?: string }): Promise<string> {
     await this.page.getByTestId(`task-option-${options.taskId}`).click();
     await this.page.getByTestId("strategy-select").selectOption(options.strategy);
-    await this.page.getByTestId("model-select").selectOption("demo");
+    await this.page.getByTestId("model-select").selectOption(options.model ?? "demo");
     const pause = this.page.getByTestId("pause-after-reflection");
     if (options.pauseAfterReflection) await pause.check();
     else await pause.uncheck();

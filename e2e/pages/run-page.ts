@@ -76,6 +76,67 @@ export class RunPage {
     return this.page.getByTestId("run-status");
   }
 
+  /**
+   * Starts recording every status the page's pill shows (in the page, with a
+   * MutationObserver), so a short-lived one (pausing for a second) is not
+   * missed between two polls; read them with {@link statusesSeen}.
+   */
+  async recordStatuses(): Promise<void> {
+    await this.page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __statusesSeen: string[] }).__statusesSeen = seen;
+      const note = () => {
+        const status = document.querySelector('[data-testid="run-status"]')?.getAttribute("data-status");
+        if (status && seen[seen.length - 1] !== status) seen.push(status);
+      };
+      note();
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-status"] });
+    });
+  }
+
+  /** The statuses the pill showed since {@link recordStatuses}, in order, without repeats. */
+  async statusesSeen(): Promise<string[]> {
+    return this.page.evaluate(() => (window as unknown as { __statusesSeen?: string[] }).__statusesSeen ?? []);
+  }
+
+  /** The node of the model call in flight in `trial` (optionally at Actor step `step`): its text streams in. */
+  liveCall(trial: number, step?: number): Locator {
+    return this.page.locator(`[data-testid="node-live-call"][data-trial="${trial}"]${step === undefined ? "" : `[data-step="${step}"]`}`);
+  }
+
+  /** The text a live-call node has streamed so far. */
+  async liveText(node: Locator): Promise<string> {
+    return (await node.getByTestId("live-call-text").textContent()) ?? "";
+  }
+
+  /** The header's "Actor call · trial 1 step 2 · 14 s" while a call is in flight. */
+  callInFlight(): Locator {
+    return this.page.getByTestId("call-in-flight");
+  }
+
+  /** Seconds the call in flight has run, as the header shows them (null when no call is shown). */
+  async callSeconds(): Promise<number | null> {
+    const elapsed = this.page.getByTestId("call-elapsed");
+    if ((await elapsed.count()) === 0) return null;
+    const text = (await elapsed.textContent()) ?? "";
+    const match = /^(?:(\d+) min )?(\d+) s$/.exec(text.trim());
+    return match ? Number(match[1] ?? 0) * 60 + Number(match[2]) : null;
+  }
+
+  pauseButton(): Locator {
+    return this.page.getByTestId("pause-run");
+  }
+
+  cancelButton(): Locator {
+    return this.page.getByTestId("cancel-run");
+  }
+
+  /** Cancel → confirm. */
+  async cancel(): Promise<void> {
+    await this.cancelButton().click();
+    await this.page.getByTestId("cancel-run-confirm").click();
+  }
+
   async waitForStatus(status: RegExp): Promise<void> {
     await expect(this.status()).toHaveText(status);
   }

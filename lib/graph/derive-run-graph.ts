@@ -3,7 +3,7 @@ import { CODE_NODE_HEIGHTS, codeActionView, codeAriaLabel, codeObservationView, 
 import { sameEdge, sameRecord } from "./equality";
 import { missingMemory, promptText } from "./prompt-memory";
 import { createLayoutCache, layoutRunGraph, topologyKey, type LayoutCache, type LayoutLane, type LayoutResult } from "./layout";
-import type { CallSource, GraphNodeDataMap, GraphNodeKind, GraphNodeOf, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
+import type { CallSource, GraphNodeDataMap, GraphNodeKind, GraphNodeOf, LiveCallInput, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
 
 type NodeSpec = { [K in GraphNodeKind]: { id: string; type: K; data: GraphNodeDataMap[K] } }[GraphNodeKind];
 type LaidOutKind = Exclude<GraphNodeKind, "lane">;
@@ -11,6 +11,40 @@ type LaidOutKind = Exclude<GraphNodeKind, "lane">;
 /** Id of the background node of the lane whose header is `trialNodeId`. */
 export function laneNodeId(trialNodeId: string): string {
   return `lane:${trialNodeId}`;
+}
+
+/** Id of the node of the call in flight: stable while it streams, so only its data changes with each piece of text. */
+export function liveCallNodeId(live: Pick<LiveCallInput, "role" | "trial" | "step">): string {
+  return `live:${live.trial}:${live.role}:${live.step ?? "reflection"}`;
+}
+
+/**
+ * Whether the call's own events are already folded in (the step's thought or
+ * action, or the trial's reflection): then its node takes the live node's place.
+ */
+function liveCallLanded(trial: TrialView, live: LiveCallInput): boolean {
+  if (live.role === "reflector") return trial.reflection !== null;
+  const step = trial.steps.find((candidate) => candidate.step === live.step);
+  return step !== undefined && (step.thought !== null || step.action !== null);
+}
+
+/** The live node for `trialView`'s lane, or null (no call in flight there, or its events have landed). */
+function liveCallSpec(trialView: TrialView, live: LiveCallInput | null, state: RunState): NodeSpec | null {
+  if (live === null || live.trial !== trialView.trial || liveCallLanded(trialView, live)) return null;
+  return {
+    id: liveCallNodeId(live),
+    type: "live-call",
+    data: {
+      role: live.role,
+      trial: live.trial,
+      step: live.step,
+      startedAt: live.startedAt,
+      text: live.text,
+      ended: live.ended,
+      joinedLate: live.joinedLate,
+      monospace: codeRunOf(state) !== null,
+    },
+  };
 }
 
 /** Handle ids used by node components; edges name them explicitly. */
@@ -211,16 +245,30 @@ interface GraphModel {
   edges: RunGraphEdge[];
 }
 
-/** The semantic graph of a run (no positions): lanes, node specs and edges. */
-function buildModel(state: RunState): GraphModel {
+/** The trials in order with each one's node specs: the costly part of a model, the same for every live text of one state. */
+interface TrialSpecs {
+  trials: TrialView[];
+  specs: NodeSpec[][];
+}
+
+function trialSpecsOf(state: RunState): TrialSpecs {
   const trials = [...state.trials].sort((a, b) => a.trial - b.trial);
+  return { trials, specs: trials.map((trialView, index) => trialSpecs(trialView, trials[index + 1], trials[index - 1], state)) };
+}
+
+/** The semantic graph of a run (no positions): lanes, node specs and edges; `live` adds the node of the call in flight. */
+function buildModel(state: RunState, perTrial: TrialSpecs, live: LiveCallInput | null): GraphModel {
+  const { trials } = perTrial;
   const lanes: LayoutLane[] = [];
   const specs: NodeSpec[] = [];
   const edges: RunGraphEdge[] = [];
 
   trials.forEach((trialView, index) => {
     const nextTrial = trials[index + 1];
-    const laneSpecs = trialSpecs(trialView, nextTrial, trials[index - 1], state);
+    const laneSpecs = [...(perTrial.specs[index] ?? [])];
+    // The call in flight comes last in its trial: the next step, or the reflection after the evaluation.
+    const liveSpec = liveCallSpec(trialView, live, state);
+    if (liveSpec) laneSpecs.push(liveSpec);
     const laneId = laneNodeId(trialView.startEventId);
     specs.push({ id: laneId, type: "lane", data: { trial: trialView.trial, outcome: trialView.outcome } });
     lanes.push({
@@ -288,6 +336,8 @@ function ariaLabelOf(spec: NodeSpec): string {
       return `Trial ${spec.data.trial} reflection${spec.data.edited ? " (edited)" : ""}${spec.data.callSource === "cache" ? " (from the cache)" : ""}`;
     case "call-error":
       return `Trial ${spec.data.trial}: ${spec.data.role} model call failed`;
+    case "live-call":
+      return `Trial ${spec.data.trial}: ${spec.data.role === "actor" ? `Actor step ${spec.data.step ?? ""}` : "self-reflection"} being generated`;
   }
 }
 
@@ -322,8 +372,12 @@ function reusable(previous: RunGraphNode | undefined, spec: NodeSpec, layout: La
   );
 }
 
-/** Derives the graph of a run, reusing node/edge objects from the previous call when nothing about them changed. */
-export type RunGraphDeriver = (state: RunState) => RunGraph;
+/**
+ * Derives the graph of a run, reusing node/edge objects from the previous call
+ * when nothing about them changed. `live` (optional) is the model call in
+ * flight with its streamed text, drawn as a `live-call` node.
+ */
+export type RunGraphDeriver = (state: RunState, live?: LiveCallInput | null) => RunGraph;
 
 /**
  * Creates a memoising {@link deriveRunGraph}: call it with each new folded state.
@@ -334,6 +388,8 @@ export type RunGraphDeriver = (state: RunState) => RunGraph;
  *   object* as last time, and the arrays themselves are reused when nothing
  *   changed, so React Flow and memoised node components skip the work.
  * - Layout runs only for lanes whose topology (node ids and kinds) changed.
+ * - The live node (the call in flight) keeps one id while its text streams in:
+ *   a new piece of text changes that node's data only, never the layout.
  */
 export function createRunGraphDeriver(): RunGraphDeriver {
   const layoutCache: LayoutCache = createLayoutCache();
@@ -342,9 +398,16 @@ export function createRunGraphDeriver(): RunGraphDeriver {
   let previousNodes = new Map<string, RunGraphNode>();
   let previousEdges = new Map<string, RunGraphEdge>();
   let previous: RunGraph | null = null;
+  // Token deltas re-derive with the same state: its per-trial specs are built once.
+  let specsState: RunState | null = null;
+  let specsOfState: TrialSpecs | null = null;
 
-  return (state) => {
-    const model = buildModel(state);
+  return (state, live = null) => {
+    if (specsOfState === null || specsState !== state) {
+      specsOfState = trialSpecsOf(state);
+      specsState = state;
+    }
+    const model = buildModel(state, specsOfState, live);
     const key = topologyKey(model.lanes);
     if (layout === null || key !== layoutKey) {
       layout = layoutRunGraph(model.lanes, layoutCache);
@@ -383,9 +446,11 @@ export function createRunGraphDeriver(): RunGraphDeriver {
  * trial (a `trial` header, then thought → action → observation per step, any
  * model-call errors, the evaluation and the reflection), plus a `memory` edge
  * from each reflection into the next trial's header. Code runs add a `code`
- * view to their nodes and leave out empty thoughts (code-views.ts). Pure; for
- * structural sharing across calls use {@link createRunGraphDeriver}.
+ * view to their nodes and leave out empty thoughts (code-views.ts). `live` adds
+ * the node of the model call in flight at the end of its trial's lane, until
+ * the call's events arrive. Pure; for structural sharing across calls use
+ * {@link createRunGraphDeriver}.
  */
-export function deriveRunGraph(state: RunState): RunGraph {
-  return createRunGraphDeriver()(state);
+export function deriveRunGraph(state: RunState, live: LiveCallInput | null = null): RunGraph {
+  return createRunGraphDeriver()(state, live);
 }

@@ -2,7 +2,7 @@
  * Pure projection of a folded run into React Flow nodes and edges, with a
  * dagre layout. No React here: components import these and render them.
  */
-export { createRunGraphDeriver, deriveRunGraph, HANDLES, laneNodeId, type RunGraphDeriver } from "./derive-run-graph";
+export { createRunGraphDeriver, deriveRunGraph, HANDLES, laneNodeId, liveCallNodeId, type RunGraphDeriver } from "./derive-run-graph";
 export {
   createLayoutCache,
   LANE_GAP,

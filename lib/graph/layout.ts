@@ -16,6 +16,7 @@ export const NODE_HEIGHTS: Readonly<Record<Exclude<GraphNodeKind, "lane">, numbe
   evaluation: 96,
   reflection: 124,
   "call-error": 68,
+  "live-call": 124,
 };
 
 /** Inner padding of a lane background around its nodes. */

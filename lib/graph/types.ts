@@ -13,7 +13,8 @@ export type GraphNodeKind =
   | "observation"
   | "evaluation"
   | "reflection"
-  | "call-error";
+  | "call-error"
+  | "live-call";
 
 /** Background rectangle behind one trial's column. */
 export type LaneNodeData = {
@@ -133,6 +134,36 @@ export type CallErrorNodeData = {
   message: string;
 };
 
+/**
+ * The model call in flight, as the graph is given it (lib/query's
+ * `LiveCallText` has this shape): its role, place, start time and the text it
+ * has streamed so far. Transient; not an event.
+ */
+export type LiveCallInput = {
+  role: "actor" | "reflector";
+  trial: number;
+  /** The Actor step; null for a Self-Reflection call. */
+  step: number | null;
+  /** ISO-8601 time the call started. */
+  startedAt: string;
+  text: string;
+  /** The call has returned; its events are on their way. */
+  ended: boolean;
+  /** The beginning of the text was streamed before this tab listened. */
+  joinedLate: boolean;
+};
+
+/**
+ * The node of the call in flight: the Actor step being generated, or the
+ * reflection being written, with its text as it streams in. It stands where
+ * the step's thought (or the reflection) will be and is replaced by it when
+ * the call's events arrive.
+ */
+export type LiveCallNodeData = LiveCallInput & {
+  /** Code runs: the text is code, shown in a monospace font. */
+  monospace: boolean;
+};
+
 /** Language of a code task. */
 export type CodeLanguage = "python" | "javascript" | "typescript";
 
@@ -217,6 +248,7 @@ export interface GraphNodeDataMap {
   evaluation: EvaluationNodeData;
   reflection: ReflectionNodeData;
   "call-error": CallErrorNodeData;
+  "live-call": LiveCallNodeData;
 }
 
 /** A positioned node of one kind. `width`/`height` are fixed per kind (see layout.ts). */

@@ -22,4 +22,9 @@ export const queryKeys = {
   /** A branch path's events (`branch` null = the root branch). */
   runEvents: (runId: string, branch: string | null = null) => ["run-events", runId, branchKey(branch)] as const,
   branches: (runId: string) => ["run-branches", runId] as const,
+  /**
+   * The text the model call in flight on a branch has streamed so far
+   * (lib/query/live-call.ts). Its own root: transient, never part of the event log cache.
+   */
+  liveCall: (runId: string, branch: string | null = null) => ["run-live-call", runId, branchKey(branch)] as const,
 };

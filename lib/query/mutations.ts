@@ -41,15 +41,16 @@ function checked<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
 /**
  * After a control or edit call on a branch: store the returned summary (the
  * root branch's), refresh the run list and the branch list, and fetch the
- * events the call appended to the branch (their page carries the branch's own
+ * events the call appended to the branch (their page carries the branch's
  * status, with the seq it was read at).
  *
  * The answer's status is NOT written into the branch's event cache: it was
  * read when the server handled the request, and the live stream may already
  * have delivered a newer one (a resumed code run pauses again within ~100 ms,
  * often before the resume call's answer arrives). The events cache takes a
- * status only with the seq it accounts for (see `mergeEvents`); once caught
- * up, the summary is given the root events cache's status, which is never older.
+ * status only with the seq it was reported at (see `mergeEvents`); once caught
+ * up, the summary is given the root events cache's status and call in flight,
+ * which are never older.
  */
 export async function afterRunChange(
   client: QueryClient,
@@ -63,10 +64,12 @@ export async function afterRunChange(
   void client.invalidateQueries({ queryKey: queryKeys.branches(runId) });
   await catchUp(client, runId, branch).catch(() => undefined);
   const onRoot = branch === null || branch === detail.run.rootBranchId;
-  const live = onRoot ? client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch))?.status : undefined;
+  const live = onRoot ? client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch)) : undefined;
   if (live) {
     client.setQueryData<RunDetailResponse>(queryKeys.run(runId), (existing) =>
-      existing && existing.run.status !== live ? { run: { ...existing.run, status: live } } : existing,
+      existing && (existing.run.status !== live.status || existing.run.activeCall !== live.activeCall)
+        ? { run: { ...existing.run, status: live.status, activeCall: live.activeCall } }
+        : existing,
     );
   }
 }
@@ -81,7 +84,11 @@ export function useCreateRun() {
   });
 }
 
-/** `POST /api/runs/:runId/pause[?branch=]`. */
+/**
+ * `POST /api/runs/:runId/pause[?branch=]`: appends a pause request and answers
+ * at once; the branch reads `pausing` until its worker reaches the next step
+ * boundary (a branch no worker holds pauses at once).
+ */
 export function usePauseRun(runId: string, branch: string | null = null) {
   const client = useQueryClient();
   return useMutation({
@@ -104,7 +111,11 @@ export function useResumeRun(runId: string, branch: string | null = null) {
   });
 }
 
-/** `POST /api/runs/:runId/cancel[?branch=]`: ends the branch as cancelled (at its next boundary when running). */
+/**
+ * `POST /api/runs/:runId/cancel[?branch=]`: appends a cancel request and
+ * answers at once (`cancelling`); the worker aborts the model call in flight
+ * and ends the branch as cancelled. A branch no worker holds ends at once.
+ */
 export function useCancelRun(runId: string, branch: string | null = null) {
   const client = useQueryClient();
   return useMutation({

@@ -12,6 +12,8 @@ import {
 import type { EnvironmentId } from "@/lib/domain/config";
 import { ApiRequestError, fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
+import { isLiveStatus } from "@/lib/domain/status";
+import type { LiveCallText } from "./live-call";
 import { emptyRunEventsCache, mergeEvents, type RunEventsCache } from "./merge-events";
 
 /** Don't retry what will not get better (4xx), do retry network blips and 5xx twice. */
@@ -83,10 +85,10 @@ export const runListQuery = () =>
     queryKey: queryKeys.runList(),
     queryFn: ({ signal }) => fetchJson("/api/runs", runListResponseSchema, { signal }),
     retry: retryUnlessClientError,
-    refetchInterval: (query) => (query.state.data?.runs.some((run) => run.status === "running") ? 3_000 : false),
+    refetchInterval: (query) => (query.state.data?.runs.some((run) => isLiveStatus(run.status)) ? 3_000 : false),
   });
 
-/** `GET /api/runs/:runId`: the run's summary (title, strategy, model, status). */
+/** `GET /api/runs/:runId`: the run's summary (title, strategy, effective Actor model, root branch status, call in flight). */
 export const runQuery = (runId: string) =>
   queryOptions({
     queryKey: queryKeys.run(runId),
@@ -107,7 +109,7 @@ export const runEventsQuery = (runId: string, branch: string | null = null) =>
       // Events the stream delivered while this request was in flight must survive a refetch.
       const existing = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch));
       // Its status is kept only if it is not older than the one the stream delivered meanwhile.
-      return mergeEvents(existing ?? emptyRunEventsCache(page.status), page.events, { status: page.status, seq: page.lastSeq });
+      return mergeEvents(existing ?? emptyRunEventsCache(page.status), page.events, { status: page.status, seq: page.lastSeq, activeCall: page.activeCall, source: "page" });
     },
     // mergeEvents already keeps identity; a deep compare of long prompts per message would be wasted work.
     structuralSharing: false,
@@ -126,8 +128,24 @@ export const branchesQuery = (runId: string) =>
     queryKey: queryKeys.branches(runId),
     queryFn: ({ signal }) => fetchJson(`${runPath(runId)}/branches`, branchListResponseSchema, { signal }),
     retry: retryUnlessClientError,
-    // Fast while a branch runs; slowly otherwise, so a fork made in another tab shows up.
-    refetchInterval: (query) => (query.state.data?.branches.some((branch) => branch.status === "running") ? 2_000 : 10_000),
+    // Fast while a branch is live; slowly otherwise, so a fork made in another tab shows up.
+    refetchInterval: (query) => (query.state.data?.branches.some((branch) => isLiveStatus(branch.status)) ? 2_000 : 10_000),
+  });
+
+/**
+ * The text the model call in flight on a branch has streamed so far (null:
+ * none). Never fetched: {@link useRunEvents}'s stream writes it
+ * (`live-call` messages) and drops it when the call's events arrive.
+ */
+export const liveCallQuery = (runId: string, branch: string | null = null) =>
+  queryOptions({
+    queryKey: queryKeys.liveCall(runId, branch),
+    queryFn: (): LiveCallText | null => null,
+    initialData: null,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    structuralSharing: false,
   });
 
 export { branchRoute, runPath };

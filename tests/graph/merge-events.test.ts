@@ -5,7 +5,7 @@ import { twoTrialReflexionRun } from "./fixtures";
 describe("mergeEvents (the SSE → query cache step of useRunEvents)", () => {
   const { log } = twoTrialReflexionRun();
   const all = log.events;
-  const start: RunEventsCache = { events: all.slice(0, 5), status: "running", lastSeq: 5, statusSeq: 5 };
+  const start: RunEventsCache = { events: all.slice(0, 5), status: "running", activeCall: null, lastSeq: 5, statusSeq: 5 };
 
   it("appends the next events in order", () => {
     const merged = mergeEvents(start, all.slice(5, 8));
@@ -23,12 +23,13 @@ describe("mergeEvents (the SSE → query cache step of useRunEvents)", () => {
 
   it("returns the same object when nothing changed", () => {
     expect(mergeEvents(start, all.slice(0, 3))).toBe(start);
-    expect(mergeEvents(start, [], "running")).toBe(start);
+    expect(mergeEvents(start, [], { status: "running", seq: 5, source: "stream" })).toBe(start);
+    expect(mergeEvents(start, [], { status: "running", seq: 5, activeCall: null, source: "page" })).toBe(start);
   });
 
   it("updates the status alone", () => {
-    const merged = mergeEvents(start, [], "paused");
-    expect(merged.status).toBe("paused");
+    const merged = mergeEvents(start, [], { status: "pausing", seq: 5, source: "stream" });
+    expect(merged.status).toBe("pausing");
     expect(merged.events).toBe(start.events);
   });
 });
