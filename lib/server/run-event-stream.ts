@@ -62,11 +62,14 @@ export function runEventStream(
               send(`id: ${event.seq}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`);
               lastSeq = event.seq;
             }
-            const { status, activeCall } = await service.liveness(run, branchId);
+            const liveness = await service.liveness(run, branchId);
+            const { status, activeCall } = liveness;
             const key = JSON.stringify({ status, activeCall });
             if (key !== lastStatus) {
               lastStatus = key;
-              send(`event: status\ndata: ${JSON.stringify({ status, lastSeq, activeCall })}\n\n`);
+              // Stamped with the seq the status was read at (the summary's), which may be newer than the events sent so far.
+              const seq = Math.max(lastSeq, liveness.lastSeq);
+              send(`event: status\ndata: ${JSON.stringify({ status, lastSeq: seq, activeCall })}\n\n`);
             }
           } while (again && !closed);
         } catch (error) {
@@ -78,6 +81,13 @@ export function runEventStream(
       };
 
       send("retry: 2000\n\n");
+      // A client that connects mid-call gets the call's text so far, then the deltas that follow.
+      const inFlight = service.liveCall(branchId);
+      if (inFlight) {
+        const base = { branchId, role: inFlight.call.role, trial: inFlight.call.trial, step: inFlight.call.step, startedAt: inFlight.call.startedAt };
+        send(`event: live-call\ndata: ${JSON.stringify({ kind: "call-start", ...base })}\n\n`);
+        if (inFlight.text !== "") send(`event: live-call\ndata: ${JSON.stringify({ kind: "token-delta", ...base, text: inFlight.text })}\n\n`);
+      }
       cleanups.push(bus.subscribe(runId, () => void flush()));
       // Transient live-call messages of this branch (never stored): token deltas as the model streams.
       cleanups.push(

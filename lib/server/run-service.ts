@@ -173,6 +173,11 @@ export class RunService {
     return { status, activeCall, lastSeq: summary.lastSeq };
   }
 
+  /** The call in flight on a branch driven by this process, with its text so far (null otherwise). */
+  liveCall(branchId: BranchId): { call: CallActivity; text: string } | null {
+    return this.workers.liveCall(branchId);
+  }
+
   async summary(run: RunRecord): Promise<RunSummary> {
     const summary = await this.store.getBranchSummary(run.rootBranchId);
     const { status, activeCall } = await this.liveness(run, run.rootBranchId);

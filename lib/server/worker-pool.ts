@@ -39,6 +39,8 @@ interface ActiveBranch {
   stopping: boolean;
   done: Promise<DriveResult | null>;
   call: CallInfo | null;
+  /** The text of the call in flight published as deltas so far (for clients that connect mid-call). */
+  callText: string;
 }
 
 /** The provider part of a model id (`openai:gpt-4o` → `openai`, `demo` → `demo`). */
@@ -146,6 +148,12 @@ export class WorkerPool {
   /** The model call this pool is waiting on for `branchId`, if any. */
   currentCall(branchId: BranchId): CallInfo | null {
     return this.active.get(branchId)?.call ?? null;
+  }
+
+  /** The call in flight for `branchId` with the text it has streamed so far, or null (calls driven here only). */
+  liveCall(branchId: BranchId): { call: CallInfo; text: string } | null {
+    const entry = this.active.get(branchId);
+    return entry?.call ? { call: entry.call, text: entry.callText } : null;
   }
 
   /**
@@ -257,6 +265,7 @@ export class WorkerPool {
       stopping: false,
       done: Promise.resolve(null),
       call: null,
+      callText: "",
     };
     this.active.set(branchId, entry);
     this.maxObservedConcurrency = Math.max(this.maxObservedConcurrency, this.active.size);
@@ -321,7 +330,12 @@ export class WorkerPool {
         onCall: {
           start: (call) => {
             entry.call = call;
-            coalescer = new TokenCoalescer((text) => live("token-delta", call, text));
+            entry.callText = "";
+            // What was published is what a client connecting now has missed (the buffer follows as deltas).
+            coalescer = new TokenCoalescer((text) => {
+              entry.callText += text;
+              live("token-delta", call, text);
+            });
             live("call-start", call);
             void this.store.setLeaseActivity(branchId, this.owner, call).catch(() => undefined);
           },
@@ -330,6 +344,7 @@ export class WorkerPool {
             coalescer?.close();
             coalescer = null;
             entry.call = null;
+            entry.callText = "";
             live("call-end", call);
             void this.store.setLeaseActivity(branchId, this.owner, null).catch(() => undefined);
           },

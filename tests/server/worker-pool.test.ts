@@ -247,4 +247,44 @@ describe("live tokens over SSE", () => {
       expect(last >= 0xd800 && last <= 0xdbff).toBe(false);
     }
   });
+
+  it("a client that connects in the middle of a call gets the text so far, then the rest: nothing missing, nothing twice", async () => {
+    const context = setup(model({ chunkDelayMs: 8, pieces: (text) => text.split("") }));
+    const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo", maxTrials: 1 });
+    const inFlight = await until(async () => {
+      const live = context.workers.liveCall(run.rootBranchId);
+      return live && live.text.length > 5 ? live : null;
+    }, "some streamed text");
+    const abort = new AbortController();
+    const reader = runEventStream(context.service, context.bus, run.id, run.rootBranchId, 0, abort.signal).body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    let text = "";
+    let recorded: string | null = null;
+    while (recorded === null) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf("\n\n")) !== -1) {
+        const message = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const type = /^event: (.+)$/m.exec(message)?.[1];
+        const data = /^data: (.+)$/m.exec(message)?.[1];
+        if (!data) continue;
+        if (type === "live-call") {
+          const live = liveCallMessageSchema.parse(JSON.parse(data));
+          if (live.kind === "token-delta" && live.startedAt === inFlight.call.startedAt) text += live.text;
+        }
+        if (type === "run-event") {
+          const event = JSON.parse(data) as RunEvent;
+          if (event.type === "model-call-end" && event.data.trial === inFlight.call.trial && event.data.step === inFlight.call.step && event.data.role === inFlight.call.role) {
+            recorded = event.data.outputText;
+          }
+        }
+      }
+    }
+    abort.abort();
+    expect(text).toBe(recorded);
+  });
 });
