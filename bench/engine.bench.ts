@@ -63,14 +63,25 @@ const instantPort: ModelPort = {
 
 const engineDeps = (store: RunStore, model: ModelPort) => ({ log: store, model, environmentFor: () => qaEnvironment });
 
-/** Drives one new run to its end. `ms`: wall time of `driveRun`; `events`: the branch's events; `appended`: those the engine appended (all but `run-start`). */
-async function timeRun(store: RunStore, model: ModelPort, runConfig: RunConfig = config): Promise<{ ms: number; events: number; appended: number }> {
+/**
+ * Drives one new run to its end. `ms`: wall time of `driveRun`; `cpuMs`: CPU time this process
+ * used meanwhile (user + system, all threads; unlike wall time, not inflated by other processes
+ * competing for the cores, and without I/O waits); `events`: the branch's events; `appended`:
+ * those the engine appended (all but `run-start`).
+ */
+async function timeRun(
+  store: RunStore,
+  model: ModelPort,
+  runConfig: RunConfig = config,
+): Promise<{ ms: number; cpuMs: number; events: number; appended: number }> {
   const run = await store.createRun({ config: runConfig, title: task.question });
+  const cpu = process.cpuUsage();
   const start = performance.now();
   await driveRun(engineDeps(store, model), { runId: run.id, branchId: run.rootBranchId });
   const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
   const events = (await store.list(run.id, run.rootBranchId)).length;
-  return { ms, events, appended: events - 1 };
+  return { ms, cpuMs: (used.user + used.system) / 1000, events, appended: events - 1 };
 }
 
 function median(values: number[]): number {
@@ -151,34 +162,29 @@ interface Size {
   label: string;
   trials: number;
   steps: number;
-  /** Measured runs (median); the largest run gets fewer, and stops early past `budgetMs`. */
-  repeats: number;
+  /** Runs per round; there are {@link ROUNDS} rounds, interleaved over the sizes so that load from other processes hits every size alike. */
+  perRound: number;
   /** Part of the ratio (the diagnostic row is not). */
   inRatio: boolean;
 }
 const sizes: Size[] = [
-  { label: "5 trials × 6 steps", trials: 5, steps: 6, repeats: 15, inRatio: true },
-  { label: "50 trials × 6 steps", trials: 50, steps: 6, repeats: 5, inRatio: true },
-  { label: "50 trials × 74 steps", trials: 50, steps: 74, repeats: 3, inRatio: true },
-  { label: "(diagnostic) 5 trials × 74 steps", trials: 5, steps: 74, repeats: 5, inRatio: false },
+  { label: "5 trials × 6 steps", trials: 5, steps: 6, perRound: 5, inRatio: true },
+  { label: "50 trials × 6 steps", trials: 50, steps: 6, perRound: 2, inRatio: true },
+  { label: "50 trials × 74 steps", trials: 50, steps: 74, perRound: 1, inRatio: true },
+  { label: "(diagnostic) 5 trials × 74 steps", trials: 5, steps: 74, perRound: 2, inRatio: false },
 ];
-/** Past this much time on one size, stop repeating it (keeps the bench within minutes if the engine regresses). */
+const ROUNDS = 3;
+/** Past this much time on one size and store, stop measuring it (keeps the bench within minutes if the engine regresses). */
 const budgetMs = 30_000;
 
-async function perEvent(size: Size, make: () => RunStore): Promise<{ msPerEvent: number; events: number; runMs: number }> {
-  const runConfig = qaConfig({ maxTrials: size.trials, maxStepsPerTrial: size.steps });
-  const perEventTimes: number[] = [];
-  const runTimes: number[] = [];
-  let events = 0;
-  const started = performance.now();
-  for (let i = 0; i < size.repeats; i++) {
-    const result = await timeRun(make(), instantPort, runConfig);
-    perEventTimes.push(result.ms / result.appended);
-    runTimes.push(result.ms);
-    events = result.events;
-    if (performance.now() - started > budgetMs) break;
-  }
-  return { msPerEvent: median(perEventTimes), events, runMs: median(runTimes) };
+interface Cell {
+  /** Wall ms per appended event, one per run. */
+  perEvent: number[];
+  /** CPU ms per appended event, one per run. */
+  cpuPerEvent: number[];
+  runMs: number[];
+  events: number;
+  spentMs: number;
 }
 
 const stores: Array<{ name: string; make: () => RunStore }> = [
@@ -192,38 +198,65 @@ for (const store of stores) {
 }
 await closeStores();
 
-const table: Array<{ size: Size; cells: Array<{ msPerEvent: number; events: number; runMs: number }> }> = [];
-for (const size of sizes) {
-  const cells = [];
-  for (const store of stores) {
-    cells.push(await perEvent(size, store.make));
-    await closeStores();
+const cells: Cell[][] = sizes.map(() => stores.map(() => ({ perEvent: [], cpuPerEvent: [], runMs: [], events: 0, spentMs: 0 })));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [row, size] of sizes.entries()) {
+    const runConfig = qaConfig({ maxTrials: size.trials, maxStepsPerTrial: size.steps });
+    for (const [column, store] of stores.entries()) {
+      const cell = cells[row]![column]!;
+      for (let i = 0; i < size.perRound && cell.spentMs < budgetMs; i++) {
+        const result = await timeRun(store.make(), instantPort, runConfig);
+        cell.perEvent.push(result.ms / result.appended);
+        cell.cpuPerEvent.push(result.cpuMs / result.appended);
+        cell.runMs.push(result.ms);
+        cell.events = result.events;
+        cell.spentMs += result.ms;
+      }
+      await closeStores();
+    }
   }
-  table.push({ size, cells });
 }
+const table = sizes.map((size, row) => ({
+  size,
+  cells: cells[row]!.map((cell) => ({
+    wall: median(cell.perEvent),
+    cpu: median(cell.cpuPerEvent),
+    events: cell.events,
+    runMs: median(cell.runMs),
+  })),
+}));
+type Figure = "wall" | "cpu";
+const width = 34;
+const pair = (wall: string, cpu: string): string => `${wall.padStart(9)} ${cpu.padStart(9)}`;
 
 console.log("");
-console.log("Per-event engine cost: wall time of driveRun / events it appended (QA Reflexion, instant port that never succeeds; median)");
-console.log(`${"run".padEnd(34)} ${"events".padStart(7)}   ${stores.map((s) => `${s.name} ms/event (run ms)`.padStart(30)).join(" ")}`);
-for (const { size, cells } of table) {
+console.log(
+  `Per-event engine cost: time of driveRun / events it appended, ms (QA Reflexion, instant port that never succeeds; median of ${ROUNDS} interleaved rounds;` +
+    " wall = elapsed, cpu = this process's CPU time, which load from other processes does not inflate)",
+);
+console.log(`${"".padEnd(width)} ${"".padStart(7)}   ${stores.map((store) => store.name.padStart(19)).join("   ")}   run ms`);
+console.log(`${"run".padEnd(width)} ${"events".padStart(7)}   ${stores.map(() => pair("wall", "cpu")).join("   ")}`);
+for (const { size, cells: row } of table) {
   console.log(
-    `${size.label.padEnd(34)} ${fmtInt(cells[0]!.events).padStart(7)}   ${cells
-      .map((cell) => `${cell.msPerEvent.toFixed(4)} (${fmtInt(cell.runMs)})`.padStart(30))
-      .join(" ")}`,
+    `${size.label.padEnd(width)} ${fmtInt(row[0]!.events).padStart(7)}   ${row.map((cell) => pair(cell.wall.toFixed(4), cell.cpu.toFixed(4))).join("   ")}   ${row
+      .map((cell) => fmtInt(cell.runMs))
+      .join(" / ")}`,
   );
 }
-const ratios = stores.map((_, column) => {
-  const values = table.filter((row) => row.size.inRatio).map((row) => row.cells[column]!.msPerEvent);
-  return Math.max(...values) / Math.min(...values);
-});
-console.log(`${"largest / smallest ms/event".padEnd(34)} ${"".padStart(7)}   ${ratios.map((ratio) => `${ratio.toFixed(2)}×`.padStart(30)).join(" ")}`);
+const ratio = (column: number, figure: Figure): string => {
+  const values = table.filter((row) => row.size.inRatio).map((row) => row.cells[column]![figure]);
+  return `${(Math.max(...values) / Math.min(...values)).toFixed(2)}×`;
+};
+console.log(`${"largest / smallest".padEnd(width)} ${"".padStart(7)}   ${stores.map((_, column) => pair(ratio(column, "wall"), ratio(column, "cpu"))).join("   ")}`);
 // The same trial length, 10× the trials: growth with run length alone.
-const cellOf = (trials: number, steps: number, column: number) =>
-  table.find((row) => row.size.trials === trials && row.size.steps === steps)?.cells[column]?.msPerEvent ?? Number.NaN;
-const growth = stores.map((_, column) =>
-  [6, 74].map((steps) => `${(cellOf(50, steps, column) / cellOf(5, steps, column)).toFixed(2)}×`).join(" / "),
-);
-console.log(`${"50 vs 5 trials, same steps (6 / 74)".padEnd(34)} ${"".padStart(7)}   ${growth.map((text) => text.padStart(30)).join(" ")}`);
+const cellOf = (trials: number, steps: number, column: number, figure: Figure) =>
+  table.find((row) => row.size.trials === trials && row.size.steps === steps)?.cells[column]?.[figure] ?? Number.NaN;
+for (const steps of [6, 74]) {
+  const growth = (column: number, figure: Figure) => `${(cellOf(50, steps, column, figure) / cellOf(5, steps, column, figure)).toFixed(2)}×`;
+  console.log(
+    `${`50 vs 5 trials of ${steps} steps`.padEnd(width)} ${"".padStart(7)}   ${stores.map((_, column) => pair(growth(column, "wall"), growth(column, "cpu"))).join("   ")}`,
+  );
+}
 console.log("Target (issue 9): largest / smallest ≤ 1.25 over the ~150, ~1,500 and ~15,000-event runs.");
 
 // ---------------------------------------------------------------------------
