@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Strategy } from "@/lib/domain/config";
 import type { Episode, EnvironmentFamily, StepResult } from "@/lib/domain/environment";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { applyEvent, emptyRunState, type RunState, type TrialView } from "@/lib/domain/fold-run";
@@ -10,6 +9,7 @@ import { digestState } from "./digest";
 import { ModelCallError, type EventLog, type ModelPort, type ModelRequest, type ModelResponse } from "./ports";
 import { pauseAfter, pauseBefore } from "./breakpoints";
 import { buildActorMessages, buildReflectorMessages, cleanReflection, trajectoryOf } from "./prompts";
+import { EpisodeCache } from "./episode-cache";
 import { strategyBehaviour } from "./strategies";
 
 /** What the engine needs; all of it behind ports, so tests and the bench pass in-memory versions. */
@@ -90,17 +90,15 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
   const newId = deps.newId ?? randomUUID;
   const pause = deps.yieldToEventLoop ?? yieldToEventLoop;
   const { runId, branchId } = options;
-  const events: RunEvent[] = [];
+  // Only the fold is kept, not the events themselves: the log is in the store.
   const state = emptyRunState();
+  const episodes = new EpisodeCache();
 
   // Picks up everything appended since we last looked, including events other
   // writers added (edits, breakpoint changes, pause and cancel requests).
   const refresh = async (): Promise<void> => {
-    const newer = await deps.log.list(runId, branchId, events.at(-1)?.seq ?? 0);
-    for (const event of newer) {
-      events.push(event);
-      applyEvent(state, event);
-    }
+    const newer = await deps.log.list(runId, branchId, state.lastSeq);
+    for (const event of newer) applyEvent(state, event);
   };
   const append = async (drafts: EventDraft[]): Promise<void> => {
     const stored = await deps.log.append(runId, branchId, drafts);
@@ -133,10 +131,12 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     // What perform() reads of the state must not change under it: appends fold into `state` in place.
     const config = effectiveConfigOf(state);
     try {
-      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts });
+      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts, episodes });
       const after = pauseAfter(state, next);
       if (after) await append([after]);
     } catch (error) {
+      // The cached episode may have taken a step that was never recorded.
+      episodes.clear();
       if (error instanceof ModelCallError || isAbort(error, options.signal)) {
         if (options.signal?.aborted || (error instanceof ModelCallError && error.code === "aborted")) {
           await refresh();
@@ -222,24 +222,6 @@ function observationDraft(stepData: { trial: number; step: number }, result: Ste
   });
 }
 
-/**
- * Rebuilds a trial's episode: from its recorded steps when the family can
- * (`restoreEpisode`, e.g. code, whose steps ran in the sandbox), else by
- * replaying its recorded actions (those environments are deterministic).
- */
-async function replayEpisode<Task>(family: EnvironmentFamily<Task>, task: Task, state: RunState, trial: TrialView, strategy: Strategy): Promise<Episode> {
-  // Only families that rebuild episodes from recorded steps (code) read earlier trials; for the
-  // others this would cost O(whole run) per step.
-  const earlierTrials = family.restoreEpisode ? state.trials.filter((t) => t.trial < trial.trial).map(trajectoryOf) : [];
-  const options = { strategy, trial: trial.trial, earlierTrials };
-  if (family.restoreEpisode) return family.restoreEpisode(task, trajectoryOf(trial), options);
-  const episode = family.startEpisode(task, options);
-  for (const step of trial.steps) {
-    if (step.action && step.observation) await episode.step(family.parseAction(step.action.text, { trial: trial.trial, step: step.step }));
-  }
-  return episode;
-}
-
 /** The family's early-stop heuristic over a trial's recorded steps, if it has one. */
 function earlyStopFor(deps: EngineDeps, state: RunState): ((trial: TrialView) => string | null) | undefined {
   if (!state.config) return undefined;
@@ -258,6 +240,7 @@ interface PerformContext {
   onCall: CallObserver | undefined;
   /** The path's request counts by hash (`RunState.requestCounts`). */
   requestCounts: Readonly<Record<string, number>>;
+  episodes: EpisodeCache;
 }
 
 /** One model call, watched by the call observer (start, deltas, end). */
@@ -311,7 +294,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       if (pending && pending.trial === next.trial && pending.step === next.step) {
         // A person wrote this step's action (`action-edit`): execute it without calling the model.
         const parsed = family.parseAction(pending.text, stepData);
-        const result = await step(await replayEpisode(family, task, state, trial, config.strategy), parsed);
+        const result = await step(await context.episodes.episodeFor(family, task, state, trial, config.strategy), parsed);
         await append([
           draft("step-action", {
             ...stepData,
@@ -322,6 +305,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
           }),
           observationDraft(stepData, result),
         ]);
+        context.episodes.advanced();
         return;
       }
       const request: ModelRequest = {
@@ -335,7 +319,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
       const parsed = family.parseAction(completion.actionText, stepData);
-      const result = await step(await replayEpisode(family, task, state, trial, config.strategy), parsed);
+      const result = await step(await context.episodes.episodeFor(family, task, state, trial, config.strategy), parsed);
       await append([
         callEnd(callEventId, callId, request, response, next.trial, next.step),
         draft("step-thought", { ...stepData, text: completion.thought, callId }, { causedBy: callEventId }),
@@ -352,10 +336,11 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         ),
         observationDraft(stepData, result),
       ]);
+      context.episodes.advanced();
       return;
     }
     case "evaluate": {
-      const episode = await replayEpisode(family, task, state, trialView(next.trial), config.strategy);
+      const episode = await context.episodes.episodeFor(family, task, state, trialView(next.trial), config.strategy);
       const verdict = await abortable(Promise.resolve(family.evaluate(task, next.answer, episode)), signal);
       const outcome = verdict.verdict === "pass" ? "success" : next.halted ? "halted" : "failure";
       const reason = next.halted && verdict.verdict !== "pass" ? (next.haltReason ?? verdict.feedback) : verdict.feedback;
