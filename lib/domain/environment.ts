@@ -10,7 +10,13 @@ import type { MemoryItem, ParsedAction } from "./events";
 
 /** The outcome of parsing one Actor completion: never thrown, always returned. */
 export type ActionParse =
-  | { ok: true; action: ParsedAction; text: string }
+  | {
+      ok: true;
+      action: ParsedAction;
+      text: string;
+      /** What the reader dropped around the first well-formed action (trailing text, a second action, a made-up observation); shown as "ignored". */
+      ignored?: string;
+    }
   | { ok: false; error: string; text: string };
 
 /** What the Actor's single completion for a step splits into. */
@@ -19,6 +25,14 @@ export interface StepCompletion {
   thought: string;
   /** The first action line, without its `Action n:` label. Empty when the model gave none. */
   actionText: string;
+  /**
+   * Reasoning blocks the model wrote (`<think>…</think>` and the like), taken
+   * out of the completion: shown collapsed, never parsed for actions and never
+   * put into later prompts. Absent or empty when there were none.
+   */
+  reasoning?: string;
+  /** Text after the action line that the reader dropped (e.g. an `Observation` the model wrote itself). */
+  ignored?: string;
 }
 
 /** The result of executing one action in an episode. */

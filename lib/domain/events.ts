@@ -90,7 +90,14 @@ export const eventDataSchemas = {
     attempts: z.number().int().positive(),
   }),
   /** `callId` is null when the step was written by a person (`action-edit`), not the model. */
-  "step-thought": z.object({ trial, step, text: z.string(), callId: callIdSchema.nullable() }),
+  "step-thought": z.object({
+    trial,
+    step,
+    text: z.string(),
+    callId: callIdSchema.nullable(),
+    /** Reasoning blocks (`<think>…</think>`) taken out of the completion: shown collapsed, never in later prompts. */
+    reasoning: z.string().nullable().default(null),
+  }),
   "step-action": z.object({
     trial,
     step,
@@ -101,6 +108,8 @@ export const eventDataSchemas = {
     parseError: z.string().nullable(),
     /** Null when the action was injected by a person (`action-edit`). */
     callId: callIdSchema.nullable(),
+    /** What the reader dropped around the first well-formed action (trailing text, a second action, a made-up observation). */
+    ignored: z.string().nullable().default(null),
   }),
   "step-observation": z.object({
     trial,

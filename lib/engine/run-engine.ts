@@ -322,7 +322,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       const result = await step(await context.episodes.episodeFor(family, task, state, trial, config.strategy), parsed);
       await append([
         callEnd(callEventId, callId, request, response, next.trial, next.step),
-        draft("step-thought", { ...stepData, text: completion.thought, callId }, { causedBy: callEventId }),
+        draft("step-thought", { ...stepData, text: completion.thought, callId, reasoning: completion.reasoning || null }, { causedBy: callEventId }),
         draft(
           "step-action",
           {
@@ -331,6 +331,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
             action: parsed.ok ? parsed.action : null,
             parseError: parsed.ok ? null : parsed.error,
             callId,
+            ignored: [completion.ignored, parsed.ok ? parsed.ignored : undefined].filter((part) => part !== undefined && part.trim() !== "").join("\n") || null,
           },
           { causedBy: callEventId },
         ),
