@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SiteNav } from "@/components/experiments/site-nav";
 import { Providers } from "@/components/providers";
 import "@xyflow/react/dist/style.css";
 import "./globals.css";
@@ -26,6 +27,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <span className="hidden text-xs text-slate-500 sm:inline">
             Actor → Evaluator → Self-Reflection → episodic memory, one trial at a time
           </span>
+          <SiteNav />
         </header>
         <Providers>
           <div id="main" className="flex min-h-0 flex-1 flex-col">

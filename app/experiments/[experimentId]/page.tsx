@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { ExperimentResults } from "@/components/experiments";
+
+export const metadata: Metadata = { title: "Experiment" };
+
+/** An experiment's results, live while it runs: progress, success-by-trial curves, per-arm table, task × arm grid. */
+export default async function ExperimentPage({ params }: { params: Promise<{ experimentId: string }> }) {
+  const { experimentId } = await params;
+  return <ExperimentResults experimentId={experimentId} />;
+}

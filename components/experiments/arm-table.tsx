@@ -1,0 +1,92 @@
+import type { EnvironmentId } from "@/lib/domain/config";
+import type { ArmResult } from "@/lib/domain/experiment";
+import { armRates } from "@/lib/graph/compare-arms";
+import { formatInteger, formatUsd } from "@/components/ui/format";
+import { strategyLabel } from "@/components/ui/strategy-labels";
+import { ArmSwatch, isScriptedModel, METRIC_NAME, OracleLabel, ScriptedLabel } from "./labels";
+
+const th = "px-2 py-2 font-semibold";
+const td = "px-2 py-2 tabular-nums";
+
+/** A cost, with "unknown" (not `$0`) when some call had no known price. */
+function Cost({ value }: { value: number | null }) {
+  return value === null ? <span title="Some calls have no known price (e.g. a local model)">unknown</span> : <>{formatUsd(value)}</>;
+}
+
+/**
+ * Per arm: the metric at trial 1 and at the last trial, tokens, cost split by
+ * role, cost to first success, false positives (code), halts (household), and
+ * model calls made live vs served from the response cache.
+ */
+export function ArmTable({ arms, environment, scripted }: { arms: readonly ArmResult[]; environment: EnvironmentId; scripted?: ReadonlySet<string> }) {
+  const metric = METRIC_NAME[environment];
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[56rem] text-left text-sm" data-testid="arm-table">
+        <caption className="sr-only">Results per arm</caption>
+        <thead className="bg-slate-50 text-[11px] uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className={`${th} pl-3`}>Arm</th>
+            <th scope="col" className={`${th} text-right`}>
+              {metric} trial 1 {environment === "qa" ? <OracleLabel /> : null}
+            </th>
+            <th scope="col" className={`${th} text-right`}>{metric} last trial</th>
+            <th scope="col" className={`${th} text-right`}>Tokens in / out</th>
+            <th scope="col" className={`${th} text-right`}>Cost</th>
+            <th scope="col" className={`${th} text-right`} title="Actor / Evaluator (LLM judge; the built-in evaluators make no calls) / Self-Reflection">
+              Acting / evaluating / reflecting
+            </th>
+            <th scope="col" className={`${th} text-right`} title="Mean cost of the solved runs up to their first success">
+              Cost to first success
+            </th>
+            {environment === "code" ? <th scope="col" className={`${th} text-right`} title="Internal tests passed, hidden tests failed">False positives</th> : null}
+            {environment === "household" ? <th scope="col" className={`${th} text-right`} title="Trials stopped by the step limit or a loop">Halts</th> : null}
+            <th scope="col" className={`${th} pr-3 text-right`}>Calls live / cached</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {arms.map((arm, index) => {
+            const rates = armRates(arm);
+            return (
+              <tr key={arm.label} data-testid="arm-result" data-arm={arm.label}>
+                <th scope="row" className="px-2 py-2 pl-3 font-normal">
+                  <span className="flex items-center gap-2">
+                    <ArmSwatch index={index} />
+                    <span>
+                      <span className="block font-semibold text-slate-900">{arm.label}</span>
+                      <span className="block text-[11px] text-slate-600">
+                        {strategyLabel(arm.strategy, environment)} · <code className="font-mono">{arm.modelId}</code>
+                      </span>
+                      {isScriptedModel(arm.modelId, scripted) ? <ScriptedLabel /> : null}
+                    </span>
+                  </span>
+                </th>
+                <td className={`${td} text-right`} data-testid="rate-first">
+                  {rates.first.percent}% <span className="text-[11px] text-slate-500">({rates.first.solved}/{rates.first.tasks})</span>
+                </td>
+                <td className={`${td} text-right`} data-testid="rate-last">
+                  {rates.last.percent}% <span className="text-[11px] text-slate-500">({rates.last.solved}/{rates.last.tasks}, trial {rates.lastTrial})</span>
+                </td>
+                <td className={`${td} text-right`}>
+                  {formatInteger(arm.tokens.input)} / {formatInteger(arm.tokens.output)}
+                </td>
+                <td className={`${td} text-right`}>
+                  <Cost value={arm.costUsd} />
+                </td>
+                <td className={`${td} text-right text-xs`}>
+                  <Cost value={arm.costByRole.acting} /> / <Cost value={arm.costByRole.evaluating} /> / <Cost value={arm.costByRole.reflecting} />
+                </td>
+                <td className={`${td} text-right`}>{arm.costToFirstSuccessUsd === null ? <span title="No run solved yet, or a price is unknown">—</span> : formatUsd(arm.costToFirstSuccessUsd)}</td>
+                {environment === "code" ? <td className={`${td} text-right`}>{arm.falsePositives}</td> : null}
+                {environment === "household" ? <td className={`${td} text-right`}>{arm.halts}</td> : null}
+                <td className={`${td} pr-3 text-right`} data-testid="arm-calls">
+                  {formatInteger(arm.calls.live)} live / {formatInteger(arm.calls.cached)} cached
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

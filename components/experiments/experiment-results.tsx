@@ -1,0 +1,226 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type ReactNode } from "react";
+import type { ExperimentSummary } from "@/lib/domain/experiment";
+import { modelsQuery, tasksQuery } from "@/lib/query";
+import {
+  canCancel,
+  canResume,
+  experimentExportHref,
+  experimentQuery,
+  useCancelExperiment,
+  useResumeExperiment,
+  type ExperimentExportFormat,
+} from "@/lib/query/experiment-queries";
+import { Button } from "@/components/ui/button";
+import { formatTime } from "@/components/ui/format";
+import { EmptyState, Notice } from "@/components/ui/notice";
+import { Spinner } from "@/components/ui/spinner";
+import { ArmTable } from "./arm-table";
+import { ExperimentProgress } from "./experiment-progress";
+import { ExperimentStatusBadge } from "./experiment-status";
+import { FAMILY_NAME, isScriptedModel, METRIC_EXPLANATION, METRIC_NAME, OracleLabel } from "./labels";
+import { SuccessCurves } from "./success-curves";
+import { TaskGrid } from "./task-grid";
+
+function Section({ title, id, children, right }: { title: string; id: string; children: ReactNode; right?: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2.5">
+        <h2 id={id} className="text-sm font-semibold text-slate-900">
+          {title}
+        </h2>
+        {right}
+      </header>
+      <div className="p-4">{children}</div>
+    </section>
+  );
+}
+
+const EXPORTS: Array<{ format: ExperimentExportFormat; label: string; hint: string }> = [
+  { format: "csv", label: "CSV", hint: "One row per task × arm × trial: outcome, verdict, score, tokens, cost, latency" },
+  { format: "json", label: "JSON", hint: "The summary and every run's outcome" },
+  { format: "events", label: "Events", hint: "Every run's event log, one JSON event per line (NDJSON)" },
+];
+
+/** Cancel (with a confirmation step) and Resume. */
+function Controls({ summary }: { summary: ExperimentSummary }) {
+  const id = summary.experiment.id;
+  const cancel = useCancelExperiment(id);
+  const resume = useResumeExperiment(id);
+  const [confirming, setConfirming] = useState(false);
+  const unfinished = summary.progress.total - summary.progress.done;
+  const error = cancel.error ?? resume.error;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {canCancel(summary) ? (
+        confirming ? (
+          <span className="flex items-center gap-2 rounded-md border border-red-200 bg-red-50 px-2 py-1 text-xs text-red-900" role="group" aria-label="Confirm cancel">
+            Cancel the {unfinished} unfinished {unfinished === 1 ? "run" : "runs"}? Finished runs stay.
+            <Button
+              size="sm"
+              variant="danger"
+              data-testid="confirm-cancel-experiment"
+              disabled={cancel.isPending}
+              onClick={() => cancel.mutate(undefined, { onSettled: () => setConfirming(false) })}
+            >
+              {cancel.isPending ? "Cancelling…" : "Yes, cancel"}
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+              Keep running
+            </Button>
+          </span>
+        ) : (
+          <Button size="sm" variant="danger" data-testid="cancel-experiment" onClick={() => setConfirming(true)}>
+            Cancel
+          </Button>
+        )
+      ) : null}
+      {summary.status !== "ended" || canResume(summary) ? (
+        <Button
+          size="sm"
+          data-testid="resume-experiment"
+          disabled={resume.isPending || !canResume(summary)}
+          onClick={() => resume.mutate()}
+          title={
+            canResume(summary)
+              ? "Creates missing runs and resumes paused or interrupted ones"
+              : "Nothing to resume: no run is paused or interrupted (cancelled runs stay cancelled; start a new experiment to run them again)"
+          }
+        >
+          {resume.isPending ? "Resuming…" : "Resume"}
+        </Button>
+      ) : null}
+      <span className="flex items-center gap-1.5 text-xs text-slate-600" role="group" aria-label="Export">
+        Export:
+        {EXPORTS.map((item) => (
+          <a
+            key={item.format}
+            href={experimentExportHref(id, item.format)}
+            download
+            title={item.hint}
+            data-testid={`export-${item.format}`}
+            className="inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sky-600"
+          >
+            {item.label}
+          </a>
+        ))}
+      </span>
+      {summary.status === "cancelled" && !canResume(summary) ? (
+        <p className="w-full text-right text-[11px] text-slate-600" data-testid="cancelled-note">
+          Cancelled runs stay cancelled; Resume continues only paused or interrupted runs. Start a new experiment to run the rest.
+        </p>
+      ) : null}
+      {error ? (
+        <Notice tone="error" className="w-full">
+          {error.message} Try again; if the server is down, start it and reload.
+        </Notice>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * `/experiments/:id`: progress, the success-by-trial curves, per-arm results,
+ * the task × arm grid, Cancel / Resume and the exports. Polls the summary every
+ * second while the experiment runs.
+ */
+export function ExperimentResults({ experimentId }: { experimentId: string }) {
+  const query = useQuery(experimentQuery(experimentId));
+  const models = useQuery(modelsQuery());
+  const summary = query.data;
+  const definition = summary?.experiment.definition;
+  const tasks = useQuery({ ...tasksQuery(definition?.environment ?? "qa", definition?.taskSet ?? "builtin"), enabled: definition !== undefined });
+
+  if (query.isPending) {
+    return (
+      <div className="flex flex-1 items-center justify-center gap-2 text-sm text-slate-600">
+        <Spinner /> Loading the experiment…
+      </div>
+    );
+  }
+  if (query.error || !summary || !definition) {
+    return (
+      <EmptyState
+        title="Could not load this experiment"
+        action={
+          <Link href="/experiments" className="text-sm font-medium text-sky-800 hover:underline">
+            ← All experiments
+          </Link>
+        }
+      >
+        <p role="alert">{query.error?.message ?? "The server sent no summary."}</p>
+      </EmptyState>
+    );
+  }
+
+  const environment = definition.environment;
+  const scripted = new Set((models.data?.models ?? []).filter((model) => model.scripted).map((model) => model.id));
+  const usesDemo = summary.arms.some((arm) => isScriptedModel(arm.modelId, scripted));
+  const titles = new Map((tasks.data?.tasks ?? []).map((task) => [task.id, task.title]));
+  const trialsText = [...new Set(summary.arms.map((arm) => arm.trials))].join(" / ");
+
+  return (
+    <main className="mx-auto w-full max-w-7xl flex-1 space-y-4 px-4 py-5" data-testid="experiment-results" data-status={summary.status}>
+      <header className="space-y-2">
+        <p className="text-xs text-slate-500">
+          <Link href="/experiments" className="text-sky-800 hover:underline">
+            ← Experiments
+          </Link>
+        </p>
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-lg font-semibold text-slate-900" data-testid="experiment-name-heading">
+            {definition.name}
+          </h1>
+          <ExperimentStatusBadge status={summary.status} />
+        </div>
+        <p className="text-xs text-slate-600">
+          {FAMILY_NAME[environment]} · task set {summary.experiment.taskSetName} · {definition.taskIds.length} {definition.taskIds.length === 1 ? "task" : "tasks"} ×{" "}
+          {definition.arms.length} {definition.arms.length === 1 ? "arm" : "arms"} · up to {trialsText} trials · started {formatTime(summary.experiment.createdAt)}
+        </p>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <ExperimentProgress summary={summary} />
+          <Controls summary={summary} />
+        </div>
+        {usesDemo ? (
+          <Notice tone="info" data-testid="experiment-demo-notice">
+            <strong>Demo model — a scripted stand-in, not a real LLM.</strong>{" "}
+            {definition.taskSet === "builtin"
+              ? "On the built-in tasks it fails trial 1, reflects and then succeeds under Reflexion, and keeps failing without memory: these curves show how the playground measures, not how a real model performs."
+              : "It has scripts only for the built-in tasks; on an uploaded set it answers without a script and fails, so these curves say nothing about the strategies. Pick a real model for uploaded tasks."}
+          </Notice>
+        ) : null}
+      </header>
+
+      <Section
+        title="Success by trial"
+        id="curves-heading"
+        right={
+          <span className="flex items-center gap-2 text-xs text-slate-600">
+            {METRIC_NAME[environment]} {environment === "qa" ? <OracleLabel /> : null}
+          </span>
+        }
+      >
+        <SuccessCurves arms={summary.arms} environment={environment} />
+        <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">
+          {METRIC_EXPLANATION[environment]}
+        </p>
+      </Section>
+
+      <Section title="Per arm" id="arms-heading">
+        <ArmTable arms={summary.arms} environment={environment} scripted={scripted} />
+        <p className="mt-3 text-xs text-slate-600" data-testid="shared-prefix-note">
+          Arms share what they have in common: trial 1 of one arm is served from the response cache to the others when their prompts are identical (same
+          model, settings and messages) — e.g. ReAct only and Reflexion make the same trial-1 calls, so one arm&apos;s count them as <em>live</em> and the
+          other&apos;s as <em>cached</em>; a call identical to one an earlier experiment recorded is served from the cache too. Cached calls cost nothing; costs are estimated from a price table (USD), &ldquo;unknown&rdquo; when a model has no price.
+        </p>
+      </Section>
+
+      <Section title="Tasks × arms" id="grid-heading" right={<span className="text-xs text-slate-500">Click a cell to open its run, or Compare to see the arms side by side.</span>}>
+        <TaskGrid summary={summary} titles={titles} />
+      </Section>
+    </main>
+  );
+}

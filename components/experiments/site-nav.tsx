@@ -1,0 +1,40 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { compareHref } from "@/lib/query/compare-params";
+import { cn } from "@/lib/utils/cn";
+
+const linkClass = "rounded px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900";
+
+/**
+ * The header's links: Runs (home), Experiments, and on a run page "Compare
+ * this run…", which opens the compare view with this run so another run of
+ * the same task can be picked beside it.
+ */
+export function SiteNav() {
+  const pathname = usePathname() ?? "/";
+  const runMatch = /^\/runs\/([^/]+)/.exec(pathname);
+  const runId = runMatch ? decodeURIComponent(runMatch[1]!) : null;
+  const inExperiments = pathname.startsWith("/experiments");
+  return (
+    <nav aria-label="Main" className="ml-auto flex items-center gap-1">
+      <Link href="/" className={cn(linkClass, pathname === "/" && "bg-slate-100 text-slate-900")} aria-current={pathname === "/" ? "page" : undefined}>
+        Runs
+      </Link>
+      <Link
+        href="/experiments"
+        data-testid="nav-experiments"
+        className={cn(linkClass, inExperiments && "bg-slate-100 text-slate-900")}
+        aria-current={inExperiments ? "page" : undefined}
+      >
+        Experiments
+      </Link>
+      {runId ? (
+        <Link href={compareHref([runId])} data-testid="nav-compare-run" className={cn(linkClass, "border border-slate-300")} title="Put this run beside another run of the same task">
+          Compare this run…
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

@@ -1,0 +1,137 @@
+"use client";
+
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import type { ArmResult } from "@/lib/domain/experiment";
+import type { EnvironmentId } from "@/lib/domain/config";
+import { armRates, curveKey, endLabelRanks, successCurveRows, type CurveRow } from "@/lib/graph/compare-arms";
+import { strategyLabel } from "@/components/ui/strategy-labels";
+import { ArmSwatch, armStyle, METRIC_NAME } from "./labels";
+
+/** Tooltip: the trial and, per arm, tasks solved so far as a count and a percentage. */
+function CurveTooltip({ active, label, rows, arms }: Pick<TooltipContentProps, "active" | "label"> & { rows: CurveRow[]; arms: readonly ArmResult[] }) {
+  if (!active || label === undefined) return null;
+  const row = rows.find((candidate) => candidate.trial === Number(label));
+  if (!row) return null;
+  return (
+    <div className="rounded-md border border-slate-200 bg-white px-3 py-2 text-xs shadow-md" data-testid="curve-tooltip">
+      <p className="mb-1 font-semibold text-slate-900">By trial {row.trial}</p>
+      <ul className="space-y-0.5">
+        {arms.map((arm, index) => {
+          const point = row.points[index];
+          return (
+            <li key={arm.label} className="flex items-center gap-2">
+              <ArmSwatch index={index} />
+              <span className="font-medium text-slate-800">{arm.label}</span>
+              <span className="tabular-nums text-slate-700">
+                {point ? `${point.solved}/${point.tasks} tasks (${point.percent}%)` : "no such trial"}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The cumulative success-by-trial curves, one line per arm (the Reflexion
+ * paper's Fig. 3): x = trial, y = % of the arm's tasks solved at or before that
+ * trial. Lines differ in colour, dash and end label; the legend below gives the
+ * counts in words.
+ */
+export function SuccessCurves({ arms, environment }: { arms: readonly ArmResult[]; environment: EnvironmentId }) {
+  const rows = successCurveRows(arms);
+  const lastTrial = rows.length;
+  const ticks = rows.map((row) => row.trial);
+  const metric = METRIC_NAME[environment];
+  const labelRanks = endLabelRanks(arms);
+  return (
+    <figure className="space-y-3" data-testid="success-curves" aria-labelledby="success-curves-caption">
+      <figcaption id="success-curves-caption" className="text-xs text-slate-600">
+        Share of tasks solved at or before each trial ({metric}, cumulative), one line per arm.
+      </figcaption>
+      {lastTrial === 0 ? (
+        <p className="py-10 text-center text-sm text-slate-500">No trials yet: the curves appear when the first runs end a trial.</p>
+      ) : (
+        <LineChart
+          data={rows}
+          responsive
+          style={{ width: "100%", height: 300 }}
+          margin={{ top: 12, right: 128, bottom: 24, left: 8 }}
+          title={`${metric} by trial, one line per arm`}
+        >
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+          <XAxis
+            dataKey="trial"
+            type="number"
+            domain={[1, Math.max(lastTrial, 2)]}
+            ticks={ticks}
+            allowDecimals={false}
+            tick={{ fontSize: 12, fill: "#334155" }}
+            label={{ value: "Trial", position: "insideBottom", offset: -14, fontSize: 12, fill: "#334155" }}
+          />
+          <YAxis
+            domain={[0, 100]}
+            ticks={[0, 25, 50, 75, 100]}
+            unit="%"
+            width={56}
+            tick={{ fontSize: 12, fill: "#334155" }}
+            label={{ value: `${metric}: tasks solved`, angle: -90, position: "insideLeft", offset: 4, dy: 60, fontSize: 12, fill: "#334155" }}
+          />
+          <Tooltip content={(props) => <CurveTooltip active={props.active} label={props.label} rows={rows} arms={arms} />} />
+          {arms.map((arm, index) => {
+            const style = armStyle(index);
+            const armLast = arm.successByTrial.length - 1;
+            return (
+              <Line
+                key={arm.label}
+                dataKey={curveKey(index)}
+                name={arm.label}
+                type="linear"
+                className={`curve-line curve-${index}`}
+                stroke={style.color}
+                strokeWidth={2.5}
+                strokeDasharray={style.dash}
+                dot={{ r: 3.5, fill: style.color, strokeWidth: 0 }}
+                activeDot={{ r: 5 }}
+                isAnimationActive={false}
+                label={(props) =>
+                  props.index === armLast && typeof props.x === "number" && typeof props.y === "number" ? (
+                    <text x={props.x + 8} y={Number(props.y) + 4 + (Number(props.value) >= 50 ? 1 : -1) * (labelRanks[index] ?? 0) * 14} fontSize={12} fontWeight={600} fill={style.color} data-testid={`curve-end-label-${index}`}>
+                      {arm.label.length > 14 ? `${arm.label.slice(0, 13)}…` : arm.label} {typeof props.value === "number" ? `${props.value}%` : ""}
+                    </text>
+                  ) : (
+                    <g />
+                  )
+                }
+              />
+            );
+          })}
+        </LineChart>
+      )}
+      <ul className="flex flex-wrap gap-x-6 gap-y-1.5 text-xs text-slate-700" data-testid="curve-legend" aria-label="Legend">
+        {arms.map((arm, index) => {
+          const rates = armRates(arm);
+          return (
+            <li
+              key={arm.label}
+              className="flex items-center gap-2"
+              data-testid="curve-legend-item"
+              data-arm={arm.label}
+              data-final-percent={rates.last.percent}
+              data-first-percent={rates.first.percent}
+            >
+              <ArmSwatch index={index} />
+              <span>
+                <strong className="text-slate-900">{arm.label}</strong> ({strategyLabel(arm.strategy, environment)}, {armStyle(index).name} line):{" "}
+                <span className="tabular-nums">
+                  {rates.first.solved}/{rates.first.tasks} at trial 1 → {rates.last.solved}/{rates.last.tasks} ({rates.last.percent}%) by trial {rates.lastTrial}
+                </span>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </figure>
+  );
+}

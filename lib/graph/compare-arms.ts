@@ -1,0 +1,176 @@
+import type { ArmResult, ExperimentCell, ExperimentSummary } from "@/lib/domain/experiment";
+import { isLiveStatus } from "@/lib/domain/status";
+
+/**
+ * Pure shaping of an experiment's summary (lib/domain/experiment.ts) for the
+ * results page: the cumulative success-by-trial curves (Reflexion Fig. 3
+ * style), per-arm rates, the task × arm grid and its "differs" filters. The
+ * summary is computed on the server from run summaries; nothing here reads a
+ * run's log.
+ */
+
+/** One arm's point on the curve at one trial: tasks solved at or before it, of how many, as a percentage. */
+export interface CurvePoint {
+  solved: number;
+  tasks: number;
+  /** 0–100, rounded to one decimal. */
+  percent: number;
+}
+
+/**
+ * One row of the curve chart's data: the trial (x) and, per arm, its percentage
+ * under the key {@link curveKey}(index) (y), with the counts beside it in `points`.
+ * An arm whose trial budget is smaller than `trial` has no value there (its line ends).
+ */
+export interface CurveRow {
+  trial: number;
+  points: Array<CurvePoint | null>;
+  [key: `arm${number}`]: number | undefined;
+}
+
+/** The data key of arm `index` in {@link CurveRow} (arm labels may hold any character, so they are not keys). */
+export function curveKey(index: number): `arm${number}` {
+  return `arm${index}`;
+}
+
+/** Percentage with one decimal; 0 when there are no tasks. */
+export function percentOf(solved: number, tasks: number): number {
+  return tasks === 0 ? 0 : Math.round((solved / tasks) * 1000) / 10;
+}
+
+/**
+ * The curves' data: x = trial 1 … the largest trial budget, y = % of the arm's
+ * tasks solved at or before that trial (cumulative: `successByTrial`).
+ */
+export function successCurveRows(arms: readonly Pick<ArmResult, "successByTrial" | "tasks">[]): CurveRow[] {
+  const trials = Math.max(0, ...arms.map((arm) => arm.successByTrial.length));
+  return Array.from({ length: trials }, (_, index) => {
+    const row: CurveRow = { trial: index + 1, points: [] };
+    arms.forEach((arm, armIndex) => {
+      const solved = arm.successByTrial[index];
+      if (solved === undefined) {
+        row.points.push(null);
+        return;
+      }
+      const point = { solved, tasks: arm.tasks, percent: percentOf(solved, arm.tasks) };
+      row.points.push(point);
+      row[curveKey(armIndex)] = point.percent;
+    });
+    return row;
+  });
+}
+
+/** An arm's success rate at trial 1 and at its last trial (pass@1 / EM / success rate, by family). */
+export interface ArmRates {
+  first: CurvePoint;
+  last: CurvePoint;
+  /** The arm's trial budget T (the last trial of the curve). */
+  lastTrial: number;
+}
+
+/** {@link ArmRates} of an arm, from its cumulative `successByTrial`. */
+export function armRates(arm: Pick<ArmResult, "successByTrial" | "tasks" | "trials">): ArmRates {
+  const first = arm.successByTrial[0] ?? 0;
+  const last = arm.successByTrial.at(-1) ?? 0;
+  return {
+    first: { solved: first, tasks: arm.tasks, percent: percentOf(first, arm.tasks) },
+    last: { solved: last, tasks: arm.tasks, percent: percentOf(last, arm.tasks) },
+    lastTrial: arm.successByTrial.length || arm.trials,
+  };
+}
+
+/** What a grid cell shows, in words (never colour alone). */
+export interface CellView {
+  /** Short text: `✓ t2`, `✗ failed`, `cancelled`, `running t3`, `queued`, … */
+  text: string;
+  /** For the colour and the test id. */
+  tone: "solved" | "failed" | "cancelled" | "live" | "paused" | "error";
+  /** A sentence for the cell's title / accessible name. */
+  description: string;
+}
+
+/** The label of one (task, arm) cell: the trial of first success, else the outcome or the run's status. */
+export function cellView(cell: Pick<ExperimentCell, "solvedAtTrial" | "outcome" | "status" | "trials" | "falsePositive" | "halts">): CellView {
+  if (cell.solvedAtTrial !== null) {
+    return { text: `✓ t${cell.solvedAtTrial}`, tone: "solved", description: `Solved at trial ${cell.solvedAtTrial}` };
+  }
+  if (cell.outcome === "failure") {
+    const why = cell.falsePositive ? " (false positive: internal tests passed, hidden tests failed)" : cell.halts > 0 ? ` (${cell.halts} halted)` : "";
+    return { text: cell.falsePositive ? "✗ false +" : "✗ failed", tone: "failed", description: `Not solved in ${cell.trials} ${cell.trials === 1 ? "trial" : "trials"}${why}` };
+  }
+  if (cell.outcome === "cancelled") return { text: "cancelled", tone: "cancelled", description: `Cancelled after ${cell.trials} ${cell.trials === 1 ? "trial" : "trials"}` };
+  if (cell.status === "error") return { text: "error", tone: "error", description: "The run stopped with an error; open it to read why" };
+  if (cell.status === "paused") return { text: "paused", tone: "paused", description: "Paused (e.g. a provider error); open it or press Resume" };
+  if (cell.status === "queued") return { text: "queued", tone: "live", description: "Waiting for a free worker" };
+  if (isLiveStatus(cell.status)) {
+    const trial = cell.trials + 1;
+    return { text: `${cell.status === "interrupted" ? "interrupted" : "running"} t${trial}`, tone: "live", description: `In trial ${trial}` };
+  }
+  return { text: "ended", tone: "failed", description: "Ended" };
+}
+
+/** One task's row of the grid: its cells in arm order (null where the cell has no run yet). */
+export interface GridRow {
+  taskId: string;
+  cells: Array<ExperimentCell | null>;
+}
+
+/** The grid's rows, in the experiment's task order, with cells in arm order. */
+export function gridRows(summary: Pick<ExperimentSummary, "experiment" | "cells">): GridRow[] {
+  const { taskIds, arms } = summary.experiment.definition;
+  const byKey = new Map(summary.cells.map((cell) => [`${cell.taskId}\u0000${cell.arm}`, cell]));
+  return taskIds.map((taskId) => ({ taskId, cells: arms.map((arm) => byKey.get(`${taskId}\u0000${arm.label}`) ?? null) }));
+}
+
+/** The grid's filter: every task, or the tasks arm `a` solved and arm `b` did not (arm indices). */
+export type GridFilter = { kind: "all" } | { kind: "differs"; solvedBy: number; notBy: number };
+
+const solved = (cell: ExperimentCell | null | undefined) => cell?.solvedAtTrial != null;
+
+/** The rows a filter keeps; a text `query` also narrows by task id (case-insensitive substring). */
+export function filterGridRows(rows: readonly GridRow[], filter: GridFilter, query = ""): GridRow[] {
+  const needle = query.trim().toLowerCase();
+  return rows.filter((row) => {
+    if (needle && !row.taskId.toLowerCase().includes(needle)) return false;
+    if (filter.kind === "all") return true;
+    return solved(row.cells[filter.solvedBy]) && !solved(row.cells[filter.notBy]);
+  });
+}
+
+/** How many tasks arm `a` solved that arm `b` did not, and the reverse (for the filter buttons). */
+export function differsCounts(rows: readonly GridRow[], a: number, b: number): { aNotB: number; bNotA: number } {
+  let aNotB = 0;
+  let bNotA = 0;
+  for (const row of rows) {
+    const sa = solved(row.cells[a]);
+    const sb = solved(row.cells[b]);
+    if (sa && !sb) aNotB += 1;
+    if (sb && !sa) bNotA += 1;
+  }
+  return { aNotB, bNotA };
+}
+
+/** Progress in words: `k/n runs · ETA 12 s` (or `· done`). `formatEta` renders the ms. */
+export function progressText(progress: ExperimentSummary["progress"], status: ExperimentSummary["status"], formatEta: (ms: number) => string): string {
+  const runs = `${progress.done}/${progress.total} runs`;
+  if (status === "cancelled") return `${runs} · cancelled`;
+  if (progress.total > 0 && progress.done >= progress.total) return `${runs} · done`;
+  if (progress.etaMs === null) return `${runs} · ETA after the first run ends`;
+  return `${runs} · ETA ${formatEta(progress.etaMs)}`;
+}
+
+/**
+ * Where each arm's end label goes when several lines end at the same value:
+ * 0 for the first arm at a value, 1 for the next, … (the chart stacks the
+ * labels by this rank so they never print on top of each other).
+ */
+export function endLabelRanks(arms: readonly Pick<ArmResult, "successByTrial" | "tasks">[]): number[] {
+  const seen = new Map<string, number>();
+  return arms.map((arm) => {
+    const last = arm.successByTrial.length;
+    const key = `${last}:${percentOf(arm.successByTrial.at(-1) ?? 0, arm.tasks)}`;
+    const rank = seen.get(key) ?? 0;
+    seen.set(key, rank + 1);
+    return rank;
+  });
+}

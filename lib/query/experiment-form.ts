@@ -1,0 +1,64 @@
+import type { Strategy } from "@/lib/domain/config";
+import type { ArmInput } from "@/lib/domain/experiment";
+import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
+
+/**
+ * The "New experiment" form's arm rows as typed, turned into the contract's
+ * arms (lib/domain/experiment.ts) before `POST /api/experiments`. Pure.
+ */
+
+/** One arm row as typed (numbers stay strings until submitted). */
+export interface ArmDraft {
+  /** React key of the row. */
+  key: number;
+  /** null: the label follows the strategy's name until the person types one. */
+  label: string | null;
+  strategy: Strategy;
+  /** null: the server's default model. */
+  modelId: string | null;
+  /** Memory window Ω as typed; empty = the family's default. */
+  memoryWindow: string;
+}
+
+/** The label an arm row shows and submits: the typed one, else the strategy's name. */
+export function armLabel(arm: Pick<ArmDraft, "label" | "strategy">): string {
+  return arm.label ?? arm.strategy;
+}
+
+/** Whether Ω can be set for a strategy on a family: the strategy puts reflections in the prompt and does not fix Ω itself. */
+export function memoryWindowApplies(strategy: Strategy, family: { fixedStepsPerTrial?: number | null } | undefined): boolean {
+  return strategyBehaviour(strategy).reflectionsInPrompt && fixedLimitsOf(strategy, family ?? {}).memoryWindow === null;
+}
+
+/**
+ * The contract's arms from the typed rows, or the first problem in words that
+ * say what to do (empty or duplicate labels, no model, an Ω that is not a
+ * whole number ≥ 1). Ω is sent only where it applies ({@link memoryWindowApplies}).
+ */
+export function armsFromDrafts(
+  drafts: readonly Pick<ArmDraft, "label" | "strategy" | "modelId" | "memoryWindow">[],
+  defaultModelId: string | null,
+  family: { fixedStepsPerTrial?: number | null } | undefined,
+): { arms: ArmInput[]; problem: string | null } {
+  const arms: ArmInput[] = [];
+  const labels = new Set<string>();
+  for (const [index, draft] of drafts.entries()) {
+    const label = armLabel(draft).trim();
+    if (!label) return { arms, problem: `Arm ${index + 1}: give it a label (shown in the curves and the grid).` };
+    if (labels.has(label)) return { arms, problem: `Two arms are labelled "${label}": rename one (labels must be unique).` };
+    labels.add(label);
+    const modelId = draft.modelId ?? defaultModelId;
+    if (!modelId) return { arms, problem: `Arm "${label}": pick a model (the model list has not loaded yet).` };
+    const arm: ArmInput = { label, strategy: draft.strategy, modelId };
+    if (memoryWindowApplies(draft.strategy, family) && draft.memoryWindow.trim() !== "") {
+      const omega = Number(draft.memoryWindow);
+      if (!Number.isInteger(omega) || omega < 1) {
+        return { arms, problem: `Arm "${label}": the memory window Ω is a whole number of at least 1, or empty for the family's default.` };
+      }
+      arm.memoryWindow = omega;
+    }
+    arms.push(arm);
+  }
+  if (arms.length === 0) return { arms, problem: "Add at least one arm." };
+  return { arms, problem: null };
+}
