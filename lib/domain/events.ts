@@ -110,6 +110,8 @@ export const eventDataSchemas = {
     callId: callIdSchema.nullable(),
     /** What the reader dropped around the first well-formed action (trailing text, a second action, a made-up observation). */
     ignored: z.string().nullable().default(null),
+    /** The completion was cut off by the token limit (finish reason `length`) but still held a usable action. */
+    truncated: z.boolean().default(false),
   }),
   "step-observation": z.object({
     trial,
@@ -141,7 +143,13 @@ export const eventDataSchemas = {
     /** Code tasks: the internal tests passed but the hidden tests did not (paper §4, Table 2). */
     falsePositive: z.boolean().default(false),
   }),
-  "reflection-end": z.object({ trial, text: z.string(), callId: callIdSchema }),
+  "reflection-end": z.object({
+    trial,
+    text: z.string(),
+    callId: callIdSchema,
+    /** Set when the reflection failed a check (empty or markup only, a copy of the answer, a duplicate) even after one retry; shown in the memory panel. */
+    warning: z.string().nullable().default(null),
+  }),
   "reflection-edit": z.object({
     reflectionEventId: eventIdSchema,
     oldText: z.string(),

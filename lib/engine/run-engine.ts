@@ -9,8 +9,12 @@ import { digestState } from "./digest";
 import { ModelCallError, type EventLog, type ModelPort, type ModelRequest, type ModelResponse } from "./ports";
 import { pauseAfter, pauseBefore } from "./breakpoints";
 import { buildActorMessages, buildReflectorMessages, cleanReflection, trajectoryOf } from "./prompts";
+import { reflectionProblem } from "./completion-checks";
+import { abortable, callModel, isAbort, type CallObserver, type ModelCallContext } from "./model-calls";
 import { EpisodeCache } from "./episode-cache";
 import { strategyBehaviour } from "./strategies";
+
+export type { CallInfo, CallObserver } from "./model-calls";
 
 /** What the engine needs; all of it behind ports, so tests and the bench pass in-memory versions. */
 export interface EngineDeps {
@@ -22,24 +26,6 @@ export interface EngineDeps {
   newId?: () => string;
   /** Awaited between two actions so timers and I/O can run; default: one `setImmediate` turn. */
   yieldToEventLoop?: () => Promise<void>;
-}
-
-/** A model call as a watcher sees it while it runs (transient: nothing of this is stored). */
-export interface CallInfo {
-  role: "actor" | "reflector";
-  trial: number;
-  /** The Actor step; null for a Self-Reflection call. */
-  step: number | null;
-  /** ISO-8601 time the call started. */
-  startedAt: string;
-}
-
-/** Watches model calls while they run: start, each streamed text piece, end (success or not). */
-export interface CallObserver {
-  start(call: CallInfo): void;
-  /** The next piece of streamed text (not the text so far). Live calls only. */
-  delta(call: CallInfo, text: string): void;
-  end(call: CallInfo): void;
 }
 
 /** Options of one {@link driveRun} call. */
@@ -176,40 +162,6 @@ function effectiveConfigOf(state: RunState): RunConfig | null {
   return state.effectiveConfig;
 }
 
-function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true && error instanceof Error && (error.name === "AbortError" || error === signal.reason);
-}
-
-/**
- * Waits for `work` unless `signal` aborts first (then rejects with an AbortError).
- * Used for sandbox jobs, which stop at their own time limit: on cancel the run
- * stops waiting and the job's result is discarded.
- */
-function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(abortError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
-function abortError(): Error {
-  const error = new Error("The operation was aborted.");
-  error.name = "AbortError";
-  return error;
-}
-
 type Append = (drafts: EventDraft[]) => Promise<void>;
 
 function observationDraft(stepData: { trial: number; step: number }, result: StepResult): EventDraft {
@@ -232,37 +184,10 @@ function earlyStopFor(deps: EngineDeps, state: RunState): ((trial: TrialView) =>
 }
 
 /** What {@link perform} needs besides the action and the state. */
-interface PerformContext {
-  deps: EngineDeps;
+interface PerformContext extends ModelCallContext {
   newId: () => string;
   append: Append;
-  signal: AbortSignal | undefined;
-  onCall: CallObserver | undefined;
-  /** The path's request counts by hash (`RunState.requestCounts`). */
-  requestCounts: Readonly<Record<string, number>>;
   episodes: EpisodeCache;
-}
-
-/** One model call, watched by the call observer (start, deltas, end). */
-async function callModel(
-  context: PerformContext,
-  request: ModelRequest,
-  call: Omit<CallInfo, "startedAt">,
-  replay: RunState["replayMode"],
-): Promise<ModelResponse> {
-  const observer = context.onCall;
-  const info: CallInfo = { ...call, startedAt: new Date().toISOString() };
-  observer?.start(info);
-  try {
-    return await context.deps.model.generate(request, {
-      signal: context.signal,
-      replay,
-      occurrence: (hash) => context.requestCounts[hash] ?? 0,
-      onDelta: observer ? (text) => observer.delta(info, text) : undefined,
-    });
-  } finally {
-    observer?.end(info);
-  }
 }
 
 async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunState, context: PerformContext): Promise<void> {
@@ -314,7 +239,8 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         messages: buildActorMessages(config, family, task, trial, next.step, state.trials.find((t) => t.trial === next.trial - 1) ?? null, state.trials),
         stopSequences: family.actorStopSequences,
       };
-      const response = await callModel(context, request, { role: "actor", trial: next.trial, step: next.step }, state.replayMode);
+      const usableAction = (text: string) => family.parseAction(family.splitCompletion(text).actionText, stepData).ok;
+      const response = await callModel(context, request, { role: "actor", trial: next.trial, step: next.step }, state.replayMode, usableAction);
       const callEventId = newId();
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
@@ -332,6 +258,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
             parseError: parsed.ok ? null : parsed.error,
             callId,
             ignored: [completion.ignored, parsed.ok ? parsed.ignored : undefined].filter((part) => part !== undefined && part.trim() !== "").join("\n") || null,
+            truncated: response.finishReason === "length",
           },
           { causedBy: callEventId },
         ),
@@ -360,12 +287,22 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         messages: buildReflectorMessages(config, family, task, trial),
         stopSequences: [],
       };
-      const response = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, state.replayMode);
+      const hasWords = (text: string) => cleanReflection(text) !== "";
+      const checks = { answer: trial.answer, memory: state.memory };
+      let response = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, state.replayMode, hasWords);
+      let warning = reflectionProblem(cleanReflection(response.text), checks);
+      if (warning !== null) {
+        // Asked once more (live); if it is still not a usable lesson it is stored with the warning.
+        const again = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, "live", hasWords);
+        const againWarning = reflectionProblem(cleanReflection(again.text), checks);
+        response = again;
+        warning = againWarning === null ? null : `${againWarning} (asked twice).`;
+      }
       const callEventId = newId();
       const callId = asCallId(newId());
       const drafts = [
         callEnd(callEventId, callId, request, response, next.trial, null),
-        draft("reflection-end", { trial: next.trial, text: cleanReflection(response.text), callId }, { causedBy: callEventId }),
+        draft("reflection-end", { trial: next.trial, text: cleanReflection(response.text), callId, warning }, { causedBy: callEventId }),
       ];
       await appendWithCheckpoint(drafts, next.trial, append, state);
       return;

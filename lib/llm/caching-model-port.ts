@@ -34,7 +34,9 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
 
   const live = async (request: ModelRequest, cacheKey: string, options: ModelCallOptions): Promise<ModelResponse> => {
     const response = await inner.generate(request, { signal: options.signal, onDelta: options.onDelta });
-    await cache.putCachedResponse(cacheKey, { text: response.text, usage: response.usage, finishReason: response.finishReason });
+    // An empty or filtered completion is asked for again by the engine: never replay it.
+    const worthKeeping = response.text.trim() !== "" && response.finishReason !== "content-filter";
+    if (worthKeeping) await cache.putCachedResponse(cacheKey, { text: response.text, usage: response.usage, finishReason: response.finishReason });
     return response;
   };
 

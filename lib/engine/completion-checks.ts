@@ -1,0 +1,67 @@
+import type { MemoryItem } from "@/lib/domain/events";
+import { ModelCallError, type ModelResponse } from "./ports";
+
+/**
+ * Completions that are not the agent's fault (issue: real model output): an
+ * empty or whitespace-only completion, one the provider's content filter
+ * stopped, or one cut off by the token limit before it held a usable action.
+ * The engine asks again (bounded) and, if it stays bad, records the call as
+ * errored and pauses the run — never a failed trial, never reflected on.
+ */
+
+/** Attempts per model call before a bad completion is given up on (the first one included). */
+export const MAX_COMPLETION_ATTEMPTS = 3;
+
+/** Why a completion cannot be used; null when it can. */
+export type CompletionProblem = { code: "empty-completion" | "content-filtered" | "truncated"; message: string } | null;
+
+/**
+ * Judges a completion. `usable(text)` says whether a truncated completion
+ * still holds what the role needs (the Actor: an action that parses); a
+ * truncated but usable one is accepted (and marked truncated by the caller).
+ */
+export function completionProblem(response: Pick<ModelResponse, "text" | "finishReason">, usable: (text: string) => boolean): CompletionProblem {
+  if (response.finishReason === "content-filter") {
+    return { code: "content-filtered", message: "the provider's content filter stopped the completion" };
+  }
+  if (response.text.trim() === "") {
+    return response.finishReason === "length"
+      ? { code: "truncated", message: "the completion was cut off by the token limit before it said anything" }
+      : { code: "empty-completion", message: "the completion was empty" };
+  }
+  if (response.finishReason === "length" && !usable(response.text)) {
+    return { code: "truncated", message: "the completion was cut off by the token limit (finish reason: length) before it gave a usable answer" };
+  }
+  return null;
+}
+
+/** The error recorded when every attempt was bad: retryable, and it says what to do. */
+export function badCompletionError(problem: NonNullable<CompletionProblem>, attempts: number, modelId: string): ModelCallError {
+  const advice =
+    problem.code === "truncated"
+      ? "Raise the role's max output tokens in the Steer tab (or pick another model), then resume the run."
+      : "Resume the run to ask again, or pick another model in the Steer tab.";
+  return new ModelCallError(`${modelId}: ${problem.message} (${attempts} attempts); this is not counted as a failed trial. ${advice}`, {
+    code: problem.code,
+    retryable: true,
+    attempts,
+  });
+}
+
+/** Lower-cased letters and digits only: what two reflections are compared by. */
+function normalized(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+}
+
+/**
+ * Checks a Self-Reflection before it enters the episodic memory: empty or
+ * markup only (e.g. three backticks), a copy of the trial's answer, or a
+ * duplicate of a reflection already in memory. Returns what is wrong, or null.
+ */
+export function reflectionProblem(text: string, context: { answer: string | null; memory: readonly MemoryItem[] }): string | null {
+  const words = normalized(text);
+  if (words === "") return "the reflection is empty or markup only";
+  if (context.answer !== null && words === normalized(context.answer)) return "the reflection only repeats the trial's answer";
+  if (context.memory.some((item) => normalized(item.text) === words)) return "the reflection repeats one already in memory";
+  return null;
+}

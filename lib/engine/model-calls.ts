@@ -1,0 +1,107 @@
+import type { RunState } from "@/lib/domain/fold-run";
+import { badCompletionError, completionProblem, MAX_COMPLETION_ATTEMPTS } from "./completion-checks";
+import type { EngineDeps } from "./run-engine";
+import type { ModelRequest, ModelResponse } from "./ports";
+
+/** Model calls as the engine makes them: watched while they run, repeated when the completion is not the agent's fault. */
+
+/** A model call as a watcher sees it while it runs (transient: nothing of this is stored). */
+export interface CallInfo {
+  role: "actor" | "reflector";
+  trial: number;
+  /** The Actor step; null for a Self-Reflection call. */
+  step: number | null;
+  /** ISO-8601 time the call started. */
+  startedAt: string;
+}
+
+/** Watches model calls while they run: start, each streamed text piece, end (success or not). */
+export interface CallObserver {
+  start(call: CallInfo): void;
+  /** The next piece of streamed text (not the text so far). Live calls only. */
+  delta(call: CallInfo, text: string): void;
+  end(call: CallInfo): void;
+}
+
+
+/** What a model call needs from the engine's context. */
+export interface ModelCallContext {
+  deps: EngineDeps;
+  signal: AbortSignal | undefined;
+  onCall: CallObserver | undefined;
+  /** The path's request counts by hash (`RunState.requestCounts`). */
+  requestCounts: Readonly<Record<string, number>>;
+}
+
+/**
+ * One model call, watched by the call observer (start, deltas, end). A
+ * completion that is not the agent's fault (empty, content-filtered, cut off
+ * before it is `usable`) is asked for again, live, up to
+ * {@link MAX_COMPLETION_ATTEMPTS} times; then a retryable {@link ModelCallError}
+ * is thrown, which the engine records as `model-call-error` and pauses on.
+ */
+export async function callModel(
+  context: ModelCallContext,
+  request: ModelRequest,
+  call: Omit<CallInfo, "startedAt">,
+  replay: RunState["replayMode"],
+  usable: (text: string) => boolean,
+): Promise<ModelResponse> {
+  const observer = context.onCall;
+  let problem: ReturnType<typeof completionProblem> = null;
+  for (let attempt = 1; attempt <= MAX_COMPLETION_ATTEMPTS; attempt += 1) {
+    const info: CallInfo = { ...call, startedAt: new Date().toISOString() };
+    observer?.start(info);
+    let response: ModelResponse;
+    try {
+      response = await context.deps.model.generate(request, {
+        signal: context.signal,
+        // A repeat after a bad completion must reach the model, not the cache.
+        replay: attempt === 1 ? replay : "live",
+        occurrence: (hash) => context.requestCounts[hash] ?? 0,
+        onDelta: observer ? (text) => observer.delta(info, text) : undefined,
+      });
+    } finally {
+      observer?.end(info);
+    }
+    problem = completionProblem(response, usable);
+    if (problem === null) return response;
+  }
+  throw badCompletionError(problem ?? { code: "empty-completion", message: "the completion was empty" }, MAX_COMPLETION_ATTEMPTS, request.settings.modelId);
+}
+
+/** True when `error` is the abort of `signal` (the run's cancel or a worker's stop). */
+export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && error instanceof Error && (error.name === "AbortError" || error === signal.reason);
+}
+
+/**
+ * Waits for `work` unless `signal` aborts first (then rejects with an AbortError).
+ * Used for sandbox jobs, which stop at their own time limit: on cancel the run
+ * stops waiting and the job's result is discarded.
+ */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** An Error named `AbortError`, as fetch and the AI SDK throw on abort. */
+export function abortError(): Error {
+  const error = new Error("The operation was aborted.");
+  error.name = "AbortError";
+  return error;
+}
