@@ -38,6 +38,12 @@ function armsOf(options: RunOptions): ArmInput[] {
   });
 }
 
+/** `none vs reflexion on qa built-in`, shortened to the 120 characters a name may have. */
+function defaultName(arms: readonly ArmInput[], family: string, tasks: string): string {
+  const name = `${arms.map((arm) => arm.label).join(" vs ")} on ${family} ${tasks === BUILTIN_TASK_SET ? "built-in" : path.basename(tasks)}`;
+  return name.length <= 120 ? name : `${name.slice(0, 119)}…`;
+}
+
 /** Executes the experiment's queued runs here, at most `concurrency` at once, with a progress bar on stderr; resolves when none is left. */
 async function execute(context: ServerContext, experimentId: string, concurrency: number): Promise<ExperimentSummary> {
   const runIds = new Set(await context.experiments.runIds(experimentId));
@@ -116,7 +122,7 @@ export function registerExperimentCommands(program: Command): void {
         const concurrency = options.concurrency ?? 4;
         const record = await context.experiments.start(
           {
-            name: options.name ?? `${arms.map((arm) => arm.label).join(" vs ")} on ${family.id} ${options.tasks === BUILTIN_TASK_SET ? "built-in" : path.basename(options.tasks)}`,
+            name: options.name ?? defaultName(arms, family.id, options.tasks),
             environment: family.id,
             taskSet,
             taskIds,

@@ -132,6 +132,8 @@ export const createRunRequestSchema = z.object({
   templates: z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() }).optional(),
   /** How the run's calls use the response cache (RunConfig.replayMode); default `live`. */
   replayMode: z.enum(["live", "recorded"]).optional(),
+  /** RunConfig.cacheScope: recorded responses are shared only within this scope (an experiment's id). */
+  cacheScope: z.string().min(1).optional(),
 });
 /** A create-run request as a caller may write it (breakpoint kinds left out are off). */
 export type CreateRunRequest = z.input<typeof createRunRequestSchema>;

@@ -116,5 +116,12 @@ export const runConfigSchema = z.object({
    * `recorded`, so arms that make the same trial-1 calls make them once.
    */
   replayMode: z.enum(["live", "recorded"]).default("live"),
+  /**
+   * Limits which recorded responses the run's calls (and its forks' and replays')
+   * may be served: only those recorded under the same scope. An experiment's runs
+   * use the experiment's id, so its arms share identical calls with each other but
+   * a new experiment samples the model afresh. Null: the database-wide cache.
+   */
+  cacheScope: z.string().min(1).nullable().default(null),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;

@@ -39,13 +39,17 @@ export function decideNext(
     // Where the open trial stands: the Actor's steps and their budget (lib/domain/next-step.ts).
     const progress = openTrialProgress(last, config);
     if (progress.kind === "finished") return { kind: "evaluate", trial: last.trial, answer: progress.answer, halted: false, haltReason: null };
+    // The family's early stop (a loop) is asked before the step budget: when both hold at
+    // the same step, the loop is the one reason recorded, as the families' Evaluators
+    // also name it first in their feedback (docs/decisions/0014-action-readers-and-loops.md).
+    const completed = progress.kind === "out-of-steps" ? progress.budget : progress.completed;
+    const early = completed > 0 ? (options.earlyStop?.(last) ?? null) : null;
+    if (early !== null) return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason: early };
     if (progress.kind === "out-of-steps") {
       const { budget } = progress;
       const haltReason = `Step limit reached (${budget} ${budget === 1 ? "step" : "steps"}) without finishing.`;
       return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason };
     }
-    const early = progress.completed > 0 ? (options.earlyStop?.(last) ?? null) : null;
-    if (early !== null) return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason: early };
     return { kind: "actor-step", trial: last.trial, step: progress.step };
   }
 

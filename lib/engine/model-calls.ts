@@ -31,6 +31,8 @@ export interface ModelCallContext {
   onCall: CallObserver | undefined;
   /** The path's request counts by hash (`RunState.requestCounts`). */
   requestCounts: Readonly<Record<string, number>>;
+  /** `RunConfig.cacheScope` of the run. */
+  cacheScope: string | null;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function callModel(
         // A repeat after a bad completion must reach the model, not the cache.
         replay: attempt === 1 ? replay : "live",
         occurrence: (hash) => context.requestCounts[hash] ?? 0,
+        cacheScope: context.cacheScope,
         onDelta: observer ? (text) => observer.delta(info, text) : undefined,
       });
     } finally {

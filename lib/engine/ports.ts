@@ -65,6 +65,8 @@ export interface ModelCallOptions {
    * replays its own sequence instead of the first answer every time.
    */
   occurrence?: (requestHash: string) => number;
+  /** Only responses recorded under this scope are served or shared (`RunConfig.cacheScope`); default the database-wide cache. */
+  cacheScope?: string | null;
   /** Receives each streamed text piece of a live call, in order (not called for cache hits). */
   onDelta?: (text: string) => void;
 }

@@ -117,7 +117,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     // What perform() reads of the state must not change under it: appends fold into `state` in place.
     const config = effectiveConfigOf(state);
     try {
-      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts, episodes });
+      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts, episodes, cacheScope: config?.cacheScope ?? null });
       const after = pauseAfter(state, next);
       if (after) await append([after]);
     } catch (error) {

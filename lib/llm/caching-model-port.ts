@@ -43,7 +43,7 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
   return {
     async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
       const requestHash = requestHashOf(request);
-      const key = cacheKeyOf(requestHash, options.occurrence?.(requestHash) ?? 0);
+      const key = cacheKeyOf(requestHash, options.occurrence?.(requestHash) ?? 0, options.cacheScope ?? null);
       if (options.replay !== "recorded") return live(request, key, options);
       const hit = await cache.getCachedResponse(key);
       if (hit) return fromCache(hit, requestHash);
@@ -66,7 +66,12 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
   };
 }
 
-/** The cache key of the `occurrence`-th identical request on a path: the hash itself for the first (so older caches still hit), `hash#n` after. */
-export function cacheKeyOf(requestHash: string, occurrence: number): string {
-  return occurrence === 0 ? requestHash : `${requestHash}#${occurrence}`;
+/**
+ * The cache key of the `occurrence`-th identical request on a path: the hash
+ * itself for the first (so older caches still hit), `hash#n` after; within a
+ * scope (an experiment), prefixed `scope:`.
+ */
+export function cacheKeyOf(requestHash: string, occurrence: number, scope: string | null = null): string {
+  const key = occurrence === 0 ? requestHash : `${requestHash}#${occurrence}`;
+  return scope === null ? key : `${scope}:${key}`;
 }

@@ -89,6 +89,8 @@ export class ExperimentService {
             maxStepsPerTrial: arm.maxStepsPerTrial,
             templates: arm.templates,
             replayMode: "recorded",
+            // Arms share calls within this experiment; a new experiment samples the model afresh.
+            cacheScope: record.id,
           },
           { start: false, cell: { experimentId: record.id, taskId, arm: arm.label } },
         );

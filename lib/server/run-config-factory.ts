@@ -72,5 +72,6 @@ export function buildRunConfig(
     },
     breakpoints: request.breakpoints,
     replayMode: request.replayMode,
+    cacheScope: request.cacheScope ?? null,
   });
 }

@@ -2,7 +2,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3FinishReason, LanguageM
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { draft, type RunEvent } from "@/lib/domain/events";
+import { draft, type RunEvent, type RunEventOf } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { driveRun } from "@/lib/engine/run-engine";
@@ -116,8 +116,10 @@ describe("completions that are not the agent's fault", () => {
 });
 
 describe("reflections are checked before they enter memory", () => {
-  const trial2Prompt = (log: RunEvent[]) =>
-    log.find((event) => event.type === "model-call-end" && event.data.role === "actor" && event.data.trial === 2)?.data.messages.map((m) => m.content).join("\n") ?? "";
+  const trial2Prompt = (log: RunEvent[]) => {
+    const call = log.find((event): event is RunEventOf<"model-call-end"> => event.type === "model-call-end" && event.data.role === "actor" && event.data.trial === 2);
+    return call?.data.messages.map((message) => message.content).join("\n") ?? "";
+  };
 
   it("markup only (three backticks) is asked again; the good lesson, not the backticks, reaches trial 2", async () => {
     const { drive, events } = await setup((role, n) => (role === "reflector" && n === 1 ? { text: "```" } : "demo"));

@@ -28,6 +28,7 @@ export function makeRunConfig(overrides: Partial<RunConfig> = {}): RunConfig {
     breakpoints: NO_BREAKPOINTS,
     seed: 0,
     replayMode: "live",
+    cacheScope: null,
     ...overrides,
   };
 }

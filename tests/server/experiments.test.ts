@@ -130,6 +130,16 @@ describe("experiments: tasks × arms × trials", () => {
     expect(cached).toBeGreaterThan(0);
   });
 
+  it("a new experiment samples the model afresh: calls are shared within an experiment, not with earlier ones", async () => {
+    const { context, calls } = setup();
+    await runExperiment(context, qaTasks.slice(0, 1), 2);
+    const first = calls();
+    const again = await runExperiment(context, qaTasks.slice(0, 1), 2);
+    expect(calls() - first).toBe(first);
+    const summary = await context.experiments.summary(again.id);
+    expect(summary.arms.reduce((n, arm) => n + arm.calls.live, 0)).toBe(first);
+  });
+
   it("exports one CSV row per task × arm × trial that parses back to the runs' numbers", async () => {
     const { context } = setup();
     const record = await runExperiment(context, qaTasks.slice(0, 2), 3);
