@@ -159,7 +159,11 @@ export type RunSummary = z.infer<typeof runSummarySchema>;
 export const runListResponseSchema = z.object({ runs: z.array(runSummarySchema) });
 
 export const runDetailResponseSchema = z.object({
-  run: runSummarySchema.extend({ rootBranchId: z.string() }),
+  run: runSummarySchema.extend({
+    rootBranchId: z.string(),
+    /** The experiment cell the run belongs to (lib/domain/experiment.ts), or null for a run of its own. */
+    experiment: z.object({ id: z.string(), taskId: z.string(), arm: z.string() }).nullable().default(null),
+  }),
 });
 export type RunDetailResponse = z.infer<typeof runDetailResponseSchema>;
 

@@ -85,7 +85,9 @@ export function createServerContext(
     models: () => listAvailableModels(env),
     runDetail: async (runId) => {
       const run = await service.getRun(runId);
-      return { run: { ...(await service.summary(run)), rootBranchId: run.rootBranchId } };
+      const cell = await store.experiments.experimentOfRun(run.id);
+      const experiment = cell ? { id: cell.experimentId, taskId: cell.taskId, arm: cell.arm } : null;
+      return { run: { ...(await service.summary(run)), rootBranchId: run.rootBranchId, experiment } };
     },
   };
 }

@@ -49,6 +49,7 @@ function editedRun() {
 const detail: RunDetailResponse["run"] = {
   id: "run-1",
   rootBranchId: "branch-1",
+  experiment: null,
   createdAt: "2026-11-30T12:00:00.000Z",
   environment: "qa",
   taskId: "hp-1",

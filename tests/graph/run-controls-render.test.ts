@@ -101,6 +101,7 @@ describe("the run header: status words and the call in flight", () => {
   const detail: RunDetailResponse["run"] = {
     id: "run-1",
     rootBranchId: "branch-1",
+    experiment: null,
     createdAt: "2026-11-30T12:00:00.000Z",
     environment: "qa",
     taskId: "hp-1",

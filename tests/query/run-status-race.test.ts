@@ -59,6 +59,7 @@ function detail(status: RunStatus): RunDetailResponse {
       trials: 1,
       outcome: null,
       rootBranchId: "branch-1",
+      experiment: null,
     },
   };
 }

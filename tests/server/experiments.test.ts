@@ -101,6 +101,10 @@ describe("experiments: tasks × arms × trials", () => {
         { label: "Reflexion", strategy: "reflexion", modelId: "demo", tasks: 3, trials: 4, successByTrial: [0, 3, 3, 3] },
       ],
     });
+    // A run says which cell it belongs to; a run of its own says none.
+    expect((await context.runDetail(links[1]!.runId)).run.experiment).toEqual({ id: record.id, taskId: qaTasks[0], arm: "Reflexion" });
+    const single = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: qaTasks[0]!, strategy: "none", modelId: "demo" });
+    expect((await context.runDetail(single.id)).run.experiment).toBeNull();
     // The grid: Reflexion solved every task at trial 2; ReAct none.
     expect(summary.cells.filter((cell) => cell.arm === "Reflexion").map((cell) => cell.solvedAtTrial)).toEqual([2, 2, 2]);
     expect(summary.cells.filter((cell) => cell.arm === "ReAct").map((cell) => cell.solvedAtTrial)).toEqual([null, null, null]);
