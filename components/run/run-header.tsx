@@ -15,7 +15,7 @@ import { useNow } from "@/components/ui/use-now";
 import { cn } from "@/lib/utils/cn";
 import { BranchSwitcher } from "./branch-switcher";
 import { RunControls } from "./run-controls";
-import { callInFlightLabel, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
+import { callInFlightLabel, retryLabel, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
 
 function ConnectionDot({ connection }: { connection: StreamConnection }) {
   if (connection === "idle" || connection === "closed") return null;
@@ -54,6 +54,12 @@ function CallInFlight({ call }: { call: CallActivity }) {
             {elapsed}
           </span>
         </>
+      ) : null}
+      {call.retry ? (
+        <span data-testid="call-retrying" className="text-amber-800" title={call.retry.message}>
+          {" · "}
+          {retryLabel(call.retry, now)}
+        </span>
       ) : null}
     </span>
   );

@@ -33,6 +33,16 @@ export function callInFlightLabel(call: Pick<CallActivity, "role" | "trial" | "s
   return `Actor call · trial ${call.trial}${call.step === null ? "" : ` step ${call.step}`}`;
 }
 
+/**
+ * While a failed attempt waits for its retry: "attempt 1 failed · retrying in 7 s"
+ * (counting down from `retry.at`, ms clock `now`), then "retrying now…".
+ */
+export function retryLabel(retry: NonNullable<CallActivity["retry"]>, now: number): string {
+  const left = Math.ceil((Date.parse(retry.at) - now) / 1000);
+  const when = Number.isNaN(left) || left <= 0 ? "retrying now…" : `retrying in ${left} s`;
+  return `attempt ${retry.attempt} failed · ${when}`;
+}
+
 /** The paused banner in three parts: a bold headline, the reason (if any) and one instruction. */
 export interface PauseBanner {
   headline: string;

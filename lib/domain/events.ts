@@ -77,6 +77,8 @@ export const eventDataSchemas = {
     latencyMs: z.number().nonnegative(),
     finishReason: z.string(),
     source: z.enum(["live", "cache"]),
+    /** What the model port changed so the provider would take the call (e.g. "stop sequences dropped: …"). */
+    adjustments: z.array(z.string()).default([]),
   }),
   "model-call-error": z.object({
     callId: callIdSchema,

@@ -9,7 +9,8 @@ import { z } from "zod";
  * - `call-start`: a call began (`startedAt` ISO-8601), so clients can show how long it has run;
  * - `token-delta`: the next piece of streamed text (coalesced server-side to at
  *   most ~10 messages a second; pieces never split a UTF-16 surrogate pair);
- * - `call-end`: the call returned (its events follow as `run-event`s) or failed.
+ * - `call-end`: the call returned (its events follow as `run-event`s) or failed;
+ * - `call-retry`: a failed attempt (rate limit, server error, no first token) will be retried at `retryAt`.
  */
 const callFields = {
   branchId: z.string(),
@@ -25,6 +26,8 @@ export const liveCallMessageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("call-start"), ...callFields }),
   z.object({ kind: z.literal("token-delta"), ...callFields, text: z.string() }),
   z.object({ kind: z.literal("call-end"), ...callFields }),
+  /** A failed attempt will be retried at `retryAt` (ISO-8601): show "retrying in N s". */
+  z.object({ kind: z.literal("call-retry"), ...callFields, retryAt: z.string(), attempt: z.number().int().positive(), message: z.string() }),
 ]);
 export type LiveCallMessage = z.infer<typeof liveCallMessageSchema>;
 

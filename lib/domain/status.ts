@@ -60,5 +60,7 @@ export const callActivitySchema = z.object({
   step: z.number().int().positive().nullable(),
   /** ISO-8601 time the call started. */
   startedAt: z.string(),
+  /** Set while the call waits to retry a failed attempt (rate limit, server error, timeout): when (ISO-8601), which attempt failed, why. */
+  retry: z.object({ at: z.string(), attempt: z.number().int().positive(), message: z.string() }).nullable().default(null),
 });
 export type CallActivity = z.infer<typeof callActivitySchema>;

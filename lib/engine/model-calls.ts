@@ -1,7 +1,7 @@
 import type { RunState } from "@/lib/domain/fold-run";
 import { badCompletionError, completionProblem, MAX_COMPLETION_ATTEMPTS } from "./completion-checks";
 import type { EngineDeps } from "./run-engine";
-import type { ModelRequest, ModelResponse } from "./ports";
+import type { ModelRequest, ModelResponse, RetryNotice } from "./ports";
 
 /** Model calls as the engine makes them: watched while they run, repeated when the completion is not the agent's fault. */
 
@@ -20,6 +20,8 @@ export interface CallObserver {
   start(call: CallInfo): void;
   /** The next piece of streamed text (not the text so far). Live calls only. */
   delta(call: CallInfo, text: string): void;
+  /** A failed attempt will be retried after `retry.delayMs` ms (rate limit, server error, first-token timeout). */
+  retry?(call: CallInfo, retry: RetryNotice): void;
   end(call: CallInfo): void;
 }
 
@@ -63,6 +65,7 @@ export async function callModel(
         occurrence: (hash) => context.requestCounts[hash] ?? 0,
         cacheScope: context.cacheScope,
         onDelta: observer ? (text) => observer.delta(info, text) : undefined,
+        onRetry: observer?.retry ? (retry) => observer.retry?.(info, retry) : undefined,
       });
     } finally {
       observer?.end(info);

@@ -24,6 +24,8 @@ export interface ModelResponse {
   costUsd: number | null;
   requestHash: string;
   source: "live" | "cache";
+  /** What the port changed so the provider would take the call (e.g. stop sequences dropped), for people; empty when nothing. */
+  adjustments?: string[];
 }
 
 /**
@@ -67,8 +69,17 @@ export interface ModelCallOptions {
   occurrence?: (requestHash: string) => number;
   /** Only responses recorded under this scope are served or shared (`RunConfig.cacheScope`); default the database-wide cache. */
   cacheScope?: string | null;
+  /** Told when a failed attempt will be retried (by the AI SDK), and after how long (ms), so people can see "retrying in N s". */
+  onRetry?: (retry: RetryNotice) => void;
   /** Receives each streamed text piece of a live call, in order (not called for cache hits). */
   onDelta?: (text: string) => void;
+}
+
+/** A failed attempt that will be retried: which attempt failed (1-based), the wait before the next one (ms), and why. */
+export interface RetryNotice {
+  attempt: number;
+  delayMs: number;
+  message: string;
 }
 
 /** Calls models. Throws {@link ModelCallError} on provider failure. */

@@ -348,6 +348,7 @@ function callEnd(
       latencyMs: response.latencyMs,
       finishReason: response.finishReason,
       source: response.source,
+      adjustments: response.adjustments ?? [],
     },
     { id: eventId },
   );

@@ -33,7 +33,7 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
   });
 
   const live = async (request: ModelRequest, cacheKey: string, options: ModelCallOptions): Promise<ModelResponse> => {
-    const response = await inner.generate(request, { signal: options.signal, onDelta: options.onDelta });
+    const response = await inner.generate(request, { signal: options.signal, onDelta: options.onDelta, onRetry: options.onRetry });
     // An empty or filtered completion is asked for again by the engine: never replay it.
     const worthKeeping = response.text.trim() !== "" && response.finishReason !== "content-filter";
     if (worthKeeping) await cache.putCachedResponse(cacheKey, { text: response.text, usage: response.usage, finishReason: response.finishReason });

@@ -1,11 +1,12 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { APICallError, NoOutputGeneratedError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
 import type { ChatMessage } from "@/lib/domain/events";
-import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse } from "@/lib/engine/ports";
+import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse, type RetryNotice } from "@/lib/engine/ports";
 import type { DemoScriptBook } from "./demo-model";
 import { toModelCallError, type ModelCallErrorContext } from "./model-call-errors";
 import { modelTimeoutFor, ModelTimeoutError, type ModelTimeout } from "./model-timeouts";
 import { costUsdOf } from "./pricing";
+import { ADJUSTMENT_NOTES, rejectedParameter, type AdjustableParameter } from "./rejected-parameters";
 import {
   describeProviderTarget,
   resolveModel as resolveRegisteredModel,
@@ -43,6 +44,8 @@ export type DeltaListener = (text: string) => void;
 export interface ModelCallOptions {
   /** Cancels the call (and any pending retry); `generate` then throws a `ModelCallError` with code `aborted`. */
   signal?: AbortSignal;
+  /** Told when a failed attempt will be retried by the SDK, with the wait (ms). */
+  onRetry?: (retry: RetryNotice) => void;
   /** Streamed text pieces of this call; called after the port-level `onDelta`, if both are set. */
   onDelta?: DeltaListener;
 }
@@ -84,6 +87,28 @@ export interface ModelPortOptions {
   now?: () => number;
 }
 
+/**
+ * The wait the AI SDK makes before retrying after attempt `attempt` failed with
+ * `error` — its own rule (`retryWithExponentialBackoffRespectingRetryHeaders`,
+ * not exported): `retry-after-ms`, else `retry-after` in seconds or as an HTTP
+ * date, when under 60 s (or under the backoff); else the exponential backoff,
+ * 2 s × 2^(attempt − 1). Only for telling people "retrying in N s"; the SDK does the waiting.
+ */
+export function sdkRetryDelayMs(error: unknown, attempt: number): number {
+  const backoff = 2_000 * 2 ** (attempt - 1);
+  const headers = APICallError.isInstance(error) ? error.responseHeaders : undefined;
+  if (!headers) return backoff;
+  let ms: number | undefined;
+  const retryAfterMs = headers["retry-after-ms"];
+  if (retryAfterMs && !Number.isNaN(parseFloat(retryAfterMs))) ms = parseFloat(retryAfterMs);
+  const retryAfter = headers["retry-after"];
+  if (retryAfter && ms === undefined) {
+    const seconds = parseFloat(retryAfter);
+    ms = Number.isNaN(seconds) ? Date.parse(retryAfter) - Date.now() : seconds * 1000;
+  }
+  return ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < 60_000 || ms < backoff) ? ms : backoff;
+}
+
 /** Default for {@link ModelPortOptions.maxRetries}. */
 export const DEFAULT_MAX_RETRIES = 2;
 
@@ -117,6 +142,7 @@ function abortError(): Error {
  */
 export function createModelPort(options: ModelPortOptions = {}): StreamingModelPort {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const droppedByModel = new Map<string, Set<AdjustableParameter>>();
   const now = options.now ?? (() => performance.now());
 
   return {
@@ -161,6 +187,15 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       const limitMs = timeout.seconds * 1000;
       /** Set when this call's current attempt ran into a time limit (an object, as closures set it). */
       const limitHit: { error: ModelTimeoutError | null } = { error: null };
+      /** Tells the caller a failed attempt will be retried by the SDK, and when. */
+      const notifyRetry = (error: unknown, attempt: number) => {
+        if (!callOptions.onRetry || attempt > maxRetries || callOptions.signal?.aborted) return;
+        const hit = currentLimit();
+        const retryable = hit !== null || (APICallError.isInstance(error) && error.isRetryable);
+        if (!retryable) return;
+        const message = hit ? hit.message : APICallError.isInstance(error) ? `HTTP ${error.statusCode ?? "error"}: ${error.message}` : String(error);
+        callOptions.onRetry({ attempt, delayMs: sdkRetryDelayMs(error, attempt), message });
+      };
       const currentLimit = (): ModelTimeoutError | null => limitHit.error;
 
       // Counts requests actually started (including the SDK's retries); enforces the
@@ -206,6 +241,7 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
               ]);
             } catch (error) {
               clearTimeout(timer);
+              notifyRetry(error, attempts);
               const hit = currentLimit();
               if (hit) {
                 throw new APICallError({ message: hit.message, url: target.baseUrl ?? "", requestBodyValues: {}, isRetryable: true, cause: hit });
@@ -251,51 +287,67 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       let streamError: { error: unknown } | undefined;
       let listenerError: { error: unknown } | undefined;
       let aborted = false;
+      // Parameters this model's provider rejected before (kept for the port's life), and the notes for this call.
+      const dropped = droppedByModel.get(modelId) ?? new Set<AdjustableParameter>();
+      droppedByModel.set(modelId, dropped);
+      const adjustments: string[] = [];
 
-      try {
-        const result = streamText({
-          model,
-          messages: request.messages.map(toModelMessage),
-          allowSystemInMessages: true,
-          temperature: request.settings.temperature,
-          maxOutputTokens: request.settings.maxOutputTokens,
-          stopSequences: request.stopSequences.length > 0 ? [...request.stopSequences] : undefined,
-          maxRetries,
-          abortSignal: callOptions.signal,
-          // Errors are handled from the stream below; the default handler would console.error them.
-          onError: () => {},
-        });
-        loop: for await (const part of result.fullStream) {
-          switch (part.type) {
-            case "text-delta":
-              text += part.text;
-              try {
-                for (const listener of listeners) listener(part.text);
-              } catch (error) {
-                listenerError = { error };
+      for (let pass = 0; pass < 2; pass += 1) {
+        try {
+          const result = streamText({
+            model,
+            messages: request.messages.map(toModelMessage),
+            allowSystemInMessages: true,
+            temperature: dropped.has("temperature") ? undefined : request.settings.temperature,
+            maxOutputTokens: dropped.has("maxOutputTokens") ? undefined : request.settings.maxOutputTokens,
+            stopSequences: request.stopSequences.length > 0 && !dropped.has("stopSequences") ? [...request.stopSequences] : undefined,
+            maxRetries,
+            abortSignal: callOptions.signal,
+            // Errors are handled from the stream below; the default handler would console.error them.
+            onError: () => {},
+          });
+          loop: for await (const part of result.fullStream) {
+            switch (part.type) {
+              case "text-delta":
+                text += part.text;
+                try {
+                  for (const listener of listeners) listener(part.text);
+                } catch (error) {
+                  listenerError = { error };
+                  break loop;
+                }
+                break;
+              case "finish":
+                finish = {
+                  reason: part.finishReason,
+                  inputTokens: part.totalUsage.inputTokens,
+                  outputTokens: part.totalUsage.outputTokens,
+                };
+                break;
+              case "error":
+                streamError = { error: part.error };
                 break loop;
-              }
-              break;
-            case "finish":
-              finish = {
-                reason: part.finishReason,
-                inputTokens: part.totalUsage.inputTokens,
-                outputTokens: part.totalUsage.outputTokens,
-              };
-              break;
-            case "error":
-              streamError = { error: part.error };
-              break loop;
-            case "abort":
-              aborted = true;
-              break loop;
-            default:
-              break;
+              case "abort":
+                aborted = true;
+                break loop;
+              default:
+                break;
+            }
           }
+        } catch (error) {
+          streamError = { error };
         }
-      } catch (error) {
-        streamError = { error };
+        // A 400 naming a parameter the provider does not take: drop it and ask once more (before any text arrived).
+        const rejected = streamError && text === "" ? rejectedParameter(streamError.error) : null;
+        if (pass === 0 && rejected !== null && !dropped.has(rejected)) {
+          dropped.add(rejected);
+          streamError = undefined;
+          finish = undefined;
+          continue;
+        }
+        break;
       }
+      for (const parameter of dropped) adjustments.push(ADJUSTMENT_NOTES[parameter]);
 
       if (listenerError) throw listenerError.error;
       // A time limit, unless the caller's own signal fired (then it is an abort).
@@ -321,6 +373,7 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
         costUsd: usageReported ? costUsdOf(modelId, usage) : null,
         requestHash,
         source: "live",
+        adjustments,
       };
     },
   };

@@ -74,6 +74,9 @@ export function applyLiveCallMessage(current: LiveCallText | null, message: Live
       if (isSameCall(current, message)) return current.ended ? current : { ...current, ended: true };
       // A call whose text we never saw: nothing to show.
       return current;
+    case "call-retry":
+      // The wait before a retry is shown from the status's `activeCall.retry`; the text so far stays.
+      return current;
   }
 }
 

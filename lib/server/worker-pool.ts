@@ -1,5 +1,5 @@
 import type { BranchId, RunId } from "@/lib/domain/ids";
-import type { LiveCallMessage } from "@/lib/domain/live-call";
+import type { CallActivity } from "@/lib/domain/status";
 import type { LeaseRecord, RunStore } from "@/lib/db/store";
 import { driveRun, type CallInfo, type DriveResult, type EngineDeps } from "@/lib/engine/run-engine";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
@@ -38,7 +38,7 @@ interface ActiveBranch {
   abort: AbortController;
   stopping: boolean;
   done: Promise<DriveResult | null>;
-  call: CallInfo | null;
+  call: CallActivity | null;
   /** The text of the call in flight published as deltas so far (for clients that connect mid-call). */
   callText: string;
 }
@@ -146,12 +146,12 @@ export class WorkerPool {
   }
 
   /** The model call this pool is waiting on for `branchId`, if any. */
-  currentCall(branchId: BranchId): CallInfo | null {
+  currentCall(branchId: BranchId): CallActivity | null {
     return this.active.get(branchId)?.call ?? null;
   }
 
   /** The call in flight for `branchId` with the text it has streamed so far, or null (calls driven here only). */
-  liveCall(branchId: BranchId): { call: CallInfo; text: string } | null {
+  liveCall(branchId: BranchId): { call: CallActivity; text: string } | null {
     const entry = this.active.get(branchId);
     return entry?.call ? { call: entry.call, text: entry.callText } : null;
   }
@@ -316,7 +316,7 @@ export class WorkerPool {
     cleanups.push(() => clearInterval(intentPoll));
 
     let coalescer: TokenCoalescer | null = null;
-    const live = (kind: LiveCallMessage["kind"], call: CallInfo, text?: string) => {
+    const live = (kind: "call-start" | "token-delta" | "call-end", call: CallInfo, text?: string) => {
       const base = { branchId, role: call.role, trial: call.trial, step: call.step, startedAt: call.startedAt };
       this.bus?.publishLive(runId, kind === "token-delta" ? { kind, ...base, text: text ?? "" } : kind === "call-start" ? { kind, ...base } : { kind: "call-end", ...base });
     };
@@ -329,7 +329,7 @@ export class WorkerPool {
         onEvents: (events) => this.bus?.publish(runId, events),
         onCall: {
           start: (call) => {
-            entry.call = call;
+            entry.call = { ...call, retry: null };
             entry.callText = "";
             // What was published is what a client connecting now has missed (the buffer follows as deltas).
             coalescer = new TokenCoalescer((text) => {
@@ -337,7 +337,13 @@ export class WorkerPool {
               live("token-delta", call, text);
             });
             live("call-start", call);
-            void this.store.setLeaseActivity(branchId, this.owner, call).catch(() => undefined);
+            void this.store.setLeaseActivity(branchId, this.owner, entry.call).catch(() => undefined);
+          },
+          retry: (call, notice) => {
+            const retry = { at: new Date(Date.now() + notice.delayMs).toISOString(), attempt: notice.attempt, message: notice.message };
+            entry.call = { ...call, retry };
+            this.bus?.publishLive(runId, { kind: "call-retry", branchId, role: call.role, trial: call.trial, step: call.step, startedAt: call.startedAt, retryAt: retry.at, attempt: retry.attempt, message: retry.message });
+            void this.store.setLeaseActivity(branchId, this.owner, entry.call).catch(() => undefined);
           },
           delta: (_call, text) => coalescer?.push(text),
           end: (call) => {

@@ -174,7 +174,7 @@ describe.each(stores)("branch summary read model (%s store)", (_name, makeStore)
     try {
       const run = await store.createRun({ config, title: "a" });
       const branch = run.rootBranchId;
-      const call = { role: "actor" as const, trial: 1, step: 2, startedAt: "2026-12-01T08:00:00.000Z" };
+      const call = { role: "actor" as const, trial: 1, step: 2, startedAt: "2026-12-01T08:00:00.000Z", retry: null };
       expect(await store.claimLease(branch, "w1", 1_000, 0)).toBe(true);
       await store.setLeaseActivity(branch, "w2", call); // not the holder: ignored
       expect((await store.getLease(branch))?.activity).toBeNull();

@@ -114,7 +114,7 @@ describe("the run header: status words and the call in flight", () => {
     trials: 0,
     outcome: null,
   };
-  const call: CallActivity = { role: "actor", trial: 2, step: 3, startedAt: "2026-11-30T12:00:00.000Z" };
+  const call: CallActivity = { role: "actor", trial: 2, step: 3, startedAt: "2026-11-30T12:00:00.000Z", retry: null };
   const header = (status: RunStatus, activeCall: CallActivity | null) =>
     render(
       createElement(RunHeader, {

@@ -49,6 +49,10 @@ export interface FakeFailure {
    * of its 2 s backoff. Default 0 so retry tests stay fast; `null` sends none.
    */
   retryAfterMs?: number | null;
+  /** Sent as the `retry-after` header as given: seconds ("3") or an HTTP date. */
+  retryAfter?: string;
+  /** The OpenAI-style `error.param` of the body (e.g. "stop" for an unsupported parameter). */
+  param?: string;
 }
 
 /** Options of {@link startFakeOpenAIServer}. */
@@ -182,12 +186,13 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     const failure = failures.shift();
     if (failure) {
       const headers: Record<string, string> = {};
-      const retryAfterMs = failure.retryAfterMs === undefined ? 0 : failure.retryAfterMs;
+      const retryAfterMs = failure.retryAfterMs === undefined ? (failure.retryAfter === undefined ? 0 : null) : failure.retryAfterMs;
       if (retryAfterMs !== null) headers["retry-after-ms"] = String(retryAfterMs);
+      if (failure.retryAfter !== undefined) headers["retry-after"] = failure.retryAfter;
       sendJson(
         res,
         failure.status,
-        { error: { message: failure.message ?? `fake server: scripted HTTP ${failure.status}`, type: "fake_error", code: String(failure.status) } },
+        { error: { message: failure.message ?? `fake server: scripted HTTP ${failure.status}`, type: "fake_error", code: String(failure.status), param: failure.param ?? null } },
         headers,
       );
       return;

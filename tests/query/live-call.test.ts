@@ -136,7 +136,7 @@ describe("live-call messages in the query client", () => {
 });
 
 describe("callInFlightView: the call the graph draws as running", () => {
-  const activeCall = { role: "actor" as const, trial: 1, step: 2, startedAt: STARTED };
+  const activeCall = { role: "actor" as const, trial: 1, step: 2, startedAt: STARTED, retry: null };
 
   it("prefers the streamed text, also after the call returned", () => {
     const live = play([call("actor", 1, 2).start(), call("actor", 1, 2).delta("Search"), call("actor", 1, 2).end()]);

@@ -73,7 +73,7 @@ function statusMessage(status: RunStatus, lastSeq: number, activeCall: CallActiv
   return JSON.stringify({ status, lastSeq, activeCall });
 }
 
-const ACTOR_CALL: CallActivity = { role: "actor", trial: 2, step: 1, startedAt: "2026-11-30T12:01:00.000Z" };
+const ACTOR_CALL: CallActivity = { role: "actor", trial: 2, step: 1, startedAt: "2026-11-30T12:01:00.000Z", retry: null };
 
 /** `fetch` answering every events request with the next of `pages` (a Response each). */
 function serveEventPages(pages: EventPageResponse[]) {
