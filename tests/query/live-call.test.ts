@@ -145,7 +145,8 @@ describe("callInFlightView: the call the graph draws as running", () => {
   });
 
   it("falls back to the server's call in flight with no text (it began before this tab listened, or runs elsewhere)", () => {
-    expect(callInFlightView(null, activeCall)).toEqual({ ...activeCall, text: "", ended: false, joinedLate: false });
+    const { role, trial, step, startedAt } = activeCall;
+    expect(callInFlightView(null, activeCall)).toEqual({ role, trial, step, startedAt, text: "", ended: false, joinedLate: false });
     expect(callInFlightView(null, null)).toBeNull();
   });
 });
