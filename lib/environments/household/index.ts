@@ -24,8 +24,9 @@ import { parseHouseholdTask, type HouseholdTask } from "./task";
  * world's own success flag, stopping trials that loop (reference §3).
  * Everything is synchronous and deterministic.
  *
- * @param heuristics `repeatLimit` (default 3) and `stepBudget` (default null:
- *   the engine's `maxStepsPerTrial`, whose family default is 30).
+ * @param heuristics `repeatLimit` (default 3), `cyclePeriods` (default 2 and 3;
+ *   `[]` turns cycle detection off; loop-rules.ts) and `stepBudget` (default
+ *   null: the engine's `maxStepsPerTrial`, whose family default is 30).
  */
 export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristics> = {}): SyncEnvironmentFamily<HouseholdTask> {
   const settings: HouseholdHeuristics = { ...DEFAULT_HEURISTICS, ...heuristics };
@@ -51,7 +52,7 @@ export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristi
   };
 }
 
-/** The household family with the paper's heuristics (same action and observation 3 times in a row; 30 steps). */
+/** The household family with the paper's heuristics (same action and observation 3 times in a row; 30 steps) and our cycle rule (the same 2 or 3 steps twice in a row). */
 export const householdEnvironment: SyncEnvironmentFamily<HouseholdTask> = createHouseholdEnvironment();
 
 /** Re-exports for callers of the family: each item is documented where it is defined. */
@@ -78,13 +79,14 @@ export { isGoalMet, describeGoal } from "./goals";
 export {
   evaluateHousehold,
   householdEarlyStop,
+  householdActionReading,
   detectHalt,
   DEFAULT_HEURISTICS,
   DEFAULT_REPEAT_LIMIT,
   DEFAULT_STEP_BUDGET,
   type HouseholdHeuristics,
 } from "./evaluator";
-export { parseAction, splitCompletion, parseHouseholdCommand, type HouseholdCommand } from "./commands";
+export { parseAction, splitCompletion, parseHouseholdCommand, readCommandLine, type HouseholdCommand, type CommandReading } from "./commands";
 export {
   householdTaskSchema,
   parseHouseholdTask,

@@ -49,7 +49,7 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
       { thought: "Marta Quell commanded the ship Grey Heron. So the answer is Grey Heron.", action: "Finish[Grey Heron]" },
     ],
     reflection:
-      'I searched for descriptions such as "founder of Port Averly", which are not page titles, and repeated failed searches until I ran out of steps. I should search the exact title Port Averly, read the founder\'s name there, and then search that explorer to find the ship.',
+      'I searched for descriptions such as "founder of Port Averly", which are not page titles, and repeated the same failed search until the trial was stopped for looping. I should search the exact title Port Averly, read the founder\'s name there, and then search that explorer to find the ship.',
     cot: {
       lessonKeywords: ["phrasing", "ship's name"],
       naive: { thought: "Port Averly was founded by the explorer Marta Quell, who commanded the ship Grey Heron. So the answer is the ship Grey Heron, commanded by Marta Quell.", action: "Finish[the ship Grey Heron, commanded by Marta Quell]" },
@@ -162,7 +162,7 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
       { thought: "Anselm Drey played the viola. So the answer is viola.", action: "Finish[viola]" },
     ],
     reflection:
-      'I searched Kettle Lane, which is a street, and kept looking up "founder" on that page until I ran out of steps. I should search the full title Kettle Lane Quartet, find its founder, and then search the founder to find the instrument he played.',
+      'I searched Kettle Lane, which is a street, and kept looking up "founder" on that page until the trial was stopped for looping. I should search the full title Kettle Lane Quartet, find its founder, and then search the founder to find the instrument he played.',
     cot: {
       lessonKeywords: ["phrasing", "instrument's name"],
       naive: { thought: "The Kettle Lane Quartet was founded by Anselm Drey, who played the viola. So the answer is that he played the viola.", action: "Finish[he played the viola]" },
@@ -229,7 +229,7 @@ export const builtinQaDemoScripts: Readonly<Record<string, QaDemoScript>> = {
       { thought: "The national dish of Fennmark is eel pie. So the answer is eel pie.", action: "Finish[eel pie]" },
     ],
     reflection:
-      'I searched for descriptions such as "national dish of Ostwick" and looked up a keyword when no page had been found, so I ran out of steps. I should search Ostwick, read which country it is the capital of, and then search that country for its national dish.',
+      'I searched for descriptions such as "national dish of Ostwick" and looked up a keyword when no page had been found, then repeated the same failed search until the trial was stopped for looping. I should search Ostwick, read which country it is the capital of, and then search that country for its national dish.',
     cot: {
       lessonKeywords: ["phrasing", "dish's name"],
       naive: { thought: "Ostwick is the capital of Fennmark, whose national dish is eel pie, usually served with mustard. So the answer is eel pie with mustard.", action: "Finish[eel pie with mustard]" },

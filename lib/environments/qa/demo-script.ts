@@ -8,7 +8,9 @@ import { COT_NO_TOOLS_PHRASE, CONTEXT_LABEL, END_OF_EXAMPLES_MARKER, END_PREVIOU
  * from a rendered prompt to a completion. It plays a ReAct Actor that makes a
  * mistake typical of the paper's HotpotQA runs (answering with the bridge
  * entity or a tempting nearby fact, or searching for things that are not page
- * titles until the step budget runs out), and a Self-Reflection model whose
+ * titles and repeating the last failed step until the trial halts: under the
+ * engine the loop rule stops it when a step repeats three times, loops.ts),
+ * and a Self-Reflection model whose
  * reflection names the lesson. The Actor follows the correct ("informed") path
  * only when the memory block of its prompt contains every lesson keyword of
  * the task, so removing them from a reflection makes it fail again.
@@ -40,7 +42,7 @@ export interface QaDemoScript {
    * for the Actor to take the `informed` path. `reflection` contains every one.
    */
   lessonKeywords: string[];
-  /** How the `naive` path fails: a wrong `Finish`, or running out of steps. */
+  /** How the `naive` path fails: a wrong `Finish`, or halting (a loop, or the step budget) without an answer. */
   naiveOutcome: "wrong-answer" | "halted";
   /** Steps without the lesson. Beyond its end, the last step is repeated. */
   naive: QaDemoStep[];

@@ -68,9 +68,17 @@ function unquote(text: string): string {
   return match ? (match[2] ?? "").trim() : trimmed;
 }
 
+/** One executed step of a QA episode, as the loop rules read it (loop-rules.ts). */
+export interface QaStepRecord {
+  /** The action text as the episode received it (`ActionParse.text`). */
+  actionText: string;
+  observation: string;
+}
+
 /** The live state of one QA episode. Create with {@link startQaEpisode}. */
 export class QaEpisode implements Episode {
   private readonly paragraphs: readonly QaParagraph[];
+  private readonly steps: QaStepRecord[] = [];
   /** The page the last `Search` found; null before any Search and after a failed one. */
   private page: QaParagraph | null = null;
   private lookupKeyword: string | null = null;
@@ -106,6 +114,17 @@ export class QaEpisode implements Episode {
    */
   step(action: ActionParse): StepResult {
     if (this.answer !== null) return { observation: EPISODE_OVER_OBSERVATION, done: true, answer: this.answer };
+    const result = this.execute(action);
+    this.steps.push({ actionText: action.text, observation: result.observation });
+    return result;
+  }
+
+  /** Every step taken before the episode ended, in order (the Evaluator reads loops from it). */
+  get history(): readonly QaStepRecord[] {
+    return this.steps;
+  }
+
+  private execute(action: ActionParse): StepResult {
     if (!action.ok) return this.observe(this.tools ? INVALID_ACTION_OBSERVATION : NO_TOOLS_INVALID_ACTION_OBSERVATION);
     const { type, argument } = action.action;
     if (!this.tools && type !== "Finish") return this.observe(NO_TOOLS_INVALID_ACTION_OBSERVATION);

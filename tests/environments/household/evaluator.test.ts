@@ -42,6 +42,51 @@ describe("the repetition heuristic", () => {
   });
 });
 
+describe("cycles and normalised comparison (decision 0014)", () => {
+  const shelf: [string, string] = ["go to shelf 1", "On the shelf 1, you see a houseplant 1, a pencil 1, and a pencil 2."];
+  const desk: [string, string] = ["go to desk 1", "On the desk 1, you see a desklamp 1, and a pen 1."];
+  const drawer: [string, string] = ["open drawer 1", "Nothing happens."];
+
+  it("A, B, A, B with the same observations halts at the fourth step, naming the cycle", () => {
+    expect(householdEarlyStop(steps(shelf, desk, shelf))).toBeNull();
+    expect(detectHalt(steps(shelf, desk, shelf, desk))).toEqual({
+      kind: "cycle",
+      message: 'The actions "go to shelf 1", "go to desk 1" were repeated in the same order with the same observations: a cycle of 2 steps, twice in a row.',
+    });
+  });
+
+  it("A, B, C, A, B, C halts at the sixth step; a changed observation is no cycle", () => {
+    expect(detectHalt(steps(shelf, desk, drawer, shelf, desk))).toBeNull();
+    expect(detectHalt(steps(shelf, desk, drawer, shelf, desk, drawer))?.message).toMatch(/a cycle of 3 steps/);
+    expect(detectHalt(steps(shelf, desk, shelf, ["go to desk 1", "On the desk 1, you see a desklamp 1."]))).toBeNull();
+  });
+
+  it("compares actions ignoring case, spacing, a leading >, an Action label, quotes and trailing punctuation", () => {
+    const written = steps(["Use desklamp 1.", "Nothing happens."], ["> use  DESKLAMP 1!", "Nothing happens."], ['Action: "use desklamp 1"', "Nothing happens."]);
+    expect(householdEarlyStop(written)).toBe('The same action "Use desklamp 1" gave the same observation "Nothing happens." 3 times in a row.');
+  });
+
+  it("cycles can be turned off or changed per family instance", () => {
+    expect(createHouseholdEnvironment({ cyclePeriods: [] }).earlyStop?.(steps(shelf, desk, shelf, desk))).toBeNull();
+    expect(createHouseholdEnvironment({ cyclePeriods: [3] }).earlyStop?.(steps(shelf, desk, shelf, desk))).toBeNull();
+  });
+
+  it("when a loop and the budget hold at the same step, the loop is the reason", () => {
+    expect(detectHalt(steps(shelf, nothing, nothing, nothing), { repeatLimit: 3, stepBudget: 4 })?.kind).toBe("repetition");
+    expect(detectHalt(steps(shelf, desk, shelf, desk), { stepBudget: 4 })?.kind).toBe("cycle");
+  });
+
+  it("the Evaluator's feedback names the same cycle as earlyStop, from the episode's own history", () => {
+    const actions = ["go to shelf 1", "go to desk 1", "go to shelf 1.", "Go to desk 1"];
+    const { episode, observations } = play(PUT_PENCIL_ON_DESK, actions);
+    const reason = householdEarlyStop(steps(...actions.map((action, index): [string, string] => [action, observations[index] ?? ""])));
+    expect(reason).toMatch(/cycle of 2 steps/);
+    const verdict = evaluateHousehold(PUT_PENCIL_ON_DESK, null, episode);
+    expect(verdict.feedback).toBe(`Task not completed: the goal (a pencil in/on a desk) was not reached. ${reason}`);
+    expect(verdict.details.halt).toEqual({ kind: "cycle", message: reason });
+  });
+});
+
 describe("the step budget", () => {
   const varied = Array.from({ length: 31 }, (_, index): [string, string] => [`think: idea ${index}`, "OK."]);
 

@@ -136,7 +136,8 @@ describe("Finish and invalid actions", () => {
     expect(episode.step(parseAction("Search[Dunmere]"))).toEqual({ observation: EPISODE_OVER_OBSERVATION, done: true, answer: "Dunmere" });
   });
 
-  it.each(["search[Dunmere]", "Compare[a, b]", "", "Search Dunmere"])("%j is an Invalid Action observation, not the end", (text) => {
+  // `search[Dunmere]` used to be here: the verb's case is no longer a reason to reject an action (decision 0014).
+  it.each(["Compare[a, b]", "", "Search Dunmere", "Search[Dunmere"])("%j is an Invalid Action observation, not the end", (text) => {
     const episode = startQaEpisode(glassOrchard);
     expect(episode.step(parseAction(text))).toEqual({ observation: INVALID_ACTION_OBSERVATION, done: false, answer: null });
     expect(INVALID_ACTION_OBSERVATION).toBe("Invalid Action. Valid Actions are Lookup[<topic>] Search[<topic>] and Finish[<answer>].");
