@@ -47,11 +47,15 @@ function qaConfig(overrides: Partial<Pick<RunConfig, "strategy" | "maxTrials" | 
 }
 const config = qaConfig();
 
-/** Never succeeds, always uses every step: the worst case for a run (trials × steps Actor calls + a reflection per failed trial). */
+/**
+ * Never succeeds, always uses every step: the worst case for a run (trials × steps Actor calls + a
+ * reflection per failed trial). Each step looks up another keyword, so the loop stops (decision 0014)
+ * never halt a trial early.
+ */
 const respond = (prompt: string): string => {
   if (prompt.trimEnd().endsWith("Reflection:")) return "Search the second entity before answering.";
   const step = /Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1";
-  return ` Keep looking.\nAction ${step}: Lookup[river]`;
+  return ` Keep looking.\nAction ${step}: Lookup[river ${step}]`;
 };
 
 const instantPort: ModelPort = {
