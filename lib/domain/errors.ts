@@ -12,9 +12,20 @@ export type AppErrorCode =
   | "model-call-failed"
   | "internal";
 
+const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "invalid-dataset", "provider-not-configured", "model-call-failed", "internal"]);
+
+/**
+ * Marks app errors across copies of this module: Next's production build can
+ * bundle it into several server chunks (the routes' and the one the
+ * instrumentation hook loads), each with its own `AppError` class, so
+ * `instanceof` alone would miss errors thrown by another chunk's copy.
+ */
+const APP_ERROR = Symbol.for("reflexion-playground.app-error");
+
 /** An expected failure with a code a caller can act on and a message a person can act on. */
 export class AppError extends Error {
   readonly code: AppErrorCode;
+  readonly [APP_ERROR] = true;
 
   constructor(code: AppErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -23,7 +34,10 @@ export class AppError extends Error {
   }
 }
 
-/** True when `error` is an {@link AppError}, optionally of one code. */
+/** True when `error` is an {@link AppError} (from any copy of this module), optionally of one code. */
 export function isAppError(error: unknown, code?: AppErrorCode): error is AppError {
-  return error instanceof AppError && (code === undefined || error.code === code);
+  if (!(error instanceof Error)) return false;
+  const branded = error instanceof AppError || (error as { [APP_ERROR]?: unknown })[APP_ERROR] === true;
+  const errorCode = (error as { code?: unknown }).code;
+  return branded && typeof errorCode === "string" && CODES.has(errorCode) && (code === undefined || errorCode === code);
 }
