@@ -7,5 +7,11 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   const { getServerContext } = await import("@/lib/server/app-context");
-  getServerContext();
+  try {
+    getServerContext();
+  } catch (error) {
+    // A bad setting (e.g. REFLEXION_CONCURRENCY=abc) would make every page fail: refuse to start, saying why.
+    console.error(`Reflexion Playground cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 }

@@ -4,7 +4,8 @@
 // reflection, trial, call error). Code runs' views (code, test tables, both verdicts) live in
 // code-views.tsx; "Fork here" in fork-here.tsx; the memory-in-prompt check in memory-in-prompt.tsx.
 
-import type { RunState } from "@/lib/domain/fold-run";
+import type { ReactNode } from "react";
+import type { RunState, StepView } from "@/lib/domain/fold-run";
 import type { MemoryItem } from "@/lib/domain/events";
 import { codeRunOf, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
@@ -87,6 +88,9 @@ function ModelCallDetails({ call, state, title = "Model call", byPerson = false 
               ],
               ["Settings", `temperature ${call.settings.temperature} · max ${call.settings.maxOutputTokens} tokens`],
               ["Finish", call.finishReason],
+              ...(call.adjustments.length > 0
+                ? [["Adjusted", <span key="a" data-testid="inspector-adjustments">{call.adjustments.join("; ")}</span>] as [string, ReactNode]]
+                : []),
               ["Request hash", <code key="h" className="font-mono text-[11px]" title={call.requestHash}>{call.requestHash.slice(0, 16)}…</code>],
             ]}
           />
@@ -102,6 +106,11 @@ function ModelCallDetails({ call, state, title = "Model call", byPerson = false 
       </Section>
     </>
   );
+}
+
+/** The recorded step behind a node (for what the node data does not carry: reasoning, ignored text, truncation). */
+function stepOf(state: RunState, trial: number, step: number): StepView | undefined {
+  return state.trials.find((candidate) => candidate.trial === trial)?.steps.find((candidate) => candidate.step === step);
 }
 
 function MemoryList({ items, muted = false, empty }: { items: readonly MemoryItem[]; muted?: boolean; empty: string }) {
@@ -172,16 +181,25 @@ function NodeDetails({
       return null;
     case "trial":
       return <TrialDetails node={node} state={state} />;
-    case "thought":
+    case "thought": {
+      const reasoning = stepOf(state, node.data.trial, node.data.step)?.thought?.reasoning ?? null;
       return (
         <>
           <Section title="Thought">
             <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
+            {reasoning ? (
+              <details data-testid="inspector-reasoning" className="rounded-md border border-slate-200 bg-slate-50 px-2 py-1.5 text-xs text-slate-700">
+                <summary className="cursor-pointer select-none font-medium">Reasoning block ({reasoning.length.toLocaleString()} characters) — never parsed for actions, never in later prompts</summary>
+                <TextBlock mono>{reasoning}</TextBlock>
+              </details>
+            ) : null}
           </Section>
           <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null} />
         </>
       );
-    case "action":
+    }
+    case "action": {
+      const recorded = stepOf(state, node.data.trial, node.data.step)?.action ?? null;
       return (
         <>
           {node.data.code && !node.data.invalid ? (
@@ -198,11 +216,23 @@ function NodeDetails({
               ) : (
                 <Facts rows={[["Parsed", <code key="p" className="font-mono">{`${node.data.actionType}[${node.data.argument}]`}</code>]]} />
               )}
+              {recorded?.truncated ? (
+                <p data-testid="inspector-truncated" className="rounded-md border border-amber-200 bg-amber-50 px-2 py-1.5 text-xs text-amber-900">
+                  Truncated: the completion hit the token limit (finish reason <code>length</code>); the action above was read from what arrived.
+                </p>
+              ) : null}
+              {recorded?.ignored ? (
+                <div data-testid="inspector-ignored" className="space-y-1 text-xs text-slate-600">
+                  <p className="font-medium">Ignored — the reader ran only the first well-formed action:</p>
+                  <TextBlock mono>{recorded.ignored}</TextBlock>
+                </div>
+              ) : null}
             </Section>
           )}
           <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null} />
         </>
       );
+    }
     case "observation": {
       if (node.data.code) return <CodeObservationDetails node={node} state={state} />;
       const worldState = state.trials

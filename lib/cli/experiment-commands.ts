@@ -50,25 +50,49 @@ async function execute(context: ServerContext, experimentId: string, concurrency
   const { WorkerPool } = await import("@/lib/server/worker-pool");
   const pool = new WorkerPool(context.store, context.engineDeps, context.bus, { concurrency, accept: (runId) => runIds.has(runId) });
   const first = await context.experiments.summary(experimentId);
+  // The ETA is the summary's (from the pace so far), not the bar's own guess.
   const bar = new cliProgress.SingleBar(
-    { format: "{bar} {value}/{total} runs | ETA {eta_formatted} | {name}", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5_000, hideCursor: true },
+    { format: "{bar} {value}/{total} runs | {eta} | {name}", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5_000, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(first.progress.total, first.progress.done, { name: first.experiment.definition.name });
+  const etaText = (summary: ExperimentSummary) =>
+    summary.progress.done === summary.progress.total ? "done" : summary.progress.etaMs === null ? "ETA —" : `ETA ${Math.ceil(summary.progress.etaMs / 1000)} s`;
+  bar.start(first.progress.total, first.progress.done, { name: first.experiment.definition.name, eta: etaText(first) });
   const tick = setInterval(() => {
-    void context.experiments.summary(experimentId).then((summary) => bar.update(summary.progress.done), () => undefined);
+    void context.experiments.summary(experimentId).then((summary) => bar.update(summary.progress.done, { eta: etaText(summary) }), () => undefined);
   }, 500);
   try {
     pool.start();
     await pool.whenIdle();
     await pool.stop();
+    // Another worker (the web server's pool) may have taken some of the runs: wait until none is running anywhere.
+    for (const runId of runIds) {
+      const run = await context.service.getRun(runId);
+      await pool.untilSettled(run.rootBranchId, 200);
+    }
   } finally {
     clearInterval(tick);
   }
   const summary = await context.experiments.summary(experimentId);
-  bar.update(summary.progress.done);
+  bar.update(summary.progress.done, { eta: etaText(summary) });
   bar.stop();
   return summary;
+}
+
+/**
+ * Says which runs stopped without ending (paused by a provider error or a person) and how to go
+ * on; returns the exit code: 0 when every run ended, 1 otherwise (as `run` does for a provider failure).
+ */
+function reportUnfinished(summary: ExperimentSummary): number {
+  const stopped = summary.cells.filter((cell) => cell.status !== "ended" && cell.status !== "error");
+  const failed = summary.cells.filter((cell) => cell.status === "error");
+  if (stopped.length === 0 && failed.length === 0) return 0;
+  if (stopped.length > 0) {
+    const list = stopped.slice(0, 5).map((cell) => `${cell.taskId}/${cell.arm} (${cell.status})`).join(", ");
+    process.stderr.write(`${stopped.length} run(s) did not end: ${list}${stopped.length > 5 ? ", …" : ""}. See why with \`npm run cli -- events --run <id>\`; continue with: npm run cli -- experiment resume --id ${summary.experiment.id}\n`);
+  }
+  if (failed.length > 0) process.stderr.write(`${failed.length} run(s) failed with an internal error; see \`npm run cli -- events --run ${failed[0]!.runId}\`.\n`);
+  return 1;
 }
 
 /** People's view of a summary: one block per arm with the cumulative success curve. */
@@ -133,7 +157,9 @@ export function registerExperimentCommands(program: Command): void {
           { start: false },
         );
         process.stderr.write(`Experiment ${record.id}: ${record.definition.taskIds.length} tasks × ${arms.length} arms. If it is stopped, continue with: npm run cli -- experiment resume --id ${record.id}\n`);
-        report(await execute(context, record.id, concurrency), options.json ?? false);
+        const summary = await execute(context, record.id, concurrency);
+        report(summary, options.json ?? false);
+        process.exitCode = reportUnfinished(summary);
       } finally {
         await context.store.close();
       }
@@ -149,7 +175,9 @@ export function registerExperimentCommands(program: Command): void {
       const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
       try {
         const record = await context.experiments.resume(options.id);
-        report(await execute(context, record.id, options.concurrency ?? record.definition.concurrency), options.json ?? false);
+        const summary = await execute(context, record.id, options.concurrency ?? record.definition.concurrency);
+        report(summary, options.json ?? false);
+        process.exitCode = reportUnfinished(summary);
       } finally {
         await context.store.close();
       }

@@ -9,6 +9,13 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+/** A commander parser for a whole number ≥ 0. */
+export function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a whole number ≥ 0");
+  return n;
+}
+
 /** A commander parser for an integer in [min, max], so a bad value names its flag. */
 export function rangedInt(min: number, max: number) {
   return (value: string): number => {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { createServerContext, databasePath } from "@/lib/server/app-context";
 import { formatEventLine } from "./format-event";
-import { positiveInt } from "./options";
+import { nonNegativeInt, positiveInt } from "./options";
 
 /**
  * Registers `worker` (a worker pool in this process on the shared database),
@@ -43,7 +43,12 @@ export function registerWorkerCommands(program: Command): void {
         return;
       }
       await new Promise<void>((resolve) => {
-        const onSignal = () => void stop().then(resolve);
+        // The pool's timers do not hold the process open (they are unref'd for tests and the web server): this does, until Ctrl-C.
+        const keepAlive = setInterval(() => undefined, 60_000);
+        const onSignal = () => {
+          clearInterval(keepAlive);
+          void stop().then(resolve);
+        };
         process.once("SIGINT", onSignal);
         process.once("SIGTERM", onSignal);
       });
@@ -77,7 +82,7 @@ export function registerWorkerCommands(program: Command): void {
     .description("Print a branch's stored events (root by default), one per line.")
     .requiredOption("--run <id>", "run id")
     .option("--branch <id>", "branch id (default: the run's root branch)")
-    .option("--after <seq>", "only events with a larger seq", (value) => positiveInt(value), 0)
+    .option("--after <seq>", "only events with a larger seq (default 0: all)", nonNegativeInt, 0)
     .option("--json", "the stored envelopes as JSON, one per line")
     .action(async (options: { run: string; branch?: string; after: number; json?: boolean }) => {
       const context = createServerContext({ startWorkers: false, requestedBy: "cli" });

@@ -81,6 +81,11 @@ export interface RunState {
   /** Progress events (model calls, steps, evaluations, reflections, trial starts/ends) since the last resume. */
   progressSinceResume: number;
   /**
+   * Actions done since the last resume, for Step ("one action"): an Actor step
+   * (its observation), an evaluation or a reflection. Starting a trial is not one.
+   */
+  actionsSinceResume: number;
+  /**
    * How many calls on this path made each request (by request hash): the next
    * identical request is occurrence n, which a recorded replay serves with the
    * n-th recorded response (lib/llm/caching-model-port.ts).
@@ -126,6 +131,7 @@ export function emptyRunState(): RunState {
     stepping: false,
     resumedFrom: null,
     progressSinceResume: 0,
+    actionsSinceResume: 0,
     requestCounts: {},
     calls: {},
     callErrors: [],
@@ -173,6 +179,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     state.progressSinceResume += 1;
     state.resumedFrom = null;
   }
+  if (event.type === "step-observation" || event.type === "evaluation-end" || event.type === "reflection-end") state.actionsSinceResume += 1;
   switch (event.type) {
     case "run-start":
       state.config = event.data.config;
@@ -313,6 +320,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.pause = null;
       state.stepping = event.data.step;
       state.progressSinceResume = 0;
+      state.actionsSinceResume = 0;
       return;
     case "run-cancel":
       return;

@@ -11,7 +11,7 @@ type Action = Exclude<NextAction, { kind: "idle" }>;
  * (`RunState.resumedFrom`), so Continue moves past it.
  */
 export function pauseBefore(state: RunState, next: Action): EventDraft | null {
-  if (state.stepping && state.progressSinceResume > 0) {
+  if (state.stepping && state.actionsSinceResume > 0) {
     return draft("run-pause", { reason: "step", detail: "Stepped one action.", at: null });
   }
   const calls = state.breakpoints.beforeModelCall;

@@ -12,12 +12,13 @@ import { supportedStrategiesOf } from "@/lib/engine/strategies";
 import type { ExperimentCellKey } from "@/lib/db/experiment-store";
 import type { RunRecord, RunStore } from "@/lib/db/store";
 import { availableEnvironments, environmentEntry, type EnvironmentEntry } from "@/lib/environments/registry";
+import { modelTimeoutFor } from "@/lib/llm/model-timeouts";
 import { resolveModelId } from "@/lib/llm/provider-registry";
 import { editDrafts } from "./edit-drafts";
 import { buildRunConfig } from "./run-config-factory";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
 import type { RunEventBus } from "./run-event-bus";
-import type { WorkerPool } from "./worker-pool";
+import { providerOfModel, type WorkerPool } from "./worker-pool";
 
 /** The placeholders a family's templates can use, computed on its first built-in task (none without one). */
 function templateVariablesOf(entry: EnvironmentEntry): { actor: string[]; reflector: string[] } {
@@ -118,8 +119,15 @@ export class RunService {
    */
   async createRun(request: CreateRunRequest, options: { start?: boolean; cell?: ExperimentCellKey } = {}): Promise<RunRecord> {
     const entry = environmentEntry(request.environment);
-    resolveModelId(request.modelId, this.env); // fail fast, before anything is recorded
-    if (request.reflectorModelId) resolveModelId(request.reflectorModelId, this.env);
+    // Fail fast, before anything is recorded: the models' providers and their time limits.
+    for (const modelId of [request.modelId, request.reflectorModelId].filter((id): id is string => id !== undefined)) {
+      resolveModelId(modelId, this.env);
+      try {
+        modelTimeoutFor(providerOfModel(modelId), this.env);
+      } catch (error) {
+        throw new AppError("invalid-input", `${error instanceof Error ? error.message : String(error)} Fix it on the server and restart.`);
+      }
+    }
     const set = await this.taskSet(request.environment, request.taskSet);
     const task = set.tasks.find((candidate) => entry.family.summarize(entry.family.parseTask(candidate)).id === request.taskId);
     if (!task) throw new AppError("not-found", `Task "${request.taskId}" is not in the ${set.name} task set (${set.tasks.length} tasks; list them with \`npm run cli -- tasks --env ${request.environment} --tasks ${request.taskSet}\` or in the task picker).`);

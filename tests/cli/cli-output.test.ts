@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
 import { demoReply } from "@/lib/llm/demo-model";
 import { flattenMessages, startFakeOpenAIServer } from "../helpers/fake-openai-server";
-import { runCli } from "./run-cli";
+import { runCli, spawnCli } from "./run-cli";
 
 const root = path.resolve(__dirname, "../..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-output-"));
@@ -51,4 +51,28 @@ describe("CLI output", () => {
       await server.close();
     }
   }, 60_000);
+
+  it("a bad REFLEXION_MODEL_TIMEOUT_S is refused before anything is recorded (exit 2, names the variable)", async () => {
+    const result = await runCli(["run", "--tasks", "builtin", "--task-id", "qa-builtin-01", "--model", "demo", "--detach"], {
+      REFLEXION_DB_PATH: path.join(dir, "bad-timeout.sqlite"),
+      REFLEXION_MODEL_TIMEOUT_S: "-5",
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/REFLEXION_MODEL_TIMEOUT_S must be a positive number of seconds \(got "-5"\)/);
+  });
+
+  it("`cli worker` keeps waiting for work until Ctrl-C, then stops cleanly", async () => {
+    const child = spawnCli(["worker", "--concurrency", "1"], { REFLEXION_DB_PATH: path.join(dir, "idle-worker.sqlite") });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    let exitedEarly = false;
+    void closed.then(() => (exitedEarly = true));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(exitedEarly).toBe(false);
+    child.kill("SIGINT");
+    expect(await closed).toBe(0);
+    expect(stderr).toMatch(/stopped; at most 0 run\(s\) were in flight/);
+  }, 20_000);
 });

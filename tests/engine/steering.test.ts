@@ -43,6 +43,19 @@ async function setup(breakpoints: BreakpointsInput = {}) {
 const last = (events: RunEvent[]) => events.at(-1)!;
 
 describe("breakpoints, Step, Cancel", () => {
+  it("Step after the reflection breakpoint runs trial 2's first Actor step (starting the trial is not the one action)", async () => {
+    const { mock, events, append, drive } = await setup({ afterReflection: true });
+    await drive();
+    expect(last(await events())).toMatchObject({ type: "run-pause", data: { reason: "breakpoint" } });
+    const callsBefore = mock.doStreamCalls.length;
+    await append(draft("run-resume", { reason: "user", step: true }));
+    await drive();
+    const log = await events();
+    expect(last(log)).toMatchObject({ type: "run-pause", data: { reason: "step" } });
+    expect(mock.doStreamCalls.length).toBe(callsBefore + 1);
+    expect(foldRun(log).trials[1]?.steps.map((step) => step.observation !== null)).toEqual([true]);
+  });
+
   it("pauses before each Actor call; Continue makes exactly that call and stops at the next one", async () => {
     const { mock, events, append, drive } = await setup({ beforeModelCall: { actor: true } });
     await drive();
