@@ -67,13 +67,15 @@ test("Pause from a second tab takes effect in the first; Cancel from it too", as
     // Pause while a call is in flight (it has just begun streaming): the pause waits for it.
     await expect(second.liveCall(1).getByTestId("live-call-text")).not.toHaveText(/^\s*$/);
     await second.pauseButton().click();
-    await expect(second.pauseButton()).toHaveText("Pausing…");
+    // "Pausing…" at once — unless, on a loaded machine, the call already returned and the run is paused.
+    await expect(second.pauseButton()).toHaveText(/^(Pausing…|Pause)$/);
     await expect(second.pauseButton()).toBeDisabled();
+    await expect(second.status()).toHaveAttribute("data-status", /pausing|paused/);
 
-    // The first tab follows the server: pausing while the call finishes, then paused.
+    // The first tab follows the server: pausing while the call finishes (when it lasts long enough to be seen), then paused.
     await expect(first.status()).toHaveAttribute("data-status", "paused");
     const seen = await first.statusesSeen();
-    expect(seen.slice(seen.indexOf("running"))).toEqual(["running", "pausing", "paused"]);
+    expect([["running", "pausing", "paused"], ["running", "paused"]]).toContainEqual(seen.slice(seen.indexOf("running")));
     await expect(page.getByTestId("paused-banner")).toContainText("Paused by the user.");
     await expect(page.getByTestId("resume-run")).toBeEnabled();
     await expect(first.pauseButton()).toHaveText("Pause");
