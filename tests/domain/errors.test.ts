@@ -7,9 +7,8 @@ describe("app errors across bundled copies of the module", () => {
     // What a second copy of lib/domain/errors.ts makes: a different class, the same brand.
     class OtherCopyAppError extends Error {
       readonly code = "conflict";
-      readonly [Symbol.for("reflexion-playground.app-error")] = true;
     }
-    const foreign = new OtherCopyAppError("Run r1 has ended; there is nothing to pause.");
+    const foreign = Object.assign(new OtherCopyAppError("Run r1 has ended; there is nothing to pause."), { [Symbol.for("reflexion-playground.app-error")]: true });
     expect(foreign instanceof AppError).toBe(false);
     expect(isAppError(foreign)).toBe(true);
     expect(isAppError(foreign, "conflict")).toBe(true);
