@@ -109,9 +109,10 @@ test("steer a paused run: breakpoints, Step, the Actor's next action, memory ord
   await expect(run.node("reflection", 1)).toBeVisible();
   await run.waitForStatus(/paused/i);
 
-  // Step: one action (trial 2 starts), then paused again with reason "step".
+  // Step: one action — trial 2 starts and its first Actor step runs — then paused again with reason "step".
   await page.getByTestId("step-run").click();
   await expect(run.node("trial", 2)).toBeVisible();
+  await expect(page.locator('[data-testid="node-action"][data-trial="2"][data-step="1"]')).toBeVisible();
   await run.waitForStatus(/paused/i);
   await expect(page.getByTestId("paused-reason")).toHaveAttribute("data-reason", "step");
   await expect(page.getByTestId("paused-banner")).toContainText("Paused after one step.");
@@ -138,10 +139,10 @@ test("steer a paused run: breakpoints, Step, the Actor's next action, memory ord
   await expect(page.getByTestId("prompt-editor-reflector")).toBeVisible();
 
   await page.getByTestId("step-run").click();
-  await expect(page.locator('[data-testid="node-action"][data-trial="2"][data-step="1"]')).toBeVisible();
+  await expect(page.locator('[data-testid="node-action"][data-trial="2"][data-step="2"]')).toBeVisible();
   await run.waitForStatus(/paused/i);
   await expect(page.getByTestId("pending-action")).toHaveCount(0);
-  await run.open(page.locator('[data-testid="node-action"][data-trial="2"][data-step="1"]'));
+  await run.open(page.locator('[data-testid="node-action"][data-trial="2"][data-step="2"]'));
   await expect(page.getByTestId("inspector-no-call")).toBeVisible();
 
   // The Actor breakpoint stops before the next call; the banner says which one.
