@@ -5,7 +5,6 @@ import {
   BackgroundVariant,
   Controls,
   MiniMap,
-  Panel,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
@@ -13,16 +12,21 @@ import {
   type NodeMouseHandler,
   type NodeTypes,
 } from "@xyflow/react";
-import { useCallback, useEffect, useRef, type KeyboardEvent } from "react";
-import type { RunGraph as RunGraphModel, RunGraphEdge, RunGraphNode } from "@/lib/graph";
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type RefObject } from "react";
+import type { RunGraph as RunGraphModel, RunGraphEdge, RunGraphNode, RunGraphViewNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
+import { toFlowNode, type FlowViewNode } from "./flow-nodes";
+import { RenderModeContext, RunGraphActionsContext, type RenderMode } from "./graph-context";
+import { GraphPanel } from "./graph-panel";
 import { LiveCallNode } from "./nodes/live-call-node";
 import { ActionNode, ObservationNode, ThoughtNode } from "./nodes/step-nodes";
 import { CallErrorNode, EvaluationNode, ReflectionNode } from "./nodes/outcome-nodes";
+import { TrialGroupNode } from "./nodes/trial-group-node";
 import { LaneBackgroundNode, TrialLaneNode } from "./nodes/trial-lane-node";
+import { useTrialCollapse } from "./use-trial-collapse";
 
-/** Module-level so React Flow never sees a new object (it warns and remounts every node otherwise). */
-const nodeTypes = {
+/** The component of each node kind. Module-level so React Flow never sees a new object (it warns and remounts every node otherwise). */
+export const nodeTypes = {
   lane: LaneBackgroundNode,
   trial: TrialLaneNode,
   thought: ThoughtNode,
@@ -32,13 +36,28 @@ const nodeTypes = {
   reflection: ReflectionNode,
   "call-error": CallErrorNode,
   "live-call": LiveCallNode,
+  "trial-group": TrialGroupNode,
 } satisfies NodeTypes;
+
+/**
+ * Above this many drawn nodes, React Flow renders only the nodes and edges in
+ * view (`onlyRenderVisibleElements`). Smaller graphs render everything, so a
+ * node scrolled out of view stays in the page (and in end-to-end tests).
+ */
+export const VIRTUALIZE_ABOVE = 250;
+
+/**
+ * Below this zoom, node text would be under ~5 px: nodes are drawn as their
+ * coloured boxes only (the `run-graph-far` class; see NodeFrame), which keeps
+ * a zoomed-out 1,000-node graph cheap to paint.
+ */
+export const FAR_ZOOM = 0.4;
 
 const PRO_OPTIONS = { hideAttribution: false } as const;
 const FIT_PADDING = 40;
 const MINIMAP_STYLE = { width: 150, height: 110 } as const;
 
-const MINIMAP_COLOURS: Record<RunGraphNode["type"], string> = {
+const MINIMAP_COLOURS: Record<RunGraphViewNode["type"], string> = {
   lane: "#e2e8f0",
   trial: "#0f172a",
   thought: "#8b5cf6",
@@ -48,9 +67,10 @@ const MINIMAP_COLOURS: Record<RunGraphNode["type"], string> = {
   reflection: "#f59e0b",
   "call-error": "#dc2626",
   "live-call": "#38bdf8",
+  "trial-group": "#64748b",
 };
 
-function minimapColour(node: RunGraphNode): string {
+function minimapColour(node: RunGraphViewNode): string {
   if (node.type === "evaluation" && node.data.code?.falsePositive) return "#f59e0b";
   if (node.type === "evaluation" && node.data.verdict === "fail") return "#dc2626";
   if (node.type === "action" && node.data.invalid) return "#dc2626";
@@ -58,7 +78,7 @@ function minimapColour(node: RunGraphNode): string {
 }
 
 /** Bounding box of the laid-out nodes (positions and sizes are fixed by lib/graph, no measuring needed). */
-function boundsOf(nodes: readonly RunGraphNode[]) {
+function boundsOf(nodes: readonly RunGraphViewNode[]) {
   let minX = Number.POSITIVE_INFINITY;
   let minY = Number.POSITIVE_INFINITY;
   let maxX = Number.NEGATIVE_INFINITY;
@@ -74,10 +94,11 @@ function boundsOf(nodes: readonly RunGraphNode[]) {
 
 /**
  * First view: the whole graph when it fits at a readable zoom; otherwise its
- * top (where trials start) at the smallest readable zoom, horizontally centred.
+ * top (where trials start) at the smallest readable zoom, from the first trial
+ * — or, when old trials start collapsed (`newestFirst`), ending at the newest.
  */
-function useInitialViewport(nodes: readonly RunGraphNode[]) {
-  const { setViewport } = useReactFlow<RunGraphNode, RunGraphEdge>();
+function useInitialViewport(nodes: readonly RunGraphViewNode[], newestFirst: boolean) {
+  const { setViewport } = useReactFlow<FlowViewNode, RunGraphEdge>();
   const width = useStore((state) => state.width);
   const height = useStore((state) => state.height);
   const done = useRef(false);
@@ -89,15 +110,16 @@ function useInitialViewport(nodes: readonly RunGraphNode[]) {
     const graphWidth = maxX - minX + 2 * FIT_PADDING;
     const graphHeight = maxY - minY + 2 * FIT_PADDING;
     const zoom = Math.max(0.7, Math.min(1, width / graphWidth, height / graphHeight));
-    const x = graphWidth * zoom < width ? (width - (maxX - minX) * zoom) / 2 - minX * zoom : FIT_PADDING - minX * zoom;
+    const x =
+      graphWidth * zoom < width ? (width - (maxX - minX) * zoom) / 2 - minX * zoom : newestFirst ? width - FIT_PADDING - maxX * zoom : FIT_PADDING - minX * zoom;
     const y = graphHeight * zoom < height ? (height - (maxY - minY) * zoom) / 2 - minY * zoom : FIT_PADDING - minY * zoom;
     void setViewport({ x, y, zoom });
-  }, [nodes, width, height, setViewport]);
+  }, [nodes, width, height, setViewport, newestFirst]);
 }
 
 /** While following, pans (keeping the zoom) to the newest node whenever one is added. */
 function useFollowNewest(nodes: readonly RunGraphNode[], enabled: boolean) {
-  const { setCenter, getZoom } = useReactFlow<RunGraphNode, RunGraphEdge>();
+  const { setCenter, getZoom } = useReactFlow<FlowViewNode, RunGraphEdge>();
   const lastCount = useRef<number | null>(null);
 
   useEffect(() => {
@@ -118,23 +140,63 @@ function useFollowNewest(nodes: readonly RunGraphNode[], enabled: boolean) {
   }, [nodes, enabled, setCenter, getZoom]);
 }
 
-function RunGraphCanvas({ graph, live }: { graph: RunGraphModel; live: boolean }) {
+/**
+ * After an expand or collapse, moves focus to the node that took the clicked one's place
+ * (keyboard users keep their place). React Flow draws new nodes a commit or two after it is
+ * given them, so this looks for the node over the next few frames.
+ */
+function useFocusAfterToggle(containerRef: RefObject<HTMLDivElement | null>, targetRef: RefObject<string | null>, nodes: readonly FlowViewNode[]) {
+  useEffect(() => {
+    const id = targetRef.current;
+    if (!id) return;
+    let frame = 0;
+    let tries = 0;
+    const attempt = () => {
+      const element = containerRef.current?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
+      if (element) {
+        if (targetRef.current === id) targetRef.current = null;
+        element.focus({ preventScroll: true });
+      } else if (tries < 10) {
+        tries += 1;
+        frame = requestAnimationFrame(attempt);
+      } else if (targetRef.current === id) {
+        // Not drawn (out of view): give up rather than steal focus later.
+        targetRef.current = null;
+      }
+    };
+    attempt();
+    return () => cancelAnimationFrame(frame);
+  }, [containerRef, targetRef, nodes]);
+}
+
+function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live: boolean; collapse: "auto" | "off" }) {
   const selectNode = useRunUiStore((state) => state.selectNode);
   const closeInspector = useRunUiStore((state) => state.closeInspector);
   const followLive = useRunUiStore((state) => state.followLive);
   const setFollowLive = useRunUiStore((state) => state.setFollowLive);
+  const containerRef = useRef<HTMLDivElement>(null);
 
-  useInitialViewport(graph.nodes);
+  const { view, actions, trialCount, expandAll, collapseOld, expandedOld, focusTargetRef } = useTrialCollapse(graph, collapse);
+  const nodes = useMemo(() => view.nodes.map(toFlowNode), [view.nodes]);
+  const virtualize = nodes.length > VIRTUALIZE_ABOVE;
+  const renderMode = useMemo<RenderMode>(() => ({ animateEntry: !virtualize }), [virtualize]);
+  // One subscription for the whole graph; it changes only when the zoom crosses FAR_ZOOM.
+  const far = useStore((state) => state.transform[2] < FAR_ZOOM);
+
+  useInitialViewport(nodes, view.collapsed.length > 0);
+  // Follows the run's own new nodes (not nodes that an expand brings back); the newest is in a trial in progress, never collapsed.
   useFollowNewest(graph.nodes, followLive && live);
+  useFocusAfterToggle(containerRef, focusTargetRef, nodes);
 
-  const onNodeClick: NodeMouseHandler<RunGraphNode> = useCallback(
+  const onNodeClick: NodeMouseHandler<FlowViewNode> = useCallback(
     (_event, node) => {
-      if (node.type !== "lane") selectNode(node.id);
+      if (node.type === "trial-group") actions.expandTrial(node.data.trial);
+      else if (node.type !== "lane") selectNode(node.id);
     },
-    [selectNode],
+    [selectNode, actions],
   );
 
-  // Nodes are focusable (Tab); Enter or Space on a focused node selects it, Escape closes the inspector.
+  // Nodes are focusable (Tab); Enter or Space on a focused node selects it (a collapsed trial: expands it), Escape closes the inspector.
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const target = event.target;
@@ -148,9 +210,11 @@ function RunGraphCanvas({ graph, live }: { graph: RunGraphModel; live: boolean }
       const id = target.dataset.id;
       if (!id || target.classList.contains("react-flow__node-lane")) return;
       event.preventDefault();
-      selectNode(id);
+      const node = view.nodes.find((candidate) => candidate.id === id);
+      if (node?.type === "trial-group") actions.expandTrial(node.data.trial);
+      else selectNode(id);
     },
-    [selectNode, closeInspector],
+    [selectNode, closeInspector, actions, view.nodes],
   );
 
   const onMoveStart = useCallback(
@@ -162,47 +226,47 @@ function RunGraphCanvas({ graph, live }: { graph: RunGraphModel; live: boolean }
   );
 
   return (
-    <ReactFlow<RunGraphNode, RunGraphEdge>
-      className="run-graph"
-      nodes={graph.nodes}
-      edges={graph.edges}
-      nodeTypes={nodeTypes}
-      onNodeClick={onNodeClick}
-      onPaneClick={closeInspector}
-      onKeyDown={onKeyDown}
-      onMoveStart={onMoveStart}
-      nodesDraggable={false}
-      nodesConnectable={false}
-      elementsSelectable={false}
-      nodesFocusable
-      edgesFocusable={false}
-      deleteKeyCode={null}
-      selectionKeyCode={null}
-      multiSelectionKeyCode={null}
-      minZoom={0.15}
-      maxZoom={1.75}
-      proOptions={PRO_OPTIONS}
-      aria-label="Run graph: one column per trial"
-    >
-      <Background variant={BackgroundVariant.Dots} gap={18} size={1} color="#cbd5e1" />
-      <Controls showInteractive={false} position="bottom-left" />
-      <MiniMap<RunGraphNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map" style={MINIMAP_STYLE} />
-      {live ? (
-        <Panel position="top-right">
-          <label className="flex items-center gap-2 rounded-md border border-slate-200 bg-white/95 px-2.5 py-1.5 text-xs text-slate-700 shadow-sm">
-            <input
-              type="checkbox"
-              className="switch"
-              role="switch"
-              checked={followLive}
-              onChange={(event) => setFollowLive(event.target.checked)}
-              data-testid="follow-live"
-            />
-            Follow new steps
-          </label>
-        </Panel>
-      ) : null}
-    </ReactFlow>
+    <RunGraphActionsContext.Provider value={actions}>
+      <RenderModeContext.Provider value={renderMode}>
+        <ReactFlow<FlowViewNode, RunGraphEdge>
+          ref={containerRef}
+          className={far ? "run-graph run-graph-far" : "run-graph"}
+          nodes={nodes}
+          edges={view.edges}
+          nodeTypes={nodeTypes}
+          onNodeClick={onNodeClick}
+          onPaneClick={closeInspector}
+          onKeyDown={onKeyDown}
+          onMoveStart={onMoveStart}
+          onlyRenderVisibleElements={virtualize}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable={false}
+          nodesFocusable
+          edgesFocusable={false}
+          deleteKeyCode={null}
+          selectionKeyCode={null}
+          multiSelectionKeyCode={null}
+          minZoom={0.15}
+          maxZoom={1.75}
+          proOptions={PRO_OPTIONS}
+          aria-label="Run graph: one column per trial"
+          data-virtualized={virtualize || undefined}
+        >
+          <Background variant={BackgroundVariant.Dots} gap={18} size={1} color="#cbd5e1" />
+          <Controls showInteractive={false} position="bottom-left" />
+          <MiniMap<FlowViewNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map" style={MINIMAP_STYLE} />
+          <GraphPanel
+            live={live}
+            trialCount={trialCount}
+            collapsedCount={view.collapsed.length}
+            expandedOld={expandedOld}
+            onExpandAll={expandAll}
+            onCollapseOld={collapseOld}
+          />
+        </ReactFlow>
+      </RenderModeContext.Provider>
+    </RunGraphActionsContext.Provider>
   );
 }
 
@@ -212,11 +276,16 @@ function RunGraphCanvas({ graph, live }: { graph: RunGraphModel; live: boolean }
  * trial; the model call in flight is a `live-call` node whose text streams in.
  * `graph` comes from lib/graph's memoising deriver, so node objects are
  * stable and React Flow only touches what changed.
+ *
+ * Large runs (decision 0013): trials collapse into one group node each (in a
+ * long run the old ones start collapsed; `collapse="off"` starts with all
+ * expanded), and above {@link VIRTUALIZE_ABOVE} drawn nodes only what is in
+ * view is rendered.
  */
-export function RunGraph({ graph, live }: { graph: RunGraphModel; live: boolean }) {
+export function RunGraph({ graph, live, collapse = "auto" }: { graph: RunGraphModel; live: boolean; collapse?: "auto" | "off" }) {
   return (
     <ReactFlowProvider>
-      <RunGraphCanvas graph={graph} live={live} />
+      <RunGraphCanvas graph={graph} live={live} collapse={collapse} />
     </ReactFlowProvider>
   );
 }

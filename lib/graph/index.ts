@@ -1,6 +1,8 @@
 /**
- * Pure projection of a folded run into React Flow nodes and edges, with a
- * dagre layout. No React here: components import these and render them.
+ * Pure projection of a folded run into React Flow nodes and edges, laid out
+ * as one column per trial (a chain per lane, in closed form: decision 0013),
+ * and the collapsed view of long runs. No React here: components import these
+ * and render them.
  */
 export { createRunGraphDeriver, deriveRunGraph, HANDLES, laneNodeId, liveCallNodeId, type RunGraphDeriver } from "./derive-run-graph";
 export {
@@ -16,6 +18,19 @@ export {
   type LayoutLane,
   type LayoutResult,
 } from "./layout";
+export {
+  collapsedTrials,
+  COLLAPSE_POLICY,
+  createCollapsedViewDeriver,
+  defaultCollapsedTrials,
+  pinnedTrials,
+  summarizeTrials,
+  trialGroupNodeId,
+  TRIAL_GROUP_HEIGHT,
+  type CollapsedViewDeriver,
+  type CollapseInput,
+  type CollapsePolicy,
+} from "./collapse";
 export {
   CODE_NODE_HEIGHTS,
   CODE_PREVIEW_LINES,

@@ -295,3 +295,60 @@ export interface RunGraph {
   nodes: RunGraphNode[];
   edges: RunGraphEdge[];
 }
+
+/**
+ * A collapsed trial (DESIGN.md §5): one node standing for its whole lane, with
+ * what a reader needs to decide whether to open it. Primitives only, so an
+ * unchanged group keeps its identity. Not part of {@link RunGraph}: the
+ * collapsed view (lib/graph/collapse.ts) puts it in place of the lane.
+ */
+export type TrialGroupNodeData = {
+  trial: number;
+  /** Id of the trial's header node (its `trial-start` event), which expanding brings back. */
+  trialNodeId: string;
+  outcome: "success" | "failure" | "halted" | null;
+  endReason: string | null;
+  steps: number;
+  memoryInContext: number;
+  memoryMissing: boolean;
+  /** The Evaluator's verdict; null before the evaluation. */
+  verdict: "pass" | "fail" | null;
+  /** The reflection's current text; null when the trial has none. */
+  reflection: string | null;
+  reflectionEdited: boolean;
+  /** Nodes of the lane the group stands for (lane background excluded). */
+  hiddenNodes: number;
+  /** Observations that repeat the step before (a loop) and actions that did not parse. */
+  loops: number;
+  invalidActions: number;
+  callErrors: number;
+  /** Code runs only: both verdicts of the trial. */
+  code?: CodeTrialView;
+};
+
+/** The node of a collapsed trial, positioned where its lane header was. */
+export type TrialGroupNode = {
+  id: string;
+  type: "trial-group";
+  position: { x: number; y: number };
+  data: TrialGroupNodeData;
+  width: number;
+  height: number;
+  draggable: false;
+  selectable: false;
+  connectable: false;
+  focusable: true;
+  ariaLabel: string;
+  zIndex?: number;
+};
+
+/** A node of the graph as drawn: a run-graph node, or a collapsed trial. */
+export type RunGraphViewNode = RunGraphNode | TrialGroupNode;
+
+/** The graph as drawn: collapsed trials are one group node each, memory edges rerouted to them. */
+export interface RunGraphView {
+  nodes: RunGraphViewNode[];
+  edges: RunGraphEdge[];
+  /** Trials drawn collapsed, ascending. */
+  collapsed: number[];
+}

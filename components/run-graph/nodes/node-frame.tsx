@@ -6,13 +6,17 @@ import { HANDLES, type ActionNodeData, type GraphNodeDataMap, type GraphNodeKind
 import { Badge } from "@/components/ui/badge";
 import { useRunUiStore } from "@/lib/store";
 import { cn } from "@/lib/utils/cn";
+import { useRenderMode } from "../graph-context";
 
 type DataAttributes = { [key: `data-${string}`]: string | number | boolean | undefined };
 
 /**
  * The box every graph node draws: kind-specific colours, the selection ring
  * (read from the UI store by id, so selecting one node re-renders two, not all),
- * and `data-testid="node-<kind>"` plus `data-trial` for end-to-end tests.
+ * and `data-testid="node-<kind>"` plus `data-trial` for end-to-end tests. One
+ * element around the node's content; the appear animation only where the
+ * graph's {@link useRenderMode} allows it; only the coloured box when the
+ * graph is zoomed far out.
  */
 export function NodeFrame({
   id,
@@ -29,6 +33,7 @@ export function NodeFrame({
   children: ReactNode;
 } & DataAttributes) {
   const selected = useRunUiStore((state) => state.selectedNodeId === id);
+  const { animateEntry } = useRenderMode();
   return (
     <div
       data-testid={`node-${kind}`}
@@ -36,7 +41,10 @@ export function NodeFrame({
       data-node-id={id}
       data-selected={selected || undefined}
       className={cn(
-        "node-enter flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white text-left shadow-sm",
+        "flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white text-left shadow-sm",
+        // Zoomed far out (RunGraph's FAR_ZOOM), the box without its unreadable text: far cheaper to paint.
+        "in-[.run-graph-far]:shadow-none in-[.run-graph-far]:*:invisible",
+        animateEntry && "node-enter",
         className,
         selected && "ring-2 ring-sky-600 ring-offset-2",
       )}

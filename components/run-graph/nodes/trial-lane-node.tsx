@@ -1,14 +1,36 @@
 "use client";
 
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { memo } from "react";
+import { memo, type MouseEvent } from "react";
 import { HANDLES } from "@/lib/graph";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
+import { useRunGraphActions } from "../graph-context";
 import { CodeTrialLine } from "./code-nodes";
 import { FlowHandles, NodeFrame, type FlowNode } from "./node-frame";
 
 const outcomeTone: Record<"success" | "failure" | "halted", BadgeTone> = { success: "green", failure: "red", halted: "amber" };
+
+/** Collapses a finished trial's lane into one group node (a trial in progress stays open). */
+function CollapseButton({ trial }: { trial: number }) {
+  const { collapseTrial } = useRunGraphActions();
+  const onClick = (event: MouseEvent) => {
+    event.stopPropagation();
+    collapseTrial(trial);
+  };
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={`Collapse trial ${trial}`}
+      title={`Collapse trial ${trial} into one node`}
+      data-testid="collapse-trial"
+      className="nodrag nopan -ml-1 grid size-4 place-items-center rounded text-[10px] leading-none text-slate-300 hover:bg-slate-700 hover:text-white focus-visible:outline-2 focus-visible:outline-sky-400"
+    >
+      ▾
+    </button>
+  );
+}
 
 /** Header of a trial's lane: the trial number and the memory the Actor started with (code runs: and both verdicts). */
 export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps<FlowNode<"trial">>) {
@@ -25,7 +47,10 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
       <Handle type="target" id={HANDLES.memoryIn} position={Position.Left} isConnectable={false} />
       <FlowHandles top={false} />
       <div className="flex items-center justify-between gap-2">
-        <span className="text-sm font-semibold">Trial {data.trial}</span>
+        <span className="flex min-w-0 items-center gap-1">
+          {data.outcome ? <CollapseButton trial={data.trial} /> : null}
+          <span className="text-sm font-semibold">Trial {data.trial}</span>
+        </span>
         {data.outcome === "success" && data.code?.falsePositive ? (
           <Badge
             tone="amber"

@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import { parseStressParams } from "./stress-params";
+import { StressView } from "./stress-view";
+
+export const metadata: Metadata = { title: "Graph stress page", robots: { index: false } };
+
+/**
+ * `/stress?trials=24&family=household[&view=graphs|compare][&seed=1][&collapse=off]`: a dev
+ * and benchmark page (DESIGN.md §8, issue 10 part 7). It renders a synthetic run log of N
+ * trials (lib/graph/stress-run.ts) through the real fold, graph deriver and RunGraph — no
+ * server, no database — or two such runs as two graphs side by side (`view=graphs`) or in
+ * the compare view's trial lanes (`view=compare`). `npm run bench:graph` measures it.
+ */
+export default async function StressPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = parseStressParams(await searchParams);
+  return <StressView key={JSON.stringify(params)} {...params} />;
+}

@@ -1,0 +1,37 @@
+import type { StressFamily } from "@/lib/graph/stress-run";
+
+/** What the stress page draws, from its query string. */
+export interface StressParams {
+  /** Trials per run, 1–50 (default 24). */
+  trials: number;
+  family: StressFamily;
+  /**
+   * `single`: one run graph; `graphs`: two run graphs side by side (different seeds);
+   * `compare`: the compare view's trial lanes (components/compare) of two runs.
+   */
+  view: "single" | "graphs" | "compare";
+  seed: number;
+  /** `auto`: the graph's default (old trials of a long run start collapsed); `off`: every trial expanded. */
+  collapse: "auto" | "off";
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function viewOf(value: string | undefined): StressParams["view"] {
+  return value === "graphs" || value === "compare" ? value : "single";
+}
+
+/** Parses `/stress` query parameters, falling back to the defaults on anything unexpected. */
+export function parseStressParams(query: Record<string, string | string[] | undefined>): StressParams {
+  const trials = Number.parseInt(first(query.trials) ?? "", 10);
+  const seed = Number.parseInt(first(query.seed) ?? "", 10);
+  return {
+    trials: Number.isFinite(trials) ? Math.min(50, Math.max(1, trials)) : 24,
+    family: first(query.family) === "qa" ? "qa" : "household",
+    view: viewOf(first(query.view)),
+    seed: Number.isFinite(seed) ? seed : 1,
+    collapse: first(query.collapse) === "off" ? "off" : "auto",
+  };
+}

@@ -1,0 +1,40 @@
+"use client";
+
+import { createContext, useContext } from "react";
+
+/**
+ * What node components may ask of the graph around them, without callbacks in
+ * node data (DESIGN.md §5): collapse or expand a trial. The functions are
+ * stable for the life of the graph, so memoised nodes never re-render for them.
+ */
+export interface RunGraphActions {
+  collapseTrial: (trial: number) => void;
+  expandTrial: (trial: number) => void;
+}
+
+const NO_ACTIONS: RunGraphActions = { collapseTrial: () => {}, expandTrial: () => {} };
+
+/** Provided by RunGraph; a node rendered elsewhere (a test) gets inert actions. */
+export const RunGraphActionsContext = createContext<RunGraphActions>(NO_ACTIONS);
+
+/** The collapse / expand actions of the enclosing run graph. */
+export function useRunGraphActions(): RunGraphActions {
+  return useContext(RunGraphActionsContext);
+}
+
+/**
+ * How nodes render in this graph. `animateEntry`: play the appear animation when a node
+ * mounts — on for small graphs (a new step fades in), off when only visible nodes are
+ * rendered (nodes mount while panning, and should not fade in each time).
+ */
+export interface RenderMode {
+  animateEntry: boolean;
+}
+
+/** Provided by RunGraph; outside one (a test), nodes animate in as they always did. */
+export const RenderModeContext = createContext<RenderMode>({ animateEntry: true });
+
+/** The enclosing graph's {@link RenderMode}. */
+export function useRenderMode(): RenderMode {
+  return useContext(RenderModeContext);
+}

@@ -1,0 +1,256 @@
+import { HANDLES } from "./derive-run-graph";
+import { sameEdge, sameRecord } from "./equality";
+import { NODE_WIDTH } from "./layout";
+import type { RunGraph, RunGraphEdge, RunGraphNode, RunGraphView, RunGraphViewNode, TrialGroupNode, TrialGroupNodeData } from "./types";
+
+/**
+ * Collapsible trials (DESIGN.md §5, decision 0013): a collapsed trial is drawn
+ * as one group node in place of its lane, and memory edges into or out of it
+ * attach to that node. Which trials start collapsed is a rule of the graph's
+ * size: a small run shows everything; in a long run the old trials start
+ * collapsed and the newest stay open. A trial in progress and the trial of the
+ * selected node are always drawn expanded. Pure: the run graph component keeps
+ * the reader's own choices and hands them in.
+ */
+
+/** Height of a collapsed trial's node (px); its width is {@link NODE_WIDTH}. */
+export const TRIAL_GROUP_HEIGHT = 150;
+
+/** When old trials start collapsed, and how many of the newest stay open. */
+export interface CollapsePolicy {
+  /** A graph with more nodes than this is "long": its old trials start collapsed. */
+  largeGraphNodes: number;
+  /** How many of the newest trials stay expanded in a long run. */
+  keepRecent: number;
+}
+
+/** The default policy: above 300 nodes (~7 household trials), all but the 2 newest trials start collapsed. */
+export const COLLAPSE_POLICY: CollapsePolicy = { largeGraphNodes: 300, keepRecent: 2 };
+
+/** Id of the group node of the trial whose header (`trial-start` event) is `trialNodeId`. */
+export function trialGroupNodeId(trialNodeId: string): string {
+  return `group:${trialNodeId}`;
+}
+
+/** The trial a node belongs to (every run-graph node's data names it). */
+function trialOfNode(node: RunGraphNode): number {
+  return node.data.trial;
+}
+
+/** Each trial's summary, as its group node shows it, in trial order. */
+export function summarizeTrials(graph: RunGraph): Map<number, TrialGroupNodeData> {
+  const summaries = new Map<number, TrialGroupNodeData>();
+  const of = (trial: number): TrialGroupNodeData => {
+    let summary = summaries.get(trial);
+    if (!summary) {
+      summary = {
+        trial,
+        trialNodeId: "",
+        outcome: null,
+        endReason: null,
+        steps: 0,
+        memoryInContext: 0,
+        memoryMissing: false,
+        verdict: null,
+        reflection: null,
+        reflectionEdited: false,
+        hiddenNodes: 0,
+        loops: 0,
+        invalidActions: 0,
+        callErrors: 0,
+      };
+      summaries.set(trial, summary);
+    }
+    return summary;
+  };
+  for (const node of graph.nodes) {
+    if (node.type === "lane") continue;
+    const summary = of(trialOfNode(node));
+    summary.hiddenNodes += 1;
+    switch (node.type) {
+      case "trial":
+        summary.trialNodeId = node.id;
+        summary.outcome = node.data.outcome;
+        summary.endReason = node.data.endReason;
+        summary.steps = node.data.steps;
+        summary.memoryInContext = node.data.memoryInContext;
+        summary.memoryMissing = node.data.memoryMissing;
+        if (node.data.code) summary.code = node.data.code;
+        break;
+      case "evaluation":
+        summary.verdict = node.data.verdict;
+        break;
+      case "reflection":
+        summary.reflection = node.data.text;
+        summary.reflectionEdited = node.data.edited;
+        break;
+      case "observation":
+        if (node.data.repeats >= 2) summary.loops += 1;
+        break;
+      case "action":
+        if (node.data.invalid) summary.invalidActions += 1;
+        break;
+      case "call-error":
+        summary.callErrors += 1;
+        break;
+      default:
+        break;
+    }
+  }
+  // A trial without its header node (a damaged log) cannot be drawn as a group.
+  for (const [trial, summary] of summaries) if (summary.trialNodeId === "") summaries.delete(trial);
+  return new Map([...summaries].sort(([a], [b]) => a - b));
+}
+
+/** Trials that are never drawn collapsed: the ones in progress, and the one holding `selectedNodeId`. */
+export function pinnedTrials(graph: RunGraph, selectedNodeId: string | null): Set<number> {
+  const pinned = new Set<number>();
+  for (const node of graph.nodes) {
+    if (node.type === "trial" && node.data.outcome === null) pinned.add(node.data.trial);
+    if (node.id === selectedNodeId && node.type !== "lane") pinned.add(trialOfNode(node));
+  }
+  return pinned;
+}
+
+/**
+ * The trials a graph starts with collapsed: none when it has at most
+ * `policy.largeGraphNodes` nodes; otherwise every trial but the
+ * `policy.keepRecent` newest (a trial in progress is never among them).
+ */
+export function defaultCollapsedTrials(graph: RunGraph, policy: CollapsePolicy = COLLAPSE_POLICY): number[] {
+  if (graph.nodes.length <= policy.largeGraphNodes) return [];
+  const trials = [...summarizeTrials(graph).values()];
+  return trials
+    .slice(0, Math.max(0, trials.length - policy.keepRecent))
+    .filter((summary) => summary.outcome !== null)
+    .map((summary) => summary.trial);
+}
+
+/** Inputs of {@link collapsedTrials}. */
+export interface CollapseInput {
+  graph: RunGraph;
+  /** `auto`: {@link defaultCollapsedTrials}; `off`: start with every trial expanded. */
+  mode: "auto" | "off";
+  /** The reader's choices by trial: true = collapsed, false = expanded. They win over the default. */
+  overrides: ReadonlyMap<number, boolean>;
+  selectedNodeId: string | null;
+  policy?: CollapsePolicy;
+}
+
+/** The trials to draw collapsed, ascending: the default, then the reader's choices, minus the {@link pinnedTrials}. */
+export function collapsedTrials({ graph, mode, overrides, selectedNodeId, policy = COLLAPSE_POLICY }: CollapseInput): number[] {
+  const collapsed = new Set(mode === "auto" ? defaultCollapsedTrials(graph, policy) : []);
+  for (const [trial, isCollapsed] of overrides) {
+    if (isCollapsed) collapsed.add(trial);
+    else collapsed.delete(trial);
+  }
+  for (const trial of pinnedTrials(graph, selectedNodeId)) collapsed.delete(trial);
+  const known = summarizeTrials(graph);
+  return [...collapsed].filter((trial) => known.has(trial)).sort((a, b) => a - b);
+}
+
+function groupAriaLabel(data: TrialGroupNodeData): string {
+  const parts = [data.outcome ?? "in progress", `${data.steps} ${data.steps === 1 ? "step" : "steps"}`];
+  if (data.verdict) parts.push(`verdict ${data.verdict}`);
+  if (data.reflection !== null) parts.push("a reflection");
+  return `Trial ${data.trial}, collapsed: ${parts.join(", ")}. Press Enter to expand.`;
+}
+
+function groupNode(header: RunGraphNode, data: TrialGroupNodeData): TrialGroupNode {
+  return {
+    id: trialGroupNodeId(header.id),
+    type: "trial-group",
+    position: header.position,
+    data,
+    width: NODE_WIDTH,
+    height: TRIAL_GROUP_HEIGHT,
+    draggable: false,
+    selectable: false,
+    connectable: false,
+    focusable: true,
+    ariaLabel: groupAriaLabel(data),
+  };
+}
+
+/** Builds a {@link RunGraphView} from a graph and the trials to collapse; see {@link createCollapsedViewDeriver}. */
+export type CollapsedViewDeriver = (graph: RunGraph, collapsed: readonly number[]) => RunGraphView;
+
+/**
+ * Creates a memoising collapsed-view builder. Nodes of expanded trials are the
+ * graph's own objects; a group node or rerouted edge equal by value to last
+ * time's is the same object; and the same view object comes back when neither
+ * the graph nor the collapsed trials changed, so React Flow skips the work.
+ * With nothing collapsed, the view holds the graph's own arrays.
+ */
+export function createCollapsedViewDeriver(): CollapsedViewDeriver {
+  let previous: { graph: RunGraph; key: string; view: RunGraphView } | null = null;
+  let previousGroups = new Map<string, TrialGroupNode>();
+  let previousEdges = new Map<string, RunGraphEdge>();
+
+  return (graph, collapsedList) => {
+    const collapsed = [...new Set(collapsedList)].sort((a, b) => a - b);
+    const key = collapsed.join(",");
+    if (previous && previous.graph === graph && previous.key === key) return previous.view;
+    if (collapsed.length === 0) {
+      const view: RunGraphView = { nodes: graph.nodes, edges: graph.edges, collapsed: [] };
+      previous = { graph, key, view };
+      return view;
+    }
+
+    const hidden = new Set(collapsed);
+    const summaries = summarizeTrials(graph);
+    const trialOf = new Map<string, number>();
+    const nodes: RunGraphViewNode[] = [];
+    const groups = new Map<string, TrialGroupNode>();
+    for (const node of graph.nodes) {
+      const trial = trialOfNode(node);
+      trialOf.set(node.id, trial);
+      if (!hidden.has(trial)) {
+        nodes.push(node);
+        continue;
+      }
+      const summary = summaries.get(trial);
+      if (node.type !== "trial" || !summary) continue;
+      const fresh = groupNode(node, summary);
+      const old = previousGroups.get(fresh.id);
+      const kept = old && old.position.x === fresh.position.x && old.position.y === fresh.position.y && sameRecord(old.data, fresh.data) ? old : fresh;
+      groups.set(kept.id, kept);
+      nodes.push(kept);
+    }
+
+    const edges: RunGraphEdge[] = [];
+    const nextEdges = new Map<string, RunGraphEdge>();
+    const groupIdOf = (nodeId: string): string | null => {
+      const trial = trialOf.get(nodeId);
+      const headerId = trial === undefined ? undefined : summaries.get(trial)?.trialNodeId;
+      return trial !== undefined && hidden.has(trial) && headerId ? trialGroupNodeId(headerId) : null;
+    };
+    for (const edge of graph.edges) {
+      const sourceGroup = groupIdOf(edge.source);
+      const targetGroup = groupIdOf(edge.target);
+      if (sourceGroup === null && targetGroup === null) {
+        edges.push(edge);
+        continue;
+      }
+      // Flow edges stay inside their trial: a collapsed trial has none.
+      if (edge.data.kind !== "memory") continue;
+      const rerouted: RunGraphEdge = {
+        ...edge,
+        source: sourceGroup ?? edge.source,
+        sourceHandle: sourceGroup ? HANDLES.memoryOut : edge.sourceHandle,
+        target: targetGroup ?? edge.target,
+        targetHandle: targetGroup ? HANDLES.memoryIn : edge.targetHandle,
+      };
+      const old = previousEdges.get(edge.id);
+      const kept = old && sameEdge(old, rerouted) ? old : rerouted;
+      nextEdges.set(edge.id, kept);
+      edges.push(kept);
+    }
+
+    previousGroups = groups;
+    previousEdges = nextEdges;
+    const view: RunGraphView = { nodes, edges, collapsed };
+    previous = { graph, key, view };
+    return view;
+  };
+}
