@@ -1,5 +1,8 @@
 "use client";
 
+// Over 400 lines: the form's sections (family, task set, tasks, arms, limits) share one draft and its
+// validation; the arm rows are the next piece to split out.
+
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";

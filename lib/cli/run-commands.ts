@@ -1,6 +1,7 @@
 import path from "node:path";
 import { Option, type Command } from "commander";
 import { strategySchema, type Strategy } from "@/lib/domain/config";
+import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { environmentEntry } from "@/lib/environments/registry";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
@@ -11,6 +12,16 @@ import { positiveInt, rangedInt, readDatasetFile } from "./options";
 /** A CLI context: the same database as the web app; its worker pool claims nothing by itself. */
 function cliContext(): ServerContext {
   return createServerContext({ startWorkers: false, requestedBy: "cli" });
+}
+
+/** Drives the branch in this process (when no other worker holds it) and follows it to its end or pause; resolves with the exit code. */
+function driveAndFollow(context: ServerContext, runId: RunId, branchId: BranchId, json: boolean | undefined): Promise<number> {
+  return follow(context, runId, branchId, {
+    json: json ?? false,
+    start: async () => {
+      await context.workers.drive(runId, branchId);
+    },
+  });
 }
 
 interface RunOptions {
@@ -89,12 +100,7 @@ export function registerRunCommands(program: Command): void {
           return;
         }
         if (!options.json) process.stdout.write(`Run ${run.id} — ${run.title}\n`);
-        process.exitCode = await follow(context, run.id, null, {
-          json: options.json ?? false,
-          start: async () => {
-            await context.workers.drive(run.id, run.rootBranchId);
-          },
-        });
+        process.exitCode = await driveAndFollow(context, run.id, run.rootBranchId, options.json);
       } finally {
         await context.store.close();
       }
@@ -180,12 +186,7 @@ export function registerRunCommands(program: Command): void {
         const edits = options.editReflection && options.text ? [{ kind: "reflection" as const, reflectionEventId: options.editReflection, text: options.text }] : [];
         const { run, branchId } = await context.service.fork(options.run, { atSeq: options.at, fromBranchId: options.branch, replay: options.replay, edits }, { start: false });
         if (!options.json) process.stdout.write(`Branch ${branchId} of run ${run.id}, forked at seq ${options.at} (${options.replay} replay)\n`);
-        process.exitCode = await follow(context, run.id, branchId, {
-          json: options.json ?? false,
-          start: async () => {
-            await context.workers.drive(run.id, branchId);
-          },
-        });
+        process.exitCode = await driveAndFollow(context, run.id, branchId, options.json);
       } finally {
         await context.store.close();
       }
@@ -202,12 +203,7 @@ export function registerRunCommands(program: Command): void {
       try {
         const { run, branchId } = await context.service.fork(options.run, { atSeq: 1, replay: options.mode, reason: "replay" }, { start: false });
         if (!options.json) process.stdout.write(`Replaying run ${run.id} on branch ${branchId} (${options.mode})\n`);
-        process.exitCode = await follow(context, run.id, branchId, {
-          json: options.json ?? false,
-          start: async () => {
-            await context.workers.drive(run.id, branchId);
-          },
-        });
+        process.exitCode = await driveAndFollow(context, run.id, branchId, options.json);
       } finally {
         await context.store.close();
       }

@@ -1,3 +1,6 @@
+// Over 400 lines: the one projection of a run into nodes and edges, every node kind in one place so
+// identity sharing between renders and the layout keys stay consistent.
+
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
 import { CODE_NODE_HEIGHTS, codeActionView, codeAriaLabel, codeObservationView, codeRunOf, codeTrialSummary, codeTrialView, codeVerdictView, hidesThought } from "./code-views";
 import { sameEdge, sameRecord } from "./equality";

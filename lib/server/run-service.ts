@@ -1,3 +1,6 @@
+// Over 400 lines: the run use cases (create, status, pause/resume/cancel, edits, branches, fork) share the
+// store, the worker pool and the lease-holding append; forks are the next piece to split out.
+
 import { createHash } from "node:crypto";
 import { DEFAULT_MEMORY_WINDOW, breakpointsSchema, type BreakpointsInput } from "@/lib/domain/config";
 import type { BranchSummary, CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
