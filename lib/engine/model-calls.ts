@@ -50,18 +50,22 @@ export async function callModel(
   call: Omit<CallInfo, "startedAt">,
   replay: RunState["replayMode"],
   usable: (text: string) => boolean,
+  /** Attempts already made for this step by the caller (a reflection asked again): keeps each attempt's cache key distinct. */
+  attemptsBefore = 0,
 ): Promise<ModelResponse> {
   const observer = context.onCall;
   let problem: ReturnType<typeof completionProblem> = null;
-  for (let attempt = 1; attempt <= MAX_COMPLETION_ATTEMPTS; attempt += 1) {
+  for (let attempt = attemptsBefore + 1; attempt <= attemptsBefore + MAX_COMPLETION_ATTEMPTS; attempt += 1) {
     const info: CallInfo = { ...call, startedAt: new Date().toISOString() };
     observer?.start(info);
     let response: ModelResponse;
     try {
       response = await context.deps.model.generate(request, {
         signal: context.signal,
-        // A repeat after a bad completion must reach the model, not the cache.
-        replay: attempt === 1 ? replay : "live",
+        // Each attempt has its own cache key: a repeat after a bad completion reaches the model the first
+        // time, and a recorded replay of the run is served the same sequence of attempts.
+        replay,
+        attempt,
         occurrence: (hash) => context.requestCounts[hash] ?? 0,
         cacheScope: context.cacheScope,
         onDelta: observer ? (text) => observer.delta(info, text) : undefined,

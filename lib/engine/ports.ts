@@ -67,6 +67,8 @@ export interface ModelCallOptions {
    * replays its own sequence instead of the first answer every time.
    */
   occurrence?: (requestHash: string) => number;
+  /** Which attempt at this step's call this is (1 for the first): later attempts have their own cache keys. */
+  attempt?: number;
   /** Only responses recorded under this scope are served or shared (`RunConfig.cacheScope`); default the database-wide cache. */
   cacheScope?: string | null;
   /** Told when a failed attempt will be retried (by the AI SDK), and after how long (ms), so people can see "retrying in N s". */

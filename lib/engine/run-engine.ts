@@ -9,7 +9,7 @@ import { digestState } from "./digest";
 import { ModelCallError, type EventLog, type ModelPort, type ModelRequest, type ModelResponse } from "./ports";
 import { pauseAfter, pauseBefore } from "./breakpoints";
 import { buildActorMessages, buildReflectorMessages, cleanReflection, trajectoryOf } from "./prompts";
-import { reflectionProblem } from "./completion-checks";
+import { MAX_COMPLETION_ATTEMPTS, reflectionProblem } from "./completion-checks";
 import { abortable, callModel, isAbort, type CallObserver, type ModelCallContext } from "./model-calls";
 import { EpisodeCache } from "./episode-cache";
 import { strategyBehaviour } from "./strategies";
@@ -292,8 +292,8 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       let response = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, state.replayMode, hasWords);
       let warning = reflectionProblem(cleanReflection(response.text), checks);
       if (warning !== null) {
-        // Asked once more (live); if it is still not a usable lesson it is stored with the warning.
-        const again = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, "live", hasWords);
+        // Asked once more (its own cache key, so the first time it reaches the model); if it is still not a usable lesson it is stored with the warning.
+        const again = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, state.replayMode, hasWords, MAX_COMPLETION_ATTEMPTS);
         const againWarning = reflectionProblem(cleanReflection(again.text), checks);
         response = again;
         warning = againWarning === null ? null : `${againWarning} (asked twice).`;

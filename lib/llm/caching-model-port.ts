@@ -14,7 +14,7 @@ import { requestHashOf } from "./request-hash";
  * A run that repeats a request (e.g. `none` at temperature 0 makes the same
  * trial again) is served the response recorded for the same occurrence on its
  * path: the cache key is the request hash for the first occurrence and
- * `hash#n` for the n-th repeat ({@link cacheKeyOf}).
+ * `hash#n` for the n-th repeat, `~k` for the k-th attempt at one call ({@link cacheKeyOf}).
  *
  * Errors are those of the inner port (when the call a recorded call waited for
  * fails, the waiting call is made on its own); a cache read or write failure is
@@ -43,7 +43,7 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
   return {
     async generate(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
       const requestHash = requestHashOf(request);
-      const key = cacheKeyOf(requestHash, options.occurrence?.(requestHash) ?? 0, options.cacheScope ?? null);
+      const key = cacheKeyOf(requestHash, options.occurrence?.(requestHash) ?? 0, options.cacheScope ?? null, options.attempt ?? 1);
       if (options.replay !== "recorded") return live(request, key, options);
       const hit = await cache.getCachedResponse(key);
       if (hit) return fromCache(hit, requestHash);
@@ -71,7 +71,9 @@ export function createCachingModelPort(inner: ModelPort, cache: ResponseCache): 
  * itself for the first (so older caches still hit), `hash#n` after; within a
  * scope (an experiment), prefixed `scope:`.
  */
-export function cacheKeyOf(requestHash: string, occurrence: number, scope: string | null = null): string {
-  const key = occurrence === 0 ? requestHash : `${requestHash}#${occurrence}`;
+export function cacheKeyOf(requestHash: string, occurrence: number, scope: string | null = null, attempt = 1): string {
+  const base = occurrence === 0 ? requestHash : `${requestHash}#${occurrence}`;
+  // A later attempt at the same call (after an empty completion, or a reflection asked again) is its own entry.
+  const key = attempt <= 1 ? base : `${base}~${attempt}`;
   return scope === null ? key : `${scope}:${key}`;
 }

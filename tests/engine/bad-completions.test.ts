@@ -150,4 +150,19 @@ describe("reflections are checked before they enter memory", () => {
     expect(reflections[0]).toMatchObject({ data: { text: lesson, warning: null } });
     expect(reflections[1]).toMatchObject({ data: { text: lesson, warning: "the reflection repeats one already in memory (asked twice)." } });
   });
+
+  it("a recorded replay of a run whose reflection was asked twice makes no model call (each attempt has its own cache entry)", async () => {
+    const lesson = "I should have searched the town first.";
+    const { drive, store, run, mock } = await setup((role) => (role === "reflector" ? { text: lesson } : { text: " Not sure.\nAction 1: Finish[nope]" }), 3);
+    await drive();
+    const callsBefore = mock.doStreamCalls.length;
+    const branch = await store.createBranch({ runId: run.id, parentBranchId: run.rootBranchId, forkSeq: 1 });
+    await store.append(run.id, branch.id, [draft("branch-start", { parentBranchId: run.rootBranchId, forkSeq: 1, reason: "replay", replayMode: "recorded", edits: [] })]);
+    const deps = { log: store, model: createCachingModelPort(createModelPort({ resolveModel: () => mock, maxRetries: 0 }), store), environmentFor: () => qaEnvironment };
+    await driveRun(deps, { runId: run.id, branchId: branch.id });
+    const own = (await store.list(run.id, branch.id)).filter((event) => event.branchId === branch.id && event.type === "model-call-end");
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.every((event) => event.type === "model-call-end" && event.data.source === "cache")).toBe(true);
+    expect(mock.doStreamCalls.length).toBe(callsBefore);
+  });
 });
