@@ -84,7 +84,7 @@ export class RunPage {
   async recordStatuses(): Promise<void> {
     await this.page.evaluate(() => {
       const seen: string[] = [];
-      (window as unknown as { __statusesSeen: string[] }).__statusesSeen = seen;
+      window.__statusesSeen = seen;
       const note = () => {
         const status = document.querySelector('[data-testid="run-status"]')?.getAttribute("data-status");
         if (status && seen[seen.length - 1] !== status) seen.push(status);
@@ -96,7 +96,7 @@ export class RunPage {
 
   /** The statuses the pill showed since {@link recordStatuses}, in order, without repeats. */
   async statusesSeen(): Promise<string[]> {
-    return this.page.evaluate(() => (window as unknown as { __statusesSeen?: string[] }).__statusesSeen ?? []);
+    return this.page.evaluate(() => window.__statusesSeen ?? []);
   }
 
   /** The node of the model call in flight in `trial` (optionally at Actor step `step`): its text streams in. */
@@ -159,5 +159,12 @@ export class RunPage {
     const editor = this.page.getByTestId("reflection-editor");
     await editor.fill(text);
     await this.page.getByTestId("save-reflection").click();
+  }
+}
+
+declare global {
+  interface Window {
+    /** Statuses the run header showed, in order (recorded in the page by {@link RunPage.recordStatuses}). */
+    __statusesSeen?: string[];
   }
 }

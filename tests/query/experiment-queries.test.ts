@@ -73,13 +73,13 @@ describe("create", () => {
   });
 
   it("POSTs the parsed definition and returns the experiment id", async () => {
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ experimentId: "x1" }), { status: 201 }));
+    const fetchMock = vi.fn(async (_path: string, _init?: RequestInit) => new Response(JSON.stringify({ experimentId: "x1" }), { status: 201 }));
     vi.stubGlobal("fetch", fetchMock);
     await expect(createExperiment(definition)).resolves.toEqual({ experimentId: "x1" });
-    const [path, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    const [path, init] = fetchMock.mock.calls[0]!;
     expect(path).toBe("/api/experiments");
-    expect(init.method).toBe("POST");
-    expect(JSON.parse(String(init.body))).toMatchObject({ name: "none vs reflexion", taskIds: [], concurrency: 4, arms: definition.arms });
+    expect(init?.method).toBe("POST");
+    expect(JSON.parse(String(init?.body))).toMatchObject({ name: "none vs reflexion", taskIds: [], concurrency: 4, arms: definition.arms });
   });
 
   it("passes the server's error message on (e.g. a strategy the family does not run)", async () => {
