@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
+import { PageSection } from "@/components/ui/page-section";
 import { firstDivergence, type Divergence } from "@/lib/graph/compare";
 import { useRunEvents } from "@/lib/query";
 import { compareHref, MAX_COMPARED_RUNS } from "@/lib/query/compare-params";
@@ -23,19 +24,7 @@ function FollowRun({ runId }: { runId: string }) {
   return null;
 }
 
-function Section({ title, id, children, right }: { title: string; id: string; children: ReactNode; right?: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
-      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2.5">
-        <h2 id={id} className="text-sm font-semibold text-slate-900">
-          {title}
-        </h2>
-        {right}
-      </header>
-      <div className="p-4">{children}</div>
-    </section>
-  );
-}
+const Section = PageSection;
 
 /** A run's short name for headings: its strategy's name, plus its model when the compared runs' models differ. */
 function runName(run: ComparedRun, showModel: boolean): string {

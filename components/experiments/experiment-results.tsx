@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
+import { PageSection } from "@/components/ui/page-section";
 import type { ExperimentSummary } from "@/lib/domain/experiment";
 import { modelsQuery, tasksQuery } from "@/lib/query";
 import {
@@ -25,19 +26,7 @@ import { FAMILY_NAME, isScriptedModel, METRIC_EXPLANATION, METRIC_NAME, OracleLa
 import { SuccessCurves } from "./success-curves";
 import { TaskGrid } from "./task-grid";
 
-function Section({ title, id, children, right }: { title: string; id: string; children: ReactNode; right?: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white">
-      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-2.5">
-        <h2 id={id} className="text-sm font-semibold text-slate-900">
-          {title}
-        </h2>
-        {right}
-      </header>
-      <div className="p-4">{children}</div>
-    </section>
-  );
-}
+const Section = PageSection;
 
 const EXPORTS: Array<{ format: ExperimentExportFormat; label: string; hint: string }> = [
   { format: "csv", label: "CSV", hint: "One row per task × arm × trial: outcome, verdict, score, tokens, cost, latency" },
