@@ -1,6 +1,7 @@
 import type { BranchSummaryState } from "@/lib/domain/branch-summary";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import type { BranchId } from "@/lib/domain/ids";
+import type { Provenance } from "@/lib/domain/provenance";
 import type { LeaseRecord } from "./store";
 
 /** The (experiment, task, arm) a run belongs to; unique: each cell has exactly one run. */
@@ -30,8 +31,11 @@ export interface ExperimentCellRow extends ExperimentRunLink {
  * tests/db/store-contract.ts.
  */
 export interface ExperimentStore {
-  /** Stores a new experiment; its definition must already list its task ids. */
-  createExperiment(input: { definition: ExperimentDefinition; taskSetName: string }): Promise<ExperimentRecord>;
+  /**
+   * Stores a new experiment; its definition must already list its task ids.
+   * `provenance`: set for experiments imported from the authors' logs (issue 11); default null.
+   */
+  createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord>;
   getExperiment(id: string): Promise<ExperimentRecord | null>;
   /** Newest first. */
   listExperiments(limit: number): Promise<ExperimentRecord[]>;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
+import type { Provenance } from "@/lib/domain/provenance";
 import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "./experiment-store";
 
 /** The in-memory {@link ExperimentStore} of a `MemoryRunStore`; `lookup` reads a run's root branch summary and lease from it. */
@@ -19,8 +20,8 @@ export class MemoryExperimentStore implements ExperimentStore {
     return rows;
   }
 
-  async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string }): Promise<ExperimentRecord> {
-    const record: ExperimentRecord = { id: randomUUID(), createdAt: new Date().toISOString(), ...input };
+  async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord> {
+    const record: ExperimentRecord = { id: randomUUID(), createdAt: new Date().toISOString(), definition: input.definition, taskSetName: input.taskSetName, provenance: input.provenance ?? null };
     this.experiments.set(record.id, record);
     return record;
   }

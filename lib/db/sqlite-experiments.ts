@@ -4,6 +4,7 @@ import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { AppError } from "@/lib/domain/errors";
 import { experimentDefinitionSchema, type ExperimentDefinition, type ExperimentRecord } from "@/lib/domain/experiment";
 import { asBranchId } from "@/lib/domain/ids";
+import { provenanceSchema, type Provenance } from "@/lib/domain/provenance";
 import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "./experiment-store";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import * as schema from "./schema";
@@ -14,11 +15,19 @@ type Db = BetterSQLite3Database<typeof schema>;
 export class SqliteExperimentStore implements ExperimentStore {
   constructor(private readonly db: Db) {}
 
-  async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string }): Promise<ExperimentRecord> {
-    const record: ExperimentRecord = { id: randomUUID(), createdAt: new Date().toISOString(), definition: input.definition, taskSetName: input.taskSetName };
+  async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord> {
+    const record: ExperimentRecord = {
+      id: randomUUID(),
+      createdAt: new Date().toISOString(),
+      definition: input.definition,
+      taskSetName: input.taskSetName,
+      provenance: input.provenance ?? null,
+    };
+    // The provenance (issue 11) rides in the definition's JSON column under its own key, so no migration is needed.
+    const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
     this.db
       .insert(schema.experiments)
-      .values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(record.definition), taskSetName: record.taskSetName })
+      .values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(stored), taskSetName: record.taskSetName })
       .run();
     return record;
   }
@@ -94,7 +103,10 @@ export class SqliteExperimentStore implements ExperimentStore {
 }
 
 function toRecord(row: typeof schema.experiments.$inferSelect): ExperimentRecord {
-  const parsed = experimentDefinitionSchema.safeParse(JSON.parse(row.definition));
+  const json: unknown = JSON.parse(row.definition);
+  const parsed = experimentDefinitionSchema.safeParse(json);
   if (!parsed.success) throw new AppError("internal", `The stored definition of experiment ${row.id} is damaged: ${parsed.error.issues[0]?.message ?? ""}`);
-  return { id: row.id, createdAt: row.createdAt, definition: parsed.data, taskSetName: row.taskSetName };
+  const stored = json && typeof json === "object" && "provenance" in json ? provenanceSchema.safeParse(json.provenance) : null;
+  if (stored && !stored.success) throw new AppError("internal", `The stored provenance of experiment ${row.id} is damaged: ${stored.error.issues[0]?.message ?? ""}`);
+  return { id: row.id, createdAt: row.createdAt, definition: parsed.data, taskSetName: row.taskSetName, provenance: stored?.data ?? null };
 }

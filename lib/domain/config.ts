@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { provenanceSchema } from "./provenance";
 
 /** Task families. Only `qa` is implemented so far; the others are reserved names. */
 export const environmentIdSchema = z.enum(["qa", "code", "household"]);
@@ -123,5 +124,10 @@ export const runConfigSchema = z.object({
    * a new experiment samples the model afresh. Null: the database-wide cache.
    */
   cacheScope: z.string().min(1).nullable().default(null),
+  /**
+   * Set on runs imported from the authors' published logs (issue 11, lib/domain/provenance.ts):
+   * such runs are read-only (fork to continue). Null for every run made here.
+   */
+  provenance: provenanceSchema.nullable().default(null),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;

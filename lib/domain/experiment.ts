@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { environmentIdSchema, modelIdSchema, strategySchema } from "./config";
+import { provenanceSchema } from "./provenance";
 import { runStatusSchema } from "./status";
 
 /**
@@ -66,6 +67,8 @@ export const experimentRecordSchema = z.object({
   definition: experimentDefinitionSchema,
   /** The task set's name (e.g. "Built-in" or the uploaded file's). */
   taskSetName: z.string(),
+  /** Set on experiments imported from the authors' published logs (issue 11); null otherwise. */
+  provenance: provenanceSchema.nullable().default(null),
 });
 export type ExperimentRecord = z.infer<typeof experimentRecordSchema>;
 
@@ -139,6 +142,8 @@ export const experimentListItemSchema = z.object({
   status: z.enum(["running", "ended", "cancelled"]),
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
+  /** Set on experiments imported from the authors' published logs (issue 11); null otherwise. */
+  provenance: provenanceSchema.nullable().default(null),
 });
 export type ExperimentListItem = z.infer<typeof experimentListItemSchema>;
 export const experimentListResponseSchema = z.object({ experiments: z.array(experimentListItemSchema) });

@@ -149,6 +149,7 @@ function runConfig(family: StressFamily, trials: number): RunConfig {
     seed: 0,
     replayMode: "live",
     cacheScope: null,
+    provenance: null,
   };
 }
 

@@ -151,6 +151,7 @@ export class ExperimentService {
           status: summary.status,
           done: summary.progress.done,
           total: summary.progress.total,
+          provenance: record.provenance,
         };
       }),
     );

@@ -29,6 +29,7 @@ export function makeRunConfig(overrides: Partial<RunConfig> = {}): RunConfig {
     seed: 0,
     replayMode: "live",
     cacheScope: null,
+    provenance: null,
     ...overrides,
   };
 }

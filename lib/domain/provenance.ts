@@ -1,0 +1,48 @@
+/**
+ * CONTRACT (issue 11, shared with the UI half). Change only additively and say
+ * what changed in this comment.
+ *
+ * Provenance of a run or experiment that was not run here but imported from
+ * the Reflexion authors' published logs (shared/data/reflexion, SOURCES.md;
+ * shared/docs/reflexion-reference.md §2.10, §3.7, §4.5). A run whose config
+ * carries a provenance is read-only: it can be opened, folded, compared and
+ * forked, never resumed, paused or edited (docs/decisions/0015).
+ */
+import { z } from "zod";
+
+/** One "Trial N, Correct: c, Incorrect: i, Halted: h" line as printed in a HotpotQA log. */
+export const logSummaryLineSchema = z.object({
+  /** 1-based trial number as printed. */
+  trial: z.number().int().positive(),
+  correct: z.number().int().nonnegative(),
+  incorrect: z.number().int().nonnegative(),
+  halted: z.number().int().nonnegative(),
+});
+export type LogSummaryLine = z.infer<typeof logSummaryLineSchema>;
+
+/**
+ * Where an imported run or experiment comes from.
+ * - `label`: the arm's label as derived from the file, e.g. "ReAct + Reflexion".
+ * - `source`: the log's path relative to the data root (e.g.
+ *   `reflexion/hotpotqa_runs/root/ReAct/100_questions_5_trials.txt`), or the uploaded file name.
+ * - `model`: the model as the authors logged it ("text-davinci-003", "gpt-4", …).
+ * - `notes`: honest caveats shown with the run, e.g. "ALFWorld trajectories were not
+ *   published: only success and reflections per trial".
+ * - `logSummary`: the log's own per-trial summary lines where it prints them
+ *   (HotpotQA text logs), else null. They may disagree with the blocks; the import's
+ *   warnings say so and both figures are kept.
+ */
+export const provenanceSchema = z.object({
+  kind: z.literal("paper-log"),
+  label: z.string(),
+  source: z.string(),
+  recordedBy: z.literal("authors"),
+  year: z.number().int(),
+  model: z.string(),
+  notes: z.array(z.string()),
+  logSummary: z.array(logSummaryLineSchema).nullable(),
+});
+export type Provenance = z.infer<typeof provenanceSchema>;
+
+/** The message of every refusal to change an imported run (RunService; UI badge wording). */
+export const READ_ONLY_MESSAGE = "This run was recorded by the authors in 2023 — fork it to continue.";
