@@ -8,7 +8,8 @@ import { cn } from "@/lib/utils/cn";
 const linkClass = "rounded px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900";
 
 /**
- * The header's links: Runs (home), Experiments, and on a run page "Compare
+ * The header's links: Runs (home), Experiments, the paper's runs (import),
+ * Reflections (that worked / did not help), and on a run page "Compare
  * this run…", which opens the compare view with this run so another run of
  * the same task can be picked beside it.
  */
@@ -29,6 +30,24 @@ export function SiteNav() {
         aria-current={inExperiments ? "page" : undefined}
       >
         Experiments
+      </Link>
+      <Link
+        href="/imports"
+        data-testid="nav-imports"
+        className={cn(linkClass, pathname.startsWith("/imports") && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/imports") ? "page" : undefined}
+        title="Import the Reflexion authors' own run logs (HotpotQA, ALFWorld, programming)"
+      >
+        Paper&apos;s runs
+      </Link>
+      <Link
+        href="/reflections"
+        data-testid="nav-reflections"
+        className={cn(linkClass, pathname.startsWith("/reflections") && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/reflections") ? "page" : undefined}
+        title="Reflections that worked, and that did not help"
+      >
+        Reflections
       </Link>
       {runId ? (
         <Link href={compareHref([runId])} data-testid="nav-compare-run" className={cn(linkClass, "border border-slate-300")} title="Put this run beside another run of the same task">

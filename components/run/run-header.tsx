@@ -13,6 +13,8 @@ import { formatCostTotal, formatElapsed, formatInteger } from "@/components/ui/f
 import { StatusPill } from "@/components/ui/status-pill";
 import { useNow } from "@/components/ui/use-now";
 import { cn } from "@/lib/utils/cn";
+import { isRecordedBranch, ReadOnlyNote, RecordedBadge } from "@/components/provenance";
+import { FocusNodeFromUrl } from "@/components/reflections/focus-node-from-url";
 import { BranchSwitcher } from "./branch-switcher";
 import { RunControls } from "./run-controls";
 import { callInFlightLabel, retryLabel, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
@@ -162,6 +164,9 @@ export function RunHeader({
   const explanation = statusExplanation(effectiveStatus);
   // A call is shown only while a worker executes the branch (a stale one is never left ticking on a paused run).
   const showCall = activeCall !== null && (effectiveStatus === "running" || effectiveStatus === "pausing" || effectiveStatus === "cancelling");
+  // Imported from the authors' logs: the recorded branch is read-only (a fork of it runs live).
+  const provenance = config?.provenance ?? null;
+  const recorded = isRecordedBranch(provenance, fork);
 
   return (
     <div className="flex-none border-b border-slate-200 bg-white">
@@ -177,6 +182,7 @@ export function RunHeader({
             </details>
           ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+            <RecordedBadge provenance={provenance} showModel />
             {effectiveStatus ? <StatusPill status={effectiveStatus} /> : null}
             {showCall && activeCall ? <CallInFlight call={activeCall} /> : null}
             <ConnectionDot connection={connection} />
@@ -217,7 +223,12 @@ export function RunHeader({
 
         <div className="flex flex-wrap items-start justify-end gap-3">
           <BranchSwitcher rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
-          <RunControls key={branch ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
+          {recorded && provenance ? (
+            <ReadOnlyNote provenance={provenance} showNotes className="max-w-sm" />
+          ) : (
+            <RunControls key={branch ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
+          )}
+          <FocusNodeFromUrl state={state} />
         </div>
       </div>
 

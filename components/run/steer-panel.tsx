@@ -11,6 +11,7 @@ import { environmentsQuery, modelsQuery, useEditRun } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { isRecordedBranch, ReadOnlyNote } from "@/components/provenance";
 import { ActionText } from "./action-text";
 import { UnknownPlaceholderWarning } from "./unknown-placeholder-warning";
 
@@ -314,7 +315,9 @@ function ModelSettingsForm({ runId, branch, role, settings, paused }: { runId: s
  * each role's model settings. While it runs the same things are shown read-only.
  */
 export function SteerPanel({ runId, branch, state, status }: { runId: string; branch: string | null; state: RunState; status: RunStatus | null }) {
-  const paused = status === "paused";
+  // A branch recorded by the authors (imported) is never edited: fork it to continue live.
+  const recordedProvenance = isRecordedBranch(state.config?.provenance, state.fork) ? (state.config?.provenance ?? null) : null;
+  const paused = status === "paused" && recordedProvenance === null;
   // The templates and models in force: the run-start config with the prompt and model edits applied.
   const templates = state.effectiveConfig?.templates ?? null;
   const models = state.effectiveConfig?.models ?? null;
@@ -331,7 +334,8 @@ export function SteerPanel({ runId, branch, state, status }: { runId: string; br
               : "Pause the run (or set a breakpoint) to change the next action, the prompts or the models."}
         </p>
       </div>
-      {!finished ? <NextActionForm runId={runId} branch={branch} state={state} paused={paused} /> : null}
+      {recordedProvenance ? <ReadOnlyNote provenance={recordedProvenance} /> : null}
+      {!finished && recordedProvenance === null ? <NextActionForm runId={runId} branch={branch} state={state} paused={paused} /> : null}
       {models ? (
         <PanelSection title="Models">
           {(["actor", "reflector"] as const).map((role) => (

@@ -3,7 +3,6 @@ import type { ExperimentRunLink } from "@/lib/db/experiment-store";
 import { foldRun } from "@/lib/domain/fold-run";
 import { asRunId } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
-import { provenanceSchema } from "@/lib/domain/provenance";
 import { pageReflections, reflectionOutcomes, type ReflectionListItem, type ReflectionListResponse, type ReflectionQuery } from "@/lib/domain/reflection-outcomes";
 
 /** Runs read when the query names neither an experiment nor a run: the most recent ones. */
@@ -24,10 +23,7 @@ function cacheOf(store: RunStore): Map<string, CacheEntry> {
 
 /** The source file of a run imported from the authors' logs (its config's provenance), else null. */
 function recordedSource(run: RunRecord): string | null {
-  const config = run.config;
-  if (!("provenance" in config)) return null;
-  const parsed = provenanceSchema.nullable().safeParse(config.provenance);
-  return parsed.success && parsed.data ? parsed.data.source : null;
+  return run.config.provenance?.source ?? null;
 }
 
 /** Folds a run's root branch into its list items (cached once the branch has ended). */

@@ -1,0 +1,35 @@
+import type { Provenance } from "@/lib/domain/provenance";
+import { cn } from "@/lib/utils/cn";
+
+/** The words of the read-only note (also the accessible name of the disabled controls' group). */
+export const READ_ONLY_NOTE = "Recorded by the authors — fork from any checkpoint to continue live.";
+
+/**
+ * The note shown in place of the steering controls of an imported run: it
+ * cannot be paused, resumed or edited, but "Fork here" on an evaluation or
+ * reflection node starts a live branch from that checkpoint. With `notes`,
+ * the import's caveats follow (e.g. ALFWorld: trajectories were not published).
+ */
+export function ReadOnlyNote({ provenance, className, showNotes = false }: { provenance: Provenance; className?: string; showNotes?: boolean }) {
+  return (
+    <div className={cn("rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-950", className)} role="note" data-testid="read-only-note">
+      <p className="font-medium">{READ_ONLY_NOTE}</p>
+      {showNotes && provenance.notes.length > 0 ? (
+        <ul className="mt-1 list-disc space-y-0.5 pl-4 text-[11px]" data-testid="provenance-notes">
+          {provenance.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Whether a branch is read-only: its run was imported (`provenance` set) and
+ * the branch is the recorded one, not a fork (a fork continues live: its
+ * events after the fork point are made here).
+ */
+export function isRecordedBranch(provenance: Provenance | null | undefined, fork: unknown): boolean {
+  return provenance !== null && provenance !== undefined && (fork === null || fork === undefined);
+}
