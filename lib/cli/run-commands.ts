@@ -64,7 +64,7 @@ export function registerRunCommands(program: Command): void {
     .action(async (options: RunOptions) => {
       const family = environmentEntry(options.env).family;
       if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
-        process.stderr.write(`note: --max-steps is ignored for ${options.env} tasks: a trial is always ${family.fixedStepsPerTrial} steps (tests, then the implementation).\n`);
+        process.stderr.write(`note: --max-steps is ignored for ${options.env} tasks: a trial's steps are fixed (trial 1: the internal tests, asked again when none is runnable, then the implementation; later trials: the implementation).\n`);
       }
       const context = cliContext();
       try {

@@ -67,7 +67,10 @@ export const codeInternalRunStateSchema = z.object({
   language: z.enum(["python", "javascript", "typescript"]),
   /** The program that was tested (the code extracted from the completion). */
   implementation: z.string(),
-  /** `pass` when every internal test passed; an empty suite passes vacuously (reference §4.3). */
+  /**
+   * `pass` when every internal test passed. An empty suite is `fail` (untested; issue 12):
+   * logs written before that change may hold a vacuous `pass` (reference §4.3).
+   */
   verdict: z.enum(["pass", "fail"]),
   tests: z.array(codeTestResultSchema),
 });
@@ -87,6 +90,37 @@ export const hiddenTestReportSchema = z.object({
   durationMs: z.number().nonnegative(),
 });
 export type HiddenTestReport = z.infer<typeof hiddenTestReportSchema>;
+
+/**
+ * How many times trial 1 asks the Actor for internal tests when a block holds
+ * no runnable test (nothing parses, or it is empty), the first ask included.
+ * The reference keeps whatever parses and goes on with an empty suite, which
+ * then passes any implementation vacuously (§4.3, pitfall); we ask again instead,
+ * and an implementation checked by no internal test is never counted as passing.
+ */
+export const MAX_INTERNAL_TEST_ASKS = 3;
+
+/**
+ * Whether the Actor's next step writes internal tests (`WriteTests`) rather than
+ * an implementation: in trial 1 only, while no `WriteTests` step has kept a
+ * runnable test and fewer than {@link MAX_INTERNAL_TEST_ASKS} were asked for.
+ *
+ * @param trial the trial of the next step (1-based).
+ * @param steps that trial's recorded steps, each with its observation's `state`.
+ */
+export function writesInternalTestsNext(trial: number, steps: ReadonlyArray<{ state?: unknown }>): boolean {
+  if (trial !== 1) return false;
+  let asks = 0;
+  for (const step of steps) {
+    const state = readCodeStepState(step.state);
+    if (state?.kind === "code-internal-run") return false;
+    if (state?.kind === "code-tests-written") {
+      if (state.kept.length > 0) return false;
+      asks += 1;
+    }
+  }
+  return asks < MAX_INTERNAL_TEST_ASKS;
+}
 
 /** Reads a code observation state, or null when `state` is something else. */
 export function readCodeStepState(state: unknown): CodeStepState | null {

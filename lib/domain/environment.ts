@@ -61,6 +61,12 @@ export interface Episode {
 export interface ActionContext {
   trial: number;
   step: number;
+  /**
+   * The trial's recorded steps before this one, when the caller has them: a
+   * family whose action kind depends on what happened (code: tests are asked
+   * again when none was runnable) reads them; without them it assumes step 1's shape.
+   */
+  steps?: readonly TrajectoryStep[];
 }
 
 /** How a trial is judged: gold answer, the environment's own success flag, unit tests, or an LLM judge. */

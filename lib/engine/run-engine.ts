@@ -215,10 +215,12 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
     case "actor-step": {
       const trial = trialView(next.trial);
       const stepData = { trial: next.trial, step: next.step };
+      // What the family may read to parse this step's action (code: whether tests are asked for again).
+      const actionContext = { ...stepData, steps: trajectoryOf(trial) };
       const pending = state.pendingAction;
       if (pending && pending.trial === next.trial && pending.step === next.step) {
         // A person wrote this step's action (`action-edit`): execute it without calling the model.
-        const parsed = family.parseAction(pending.text, stepData);
+        const parsed = family.parseAction(pending.text, actionContext);
         const result = await step(await context.episodes.episodeFor(family, task, state, trial, config.strategy), parsed);
         await append([
           draft("step-action", {
@@ -239,12 +241,12 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         messages: buildActorMessages(config, family, task, trial, next.step, state.trials.find((t) => t.trial === next.trial - 1) ?? null, state.trials),
         stopSequences: family.actorStopSequences,
       };
-      const usableAction = (text: string) => family.parseAction(family.splitCompletion(text).actionText, stepData).ok;
+      const usableAction = (text: string) => family.parseAction(family.splitCompletion(text).actionText, actionContext).ok;
       const response = await callModel(context, request, { role: "actor", trial: next.trial, step: next.step }, state.replayMode, usableAction);
       const callEventId = newId();
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
-      const parsed = family.parseAction(completion.actionText, stepData);
+      const parsed = family.parseAction(completion.actionText, actionContext);
       const result = await step(await context.episodes.episodeFor(family, task, state, trial, config.strategy), parsed);
       await append([
         callEnd(callEventId, callId, request, response, next.trial, next.step),

@@ -156,14 +156,21 @@ export function codeVerdictView(trial: TrialView, evaluation: NonNullable<TrialV
     hidden: hiddenOf(evaluation),
     falsePositive: evaluation.falsePositive,
     vacuous: passedVacuously(trial, evaluation),
+    untested: evaluation.details.untested === true,
   };
 }
 
 /** A code trial's verdicts for its lane header and the run header's trial strip. */
 export function codeTrialView(trial: TrialView): CodeTrialView {
   const evaluation = trial.evaluation;
-  if (!evaluation) return { internal: null, hidden: null, falsePositive: false, vacuous: false };
-  return { internal: evaluation.verdict, hidden: hiddenOf(evaluation), falsePositive: evaluation.falsePositive, vacuous: passedVacuously(trial, evaluation) };
+  if (!evaluation) return { internal: null, hidden: null, falsePositive: false, vacuous: false, untested: false };
+  return {
+    internal: evaluation.verdict,
+    hidden: hiddenOf(evaluation),
+    falsePositive: evaluation.falsePositive,
+    vacuous: passedVacuously(trial, evaluation),
+    untested: evaluation.details.untested === true,
+  };
 }
 
 /**
@@ -208,5 +215,5 @@ export const codeAriaLabel = {
       ? `Trial ${trial}, step ${step}: kept ${view.kept} of ${view.written} tests`
       : `Trial ${trial}, step ${step}: internal tests ${view.passed} of ${view.total} passed`,
   evaluation: (trial: number, view: CodeVerdictView) =>
-    `Trial ${trial} evaluation: internal tests ${view.internal}${view.vacuous ? " (empty suite, passed vacuously)" : ""}, hidden tests ${view.hidden ? `${view.hidden.verdict} (${view.hidden.passed} of ${view.hidden.total})` : "not run"}${view.falsePositive ? ", false positive" : ""}`,
+    `Trial ${trial} evaluation: internal tests ${view.internal}${view.vacuous ? " (empty suite, passed vacuously)" : view.untested ? " (no runnable internal test: untested)" : ""}, hidden tests ${view.hidden ? `${view.hidden.verdict} (${view.hidden.passed} of ${view.hidden.total})` : "not run"}${view.falsePositive ? ", false positive" : ""}`,
 };

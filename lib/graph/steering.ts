@@ -1,9 +1,10 @@
 import type { RunState } from "@/lib/domain/fold-run";
+import { writesInternalTestsNext } from "@/lib/domain/code-trial";
 import { nextActorStep } from "@/lib/domain/next-step";
 import { codeRunOf } from "./code-views";
 import type { CodeLanguage } from "./types";
 
-/** What a person's next action on a code run is: the internal tests (trial 1 step 1) or a whole program. */
+/** What a person's next action on a code run is: the internal tests (trial 1, until a runnable test is kept) or a whole program. */
 export type CodeNextAction = { kind: "tests" | "program"; language: CodeLanguage; trial: number; step: number; placeholder: string };
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -34,7 +35,7 @@ export function programExample(language: CodeLanguage, entryPoint: string, promp
 }
 
 /**
- * On a code run: what the Actor's next action is (tests in trial 1 step 1,
+ * On a code run: what the Actor's next action is (tests in trial 1 until a runnable one is kept,
  * else a program) and a placeholder for writing it. Null for other families.
  */
 export function codeNextAction(state: RunState): CodeNextAction | null {
@@ -44,7 +45,8 @@ export function codeNextAction(state: RunState): CodeNextAction | null {
   const { trial, step } = nextActorStep(state);
   const named = stringField(task, "entryPoint");
   const entryPoint = named && IDENTIFIER.test(named) ? named : "f";
-  if (trial === 1 && step === 1) {
+  const steps = state.trials.find((t) => t.trial === trial)?.steps ?? [];
+  if (writesInternalTestsNext(trial, steps.map((s) => ({ state: s.observation?.state ?? null })))) {
     return { kind: "tests", language: run.language, trial, step, placeholder: assertExample(run.language, entryPoint) };
   }
   return { kind: "program", language: run.language, trial, step, placeholder: programExample(run.language, entryPoint, stringField(task, "prompt")) };

@@ -225,8 +225,10 @@ export type CodeVerdictView = {
   hidden: HiddenVerdictView | null;
   /** Internal tests passed, hidden tests failed: the loop stopped on a wrong program. */
   falsePositive: boolean;
-  /** The internal verdict passed vacuously: the suite was empty (`evaluation-end.details.vacuous`). */
+  /** The internal verdict passed vacuously: the suite was empty (`evaluation-end.details.vacuous`; logs before issue 12). */
   vacuous: boolean;
+  /** No runnable internal test checked the implementation, so the internal verdict is `fail` (`evaluation-end.details.untested`). */
+  untested: boolean;
 };
 
 /** Code runs: the trial's verdicts for its lane header (null fields until the trial is evaluated). */
@@ -234,8 +236,10 @@ export type CodeTrialView = {
   internal: "pass" | "fail" | null;
   hidden: HiddenVerdictView | null;
   falsePositive: boolean;
-  /** The internal verdict passed vacuously (an empty suite). */
+  /** The internal verdict passed vacuously (an empty suite; logs before issue 12). */
   vacuous: boolean;
+  /** No runnable internal test checked the trial's implementation (`evaluation-end.details.untested`). */
+  untested: boolean;
 };
 
 /** Node data by kind. */

@@ -22,7 +22,7 @@ const REFLECTOR_MAX_OUTPUT_TOKENS = 250;
  *   `cot-gold-context`: 1, whatever the request says), else the request's, else
  *   the family's default;
  * - `last-attempt-and-reflexion` records Ω = 1, the only reflection it shows;
- * - a family's `fixedStepsPerTrial` (code: 2) wins over everything, its
+ * - a family's `fixedStepsPerTrial` (code: 4 — up to 3 test asks, then the implementation) wins over everything, its
  *   `defaultMemoryWindow` (code: 1) applies when the request gives no Ω, and its
  *   `maxOutputTokens` (code: 1024) replace the app's per-role limits.
  *

@@ -79,10 +79,10 @@ describe("deriveRunGraph on a code run", () => {
   it("puts the internal and the hidden verdicts side by side and flags the false positive", () => {
     const first = nodeOf(graph, run.ids.evaluation1, "evaluation");
     expect(first.data.verdict).toBe("fail");
-    expect(first.data.code).toEqual({ internal: "fail", internalPassed: 1, internalTotal: 3, hidden: { verdict: "fail", passed: 0, total: 1 }, falsePositive: false, vacuous: false });
+    expect(first.data.code).toEqual({ internal: "fail", internalPassed: 1, internalTotal: 3, hidden: { verdict: "fail", passed: 0, total: 1 }, falsePositive: false, vacuous: false, untested: false });
 
     const second = nodeOf(graph, run.ids.evaluation2, "evaluation");
-    expect(second.data.code).toEqual({ internal: "pass", internalPassed: 3, internalTotal: 3, hidden: { verdict: "fail", passed: 1, total: 2 }, falsePositive: true, vacuous: false });
+    expect(second.data.code).toEqual({ internal: "pass", internalPassed: 3, internalTotal: 3, hidden: { verdict: "fail", passed: 1, total: 2 }, falsePositive: true, vacuous: false, untested: false });
     expect(second.ariaLabel).toBe("Trial 2 evaluation: internal tests pass, hidden tests fail (1 of 2), false positive");
   });
 
@@ -118,16 +118,16 @@ describe("deriveRunGraph on a code run", () => {
   it("summarises both verdicts on the lane headers", () => {
     const trial1 = nodeOf(graph, run.ids.trial1Start, "trial");
     const trial2 = nodeOf(graph, run.ids.trial2Start, "trial");
-    expect(trial1.data.code).toEqual({ internal: "fail", hidden: { verdict: "fail", passed: 0, total: 1 }, falsePositive: false, vacuous: false });
-    expect(codeTrialSummary(trial2.data.code ?? { internal: null, hidden: null, falsePositive: false, vacuous: false })).toBe("internal ✓ · hidden ✗ 1/2 · false positive");
+    expect(trial1.data.code).toEqual({ internal: "fail", hidden: { verdict: "fail", passed: 0, total: 1 }, falsePositive: false, vacuous: false, untested: false });
+    expect(codeTrialSummary(trial2.data.code ?? { internal: null, hidden: null, falsePositive: false, vacuous: false, untested: false })).toBe("internal ✓ · hidden ✗ 1/2 · false positive");
     expect(trial2.ariaLabel).toContain("internal ✓ · hidden ✗ 1/2 · false positive");
   });
 
   it("says a trial awaits its verdict until it is evaluated", () => {
     const events = run.log.events.filter((event) => event.type !== "evaluation-end");
     const header = deriveRunGraph(foldRun(events)).nodes.find((node) => node.id === run.ids.trial1Start);
-    expect(header?.type === "trial" && header.data.code).toEqual({ internal: null, hidden: null, falsePositive: false, vacuous: false });
-    expect(codeTrialSummary({ internal: null, hidden: null, falsePositive: false, vacuous: false })).toBe("awaiting verdict");
+    expect(header?.type === "trial" && header.data.code).toEqual({ internal: null, hidden: null, falsePositive: false, vacuous: false, untested: false });
+    expect(codeTrialSummary({ internal: null, hidden: null, falsePositive: false, vacuous: false, untested: false })).toBe("awaiting verdict");
   });
 
   it("draws code nodes taller, with heights fixed per node so a verdict never moves the layout", () => {

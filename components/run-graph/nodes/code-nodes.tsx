@@ -167,7 +167,7 @@ export function CodeObservationNode({ id, data, code }: { id: string; data: Obse
             {code.firstFailure}
           </p>
         ) : (
-          <p className="min-w-0 truncate text-[11px] text-slate-500">{code.total === 0 ? "no internal tests: passes vacuously" : "every internal test passed"}</p>
+          <p className="min-w-0 truncate text-[11px] text-slate-500">{code.total === 0 ? (pass ? "no internal tests: passed vacuously (older log)" : "no runnable internal test: untested, not passed") : "every internal test passed"}</p>
         )}
       </div>
     </NodeFrame>
@@ -247,6 +247,10 @@ export function CodeEvaluationNode({ id, data, code }: { id: string; data: Evalu
           <FalsePositiveBadge className="flex-none" vacuous={code.vacuous} />
           <p className="min-w-0 truncate text-[10px] font-medium text-amber-950">{code.vacuous ? "no tests: passed vacuously" : "wrong program"}</p>
         </div>
+      ) : code.untested ? (
+        <p data-testid="untested-flag" className="mt-1 line-clamp-2 text-[11px] font-medium leading-snug text-red-900">
+          No runnable internal test: this implementation was not checked, so it does not count as passing.
+        </p>
       ) : (
         <p className="mt-1 line-clamp-2 text-[11px] leading-snug text-slate-600">
           {code.hidden && code.hidden.verdict !== code.internal

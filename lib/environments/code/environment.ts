@@ -1,4 +1,4 @@
-import { CODE_ACTIONS, readCodeStepState } from "@/lib/domain/code-trial";
+import { CODE_ACTIONS, MAX_INTERNAL_TEST_ASKS, readCodeStepState, writesInternalTestsNext } from "@/lib/domain/code-trial";
 import type { ActionContext, ActionParse, Episode, EnvironmentFamily, TrajectoryStep, Verdict } from "@/lib/domain/environment";
 import { AppError } from "@/lib/domain/errors";
 import { CodeEpisode } from "./episode";
@@ -11,6 +11,8 @@ import {
   renderCodeMemory,
   renderPreviousAttempt,
   renderRequest,
+  renderTestsAskedAgain,
+  UNTESTED_FEEDBACK,
 } from "./prompts";
 import { codeTaskSchema, type CodeTask } from "./task";
 import { formatFeedback, runHiddenTests, type CodeSandbox } from "./test-runs";
@@ -21,6 +23,9 @@ import { formatFeedback, runHiddenTests, type CodeSandbox } from "./test-runs";
  *
  * - Trial 1, step 1 (`WriteTests`): the Actor writes unit tests from the
  *   signature and docstring; lines with `assert` that parse are kept, at most 5.
+ *   A block with no runnable test is asked for again (at most
+ *   `MAX_INTERNAL_TEST_ASKS` in all); an implementation no internal test checked
+ *   is judged `fail` (untested), never a vacuous pass (issue 12, part 7).
  * - Each trial's last step (`Implement`): the Actor writes the implementation;
  *   the internal tests run in the sandbox; the feedback is the observation.
  * - Evaluator: the internal tests' verdict (all pass → the loop stops). The
@@ -38,8 +43,11 @@ export interface CodeEnvironmentDeps {
   sandbox: CodeSandbox;
 }
 
+/** Whether this step writes internal tests: trial 1 until a runnable test is kept (asked again, bounded), see {@link writesInternalTestsNext}. */
 function isTestsStep(context: ActionContext | undefined): boolean {
-  return context !== undefined && context.trial === 1 && context.step === 1;
+  if (context === undefined) return false;
+  if (context.steps === undefined) return context.trial === 1 && context.step === 1;
+  return writesInternalTestsNext(context.trial, context.steps);
 }
 
 /** The last `Implement` observation state of a recorded trial, if any. */
@@ -83,36 +91,39 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
       return { ok: true, action: { type, argument: actionText }, text: rawText };
     },
     startEpisode(task, options) {
-      return CodeEpisode.restore(task, sandbox, [], options?.earlierTrials ?? []);
+      return CodeEpisode.restore(task, sandbox, [], options?.earlierTrials ?? [], options?.trial);
     },
     restoreEpisode(task, steps, options) {
-      return CodeEpisode.restore(task, sandbox, steps, options.earlierTrials ?? []);
+      return CodeEpisode.restore(task, sandbox, steps, options.earlierTrials ?? [], options.trial);
     },
     async evaluate(task, answer, episode: Episode): Promise<Verdict> {
       const run = episode instanceof CodeEpisode ? episode.lastRun : null;
       const hiddenTests = await runHiddenTests(task, answer, sandbox);
       const tests = run?.tests ?? [];
       const passed = tests.filter((test) => test.status === "pass").length;
-      const verdict = run?.verdict === "pass" && answer !== null ? "pass" : "fail";
+      // An implementation no internal test checked is never counted as passing (no vacuous pass).
+      const verdict = run?.verdict === "pass" && answer !== null && tests.length > 0 ? "pass" : "fail";
+      const untested = run !== null && answer !== null && tests.length === 0;
       const feedback =
         run === null || answer === null
           ? "No implementation was written in this trial."
-          : tests.length === 0
-            ? "No internal tests: the empty suite passes vacuously."
+          : untested
+            ? UNTESTED_FEEDBACK
             : formatFeedback(tests, task.language);
       return {
         verdict,
-        score: tests.length === 0 ? (verdict === "pass" ? 1 : 0) : passed / tests.length,
+        score: tests.length === 0 ? 0 : passed / tests.length,
         feedback,
         evaluatorKind: "unit-tests",
         oracle: false,
-        details: { internalPassed: passed, internalTotal: tests.length, vacuous: tests.length === 0 && verdict === "pass" },
+        details: { internalPassed: passed, internalTotal: tests.length, vacuous: false, untested },
         hiddenTests,
         falsePositive: verdict === "pass" && hiddenTests.verdict === "fail",
       };
     },
     defaultMaxStepsPerTrial: 2,
-    fixedStepsPerTrial: 2,
+    // Trial 1: up to MAX_INTERNAL_TEST_ASKS WriteTests steps, then Implement; later trials: Implement only.
+    fixedStepsPerTrial: MAX_INTERNAL_TEST_ASKS + 1,
     defaultMemoryWindow: 1,
     maxOutputTokens: { actor: 1024, reflector: 1024 },
     supportedStrategies: ["reflexion", "none"],
@@ -120,7 +131,10 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
       return { ...codePromptVariables(task.language), signature: task.prompt, entry_point: task.entryPoint };
     },
     actorVariables(task, context) {
-      if (context.trial === 1 && context.step === 1) return { previous_attempt: "", scratchpad: renderRequest("tests", task.prompt) };
+      if (writesInternalTestsNext(context.trial, context.steps)) {
+        const again = context.steps.at(-1);
+        return { previous_attempt: again ? renderTestsAskedAgain(again.observation) : "", scratchpad: renderRequest("tests", task.prompt) };
+      }
       const previous = context.strategy === "reflexion" ? lastImplementation(context.earlierTrials.at(-1) ?? []) : null;
       if (previous === null) return { previous_attempt: "", scratchpad: renderRequest("implementation", task.prompt) };
       return {

@@ -200,3 +200,19 @@ export function renderRequest(kind: "tests" | "implementation" | "improved", sig
   if (kind === "implementation") return `${CODE_LABELS.signature}\n${signature}\n\n${CODE_LABELS.implementation}\n`;
   return `${CODE_LABELS.improvedImpl}\n${signature}\n`;
 }
+
+/**
+ * The feedback (observation and Evaluator feedback) for an implementation that
+ * no internal test checked: the tests were asked for and none was runnable.
+ * Such an implementation is judged `fail`, never a vacuous pass (issue 12, part 7).
+ */
+export const UNTESTED_FEEDBACK =
+  "No runnable internal test was written, so this implementation could not be checked: it is not counted as passing its internal tests";
+
+/**
+ * `{previous_attempt}` when the tests are asked for again: why the last block
+ * held no runnable test (its observation), so the model does not repeat it.
+ */
+export function renderTestsAskedAgain(observation: string): string {
+  return `[previous unit tests could not be used]:\n${observation}\nWrite each test as one line that parses on its own.\n\n`;
+}

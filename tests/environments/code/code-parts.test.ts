@@ -89,7 +89,8 @@ describe("the code family's Actor prompt", () => {
     expect(Object.values(variables).join("\n")).not.toContain("check(candidate)");
     const tests = family.actorVariables!(task, { trial: 1, step: 1, strategy: "reflexion", steps: [], earlierTrials: [] });
     expect(tests.scratchpad).toBe('[func signature]:\ndef f(x):\n    """Double x."""\n\n\n[unit tests]:\n');
-    const impl = family.actorVariables!(task, { trial: 1, step: 2, strategy: "reflexion", steps: [], earlierTrials: [] });
+    const kept = { kind: "code-tests-written", language: "python", kept: ["assert f(1) == 2"], dropped: [] };
+    const impl = family.actorVariables!(task, { trial: 1, step: 2, strategy: "reflexion", steps: [{ step: 1, thought: "", actionText: "assert f(1) == 2", observation: "Kept 1", state: kept }], earlierTrials: [] });
     expect(impl.scratchpad?.trimEnd().endsWith("[implementation]:")).toBe(true);
   });
   it("parses the same text as tests in trial 1 step 1 and as an implementation elsewhere", () => {
