@@ -79,6 +79,23 @@ export const eventDataSchemas = {
     source: z.enum(["live", "cache"]),
     /** What the model port changed so the provider would take the call (e.g. "stop sequences dropped: …"). */
     adjustments: z.array(z.string()).default([]),
+    /**
+     * The prompt's size against the model's context window, as the engine counted it before the call
+     * (lib/domain/tokenizer.ts, lib/domain/model-windows.ts; docs/decisions/0016). Null in logs written before it.
+     */
+    contextUse: z
+      .object({
+        /** Tokens of `messages` by `tokenizer`. */
+        promptTokens: z.number().int().nonnegative(),
+        /** The model's context window in tokens. */
+        window: z.number().int().positive(),
+        /** The encoding counted with, e.g. `o200k_base`, or the fallback estimate's name. */
+        tokenizer: z.string(),
+        /** True when `tokenizer` is the model's own encoding; false for an estimate. */
+        exact: z.boolean(),
+      })
+      .nullable()
+      .default(null),
   }),
   "model-call-error": z.object({
     callId: callIdSchema,

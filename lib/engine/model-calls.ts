@@ -1,7 +1,11 @@
+import type { ChatMessage, EventData } from "@/lib/domain/events";
 import type { RunState } from "@/lib/domain/fold-run";
+import { countTokens } from "@/lib/domain/tokenizer";
+import { contextWindowFor, type ContextWindow } from "@/lib/domain/model-windows";
 import { badCompletionError, completionProblem, MAX_COMPLETION_ATTEMPTS } from "./completion-checks";
+import { retryAfterContextLength, type PromptShrinker } from "./context-length-retry";
 import type { EngineDeps } from "./run-engine";
-import type { ModelRequest, ModelResponse, RetryNotice } from "./ports";
+import { ModelCallError, type ModelRequest, type ModelResponse, type RetryNotice } from "./ports";
 
 /** Model calls as the engine makes them: watched while they run, repeated when the completion is not the agent's fault. */
 
@@ -37,12 +41,24 @@ export interface ModelCallContext {
   cacheScope: string | null;
 }
 
+/** A response as the engine records it: what was sent (after any shrink) and its size against the model's window. */
+export interface EngineResponse extends ModelResponse {
+  /** The messages actually sent, when they differ from the request's (shrunk after a context-length error). */
+  sentMessages?: ChatMessage[];
+  /** For `model-call-end.contextUse`. */
+  contextUse: EventData<"model-call-end">["contextUse"];
+}
+
 /**
  * One model call, watched by the call observer (start, deltas, end). A
  * completion that is not the agent's fault (empty, content-filtered, cut off
  * before it is `usable`) is asked for again, live, up to
  * {@link MAX_COMPLETION_ATTEMPTS} times; then a retryable {@link ModelCallError}
  * is thrown, which the engine records as `model-call-error` and pauses on.
+ *
+ * A `context-length` error with a `shrink` given is retried once with the
+ * prompt `shrink` builds for a tighter budget (./context-length-retry.ts); the
+ * change is recorded in the response's `adjustments`.
  */
 export async function callModel(
   context: ModelCallContext,
@@ -52,6 +68,44 @@ export async function callModel(
   usable: (text: string) => boolean,
   /** Attempts already made for this step by the caller (a reflection asked again): keeps each attempt's cache key distinct. */
   attemptsBefore = 0,
+  /** Rebuilds the prompt for a smaller token budget (the Actor's or the Self-Reflection's). */
+  shrink?: PromptShrinker,
+): Promise<EngineResponse> {
+  const modelId = request.settings.modelId;
+  const window = windowOf(context.deps, modelId);
+  const ask = (messages: ChatMessage[]) => checkedCall(context, { ...request, messages }, call, replay, usable, attemptsBefore);
+  const withUse = (response: ModelResponse, messages: ChatMessage[]): EngineResponse => {
+    const counted = countTokens(modelId, messages);
+    return { ...response, contextUse: { promptTokens: counted.tokens, window: window.tokens, tokenizer: counted.tokenizer, exact: counted.exact } };
+  };
+  try {
+    return withUse(await ask(request.messages), request.messages);
+  } catch (error) {
+    if (!(error instanceof ModelCallError) || error.code !== "context-length") throw error;
+    const retried = await retryAfterContextLength(error, { modelId, messages: request.messages, maxOutputTokens: request.settings.maxOutputTokens, window }, shrink, ask);
+    return { ...withUse(retried.response, retried.messages), sentMessages: retried.messages, adjustments: [...(retried.response.adjustments ?? []), retried.note] };
+  }
+}
+
+/** The model's context window: the deps' lookup when given, else the table and the server's environment (`REFLEXION_CONTEXT_WINDOW[_PROVIDER]`). */
+function windowOf(deps: EngineDeps, modelId: string): ContextWindow {
+  if (deps.contextWindowFor) return deps.contextWindowFor(modelId);
+  try {
+    return contextWindowFor(modelId, process.env);
+  } catch {
+    // A malformed override is reported where the settings are read (the model layer); the meter falls back to the table.
+    return contextWindowFor(modelId);
+  }
+}
+
+/** {@link callModel} without the context-length retry: the bounded repeats of completions that are not the agent's fault. */
+async function checkedCall(
+  context: ModelCallContext,
+  request: ModelRequest,
+  call: Omit<CallInfo, "startedAt">,
+  replay: RunState["replayMode"],
+  usable: (text: string) => boolean,
+  attemptsBefore: number,
 ): Promise<ModelResponse> {
   const observer = context.onCall;
   let problem: ReturnType<typeof completionProblem> = null;

@@ -1,7 +1,9 @@
 import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
+import { fitReflectionInput, shortenLongObservations, shrinkToFit, type ShrinkResult } from "@/lib/domain/context-budget";
 import type { ChatMessage } from "@/lib/domain/events";
 import type { StepView, TrialView } from "@/lib/domain/fold-run";
+import type { TextMeasure } from "@/lib/domain/trajectory-budget";
 import { renderTemplate } from "./render-template";
 import { strategyBehaviour, supportedStrategiesOf } from "./strategies";
 
@@ -48,7 +50,8 @@ export function trajectoryOf(trial: TrialView): readonly TrajectoryStep[] {
  * the previous trial's block (strategies that include the last attempt, from
  * trial 2 on, when the family can render it), then the reflections the trial
  * started with (`TrialView.memory`, already windowed by the strategy at
- * `trial-start`). Either part may be empty; both empty gives `""`, so trial 1
+ * `trial-start`). The previous trial's long observations are shortened
+ * (`shortenLongObservations`, docs/decisions/0016) before the family fits it to its budget. Either part may be empty; both empty gives `""`, so trial 1
  * renders the same prompt under every strategy that shares a template.
  *
  * @param previousTrial trial n − 1 of the folded state (`RunState.trials`), or null for trial 1.
@@ -63,9 +66,26 @@ export function renderMemorySlot<Task>(
   const behaviour = strategyBehaviour(config.strategy);
   const lastAttempt =
     behaviour.includesLastAttempt && previousTrial !== null && family.renderLastAttempt
-      ? family.renderLastAttempt(task, trajectoryOf(previousTrial))
+      ? family.renderLastAttempt(task, shortenLongObservations(trajectoryOf(previousTrial)))
       : "";
   return lastAttempt + family.renderMemory(trial.memory, { afterLastAttempt: lastAttempt !== "" });
+}
+
+/**
+ * A tighter fit for one prompt, after a provider's context-length error: the
+ * whole prompt is brought to at most `target` tokens by `measure` (the model's
+ * tokenizer) with {@link shrinkToFit} — longest observations first, then the
+ * oldest steps; the task, the examples and the memory are never cut.
+ */
+export interface PromptFit {
+  target: number;
+  measure: TextMeasure;
+}
+
+/** A built prompt and, when a {@link PromptFit} was asked for, what shrinking did. */
+export interface BuiltPrompt {
+  messages: ChatMessage[];
+  shrink: ShrinkResult | null;
 }
 
 /**
@@ -74,6 +94,11 @@ export function renderMemorySlot<Task>(
  * {@link renderMemorySlot}) and the scratchpad so far ending in the step prefix
  * (`{scratchpad}`). Sent as one user message, as the completion-style reference
  * prompts are.
+ *
+ * Observations over `OBSERVATION_TOKEN_LIMIT` tokens are shortened, with a
+ * visible marker, in every prompt after the step that produced them — the
+ * very next one included (lib/domain/context-budget.ts; the `step-observation`
+ * event keeps the full text).
  *
  * @param previousTrial trial n − 1 of the folded state (`RunState.trials`); needed by
  *   `last-attempt` and `last-attempt-and-reflexion`, ignored by the other strategies.
@@ -91,18 +116,33 @@ export function buildActorMessages<Task>(
   previousTrial: TrialView | null = null,
   allTrials: readonly TrialView[] = previousTrial ? [previousTrial] : [],
 ): ChatMessage[] {
-  const { text } = renderTemplate(
-    config.templates.actor.text,
-    actorTemplateVariables(family, task, config.strategy, {
-      trial: trial.trial,
-      step,
-      steps: trajectoryOf(trial),
-      // Only families with `actorVariables` read the earlier trials: skip the walk over the whole run otherwise.
-      earlierTrials: family.actorVariables ? allTrials.filter((t) => t.trial < trial.trial).map(trajectoryOf) : [],
-      memory: renderMemorySlot(config, family, task, trial, previousTrial),
-    }),
-  );
-  return [{ role: "user", content: text }];
+  return buildActorPrompt(config, family, task, trial, step, previousTrial, allTrials).messages;
+}
+
+/** {@link buildActorMessages}, optionally shrunk to a {@link PromptFit}; also says what shrinking did. */
+export function buildActorPrompt<Task>(
+  config: RunConfig,
+  family: EnvironmentFamily<Task>,
+  task: Task,
+  trial: TrialView,
+  step: number,
+  previousTrial: TrialView | null = null,
+  allTrials: readonly TrialView[] = previousTrial ? [previousTrial] : [],
+  fit: PromptFit | null = null,
+): BuiltPrompt {
+  const memory = renderMemorySlot(config, family, task, trial, previousTrial);
+  // Only families with `actorVariables` read the earlier trials: skip the walk over the whole run otherwise.
+  const earlierTrials = family.actorVariables ? allTrials.filter((t) => t.trial < trial.trial).map((t) => shortenLongObservations(trajectoryOf(t))) : [];
+  const render = (steps: readonly TrajectoryStep[]) =>
+    renderTemplate(config.templates.actor.text, actorTemplateVariables(family, task, config.strategy, { trial: trial.trial, step, steps, earlierTrials, memory })).text;
+  return fitted(shortenLongObservations(trajectoryOf(trial)), render, fit);
+}
+
+/** Renders `steps` with `render` as one user message, shrunk to `fit` when given. */
+function fitted(steps: readonly TrajectoryStep[], render: (steps: readonly TrajectoryStep[]) => string, fit: PromptFit | null): BuiltPrompt {
+  if (fit === null) return { messages: [{ role: "user", content: render(steps) }], shrink: null };
+  const shrink = shrinkToFit(steps, render, fit.target, fit.measure);
+  return { messages: [{ role: "user", content: render(shrink.steps) }], shrink };
 }
 
 /**
@@ -127,8 +167,11 @@ function actorTemplateVariables<Task>(
 
 /**
  * The Self-Reflection prompt after a failed trial: the reflector template with the
- * family's variables for the run's strategy, the trial's full trajectory
- * (`{scratchpad}`) and the Evaluator's feedback (`{feedback}`).
+ * family's variables for the run's strategy, the trial's trajectory
+ * (`{scratchpad}`) and the Evaluator's feedback (`{feedback}`). The trajectory
+ * is trimmed the way the reference trims it (§2.6, pitfall 8): long
+ * observations shortened, then the longest observations replaced until it is
+ * within `REFLECTION_TOKEN_BUDGET` (1600) tokens ({@link fitReflectionInput}).
  */
 export function buildReflectorMessages<Task>(
   config: RunConfig,
@@ -136,11 +179,15 @@ export function buildReflectorMessages<Task>(
   task: Task,
   trial: TrialView,
 ): ChatMessage[] {
-  const { text } = renderTemplate(
-    config.templates.reflector.text,
-    reflectorTemplateVariables(family, task, config.strategy, trajectoryOf(trial), trial.evaluation?.feedback ?? ""),
-  );
-  return [{ role: "user", content: text }];
+  return buildReflectorPrompt(config, family, task, trial).messages;
+}
+
+/** {@link buildReflectorMessages}, optionally shrunk to a {@link PromptFit}; also says what shrinking did. */
+export function buildReflectorPrompt<Task>(config: RunConfig, family: EnvironmentFamily<Task>, task: Task, trial: TrialView, fit: PromptFit | null = null): BuiltPrompt {
+  const feedback = trial.evaluation?.feedback ?? "";
+  const render = (steps: readonly TrajectoryStep[]) =>
+    renderTemplate(config.templates.reflector.text, reflectorTemplateVariables(family, task, config.strategy, steps, feedback)).text;
+  return fitted(fitReflectionInput(trajectoryOf(trial), (steps) => family.renderTrajectory(steps)), render, fit);
 }
 
 /** The values of the Self-Reflection template's placeholders: the family's variables, `{scratchpad}` and `{feedback}`. */

@@ -6,11 +6,12 @@ import type { RunConfig } from "@/lib/domain/config";
 import { asCallId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { decideNext, type NextAction } from "./decide";
 import { digestState } from "./digest";
-import { ModelCallError, type EventLog, type ModelPort, type ModelRequest, type ModelResponse } from "./ports";
+import { ModelCallError, type EventLog, type ModelPort, type ModelRequest } from "./ports";
 import { pauseAfter, pauseBefore } from "./breakpoints";
-import { buildActorMessages, buildReflectorMessages, cleanReflection, trajectoryOf } from "./prompts";
+import type { ContextWindow } from "@/lib/domain/model-windows";
+import { buildActorMessages, buildActorPrompt, buildReflectorMessages, buildReflectorPrompt, cleanReflection, trajectoryOf } from "./prompts";
 import { MAX_COMPLETION_ATTEMPTS, reflectionProblem } from "./completion-checks";
-import { abortable, callModel, isAbort, type CallObserver, type ModelCallContext } from "./model-calls";
+import { abortable, callModel, isAbort, type CallObserver, type EngineResponse, type ModelCallContext } from "./model-calls";
 import { EpisodeCache } from "./episode-cache";
 import { strategyBehaviour } from "./strategies";
 
@@ -26,6 +27,8 @@ export interface EngineDeps {
   newId?: () => string;
   /** Awaited between two actions so timers and I/O can run; default: one `setImmediate` turn. */
   yieldToEventLoop?: () => Promise<void>;
+  /** A model's context window (tokens); default: lib/domain/model-windows.ts with the server's `REFLEXION_CONTEXT_WINDOW[_PROVIDER]`. */
+  contextWindowFor?: (modelId: string) => ContextWindow;
 }
 
 /** Options of one {@link driveRun} call. */
@@ -235,14 +238,17 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         context.episodes.advanced();
         return;
       }
+      const previous = state.trials.find((t) => t.trial === next.trial - 1) ?? null;
       const request: ModelRequest = {
         role: "actor",
         settings: config.models.actor,
-        messages: buildActorMessages(config, family, task, trial, next.step, state.trials.find((t) => t.trial === next.trial - 1) ?? null, state.trials),
+        messages: buildActorMessages(config, family, task, trial, next.step, previous, state.trials),
         stopSequences: family.actorStopSequences,
       };
       const usableAction = (text: string) => family.parseAction(family.splitCompletion(text).actionText, actionContext).ok;
-      const response = await callModel(context, request, { role: "actor", trial: next.trial, step: next.step }, state.replayMode, usableAction);
+      // After a context-length error the prompt is rebuilt once for a tighter budget (docs/decisions/0016).
+      const shrinkActor = (fit: Parameters<typeof buildActorPrompt>[7]) => buildActorPrompt(config, family, task, trial, next.step, previous, state.trials, fit);
+      const response = await callModel(context, request, { role: "actor", trial: next.trial, step: next.step }, state.replayMode, usableAction, 0, shrinkActor);
       const callEventId = newId();
       const callId = asCallId(newId());
       const completion = family.splitCompletion(response.text);
@@ -291,11 +297,13 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       };
       const hasWords = (text: string) => cleanReflection(text) !== "";
       const checks = { answer: trial.answer, memory: state.memory };
-      let response = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, state.replayMode, hasWords);
+      const shrinkReflector = (fit: Parameters<typeof buildReflectorPrompt>[4]) => buildReflectorPrompt(config, family, task, trial, fit);
+      let response = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, state.replayMode, hasWords, 0, shrinkReflector);
       let warning = reflectionProblem(cleanReflection(response.text), checks);
       if (warning !== null) {
         // Asked once more (its own cache key, so the first time it reaches the model); if it is still not a usable lesson it is stored with the warning.
-        const again = await callModel(context, request, { role: "reflector", trial: next.trial, step: null }, state.replayMode, hasWords, MAX_COMPLETION_ATTEMPTS);
+        const asked = { ...request, messages: response.sentMessages ?? request.messages };
+        const again = await callModel(context, asked, { role: "reflector", trial: next.trial, step: null }, state.replayMode, hasWords, MAX_COMPLETION_ATTEMPTS, shrinkReflector);
         const againWarning = reflectionProblem(cleanReflection(again.text), checks);
         response = again;
         warning = againWarning === null ? null : `${againWarning} (asked twice).`;
@@ -330,7 +338,7 @@ function callEnd(
   eventId: string,
   callId: ReturnType<typeof asCallId>,
   request: ModelRequest,
-  response: ModelResponse,
+  response: EngineResponse,
   trial: number,
   step: number | null,
 ): EventDraft {
@@ -343,7 +351,8 @@ function callEnd(
       step,
       settings: request.settings,
       requestHash: response.requestHash,
-      messages: request.messages,
+      // What was sent: the request's messages, or the shrunk ones after a context-length error.
+      messages: response.sentMessages ?? request.messages,
       outputText: response.text,
       usage: response.usage,
       costUsd: response.costUsd,
@@ -351,6 +360,7 @@ function callEnd(
       finishReason: response.finishReason,
       source: response.source,
       adjustments: response.adjustments ?? [],
+      contextUse: response.contextUse,
     },
     { id: eventId },
   );

@@ -7,6 +7,7 @@ import {
   RetryError,
   TypeValidationError,
 } from "ai";
+import { readContextLengthError } from "@/lib/domain/context-length";
 import { isAppError } from "@/lib/domain/errors";
 import { ModelCallError } from "@/lib/engine/ports";
 import { findModelTimeout } from "./model-timeouts";
@@ -26,6 +27,8 @@ import type { ProviderTarget } from "./provider-registry";
  * - `timeout` (HTTP 408, or the call ran into REFLEXION_MODEL_TIMEOUT_S: no first token, or no output for that long; retryable)
  * - `network` (connection refused/reset, DNS, or the stream broke off; retryable)
  * - `auth` (HTTP 401/403; not retryable until the key is fixed)
+ * - `context-length` (HTTP 400/413 saying the prompt is longer than the model's context window,
+ *   lib/domain/context-length.ts; not retryable as it is: the engine shrinks the prompt once and retries)
  * - `bad-request` (other HTTP 4xx, e.g. unknown model; not retryable)
  * - `bad-response` (empty or malformed response; retryable)
  * - `aborted` (the caller's signal fired; retryable: resuming repeats the call)
@@ -38,6 +41,7 @@ export type ModelCallErrorCode =
   | "timeout"
   | "network"
   | "auth"
+  | "context-length"
   | "bad-request"
   | "bad-response"
   | "aborted"
@@ -202,6 +206,20 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
         message: `${Who} returned a server error (HTTP ${status}: ${detail})${tries}. The provider may be overloaded or down; wait a moment and resume the run.`,
       };
     }
+    if (status === 400 || status === 413 || status === 422) {
+      const limit = readContextLengthError(`${error.message} ${error.responseBody ?? ""}`);
+      if (limit) {
+        const numbers = [
+          limit.maxTokens !== null ? `window ${limit.maxTokens.toLocaleString("en-US")} tokens` : null,
+          limit.promptTokens !== null ? `prompt ${limit.promptTokens.toLocaleString("en-US")} tokens` : null,
+        ].filter((part) => part !== null);
+        return {
+          code: "context-length",
+          retryable: false,
+          message: `${Who} says the prompt is longer than the model's context window (HTTP ${status}: ${detail}${numbers.length > 0 ? `; ${numbers.join(", ")}` : ""}). Lower the memory window (Ω) or the max steps per trial, or pick a model with a larger context window, then resume the run.`,
+        };
+      }
+    }
     const modelHint =
       status === 404
         ? `Check that the model "${context.modelId}" exists on ${who}`
@@ -284,4 +302,15 @@ export function toModelCallError(error: unknown, context: ModelCallErrorContext)
     attempts,
     cause: error,
   });
+}
+
+/**
+ * True when `error` (or the last attempt of a RetryError) is an HTTP 400/413/422 whose message or
+ * body says the prompt does not fit the model's context window (lib/domain/context-length.ts).
+ */
+export function isContextLengthError(error: unknown): boolean {
+  const api = RetryError.isInstance(error) ? error.lastError : error;
+  if (!APICallError.isInstance(api)) return false;
+  const status = api.statusCode;
+  return (status === 400 || status === 413 || status === 422) && readContextLengthError(`${api.message} ${api.responseBody ?? ""}`) !== null;
 }

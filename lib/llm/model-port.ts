@@ -3,7 +3,7 @@ import { APICallError, NoOutputGeneratedError, streamText, wrapLanguageModel, ty
 import type { ChatMessage } from "@/lib/domain/events";
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse, type RetryNotice } from "@/lib/engine/ports";
 import type { DemoScriptBook } from "./demo-model";
-import { toModelCallError, type ModelCallErrorContext } from "./model-call-errors";
+import { isContextLengthError, toModelCallError, type ModelCallErrorContext } from "./model-call-errors";
 import { modelTimeoutFor, ModelTimeoutError, type ModelTimeout } from "./model-timeouts";
 import { costUsdOf } from "./pricing";
 import { ADJUSTMENT_NOTES, rejectedParameter, type AdjustableParameter } from "./rejected-parameters";
@@ -338,7 +338,8 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
           streamError = { error };
         }
         // A 400 naming a parameter the provider does not take: drop it and ask once more (before any text arrived).
-        const rejected = streamError && text === "" ? rejectedParameter(streamError.error) : null;
+        // (Not for a context-length 400: its wording can name max_tokens, and the engine shrinks the prompt instead.)
+        const rejected = streamError && text === "" && !isContextLengthError(streamError.error) ? rejectedParameter(streamError.error) : null;
         if (pass === 0 && rejected !== null && !dropped.has(rejected)) {
           dropped.add(rejected);
           streamError = undefined;

@@ -1,7 +1,7 @@
 import type { PromptTemplate } from "@/lib/domain/config";
 import type { TrajectoryStep } from "@/lib/domain/environment";
 import type { MemoryItem } from "@/lib/domain/events";
-import { LAST_ATTEMPT_CHAR_BUDGET, truncateLongestObservations } from "@/lib/domain/trajectory-budget";
+import { fitLastAttempt } from "@/lib/domain/trajectory-budget";
 import { initialObservation } from "./feedback";
 import { householdActorExamples, householdReflectionExamples } from "./prompt-examples";
 import type { HouseholdTask } from "./task";
@@ -113,7 +113,7 @@ export const LAST_ATTEMPT_HEADER = "You have tried the task below before and fai
 /** Closes the previous trial's block (the HotpotQA reference's marker, §1.1). */
 export const END_PREVIOUS_TRIAL_MARKER = "(END PREVIOUS TRIAL)";
 
-/** What replaces an observation cut to fit the previous trial into {@link LAST_ATTEMPT_CHAR_BUDGET}. */
+/** What replaces an observation cut to fit the previous trial into `LAST_ATTEMPT_TOKEN_BUDGET` tokens. */
 export const TRUNCATED_OBSERVATION = "[truncated]";
 
 /**
@@ -122,11 +122,11 @@ export const TRUNCATED_OBSERVATION = "[truncated]";
  * strategy, so this follows the HotpotQA one, §1.1): {@link LAST_ATTEMPT_HEADER},
  * the task's opening text, the trial's history as {@link renderTrajectory}
  * renders it, {@link END_PREVIOUS_TRIAL_MARKER}, a blank line. While the
- * history is longer than {@link LAST_ATTEMPT_CHAR_BUDGET} characters, the
+ * history is longer than `LAST_ATTEMPT_TOKEN_BUDGET` tokens (the reference's 1600; `budgetTokens`), the
  * longest observation is replaced by {@link TRUNCATED_OBSERVATION}.
  */
 export function renderLastAttempt(task: HouseholdTask, steps: readonly TrajectoryStep[]): string {
-  const kept = truncateLongestObservations(steps, renderTrajectory, LAST_ATTEMPT_CHAR_BUDGET, TRUNCATED_OBSERVATION);
+  const kept = fitLastAttempt(steps, renderTrajectory, TRUNCATED_OBSERVATION);
   return `${LAST_ATTEMPT_HEADER}\n${openingText(task)}${renderTrajectory(kept)}\n${END_PREVIOUS_TRIAL_MARKER}\n\n`;
 }
 

@@ -1,7 +1,7 @@
 import type { PromptTemplate, Strategy } from "@/lib/domain/config";
 import type { MemoryRenderOptions, StrategyTemplates, TrajectoryStep } from "@/lib/domain/environment";
 import type { MemoryItem } from "@/lib/domain/events";
-import { LAST_ATTEMPT_CHAR_BUDGET, truncateLongestObservations } from "@/lib/domain/trajectory-budget";
+import { fitLastAttempt } from "@/lib/domain/trajectory-budget";
 import { finishObservation } from "./environment";
 import {
   qaActorExamples,
@@ -158,7 +158,7 @@ export const END_PREVIOUS_TRIAL_MARKER = "(END PREVIOUS TRIAL)";
 export const LAST_ATTEMPT_HEADER =
   "You have attempted this question before and failed. Below is your last attempt in full, so that you can see what you did.";
 
-/** What replaces an observation cut to fit the previous trial into {@link LAST_ATTEMPT_CHAR_BUDGET}. */
+/** What replaces an observation cut to fit the previous trial into `LAST_ATTEMPT_TOKEN_BUDGET` tokens. */
 export const TRUNCATED_OBSERVATION = "[truncated page excerpt]";
 
 /**
@@ -193,11 +193,11 @@ export function renderMemory(memory: readonly MemoryItem[], options: MemoryRende
  * {@link LAST_ATTEMPT_HEADER}, `Question: <question>`, the trial's trajectory
  * as {@link renderTrajectory} renders it, {@link END_PREVIOUS_TRIAL_MARKER}, a
  * blank line. While the rendered trajectory is longer than
- * {@link LAST_ATTEMPT_CHAR_BUDGET} characters (≈ the reference's 1600 tokens),
+ * `LAST_ATTEMPT_TOKEN_BUDGET` tokens (the reference's 1600; `budgetTokens`, lib/domain/tokenizer.ts),
  * the longest observation is replaced by {@link TRUNCATED_OBSERVATION}.
  */
 export function renderLastAttempt(task: QaTask, steps: readonly TrajectoryStep[]): string {
-  const kept = truncateLongestObservations(steps, renderTrajectory, LAST_ATTEMPT_CHAR_BUDGET, TRUNCATED_OBSERVATION);
+  const kept = fitLastAttempt(steps, renderTrajectory, TRUNCATED_OBSERVATION);
   return `${LAST_ATTEMPT_HEADER}\nQuestion: ${oneLine(task.question)}${renderTrajectory(kept)}\n${END_PREVIOUS_TRIAL_MARKER}\n\n`;
 }
 

@@ -1,0 +1,138 @@
+import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens as countP50k } from "gpt-tokenizer/encoding/p50k_base";
+import type { ChatMessage } from "./events";
+
+/**
+ * Token counts per model, with the `gpt-tokenizer` package (pure JS BPE, the
+ * same ranks as OpenAI's `tiktoken`). Server and engine side only: the
+ * encodings weigh a few MB, so browser code reads counts from the
+ * `model-call-end` event (`contextUse`) instead of importing this module.
+ *
+ * | model id | tokenizer | exact |
+ * |---|---|---|
+ * | `openai:gpt-4o*`, `gpt-4.1*`, `gpt-5*`, `o1*`, `o3*`, `o4*`, `chatgpt-4o*`, `gpt-oss*` | `o200k_base` | yes |
+ * | `openai:gpt-4`, `gpt-4-turbo*`, `gpt-4-32k*`, `gpt-3.5-turbo*` | `cl100k_base` | yes |
+ * | `openai:text-davinci-002/003` (the reference's model, §2.5) | `p50k_base` | yes |
+ * | other `openai:*` | `o200k_base` (OpenAI's current encoding) | no |
+ * | `anthropic:*`, `compatible:*` | fallback: `o200k_base` count × 1.25, rounded up | no |
+ * | `demo` | `ceil(chars / 4)`, what the demo model reports as usage | no |
+ *
+ * Fallback: Anthropic publishes no tokenizer for its current models (the npm
+ * package `@anthropic-ai/tokenizer` is Claude 2's and its own README says it
+ * is inaccurate for Claude 3 and later; the exact count needs a
+ * `count_tokens` API call per prompt), and an OpenAI-compatible server may run
+ * any model (Llama 3, Qwen, Mistral: 32k–150k vocabularies). So those are
+ * estimated as the o200k_base count plus 25 %: a margin so that a budget
+ * checked with the estimate is not overrun by a tokenizer that splits
+ * English somewhat finer (SentencePiece vocabularies of 32k tokens do).
+ */
+
+/** Which tokenizer a count came from. */
+export type TokenizerName = "o200k_base" | "cl100k_base" | "p50k_base" | "o200k_base+25%" | "chars/4";
+
+/** A token count of a text or a prompt. */
+export interface TokenCount {
+  /** Tokens (a count). */
+  tokens: number;
+  tokenizer: TokenizerName;
+  /** True when `tokenizer` is the model's own encoding (OpenAI models we know), false for an estimate. */
+  exact: boolean;
+}
+
+const COUNTERS: Record<"o200k_base" | "cl100k_base" | "p50k_base", (text: string) => number> = {
+  o200k_base: countO200k,
+  cl100k_base: countCl100k,
+  p50k_base: countP50k,
+};
+
+/** Model-name prefixes of OpenAI models with a known encoding; the longest matching prefix wins. */
+const OPENAI_ENCODINGS: ReadonlyArray<[string, "o200k_base" | "cl100k_base" | "p50k_base"]> = [
+  ["gpt-4o", "o200k_base"],
+  ["chatgpt-4o", "o200k_base"],
+  ["gpt-4.1", "o200k_base"],
+  ["gpt-4.5", "o200k_base"],
+  ["gpt-5", "o200k_base"],
+  ["gpt-oss", "o200k_base"],
+  ["o1", "o200k_base"],
+  ["o3", "o200k_base"],
+  ["o4", "o200k_base"],
+  ["gpt-4", "cl100k_base"],
+  ["gpt-3.5-turbo", "cl100k_base"],
+  ["text-davinci-003", "p50k_base"],
+  ["text-davinci-002", "p50k_base"],
+];
+
+/** Splits `provider:model` (`demo` has no colon). Kept here so lib/domain needs nothing from lib/llm. */
+export function splitModelId(modelId: string): { provider: string; model: string } {
+  const colon = modelId.indexOf(":");
+  return colon === -1 ? { provider: modelId, model: modelId } : { provider: modelId.slice(0, colon), model: modelId.slice(colon + 1) };
+}
+
+/** The entry of `table` whose prefix is the longest one `name` starts with (case-insensitive). */
+export function longestPrefixMatch<T>(table: ReadonlyArray<readonly [string, T]>, name: string): T | undefined {
+  const lower = name.toLowerCase();
+  let best: readonly [string, T] | undefined;
+  for (const entry of table) {
+    if (lower.startsWith(entry[0]) && (best === undefined || entry[0].length > best[0].length)) best = entry;
+  }
+  return best?.[1];
+}
+
+/** The tokenizer used for `modelId` and whether it is the model's own (see the table above). */
+export function tokenizerFor(modelId: string): { tokenizer: TokenizerName; exact: boolean } {
+  const { provider, model } = splitModelId(modelId);
+  if (provider === "demo") return { tokenizer: "chars/4", exact: false };
+  if (provider === "openai") {
+    const known = longestPrefixMatch(OPENAI_ENCODINGS, model);
+    return known ? { tokenizer: known, exact: true } : { tokenizer: "o200k_base", exact: false };
+  }
+  return { tokenizer: "o200k_base+25%", exact: false };
+}
+
+function countWith(tokenizer: TokenizerName, text: string): number {
+  if (text === "") return 0;
+  switch (tokenizer) {
+    case "chars/4":
+      return Math.ceil(text.length / 4);
+    case "o200k_base+25%":
+      return Math.ceil(countO200k(text) * 1.25);
+    default:
+      return COUNTERS[tokenizer](text);
+  }
+}
+
+/**
+ * Tokens a chat message adds besides its content: OpenAI's rule for its chat
+ * models (openai-cookbook, "How to count tokens with tiktoken": 3 per message
+ * plus 1 for the role name), and 3 more once per prompt for the reply's priming.
+ */
+export const TOKENS_PER_MESSAGE = 4;
+export const TOKENS_PER_PROMPT = 3;
+
+/**
+ * Counts the tokens of `input` for `modelId`: a text as it is, or a list of
+ * chat messages as the prompt a chat API receives (contents plus
+ * {@link TOKENS_PER_MESSAGE} per message and {@link TOKENS_PER_PROMPT}).
+ * Never throws; unknown providers get the fallback estimate.
+ */
+export function countTokens(modelId: string, input: string | readonly ChatMessage[]): TokenCount {
+  const { tokenizer, exact } = tokenizerFor(modelId);
+  if (typeof input === "string") return { tokens: countWith(tokenizer, input), tokenizer, exact };
+  let tokens = input.length === 0 ? 0 : TOKENS_PER_PROMPT;
+  for (const message of input) tokens += TOKENS_PER_MESSAGE + countWith(tokenizer, message.content);
+  return { tokens, tokenizer, exact };
+}
+
+/**
+ * The measure of prompt budgets that do not know the model (the previous
+ * trial's block, the Self-Reflection input, the observation limit): the larger
+ * of the o200k_base count and `ceil(chars / 4)`, in tokens. The real count
+ * decides for dense text (numbers, code, non-Latin scripts); `chars / 4` for
+ * ordinary English, where o200k_base counts ~4.5 chars per token but Claude's
+ * and SentencePiece tokenizers count more, so a budget holds for them too.
+ */
+export function budgetTokens(text: string): number {
+  if (text === "") return 0;
+  return Math.max(countO200k(text), Math.ceil(text.length / 4));
+}
