@@ -9,6 +9,7 @@ import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { ExperimentStatusBadge } from "./experiment-status";
 import { FAMILY_NAME } from "./labels";
+import { RecordedBadge } from "@/components/provenance";
 
 /** The CLI command that fills the database with the paper's comparison on the built-in QA tasks. */
 export const CLI_EXAMPLE = "npm run cli -- experiment run --env qa --tasks builtin --arms none,reflexion --model demo --trials 5";
@@ -47,7 +48,11 @@ export function ExperimentList() {
           <EmptyState title="No experiments yet" className="py-10">
             <p data-testid="experiments-empty">
               Press <strong>New experiment</strong>, or run <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs text-slate-800">{CLI_EXAMPLE}</code>{" "}
-              in a terminal (same database): it appears here.
+              in a terminal (same database): it appears here. Or{" "}
+              <Link href="/imports" className="font-medium text-sky-800 underline" data-testid="experiments-empty-import">
+                import the paper&apos;s runs
+              </Link>{" "}
+              — the authors&apos; own HotpotQA, ALFWorld and programming logs.
             </p>
           </EmptyState>
         ) : (
@@ -69,7 +74,8 @@ export function ExperimentList() {
                   <td className="px-4 py-2">
                     <Link href={`/experiments/${encodeURIComponent(item.id)}`} className="font-medium text-sky-800 hover:underline" data-testid="experiment-link">
                       {item.name}
-                    </Link>
+                    </Link>{" "}
+                    <RecordedBadge provenance={item.provenance} />
                   </td>
                   <td className="px-2 py-2 text-xs text-slate-700">{FAMILY_NAME[item.environment]}</td>
                   <td className="px-2 py-2">

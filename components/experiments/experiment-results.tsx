@@ -25,6 +25,9 @@ import { ExperimentStatusBadge } from "./experiment-status";
 import { FAMILY_NAME, isScriptedModel, METRIC_EXPLANATION, METRIC_NAME, OracleLabel } from "./labels";
 import { SuccessCurves } from "./success-curves";
 import { TaskGrid } from "./task-grid";
+import { RecordedBadge, ReadOnlyNote } from "@/components/provenance";
+import { overlayHref } from "@/lib/query/overlay-series";
+import { runTheseTasksHref } from "@/lib/query/experiment-prefill";
 
 const Section = PageSection;
 
@@ -164,7 +167,22 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
             {definition.name}
           </h1>
           <ExperimentStatusBadge status={summary.status} />
+          <RecordedBadge provenance={summary.experiment.provenance} showModel />
+          <span className="ml-auto flex flex-wrap items-center gap-2 text-xs">
+            {summary.experiment.provenance ? (
+              <Link href={runTheseTasksHref(summary.experiment.id)} data-testid="run-these-tasks" className="inline-flex h-8 items-center rounded-md bg-slate-900 px-3 font-medium text-white hover:bg-slate-700" title="A new experiment on the same environment, task set and task ids, with a model of your choice; its curve is drawn beside the authors'">
+                Run these tasks yourself
+              </Link>
+            ) : null}
+            <Link href={overlayHref([summary.experiment.id])} data-testid="compare-with" className="inline-flex h-8 items-center rounded-md border border-slate-300 px-3 font-medium text-slate-800 hover:bg-slate-50" title="Put this experiment's curves on one chart with other experiments'">
+              Compare with…
+            </Link>
+            <Link href={`/reflections?experimentId=${encodeURIComponent(summary.experiment.id)}`} data-testid="experiment-reflections" className="inline-flex h-8 items-center rounded-md border border-slate-300 px-3 font-medium text-slate-800 hover:bg-slate-50">
+              Reflections that worked
+            </Link>
+          </span>
         </div>
+        {summary.experiment.provenance ? <ReadOnlyNote provenance={summary.experiment.provenance} showNotes /> : null}
         <p className="text-xs text-slate-600">
           {FAMILY_NAME[environment]} · task set {summary.experiment.taskSetName} · {definition.taskIds.length} {definition.taskIds.length === 1 ? "task" : "tasks"} ×{" "}
           {definition.arms.length} {definition.arms.length === 1 ? "arm" : "arms"} · up to {trialsText} trials · started {formatTime(summary.experiment.createdAt)}

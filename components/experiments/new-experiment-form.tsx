@@ -13,6 +13,8 @@ import { fixedLimitsOf } from "@/lib/domain/strategies";
 import { environmentsQuery, modelsQuery, taskSetsQuery, tasksQuery } from "@/lib/query";
 import { armLabel, armsFromDrafts, memoryWindowApplies, type ArmDraft } from "@/lib/query/experiment-form";
 import { useCreateExperiment } from "@/lib/query/experiment-queries";
+import { useExperimentPrefill } from "@/lib/query/experiment-prefill";
+import { overlayHref } from "@/lib/query/overlay-series";
 import { Field, inputClass } from "@/components/home/form-field";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
@@ -54,6 +56,20 @@ export function NewExperimentForm() {
   const [concurrency, setConcurrency] = useState("4");
   const [chosenName, setName] = useState<string | null>(null);
   const create = useCreateExperiment();
+  // "Run these tasks yourself" (?from=<experiment>): its environment, task set, task ids, arms' strategies and trials.
+  const { prefill, error: prefillError } = useExperimentPrefill();
+  const [prefilledFrom, setPrefilledFrom] = useState<{ id: string; name: string } | null>(null);
+  if (prefill && prefilledFrom?.id !== prefill.sourceId) {
+    setPrefilledFrom({ id: prefill.sourceId, name: prefill.sourceName });
+    setEnvironment(prefill.environment);
+    setTaskSet(prefill.taskSet);
+    setSubset(prefill.taskIds.length > 0);
+    setPicked(new Set(prefill.taskIds));
+    setArms(prefill.arms.map((arm, key) => ({ key, label: arm.label, strategy: arm.strategy, modelId: null, memoryWindow: "" })));
+    setNextKey(prefill.arms.length);
+    setMaxTrials(String(prefill.maxTrials));
+    setName(prefill.name);
+  }
   const ids = { name: useId(), environment: useId(), taskSet: useId(), trials: useId(), concurrency: useId(), search: useId() };
 
   const supported: Strategy[] = family?.supportedStrategies ?? ["none", "reflexion"];
@@ -107,6 +123,17 @@ export function NewExperimentForm() {
           with an identical prompt (e.g. trial 1 of ReAct only and of Reflexion) is served from the response cache to the others. From a terminal:{" "}
           <code className="font-mono text-[11px] text-slate-800">{CLI_EXAMPLE}</code>
         </p>
+        {prefilledFrom ? (
+          <Notice tone="info" className="mb-4 text-xs" data-testid="experiment-prefilled" data-source={prefilledFrom.id}>
+            Prefilled from <strong>{prefilledFrom.name}</strong>: the same task set and {chosenTaskIds.length} of its {prefill?.taskIds.length ?? 0} tasks
+            {prefill && chosenTaskIds.length < prefill.taskIds.length ? " (the others are not in this task set here)" : ""}, one arm per arm of theirs with
+            your model. Its curve is drawn beside theirs once it starts.
+          </Notice>
+        ) : prefillError ? (
+          <Notice tone="error" className="mb-4 text-xs">
+            Could not load the experiment to copy: {prefillError.message} Fill in the form yourself, or go back and try again.
+          </Notice>
+        ) : null}
         <form
           aria-label="New experiment"
           className="space-y-5"
@@ -123,7 +150,10 @@ export function NewExperimentForm() {
                 maxTrials: trialsNumber,
                 concurrency: concurrencyNumber,
               },
-              { onSuccess: ({ experimentId }) => router.push(`/experiments/${encodeURIComponent(experimentId)}`) },
+              {
+                // Prefilled from another experiment: its curves and the new one's on one chart, the new one growing live.
+                onSuccess: ({ experimentId }) => router.push(prefilledFrom ? overlayHref([prefilledFrom.id, experimentId]) : `/experiments/${encodeURIComponent(experimentId)}`),
+              },
             );
           }}
         >

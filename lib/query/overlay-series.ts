@@ -1,0 +1,103 @@
+import type { EnvironmentId } from "@/lib/domain/config";
+import type { ArmResult, ExperimentSummary } from "@/lib/domain/experiment";
+
+/**
+ * The overlay page (`/experiments/overlay?ids=a,b,…`): several experiments'
+ * arms on one cumulative success-by-trial chart (the Reflexion paper's
+ * Fig. 3–4 draw the authors' arms this way) and final-success bars (one-trial
+ * logs, pass@1; the paper's Rust ablation). Pure and server-safe.
+ */
+
+/** At most this many experiments on one chart. */
+export const MAX_OVERLAID = 8;
+
+/** The overlay page's address for these experiments (duplicates and empties dropped, order kept). */
+export function overlayHref(experimentIds: readonly string[]): string {
+  const ids = [...new Set(experimentIds.filter((id) => id.length > 0))];
+  return `/experiments/overlay?ids=${ids.map(encodeURIComponent).join(",")}`;
+}
+
+/** The experiment ids of an `ids` parameter: comma-separated, trimmed, duplicates dropped, at most {@link MAX_OVERLAID}. */
+export function parseOverlayIds(value: string | readonly string[] | undefined | null): string[] {
+  const raw = value === undefined || value === null ? [] : typeof value === "string" ? [value] : value;
+  const ids = raw
+    .flatMap((part) => part.split(","))
+    .map((id) => id.trim())
+    .filter((id) => id.length > 0);
+  return [...new Set(ids)].slice(0, MAX_OVERLAID);
+}
+
+/** One line (or bar) of the overlay: an arm of one experiment, labelled uniquely. */
+export interface OverlaySeries {
+  /** Unique over the overlay: the arm's label, with its experiment's name when two arms share one. */
+  label: string;
+  experimentId: string;
+  experimentName: string;
+  environment: EnvironmentId;
+  /** Imported from the authors' logs. */
+  recorded: boolean;
+  arm: ArmResult;
+}
+
+/**
+ * The overlay's series, experiment by experiment and arm by arm. Labels are
+ * the arms' own where unique, else "arm (experiment)", and numbered as a last resort.
+ */
+export function overlaySeries(summaries: readonly ExperimentSummary[]): OverlaySeries[] {
+  const all = summaries.flatMap((summary) =>
+    summary.arms.map((arm) => ({
+      experimentId: summary.experiment.id,
+      experimentName: summary.experiment.definition.name,
+      environment: summary.experiment.definition.environment,
+      recorded: summary.experiment.provenance !== null,
+      arm,
+    })),
+  );
+  const counts = new Map<string, number>();
+  for (const entry of all) counts.set(entry.arm.label, (counts.get(entry.arm.label) ?? 0) + 1);
+  const used = new Set<string>();
+  return all.map((entry) => {
+    let label = (counts.get(entry.arm.label) ?? 0) > 1 ? `${entry.arm.label} (${entry.experimentName})` : entry.arm.label;
+    for (let n = 2; used.has(label); n += 1) label = `${entry.arm.label} #${n}`;
+    used.add(label);
+    return { ...entry, label };
+  });
+}
+
+/** The family the overlay measures, or null when its experiments are of different families (y is then "% of each arm's tasks" only). */
+export function overlayEnvironment(series: readonly Pick<OverlaySeries, "environment">[]): EnvironmentId | null {
+  const families = new Set(series.map((entry) => entry.environment));
+  return families.size === 1 ? [...families][0]! : null;
+}
+
+/** A bar: an arm's tasks solved by its last trial, of how many. */
+export interface FinalBar {
+  label: string;
+  solved: number;
+  tasks: number;
+  /** 0–100, one decimal. */
+  percent: number;
+  trials: number;
+  recorded: boolean;
+}
+
+/** The final-success bars: each series' `successByTrial` at its last trial (pass@1 for a one-trial log). */
+export function finalBars(series: readonly OverlaySeries[]): FinalBar[] {
+  return series.map((entry) => {
+    const solved = entry.arm.successByTrial.at(-1) ?? 0;
+    const tasks = entry.arm.tasks;
+    return {
+      label: entry.label,
+      solved,
+      tasks,
+      percent: tasks === 0 ? 0 : Math.round((solved / tasks) * 1000) / 10,
+      trials: entry.arm.successByTrial.length,
+      recorded: entry.recorded,
+    };
+  });
+}
+
+/** Whether the overlay draws curves: some arm has more than one trial (one-trial logs are bars only). */
+export function hasCurves(series: readonly OverlaySeries[]): boolean {
+  return series.some((entry) => entry.arm.successByTrial.length > 1);
+}
