@@ -1,0 +1,139 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createElement, type ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
+import { foldRun } from "@/lib/domain/fold-run";
+import type { Provenance } from "@/lib/domain/provenance";
+import { RunUiStoreProvider } from "@/lib/store";
+import { isRecordedBranch, provenanceTitle, READ_ONLY_NOTE } from "@/components/provenance";
+import { RunHeader } from "@/components/run/run-header";
+import { SteerPanel } from "@/components/run/steer-panel";
+import { EventLog, makeRunConfig } from "../graph/fixtures";
+
+/**
+ * An imported run (config.provenance set) renders like any other run, with the
+ * "Recorded by the authors, 2023" badge, and no steering on the recorded
+ * branch: the controls give way to the read-only note; a fork of it is live.
+ */
+
+const provenance: Provenance = {
+  kind: "paper-log",
+  label: "ReAct + Reflexion",
+  source: "reflexion/hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt",
+  recordedBy: "authors",
+  year: 2023,
+  model: "text-davinci-003",
+  notes: ["Reflections were printed on the question line (older template)."],
+  logSummary: null,
+};
+
+function render(element: ReactElement): string {
+  const client = new QueryClient();
+  return renderToStaticMarkup(createElement(QueryClientProvider, { client }, createElement(RunUiStoreProvider, null, element)));
+}
+
+/** A two-trial imported run: trial 1 fails and is reflected on, trial 2 succeeds; optionally forked after the reflection. */
+function importedLog(forked: boolean) {
+  const log = new EventLog();
+  log.add("run-start", { config: makeRunConfig({ provenance }) });
+  log.add("trial-start", { trial: 1, memory: [], evicted: [] });
+  log.add("step-thought", { trial: 1, step: 1, text: "I need to search.", callId: null });
+  log.add("step-action", { trial: 1, step: 1, text: "Finish[First for Women]", action: { type: "Finish", argument: "First for Women" }, parseError: null, callId: null });
+  log.add("step-observation", { trial: 1, step: 1, text: "Episode finished", done: true, answer: "First for Women" });
+  log.add("evaluation-end", { trial: 1, verdict: "fail", score: 0, feedback: "Answer is INCORRECT", evaluatorKind: "exact-match", oracle: true, details: {} });
+  log.add("trial-end", { trial: 1, outcome: "failure", reason: "wrong answer" });
+  log.add("reflection-end", { trial: 1, text: "Compare the founding years.", callId: "paper-log:1" });
+  if (forked) log.add("branch-start", { parentBranchId: "branch-1", forkSeq: 9, reason: "edit", replayMode: "live", edits: [] });
+  return log;
+}
+
+const detail: RunDetailResponse["run"] = {
+  id: "run-1",
+  rootBranchId: "branch-1",
+  experiment: null,
+  createdAt: "2023-05-18T12:00:00.000Z",
+  environment: "qa",
+  taskId: "hp-1",
+  title: "Which magazine was started first?",
+  strategy: "reflexion",
+  modelId: "text-davinci-003",
+  status: "ended",
+  activeCall: null,
+  setting: null,
+  trials: 1,
+  outcome: null,
+};
+
+function header(forked: boolean, status: RunStatus): string {
+  return render(
+    createElement(RunHeader, {
+      runId: "run-1",
+      branch: forked ? "branch-2" : null,
+      branchRows: [],
+      currentBranchId: forked ? "branch-2" : "branch-1",
+      onSelectBranch: () => undefined,
+      detail,
+      state: foldRun(importedLog(forked).events),
+      status,
+      activeCall: null,
+      connection: "closed",
+    }),
+  );
+}
+
+const decode = (html: string) => html.replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/&quot;/g, '"');
+
+describe("an imported run's header", () => {
+  it("shows the badge with model, source and notes in its title, and the read-only note instead of Pause / Resume / Cancel", () => {
+    const html = decode(header(false, "ended"));
+    expect(html).toContain('data-testid="recorded-badge"');
+    expect(html).toContain("Recorded by the authors, 2023");
+    expect(html).toContain(`title="${provenanceTitle(provenance)}"`);
+    expect(provenanceTitle(provenance)).toMatch(/Model: text-davinci-003\nSource: reflexion\/hotpotqa_runs\/.*\nNote: Reflections were printed/);
+    expect(html).toContain(READ_ONLY_NOTE);
+    for (const control of ["pause-run", "resume-run", "step-run", "cancel-run", "breakpoints-toggle"]) expect(html).not.toContain(`data-testid="${control}"`);
+    // It still renders like any run: the trial strip folds the recorded trial.
+    expect(html).toMatch(/data-testid="trial-chip" data-trial="1" data-outcome="failure"/);
+  });
+
+  it("a fork of it continues live: the controls are back, the badge stays (the config says where it started)", () => {
+    const html = header(true, "paused");
+    expect(html).toContain('data-testid="resume-run"');
+    expect(html).not.toContain('data-testid="read-only-note"');
+    expect(html).toContain('data-testid="recorded-badge"');
+  });
+
+  it("a run made here has neither badge nor note", () => {
+    const log = new EventLog();
+    log.add("run-start", { config: makeRunConfig() });
+    const html = render(
+      createElement(RunHeader, { runId: "run-1", branch: null, branchRows: [], currentBranchId: "branch-1", onSelectBranch: () => undefined, detail, state: foldRun(log.events), status: "paused", connection: "closed" }),
+    );
+    expect(html).not.toContain("recorded-badge");
+    expect(html).not.toContain("read-only-note");
+    expect(html).toContain('data-testid="resume-run"');
+  });
+
+  it("isRecordedBranch: imported and not a fork", () => {
+    expect(isRecordedBranch(provenance, null)).toBe(true);
+    expect(isRecordedBranch(provenance, { forkSeq: 3 })).toBe(false);
+    expect(isRecordedBranch(null, null)).toBe(false);
+  });
+});
+
+describe("the Steer tab of an imported run", () => {
+  it("offers no edit even if the recorded branch were paused, and says to fork", () => {
+    const html = render(createElement(SteerPanel, { runId: "run-1", branch: null, state: foldRun(importedLog(false).events), status: "paused" }));
+    expect(html).toContain(READ_ONLY_NOTE);
+    expect(html).not.toContain('data-testid="inject-action"');
+    expect(html).not.toMatch(/The run is paused: change what happens next/);
+  });
+
+  it("a fork's Steer tab edits as usual", () => {
+    const html = render(createElement(SteerPanel, { runId: "run-1", branch: "branch-2", state: foldRun(importedLog(true).events), status: "paused" }));
+    expect(html).not.toContain('data-testid="read-only-note"');
+    expect(html).toMatch(/The run is paused: change what happens next/);
+    expect(html).toContain('data-testid="inject-action"');
+  });
+});
