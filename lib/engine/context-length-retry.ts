@@ -28,7 +28,7 @@ export interface ShrinkSubject {
 }
 
 /** Share of the room left for the prompt that the shrunk prompt may use: a margin for the difference between our count and the provider's. */
-export const SHRINK_MARGIN = 0.9;
+export const SHRINK_MARGIN = 0.95;
 
 /** Texts of an error and its causes (message, HTTP response body), where a provider's numbers are. */
 function textsOf(error: unknown): string {

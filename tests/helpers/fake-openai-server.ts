@@ -17,6 +17,10 @@ import type { AddressInfo } from "node:net";
  *   {@link FakeOpenAIServer.cutNextStream} (socket destroyed mid-stream) and
  *   {@link FakeOpenAIServer.hangNext} (accepts the request and never answers, or
  *   stops after some chunks: the stalls a model server that stopped answering shows).
+ * - Context-length replies: {@link contextLengthFailure} (OpenAI's, Anthropic's,
+ *   vLLM's or llama.cpp's wording, for `failNext`) and
+ *   {@link FakeOpenAIServer.setContextWindow} (every request whose prompt is
+ *   over N tokens, by the ceil(chars / 4) estimate, gets OpenAI's 400).
  *
  * No network access beyond the loopback socket; nothing is logged.
  */
@@ -53,6 +57,60 @@ export interface FakeFailure {
   retryAfter?: string;
   /** The OpenAI-style `error.param` of the body (e.g. "stop" for an unsupported parameter). */
   param?: string;
+  /** The body's `error.code`. Default: the status as a string. */
+  code?: string;
+  /** The body's `error.type`. Default "fake_error". */
+  type?: string;
+  /** Extra fields of the body's `error` object (llama.cpp sends `n_prompt_tokens` and `n_ctx`). */
+  extra?: Record<string, unknown>;
+}
+
+/** Whose wording a {@link contextLengthFailure} uses. */
+export type ContextLengthWording = "openai" | "anthropic" | "vllm" | "llamacpp";
+
+/**
+ * A provider's "prompt longer than the context window" reply (HTTP 400), as
+ * the provider words it, with the window `max` and the prompt's size `actual` (tokens):
+ * - `openai`: `code: "context_length_exceeded"`, "This model's maximum context length is N tokens. However, your messages resulted in M tokens. …";
+ *   with `completion` (the request's max tokens): "… However, you requested M+C tokens (M in the messages, C in the completion). …"
+ * - `anthropic`: `type: "invalid_request_error"`, "prompt is too long: M tokens > N maximum"
+ * - `vllm`: "This model's maximum context length is N tokens. However, you requested M tokens (M−256 in the messages, 256 in the completion). …"
+ * - `llamacpp`: `type: "exceed_context_size_error"`, "the request exceeds the available context size, try increasing it", with `n_prompt_tokens` and `n_ctx`
+ */
+export function contextLengthFailure(max: number, actual: number, wording: ContextLengthWording = "openai", completion?: number): FakeFailure {
+  switch (wording) {
+    case "openai":
+      return {
+        status: 400,
+        code: "context_length_exceeded",
+        type: "invalid_request_error",
+        param: "messages",
+        message:
+          completion === undefined
+            ? `This model's maximum context length is ${max} tokens. However, your messages resulted in ${actual} tokens. Please reduce the length of the messages.`
+            : `This model's maximum context length is ${max} tokens. However, you requested ${actual + completion} tokens (${actual} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`,
+        retryAfterMs: null,
+      };
+    case "anthropic":
+      return { status: 400, type: "invalid_request_error", code: "invalid_request_error", message: `prompt is too long: ${actual} tokens > ${max} maximum`, retryAfterMs: null };
+    case "vllm":
+      return {
+        status: 400,
+        type: "BadRequestError",
+        code: "400",
+        message: `This model's maximum context length is ${max} tokens. However, you requested ${actual} tokens (${Math.max(0, actual - 256)} in the messages, 256 in the completion). Please reduce the length of the messages or completion.`,
+        retryAfterMs: null,
+      };
+    case "llamacpp":
+      return {
+        status: 400,
+        type: "exceed_context_size_error",
+        code: "400",
+        message: "the request exceeds the available context size, try increasing it",
+        extra: { n_prompt_tokens: actual, n_ctx: max },
+        retryAfterMs: null,
+      };
+  }
 }
 
 /** Options of {@link startFakeOpenAIServer}. */
@@ -95,6 +153,13 @@ export interface FakeOpenAIServer {
    * connections stay open until the client gives up or {@link close}.
    */
   hangNext(count: number, options?: { afterChunks?: number }): void;
+  /**
+   * From now on, a chat request whose prompt (ceil(chars / 4) of all messages)
+   * plus its `max_tokens` is over `tokens` gets OpenAI's context-length 400 with
+   * those numbers ({@link contextLengthFailure}`(tokens, prompt, "openai", maxTokens)`);
+   * `null` turns it off (the default). Scripted `failNext` failures come first.
+   */
+  setContextWindow(tokens: number | null): void;
   /** Forgets recorded requests and pending faults; the responder stays. */
   reset(): void;
   /** Stops listening and drops open connections. */
@@ -179,11 +244,17 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   let cut: { afterChunks: number } | null = null;
   let hangs: Array<{ afterChunks: number | null }> = [];
   let counter = 0;
+  let contextWindow: number | null = null;
 
   async function handleChat(res: ServerResponse, body: Record<string, unknown>): Promise<void> {
     const hang = hangs.shift();
     if (hang && hang.afterChunks === null) return; // accepted; never answered
-    const failure = failures.shift();
+    const messagesIn = Array.isArray(body.messages) ? (body.messages as FakeChatMessage[]) : null;
+    const promptTokens = messagesIn ? tokens(flattenMessages(messagesIn)) : 0;
+    const completionTokens = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : 0;
+    const failure =
+      failures.shift() ??
+      (contextWindow !== null && promptTokens + completionTokens > contextWindow ? contextLengthFailure(contextWindow, promptTokens, "openai", completionTokens) : undefined);
     if (failure) {
       const headers: Record<string, string> = {};
       const retryAfterMs = failure.retryAfterMs === undefined ? (failure.retryAfter === undefined ? 0 : null) : failure.retryAfterMs;
@@ -192,7 +263,15 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       sendJson(
         res,
         failure.status,
-        { error: { message: failure.message ?? `fake server: scripted HTTP ${failure.status}`, type: "fake_error", code: String(failure.status), param: failure.param ?? null } },
+        {
+          error: {
+            message: failure.message ?? `fake server: scripted HTTP ${failure.status}`,
+            type: failure.type ?? "fake_error",
+            code: failure.code ?? String(failure.status),
+            param: failure.param ?? null,
+            ...failure.extra,
+          },
+        },
         headers,
       );
       return;
@@ -308,6 +387,9 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     },
     cutNextStream(cutOptions = {}) {
       cut = { afterChunks: cutOptions.afterChunks ?? 1 };
+    },
+    setContextWindow(next) {
+      contextWindow = next;
     },
     hangNext(count, hangOptions = {}) {
       for (let i = 0; i < count; i += 1) hangs.push({ afterChunks: hangOptions.afterChunks ?? null });
