@@ -1,3 +1,5 @@
+import { securityHeaders } from "./lib/security/content-security-policy.js";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -5,6 +7,10 @@ const nextConfig = {
   // esbuild (TypeScript → JavaScript for the code sandbox) ships a native binary: keep it external too.
   serverExternalPackages: ["better-sqlite3", "esbuild"],
   poweredByHeader: false,
+  // Content-Security-Policy and companions on every response (lib/security/content-security-policy.js, decision 0017).
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders({ dev: process.env.NODE_ENV === "development" }) }];
+  },
 };
 
 export default nextConfig;

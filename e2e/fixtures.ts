@@ -1,10 +1,10 @@
 import { expect, test as base } from "@playwright/test";
 
 /**
- * `test` with an automatic check that every request the page makes stays on this
+ * `test` with automatic checks: every request the page makes stays on this
  * machine (no CDN, no web fonts, no telemetry): the app must work offline.
  */
-export const test = base.extend<{ offsiteRequests: string[] }>({
+export const test = base.extend<{ offsiteRequests: string[]; cspViolations: string[] }>({
   offsiteRequests: [
     async ({ page }, use) => {
       const offsite: string[] = [];
@@ -15,6 +15,22 @@ export const test = base.extend<{ offsiteRequests: string[] }>({
       });
       await use(offsite);
       expect(offsite, "requests that left 127.0.0.1").toEqual([]);
+    },
+    { auto: true },
+  ],
+  /**
+   * And that nothing the app does is refused by its own Content-Security-Policy
+   * (lib/security/content-security-policy.js): every journey checks the policy
+   * against the real pages, Monaco's worker and React Flow included.
+   */
+  cspViolations: [
+    async ({ page }, use) => {
+      const violations: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error" && /Content Security Policy|Refused to (load|execute|connect|create|apply|frame)/i.test(message.text())) violations.push(message.text());
+      });
+      await use(violations);
+      expect(violations, "Content-Security-Policy violations").toEqual([]);
     },
     { auto: true },
   ],

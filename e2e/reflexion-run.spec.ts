@@ -69,3 +69,13 @@ test("household: the mug-and-desklamp scene fails, reflects, then succeeds, with
   await expect(page.locator('[data-testid="node-observation"][data-trial="1"] [data-testid="loop-badge"]').first()).toBeAttached();
   await expect(page.locator('[data-testid="node-observation"][data-trial="2"] [data-testid="world-state"]').filter({ hasText: "holding mug 1" }).first()).toBeAttached();
 });
+
+test("every page is served with the Content-Security-Policy header", async ({ page }) => {
+  for (const path of ["/", "/experiments", "/api/models"]) {
+    const response = await page.request.get(path);
+    const csp = response.headers()["content-security-policy"] ?? "";
+    expect(csp, path).toContain("default-src 'self'");
+    expect(csp, path).toContain("connect-src 'self'");
+    expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+  }
+});

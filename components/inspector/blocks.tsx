@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { LongText } from "@/components/ui/long-text";
 
 /** Building blocks of the inspector's node views. */
 
@@ -15,14 +16,18 @@ export function Section({ title, children, right }: { title: string; children: R
   );
 }
 
-/** Text as recorded, in a scrollable box (`mono` for code and actions). */
+/**
+ * Text as recorded, in a scrollable box (`mono` for code and actions). A plain
+ * string goes through {@link LongText}: collapsed with "show more" above a size,
+ * base64 and data URIs as placeholders with their size.
+ */
 export function TextBlock({ children, testId, mono = false }: { children: ReactNode; testId?: string; mono?: boolean }) {
   return (
     <pre
       data-testid={testId}
       className={`max-h-80 overflow-auto whitespace-pre-wrap break-words rounded-md border border-slate-200 bg-slate-50 p-2 text-xs leading-relaxed text-slate-800 ${mono ? "font-mono" : "font-sans"}`}
     >
-      {children}
+      {typeof children === "string" ? <LongText text={children} /> : children}
     </pre>
   );
 }

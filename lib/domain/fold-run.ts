@@ -16,6 +16,8 @@ export interface ReflectionView {
   text: string;
   originalText: string;
   edits: number;
+  /** Why the reflection failed a check before it entered memory (empty, a copy of the answer, a duplicate), even after one retry; null when it passed. */
+  warning: string | null;
 }
 
 /** One trial: the memory it started with, its trajectory, verdict and reflection. */
@@ -270,6 +272,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
           text: event.data.text,
           originalText: event.data.text,
           edits: 0,
+          warning: event.data.warning,
         };
       }
       state.memory = [...state.memory, { id: event.id, text: event.data.text, trial: event.data.trial }];

@@ -128,6 +128,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
           callId: step.thought.callId,
           callSource: callSourceOf(state, step.thought.callId),
           text: step.thought.text,
+          reasoningChars: step.thought.reasoning?.length ?? 0,
         },
       });
     }
@@ -146,6 +147,8 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
           argument: step.action.action?.argument ?? null,
           parseError: step.action.parseError,
           invalid: step.action.action === null || step.action.parseError !== null,
+          ignored: step.action.ignored,
+          truncated: step.action.truncated,
           ...codeField(code && codeActionView(code, step.action)),
         },
       });
@@ -210,6 +213,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
         originalText: reflection.originalText,
         edited: reflection.edits > 0,
         inNextContext: nextTrial ? nextTrial.memory.some((item) => item.id === reflection.eventId) : null,
+        warning: reflection.warning,
       },
     });
   }

@@ -68,3 +68,14 @@ export {
   type PromptSegment,
 } from "./prompt-memory";
 export type * from "./types";
+export {
+  COLLAPSE_CHARS,
+  formatBytes,
+  isLongText,
+  nodeText,
+  placeholderText,
+  segmentText,
+  textPreview,
+  withPlaceholders,
+  type TextSegment,
+} from "./text-preview";

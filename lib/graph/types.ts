@@ -54,6 +54,8 @@ export type ThoughtNodeData = {
   callId: string | null;
   callSource: CallSource;
   text: string;
+  /** Characters of reasoning (`<think>…</think>`) taken out of the completion: shown in the inspector, never in later prompts; 0 when none. */
+  reasoningChars: number;
 };
 
 export type ActionNodeData = {
@@ -72,6 +74,10 @@ export type ActionNodeData = {
   parseError: string | null;
   /** True when the action did not parse (the environment answers "Invalid Action"). */
   invalid: boolean;
+  /** What the action reader dropped around the first well-formed action (trailing text, a second action, a made-up observation); null when nothing. */
+  ignored: string | null;
+  /** The completion was cut off by the token limit but still held this action. */
+  truncated: boolean;
   /** Code runs only (`WriteTests` / `Implement`): the verb and the first lines of the code. */
   code?: CodeActionView;
 };
@@ -123,6 +129,8 @@ export type ReflectionNodeData = {
    * null while the next trial has not started.
    */
   inNextContext: boolean | null;
+  /** Why the reflection failed a check (even after one retry) before it entered memory; null when it passed. */
+  warning: string | null;
 };
 
 export type CallErrorNodeData = {

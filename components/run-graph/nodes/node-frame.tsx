@@ -92,10 +92,20 @@ export function CacheMarker() {
 export type FlowNode<K extends GraphNodeKind> = Node<GraphNodeDataMap[K], K>;
 
 /** The markers an action node's header shows on the right: served from the cache, written by a person, plus `children`. */
-export function ActionMarkers({ data, children }: { data: Pick<ActionNodeData, "callSource" | "callId">; children?: ReactNode }) {
+export function ActionMarkers({ data, children }: { data: Pick<ActionNodeData, "callSource" | "callId"> & Partial<Pick<ActionNodeData, "ignored" | "truncated">>; children?: ReactNode }) {
   return (
     <span className="flex items-center gap-1">
       {data.callSource === "cache" ? <CacheMarker /> : null}
+      {data.ignored ? (
+        <Badge tone="outline" data-testid="ignored-badge" title={`The action reader took the first well-formed action and ignored: ${data.ignored.slice(0, 300)}${data.ignored.length > 300 ? "…" : ""}`}>
+          ignored text
+        </Badge>
+      ) : null}
+      {data.truncated ? (
+        <Badge tone="amber" data-testid="truncated-badge" title="The completion was cut off by the token limit (finish reason: length) but still held this action">
+          cut off
+        </Badge>
+      ) : null}
       {data.callId === null ? (
         <Badge tone="outline" data-testid="by-person-badge" title="A person wrote this action (an action edit); no model was called">
           by a person

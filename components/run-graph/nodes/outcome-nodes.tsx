@@ -2,7 +2,7 @@
 
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo, useId } from "react";
-import { HANDLES } from "@/lib/graph";
+import { HANDLES, nodeText } from "@/lib/graph";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 import { CodeEvaluationNode } from "./code-nodes";
@@ -54,7 +54,7 @@ export const EvaluationNode = memo(function EvaluationNode({ id, data }: NodePro
       <p className={cn("mt-0.5 text-sm font-semibold", pass ? "text-green-800" : "text-red-800")}>
         {pass ? "✓ Pass" : "✗ Fail"} <span className="text-xs font-normal text-slate-600">score {data.score}</span>
       </p>
-      <p className="line-clamp-2 text-xs leading-snug text-slate-700">{data.feedback}</p>
+      <p className="line-clamp-2 text-xs leading-snug text-slate-700">{nodeText(data.feedback)}</p>
     </NodeFrame>
   );
 });
@@ -77,6 +77,11 @@ export const ReflectionNode = memo(function ReflectionNode({ id, data }: NodePro
         right={
           <span className="flex items-center gap-1">
             {data.callSource === "cache" ? <CacheMarker /> : null}
+            {data.warning ? (
+              <Badge tone="red" data-testid="reflection-warning-badge" title={`Stored with a warning: ${data.warning}`}>
+                ⚠ check
+              </Badge>
+            ) : null}
             {data.edited ? (
               <Badge tone="amber" data-testid="edited-badge" title={`Original: ${data.originalText}`} className="bg-amber-200">
                 edited
@@ -87,7 +92,7 @@ export const ReflectionNode = memo(function ReflectionNode({ id, data }: NodePro
       >
         Self-reflection
       </NodeLabel>
-      <p className="mt-1 line-clamp-4 text-xs leading-snug text-slate-800">{data.text}</p>
+      <p className="mt-1 line-clamp-4 text-xs leading-snug text-slate-800">{nodeText(data.text)}</p>
       <p className="mt-auto truncate text-[11px] text-amber-900">
         {data.inNextContext === null
           ? "→ episodic memory"

@@ -3,6 +3,7 @@
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { Badge } from "@/components/ui/badge";
+import { nodeText } from "@/lib/graph";
 import { cn } from "@/lib/utils/cn";
 import { CodeActionNode, CodeObservationNode } from "./code-nodes";
 import { ActionMarkers, actionFrameProps, CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
@@ -12,10 +13,22 @@ export const ThoughtNode = memo(function ThoughtNode({ id, data }: NodeProps<Flo
   return (
     <NodeFrame id={id} kind="thought" trial={data.trial} data-step={data.step} data-source={data.callSource ?? undefined} className="border-violet-200 border-l-4 border-l-violet-500 px-3 py-2">
       <FlowHandles />
-      <NodeLabel className="text-violet-700" right={data.callSource === "cache" ? <CacheMarker /> : data.callId === null ? <Badge tone="outline">by a person</Badge> : null}>
+      <NodeLabel
+        className="text-violet-700"
+        right={
+          <span className="flex items-center gap-1">
+            {data.reasoningChars > 0 ? (
+              <Badge tone="outline" data-testid="reasoning-badge" title={`A reasoning block (${data.reasoningChars.toLocaleString("en-US")} characters) was taken out of the completion: see it in the inspector. It never reaches later prompts and is never read for actions.`}>
+                reasoning
+              </Badge>
+            ) : null}
+            {data.callSource === "cache" ? <CacheMarker /> : data.callId === null ? <Badge tone="outline">by a person</Badge> : null}
+          </span>
+        }
+      >
         Thought {data.step}
       </NodeLabel>
-      <p className="mt-1 line-clamp-3 text-xs leading-snug text-slate-800">{data.text || <em className="text-slate-500">(no thought)</em>}</p>
+      <p className="mt-1 line-clamp-3 text-xs leading-snug text-slate-800">{data.text ? nodeText(data.text) : <em className="text-slate-500">(no thought)</em>}</p>
     </NodeFrame>
   );
 });
@@ -46,7 +59,7 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
         >
           Action {data.step}
         </NodeLabel>
-        <p className="mt-1 truncate font-mono text-xs text-slate-900">{data.text || "(empty)"}</p>
+        <p className="mt-1 truncate font-mono text-xs text-slate-900">{data.text ? nodeText(data.text) : "(empty)"}</p>
         <p className="truncate text-[11px] text-red-800" title={data.parseError ?? undefined}>
           {data.parseError ?? "The action could not be parsed."}
         </p>
@@ -65,7 +78,7 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
         Action {data.step}
       </NodeLabel>
       <p className="mt-1 line-clamp-2 break-words font-mono text-xs leading-snug text-slate-900">
-        <span className="font-semibold text-sky-800">{data.actionType}</span>[{data.argument}]
+        <span className="font-semibold text-sky-800">{data.actionType}</span>[{data.argument === null ? null : nodeText(data.argument)}]
       </p>
     </NodeFrame>
   );
@@ -105,7 +118,7 @@ export const ObservationNode = memo(function ObservationNode({ id, data }: NodeP
       >
         Observation {data.step}
       </NodeLabel>
-      <p className="mt-1 line-clamp-3 text-xs leading-snug text-slate-700">{data.text}</p>
+      <p className="mt-1 line-clamp-3 text-xs leading-snug text-slate-700">{nodeText(data.text)}</p>
       {data.location !== null || data.inventory !== null ? (
         <p className="mt-1 truncate text-[10px] text-slate-500" data-testid="world-state">
           {data.location !== null ? <>at {data.location}</> : null}
