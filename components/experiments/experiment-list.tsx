@@ -27,13 +27,23 @@ export function ExperimentList() {
             arm — the Reflexion paper&apos;s Fig. 3.
           </p>
         </div>
-        <Link
-          href="/experiments/new"
-          data-testid="new-experiment"
-          className="inline-flex h-9 items-center rounded-md bg-slate-900 px-3.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600"
-        >
-          New experiment
-        </Link>
+        <span className="flex items-center gap-2">
+          <Link
+            href="/experiments/overlay"
+            data-testid="open-overlay"
+            className="inline-flex h-9 items-center rounded-md border border-slate-300 px-3.5 text-sm font-medium text-slate-800 hover:bg-slate-50"
+            title="Several experiments' curves on one chart (e.g. the authors' arms and yours)"
+          >
+            Overlay experiments
+          </Link>
+          <Link
+            href="/experiments/new"
+            data-testid="new-experiment"
+            className="inline-flex h-9 items-center rounded-md bg-slate-900 px-3.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600"
+          >
+            New experiment
+          </Link>
+        </span>
       </header>
       <section aria-label="Experiments" className="rounded-lg border border-slate-200 bg-white">
         {list.isPending ? (
@@ -90,24 +100,25 @@ export function ExperimentList() {
                   <td className="px-2 py-2 text-right tabular-nums">{item.tasks}</td>
                   <td className="px-2 py-2">
                     <span className="flex items-center gap-2">
-                      <span className="h-1.5 w-20 overflow-hidden rounded-full bg-slate-200" aria-hidden>
-                        <span className="block h-full bg-sky-600" style={{ width: `${item.total === 0 ? 0 : (item.done / item.total) * 100}%` }} />
+                        <span className="h-1.5 w-20 overflow-hidden rounded-full bg-slate-200" aria-hidden>
+                          <span className="block h-full bg-sky-600" style={{ width: `${item.total === 0 ? 0 : (item.done / item.total) * 100}%` }} />
+                        </span>
+                        <span className="tabular-nums text-xs text-slate-700">
+                          {item.done}/{item.total} runs
+                        </span>
                       </span>
-                      <span className="tabular-nums text-xs text-slate-700">
-                        {item.done}/{item.total} runs
-                      </span>
-                    </span>
-                  </td>
-                  <td className="px-2 py-2">
-                    <ExperimentStatusBadge status={item.status} />
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-2 text-xs text-slate-600">{formatShortTime(item.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
-    </main>
-  );
-}
+                    </td>
+                    <td className="px-2 py-2">
+                      <ExperimentStatusBadge status={item.status} />
+                    </td>
+                    <td className="whitespace-nowrap px-4 py-2 text-xs text-slate-600">{formatShortTime(item.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      </main>
+    );
+  }
+  
