@@ -8,7 +8,8 @@ import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
 import type { ExperimentCellKey } from "./experiment-store";
 import { MemoryExperimentStore } from "./memory-experiments";
-import type { BranchRecord, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
+import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
+import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { materializeEvent } from "./validate-event";
 
 /**
@@ -178,6 +179,30 @@ export class MemoryRunStore implements RunStore {
   async leaseHolder(branchId: BranchId, now = Date.now()): Promise<string | null> {
     const lease = this.leases.get(branchId);
     return lease && lease.expiresAt > now ? lease.owner : null;
+  }
+
+  async importExperiment(input: ImportExperimentInput): Promise<{ experiment: ExperimentRecord; runs: RunRecord[] }> {
+    const createdAt = new Date().toISOString();
+    // Validate every event before storing anything.
+    const prepared = input.runs.map((run) => {
+      const id = asRunId(randomUUID());
+      const rootBranchId = asBranchId(randomUUID());
+      let seq = 0;
+      const envelope = () => ({ runId: id, branchId: rootBranchId, seq: ++seq, occurredAt: createdAt });
+      const start = materializeEvent(draft("run-start", { config: run.config }), { id: randomUUID(), ...envelope() });
+      const events = [start, ...run.drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), ...envelope() }))];
+      const record: RunRecord = { id, createdAt, rootBranchId, title: run.title, config: run.config };
+      return { record, events, cell: run.cell };
+    });
+    const experiment = await this.experiments.createExperiment(input);
+    for (const { record, events, cell } of prepared) {
+      this.runs.set(record.id, record);
+      this.branches.set(record.rootBranchId, { id: record.rootBranchId, runId: record.id, parentBranchId: null, forkSeq: null, createdAt });
+      this.events.set(record.rootBranchId, events);
+      this.summaries.set(record.rootBranchId, { runId: record.id, queuedAt: createdAt, summary: summarizeBranch(record.rootBranchId, events) });
+      this.experiments.link({ experimentId: experiment.id, ...cell }, record.id);
+    }
+    return { experiment, runs: prepared.map((run) => run.record) };
   }
 
   async saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord> {

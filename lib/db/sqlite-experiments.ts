@@ -16,6 +16,11 @@ export class SqliteExperimentStore implements ExperimentStore {
   constructor(private readonly db: Db) {}
 
   async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord> {
+    return this.insertExperiment(input);
+  }
+
+  /** Inserts an experiment row (synchronously, so it can run inside a caller's transaction). */
+  insertExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): ExperimentRecord {
     const record: ExperimentRecord = {
       id: randomUUID(),
       createdAt: new Date().toISOString(),

@@ -17,7 +17,8 @@ import { branchPath } from "./branch-path";
 import * as schema from "./schema";
 import type { ExperimentCellKey } from "./experiment-store";
 import { SqliteExperimentStore } from "./sqlite-experiments";
-import type { BranchRecord, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
+import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
+import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import { materializeEvent } from "./validate-event";
 
@@ -279,6 +280,35 @@ export class SqliteRunStore implements RunStore {
       summary: parseSummary(summary.summary, summary.branchId),
       lease: lease ? toLeaseRecord(lease) : null,
     }));
+  }
+
+  async importExperiment(input: ImportExperimentInput): Promise<{ experiment: ExperimentRecord; runs: RunRecord[] }> {
+    const createdAt = new Date().toISOString();
+    // Validate every event before writing anything.
+    const prepared = input.runs.map((run) => {
+      const runId = asRunId(randomUUID());
+      const rootBranchId = asBranchId(randomUUID());
+      let seq = 0;
+      const envelope = () => ({ runId, branchId: rootBranchId, seq: ++seq, occurredAt: createdAt });
+      const start = materializeEvent(draft("run-start", { config: run.config }), { id: randomUUID(), ...envelope() });
+      const events = [start, ...run.drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), ...envelope() }))];
+      const record: RunRecord = { id: runId, createdAt, rootBranchId, title: run.title, config: run.config };
+      return { record, events, cell: run.cell };
+    });
+    const experiment = this.client
+      .transaction(() => {
+        const stored = this.experiments.insertExperiment(input);
+        for (const { record, events, cell } of prepared) {
+          this.db.insert(schema.runs).values({ id: record.id, createdAt, rootBranchId: record.rootBranchId, title: record.title, config: JSON.stringify(record.config) }).run();
+          this.db.insert(schema.branches).values({ id: record.rootBranchId, runId: record.id, parentBranchId: null, forkSeq: null, createdAt }).run();
+          for (const event of events) this.db.insert(schema.events).values(toRow(event)).run();
+          this.writeSummary(record.id, record.rootBranchId, summarizeBranch(record.rootBranchId, events), createdAt, true);
+          this.experiments.linkInTransaction({ experimentId: stored.id, ...cell }, record.id);
+        }
+        return stored;
+      })
+      .immediate();
+    return { experiment, runs: prepared.map((run) => run.record) };
   }
 
   async saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord> {

@@ -2,6 +2,9 @@ import type { EnvironmentId, RunConfig } from "@/lib/domain/config";
 import type { BranchSummaryState } from "@/lib/domain/branch-summary";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { CallActivity } from "@/lib/domain/status";
+import type { EventDraft } from "@/lib/domain/events";
+import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
+import type { Provenance } from "@/lib/domain/provenance";
 import type { EventLog, ResponseCache } from "@/lib/engine/ports";
 import type { ExperimentCellKey, ExperimentStore } from "./experiment-store";
 
@@ -43,6 +46,26 @@ export interface RunnableBranch {
   summary: BranchSummaryState;
   /** The lease row, if one is left (an unexpired one may belong to a live worker: check liveness). */
   lease: LeaseRecord | null;
+}
+
+/**
+ * One run of an imported log (issue 11): its config, title, cell and every event
+ * after `run-start`, in order (the log of a run that has ended).
+ */
+export interface ImportedRunInput {
+  config: RunConfig;
+  title: string;
+  /** The (task, arm) cell of the experiment it belongs to. */
+  cell: { taskId: string; arm: string };
+  drafts: EventDraft[];
+}
+
+/** A whole imported log: one experiment and its runs, stored together. */
+export interface ImportExperimentInput {
+  definition: ExperimentDefinition;
+  taskSetName: string;
+  provenance: Provenance;
+  runs: ImportedRunInput[];
 }
 
 /** A stored, imported task set (e.g. an uploaded HotpotQA file). */
@@ -110,6 +133,13 @@ export interface RunStore extends EventLog, ResponseCache {
    * not pile up copies).
    */
   saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord>;
+  /**
+   * Stores an imported log (issue 11, docs/decisions/0015): the experiment, each
+   * run with its root branch, its `run-start` and all its events, the run
+   * summaries and the cell links, in one transaction. Every event is validated
+   * first: on any error nothing is stored.
+   */
+  importExperiment(input: ImportExperimentInput): Promise<{ experiment: ExperimentRecord; runs: RunRecord[] }>;
   getTaskSet(id: string): Promise<TaskSetRecord | null>;
   listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>>;
   close(): Promise<void>;
