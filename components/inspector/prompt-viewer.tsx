@@ -2,10 +2,11 @@
 
 import dynamic from "next/dynamic";
 import { useMemo } from "react";
-import type { ChatMessage, MemoryItem } from "@/lib/domain/events";
+import type { ChatMessage, EventData, MemoryItem } from "@/lib/domain/events";
 import { locateMemoryInPrompt } from "@/lib/graph";
 import { formatMessages } from "./format-prompt";
 import type { TextHighlight } from "./monaco-prompt-editor";
+import { PromptTokenMeter } from "./prompt-token-meter";
 
 const MonacoPromptEditor = dynamic(() => import("./monaco-prompt-editor"), {
   ssr: false,
@@ -32,8 +33,19 @@ function memoryLabel(item: MemoryItem | undefined): string {
  * inspector's visible area (`cqh` of the size container set by the inspector's
  * scroll area), so scrolled into view it fills the panel; its bottom-right
  * corner can be dragged to make it taller or shorter.
+ *
+ * `contextUse` (the call's `model-call-end.contextUse`): the prompt's token
+ * count against the model's window, above the editor ({@link PromptTokenMeter}).
  */
-export function PromptViewer({ messages, memory = NO_MEMORY }: { messages: readonly ChatMessage[]; memory?: readonly MemoryItem[] }) {
+export function PromptViewer({
+  messages,
+  memory = NO_MEMORY,
+  contextUse,
+}: {
+  messages: readonly ChatMessage[];
+  memory?: readonly MemoryItem[];
+  contextUse?: EventData<"model-call-end">["contextUse"];
+}) {
   const text = useMemo(() => formatMessages(messages), [messages]);
   const located = useMemo(() => locateMemoryInPrompt(text, memory), [text, memory]);
   const byId = useMemo(() => new Map(memory.map((item) => [item.id, item])), [memory]);
@@ -43,6 +55,7 @@ export function PromptViewer({ messages, memory = NO_MEMORY }: { messages: reado
   );
   return (
     <div className="space-y-1.5">
+      <PromptTokenMeter contextUse={contextUse} />
       <div
         data-testid="inspector-prompt"
         data-highlights={highlights.length}
