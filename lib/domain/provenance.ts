@@ -1,6 +1,10 @@
 /**
  * CONTRACT (issue 11, shared with the UI half). Change only additively and say
  * what changed in this comment.
+ * - Added (A, 11:45): {@link PAPER_LOG_CALL_PREFIX}: imported reflections and steps have no
+ *   model call; `reflection-end.callId` is `paper-log:<uuid>` (no `model-call-end` exists),
+ *   step events have `callId: null`. Imported ALFWorld and programming runs cannot be forked
+ *   (RunService says why); imported HotpotQA runs can.
  *
  * Provenance of a run or experiment that was not run here but imported from
  * the Reflexion authors' published logs (shared/data/reflexion, SOURCES.md;
@@ -46,3 +50,6 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 
 /** The message of every refusal to change an imported run (RunService; UI badge wording). */
 export const READ_ONLY_MESSAGE = "This run was recorded by the authors in 2023 — fork it to continue.";
+
+/** Prefix of the synthetic call id of every imported reflection (`paper-log:<uuid>`); no `model-call-end` exists for it. */
+export const PAPER_LOG_CALL_PREFIX = "paper-log:";

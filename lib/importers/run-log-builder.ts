@@ -5,6 +5,7 @@ import { applyEvent, emptyRunState, type RunState } from "@/lib/domain/fold-run"
 import { memoryForTrial } from "@/lib/domain/next-trial";
 import { digestState } from "@/lib/engine/digest";
 import { materializeEvent } from "@/lib/db/validate-event";
+import { PAPER_LOG_CALL_PREFIX } from "@/lib/domain/provenance";
 
 /**
  * Writes the event log of one imported run (issue 11, docs/decisions/0015) in
@@ -20,8 +21,7 @@ import { materializeEvent } from "@/lib/db/validate-event";
  * in the log" for an id with no `model-call-end`.
  */
 
-/** Prefix of the synthetic call ids of imported reflections: `paper-log:<uuid>`. No `model-call-end` exists for them. */
-export const PAPER_LOG_CALL_PREFIX = "paper-log:";
+export { PAPER_LOG_CALL_PREFIX };
 
 /** One logged step: the Actor's thought and action and the environment's observation, as printed. */
 export interface LoggedStepInput {

@@ -10,6 +10,7 @@ import { householdDemoScriptBook } from "@/lib/environments/household/demo-scrip
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
+import { PaperImportService } from "@/lib/importers/import-service";
 import { listAvailableModels } from "@/lib/llm/provider-registry";
 import { RunEventBus } from "./run-event-bus";
 import { ExperimentExport } from "./experiment-export";
@@ -28,6 +29,8 @@ export interface ServerContext {
   workers: WorkerPool;
   experiments: ExperimentService;
   experimentExport: ExperimentExport;
+  /** Imports of the authors' published logs (issue 11): `REFLEXION_DATA_ROOT` or ../shared/data. */
+  imports: PaperImportService;
   service: RunService;
   engineDeps: EngineDeps;
   models(): ModelsResponse;
@@ -73,6 +76,7 @@ export function createServerContext(
   const service = new RunService(store, workers, bus, env, options.requestedBy ?? "web");
   const experiments = new ExperimentService(store, service, workers);
   const experimentExport = new ExperimentExport(store, experiments);
+  const imports = new PaperImportService(store, experiments, { env });
   if (options.startWorkers !== false) workers.start();
   return {
     store,
@@ -80,6 +84,7 @@ export function createServerContext(
     workers,
     experiments,
     experimentExport,
+    imports,
     service,
     engineDeps,
     models: () => listAvailableModels(env),

@@ -17,6 +17,7 @@ import type { RunRecord, RunStore } from "@/lib/db/store";
 import { availableEnvironments, environmentEntry, type EnvironmentEntry } from "@/lib/environments/registry";
 import { modelTimeoutFor } from "@/lib/llm/model-timeouts";
 import { resolveModelId } from "@/lib/llm/provider-registry";
+import { assertForkable, assertWritable } from "@/lib/importers/read-only";
 import { editDrafts } from "./edit-drafts";
 import { buildRunConfig } from "./run-config-factory";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
@@ -233,6 +234,7 @@ export class RunService {
   async pause(runId: string, branchId?: string | null): Promise<RunStatus> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
+    assertWritable(run, branch, "pause");
     const status = await this.status(run, { branchId: branch });
     if (status === "paused" || status === "pausing" || status === "cancelling") return status;
     if (isTerminalStatus(status)) throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to pause.`);
@@ -252,6 +254,7 @@ export class RunService {
   async resume(runId: string, branchId?: string | null, options: { step?: boolean } = {}): Promise<RunRecord> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
+    assertWritable(run, branch, "resume");
     const status = await this.status(run, { branchId: branch });
     if (status === "running" || status === "queued" || status === "pausing" || status === "cancelling") {
       throw new AppError("conflict", `Run ${runId} is already ${status}.`);
@@ -279,6 +282,7 @@ export class RunService {
   async cancel(runId: string, branchId?: string | null): Promise<RunStatus> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
+    assertWritable(run, branch, "cancel");
     const status = await this.status(run, { branchId: branch });
     if (isTerminalStatus(status)) throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to cancel.`);
     if (status === "cancelling") return status;
@@ -319,6 +323,7 @@ export class RunService {
   async edit(runId: string, request: EditRequest, branchId?: string | null): Promise<RunRecord> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
+    assertWritable(run, branch, "edit");
     const state = foldRun(await this.store.list(run.id, branch));
     if (state.status !== "paused") {
       throw new AppError("conflict", "Edits are allowed only while the run is paused. Pause it (or set a breakpoint) first.");
@@ -333,6 +338,7 @@ export class RunService {
     const breakpoints = breakpointsSchema.parse(input);
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
+    assertWritable(run, branch, "change the breakpoints of");
     const state = foldRun(await this.store.list(run.id, branch));
     if (state.status === "ended" || state.status === "error") {
       throw new AppError("conflict", `Run ${runId} has ${state.status}; its breakpoints can no longer change.`);
@@ -389,6 +395,7 @@ export class RunService {
     options: { start?: boolean } = {},
   ): Promise<{ run: RunRecord; branchId: BranchId }> {
     const run = await this.getRun(runId);
+    assertForkable(run);
     const parent = await this.branchOf(run, request.fromBranchId);
     const path = await this.store.list(run.id, parent);
     const at = path.find((event) => event.seq === request.atSeq);
