@@ -9,6 +9,7 @@ import { ZodError } from "zod";
 import { isAppError } from "@/lib/domain/errors";
 import { positiveInt, readDatasetFile } from "@/lib/cli/options";
 import { registerExperimentCommands } from "@/lib/cli/experiment-commands";
+import { registerImportCommands } from "@/lib/cli/import-commands";
 import { registerRunCommands } from "@/lib/cli/run-commands";
 import { registerWorkerCommands } from "@/lib/cli/worker-commands";
 import { builtinCodeTasks, formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
@@ -70,6 +71,7 @@ program
 registerRunCommands(program);
 registerWorkerCommands(program);
 registerExperimentCommands(program);
+registerImportCommands(program);
 
 program
   .command("verify-code")

@@ -125,6 +125,7 @@ export function mapHotpotQaLog(log: ParsedHotpotLog, options: MapHotpotQaOptions
   const histories = new Map<string, QuestionHistory>();
   const trials = log.trials.length;
   const notInSample = new Set<string>();
+  const duplicatesByTrial: string[][] = [];
   let keyMismatches = 0;
 
   log.trials.forEach((trial, trialIndex) => {
@@ -148,30 +149,35 @@ export function mapHotpotQaLog(log: ParsedHotpotLog, options: MapHotpotQaOptions
       const history = histories.get(id);
       if (history) history.blocks[trialIndex] = block;
     }
-    const counted = { CORRECT: 0, INCORRECT: 0, HALTED: 0 };
-    for (const block of seen.values()) counted[block.group] += 1;
-    const { summary } = trial;
-    const listed = trial.blocks.length;
-    const agrees = counted.CORRECT === summary.correct && counted.INCORRECT === summary.incorrect && (!summary.hasHalted || counted.HALTED === summary.halted);
-    if (duplicates.length > 0) {
-      warnings.push(
-        `Trial ${trial.trial} (line ${trial.line}): ${duplicates.length} question(s) listed twice, counted once in the first group: ${duplicates.join("; ")}.`,
-      );
-    }
-    if (!agrees || listed !== seen.size) {
-      warnings.push(
-        `Trial ${trial.trial} (line ${trial.line}): the log's summary says Correct ${summary.correct}, Incorrect ${summary.incorrect}${summary.hasHalted ? `, Halted ${summary.halted}` : ""}; ` +
-          `its blocks list ${listed} agent(s) for ${seen.size} question(s) — counted once each: Correct ${counted.CORRECT}, Incorrect ${counted.INCORRECT}${summary.hasHalted ? `, Halted ${counted.HALTED}` : ""}.`,
-      );
-    }
+    duplicatesByTrial.push(duplicates);
   });
 
-  for (const [, history] of histories) {
-    const missing = history.blocks.map((block, k) => (block === null ? k + 1 : null)).filter((k): k is number => k !== null);
-    const solvedAt = history.blocks.findIndex((block) => block?.group === "CORRECT");
-    const relevant = missing.filter((k) => solvedAt < 0 || k <= solvedAt + 1);
-    if (relevant.length > 0) warnings.push(`"${history.task.question.slice(0, 60)}" is not listed in trial(s) ${relevant.join(", ")}: recorded as failed trials without steps.`);
-  }
+  // One warning per trial whose blocks and summary line do not tell the same story.
+  log.trials.forEach((trial, trialIndex) => {
+    const blocks = [...histories.values()].map((history) => history.blocks[trialIndex] ?? null);
+    const counted = { CORRECT: 0, INCORRECT: 0, HALTED: 0 };
+    for (const block of blocks) if (block) counted[block.group] += 1;
+    const listedQuestions = blocks.filter((block) => block !== null).length;
+    const missing = [...histories.values()].filter((history) => (history.blocks[trialIndex] ?? null) === null);
+    const duplicates = duplicatesByTrial[trialIndex] ?? [];
+    const { summary } = trial;
+    const summaryTotal = summary.correct + summary.incorrect + (summary.hasHalted ? summary.halted : 0);
+    const agrees = counted.CORRECT === summary.correct && counted.INCORRECT === summary.incorrect && (!summary.hasHalted || counted.HALTED === summary.halted);
+    if (agrees && duplicates.length === 0 && missing.length === 0 && summaryTotal === histories.size) return;
+    const halted = (n: number) => (summary.hasHalted ? `, Halted ${n}` : "");
+    const parts = [
+      `Trial ${trial.trial} (line ${trial.line}): the log's summary says Correct ${summary.correct}, Incorrect ${summary.incorrect}${halted(summary.halted)} (${summaryTotal} agents); its blocks list ${trial.blocks.length} agent(s) for ${listedQuestions} of ${histories.size} questions`,
+    ];
+    if (duplicates.length > 0) parts.push(`listed twice and counted once, in the first group: ${duplicates.join("; ")}`);
+    if (missing.length > 0) parts.push(`not listed (recorded as a failed trial without steps unless solved before): ${missing.map((history) => `"${history.task.question.slice(0, 60)}"`).join("; ")}`);
+    parts.push(
+      agrees
+        ? `counted once each, the blocks agree with the summary (Correct ${counted.CORRECT}, Incorrect ${counted.INCORRECT}${halted(counted.HALTED)})`
+        : `counted once each, the blocks give Correct ${counted.CORRECT}, Incorrect ${counted.INCORRECT}${halted(counted.HALTED)}, which differs from the summary; both figures are kept (provenance.logSummary has the summary's)`,
+    );
+    warnings.push(`${parts.join("; ")}.`);
+  });
+
   if (notInSample.size > 0) {
     warnings.push(`${notInSample.size} question(s) are not in the 100-question sample; their tasks were built from the log (question, key, printed context): ${[...notInSample].map((q) => `"${q.slice(0, 50)}"`).join("; ")}.`);
   }

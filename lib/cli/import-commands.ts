@@ -1,0 +1,55 @@
+import type { Command } from "commander";
+import { experimentSummaryLine } from "@/lib/domain/experiment";
+import type { ImportResult } from "@/lib/domain/paper-import";
+import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+
+/**
+ * `cli import-logs <file-or-folder> [--json]` (issue 11): imports the authors'
+ * published logs (docs/decisions/0015). A folder imports every log found inside
+ * (an ALFWorld run folder is one log; the test-accuracy log is skipped with
+ * its reason). Per import it prints the label, runs, per-trial figures and
+ * warnings; `--json` prints one line per import in the `experiment-summary`
+ * shape of `cli experiment run --json`, plus `source`, `alreadyImported` and
+ * `warnings`.
+ */
+
+/** The `--json` line of one import: the experiment-summary line plus what the import found. */
+export async function importSummaryLine(context: ServerContext, result: ImportResult): Promise<string> {
+  const summary = JSON.parse(experimentSummaryLine(await context.experiments.summary(result.experimentId))) as Record<string, unknown>;
+  return JSON.stringify({ ...summary, source: result.source, alreadyImported: result.alreadyImported, warnings: result.warnings });
+}
+
+/** The human-readable lines of one import. */
+export function formatImport(result: ImportResult): string {
+  const figures = result.successByTrial.join(" → ");
+  const head = `${result.label}: ${result.runs} runs, ${result.trials} trial${result.trials === 1 ? "" : "s"}, solved by trial ${figures}${result.alreadyImported ? " (imported before)" : ""}`;
+  const lines = [head, `  experiment ${result.experimentId} — ${result.source}`, ...result.warnings.map((warning) => `  warning: ${warning}`)];
+  return `${lines.join("\n")}\n`;
+}
+
+/** Registers `import-logs`. */
+export function registerImportCommands(program: Command): void {
+  program
+    .command("import-logs")
+    .description("Import the Reflexion authors' published run logs (HotpotQA, ALFWorld, programming) as read-only runs, one experiment per log.")
+    .argument("<file-or-folder>", "a log file, an ALFWorld run folder, or a folder to search (e.g. ../shared/data/reflexion)")
+    .option("--json", "print one experiment-summary JSON line per import (with its warnings)")
+    .action(async (target: string, options: { json?: boolean }) => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const { imports, skipped } = await context.imports.importPath(target);
+        for (const result of imports) {
+          process.stdout.write(options.json ? `${await importSummaryLine(context, result)}\n` : formatImport(result));
+        }
+        for (const skip of skipped) process.stderr.write(`skipped: ${skip.path}: ${skip.reason}\n`);
+        if (imports.length === 0) {
+          process.stderr.write(
+            `error: no log this importer reads was found at ${target} (HotpotQA 100_questions_*_trials.txt, ALFWorld env_results_trial_N.json folders, programming .jsonl).\n`,
+          );
+          process.exitCode = 2;
+        }
+      } finally {
+        await context.store.close();
+      }
+    });
+}
