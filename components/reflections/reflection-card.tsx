@@ -22,7 +22,7 @@ function Glimpse({ glimpse, testId }: { glimpse: TrialGlimpse; testId: string })
           </>
         ) : null}
         {glimpse.feedback ? ` · ${glimpse.feedback}` : ""}
-        {glimpse.endReason && glimpse.outcome !== "success" ? ` · ${glimpse.endReason}` : ""}
+        {glimpse.endReason && glimpse.outcome !== "success" && glimpse.endReason !== glimpse.feedback ? ` · ${glimpse.endReason}` : ""}
       </p>
       {glimpse.lastActions.length > 0 ? (
         <p className="mt-0.5 truncate font-mono text-[11px] text-slate-500" title={glimpse.lastActions.join("\n")}>
