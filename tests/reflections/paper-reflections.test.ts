@@ -25,15 +25,20 @@ beforeAll(async () => {
   store = new MemoryRunStore();
   const context = createServerContext({ store, startWorkers: false, env: {} });
   const service = new PaperImportService(store, context.experiments, { dataRoot: DATA_ROOT });
-  [hotpot] = (await service.importPath(path.join(LOGS, "hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt"))).imports;
-  [react] = (await service.importPath(path.join(LOGS, "hotpotqa_runs/root/ReAct/base/100_questions_5_trials.txt"))).imports;
-  [alfworld] = (await service.importPath(path.join(LOGS, "alfworld_runs/root/reflexion_run_logs"))).imports;
+  const only = async (relative: string): Promise<ImportResult> => {
+    const { imports } = await service.importPath(path.join(LOGS, relative));
+    if (imports.length !== 1 || !imports[0]) throw new Error(`${relative}: expected one import, got ${imports.length}`);
+    return imports[0];
+  };
+  hotpot = await only("hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt");
+  react = await only("hotpotqa_runs/root/ReAct/base/100_questions_5_trials.txt");
+  alfworld = await only("alfworld_runs/root/reflexion_run_logs");
 }, 60_000);
 
 describe("reflections of the authors' runs", () => {
   it("HotpotQA ReAct + Reflexion: 19 reflections worked (32 → 51), each a failed trial followed by a success, all marked recorded", async () => {
-    const worked = await listReflections(store, { experimentId: hotpot!.experimentId, q: "", helped: true, limit: 200 });
-    const gained = hotpot!.successByTrial.at(-1)! - hotpot!.successByTrial[0]!;
+    const worked = await listReflections(store, { experimentId: hotpot.experimentId, q: "", helped: true, limit: 200 });
+    const gained = hotpot.successByTrial.at(-1)! - hotpot.successByTrial[0]!;
     expect(gained).toBe(19);
     expect(worked.counts.helped).toBe(gained);
     expect(worked.items).toHaveLength(gained);
@@ -51,18 +56,18 @@ describe("reflections of the authors' runs", () => {
   });
 
   it("search narrows to reflections that mention a word, case-insensitively", async () => {
-    const all = await listReflections(store, { experimentId: hotpot!.experimentId, q: "", limit: 200 });
-    const byWord = await listReflections(store, { experimentId: hotpot!.experimentId, q: "LOOKUP", limit: 200 });
+    const all = await listReflections(store, { experimentId: hotpot.experimentId, q: "", limit: 200 });
+    const byWord = await listReflections(store, { experimentId: hotpot.experimentId, q: "LOOKUP", limit: 200 });
     expect(byWord.total).toBeGreaterThan(0);
     expect(byWord.total).toBeLessThan(all.total);
   });
 
   it("ReAct only writes none; ALFWorld Reflexion: 50 worked (84 → 134)", async () => {
-    const none = await listReflections(store, { experimentId: react!.experimentId, q: "", limit: 10 });
+    const none = await listReflections(store, { experimentId: react.experimentId, q: "", limit: 10 });
     expect(none.runs).toBe(100);
     expect(none.counts.helped).toBe(0);
-    const household = await listReflections(store, { experimentId: alfworld!.experimentId, q: "", helped: true, limit: 200 });
-    expect(alfworld!.successByTrial.at(-1)! - alfworld!.successByTrial[0]!).toBe(50);
+    const household = await listReflections(store, { experimentId: alfworld.experimentId, q: "", helped: true, limit: 200 });
+    expect(alfworld.successByTrial.at(-1)! - alfworld.successByTrial[0]!).toBe(50);
     expect(household.counts.helped).toBe(50);
   });
 });
