@@ -1,0 +1,67 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli";
+
+/**
+ * `cli import-logs`: the authors' logs from the shared folder, read in place.
+ * Expected figures are the published ones (shared/docs/reflexion-reference.md
+ * §2.10, §3.7), not our own output.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-import-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const LOGS = path.resolve(__dirname, "../../../shared/data/reflexion/noahshinn-reflexion");
+
+interface SummaryLine {
+  type: string;
+  experimentId: string;
+  source: string;
+  alreadyImported: boolean;
+  warnings: string[];
+  arms: Array<{ label: string; strategy: string; modelId: string; tasks: number; trials: number; successByTrial: number[]; calls: { live: number; cached: number } }>;
+}
+
+describe("cli import-logs", () => {
+  it("--json prints one experiment-summary line per log of a folder; importing again returns the same experiments", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "import.sqlite") };
+    const target = path.join(LOGS, "hotpotqa_runs/root/CoT/no_context");
+    const result = await runCli(["import-logs", target, "--json"], env);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as SummaryLine);
+    expect(lines.map((line) => line.type)).toEqual(["experiment-summary", "experiment-summary"]);
+    const byLabel = Object.fromEntries(lines.map((line) => [line.arms[0]!.label, line]));
+    expect(byLabel["CoT only"]!.arms[0]).toMatchObject({ strategy: "cot", modelId: "openai:text-davinci-003", tasks: 100, trials: 5, successByTrial: [32, 33, 33, 33, 33], calls: { live: 0, cached: 0 } });
+    expect(byLabel["CoT + Reflexion"]!.arms[0]!.successByTrial).toEqual([32, 37, 40, 40, 40]);
+    expect(byLabel["CoT only"]!.warnings).toEqual([]);
+
+    const again = await runCli(["import-logs", target, "--json"], env);
+    const second = again.stdout.trim().split("\n").map((line) => JSON.parse(line) as SummaryLine);
+    expect(second.map((line) => [line.experimentId, line.alreadyImported])).toEqual(lines.map((line) => [line.experimentId, true]));
+
+    // The imported experiment is an ordinary experiment: `experiment show` gives the same curve.
+    const shown = await runCli(["experiment", "show", "--id", byLabel["CoT + Reflexion"]!.experimentId, "--json"], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect((JSON.parse(shown.stdout.trim().split("\n").at(-1)!) as SummaryLine).arms[0]!.successByTrial).toEqual([32, 37, 40, 40, 40]);
+  }, 60_000);
+
+  it("prints label, runs, per-trial figures and warnings for people", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "human.sqlite") };
+    const result = await runCli(["import-logs", path.join(LOGS, "alfworld_runs/root/base_run_logs")], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ALFWorld ReAct only: 134 runs, 7 trials, solved by trial 84 → 94 → 97 → 98 → 100 → 101 → 101\n/);
+  }, 60_000);
+
+  it("a truncated log exits 2 naming the file and line, and imports nothing", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "bad.sqlite") };
+    const original = fs.readFileSync(path.join(LOGS, "hotpotqa_runs/root/CoT/no_context/base/100_questions_5_trials.txt"), "utf8");
+    const cut = path.join(dir, "CoT/no_context/base/100_questions_5_trials.txt");
+    fs.mkdirSync(path.dirname(cut), { recursive: true });
+    fs.writeFileSync(cut, original.slice(0, Math.floor(original.length / 2)));
+    const result = await runCli(["import-logs", cut], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: .*100_questions_5_trials\.txt, line \d+: the file ends inside the block starting here/);
+    const listed = await runCli(["experiment", "list"], env);
+    expect(listed.stdout.trim()).not.toMatch(/CoT only/);
+  }, 60_000);
+});
