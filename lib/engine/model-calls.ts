@@ -52,7 +52,7 @@ export interface EngineResponse extends ModelResponse {
 /**
  * One model call, watched by the call observer (start, deltas, end). A
  * completion that is not the agent's fault (empty, content-filtered, cut off
- * before it is `usable`) is asked for again, live, up to
+ * before it is `usable`, a stream that broke off) is asked for again, live, up to
  * {@link MAX_COMPLETION_ATTEMPTS} times; then a retryable {@link ModelCallError}
  * is thrown, which the engine records as `model-call-error` and pauses on.
  *
@@ -125,6 +125,12 @@ async function checkedCall(
         onDelta: observer ? (text) => observer.delta(info, text) : undefined,
         onRetry: observer?.retry ? (retry) => observer.retry?.(info, retry) : undefined,
       });
+    } catch (error) {
+      // A stream that broke off mid-answer is not the agent's fault either: ask again (bounded), never use the half answer.
+      const last = attempt === attemptsBefore + MAX_COMPLETION_ATTEMPTS;
+      if (!(error instanceof ModelCallError) || error.code !== "stream-broke-off") throw error;
+      if (last) throw new ModelCallError(`${error.message} (${MAX_COMPLETION_ATTEMPTS} attempts)`, { code: error.code, retryable: true, attempts: MAX_COMPLETION_ATTEMPTS, cause: error });
+      continue;
     } finally {
       observer?.end(info);
     }

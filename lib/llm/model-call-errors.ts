@@ -25,7 +25,8 @@ import type { ProviderTarget } from "./provider-registry";
  * - `rate-limited` (HTTP 429; retryable)
  * - `server-error` (HTTP 5xx; retryable)
  * - `timeout` (HTTP 408, or the call ran into REFLEXION_MODEL_TIMEOUT_S: no first token, or no output for that long; retryable)
- * - `network` (connection refused/reset, DNS, or the stream broke off; retryable)
+ * - `network` (connection refused/reset, DNS; retryable)
+ * - `stream-broke-off` (the response started, then the connection dropped; retryable — the engine asks again, bounded)
  * - `auth` (HTTP 401/403; not retryable until the key is fixed)
  * - `context-length` (HTTP 400/413 saying the prompt is longer than the model's context window,
  *   lib/domain/context-length.ts; not retryable as it is: the engine shrinks the prompt once and retries)
@@ -40,6 +41,7 @@ export type ModelCallErrorCode =
   | "server-error"
   | "timeout"
   | "network"
+  | "stream-broke-off"
   | "auth"
   | "context-length"
   | "bad-request"
@@ -168,7 +170,7 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
       if (status !== undefined) {
         // The response started fine and then failed: typically the stream was cut.
         return {
-          code: "network",
+          code: "stream-broke-off",
           retryable: true,
           message: `The connection to ${who} broke off in the middle of the response${code ? ` (${code})` : ""}. Resume the run to make the call again.`,
         };

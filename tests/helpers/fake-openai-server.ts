@@ -21,8 +21,13 @@ import type { AddressInfo } from "node:net";
  *   vLLM's or llama.cpp's wording, for `failNext`) and
  *   {@link FakeOpenAIServer.setContextWindow} (every request whose prompt is
  *   over N tokens, by the ceil(chars / 4) estimate, gets OpenAI's 400).
+ * - Replies on demand: {@link FakeOpenAIServer.replyNext} (a given text, a
+ *   finish reason such as `content_filter` or `length`, UTF-8 split across
+ *   network writes inside a character).
  *
- * No network access beyond the loopback socket; nothing is logged.
+ * No network access beyond the loopback socket; nothing is logged. Over ~400 lines
+ * on purpose: one scriptable server, its fault and reply queues and their docs
+ * in one place, so every test scripts a provider the same way.
  */
 
 /** A chat message as received (content is usually a string; arrays of `{type:"text",text}` parts are accepted). */
@@ -125,6 +130,13 @@ export interface FakeOpenAIServerOptions {
   model?: string;
 }
 
+/** A scripted reply ({@link FakeOpenAIServer.replyNext}). */
+export interface FakeReply {
+  text?: string;
+  finishReason?: "stop" | "length" | "content_filter";
+  splitUtf8?: boolean;
+}
+
 /** A running fake server. */
 export interface FakeOpenAIServer {
   /** The port it listens on. */
@@ -139,6 +151,15 @@ export interface FakeOpenAIServer {
   chatRequests(): RecordedRequest[];
   /** Replaces the reply text source. */
   setResponder(respond: FakeResponder): void;
+  /**
+   * The next `count` chat requests get `reply` instead of the responder's text
+   * (queued after earlier scripted replies): a given `text` (default: the
+   * responder's), a `finishReason` (`stop`, `length`, `content_filter`; default
+   * `stop`, or `length` when `max_tokens` cut the text), and with `splitUtf8`
+   * every streamed event is written in two network writes split inside a
+   * multi-byte character (the client must reassemble the bytes).
+   */
+  replyNext(count: number, reply: FakeReply): void;
   /** The next `count` chat requests get `failure` instead of a reply (queued after earlier failures). */
   failNext(count: number, failure: FakeFailure): void;
   /**
@@ -243,6 +264,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   let failures: FakeFailure[] = [];
   let cut: { afterChunks: number } | null = null;
   let hangs: Array<{ afterChunks: number | null }> = [];
+  let replies: FakeReply[] = [];
   let counter = 0;
   let contextWindow: number | null = null;
 
@@ -282,8 +304,9 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       return;
     }
     const model = typeof body.model === "string" ? body.model : defaultModel;
-    let text = cutAtStop(respond(messages, body), body.stop);
-    let finishReason = "stop";
+    const reply = replies.shift();
+    let text = reply?.text ?? cutAtStop(respond(messages, body), body.stop);
+    let finishReason: string = reply?.finishReason ?? "stop";
     const maxTokens = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : undefined;
     if (maxTokens !== undefined && tokens(text) > maxTokens) {
       text = text.slice(0, maxTokens * 4);
@@ -312,13 +335,29 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     const cutNow = hang ? { afterChunks: hang.afterChunks ?? 0 } : cut;
     if (!hang) cut = null;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    // JSON.stringify keeps non-ASCII characters as they are, so an event's bytes hold multi-byte UTF-8 sequences to split.
     const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: CREATED, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+    const write = async (data: string) => {
+      if (!reply?.splitUtf8) {
+        res.write(data);
+        return;
+      }
+      const bytes = Buffer.from(data, "utf8");
+      const inside = bytes.findIndex((byte, index) => index > 0 && (byte & 0xc0) === 0x80);
+      if (inside === -1) {
+        res.write(data);
+        return;
+      }
+      res.write(bytes.subarray(0, inside));
+      await sleep(5);
+      res.write(bytes.subarray(inside));
+    };
     const pieces = wordChunks(text);
     for (let i = 0; i < pieces.length; i += 1) {
       if (cutNow && i >= cutNow.afterChunks) break;
       if (chunkDelayMs > 0) await sleep(chunkDelayMs);
-      res.write(chunk(i === 0 ? { role: "assistant", content: pieces[i] } : { content: pieces[i] }, null));
+      await write(chunk(i === 0 ? { role: "assistant", content: pieces[i] } : { content: pieces[i] }, null));
     }
     if (hang) return; // the chunks are out; the rest never comes
     if (cutNow) {
@@ -327,7 +366,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       res.socket?.destroy();
       return;
     }
-    res.write(chunk({}, finishReason, { usage }));
+    await write(chunk({}, finishReason, { usage }));
     res.end("data: [DONE]\n\n");
   }
 
@@ -385,6 +424,9 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     failNext(count, failure) {
       for (let i = 0; i < count; i += 1) failures.push(failure);
     },
+    replyNext(count, reply) {
+      for (let i = 0; i < count; i += 1) replies.push(reply);
+    },
     cutNextStream(cutOptions = {}) {
       cut = { afterChunks: cutOptions.afterChunks ?? 1 };
     },
@@ -397,6 +439,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     reset() {
       requests.length = 0;
       failures = [];
+      replies = [];
       hangs = [];
       cut = null;
     },

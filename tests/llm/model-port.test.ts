@@ -153,11 +153,11 @@ describe("model port against the fake OpenAI-compatible server (streamed)", () =
     expect(error.message).toContain("compatible:fake-llm");
   });
 
-  it("a stream cut mid-way → network, retryable", async () => {
+  it("a stream cut mid-way → stream-broke-off, retryable", async () => {
     server.cutNextStream({ afterChunks: 2 });
     const deltas: string[] = [];
     const error = await expectCallError(createModelPort({ env: env() }).generate(request(), { onDelta: (d) => deltas.push(d) }));
-    expect(error).toMatchObject({ code: "network", retryable: true });
+    expect(error).toMatchObject({ code: "stream-broke-off", retryable: true });
     expect(error.message).toMatch(/broke off/);
     expect(deltas.join("")).toBe(" The answer ");
   });
