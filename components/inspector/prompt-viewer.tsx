@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { useMemo } from "react";
 import type { ChatMessage, EventData, MemoryItem } from "@/lib/domain/events";
-import { locateMemoryInPrompt } from "@/lib/graph";
+import { locateMemoryInPrompt, withPlaceholders } from "@/lib/graph";
 import { formatMessages } from "./format-prompt";
 import type { TextHighlight } from "./monaco-prompt-editor";
 import { PromptTokenMeter } from "./prompt-token-meter";
@@ -46,7 +46,8 @@ export function PromptViewer({
   memory?: readonly MemoryItem[];
   contextUse?: EventData<"model-call-end">["contextUse"];
 }) {
-  const text = useMemo(() => formatMessages(messages), [messages]);
+  // Base64 payloads and data URIs are shown as sized placeholders (the call's record keeps them whole).
+  const text = useMemo(() => withPlaceholders(formatMessages(messages)), [messages]);
   const located = useMemo(() => locateMemoryInPrompt(text, memory), [text, memory]);
   const byId = useMemo(() => new Map(memory.map((item) => [item.id, item])), [memory]);
   const highlights = useMemo<TextHighlight[]>(
