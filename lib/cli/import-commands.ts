@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import { follow } from "./follow";
+import { positiveInt } from "./options";
 import { experimentSummaryLine } from "@/lib/domain/experiment";
 import type { ImportResult } from "@/lib/domain/paper-import";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
@@ -11,6 +13,11 @@ import { createServerContext, type ServerContext } from "@/lib/server/app-contex
  * warnings; `--json` prints one line per import in the `experiment-summary`
  * shape of `cli experiment run --json`, plus `source`, `alreadyImported` and
  * `warnings`.
+ *
+ * `cli continue-import --run <id> --at <seq> --model <id> [--json]` forks an
+ * imported HotpotQA run at a checkpoint with the Actor and Self-Reflection
+ * models replaced (the logged text-davinci-003 is retired) and drives the fork
+ * here, printing it as `cli fork` does.
  */
 
 /** The `--json` line of one import: the experiment-summary line plus what the import found. */
@@ -48,6 +55,28 @@ export function registerImportCommands(program: Command): void {
           );
           process.exitCode = 2;
         }
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  program
+    .command("continue-import")
+    .description("Fork an imported HotpotQA run at a checkpoint and continue it live with another model (e.g. demo).")
+    .requiredOption("--run <id>", "an imported run's id")
+    .requiredOption("--at <seq>", "the checkpoint's seq to fork at (1 = the run's start)", positiveInt)
+    .requiredOption("--model <id>", "the Actor's and Self-Reflection's model for the fork, e.g. demo or openai:gpt-4o-mini")
+    .option("--json", "print the new branch's events as JSON lines")
+    .action(async (options: { run: string; at: number; model: string; json?: boolean }) => {
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const edits = (["actor", "reflector"] as const).map((role) => ({ kind: "model" as const, role, modelId: options.model }));
+        const { run, branchId } = await context.service.fork(options.run, { atSeq: options.at, replay: "live", edits }, { start: false });
+        if (!options.json) process.stdout.write(`Branch ${branchId} of run ${run.id}, forked at seq ${options.at}, continuing with ${options.model}\n`);
+        process.exitCode = await follow(context, run.id, branchId, { json: options.json ?? false, start: async () => {
+            await context.workers.drive(run.id, branchId);
+          },
+        });
       } finally {
         await context.store.close();
       }

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli";
+import { SqliteRunStore } from "@/lib/db/sqlite-store";
+import { foldRun } from "@/lib/domain/fold-run";
+import { parseJsonLines, runCli } from "./run-cli";
 
 /**
  * `cli import-logs`: the authors' logs from the shared folder, read in place.
@@ -43,6 +45,38 @@ describe("cli import-logs", () => {
     const shown = await runCli(["experiment", "show", "--id", byLabel["CoT + Reflexion"]!.experimentId, "--json"], env);
     expect(shown.code, shown.stderr).toBe(0);
     expect((JSON.parse(shown.stdout.trim().split("\n").at(-1)!) as SummaryLine).arms[0]!.successByTrial).toEqual([32, 37, 40, 40, 40]);
+  }, 60_000);
+
+  it("continue-import forks an imported run after a reflection and continues it with the demo model", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "import.sqlite") };
+    const store = new SqliteRunStore(env.REFLEXION_DB_PATH);
+    let target: { runId: string; seq: number } | null = null;
+    try {
+      for (const run of await store.listRuns(1000)) {
+        if (run.config.provenance?.label !== "CoT + Reflexion") continue;
+        const events = await store.list(run.id, run.rootBranchId);
+        const reflection = events.find((event) => event.type === "reflection-end");
+        const checkpoint = reflection && events.find((event) => event.type === "checkpoint" && event.seq > reflection.seq);
+        if (checkpoint && foldRun(events).outcome === "failure") {
+          target = { runId: run.id, seq: checkpoint.seq };
+          break;
+        }
+      }
+    } finally {
+      await store.close();
+    }
+    expect(target).not.toBeNull();
+    const result = await runCli(["continue-import", "--run", target!.runId, "--at", String(target!.seq), "--model", "demo", "--json"], env);
+    expect(result.code, result.stderr).toBe(0);
+    const events = parseJsonLines(result.stdout);
+    const calls = events.filter((event) => event.type === "model-call-end");
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((call) => call.type === "model-call-end" && call.data.settings.modelId === "demo")).toBe(true);
+    expect(events.at(-1)?.type).toBe("run-end");
+    // The authors' branch itself is unchanged and still refuses to change.
+    const refused = await runCli(["pause", "--run", target!.runId], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/recorded by the authors in 2023 — fork it to continue/);
   }, 60_000);
 
   it("prints label, runs, per-trial figures and warnings for people", async () => {
