@@ -133,6 +133,21 @@ export class PaperImportService {
    * @throws AppError("invalid-dataset") naming file and line when the log is malformed (nothing is stored).
    */
   async importLog(source: string, files: readonly LogFileInput[]): Promise<ImportResult> {
+    // Two requests for the same source at once (a double click) wait for one import, not two.
+    const pending = this.inFlight.get(source);
+    if (pending) return { ...(await pending), alreadyImported: true, warnings: [] };
+    const work = this.importOnce(source, files);
+    this.inFlight.set(source, work);
+    try {
+      return await work;
+    } finally {
+      this.inFlight.delete(source);
+    }
+  }
+
+  private readonly inFlight = new Map<string, Promise<ImportResult>>();
+
+  private async importOnce(source: string, files: readonly LogFileInput[]): Promise<ImportResult> {
     const existing = (await this.importedBySource()).get(source);
     if (existing) return { ...(await this.resultOf(existing, [])), alreadyImported: true };
     const { mapped, taskSet } = await this.map(source, files);

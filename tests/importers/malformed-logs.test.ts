@@ -55,6 +55,15 @@ describe("malformed HotpotQA logs", () => {
     expect(events.find((e) => e.type === "step-observation")?.data).toMatchObject({ text: "It is a thing.\nIt spans two lines." });
   });
 
+  it("the same upload imported twice at once makes one experiment", async () => {
+    const { service, store } = setup();
+    const file = { name: "100_questions_1_trials.txt", content: GOOD_HOTPOT };
+    const [a, b] = await Promise.all([service.importUploads([file]), service.importUploads([file])]);
+    expect(a[0]?.experimentId).toBe(b[0]?.experimentId);
+    expect(await store.experiments.listExperiments(10)).toHaveLength(1);
+    expect((await service.importUploads([file]))[0]).toMatchObject({ experimentId: a[0]?.experimentId, alreadyImported: true });
+  });
+
   it("a truncated log (a block without its Correct answer line) names the file and the block's line", async () => {
     const truncated = GOOD_HOTPOT.split("\n").slice(0, -3).join("\n");
     await expectRefused([{ name: "cut.txt", content: truncated }], /^cut\.txt, line 8: the file ends inside the block starting here .*truncated/);
