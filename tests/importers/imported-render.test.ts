@@ -1,0 +1,80 @@
+import path from "node:path";
+import { ReactFlowProvider, type NodeTypes } from "@xyflow/react";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MemoryRunStore } from "@/lib/db/memory-store";
+import { foldRun, type RunState } from "@/lib/domain/fold-run";
+import { asRunId } from "@/lib/domain/ids";
+import { PaperImportService } from "@/lib/importers/import-service";
+import { createCollapsedViewDeriver, deriveRunGraph, type RunGraphViewNode } from "@/lib/graph";
+import { RunUiStoreProvider } from "@/lib/store";
+import { createServerContext } from "@/lib/server/app-context";
+import { nodeTypes } from "@/components/run-graph/run-graph";
+
+/**
+ * Every node of an imported run's graph renders with the run graph's own node
+ * components (server-rendered, no DOM) — HotpotQA steps, ALFWorld trials without
+ * steps, programming runs with a recorded-only task — so the run page does not crash.
+ */
+const LOGS = path.resolve(__dirname, "../../../shared/data/reflexion/noahshinn-reflexion");
+const states: Record<string, RunState[]> = {};
+
+function render(node: RunGraphViewNode): string {
+  const component = (nodeTypes as NodeTypes)[node.type];
+  if (!component) throw new Error(`no component for ${node.type}`);
+  const props = {
+    id: node.id,
+    type: node.type,
+    data: node.data,
+    width: node.width,
+    height: node.height,
+    dragging: false,
+    zIndex: 0,
+    selectable: false,
+    deletable: false,
+    selected: false,
+    draggable: false,
+    isConnectable: false,
+    positionAbsoluteX: node.position.x,
+    positionAbsoluteY: node.position.y,
+  };
+  return renderToStaticMarkup(createElement(RunUiStoreProvider, null, createElement(ReactFlowProvider, null, createElement(component, props))));
+}
+
+beforeAll(async () => {
+  const store = new MemoryRunStore();
+  const context = createServerContext({ store, startWorkers: false, env: {} });
+  const service = new PaperImportService(store, context.experiments, { dataRoot: path.resolve(LOGS, "../..") });
+  for (const [family, target] of [
+    ["qa", "hotpotqa_runs/root/CoT/no_context/reflexion/100_questions_5_trials.txt"],
+    ["household", "alfworld_runs/root/base_run_logs"],
+    ["code", "programming_runs/root/reflexion_humaneval_rs_hard50"],
+  ] as const) {
+    const { imports } = await service.importPath(path.join(LOGS, target));
+    const links = await store.experiments.listExperimentRuns(imports[0]!.experimentId);
+    states[family] = await Promise.all(
+      links.slice(0, 20).map(async (link) => {
+        const run = (await store.getRun(asRunId(link.runId)))!;
+        return foldRun(await store.list(run.id, run.rootBranchId));
+      }),
+    );
+  }
+}, 60_000);
+
+describe("imported runs render", () => {
+  for (const family of ["qa", "household", "code"]) {
+    it(`${family}: every node of 20 runs' graphs renders, expanded and collapsed`, () => {
+      let rendered = 0;
+      for (const state of states[family] ?? []) {
+        const graph = deriveRunGraph(state);
+        const collapsed = createCollapsedViewDeriver()(graph, [...new Set(graph.nodes.map((node) => node.data.trial).filter((t): t is number => typeof t === "number"))]);
+        for (const node of [...graph.nodes, ...collapsed.nodes]) {
+          expect(render(node)).toMatch(/^<div/);
+          rendered += 1;
+        }
+      }
+      expect(rendered).toBeGreaterThan(40);
+    });
+  }
+});
