@@ -143,7 +143,7 @@ describe("HTTP routes", () => {
     const environments = environmentsResponseSchema.parse(await (await routes.environments.GET()).json());
     expect(environments.environments.map((e) => e.id)).toEqual(["qa", "code", "household"]);
     const code = environments.environments.find((e) => e.id === "code");
-    expect(code).toMatchObject({ fixedStepsPerTrial: 2, defaultMemoryWindow: 1, supportedStrategies: ["reflexion", "none"] });
+    expect(code).toMatchObject({ fixedStepsPerTrial: 4, defaultMemoryWindow: 1, supportedStrategies: ["reflexion", "none"] });
     // The placeholders the engine fills, for the Steer tab's unknown-placeholder warning.
     expect(code?.templateVariables.actor).toEqual(expect.arrayContaining(["signature", "previous_attempt", "memory", "scratchpad"]));
     expect(code?.templateVariables.reflector).toEqual(expect.arrayContaining(["signature", "scratchpad", "feedback"]));
