@@ -2,6 +2,7 @@ import { z } from "zod";
 import { breakpointsSchema, environmentIdSchema, modelIdSchema, strategySchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
 import { callActivitySchema, runStatusSchema } from "./status";
+import { memoryManagementRequestSchema, templateVersionChoiceSchema } from "./template-library";
 
 /**
  * HTTP contract between lib/query (client) and app/api (server). Both sides
@@ -130,6 +131,14 @@ export const createRunRequestSchema = z.object({
   reflectorModelId: modelIdSchema.optional(),
   /** Template texts replacing the family's defaults for the strategy (an experiment arm's). */
   templates: z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() }).optional(),
+  /**
+   * Template library versions per role (a version id `tv-…`, `templateId@label`, `templateId@v<n>`;
+   * lib/domain/template-library.ts), resolved on the server into the config's templates (with their
+   * `versionId`). A role given both here and in `templates` takes the text of `templates`.
+   */
+  templateVersions: templateVersionChoiceSchema.optional(),
+  /** Window (default) or summarise the reflections (issue 14 part 5). */
+  memoryManagement: memoryManagementRequestSchema.optional(),
   /** How the run's calls use the response cache (RunConfig.replayMode); default `live`. */
   replayMode: z.enum(["live", "recorded"]).optional(),
   /** RunConfig.cacheScope: recorded responses are shared only within this scope (an experiment's id). */
@@ -196,6 +205,13 @@ export const editRequestSchema = z.discriminatedUnion("kind", [
     role: z.enum(["actor", "reflector"]),
     text: z.string().min(1, "a prompt template cannot be empty"),
     note: z.string().max(500).nullable().optional(),
+    /**
+     * Use a saved library version instead of `text` (a version reference, lib/domain/template-library.ts);
+     * its text replaces `text`. For "same checkpoint, template B" forks.
+     */
+    versionId: z.string().min(1).optional(),
+    /** Also save `text` as a new version of the run's current template for the role (message required); the edit records its id. */
+    saveAsVersion: z.object({ message: z.string().max(500) }).optional(),
   }),
   z.object({
     /** A role's model and sampling settings; fields left out keep their value. */

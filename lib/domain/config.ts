@@ -57,11 +57,30 @@ export const promptTemplateSchema = z.object({
   /** Bumped whenever the text changes; recorded so runs stay comparable. */
   version: z.number().int().nonnegative(),
   text: z.string().min(1),
+  /**
+   * The template library version this text is (lib/domain/template-library.ts, `tv-…`), or null
+   * for a text that is no saved version (e.g. an unsaved prompt edit). Recorded in `run-start`
+   * and every `prompt-edit`, so a run says which version produced each prompt.
+   */
+  versionId: z.string().nullable().optional(),
 });
 export type PromptTemplate = z.infer<typeof promptTemplateSchema>;
 
 /** The memory window Ω when neither the request nor the family says otherwise (ALFWorld's 3, reference §3.7). */
 export const DEFAULT_MEMORY_WINDOW = 3;
+
+/**
+ * How the episodic memory is kept small (issue 14 part 5; docs/decisions/0018-template-library.md):
+ * - `window` (default, today's behaviour): the memory window Ω prunes the oldest reflections;
+ * - `summarize`: the window is not applied; before a trial whose reflections exceed `tokenBudget`
+ *   tokens (lib/domain/tokenizer.ts, the Self-Reflection model's tokenizer), the Self-Reflection model
+ *   merges them with the `summarizer` template into one reflection (event `memory-summary`).
+ */
+export const memoryManagementSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("window") }),
+  z.object({ kind: z.literal("summarize"), tokenBudget: z.number().int().min(16).max(100_000), summarizer: promptTemplateSchema }),
+]);
+export type MemoryManagement = z.infer<typeof memoryManagementSchema>;
 
 /** Where a run pauses by itself. Every kind defaults to off. */
 export const breakpointsSchema = z.object({
@@ -103,6 +122,8 @@ export const runConfigSchema = z.object({
   maxStepsPerTrial: z.number().int().min(1).max(100).default(6),
   models: z.object({ actor: modelSettingsSchema, reflector: modelSettingsSchema }),
   templates: z.object({ actor: promptTemplateSchema, reflector: promptTemplateSchema }),
+  /** Window or summarise; see {@link memoryManagementSchema}. Absent = `window` (so configs recorded before it are unchanged). */
+  memoryManagement: memoryManagementSchema.optional(),
   breakpoints: breakpointsSchema.default({
     afterReflection: false,
     afterObservation: false,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { environmentIdSchema, modelIdSchema, strategySchema } from "./config";
 import { provenanceSchema } from "./provenance";
 import { runStatusSchema } from "./status";
+import { memoryManagementRequestSchema, templateVersionChoiceSchema } from "./template-library";
 
 /**
  * Experiments: a task set (or a subset of its tasks) × arms × trials, the
@@ -33,6 +34,10 @@ export const armSchema = z.object({
   maxTrials: z.number().int().min(1).max(50).optional(),
   /** Prompt template texts replacing the family's for this arm (placeholders as in the Steer tab). */
   templates: z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() }).optional(),
+  /** Template library versions per role (version id or `templateId@label`); a role's text in `templates` wins over its version here. */
+  templateVersions: templateVersionChoiceSchema.optional(),
+  /** Window (default) or summarise the reflections (issue 14 part 5). */
+  memoryManagement: memoryManagementRequestSchema.optional(),
 });
 export type Arm = z.infer<typeof armSchema>;
 export type ArmInput = z.input<typeof armSchema>;
