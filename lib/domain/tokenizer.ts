@@ -1,6 +1,4 @@
-import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
-import { countTokens as countP50k } from "gpt-tokenizer/encoding/p50k_base";
+import { createRequire } from "node:module";
 import type { ChatMessage } from "./events";
 
 /**
@@ -40,14 +38,36 @@ export interface TokenCount {
   exact: boolean;
 }
 
-const COUNTERS: Record<"o200k_base" | "cl100k_base" | "p50k_base", (text: string) => number> = {
-  o200k_base: countO200k,
-  cl100k_base: countCl100k,
-  p50k_base: countP50k,
+type Encoding = "o200k_base" | "cl100k_base" | "p50k_base";
+
+/**
+ * Each encoding is loaded on its first use, not at import: evaluating the
+ * ranks takes 0.1–0.3 s per encoding and most processes (CLI commands, tests,
+ * runs with the demo model) never count a token with two of them. A
+ * synchronous `require` (traced by Next's bundlers, which support
+ * `createRequire(import.meta.url)`), since counting is synchronous.
+ */
+const load = createRequire(import.meta.url);
+const loaded = new Map<Encoding, (text: string) => number>();
+const SPECIFIERS: Record<Encoding, () => { countTokens: (text: string) => number }> = {
+  o200k_base: () => load("gpt-tokenizer/encoding/o200k_base") as { countTokens: (text: string) => number },
+  cl100k_base: () => load("gpt-tokenizer/encoding/cl100k_base") as { countTokens: (text: string) => number },
+  p50k_base: () => load("gpt-tokenizer/encoding/p50k_base") as { countTokens: (text: string) => number },
 };
 
+function counter(encoding: Encoding): (text: string) => number {
+  let count = loaded.get(encoding);
+  if (count === undefined) {
+    count = SPECIFIERS[encoding]().countTokens;
+    loaded.set(encoding, count);
+  }
+  return count;
+}
+
+const countO200k = (text: string): number => counter("o200k_base")(text);
+
 /** Model-name prefixes of OpenAI models with a known encoding; the longest matching prefix wins. */
-const OPENAI_ENCODINGS: ReadonlyArray<[string, "o200k_base" | "cl100k_base" | "p50k_base"]> = [
+const OPENAI_ENCODINGS: ReadonlyArray<[string, Encoding]> = [
   ["gpt-4o", "o200k_base"],
   ["chatgpt-4o", "o200k_base"],
   ["gpt-4.1", "o200k_base"],
@@ -98,7 +118,7 @@ function countWith(tokenizer: TokenizerName, text: string): number {
     case "o200k_base+25%":
       return Math.ceil(countO200k(text) * 1.25);
     default:
-      return COUNTERS[tokenizer](text);
+      return counter(tokenizer)(text);
   }
 }
 
