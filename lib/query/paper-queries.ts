@@ -6,6 +6,7 @@ import { importListResponseSchema, importResponseSchema, type ImportResponse } f
 import { reflectionListResponseSchema } from "@/lib/domain/reflection-outcomes";
 import { experimentKeys } from "./experiment-queries";
 import { ApiRequestError, fetchJson } from "./fetch-json";
+import { queryKeys } from "./keys";
 
 /**
  * The paper's runs over HTTP (issue 11): the importable logs of the shared
@@ -27,12 +28,18 @@ export const importListQuery = () =>
     retry: 1,
   });
 
-/** After an import: the list of logs (their "Open" links) and the experiment list change. */
+/**
+ * After an import: the list of logs (their "Open" links), the experiment list,
+ * the run list and the task sets (an import stores its tasks, e.g. the 100
+ * HotpotQA questions, which "Run these tasks yourself" picks) change.
+ */
 function useInvalidateAfterImport() {
   const client = useQueryClient();
   return () => {
     void client.invalidateQueries({ queryKey: paperKeys.imports() });
     void client.invalidateQueries({ queryKey: experimentKeys.list() });
+    void client.invalidateQueries({ queryKey: queryKeys.runList() });
+    void client.invalidateQueries({ queryKey: queryKeys.taskSets() });
   };
 }
 
