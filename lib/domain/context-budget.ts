@@ -25,6 +25,24 @@ export const OBSERVATION_TOKEN_LIMIT = 500;
 /** The Self-Reflection input (the failed trial's scratchpad) is trimmed to this many tokens (reference §2.6, pitfall 8). */
 export const REFLECTION_TOKEN_BUDGET = 1600;
 
+/**
+ * The Self-Reflection budget per family, as each reference does it: HotpotQA
+ * (`qa`) trims the scratchpad to 1600 tokens (§2.6); ALFWorld's
+ * `generate_reflections.py` (§3.6) and the programming loop (§4) send the
+ * whole trial (`null`: long observations are still shortened). A family not
+ * listed gets `null`.
+ */
+export const REFLECTION_TOKEN_BUDGETS: Readonly<Record<string, number | null>> = {
+  qa: REFLECTION_TOKEN_BUDGET,
+  household: null,
+  code: null,
+};
+
+/** {@link REFLECTION_TOKEN_BUDGETS} for a family id. */
+export function reflectionBudgetFor(familyId: string): number | null {
+  return REFLECTION_TOKEN_BUDGETS[familyId] ?? null;
+}
+
 /** Replaces an observation dropped whole to fit a budget (the reference writes `[truncated wikipedia excerpt]`). */
 export const OMITTED_OBSERVATION = "[… observation omitted to fit the prompt budget; full text in the log]";
 
@@ -95,13 +113,15 @@ export function shortenLongObservations(steps: readonly TrajectoryStep[], limit 
  * observations shortened, then, while the rendered trajectory is over
  * `budget` tokens, the longest observation replaced by {@link OMITTED_OBSERVATION}.
  * Thoughts and actions are never cut (nothing left to shorten: returned as is).
+ * `budget` null: only the long observations are shortened (see {@link REFLECTION_TOKEN_BUDGETS}).
  */
 export function fitReflectionInput(
   steps: readonly TrajectoryStep[],
   render: (steps: readonly TrajectoryStep[]) => string,
-  budget = REFLECTION_TOKEN_BUDGET,
-): TrajectoryStep[] {
-  return truncateLongestObservations(shortenLongObservations(steps), render, budget, OMITTED_OBSERVATION, budgetTokens);
+  budget: number | null = REFLECTION_TOKEN_BUDGET,
+): readonly TrajectoryStep[] {
+  const shortened = shortenLongObservations(steps);
+  return budget === null ? shortened : truncateLongestObservations(shortened, render, budget, OMITTED_OBSERVATION, budgetTokens);
 }
 
 /** What {@link shrinkToFit} did. */

@@ -1,6 +1,6 @@
 import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
-import { fitReflectionInput, shortenLongObservations, shrinkToFit, type ShrinkResult } from "@/lib/domain/context-budget";
+import { fitReflectionInput, reflectionBudgetFor, shortenLongObservations, shrinkToFit, type ShrinkResult } from "@/lib/domain/context-budget";
 import type { ChatMessage } from "@/lib/domain/events";
 import type { StepView, TrialView } from "@/lib/domain/fold-run";
 import type { TextMeasure } from "@/lib/domain/trajectory-budget";
@@ -169,9 +169,10 @@ function actorTemplateVariables<Task>(
  * The Self-Reflection prompt after a failed trial: the reflector template with the
  * family's variables for the run's strategy, the trial's trajectory
  * (`{scratchpad}`) and the Evaluator's feedback (`{feedback}`). The trajectory
- * is trimmed the way the reference trims it (§2.6, pitfall 8): long
- * observations shortened, then the longest observations replaced until it is
- * within `REFLECTION_TOKEN_BUDGET` (1600) tokens ({@link fitReflectionInput}).
+ * is trimmed the way the family's reference trims it ({@link fitReflectionInput},
+ * `REFLECTION_TOKEN_BUDGETS`): long observations shortened, then for QA the
+ * longest observations replaced until it is within 1600 tokens (§2.6, pitfall 8);
+ * household and code send the whole trial, as ALFWorld's and the programming reference do.
  */
 export function buildReflectorMessages<Task>(
   config: RunConfig,
@@ -187,7 +188,7 @@ export function buildReflectorPrompt<Task>(config: RunConfig, family: Environmen
   const feedback = trial.evaluation?.feedback ?? "";
   const render = (steps: readonly TrajectoryStep[]) =>
     renderTemplate(config.templates.reflector.text, reflectorTemplateVariables(family, task, config.strategy, steps, feedback)).text;
-  return fitted(fitReflectionInput(trajectoryOf(trial), (steps) => family.renderTrajectory(steps)), render, fit);
+  return fitted(fitReflectionInput(trajectoryOf(trial), (steps) => family.renderTrajectory(steps), reflectionBudgetFor(family.id)), render, fit);
 }
 
 /** The values of the Self-Reflection template's placeholders: the family's variables, `{scratchpad}` and `{feedback}`. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   fitReflectionInput,
   isShortened,
+  reflectionBudgetFor,
   OBSERVATION_TOKEN_LIMIT,
   OMITTED_OBSERVATION,
   REFLECTION_TOKEN_BUDGET,
@@ -64,6 +65,17 @@ describe("fitReflectionInput (reference §2.6)", () => {
     expect(fitted[0]!.observation).toBe(OMITTED_OBSERVATION);
     expect(fitted.at(-1)!.observation).toBe("Could not find [x].");
     expect(fitted.map((s) => s.thought)).toEqual(steps.map((s) => s.thought));
+  });
+
+  it("applies per family as each reference does: QA 1600 tokens, household and code the whole trial (long observations still shortened)", () => {
+    expect(reflectionBudgetFor("qa")).toBe(1_600);
+    expect(reflectionBudgetFor("household")).toBeNull();
+    expect(reflectionBudgetFor("code")).toBeNull();
+    expect(reflectionBudgetFor("new-family")).toBeNull();
+    const steps = [step(1, article.slice(0, 1_900)), step(2, article.slice(0, 1_900)), step(3, article.slice(0, 1_900)), step(4, article)];
+    const whole = fitReflectionInput(steps, renderTrajectory, null);
+    expect(whole.slice(0, 3)).toEqual(steps.slice(0, 3));
+    expect(whole[3]!.observation).toContain("[… observation shortened:");
   });
 
   it("stops when nothing is left to shrink (pitfall 8): thoughts are never cut", () => {
