@@ -20,7 +20,7 @@ function OverlayMembers({ summaries }: { summaries: readonly ExperimentSummary[]
   return (
     <ul className="flex flex-wrap gap-x-5 gap-y-1 text-xs text-slate-700" data-testid="overlay-members">
       {summaries.map((summary) => (
-        <li key={summary.experiment.id} className="flex items-center gap-1.5" data-testid="overlay-member" data-experiment-id={summary.experiment.id} data-status={summary.status}>
+        <li key={summary.experiment.id} className="flex min-w-0 flex-wrap items-center gap-1.5 [overflow-wrap:anywhere]" data-testid="overlay-member" data-experiment-id={summary.experiment.id} data-status={summary.status}>
           <Link href={`/experiments/${encodeURIComponent(summary.experiment.id)}`} className="font-medium text-sky-800 hover:underline">
             {summary.experiment.definition.name}
           </Link>
@@ -97,7 +97,11 @@ export function OverlayView({ ids }: { ids: readonly string[] }) {
                 id="overlay-curves-heading"
                 right={<span className="flex items-center gap-2 text-xs text-slate-600">{metric} {environment === "qa" ? <OracleLabel /> : null}</span>}
               >
-                <SuccessCurves arms={series.map((entry) => ({ ...entry.arm, label: entry.label }))} environment={environment ?? summaries[0]!.experiment.definition.environment} />
+                <SuccessCurves
+                  arms={series.map((entry) => ({ ...entry.arm, label: entry.label }))}
+                  environment={environment ?? summaries[0]!.experiment.definition.environment}
+                  endLabelMax={24}
+                />
                 {environment ? (
                   <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">
                     {METRIC_EXPLANATION[environment]}
@@ -111,7 +115,7 @@ export function OverlayView({ ids }: { ids: readonly string[] }) {
           </>
         )}
       </div>
-      <aside className="rounded-lg border border-slate-200 bg-white p-3 lg:self-start">
+      <aside className="min-w-0 rounded-lg border border-slate-200 bg-white p-3 [overflow-wrap:anywhere] lg:self-start">
         <OverlayPicker chosen={ids} onChange={setIds} />
       </aside>
     </main>

@@ -39,7 +39,16 @@ function CurveTooltip({ active, label, rows, arms }: Pick<TooltipContentProps, "
  * trial. Lines differ in colour, dash and end label; the legend below gives the
  * counts in words.
  */
-export function SuccessCurves({ arms, environment }: { arms: readonly ArmResult[]; environment: EnvironmentId }) {
+export function SuccessCurves({
+  arms,
+  environment,
+  endLabelMax = 14,
+}: {
+  arms: readonly ArmResult[];
+  environment: EnvironmentId;
+  /** Characters of an arm's label at the end of its line before it is cut with "…" (the legend always has it whole). */
+  endLabelMax?: number;
+}) {
   const rows = successCurveRows(arms);
   const lastTrial = rows.length;
   const ticks = rows.map((row) => row.trial);
@@ -57,7 +66,7 @@ export function SuccessCurves({ arms, environment }: { arms: readonly ArmResult[
           data={rows}
           responsive
           style={{ width: "100%", height: 300 }}
-          margin={{ top: 12, right: 128, bottom: 24, left: 8 }}
+          margin={{ top: 12, right: Math.max(128, endLabelMax * 7 + 40), bottom: 24, left: 8 }}
           title={`${metric} by trial, one line per arm`}
         >
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
@@ -98,7 +107,7 @@ export function SuccessCurves({ arms, environment }: { arms: readonly ArmResult[
                 label={(props) =>
                   props.index === armLast && typeof props.x === "number" && typeof props.y === "number" ? (
                     <text x={props.x + 8} y={Number(props.y) + 4 + (Number(props.value) >= 50 ? 1 : -1) * (labelRanks[index] ?? 0) * 14} fontSize={12} fontWeight={600} fill={style.color} data-testid={`curve-end-label-${index}`}>
-                      {arm.label.length > 14 ? `${arm.label.slice(0, 13)}…` : arm.label} {typeof props.value === "number" ? `${props.value}%` : ""}
+                      {arm.label.length > endLabelMax ? `${arm.label.slice(0, endLabelMax - 1)}…` : arm.label} {typeof props.value === "number" ? `${props.value}%` : ""}
                     </text>
                   ) : (
                     <g />

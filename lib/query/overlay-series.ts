@@ -40,8 +40,23 @@ export interface OverlaySeries {
 }
 
 /**
+ * The part of every label before a shared "…: " (e.g. "HumanEval-Rs hard 50: "
+ * of the Rust ablation's four logs), or "" when there is none or only one label.
+ */
+export function sharedLabelPrefix(labels: readonly string[]): string {
+  if (labels.length < 2) return "";
+  const first = labels[0]!;
+  const colon = first.indexOf(": ");
+  if (colon < 0) return "";
+  const prefix = first.slice(0, colon + 2);
+  return labels.every((label) => label.startsWith(prefix) && label.length > prefix.length) ? prefix : "";
+}
+
+/**
  * The overlay's series, experiment by experiment and arm by arm. Labels are
- * the arms' own where unique, else "arm (experiment)", and numbered as a last resort.
+ * the arms' own where unique, else "arm (experiment)", and numbered as a last
+ * resort; a "…: " prefix every label shares is left out (the chart's heading
+ * names the experiments).
  */
 export function overlaySeries(summaries: readonly ExperimentSummary[]): OverlaySeries[] {
   const all = summaries.flatMap((summary) =>
@@ -53,12 +68,15 @@ export function overlaySeries(summaries: readonly ExperimentSummary[]): OverlayS
       arm,
     })),
   );
+  const prefix = sharedLabelPrefix(all.map((entry) => entry.arm.label));
+  const short = (label: string) => label.slice(prefix.length);
   const counts = new Map<string, number>();
   for (const entry of all) counts.set(entry.arm.label, (counts.get(entry.arm.label) ?? 0) + 1);
   const used = new Set<string>();
   return all.map((entry) => {
-    let label = (counts.get(entry.arm.label) ?? 0) > 1 ? `${entry.arm.label} (${entry.experimentName})` : entry.arm.label;
-    for (let n = 2; used.has(label); n += 1) label = `${entry.arm.label} #${n}`;
+    const own = short(entry.arm.label);
+    let label = (counts.get(entry.arm.label) ?? 0) > 1 ? `${own} (${entry.experimentName})` : own;
+    for (let n = 2; used.has(label); n += 1) label = `${own} #${n}`;
     used.add(label);
     return { ...entry, label };
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { ArmResult, ExperimentSummary } from "@/lib/domain/experiment";
 import type { Provenance } from "@/lib/domain/provenance";
 import { prefillFromExperiment, runTheseTasksHref } from "@/lib/query/experiment-prefill";
-import { finalBars, hasCurves, overlayEnvironment, overlayHref, overlaySeries, parseOverlayIds } from "@/lib/query/overlay-series";
+import { finalBars, hasCurves, overlayEnvironment, overlayHref, overlaySeries, parseOverlayIds, sharedLabelPrefix } from "@/lib/query/overlay-series";
 import { reflectionsPath } from "@/lib/query/paper-queries";
 import { FinalBars } from "@/components/experiments/final-bars";
 import { groupByFamily, formatBytes } from "@/components/imports/importable-files";
@@ -85,9 +85,15 @@ describe("overlay series", () => {
 
   it("mixed families have no one metric; one-trial logs draw bars only", () => {
     const rust = overlaySeries([
-      summary("r1", "Rust full", "code", [arm("Reflexion", [34], 50)], true),
-      summary("r2", "Rust no test generation", "code", [arm("No test generation", [26], 50)], true),
+      summary("r1", "Rust full", "code", [arm("HumanEval-Rs hard 50: Reflexion", [34], 50)], true),
+      summary("r2", "Rust no test generation", "code", [arm("HumanEval-Rs hard 50: No test generation", [26], 50)], true),
     ]);
+    // The prefix all four ablation labels share is left out; one label alone keeps it.
+    expect(rust.map((s) => s.label)).toEqual(["Reflexion", "No test generation"]);
+    expect(sharedLabelPrefix(["A: x", "A: y"])).toBe("A: ");
+    expect(sharedLabelPrefix(["A: x", "B: y"])).toBe("");
+    expect(sharedLabelPrefix(["A: x"])).toBe("");
+    expect(sharedLabelPrefix(["A: ", "A: y"])).toBe("");
     expect(hasCurves(rust)).toBe(false);
     expect(overlayEnvironment([...rust, ...overlaySeries([summary("h", "ALFWorld", "household", [arm("Reflexion", [84, 130], 134)], true)])])).toBeNull();
     const html = render(createElement(FinalBars, { bars: finalBars(rust), metric: "pass@1" }));
