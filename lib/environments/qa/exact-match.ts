@@ -1,4 +1,5 @@
 import type { Verdict } from "@/lib/domain/environment";
+import { f1FromNormalized } from "./f1";
 import type { QaTask } from "./task";
 
 /**
@@ -73,8 +74,10 @@ export function mismatchFeedback(answer: string): string {
  *
  * @param answer the `Finish[...]` argument, or null when the trial halted without one.
  * @returns a {@link Verdict}: `pass`/1 or `fail`/0, `evaluatorKind: "exact-match"`,
- *   `oracle: true`, and `details: { prediction, normalizedPrediction, normalizedGold }`
- *   (`prediction` and `normalizedPrediction` are null when there was no answer). The
+ *   `oracle: true`, and `details: { prediction, normalizedPrediction, normalizedGold,
+ *   f1, precision, recall }` (`prediction` and `normalizedPrediction` are null when
+ *   there was no answer; F1/precision/recall in [0, 1] as `hotpot_evaluate_v1.py`
+ *   computes them, 0 without an answer — reported only, the verdict stays EM). The
  *   feedback never reveals the gold answer, because the Self-Reflection model reads it.
  */
 export function evaluateQa(task: QaTask, answer: string | null): Verdict {
@@ -86,7 +89,7 @@ export function evaluateQa(task: QaTask, answer: string | null): Verdict {
       feedback: NO_ANSWER_FEEDBACK,
       evaluatorKind: "exact-match",
       oracle: true,
-      details: { prediction: null, normalizedPrediction: null, normalizedGold },
+      details: { prediction: null, normalizedPrediction: null, normalizedGold, f1: 0, precision: 0, recall: 0 },
     };
   }
   const normalizedPrediction = normalizeAnswer(answer);
@@ -101,6 +104,6 @@ export function evaluateQa(task: QaTask, answer: string | null): Verdict {
     feedback,
     evaluatorKind: "exact-match",
     oracle: true,
-    details: { prediction: answer, normalizedPrediction, normalizedGold },
+    details: { prediction: answer, normalizedPrediction, normalizedGold, ...f1FromNormalized(normalizedPrediction, normalizedGold) },
   };
 }

@@ -89,7 +89,7 @@ describe("evaluateQa", () => {
       feedback: 'Answer "the river sallow" matches the gold answer by exact match.',
       evaluatorKind: "exact-match",
       oracle: true,
-      details: { prediction: "the river sallow", normalizedPrediction: "river sallow", normalizedGold: "river sallow" },
+      details: { prediction: "the river sallow", normalizedPrediction: "river sallow", normalizedGold: "river sallow", f1: 1, precision: 1, recall: 1 },
     });
   });
 
@@ -107,7 +107,7 @@ describe("evaluateQa", () => {
       feedback: "No answer: the trial ended without Finish[...]",
       evaluatorKind: "exact-match",
       oracle: true,
-      details: { prediction: null, normalizedPrediction: null, normalizedGold: "river sallow" },
+      details: { prediction: null, normalizedPrediction: null, normalizedGold: "river sallow", f1: 0, precision: 0, recall: 0 },
     });
   });
 
