@@ -59,10 +59,11 @@ export function ReflectionCard({ item }: { item: ReflectionListItem }) {
           </Badge>
         ) : null}
         {item.arm ? <Badge tone="outline">{item.arm}</Badge> : null}
-        <span className="min-w-0 flex-1 truncate text-xs text-slate-600" title={item.runTitle}>
-          {item.runTitle}
-        </span>
+        <span className="ml-auto text-[11px] text-slate-500">task {item.taskId}</span>
       </div>
+      <p className="line-clamp-2 text-sm font-medium text-slate-900" title={item.runTitle} data-testid="reflection-run-title">
+        {item.runTitle}
+      </p>
       <Glimpse glimpse={item.failed} testId="reflection-failed-trial" />
       <blockquote className="whitespace-pre-wrap border-l-4 border-amber-400 bg-amber-50/60 py-1.5 pl-3 pr-2 text-sm leading-snug text-slate-900" data-testid="reflection-text">
         {item.text.trim()}
