@@ -93,7 +93,7 @@ function windowOf(deps: EngineDeps, modelId: string): ContextWindow {
   try {
     return contextWindowFor(modelId, process.env);
   } catch {
-    // A malformed override is reported where the settings are read (the model layer); the meter falls back to the table.
+    // A malformed override is reported by the model port (the call fails with a message naming the variable); the meter falls back to the table.
     return contextWindowFor(modelId);
   }
 }

@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { APICallError, NoOutputGeneratedError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
 import type { ChatMessage } from "@/lib/domain/events";
+import { contextWindowFor } from "@/lib/domain/model-windows";
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse, type RetryNotice } from "@/lib/engine/ports";
 import type { DemoScriptBook } from "./demo-model";
 import { isContextLengthError, toModelCallError, type ModelCallErrorContext } from "./model-call-errors";
@@ -181,6 +182,12 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       let timeout: ModelTimeout;
       try {
         timeout = modelTimeoutFor(target.provider, env);
+      } catch (error) {
+        throw new ModelCallError(error instanceof Error ? error.message : String(error), { code: "bad-request", retryable: false, attempts: 1, cause: error });
+      }
+      // A malformed REFLEXION_CONTEXT_WINDOW[_PROVIDER] is reported here, where the settings are read, like the time limit's.
+      try {
+        contextWindowFor(modelId, env);
       } catch (error) {
         throw new ModelCallError(error instanceof Error ? error.message : String(error), { code: "bad-request", retryable: false, attempts: 1, cause: error });
       }

@@ -52,3 +52,11 @@ describe("context-length errors from the provider", () => {
     await expect(port().generate(request)).resolves.toMatchObject({ text: expect.stringContaining("Echo:") });
   });
 });
+
+describe("REFLEXION_CONTEXT_WINDOW settings", () => {
+  it("a malformed value fails the call with a message naming the variable, before any request", async () => {
+    const bad = createModelPort({ env: { OPENAI_COMPATIBLE_BASE_URL: server.baseUrl, REFLEXION_CONTEXT_WINDOW_COMPATIBLE: "lots" }, maxRetries: 0 });
+    await expect(bad.generate(request)).rejects.toMatchObject({ code: "bad-request", message: expect.stringMatching(/^REFLEXION_CONTEXT_WINDOW_COMPATIBLE must be a whole number of tokens/) });
+    expect(server.chatRequests()).toHaveLength(0);
+  });
+});
