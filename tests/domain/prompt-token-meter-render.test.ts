@@ -33,3 +33,14 @@ describe("PromptTokenMeter", () => {
     expect(renderToStaticMarkup(createElement(PromptTokenMeter, { contextUse: null }))).toBe("");
   });
 });
+
+describe("PromptViewer", () => {
+  it("shows the call's meter above the prompt when the call has a count, nothing when it has none", async () => {
+    const { PromptViewer } = await import("@/components/inspector/prompt-viewer");
+    const messages = [{ role: "user" as const, content: "Question: where?\nThought 1:" }];
+    const withMeter = renderToStaticMarkup(createElement(PromptViewer, { messages, contextUse: use(3_912, 128_000) }));
+    expect(withMeter.indexOf('data-testid="prompt-token-meter"')).toBeGreaterThan(-1);
+    expect(withMeter.indexOf('data-testid="prompt-token-meter"')).toBeLessThan(withMeter.indexOf('data-testid="inspector-prompt"'));
+    expect(renderToStaticMarkup(createElement(PromptViewer, { messages, contextUse: null }))).not.toContain("prompt-token-meter");
+  });
+});
