@@ -28,6 +28,7 @@ import { TaskGrid } from "./task-grid";
 import { RecordedBadge, ReadOnlyNote } from "@/components/provenance";
 import { overlayHref } from "@/lib/query/overlay-series";
 import { runTheseTasksHref } from "@/lib/query/experiment-prefill";
+import { AbResultSection } from "@/components/templates/ab-result";
 
 const Section = PageSection;
 
@@ -215,6 +216,8 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
           {METRIC_EXPLANATION[environment]}
         </p>
       </Section>
+
+      <AbResultSection experimentId={summary.experiment.id} running={summary.status === "running"} titles={titles} />
 
       <Section title="Per arm" id="arms-heading">
         <ArmTable arms={summary.arms} environment={environment} scripted={scripted} />
