@@ -40,17 +40,28 @@ export function cleanActionLine(text: string): string {
 /** Trailing punctuation a model puts after a command (`go to desk 1.`); ALFWorld's names never end in it. */
 const trailingPunctuation = /[\s.,;:!?]+$/u;
 
-/** Lowercases and collapses whitespace: ALFWorld's names and verbs are lowercase words. */
-function normalise(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, " ").trim();
+/** Trailing punctuation and closing quotes, backticks or `**` (`go to desk 1."`), for {@link normaliseCommand}. */
+const trailingNoise = /[\s.,;:!?"'`”’*]+$/u;
+
+/**
+ * The one normalisation every household command goes through before it is
+ * matched — by the reader (decision 0014) and by the world alike (decision
+ * 0020): a leading `>` goes, case is folded (ALFWorld's verbs and names are
+ * lowercase words), runs of whitespace become one space, and trailing
+ * punctuation and closing quotes are dropped.
+ *
+ * @example normaliseCommand("> Go  to Desk 1.") === "go to desk 1"
+ */
+export function normaliseCommand(text: string): string {
+  return cleanActionLine(text).toLowerCase().replace(/\s+/g, " ").replace(trailingNoise, "").trim();
 }
 
 const withTool = /^(heat|cool|clean|slice) (.+?) with (.+)$/;
 
 /**
  * Parses one command. `think:` keeps its text as written (trimmed); everything
- * else is matched after {@link cleanActionLine}, lowercasing, collapsing
- * whitespace and dropping trailing punctuation (`go to desk 1.`). `put` needs
+ * else is matched after {@link normaliseCommand} (case, spacing, trailing
+ * punctuation: `Go to  Desk 1.` is `go to desk 1`). `put` needs
  * the literal `in/on`, as in the ALFWorld version of the paper (`put X in Y` is
  * not a command there). Returns an error message when the text has none of the
  * command shapes.
@@ -59,7 +70,7 @@ export function parseHouseholdCommand(text: string): { ok: true; command: Househ
   const line = cleanActionLine(text);
   const think = /^think\s*:/i.exec(line);
   if (think !== null) return { ok: true, command: { verb: "think", text: line.slice(think[0].length).trim() } };
-  const command = normalise(line).replace(trailingPunctuation, "");
+  const command = normaliseCommand(line);
   if (command === "") return { ok: false, error: `The action is empty. Commands: ${COMMAND_SUMMARY}.` };
   if (command === "look" || command === "inventory") return { ok: true, command: { verb: command } };
   let match = /^(go to|open|close|examine) (.+)$/.exec(command);

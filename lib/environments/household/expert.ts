@@ -25,12 +25,16 @@ export function expertPlan(task: HouseholdTask): string[] | null {
   const { scene, goal } = task;
   const openable = new Map(scene.receptacles.map((receptacle) => [receptacle.name, receptacle.openable]));
   const opened = new Map(scene.receptacles.map((receptacle) => [receptacle.name, receptacle.openable && receptacle.opened]));
+  const place = new Map(scene.receptacles.map((receptacle) => [receptacle.name, receptacle.location === undefined ? receptacle.name : `#${receptacle.location}`]));
   const plan: string[] = [];
   let location: string | null = null;
 
+  // At a receptacle sharing the agent's location, "go to" would be "Nothing happens.": the agent is already there.
   const goTo = (receptacle: string) => {
-    if (location !== receptacle) plan.push(`go to ${receptacle}`);
-    location = receptacle;
+    if (location === null || place.get(location) !== place.get(receptacle)) {
+      plan.push(`go to ${receptacle}`);
+      location = receptacle;
+    }
   };
   const openIfClosed = (receptacle: string) => {
     if (openable.get(receptacle) === true && opened.get(receptacle) !== true) {

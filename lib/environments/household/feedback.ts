@@ -131,15 +131,35 @@ export function inventoryFeedback(held: readonly string[]): string {
 }
 
 /**
- * `look.feedback`. Facing a receptacle: `You are facing the desk 1. Next to it,
- * you see nothing.` (nothing lies on ALFWorld's floors). In the middle of the
+ * A list of bare names in TextWorld's list grammar (no article): `desk 1`,
+ * `cabinet 2, and cabinet 1` — the form `look` uses for the receptacles the
+ * agent faces (`[{r.name | …}]` in alfworld-alfred.twl2), sorted by
+ * {@link compareEntityNames}.
+ */
+export function listNames(names: readonly string[]): string {
+  const items = [...names].sort(compareEntityNames);
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")}, and ${items.at(-1) ?? ""}`;
+}
+
+/**
+ * `look.feedback`. At a location: `You are facing the desk 1. Next to it, you
+ * see nothing.`; at a location several receptacles share, all of them:
+ * `You are facing the cabinet 2, and cabinet 1. Next to it, you see a box 1.`
+ * (as ALFWorld prints it). "Next to it" lists the objects at the location that
+ * are not in one of its receptacles (`not_inreceptacle(o, r)` for some r there):
+ * none when one receptacle stands alone, every object in any of them when
+ * several share the place — ALFWorld's own quirk, kept. In the middle of the
  * room ALFWorld lists the appliances at the agent's own location, which are
  * none, so `look` there says "you see nothing" — as the real run in Reflexion's
  * reflexion_few_shot_examples.txt shows; only the game's opening text lists the room.
+ *
+ * @param facing the receptacles at the agent's location; empty in the middle of the room.
+ * @param nextTo the objects "next to it" (see above).
  */
-export function lookFeedback(location: string | null): string {
-  if (location === null) return "You are in the middle of a room. Looking quickly around you, you see nothing.";
-  return `You are facing the ${location}. Next to it, you see nothing.`;
+export function lookFeedback(facing: readonly string[], nextTo: readonly string[] = []): string {
+  if (facing.length === 0) return "You are in the middle of a room. Looking quickly around you, you see nothing.";
+  return `You are facing the ${listNames(facing)}. Next to it, you see ${listEntities(nextTo)}.`;
 }
 
 /** An object's state, as `examineObject.feedback` needs it. */

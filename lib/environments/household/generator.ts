@@ -25,7 +25,8 @@ import {
 
 /**
  * Seeded generation of plausible household tasks: a room of a kind (kitchen,
- * bathroom, bedroom, living room) furnished after ALFWorld's rooms, a goal of
+ * bathroom, bedroom, living room) furnished after ALFWorld's rooms — some
+ * receptacles sharing a location, as there ({@link SHARED_LOCATIONS}) — a goal of
  * the requested type, the goal's objects hidden in plausible places and a dozen
  * distractors. The same `(taskType, seed, room)` always gives the same task
  * (mulberry32, prng.ts). The result is a full snapshot: a run of it never
@@ -93,6 +94,47 @@ function furnish(room: RoomKind, random: Random): ReceptacleSpec[] {
   return receptacles;
 }
 
+/**
+ * Receptacle types whose instances stand in pairs at one location, and how often
+ * (per pair), by room kind: ALFWorld's rooms put several receptacles at one
+ * spot — stacked cabinets and drawers, a stove's burners, a double sink, a
+ * bookcase's shelves — so that going from one to its neighbour is "Nothing
+ * happens." (the drawer 2 / drawer 3 of Reflexion's reflexion_few_shot_examples.txt)
+ * and `look` names both. Which types and how often is our approximation of
+ * ALFRED's scenes (decision 0020); kitchens always share (the burners).
+ */
+export const SHARED_LOCATIONS: Readonly<Record<RoomKind, Readonly<Record<string, number>>>> = {
+  kitchen: { cabinet: 0.5, drawer: 0.5, stoveburner: 1 },
+  bathroom: { cabinet: 0.6, drawer: 0.5, sinkbasin: 1 },
+  bedroom: { drawer: 0.5, shelf: 0.5 },
+  livingroom: { cabinet: 0.5, drawer: 0.5, shelf: 0.5 },
+};
+
+/**
+ * Gives pairs of same-type receptacles (1 and 2, 3 and 4, …) one shared
+ * `location` number, each pair with its type's chance in {@link SHARED_LOCATIONS};
+ * the others keep a place of their own. Uses its own random stream, so the rest
+ * of a seed's scene is what it was before locations existed.
+ */
+function shareLocations(room: RoomKind, receptacles: ReceptacleSpec[], random: Random): ReceptacleSpec[] {
+  const chances = SHARED_LOCATIONS[room];
+  const byName = new Map(receptacles.map((receptacle) => [receptacle.name, receptacle]));
+  let next = 1;
+  const located = new Map<string, number>();
+  for (const [type, chance] of Object.entries(chances)) {
+    for (let first = 1; byName.has(`${type} ${first + 1}`); first += 2) {
+      if (!random.chance(chance)) continue;
+      located.set(`${type} ${first}`, next);
+      located.set(`${type} ${first + 1}`, next);
+      next += 1;
+    }
+  }
+  return receptacles.map((receptacle) => {
+    const location = located.get(receptacle.name);
+    return location === undefined ? receptacle : { ...receptacle, location };
+  });
+}
+
 interface Choice {
   goal: HouseholdGoal;
   /** Receptacle types where the goal's objects may start. */
@@ -128,7 +170,7 @@ export function generateHouseholdTask(options: GenerateHouseholdTaskOptions): Ho
   const { taskType, seed } = options;
   const random = createRandom(hashString(`${taskType}:${seed}`));
   const room = options.room ?? random.pick(ROOMS_FOR_TASK[taskType]);
-  const receptacles = furnish(room, random);
+  const receptacles = shareLocations(room, furnish(room, random), createRandom(hashString(`${taskType}:${seed}:locations`)));
   const byType = new Map<string, string[]>();
   for (const receptacle of receptacles) {
     const type = receptacle.name.replace(/ \d+$/, "");

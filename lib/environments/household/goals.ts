@@ -22,8 +22,9 @@ function placed(world: HouseholdWorld, objectType: string, receptacleType: strin
  * - pick_clean / heat / cool_then_place_in_recep: the same, and that object is clean / hot / cool;
  * - pick_two_obj_and_place: two distinct objects of the type are in one receptacle of the type;
  * - look_at_obj_in_light: the agent holds an object of the type, and a lamp of the
- *   goal's type that has been switched on (`isToggled`) is in a receptacle where
- *   the agent stands.
+ *   goal's type that has been switched on (`isToggled`) is in a receptacle at the
+ *   agent's location (ALFWorld `objectAtLocation` — a receptacle sharing the
+ *   agent's place counts).
  */
 export function isGoalMet(task: HouseholdTask, world: HouseholdWorld): boolean {
   const { goal } = task;
@@ -48,7 +49,8 @@ export function isGoalMet(task: HouseholdTask, world: HouseholdWorld): boolean {
     case "look_at_obj_in_light": {
       const held = world.holding === null ? undefined : world.objects.get(world.holding);
       if (held === undefined || held.type !== goal.object || world.location === null) return false;
-      return world.lamps(goal.lamp ?? undefined).some((lamp) => lamp.toggled && lamp.location === world.location);
+      const here = world.location;
+      return world.lamps(goal.lamp ?? undefined).some((lamp) => lamp.toggled && lamp.location !== null && world.sameLocation(lamp.location, here));
     }
   }
 }

@@ -70,7 +70,7 @@ export {
   type ConformanceDifference,
 } from "./conformance";
 export { parseTranscript, sceneFromTranscript, type ParsedTranscript, type TranscriptStep } from "./transcript";
-export { generateHouseholdTask, generateHouseholdTaskSet, ROOMS_FOR_TASK, type GenerateHouseholdTaskOptions } from "./generator";
+export { generateHouseholdTask, generateHouseholdTaskSet, ROOMS_FOR_TASK, SHARED_LOCATIONS, type GenerateHouseholdTaskOptions } from "./generator";
 export { expertPlan } from "./expert";
 export { mulberry32, createRandom, type Random } from "./prng";
 export { HouseholdEpisode, startHouseholdEpisode, type HouseholdStepRecord } from "./episode";
@@ -86,7 +86,7 @@ export {
   DEFAULT_STEP_BUDGET,
   type HouseholdHeuristics,
 } from "./evaluator";
-export { parseAction, splitCompletion, parseHouseholdCommand, readCommandLine, type HouseholdCommand, type CommandReading } from "./commands";
+export { parseAction, splitCompletion, parseHouseholdCommand, normaliseCommand, readCommandLine, type HouseholdCommand, type CommandReading } from "./commands";
 export {
   householdTaskSchema,
   parseHouseholdTask,

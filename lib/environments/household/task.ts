@@ -58,8 +58,15 @@ export const receptacleSpecSchema = z.object({
   openable: z.boolean(),
   /** Whether it starts open (only meaningful when openable). */
   opened: z.boolean().default(false),
+  /**
+   * The place it stands at (ALFWorld's `loc N`, `receptacleAtLocation`):
+   * receptacles with the same number share one location — stacked cabinets, a
+   * stove's burners — so going from one to another is "Nothing happens." and
+   * `look` names them all (decision 0020). Absent: a place of its own.
+   */
+  location: z.number().int().positive().optional(),
 });
-/** A receptacle `{ name, openable, opened }`. */
+/** A receptacle `{ name, openable, opened, location? }`. */
 export type ReceptacleSpec = z.infer<typeof receptacleSpecSchema>;
 
 /** One object of a scene and the receptacle it starts in. Its type is its name without the number. */

@@ -23,10 +23,13 @@ import {
 import { typeOfName, type HouseholdScene } from "./task";
 
 /**
- * The household world's state and rules: receptacles (each at its own place in
- * the room), objects in them, the agent's location and what it holds. The rules
- * are ALFWorld's PDDL domain (shared/data/alfworld/alfworld-alfred.pddl), action
- * by action; the two deliberate differences are marked DEVIATION below.
+ * The household world's state and rules: receptacles at places in the room
+ * (several may share one place, ALFWorld's `receptacleAtLocation`), objects in
+ * them, the agent's location and what it holds. The rules are ALFWorld's PDDL
+ * domain (shared/data/alfworld/alfworld-alfred.pddl), action by action: every
+ * action that needs the agent "at" a receptacle needs it at that receptacle's
+ * location, so at a shared location the agent reaches all of its receptacles.
+ * The two deliberate differences are marked DEVIATION below.
  */
 
 /** A receptacle's live state. */
@@ -35,6 +38,8 @@ export interface WorldReceptacle {
   type: string;
   openable: boolean;
   opened: boolean;
+  /** Its place: receptacles with equal keys share a location (`#3` for `location: 3`, else its own name). */
+  place: string;
 }
 
 /** An object's live state. `location` is its receptacle, or null while the agent holds it. */
@@ -79,6 +84,7 @@ export class HouseholdWorld {
         type: typeOfName(receptacle.name),
         openable: receptacle.openable,
         opened: receptacle.openable && receptacle.opened,
+        place: receptacle.location === undefined ? receptacle.name : `#${receptacle.location}`,
       });
     }
     for (const object of scene.objects) {
@@ -125,17 +131,56 @@ export class HouseholdWorld {
     return !receptacle.openable || receptacle.opened;
   }
 
-  /** The agent's current receptacle, if the agent stands at one. */
+  /** The receptacle the agent went to, if the agent stands at one. */
   private here(): WorldReceptacle | undefined {
     return this.location === null ? undefined : this.receptacles.get(this.location);
   }
 
-  /** An object lying visibly in a receptacle at the agent's location (ALFWorld examineObject / ToggleObject). */
-  private reachableObject(name: string): WorldObject | undefined {
+  /**
+   * The receptacles at the agent's location (`atLocation ?a ?l & receptacleAtLocation ?r ?l`):
+   * the one it went to and those sharing its place, in ALFWorld's listing order; empty in the middle of the room.
+   */
+  receptaclesHere(): WorldReceptacle[] {
     const here = this.here();
+    if (here === undefined) return [];
+    return [...this.receptacles.values()].filter((receptacle) => receptacle.place === here.place).sort((a, b) => compareEntityNames(a.name, b.name));
+  }
+
+  /** The receptacle named `name` if it stands at the agent's location. */
+  private atHand(name: string): WorldReceptacle | undefined {
+    const here = this.here();
+    const receptacle = this.receptacles.get(name);
+    return here !== undefined && receptacle !== undefined && receptacle.place === here.place ? receptacle : undefined;
+  }
+
+  /** True when two receptacles (by name) share a location. */
+  sameLocation(a: string, b: string): boolean {
+    const first = this.receptacles.get(a);
+    const second = this.receptacles.get(b);
+    return first !== undefined && second !== undefined && first.place === second.place;
+  }
+
+  /** An object in a receptacle at the agent's location (`objectAtLocation ?o ?l`), with that receptacle. */
+  private objectHere(name: string): { object: WorldObject; receptacle: WorldReceptacle } | undefined {
     const object = this.objects.get(name);
-    if (here === undefined || object === undefined || object.location !== here.name) return undefined;
-    return this.accessible(here) ? object : undefined;
+    const receptacle = object?.location == null ? undefined : this.atHand(object.location);
+    return object === undefined || receptacle === undefined ? undefined : { object, receptacle };
+  }
+
+  /** An object lying visibly in a receptacle at the agent's location (ALFWorld examineObject / SliceObject). */
+  private reachableObject(name: string): WorldObject | undefined {
+    const found = this.objectHere(name);
+    return found !== undefined && this.accessible(found.receptacle) ? found.object : undefined;
+  }
+
+  /** `look`: the receptacles faced and, where several share the place, every object in them (feedback.ts lookFeedback). */
+  private look(): string {
+    const facing = this.receptaclesHere();
+    const nextTo = facing.length < 2 ? [] : facing.flatMap((receptacle) => this.contents(receptacle.name).map((object) => object.name));
+    return lookFeedback(
+      facing.map((receptacle) => receptacle.name),
+      nextTo,
+    );
   }
 
   /** The held object named `name`, if the agent holds it. */
@@ -152,7 +197,7 @@ export class HouseholdWorld {
       case "think":
         return THINK_OK;
       case "look":
-        return lookFeedback(this.location);
+        return this.look();
       case "inventory":
         return inventoryFeedback(this.holding === null ? [] : [this.holding]);
       case "go to":
@@ -177,15 +222,21 @@ export class HouseholdWorld {
   }
 
   /**
-   * GotoLocation: any receptacle but the one the agent stands at (TextWorld binds
-   * an action's parameters to distinct entities, so "go to" your own place is not
-   * admissible). The reply describes the receptacle.
+   * GotoLocation: a receptacle at another location than the agent's (TextWorld
+   * binds `?lStart` and `?lEnd` to distinct locations, so going to your own place —
+   * the receptacle you stand at, or another one sharing its location — is not
+   * admissible: "Nothing happens."). The reply describes the receptacle.
    */
   private goTo(target: string): string {
     const receptacle = this.receptacles.get(target);
-    if (receptacle === undefined || this.location === target) return NOTHING_HAPPENS;
+    if (receptacle === undefined || this.atHand(target) !== undefined) return NOTHING_HAPPENS;
     this.location = target;
     return arriveFeedback(this.view(receptacle));
+  }
+
+  /** The DEVIATION of open/close: walk to a receptacle elsewhere; at the agent's own location, stay. */
+  private walkTo(receptacle: WorldReceptacle): void {
+    if (this.atHand(receptacle.name) === undefined) this.location = receptacle.name;
   }
 
   /**
@@ -197,7 +248,7 @@ export class HouseholdWorld {
   private open(target: string): string {
     const receptacle = this.receptacles.get(target);
     if (receptacle === undefined || !receptacle.openable || receptacle.opened) return NOTHING_HAPPENS;
-    this.location = target;
+    this.walkTo(receptacle);
     receptacle.opened = true;
     return openFeedback(this.view(receptacle));
   }
@@ -206,15 +257,15 @@ export class HouseholdWorld {
   private close(target: string): string {
     const receptacle = this.receptacles.get(target);
     if (receptacle === undefined || !receptacle.openable || !receptacle.opened) return NOTHING_HAPPENS;
-    this.location = target;
+    this.walkTo(receptacle);
     receptacle.opened = false;
     return closeFeedback(receptacle.name);
   }
 
-  /** examineReceptacle (the receptacle the agent stands at) or examineObject (held, or visible here). */
+  /** examineReceptacle (a receptacle at the agent's location) or examineObject (held, or visible here). */
   private examine(target: string): string {
-    const here = this.here();
-    if (here !== undefined && here.name === target) return describeReceptacle(this.view(here));
+    const receptacle = this.atHand(target);
+    if (receptacle !== undefined) return describeReceptacle(this.view(receptacle));
     const object = this.held(target) ?? this.reachableObject(target);
     if (object === undefined) return NOTHING_HAPPENS;
     return examineObjectFeedback({
@@ -230,11 +281,11 @@ export class HouseholdWorld {
     });
   }
 
-  /** PickupObject: a pickupable object in the (accessible) receptacle the agent stands at; hands empty. */
+  /** PickupObject: a pickupable object in an (accessible) receptacle at the agent's location; hands empty. */
   private take(objectName: string, receptacleName: string): string {
-    const here = this.here();
+    const here = this.atHand(receptacleName);
     const object = this.objects.get(objectName);
-    if (here === undefined || here.name !== receptacleName || object === undefined) return NOTHING_HAPPENS;
+    if (here === undefined || object === undefined) return NOTHING_HAPPENS;
     if (object.location !== here.name || !this.accessible(here) || this.holding !== null) return NOTHING_HAPPENS;
     if (!object.properties.has("pickupable")) return NOTHING_HAPPENS;
     object.location = null;
@@ -243,39 +294,37 @@ export class HouseholdWorld {
   }
 
   /**
-   * PutObject: the held object into the (accessible) receptacle the agent stands
-   * at. ALFWorld also checks `canContain`; every receptacle here takes every
+   * PutObject: the held object into an (accessible) receptacle at the agent's
+   * location. ALFWorld also checks `canContain`; every receptacle here takes every
    * object (a simplification: our scenes never ask for an impossible placement).
    */
   private put(objectName: string, receptacleName: string): string {
-    const here = this.here();
+    const here = this.atHand(receptacleName);
     const object = this.held(objectName);
-    if (here === undefined || here.name !== receptacleName || object === undefined || !this.accessible(here)) return NOTHING_HAPPENS;
+    if (here === undefined || object === undefined || !this.accessible(here)) return NOTHING_HAPPENS;
     object.location = here.name;
     this.holding = null;
     return putFeedback(object.name, here.name);
   }
 
-  /** ToggleObject: a toggleable object in a receptacle at the agent's location. */
+  /** ToggleObject: a toggleable object in a receptacle at the agent's location (open or not, as in the PDDL). */
   private use(objectName: string): string {
-    const here = this.here();
-    const object = this.objects.get(objectName);
-    if (here === undefined || object === undefined || object.location !== here.name) return NOTHING_HAPPENS;
-    if (!object.properties.has("toggleable")) return NOTHING_HAPPENS;
+    const object = this.objectHere(objectName)?.object;
+    if (object === undefined || !object.properties.has("toggleable")) return NOTHING_HAPPENS;
     object.on = !object.on;
     object.toggled = true;
     return toggleFeedback(object.name, object.toggled);
   }
 
   /**
-   * HeatObject / CoolObject / CleanObject: hold an object with the property and
-   * stand at a microwave / fridge / sinkbasin. The appliance need not be open
+   * HeatObject / CoolObject / CleanObject: hold an object with the property, at the
+   * location of a microwave / fridge / sinkbasin. The appliance need not be open
    * (as in ALFWorld and the transcripts). Heating clears cool and vice versa.
    */
   private transform(verb: "heat" | "cool" | "clean", objectName: string, toolName: string): string {
     const object = this.held(objectName);
-    const here = this.here();
-    if (object === undefined || here === undefined || here.name !== toolName || here.type !== APPLIANCE_FOR[verb]) return NOTHING_HAPPENS;
+    const here = this.atHand(toolName);
+    if (object === undefined || here === undefined || here.type !== APPLIANCE_FOR[verb]) return NOTHING_HAPPENS;
     switch (verb) {
       case "heat":
         if (!object.properties.has("heatable")) return NOTHING_HAPPENS;
