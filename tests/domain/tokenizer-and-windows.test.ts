@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { eventDataSchemas } from "@/lib/domain/events";
 import { contextWindowFor, contextWindowSettingNames } from "@/lib/domain/model-windows";
 import { budgetTokens, countTokens, TOKENS_PER_MESSAGE, TOKENS_PER_PROMPT, tokenizerFor } from "@/lib/domain/tokenizer";
 
@@ -115,5 +116,29 @@ describe("contextWindowFor", () => {
     expect(() => contextWindowFor("compatible:m", { REFLEXION_CONTEXT_WINDOW_COMPATIBLE: "32k" })).toThrow(/REFLEXION_CONTEXT_WINDOW_COMPATIBLE must be a whole number of tokens .*e\.g\. 32768.*got "32k"/);
     expect(() => contextWindowFor("compatible:m", { REFLEXION_CONTEXT_WINDOW: "12" })).toThrow(/between 256/);
     expect(contextWindowFor("compatible:m", { REFLEXION_CONTEXT_WINDOW: "  " })).toEqual({ tokens: 8_192, source: "default" });
+  });
+});
+
+describe("model-call-end.contextUse", () => {
+  const recorded = {
+    callId: "c1",
+    role: "actor",
+    trial: 1,
+    step: 1,
+    settings: { modelId: "openai:gpt-4o", temperature: 0, maxOutputTokens: 100 },
+    requestHash: "h",
+    messages: [{ role: "user", content: "Question: where?\nThought 1:" }],
+    outputText: " Search[x]",
+    usage: { inputTokens: 12, outputTokens: 3 },
+    costUsd: null,
+    latencyMs: 5,
+    finishReason: "stop",
+    source: "live",
+  };
+  it("is null in a log written before it, and kept when present", () => {
+    expect(eventDataSchemas["model-call-end"].parse(recorded).contextUse).toBeNull();
+    const use = { promptTokens: 12, window: 128_000, tokenizer: "o200k_base", exact: true };
+    expect(eventDataSchemas["model-call-end"].parse({ ...recorded, contextUse: use }).contextUse).toEqual(use);
+    expect(() => eventDataSchemas["model-call-end"].parse({ ...recorded, contextUse: { ...use, window: 0 } })).toThrow();
   });
 });
