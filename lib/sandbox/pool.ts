@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { AppError } from "@/lib/domain/errors";
 import { buildLaunch, resolveIsolation, resolveSandboxPaths, type SandboxPaths } from "./launch";
 import { normalizeRequest, type NormalizedRequest } from "./request";
 import type { RunTestsRequest, RunTestsResult, SandboxEngine, SandboxEvent, SandboxPool, SandboxPoolOptions, TestResult } from "./types";
+import { defaultSnapshotCacheDir, discardSnapshotCache, readSnapshotCache, snapshotCacheKey, writeSnapshotCache, type SnapshotCacheLocation } from "./snapshot-cache";
 import { SandboxWorker, type JobEnd } from "./worker-process";
 
 /**
@@ -45,7 +47,7 @@ interface Segment {
 }
 
 class Pool implements SandboxPool {
-  private readonly options: Required<Omit<SandboxPoolOptions, "paths" | "onEvent" | "warm" | "memoryLimitBytes" | "osIsolation">> & {
+  private readonly options: Required<Omit<SandboxPoolOptions, "paths" | "onEvent" | "warm" | "memoryLimitBytes" | "osIsolation" | "snapshotCache" | "timeScale">> & {
     memoryLimitBytes: Record<SandboxEngine, number>;
   };
   private readonly paths: SandboxPaths;
@@ -59,6 +61,13 @@ class Pool implements SandboxPool {
   private pythonSnapshot: Uint8Array | null = null;
   /** The first Python child came up without a snapshot: start the others the slow way. */
   private snapshotUnavailable = false;
+  /** Where the persisted snapshot lives (null: `snapshotCache: false`). */
+  private readonly snapshotCache: SnapshotCacheLocation | null;
+  private cacheRead = false;
+  /** A Python child has been ready at least once (until then only one starts). */
+  private pythonServed = false;
+  /** The snapshot read from the cache file (a child that fails on it discards the file). */
+  private cachedSnapshot: Uint8Array | null = null;
   private closed = false;
 
   constructor(
@@ -78,6 +87,11 @@ class Pool implements SandboxPool {
     };
     this.paths = resolveSandboxPaths(options.paths);
     this.isolation = resolveIsolation(options.osIsolation ?? "auto", this.paths);
+    const cacheOption = options.snapshotCache ?? true;
+    this.snapshotCache =
+      cacheOption === false
+        ? null
+        : { dir: typeof cacheOption === "string" ? cacheOption : defaultSnapshotCacheDir(path.dirname(this.paths.pyodideDir)), key: snapshotCacheKey(this.paths.pyodideDir, this.paths.runnerDir) };
     this.emit({ type: "isolation", detail: this.isolation.info.detail });
     for (const engine of options.warm ?? ENGINES) this.ensureStarted(engine);
   }
@@ -136,11 +150,29 @@ class Pool implements SandboxPool {
     }
   }
 
+  /** Loads the persisted snapshot once per pool, before the first Python child starts. */
+  private readCachedSnapshot(): void {
+    if (this.cacheRead || !this.snapshotCache || this.pythonSnapshot) return;
+    this.cacheRead = true;
+    const read = readSnapshotCache(this.snapshotCache);
+    if (read.kind === "hit") {
+      this.pythonSnapshot = read.bytes;
+      this.cachedSnapshot = read.bytes;
+      this.emit({ type: "snapshot", engine: "python", detail: `loaded ${read.bytes.length} bytes from the cache (SHA-256 verified)` });
+    } else if (read.kind === "rejected") {
+      this.emit({ type: "snapshot", engine: "python", detail: `cache rejected and deleted: ${read.reason}` });
+    }
+  }
+
   private ensureStarted(engine: SandboxEngine): void {
     this.started.add(engine);
+    if (engine === "python") this.readCachedSnapshot();
     if (engine === "python" && !this.pythonSnapshot && !this.snapshotUnavailable && this.workers.python.length > 0) return;
+    // Lazily grown: the first Python child starts alone (all cores for it) and serves while the others start.
+    if (engine === "python" && !this.pythonServed && this.workers.python.length > 0) return;
     while (!this.closed && this.workers[engine].length < this.options.size) {
       this.spawn(engine);
+      if (engine === "python" && !this.pythonServed) return;
       // The first Python child makes the snapshot; the rest start once it has arrived.
       if (engine === "python" && !this.pythonSnapshot && !this.snapshotUnavailable) return;
     }
@@ -154,7 +186,10 @@ class Pool implements SandboxPool {
       onSnapshot:
         engine === "python"
           ? (bytes) => {
-              this.pythonSnapshot ??= bytes;
+              if (!this.pythonSnapshot) {
+                this.pythonSnapshot = bytes;
+                this.persistSnapshot(bytes);
+              }
               this.ensureStarted("python");
             }
           : undefined,
@@ -168,6 +203,10 @@ class Pool implements SandboxPool {
     worker.ready.then(
       () => {
         this.startupFailures[engine] = 0;
+        if (engine === "python" && !this.pythonServed) {
+          this.pythonServed = true;
+          this.ensureStarted("python");
+        }
         if (engine === "python" && !this.pythonSnapshot && !this.snapshotUnavailable) {
           this.snapshotUnavailable = true;
           this.ensureStarted("python");
@@ -175,7 +214,16 @@ class Pool implements SandboxPool {
         this.dispatch(engine);
       },
       (error: Error) => {
-        if (snapshot) {
+        if (this.closed) {
+          // Stopped by close(): says nothing about the snapshot.
+        } else if (snapshot && snapshot === this.cachedSnapshot) {
+          // A cached snapshot that did not work is deleted; the next child makes a fresh one.
+          if (this.pythonSnapshot === snapshot) {
+            this.pythonSnapshot = null;
+            if (this.snapshotCache) discardSnapshotCache(this.snapshotCache);
+            this.emit({ type: "snapshot", engine, detail: `a child could not start from the cached snapshot; cache deleted (${error.message})` });
+          }
+        } else if (snapshot) {
           // Never trust a snapshot that did not work: later children load the slow way.
           this.pythonSnapshot = null;
           this.snapshotUnavailable = true;
@@ -190,6 +238,16 @@ class Pool implements SandboxPool {
         }
       },
     );
+  }
+
+  /** Writes a snapshot a child made to the cache, off the current tick (30 MB). */
+  private persistSnapshot(bytes: Uint8Array): void {
+    const location = this.snapshotCache;
+    if (!location) return;
+    setImmediate(() => {
+      const failure = writeSnapshotCache(location, bytes);
+      this.emit({ type: "snapshot", engine: "python", detail: failure ? `could not write the cache: ${failure}` : `wrote ${bytes.length} bytes to the cache` });
+    });
   }
 
   private onWorkerExit(worker: SandboxWorker): void {

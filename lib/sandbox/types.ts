@@ -79,7 +79,7 @@ export interface RunTestsResult {
 
 /** Something the pool did, for logs and tests. */
 export interface SandboxEvent {
-  type: "spawn" | "ready" | "exit" | "kill" | "recycle" | "isolation" | "startup-failed";
+  type: "spawn" | "ready" | "exit" | "kill" | "recycle" | "isolation" | "startup-failed" | "snapshot";
   engine?: SandboxEngine;
   /** OS process id of the spawned child (the namespace wrapper when OS isolation is on). */
   pid?: number;
@@ -115,6 +115,20 @@ export interface SandboxPoolOptions {
   maxJobsPerWorker?: number;
   /** Time a child may take to load its engine, in ms (default 60000). */
   startupTimeoutMs?: number;
+  /**
+   * Persisted Pyodide memory snapshot (decision 0019): `true` (default) keeps it in
+   * `$REFLEXION_SANDBOX_CACHE` or `node_modules/.cache/reflexion-playground`, a string
+   * names another folder, `false` never reads or writes one (every pool boots Pyodide).
+   * A cached file is loaded only when its SHA-256 matches its manifest and its key
+   * matches this build (Pyodide, runner sources, Node); otherwise it is rebuilt.
+   */
+  snapshotCache?: boolean | string;
+  /**
+   * Scales every per-test time limit by the measured speed of Pyodide relative to
+   * CPython (decision 0019 "Time limits"): `"auto"` (default) measures it once per
+   * process, a number fixes it, `1` turns scaling off.
+   */
+  timeScale?: "auto" | number;
   /** Override where the runner scripts and node_modules are (defaults: next to this file / `<cwd>/node_modules`). */
   paths?: { runnerDir?: string; nodeModulesDir?: string };
   /** Receives pool events (spawn, kill, recycle, isolation fallback...). */

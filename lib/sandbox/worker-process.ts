@@ -69,7 +69,7 @@ interface RunningJob {
 }
 
 type ChildMessage =
-  | { type: "ready"; loadMs: number }
+  | { type: "ready"; loadMs: number; phases?: string }
   | { type: "snapshot"; bytes: Uint8Array }
   | { type: "ack"; nonce: string }
   | { type: "test"; nonce: string; index: number; status: TestStatus; message: string; output: string; durationMs: number }
@@ -191,7 +191,7 @@ export class SandboxWorker {
       this.clearWatchdog();
       this.readySeen = true;
       if (this.state === "starting") this.state = "idle";
-      this.options.onEvent({ type: "ready", engine: this.engine, pid: this.child.pid, detail: `engine loaded in ${message.loadMs} ms` });
+      this.options.onEvent({ type: "ready", engine: this.engine, pid: this.child.pid, detail: `engine loaded in ${message.loadMs} ms${typeof message.phases === "string" && message.phases ? ` (${message.phases.slice(0, 200)})` : ""}` });
       this.resolveReady();
       return;
     }

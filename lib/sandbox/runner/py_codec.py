@@ -1,15 +1,18 @@
-# Plain-data codec of the Python sandbox (part 1 of 3 loaded into each Pyodide
-# interpreter by python-engine.cjs, in this order: py_codec.py, py_harness.py,
-# py_guard.py, all into one private namespace dict).
+# Plain-data codec of the Python sandbox (part 1 of 4 loaded into each Pyodide
+# interpreter by python-engine.cjs, in this order: py_codec.py, py_refs.py,
+# py_harness.py, py_guard.py, all into one private namespace dict).
 #
 # Values cross between the candidate interpreter (C) and the test interpreter (T)
 # as JSON. Lists are JSON arrays; str, int, float, bool and None are JSON values;
 # every JSON object is a tag {"$t": kind, "v": ...} (tuple, dict, set, frozenset,
-# bytes, bytearray, complex, decimal, fraction, range, big int, nan/inf, iter).
+# bytes, bytearray, complex, decimal, fraction, range, big int, nan/inf, iter, deque,
+# type). Values that are not plain data stay where they live (py_refs.py: "ref",
+# "obj", "cb"). Sets and dicts keep their iteration order (_ordered_set).
 # Encoding uses the base-class methods (int.__int__, list.__iter__, dict.items...),
 # so subclasses lose their behaviour: an object whose __eq__ is always True, or a
 # list subclass with a patched __eq__, cannot reach the test. Anything else raises
-# TypeError ("cannot cross the sandbox boundary").
+# a reference (py_refs.py) or, where that is not allowed, TypeError ("cannot cross the
+# sandbox boundary").
 
 import builtins as _builtins_module
 
@@ -24,6 +27,7 @@ import math
 import types
 import decimal as _decimal
 import fractions as _fractions
+from collections import deque as _deque
 
 MAX_DEPTH = 400
 MAX_ITEMS = 2_000_000
@@ -83,8 +87,16 @@ def _encode(value, depth, budget, seen):
         return {"$t": "fraction", "v": [_encode(value.numerator, depth + 1, budget, seen), _encode(value.denominator, depth + 1, budget, seen)]}
     if isinstance(value, range):
         return {"$t": "range", "v": [value.start, value.stop, value.step]}
+    if isinstance(value, type):
+        node = _type_node(value)
+        if node is not None:
+            return node
     key = id(value)
     if key in seen:
+        # A value that contains itself: it stays where it lives (py_refs.py) or is refused.
+        node = _fallback_encode(value, depth, budget, seen)
+        if node is not None:
+            return node
         raise _boundary_error("a value that contains itself cannot cross the sandbox boundary")
     seen.add(key)
     try:
@@ -111,6 +123,11 @@ def _encode(value, depth, budget, seen):
                     raise _boundary_error(f"an iterator with more than {MAX_ITER} items cannot cross the sandbox boundary")
                 items.append(_encode(item, depth + 1, budget, seen))
             return {"$t": "iter", "v": items}
+        if t is _deque:
+            return {"$t": "deque", "v": [_encode(item, depth + 1, budget, seen) for item in _deque.__iter__(value)], "max": value.maxlen}
+        node = _fallback_encode(value, depth, budget, seen)
+        if node is not None:
+            return node
     finally:
         seen.discard(key)
     raise _boundary_error(
@@ -147,13 +164,41 @@ def _decode(node):
     if tag == "dict":
         return {_decode(k): _decode(val) for k, val in v}
     if tag == "set":
-        return {_decode(item) for item in v}
+        return _ordered_set([_decode(item) for item in v])
     if tag == "frozenset":
-        return frozenset(_decode(item) for item in v)
+        return frozenset(_ordered_set([_decode(item) for item in v]))
     if tag == "iter":
         return iter([_decode(item) for item in v])
+    if tag == "deque":
+        return _deque([_decode(item) for item in v], node.get("max"))
+    if tag in ("ref", "type", "obj", "cb"):
+        return _decode_special(tag, node)
     raise ValueError(f"unknown boundary tag {tag!r}")
 
 
 def _dumps(node):
     return json.dumps(node, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def _ordered_set(items):
+    """A set whose iteration order is `items`' (the order the sender's set had).
+
+    Both interpreters hash alike (same build, same snapshot), so adding the items in
+    the sender's iteration order reproduces it unless collisions placed them
+    differently; then the insertion order is repaired (an item iterated too late is
+    inserted earlier) until the orders agree, at most len(items) rounds.
+    """
+    order = list(items)
+    result = set(order)
+    if len(result) != len(order):
+        return result
+    for _ in range(len(order)):
+        got = list(result)
+        at = next((i for i, (a, b) in enumerate(zip(got, items)) if a is not b), -1)
+        if at < 0:
+            return result
+        wanted = items[at]
+        order.remove(wanted)
+        order.insert(max(0, order.index(got[at])), wanted)
+        result = set(order)
+    return result

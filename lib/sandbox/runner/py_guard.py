@@ -1,4 +1,4 @@
-# Guard of the Python sandbox (part 3 of 3; see py_codec.py): audit hook,
+# Guard of the Python sandbox (part 4 of 4; see py_codec.py): audit hook,
 # bridge removal, baseline snapshot and per-job restore. Loaded last: it installs
 # the hook, after which user code can no longer remove it (PEP 578).
 #
@@ -193,6 +193,9 @@ _seal()
 EXPORTS = {
     "c_load": c_load,
     "c_call": c_call,
+    "c_op": c_op,
+    "c_init": c_init,
+    "t_callback": t_callback,
     "t_init": t_init,
     "t_run": t_run,
     "reset_state": reset_state,

@@ -1,4 +1,4 @@
-# Test harness of the Python sandbox (part 2 of 3; see py_codec.py).
+# Test harness of the Python sandbox (part 3 of 4; see py_codec.py).
 #
 #   "C" (candidate) interpreter: runs the candidate program (c_load) and its
 #       functions (c_call); arguments and results cross as plain data.
@@ -73,6 +73,8 @@ def c_load(setup, code):
     """Runs setup + candidate code in a fresh namespace. Returns JSON {names} or {error}."""
     ns = _fresh_namespace()
     _candidate_ns[0] = ns
+    _role[0] = "C"
+    _handles.clear()
     try:
         if setup:
             exec(compile(setup, "<setup>", "exec"), ns)
@@ -110,10 +112,14 @@ def c_call(name, payload):
         result = fn(*args, **kwargs)
         return _dumps({"ok": _encode(result, 0, _Budget(), set())})
     except BaseException as exc:  # noqa: BLE001
-        try:
-            return _dumps(_exception_payload(exc))
-        except BaseException:
-            return _dumps({"$exc": {"type": "Error", "builtin": False, "exception": True, "interrupt": False, "msg": "unprintable"}})
+        return _error_reply(exc)
+
+
+def _error_reply(exc):
+    try:
+        return _dumps(_exception_payload(exc))
+    except BaseException:
+        return _dumps({"$exc": {"type": "Error", "builtin": False, "exception": True, "interrupt": False, "msg": "unprintable"}})
 
 
 # ---------------------------------------------------------------------------
@@ -137,6 +143,27 @@ _bridge = [None]
 
 def t_init(bridge):
     _bridge[0] = bridge
+    _role[0] = "T"
+
+
+def _reply_value(reply):
+    """The value of a reply from the other interpreter, or its exception re-raised here."""
+    if "ok" in reply:
+        return _decode(reply["ok"])
+    info = reply["$exc"]
+    if info.get("interrupt"):
+        raise SandboxTimeout("the candidate was interrupted at the time limit")
+    kind = getattr(builtins, str(info.get("type")), None) if info.get("builtin") else None
+    if isinstance(kind, type) and issubclass(kind, Exception) and info.get("exception"):
+        try:
+            error = kind(info.get("msg"))
+        except TypeError:
+            error = None
+        if error is not None:
+            raise error
+    if not info.get("exception"):
+        raise CandidateAbort(f"the candidate raised {info.get('type')}: {info.get('msg')}")
+    raise CandidateError(f"{info.get('type')}: {info.get('msg')}")
 
 
 def _make_stub(name):
@@ -144,21 +171,7 @@ def _make_stub(name):
 
     def stub(*args, **kwargs):
         payload = _dumps(_encode([list(args), kwargs], 0, _Budget(), set()))
-        reply = json.loads(str(bridge(name, payload)))
-        if "ok" in reply:
-            return _decode(reply["ok"])
-        info = reply["$exc"]
-        if info.get("interrupt"):
-            raise SandboxTimeout("the candidate was interrupted at the time limit")
-        kind = getattr(builtins, str(info.get("type")), None) if info.get("builtin") else None
-        if isinstance(kind, type) and issubclass(kind, Exception) and info.get("exception"):
-            try:
-                raise kind(info.get("msg"))
-            except TypeError:
-                pass
-        if not info.get("exception"):
-            raise CandidateAbort(f"the candidate raised {info.get('type')}: {info.get('msg')}")
-        raise CandidateError(f"{info.get('type')}: {info.get('msg')}")
+        return _reply_value(json.loads(str(bridge(name, payload))))
 
     stub.__name__ = name
     stub.__qualname__ = name
@@ -176,9 +189,14 @@ def t_run(setup, test_code, names_json, entry_point=""):
         if name in _pristine_builtins and name != entry_point:
             continue
         ns[name] = _make_stub(name)
+    _callbacks.clear()
+    _setup_classes.clear()
     try:
         if setup:
             exec(compile(setup, "<setup>", "exec"), ns)
+            for key, value in list(dict.items(ns)):
+                if isinstance(value, type) and type(key) is str and value.__module__ == "__main__":
+                    _setup_classes[id(value)] = key
         exec(compile(test_code, "<test>", "exec"), ns)
         return _dumps({"status": "pass", "message": ""})
     except AssertionError as exc:

@@ -64,6 +64,28 @@ function describeJsError(error) {
 }
 
 /**
+ * During start-up only (before any untrusted code, before harden.lockdown()):
+ * `WebAssembly.instantiate` compiles Pyodide's 10 MB wasm binary once and
+ * instantiates both interpreters from that one module, instead of compiling it
+ * twice (decision 0019 "Fast start"). Returns the function that restores the original.
+ */
+function shareWasmModule() {
+  const original = WebAssembly.instantiate;
+  let compiled = null;
+  WebAssembly.instantiate = async function instantiate(source, imports) {
+    if (source instanceof WebAssembly.Module || !source || typeof source.byteLength !== "number" || source.byteLength < 1_000_000) {
+      return original.call(WebAssembly, source, imports);
+    }
+    compiled ??= WebAssembly.compile(source);
+    const module = await compiled;
+    return { instance: await original.call(WebAssembly, module, imports), module };
+  };
+  return () => {
+    WebAssembly.instantiate = original;
+  };
+}
+
+/**
  * Loads both interpreters and the harness. `sink` receives stdout/stderr of both.
  * With `snapshot` (bytes of a Pyodide memory snapshot made by an earlier child at
  * its start-up, before any untrusted code), both load from it; without, this child
@@ -76,19 +98,28 @@ async function createPythonEngine(config, sink, snapshot) {
   let T;
   let C;
   let made = null;
-  if (snapshot) {
-    // Both interpreters from the parent's memory snapshot (~0.3 s each instead of ~3 s).
-    [T, C] = await Promise.all([loadPyodide({ ...options, _loadSnapshot: snapshot }), loadPyodide({ ...options, _loadSnapshot: snapshot })]);
-  } else {
-    T = await loadPyodide({ ...options, _makeSnapshot: true });
-    T.runPython(PRELOAD);
-    try {
-      made = T.makeMemorySnapshot();
-    } catch {
-      made = null;
+  const t0 = Date.now();
+  const phases = [];
+  const mark = (what) => phases.push(`${what} ${Date.now() - t0} ms`);
+  const restoreInstantiate = shareWasmModule();
+  try {
+    if (snapshot) {
+      // Both interpreters from the parent's memory snapshot (~0.3 s each instead of ~3 s).
+      [T, C] = await Promise.all([loadPyodide({ ...options, _loadSnapshot: snapshot }), loadPyodide({ ...options, _loadSnapshot: snapshot })]);
+    } else {
+      T = await loadPyodide({ ...options, _makeSnapshot: true });
+      T.runPython(PRELOAD);
+      try {
+        made = T.makeMemorySnapshot();
+      } catch {
+        made = null;
+      }
+      C = await loadPyodide(made ? { ...options, _loadSnapshot: made } : options);
     }
-    C = await loadPyodide(made ? { ...options, _loadSnapshot: made } : options);
+  } finally {
+    restoreInstantiate();
   }
+  mark(snapshot ? "interpreters from snapshot" : "interpreters booted");
   for (const py of [T, C]) {
     py.setStdout({ write: (bytes) => sink.writeBytes(bytes), isatty: false });
     py.setStderr({ write: (bytes) => sink.writeBytes(bytes), isatty: false });
@@ -121,18 +152,22 @@ async function createPythonEngine(config, sink, snapshot) {
   const warm = "import os, random, json, traceback\nos.urandom(8); random.random(); json.dumps([1])\ntry:\n    raise ValueError('x')\nexcept ValueError:\n    traceback.format_exc()\n";
   T.runPython(warm);
   C.runPython(warm);
+  mark("warm");
 
-  const harnessFiles = ["py_codec.py", "py_harness.py", "py_guard.py"].map((file) => [file, fs.readFileSync(path.join(__dirname, file), "utf8")]);
+  const harnessFiles = ["py_codec.py", "py_refs.py", "py_harness.py", "py_guard.py"].map((file) => [file, fs.readFileSync(path.join(__dirname, file), "utf8")]);
   const loadHarness = (py) => {
     // One private namespace (not a module on sys.path); py_guard.py installs the audit hook last.
     const ns = py.globals.get("dict")();
     for (const [file, source] of harnessFiles) py.runPython(source, { globals: ns, filename: `<${file}>` });
     const exports = ns.get("EXPORTS");
     const pick = (name) => exports.get(name);
-    return { c_load: pick("c_load"), c_call: pick("c_call"), t_init: pick("t_init"), t_run: pick("t_run"), reset_state: pick("reset_state") };
+    const names = ["c_load", "c_call", "c_op", "c_init", "t_init", "t_run", "t_callback", "reset_state"];
+    return Object.fromEntries(names.map((name) => [name, pick(name)]));
   };
   const hc = loadHarness(C);
+  mark("harness C");
   const ht = loadHarness(T);
+  mark("harness T");
 
   let dead = null; // set when an interpreter hit a non-Python error (fatal, exit())
   const guard = (fn) => {
@@ -145,14 +180,20 @@ async function createPythonEngine(config, sink, snapshot) {
     }
   };
 
-  ht.t_init((name, payload) => {
-    const result = guard(() => hc.c_call(name, payload));
+  // Replies of one interpreter to the other are JSON strings (py_codec.py); a JavaScript-level
+  // failure becomes an exception payload, so neither side ever sees the other's objects.
+  const crossing = (call, who) => {
+    const result = guard(call);
     if ("value" in result) return result.value;
     if (result.pythonError && /KeyboardInterrupt/.test(String(result.pythonError.type))) {
       return JSON.stringify({ $exc: { type: "KeyboardInterrupt", builtin: true, exception: false, interrupt: true, msg: "" } });
     }
-    return JSON.stringify({ $exc: { type: "SandboxError", builtin: false, exception: false, interrupt: false, msg: result.fatal || "the candidate interpreter failed" } });
-  });
+    return JSON.stringify({ $exc: { type: "SandboxError", builtin: false, exception: false, interrupt: false, msg: result.fatal || `the ${who} interpreter failed` } });
+  };
+  // T calls candidate functions (stubs) and operations on references (py_refs.py) in C ...
+  ht.t_init((name, payload) => crossing(() => (name === "$op" ? hc.c_op(payload) : hc.c_call(name, payload)), "candidate"));
+  // ... and C calls test-side callables (key functions, lambdas) back in T.
+  hc.c_init((payload) => crossing(() => ht.t_callback(payload), "test"));
 
   function runTest(job, index) {
     const test = job.tests[index];
@@ -227,6 +268,8 @@ async function createPythonEngine(config, sink, snapshot) {
       Atomics.store(control, 0, 2);
     },
     isDead: () => dead,
+    /** Start-up timings, e.g. "interpreters from snapshot 420 ms, harness 610 ms". */
+    phases: phases.join(", "),
     /** The memory snapshot this child made at start-up (null when it was given one). */
     snapshot: made,
   };

@@ -12,7 +12,7 @@
  * child -> parent:
  *   { type: "snapshot", bytes }                  (Python, once, before "ready") a Pyodide memory
  *                                                snapshot made before any untrusted code ran
- *   { type: "ready", engine, loadMs }
+ *   { type: "ready", engine, loadMs, phases }       phases: start-up timings in words
  *   { type: "ack", nonce }                       when a job starts (the parent starts its clocks)
  *   { type: "test", nonce, index, status, message, output, durationMs }   after each test returned
  *   { type: "done", nonce, changed: string[] }   after the job (changed = state the code left behind)
@@ -86,7 +86,7 @@ async function start() {
     queue.push(message);
     void pump();
   });
-  send({ type: "ready", engine: config.engine, loadMs: Date.now() - started });
+  send({ type: "ready", engine: config.engine, loadMs: Date.now() - started, phases: String(engine.phases || "") });
 }
 
 async function pump() {
