@@ -23,6 +23,7 @@ import { strategyHint, strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
 import { CLI_EXAMPLE } from "./experiment-list";
 import { ArmSwatch, FAMILY_NAME } from "./labels";
+import { ArmTemplatePickers } from "@/components/templates/arm-template-pickers";
 
 const BUILTIN = "builtin";
 const MAX_ARMS = 8;
@@ -293,6 +294,9 @@ export function NewExperimentForm() {
                     <th scope="col" className="px-2 py-1.5 font-semibold">
                       Memory window Ω <span className="font-normal normal-case tracking-normal">(empty = default)</span>
                     </th>
+                    <th scope="col" className="px-2 py-1.5 font-semibold">
+                      Templates <span className="font-normal normal-case tracking-normal">(Actor, Self-Reflection)</span>
+                    </th>
                     <th scope="col" className="px-2 py-1.5 font-semibold"><span className="sr-only">Remove</span></th>
                   </tr>
                 </thead>
@@ -490,6 +494,9 @@ function ArmRow({
           onChange={(event) => onChange({ memoryWindow: event.target.value })}
           title={windowApplies ? "Newest reflections the Actor sees; empty = the family's default" : "This strategy puts no reflections in the prompt (or fixes Ω itself)"}
         />
+      </td>
+      <td className="px-2 py-1.5 align-top">
+        <ArmTemplatePickers family={environment} strategy={strategy} index={index} value={arm.templates ?? {}} onChange={(templates) => onChange({ templates })} inputClass={inputClass} />
       </td>
       <td className="px-2 py-1.5 text-right align-top">
         <Button size="sm" variant="ghost" aria-label={`Remove arm ${label}`} disabled={!canRemove} onClick={onRemove} data-testid="remove-arm">

@@ -15,6 +15,8 @@ import { cn } from "@/lib/utils/cn";
 import { Field, inputClass } from "./form-field";
 import { demoOnImportedWarning, runIntro } from "./family-texts";
 import { UploadTaskSet } from "./upload-task-set";
+import { TemplateVersionPickers } from "@/components/templates/template-version-picker";
+import { templateVersionsRequest } from "@/lib/query/template-picker";
 
 const BUILTIN = "builtin";
 
@@ -56,6 +58,8 @@ export function NewRunForm() {
   // null: follow the family's default (the field shows it); a string once the user typed.
   const [chosenMaxSteps, setChosenMaxSteps] = useState<string | null>(null);
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
+  // Template library versions per role; empty = the family's built-in for the strategy.
+  const [templateChoice, setTemplateChoice] = useState<Partial<Record<"actor" | "reflector", string>>>({});
   const createRun = useCreateRun();
   const ids = {
     environment: useId(),
@@ -116,6 +120,7 @@ export function NewRunForm() {
             ...(stepsNumber === null ? {} : { maxStepsPerTrial: stepsNumber }),
             memoryWindow: windowNumber,
             breakpoints: { afterReflection: behaviour.reflectsAfterFailure && pauseAfterReflection },
+            templateVersions: templateVersionsRequest(templateChoice),
           },
           { onSuccess: ({ runId }) => router.push(`/runs/${encodeURIComponent(runId)}`) },
         );
@@ -359,6 +364,8 @@ export function NewRunForm() {
           />
         </Field>
       </div>
+
+      <TemplateVersionPickers family={environment} strategy={effectiveStrategy} value={templateChoice} onChange={setTemplateChoice} inputClass={inputClass} />
 
       <label className={cn("flex items-start gap-2 text-sm text-slate-800", !behaviour.reflectsAfterFailure && "opacity-50")}>
         <input

@@ -20,6 +20,7 @@ import { CodeActionDetails, CodeObservationDetails, CodeVerdictDetails } from ".
 import { ForkHere } from "./fork-here";
 import { MemoryInPrompt } from "./memory-in-prompt";
 import { PromptViewer } from "./prompt-viewer";
+import { TemplateVersionLine } from "./template-version-line";
 
 /** The scripted offline stand-in (see `GET /api/models`, `scripted: true`). */
 const DEMO_MODEL_ID = "demo";
@@ -98,6 +99,7 @@ function ModelCallDetails({ call, state, title = "Model call", byPerson = false 
         </div>
       </Section>
       <Section title={`Prompt · ${call.messages.length} ${call.messages.length === 1 ? "message" : "messages"}`}>
+        <TemplateVersionLine callEventId={call.eventId} />
         <PromptViewer messages={call.messages} memory={actorMemory} />
       </Section>
       <Section title="Raw completion">
@@ -215,7 +217,7 @@ function NodeDetails({
                   {node.data.parseError ?? "The action could not be parsed."} The environment answers an invalid action with an observation; it still counts as a step.
                 </p>
               ) : (
-                <Facts rows={[["Parsed", <code key="p" className="font-mono">{`${node.data.actionType}[${node.data.argument}]`}</code>]]} />
+                <Facts rows={[["Parsed", <code key="p" className="font-mono">{node.data.display ?? `${node.data.actionType}[${node.data.argument}]`}</code>]]} />
               )}
               {recorded?.truncated ? (
                 <p data-testid="inspector-truncated" className="rounded-md border border-amber-200 bg-amber-50 px-2 py-1.5 text-xs text-amber-900">

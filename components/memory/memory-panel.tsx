@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
+import { MemorySummaryList } from "@/components/templates/memory-summary-list";
 
 /** Reflections by event id, to show "edited" and the original text next to memory items. */
 function reflectionsById(state: RunState): Map<string, ReflectionView> {
@@ -297,6 +298,8 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
           </ol>
         )}
       </div>
+
+      <MemorySummaryList runId={runId} branch={branch} />
 
       {paused ? (
         <div className="space-y-4 rounded-lg border border-amber-300 bg-white p-3" data-testid="memory-edit-area">

@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import type { EditRequest } from "@/lib/domain/api";
 import type { ForkOutlook } from "@/lib/domain/fork-outlook";
@@ -7,6 +8,7 @@ import { forkEndsExplanation, type ForkPoint } from "@/lib/graph";
 import { useForkRun } from "@/lib/query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { ForkTemplateChoiceFields, hasTemplateChoice, templateEditsOf, type ForkTemplateChoice } from "@/components/templates/fork-template-choice";
 
 /** What the dialog forks: the checkpoint after a trial's evaluation or reflection, and that reflection if there is one. */
 export interface ForkTarget {
@@ -49,6 +51,10 @@ export function ForkDialog({
   onForked: (branchId: string) => void;
 }) {
   const fork = useForkRun(runId);
+  const client = useQueryClient();
+  // "Same checkpoint, template B": library versions for the new branch (prompt edits right after the fork).
+  const [templates, setTemplates] = useState<ForkTemplateChoice>({});
+  const [templateError, setTemplateError] = useState<string | null>(null);
   const [replay, setReplay] = useState<"recorded" | "live">("recorded");
   const [text, setText] = useState(target.reflection?.currentText ?? "");
   const titleId = useId();
@@ -72,8 +78,15 @@ export function ForkDialog({
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [onClose, fork.isPending]);
 
-  const submit = () => {
+  const submit = async () => {
     const edits: EditRequest[] = edited && reflection ? [{ kind: "reflection", reflectionEventId: reflection.eventId, text: trimmed }] : [];
+    setTemplateError(null);
+    try {
+      edits.push(...(await templateEditsOf(client, templates)));
+    } catch (error) {
+      setTemplateError(`Could not load the picked template version: ${error instanceof Error ? error.message : String(error)} Pick another one, or keep the branch's template.`);
+      return;
+    }
     fork.mutate(
       { atSeq: target.point.atSeq, fromBranchId, replay, edits: edits.length > 0 ? edits : undefined },
       { onSuccess: ({ branchId }) => onForked(branchId) },
@@ -91,7 +104,7 @@ export function ForkDialog({
         className="nokey w-full max-w-lg space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-xl"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!invalid && !pointless && !fork.isPending) submit();
+          if (!invalid && !pointless && !fork.isPending) void submit();
         }}
       >
         <div>
@@ -147,6 +160,9 @@ export function ForkDialog({
           </p>
         )}
 
+        {!pointless ? <ForkTemplateChoiceFields runId={runId} value={templates} onChange={setTemplates} /> : null}
+
+        {templateError ? <Notice tone="error">{templateError}</Notice> : null}
         {fork.error ? <Notice tone="error">{fork.error.message}</Notice> : null}
 
         <div className="flex justify-end gap-2">
@@ -160,7 +176,7 @@ export function ForkDialog({
             title={pointless ? "This branch would end exactly as the current one: nothing is left to run after this checkpoint." : undefined}
             data-testid="fork-submit"
           >
-            {fork.isPending ? "Forking…" : edited ? "Fork with this reflection" : "Fork"}
+            {fork.isPending ? "Forking…" : hasTemplateChoice(templates) ? (edited ? "Fork with this reflection and template" : "Fork with this template") : edited ? "Fork with this reflection" : "Fork"}
           </Button>
         </div>
       </form>

@@ -14,6 +14,7 @@ import { Notice } from "@/components/ui/notice";
 import { isRecordedBranch, ReadOnlyNote } from "@/components/provenance";
 import { ActionText } from "./action-text";
 import { UnknownPlaceholderWarning } from "./unknown-placeholder-warning";
+import { SaveAsVersionToggle, type SaveAsVersion } from "@/components/templates/save-as-version-toggle";
 
 const MonacoPromptEditor = dynamic(() => import("@/components/inspector/monaco-prompt-editor"), {
   ssr: false,
@@ -154,6 +155,7 @@ function PromptTemplateEditor({
   // Bumped by Reset: the editable Monaco is uncontrolled, so it is remounted with the saved text.
   const [generation, setGeneration] = useState(0);
   const edit = useEditRun(runId, branch);
+  const [saveAsVersion, setSaveAsVersion] = useState<SaveAsVersion>(null);
   const dirty = draft !== template.text;
   const expected = placeholdersOf(original?.text ?? template.text);
   const used = placeholdersOf(draft);
@@ -193,14 +195,19 @@ function PromptTemplateEditor({
       ) : null}
       <UnknownPlaceholderWarning placeholders={used} known={known} />
       {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
-      {edit.isSuccess && !dirty ? <p className="text-[11px] text-green-700">Saved as v{template.version}; the next {ROLE_LABEL[role]} call uses it.</p> : null}
+      {edit.isSuccess && !dirty ? (
+        <p className="text-[11px] text-green-700">
+          Saved as v{template.version}; the next {ROLE_LABEL[role]} call uses it.{template.versionId ? ` Library version ${template.versionId}.` : ""}
+        </p>
+      ) : null}
+      {paused ? <SaveAsVersionToggle role={role} value={saveAsVersion} onChange={setSaveAsVersion} disabled={edit.isPending} /> : null}
       {paused ? (
         <div className="flex gap-2">
           <Button
             size="sm"
             variant="primary"
             disabled={!dirty || draft.trim().length === 0 || edit.isPending}
-            onClick={() => edit.mutate({ kind: "prompt", role, text: draft })}
+            onClick={() => edit.mutate({ kind: "prompt", role, text: draft, ...(saveAsVersion ? { saveAsVersion } : {}) })}
             data-testid={`prompt-save-${role}`}
           >
             {edit.isPending ? "Saving…" : "Save template"}

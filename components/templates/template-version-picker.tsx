@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useEffect } from "react";
 import type { EnvironmentId, Strategy } from "@/lib/domain/config";
 import { versionOptions } from "@/lib/query/template-picker";
 import { templateListQuery } from "@/lib/query/template-queries";
@@ -36,6 +37,11 @@ export function TemplateVersionSelect({
   const list = useQuery(templateListQuery(family));
   const options = versionOptions(list.data?.templates ?? [], family, role, strategy);
   const known = value === "" || options.some((option) => option.versionId === value);
+  // Another family or strategy was chosen and the picked version does not fit it: back to the built-in.
+  const stale = list.isSuccess && !known;
+  useEffect(() => {
+    if (stale) onChange("");
+  }, [stale, onChange]);
   return (
     <select
       aria-label={ariaLabel ?? `${ROLE_NAME[role]} template version`}

@@ -1,6 +1,7 @@
 import type { Strategy } from "@/lib/domain/config";
 import type { ArmInput } from "@/lib/domain/experiment";
 import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
+import { templateVersionsRequest } from "./template-picker";
 
 /**
  * The "New experiment" form's arm rows as typed, turned into the contract's
@@ -18,6 +19,8 @@ export interface ArmDraft {
   modelId: string | null;
   /** Memory window Ω as typed; empty = the family's default. */
   memoryWindow: string;
+  /** Template library version ids per role (lib/domain/template-library.ts); missing or "" = the family's built-in. */
+  templates?: Partial<Record<"actor" | "reflector", string>>;
 }
 
 /** The label an arm row shows and submits: the typed one, else the strategy's name. */
@@ -33,10 +36,11 @@ export function memoryWindowApplies(strategy: Strategy, family: { fixedStepsPerT
 /**
  * The contract's arms from the typed rows, or the first problem in words that
  * say what to do (empty or duplicate labels, no model, an Ω that is not a
- * whole number ≥ 1). Ω is sent only where it applies ({@link memoryWindowApplies}).
+ * whole number ≥ 1). Ω is sent only where it applies ({@link memoryWindowApplies});
+ * template versions only for the roles a version was picked for.
  */
 export function armsFromDrafts(
-  drafts: readonly Pick<ArmDraft, "label" | "strategy" | "modelId" | "memoryWindow">[],
+  drafts: readonly Pick<ArmDraft, "label" | "strategy" | "modelId" | "memoryWindow" | "templates">[],
   defaultModelId: string | null,
   family: { fixedStepsPerTrial?: number | null } | undefined,
 ): { arms: ArmInput[]; problem: string | null } {
@@ -57,6 +61,8 @@ export function armsFromDrafts(
       }
       arm.memoryWindow = omega;
     }
+    const templateVersions = templateVersionsRequest(draft.templates ?? {});
+    if (templateVersions) arm.templateVersions = templateVersions;
     arms.push(arm);
   }
   if (arms.length === 0) return { arms, problem: "Add at least one arm." };
