@@ -152,3 +152,40 @@ export const experimentRuns = sqliteTable(
     uniqueIndex("experiment_runs_run").on(table.runId),
   ],
 );
+
+/** Template library (lib/domain/template-library.ts): one row per template; `labels` is JSON label → version id. */
+export const templates = sqliteTable(
+  "templates",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    family: text("family").notNull(),
+    role: text("role").notNull(),
+    /** Null = any strategy. */
+    strategy: text("strategy"),
+    builtIn: integer("built_in", { mode: "boolean" }).notNull(),
+    source: text("source"),
+    labels: text("labels").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [index("templates_family_role").on(table.family, table.role)],
+);
+
+/** Immutable template versions: rows are only inserted (a trigger in the migration refuses UPDATE and DELETE). */
+export const templateVersions = sqliteTable(
+  "template_versions",
+  {
+    /** Content-addressed: lib/db/template-store.ts `templateVersionId`. */
+    id: text("id").primaryKey(),
+    templateId: text("template_id")
+      .notNull()
+      .references(() => templates.id),
+    number: integer("number").notNull(),
+    parentId: text("parent_id"),
+    text: text("text").notNull(),
+    message: text("message").notNull(),
+    createdAt: text("created_at").notNull(),
+    builtIn: integer("built_in", { mode: "boolean" }).notNull(),
+  },
+  (table) => [uniqueIndex("template_versions_number").on(table.templateId, table.number)],
+);

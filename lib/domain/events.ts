@@ -180,6 +180,22 @@ export const eventDataSchemas = {
     newMemory: z.array(memoryItemSchema),
     note: z.string().nullable(),
   }),
+  /**
+   * The episodic memory merged by the Self-Reflection model with the run's summariser template
+   * (issue 14 part 5, `RunConfig.memoryManagement.kind = "summarize"`, lib/domain/memory-summary.ts),
+   * appended just before trial `trial` starts: `before` is replaced by `after` (one item, the
+   * summary, id = this event's id, `trial: null`). `callId`: the `model-call-end` (role `reflector`,
+   * step null) that wrote it. Token counts are of the reflection texts, by the reflector model's tokenizer.
+   */
+  "memory-summary": z.object({
+    trial,
+    before: z.array(memoryItemSchema),
+    after: z.array(memoryItemSchema),
+    callId: callIdSchema,
+    tokenBudget: z.number().int().positive(),
+    beforeTokens: z.number().int().nonnegative(),
+    afterTokens: z.number().int().nonnegative(),
+  }),
   "settings-edit": z.discriminatedUnion("target", [
     z.object({
       target: z.literal("breakpoints"),
@@ -293,6 +309,7 @@ export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("reflection-end"),
   envelopeOf("reflection-edit"),
   envelopeOf("memory-edit"),
+  envelopeOf("memory-summary"),
   envelopeOf("settings-edit"),
   envelopeOf("prompt-edit"),
   envelopeOf("action-edit"),

@@ -284,6 +284,10 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case "memory-edit":
       state.memory = event.data.newMemory;
       return;
+    case "memory-summary":
+      // Issue 14 part 5: the reflections merged into one by the summariser.
+      state.memory = event.data.after;
+      return;
     case "settings-edit":
       if (event.data.target === "breakpoints") {
         state.breakpoints = event.data.newValue;

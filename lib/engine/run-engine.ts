@@ -14,6 +14,7 @@ import { MAX_COMPLETION_ATTEMPTS, reflectionProblem } from "./completion-checks"
 import { abortable, callModel, isAbort, type CallObserver, type EngineResponse, type ModelCallContext } from "./model-calls";
 import { EpisodeCache } from "./episode-cache";
 import { strategyBehaviour } from "./strategies";
+import { summarizeMemory } from "./memory-summary";
 
 export type { CallInfo, CallObserver } from "./model-calls";
 
@@ -211,7 +212,15 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
 
   switch (next.kind) {
     case "start-trial": {
-      const { inContext, evicted } = strategyBehaviour(config.strategy).memoryForTrial(state.memory, config.memoryWindow);
+      const behaviour = strategyBehaviour(config.strategy);
+      // Issue 14 part 5: a summarising run merges an over-budget memory first (then this case runs again).
+      const summary = await summarizeMemory(context, state, config, next.trial, behaviour.reflectionsInPrompt, callEnd);
+      if (summary) {
+        await append(summary);
+        return;
+      }
+      const window = config.memoryManagement?.kind === "summarize" ? null : config.memoryWindow;
+      const { inContext, evicted } = behaviour.memoryForTrial(state.memory, window);
       await append([draft("trial-start", { trial: next.trial, memory: inContext, evicted })]);
       return;
     }

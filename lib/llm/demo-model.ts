@@ -9,6 +9,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
+import { MEMORY_SUMMARY_LIST_HEADER, MEMORY_SUMMARY_PROMPT_END } from "@/lib/domain/memory-summary";
 import { estimateTokens } from "./token-estimate";
 
 /**
@@ -162,11 +163,35 @@ export function fallbackReply(prompt: string): string {
  * Stop sequences and the token limit are applied later, by the model itself.
  */
 export function demoReply(books: readonly DemoScriptBook[], prompt: string): string {
+  const summary = demoMemorySummary(prompt);
+  if (summary !== null) return summary;
   for (const book of books) {
     const answer = book.respond(prompt);
     if (answer !== null) return answer;
   }
   return fallbackReply(prompt);
+}
+
+/**
+ * The demo model's answer to the built-in memory summariser prompt (issue 14
+ * part 5; lib/domain/memory-summary.ts): a prompt ending with
+ * {@link MEMORY_SUMMARY_PROMPT_END} whose numbered list follows
+ * {@link MEMORY_SUMMARY_LIST_HEADER}. Answers `"Merged from N reflections: "`
+ * and the first sentence of each, in order, repeats dropped; null for any other prompt.
+ */
+export function demoMemorySummary(prompt: string): string | null {
+  const tail = prompt.trimEnd();
+  if (!tail.endsWith(MEMORY_SUMMARY_PROMPT_END)) return null;
+  const start = tail.lastIndexOf(MEMORY_SUMMARY_LIST_HEADER);
+  if (start === -1) return null;
+  const items = tail
+    .slice(start + MEMORY_SUMMARY_LIST_HEADER.length, tail.length - MEMORY_SUMMARY_PROMPT_END.length)
+    .split("\n")
+    .map((line) => /^\d+\.\s+(.*)$/.exec(line.trim())?.[1]?.trim() ?? "")
+    .filter((text) => text !== "");
+  if (items.length === 0) return null;
+  const firsts = [...new Set(items.map((text) => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim()))];
+  return `Merged from ${items.length} reflections: ${firsts.join(" ")}`;
 }
 
 /**

@@ -16,6 +16,11 @@ import { RunEventBus } from "./run-event-bus";
 import { ExperimentExport } from "./experiment-export";
 import { ExperimentService } from "./experiment-service";
 import { RunService } from "./run-service";
+import { MemoryTemplateStore } from "@/lib/db/memory-templates";
+import { SqliteTemplateStore } from "@/lib/db/sqlite-templates";
+import type { TemplateStore } from "@/lib/db/template-store";
+import { TemplateService } from "./template-service";
+import { TemplateWorkbench } from "./template-workbench";
 import { DEFAULT_CONCURRENCY, parseProviderCaps, WorkerPool, type WorkerPoolOptions } from "./worker-pool";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
@@ -32,6 +37,10 @@ export interface ServerContext {
   /** Imports of the authors' published logs (issue 11): `REFLEXION_DATA_ROOT` or ../shared/data. */
   imports: PaperImportService;
   service: RunService;
+  /** The template library (issue 14): versions, references, prompt-edit versions. */
+  templates: TemplateService;
+  /** Preview, export/import and A/B on top of the library (issue 14). */
+  templateWorkbench: TemplateWorkbench;
   engineDeps: EngineDeps;
   models(): ModelsResponse;
   runDetail(runId: string): Promise<RunDetailResponse>;
@@ -59,6 +68,11 @@ export function createServerContext(
     workers?: WorkerPoolOptions;
     /** Written into pause and cancel requests: `web` (default), `cli`, … */
     requestedBy?: string;
+    /**
+     * The template library's store. Default: the SQLite file of the database when no `store` is given,
+     * else an in-memory one (tests that pass a store get a library of their own).
+     */
+    templates?: TemplateStore;
   } = {},
 ): ServerContext {
   const env = options.env ?? process.env;
@@ -77,6 +91,10 @@ export function createServerContext(
   const experiments = new ExperimentService(store, service, workers);
   const experimentExport = new ExperimentExport(store, experiments);
   const imports = new PaperImportService(store, experiments, { env });
+  const templates = new TemplateService(options.templates ?? (options.store ? new MemoryTemplateStore() : new SqliteTemplateStore(databasePath(env))));
+  service.useTemplates(templates);
+  experiments.useTemplates(templates);
+  const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   if (options.startWorkers !== false) workers.start();
   return {
     store,
@@ -86,6 +104,8 @@ export function createServerContext(
     experimentExport,
     imports,
     service,
+    templates,
+    templateWorkbench,
     engineDeps,
     models: () => listAvailableModels(env),
     runDetail: async (runId) => {

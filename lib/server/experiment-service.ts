@@ -14,6 +14,7 @@ import type { RunStore } from "@/lib/db/store";
 import { environmentEntry } from "@/lib/environments/registry";
 import { leaseStateOf } from "./lease-owner";
 import type { RunService } from "./run-service";
+import type { TemplateService } from "./template-service";
 import type { WorkerPool } from "./worker-pool";
 
 /**
@@ -29,6 +30,14 @@ export class ExperimentService {
     private readonly runs: RunService,
     private readonly workers: WorkerPool,
   ) {}
+
+  /** The template library (issue 14), set by the composition root; arms with `templateVersions` need it. */
+  private templates: TemplateService | null = null;
+
+  /** Wires the template library (lib/server/app-context.ts). */
+  useTemplates(templates: TemplateService): void {
+    this.templates = templates;
+  }
 
   /**
    * Validates and records an experiment, then creates its runs (queued).
@@ -52,7 +61,14 @@ export class ExperimentService {
     if (missing.length > 0) {
       throw new AppError("invalid-input", `Not in the ${listing.taskSet.name} task set: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}. List its tasks with \`npm run cli -- tasks --env ${definition.environment} --tasks ${definition.taskSet}\`.`);
     }
-    const resolved: ExperimentDefinition = { ...definition, taskIds: definition.taskIds.length > 0 ? definition.taskIds : known };
+    // Issue 14: version references (labels) are pinned to version ids now, so a label moved later changes no run of this experiment.
+    const arms = [];
+    for (const arm of definition.arms) {
+      if (arm.templateVersions === undefined) arms.push(arm);
+      else if (!this.templates) throw new AppError("invalid-input", `Arm "${arm.label}": this server has no template library; leave out templateVersions.`);
+      else arms.push({ ...arm, templateVersions: await this.templates.canonicalChoice(arm.templateVersions) });
+    }
+    const resolved: ExperimentDefinition = { ...definition, arms, taskIds: definition.taskIds.length > 0 ? definition.taskIds : known };
     const record = await this.store.experiments.createExperiment({ definition: resolved, taskSetName: listing.taskSet.name });
     await this.ensureRuns(record, options);
     return record;
@@ -88,6 +104,8 @@ export class ExperimentService {
             memoryWindow: arm.memoryWindow,
             maxStepsPerTrial: arm.maxStepsPerTrial,
             templates: arm.templates,
+            templateVersions: arm.templateVersions,
+            memoryManagement: arm.memoryManagement,
             replayMode: "recorded",
             // Arms share calls within this experiment; a new experiment samples the model afresh.
             cacheScope: record.id,

@@ -1,4 +1,6 @@
-import { runConfigSchema, type RunConfig } from "@/lib/domain/config";
+import { runConfigSchema, type PromptTemplate, type RunConfig } from "@/lib/domain/config";
+import { DEFAULT_SUMMARIZER_TEXT } from "@/lib/domain/memory-summary";
+import { templateVersionId } from "@/lib/db/template-store";
 import type { CreateRunRequest } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { fixedLimitsOf, supportedStrategiesOf } from "@/lib/domain/strategies";
@@ -11,6 +13,28 @@ import type { EnvironmentEntry } from "@/lib/environments/registry";
  */
 const ACTOR_MAX_OUTPUT_TOKENS = 256;
 const REFLECTOR_MAX_OUTPUT_TOKENS = 250;
+
+/**
+ * Template library versions chosen for a run, already looked up
+ * (lib/server/template-service.ts `resolveRunTemplates`): each replaces the
+ * family's built-in for its role, with its `versionId`.
+ */
+export interface ResolvedTemplates {
+  actor?: PromptTemplate;
+  reflector?: PromptTemplate;
+  summarizer?: PromptTemplate;
+}
+
+/** The built-in summariser template of a family (`<family>/summarize-memory` v1, lib/domain/memory-summary.ts). */
+export function builtInSummarizer(family: string): PromptTemplate {
+  const id = `${family}/summarize-memory`;
+  return { id, version: 1, text: DEFAULT_SUMMARIZER_TEXT, versionId: templateVersionId(id, DEFAULT_SUMMARIZER_TEXT) };
+}
+
+/** A family's template with the id of its built-in library version (content-addressed, so no lookup is needed). */
+function withVersionId(template: PromptTemplate): PromptTemplate {
+  return { ...template, versionId: templateVersionId(template.id, template.text) };
+}
 
 /**
  * Builds a full {@link RunConfig} from a create-run request and a task snapshot:
@@ -26,6 +50,13 @@ const REFLECTOR_MAX_OUTPUT_TOKENS = 250;
  *   `defaultMemoryWindow` (code: 1) applies when the request gives no Ω, and its
  *   `maxOutputTokens` (code: 1024) replace the app's per-role limits.
  *
+ *
+ * Templates (issue 14): a role's text in `request.templates` wins (recorded with
+ * `versionId: null`, it is no saved version), then the `resolved` library
+ * version, then the family's built-in, recorded with its built-in version id.
+ * `request.memoryManagement` of kind `summarize` takes `resolved.summarizer`, else
+ * the family's built-in summariser.
+ *
  * @throws AppError("invalid-input") when the family does not support the strategy;
  *   the message names the ones it does.
  */
@@ -34,6 +65,7 @@ export function buildRunConfig(
   entry: EnvironmentEntry,
   task: Record<string, unknown>,
   taskSetName: string,
+  resolved: ResolvedTemplates = {},
 ): RunConfig {
   const { family } = entry;
   const strategy = request.strategy;
@@ -65,11 +97,17 @@ export function buildRunConfig(
     },
     // A replaced text keeps the template's id and gets the next version, as a prompt edit would.
     templates: {
-      actor: request.templates?.actor ? { ...templates.actor, version: templates.actor.version + 1, text: request.templates.actor } : templates.actor,
+      actor: request.templates?.actor
+        ? { ...templates.actor, version: templates.actor.version + 1, text: request.templates.actor, versionId: null }
+        : (resolved.actor ?? withVersionId(templates.actor)),
       reflector: request.templates?.reflector
-        ? { ...templates.reflector, version: templates.reflector.version + 1, text: request.templates.reflector }
-        : templates.reflector,
+        ? { ...templates.reflector, version: templates.reflector.version + 1, text: request.templates.reflector, versionId: null }
+        : (resolved.reflector ?? withVersionId(templates.reflector)),
     },
+    memoryManagement:
+      request.memoryManagement?.kind === "summarize"
+        ? { kind: "summarize", tokenBudget: request.memoryManagement.tokenBudget, summarizer: resolved.summarizer ?? builtInSummarizer(request.environment) }
+        : undefined,
     breakpoints: request.breakpoints,
     replayMode: request.replayMode,
     cacheScope: request.cacheScope ?? null,

@@ -20,6 +20,7 @@ import { resolveModelId } from "@/lib/llm/provider-registry";
 import { assertForkable, assertWritable } from "@/lib/importers/read-only";
 import { editDrafts } from "./edit-drafts";
 import { buildRunConfig } from "./run-config-factory";
+import type { TemplateService } from "./template-service";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
 import type { RunEventBus } from "./run-event-bus";
 import { providerOfModel, type WorkerPool } from "./worker-pool";
@@ -46,6 +47,23 @@ export class RunService {
     /** Written into pause and cancel requests (`web`, `cli`, …). */
     private readonly requestedBy = "web",
   ) {}
+
+  /** The template library (issue 14), set by the composition root; without it, version references are refused. */
+  private templates: TemplateService | null = null;
+
+  /** Wires the template library (lib/server/app-context.ts). */
+  useTemplates(templates: TemplateService): void {
+    this.templates = templates;
+  }
+
+  /** Resolves a prompt edit's library version (`versionId`, `saveAsVersion`); other edits pass through. */
+  private async resolveEdit(edit: EditRequest, state: ReturnType<typeof foldRun>): Promise<EditRequest> {
+    if (edit.kind !== "prompt" || (edit.versionId === undefined && edit.saveAsVersion === undefined)) return edit;
+    if (!this.templates) throw new AppError("invalid-input", "This server has no template library; send the prompt text without versionId or saveAsVersion.");
+    const config = state.effectiveConfig;
+    if (!config) throw new AppError("conflict", "The run has no templates yet.");
+    return this.templates.resolvePromptEdit(edit, config.templates[edit.role], config.environment);
+  }
 
   /** The task families offered, in registry order. */
   environments(): EnvironmentsResponse {
@@ -135,7 +153,10 @@ export class RunService {
     const set = await this.taskSet(request.environment, request.taskSet);
     const task = set.tasks.find((candidate) => entry.family.summarize(entry.family.parseTask(candidate)).id === request.taskId);
     if (!task) throw new AppError("not-found", `Task "${request.taskId}" is not in the ${set.name} task set (${set.tasks.length} tasks; list them with \`npm run cli -- tasks --env ${request.environment} --tasks ${request.taskSet}\` or in the task picker).`);
-    const config = buildRunConfig(request, entry, task, set.name);
+    const wantsLibrary = request.templateVersions !== undefined || (request.memoryManagement?.kind === "summarize" && request.memoryManagement.summarizerVersionId !== undefined);
+    if (wantsLibrary && !this.templates) throw new AppError("invalid-input", "This server has no template library; leave out templateVersions.");
+    const resolved = wantsLibrary && this.templates ? await this.templates.resolveRunTemplates(request) : {};
+    const config = buildRunConfig(request, entry, task, set.name, resolved);
     const title = entry.family.summarize(entry.family.parseTask(task)).title;
     const run = await this.store.createRun({ config, title, cell: options.cell });
     if (options.start !== false) this.workers.wake();
@@ -328,7 +349,7 @@ export class RunService {
     if (state.status !== "paused") {
       throw new AppError("conflict", "Edits are allowed only while the run is paused. Pause it (or set a breakpoint) first.");
     }
-    const drafts = editDrafts(state, request);
+    const drafts = editDrafts(state, await this.resolveEdit(request, state));
     if (drafts.length > 0) await this.append(run, branch, drafts);
     return run;
   }
@@ -408,7 +429,9 @@ export class RunService {
     }
     const edits = request.edits ?? [];
     const prefix = foldRun(path.filter((event) => event.seq <= request.atSeq));
-    const editEvents = edits.flatMap((edit) => editDrafts(prefix, edit));
+    const resolvedEdits: EditRequest[] = [];
+    for (const edit of edits) resolvedEdits.push(await this.resolveEdit(edit, prefix));
+    const editEvents = resolvedEdits.flatMap((edit) => editDrafts(prefix, edit));
     if (request.breakpoints !== undefined) {
       const newValue = breakpointsSchema.parse(request.breakpoints);
       if (JSON.stringify(newValue) !== JSON.stringify(prefix.breakpoints)) {

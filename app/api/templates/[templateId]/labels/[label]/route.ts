@@ -1,0 +1,14 @@
+import { moveLabelRequestSchema } from "@/lib/domain/template-library";
+import { getServerContext } from "@/lib/server/app-context";
+import { handle } from "@/lib/server/http-errors";
+import { decodeParam } from "@/lib/server/template-service";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Points a label at a version of the template → `{ template }`. */
+export const PUT = handle(async (request: Request, context: { params: Promise<{ templateId: string; label: string }> }) => {
+  const { templateId, label } = await context.params;
+  const body = moveLabelRequestSchema.parse(await request.json());
+  return Response.json({ template: await getServerContext().templates.moveLabel(decodeParam(templateId), decodeParam(label), body.versionId) });
+});

@@ -1,0 +1,52 @@
+import type { EnvironmentId, PromptTemplate, Strategy } from "@/lib/domain/config";
+import type { Template, TemplateRole } from "@/lib/domain/template-library";
+import { supportedStrategiesOf } from "@/lib/domain/strategies";
+import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
+import { builtInSummarizer } from "./run-config-factory";
+
+/**
+ * The built-in templates of the library (issue 14): every family's default
+ * Actor and Self-Reflection templates, the strategy-specific ones
+ * (`templatesFor`, e.g. QA's chain-of-thought pair) and the memory summariser,
+ * each with its text as shipped in the code and where the text comes from.
+ */
+export interface TemplateSeed {
+  template: Omit<Template, "createdAt" | "labels">;
+  text: string;
+}
+
+/** Where each family's prompts come from (their modules' headers say the same). */
+const SOURCES: Record<EnvironmentId, string> = {
+  qa: "ours, in the structure of the Reflexion paper's HotpotQA prompts (hotpotqa_runs/prompts.py; none of its wording): lib/environments/qa/prompts.ts",
+  household: "ours, in the structure of the Reflexion paper's ALFWorld prompts (alfworld_runs; none of their wording): lib/environments/household/prompts.ts",
+  code: "ours, after the Reflexion paper's programming prompts (programming_runs/generators/py_generate.py): lib/environments/code/prompts.ts",
+};
+
+const ROLE_NAMES: Record<TemplateRole, string> = { actor: "Actor", reflector: "Self-Reflection", summarizer: "Memory summariser" };
+
+/** Every built-in template with its current text, in a stable order (family, then role, defaults before strategy-specific ones). */
+export function builtInSeeds(): TemplateSeed[] {
+  const seeds: TemplateSeed[] = [];
+  const seen = new Set<string>();
+  const add = (family: EnvironmentId, role: TemplateRole, strategy: Strategy | null, prompt: PromptTemplate, source: string): void => {
+    if (seen.has(prompt.id)) return;
+    seen.add(prompt.id);
+    const label = environmentEntry(family).label.replace(/\s*\(.*\)$/, "");
+    const name = `${label} ${ROLE_NAMES[role]}${strategy ? ` (${strategy})` : ""}`;
+    seeds.push({ template: { id: prompt.id, name, family, role, strategy, builtIn: true, source }, text: prompt.text });
+  };
+  for (const family of availableEnvironments()) {
+    const entry = environmentEntry(family);
+    const defaults = entry.family.defaultTemplates;
+    add(family, "actor", null, { ...defaults.actor }, SOURCES[family]);
+    add(family, "reflector", null, { ...defaults.reflector }, SOURCES[family]);
+    for (const strategy of supportedStrategiesOf(entry.family)) {
+      const own = entry.family.templatesFor?.(strategy);
+      if (!own) continue;
+      if (own.actor.id !== defaults.actor.id) add(family, "actor", strategy, { ...own.actor }, SOURCES[family]);
+      if (own.reflector.id !== defaults.reflector.id) add(family, "reflector", strategy, { ...own.reflector }, SOURCES[family]);
+    }
+    add(family, "summarizer", null, builtInSummarizer(family), "ours (issue 14: summarise old reflections when memory grows): lib/domain/memory-summary.ts");
+  }
+  return seeds;
+}
