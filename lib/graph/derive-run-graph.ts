@@ -5,6 +5,7 @@ import type { RunState, TrialView } from "@/lib/domain/fold-run";
 import { CODE_NODE_HEIGHTS, codeActionView, codeAriaLabel, codeObservationView, codeRunOf, codeTrialSummary, codeTrialView, codeVerdictView, hidesThought } from "./code-views";
 import { sameEdge, sameRecord } from "./equality";
 import { missingMemory, promptText } from "./prompt-memory";
+import { actionDisplay, familyOf, showsThought } from "./step-display";
 import { createLayoutCache, layoutRunGraph, topologyKey, type LayoutCache, type LayoutLane, type LayoutResult } from "./layout";
 import type { CallSource, GraphNodeDataMap, GraphNodeKind, GraphNodeOf, LiveCallInput, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
 
@@ -90,6 +91,7 @@ function codeField<T>(view: T | null | undefined): { code: T } | Record<never, n
 
 function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, previousTrial: TrialView | undefined, state: RunState): NodeSpec[] {
   const code = codeRunOf(state);
+  const family = familyOf(state);
   const specs: NodeSpec[] = [
     {
       id: trialView.startEventId,
@@ -117,7 +119,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
     const key = step.action && step.observation ? `${step.action.text}\u0000${step.observation.text}` : null;
     repeats = key !== null && key === previousKey ? repeats + 1 : 1;
     previousKey = key;
-    if (step.thought && !hidesThought(code, step)) {
+    if (step.thought && !hidesThought(code, step) && showsThought(family, step.thought.text)) {
       specs.push({
         id: step.thought.eventId,
         type: "thought",
@@ -145,6 +147,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
           text: step.action.text,
           actionType: step.action.action?.type ?? null,
           argument: step.action.action?.argument ?? null,
+          ...(step.action.action ? { display: actionDisplay(family, step.action.action.type, step.action.action.argument) } : {}),
           parseError: step.action.parseError,
           invalid: step.action.action === null || step.action.parseError !== null,
           ignored: step.action.ignored,

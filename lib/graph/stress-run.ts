@@ -11,8 +11,8 @@ import { runEventSchema, type EventDataInput, type EventType, type MemoryItem, t
  * window Ω — for any number of trials. Deterministic (seeded); every event is
  * checked against the event schema, as lib/query checks fetched events.
  *
- * A 24-trial household run has ~1,000 graph nodes (≈13 steps a trial, as the
- * demo model's household runs have).
+ * A 24-trial household run has ~720 graph nodes (≈13 steps a trial, as the
+ * demo model's household runs have; its empty thoughts draw no node, decision 0020).
  */
 
 /** Which family the synthetic run imitates. */

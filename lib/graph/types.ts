@@ -70,6 +70,11 @@ export type ActionNodeData = {
   /** Parsed verb (`Search`, `Finish`, …); null when the line did not parse. */
   actionType: string | null;
   argument: string | null;
+  /**
+   * The parsed action in its family's own syntax (step-display.ts): `go to desk 1`,
+   * `think: …` for household, `Search[Alan Turing]` for QA; absent when it did not parse.
+   */
+  display?: string;
   /** Why the line is not a valid action; null when it parsed. */
   parseError: string | null;
   /** True when the action did not parse (the environment answers "Invalid Action"). */

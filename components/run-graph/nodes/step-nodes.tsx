@@ -4,6 +4,7 @@ import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { Badge } from "@/components/ui/badge";
 import { nodeText } from "@/lib/graph";
+import { splitDisplay } from "@/lib/graph/step-display";
 import { cn } from "@/lib/utils/cn";
 import { CodeActionNode, CodeObservationNode } from "./code-nodes";
 import { ActionMarkers, actionFrameProps, CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
@@ -77,12 +78,21 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
       >
         Action {data.step}
       </NodeLabel>
-      <p className="mt-1 line-clamp-2 break-words font-mono text-xs leading-snug text-slate-900">
-        <span className="font-semibold text-sky-800">{data.actionType}</span>[{data.argument === null ? null : nodeText(data.argument)}]
-      </p>
+      <ActionLine data={data} />
     </NodeFrame>
   );
 });
+
+/** The parsed action in its family's syntax (view-model `display`), the verb in bold; the bracket form for older view-models. */
+function ActionLine({ data }: { data: FlowNode<"action">["data"] }) {
+  const [verb, rest] = data.display === undefined ? [data.actionType ?? "", `[${data.argument ?? ""}]`] : splitDisplay(data.display, data.actionType);
+  return (
+    <p className="mt-1 line-clamp-2 break-words font-mono text-xs leading-snug text-slate-900" data-testid="action-display">
+      <span className="font-semibold text-sky-800">{verb}</span>
+      {nodeText(rest)}
+    </p>
+  );
+}
 
 /** What the environment answered (for code: the tests kept, or the internal tests' result). */
 export const ObservationNode = memo(function ObservationNode({ id, data }: NodeProps<FlowNode<"observation">>) {
