@@ -3,6 +3,7 @@
 import { useQueries } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useState } from "react";
 import type { ExperimentSummary } from "@/lib/domain/experiment";
 import { experimentQuery } from "@/lib/query/experiment-queries";
 import { finalBars, hasCurves, overlayEnvironment, overlayHref, overlaySeries } from "@/lib/query/overlay-series";
@@ -42,8 +43,15 @@ function OverlayMembers({ summaries }: { summaries: readonly ExperimentSummary[]
  * final-success bars below (one-trial logs, pass@1 — e.g. the Rust ablation).
  * Running experiments are polled, so "your" curve grows beside the authors'.
  */
-export function OverlayView({ ids }: { ids: readonly string[] }) {
+export function OverlayView({ ids: urlIds }: { ids: readonly string[] }) {
   const router = useRouter();
+  // The picker answers at once; the URL follows (router.replace re-renders the page with the same ids).
+  const [ids, setChosen] = useState<readonly string[]>(urlIds);
+  const [seenUrlIds, setSeenUrlIds] = useState(urlIds.join(","));
+  if (urlIds.join(",") !== seenUrlIds) {
+    setSeenUrlIds(urlIds.join(","));
+    setChosen(urlIds);
+  }
   const queries = useQueries({ queries: ids.map((id) => experimentQuery(id)) });
   const summaries = queries.map((query) => query.data).filter((summary): summary is ExperimentSummary => summary !== undefined);
   const failed = queries.map((query, index) => ({ id: ids[index]!, error: query.error })).filter((entry) => entry.error !== null);
@@ -51,7 +59,10 @@ export function OverlayView({ ids }: { ids: readonly string[] }) {
   const series = overlaySeries(summaries);
   const environment = overlayEnvironment(series);
   const metric = environment ? METRIC_NAME[environment] : "Success";
-  const setIds = (next: string[]) => router.replace(overlayHref(next), { scroll: false });
+  const setIds = (next: string[]) => {
+    setChosen(next);
+    router.replace(overlayHref(next), { scroll: false });
+  };
 
   return (
     <main className="mx-auto grid w-full max-w-7xl flex-1 gap-4 px-4 py-5 lg:grid-cols-[1fr_18rem]" data-testid="overlay-page" data-series={series.length}>
