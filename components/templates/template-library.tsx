@@ -35,11 +35,7 @@ export function LabelChips({ labels }: { labels: readonly string[] }) {
 
 /** "New template from this": copies a template's newest text into a new template (its first version's parent is that version) and opens it. */
 function NewFromTemplate({ template, compact = false }: { template: TemplateListItem; compact?: boolean }) {
-  const router = useRouter();
-  const create = useCreateTemplate();
-  const [name, setName] = useState(`${template.name} (edited)`);
   const [open, setOpen] = useState(false);
-  const id = useId();
   if (!open) {
     return (
       <Button size="sm" onClick={() => setOpen(true)} data-testid="new-from-template" aria-label={`New template from ${template.name}`}>
@@ -47,6 +43,15 @@ function NewFromTemplate({ template, compact = false }: { template: TemplateList
       </Button>
     );
   }
+  return <NewFromTemplateForm template={template} onCancel={() => setOpen(false)} />;
+}
+
+/** The name field of {@link NewFromTemplate}; creates the template and opens its page. */
+function NewFromTemplateForm({ template, onCancel }: { template: TemplateListItem; onCancel: () => void }) {
+  const router = useRouter();
+  const create = useCreateTemplate();
+  const [name, setName] = useState(`${template.name} (edited)`);
+  const id = useId();
   return (
     <form
       className="flex flex-wrap items-center gap-2"
@@ -73,7 +78,7 @@ function NewFromTemplate({ template, compact = false }: { template: TemplateList
       <Button type="submit" size="sm" variant="primary" disabled={name.trim() === "" || create.isPending} data-testid="new-template-create">
         {create.isPending ? "Creating…" : "Create"}
       </Button>
-      <Button size="sm" variant="ghost" onClick={() => setOpen(false)}>
+      <Button size="sm" variant="ghost" onClick={onCancel}>
         Cancel
       </Button>
       {create.error ? <Notice tone="error" className="w-full text-xs">Could not create it: {create.error.message}</Notice> : null}
