@@ -32,6 +32,15 @@ export function pairedExactTest(n: number, aOnly: number, bOnly: number): Paired
   if (discordant === 0) return { n, aOnly, bOnly, pValue: 1, method: PAIRED_TEST_METHOD };
   const low = Math.min(aOnly, bOnly);
   let tail = 0;
-  for (let k = 0; k <= low; k += 1) tail += Math.exp(logChoose(discordant, k) - discordant * Math.LN2);
+  if (discordant <= 1000) {
+    // P(k) by the recurrence P(k+1) = P(k)·(n−k)/(k+1) from P(0) = 2^−n: exact for small n (2^−1000 is still a normal double).
+    let term = 2 ** -discordant;
+    for (let k = 0; k <= low; k += 1) {
+      tail += term;
+      term = (term * (discordant - k)) / (k + 1);
+    }
+  } else {
+    for (let k = 0; k <= low; k += 1) tail += Math.exp(logChoose(discordant, k) - discordant * Math.LN2);
+  }
   return { n, aOnly, bOnly, pValue: Math.min(1, 2 * tail), method: PAIRED_TEST_METHOD };
 }
