@@ -20,6 +20,7 @@ import { CodeActionDetails, CodeObservationDetails, CodeVerdictDetails } from ".
 import { ForkHere } from "./fork-here";
 import { MemoryInPrompt } from "./memory-in-prompt";
 import { PromptViewer } from "./prompt-viewer";
+import { QaEvaluationView } from "./qa-evaluation-view";
 import { TemplateVersionLine } from "./template-version-line";
 
 /** The scripted offline stand-in (see `GET /api/models`, `scripted: true`). */
@@ -279,6 +280,7 @@ function NodeDetails({
               />
             </Section>
           )}
+          <QaEvaluationView state={state} trial={node.data.trial} />
           <Section title={node.data.code ? "Feedback the agent sees" : "Feedback"}>
             <TextBlock testId="inspector-text" mono={node.data.code !== undefined}>
               {node.data.feedback}
