@@ -24,6 +24,7 @@ __builtins__ = dict(_builtins_module.__dict__)
 import binascii
 import json
 import math
+import sys as _sys
 import types
 import decimal as _decimal
 import fractions as _fractions
@@ -107,9 +108,9 @@ def _encode(value, depth, budget, seen):
         if isinstance(value, dict):
             return {"$t": "dict", "v": [[_encode(k, depth + 1, budget, seen), _encode(v, depth + 1, budget, seen)] for k, v in dict.items(value)]}
         if isinstance(value, frozenset):
-            return {"$t": "frozenset", "v": [_encode(item, depth + 1, budget, seen) for item in frozenset.__iter__(value)]}
+            return {"$t": "frozenset", "v": [_encode(item, depth + 1, budget, seen) for item in frozenset.__iter__(value)], "m": _table_size(value)}
         if isinstance(value, set):
-            return {"$t": "set", "v": [_encode(item, depth + 1, budget, seen) for item in set.__iter__(value)]}
+            return {"$t": "set", "v": [_encode(item, depth + 1, budget, seen) for item in set.__iter__(value)], "m": _table_size(value)}
         if isinstance(value, (types.GeneratorType, map, filter, zip, enumerate, reversed)) or type(value).__name__ in (
             "dict_keyiterator", "dict_valueiterator", "dict_itemiterator", "list_iterator", "tuple_iterator",
             "range_iterator", "str_ascii_iterator", "str_iterator", "set_iterator", "dict_keys", "dict_values",
@@ -117,6 +118,10 @@ def _encode(value, depth, budget, seen):
             "combinations", "combinations_with_replacement", "accumulate", "groupby", "starmap",
             "takewhile", "dropwhile", "filterfalse", "zip_longest", "pairwise", "batched", "compress", "tee",
         ):
+            if _role[0] == "C":
+                # The candidate's iterators stay lazy, as in CPython (an endless generator
+                # is fine as long as the test stops): a reference, consumed on demand.
+                return _fallback_encode(value, depth, budget, seen)
             items = []
             for item in value:
                 if len(items) >= MAX_ITER:
@@ -163,10 +168,9 @@ def _decode(node):
         return tuple(_decode(item) for item in v)
     if tag == "dict":
         return {_decode(k): _decode(val) for k, val in v}
-    if tag == "set":
-        return _ordered_set([_decode(item) for item in v])
-    if tag == "frozenset":
-        return frozenset(_ordered_set([_decode(item) for item in v]))
+    if tag in ("set", "frozenset"):
+        size = node.get("m")
+        return _ordered_set([_decode(item) for item in v], size if type(size) is int and 8 <= size <= 2 ** 26 else 8, tag == "frozenset")
     if tag == "iter":
         return iter([_decode(item) for item in v])
     if tag == "deque":
@@ -180,25 +184,115 @@ def _dumps(node):
     return json.dumps(node, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
-def _ordered_set(items):
-    """A set whose iteration order is `items`' (the order the sender's set had).
 
-    Both interpreters hash alike (same build, same snapshot), so adding the items in
-    the sender's iteration order reproduces it unless collisions placed them
-    differently; then the insertion order is repaired (an item iterated too late is
-    inserted earlier) until the orders agree, at most len(items) rounds.
-    """
-    order = list(items)
-    result = set(order)
-    if len(result) != len(order):
-        return result
-    for _ in range(len(order)):
-        got = list(result)
-        at = next((i for i, (a, b) in enumerate(zip(got, items)) if a is not b), -1)
-        if at < 0:
-            return result
-        wanted = items[at]
-        order.remove(wanted)
-        order.insert(max(0, order.index(got[at])), wanted)
-        result = set(order)
+# ---------------------------------------------------------------------------
+# Set iteration order (decision 0019): both interpreters are one build and share the
+# hash secret (one memory snapshot), so the receiver can rebuild the sender's table
+# layout: the encoder sends the table size ("m"); _layout finds slots, in iteration
+# order, on each item's probe path (CPython's set_add_entry: 9 linear probes, then
+# perturbation) with every earlier path slot taken; the items are inserted so each
+# comes after the items it had to skip, into a table presized to "m". The result is
+# checked against the sender's order; when no layout is found (large or crowded
+# tables) the plain rebuild is used.
+# ---------------------------------------------------------------------------
+
+_SET_BASE = _sys.getsizeof(set())
+_SET_ENTRY = max(1, (_sys.getsizeof(set(range(5))) - _SET_BASE) // 32)
+_HASH_BITS = (1 << _sys.hash_info.width) - 1
+
+
+def _table_size(value):
+    extra = _sys.getsizeof(value) - _SET_BASE
+    return 8 if extra <= 0 else extra // _SET_ENTRY
+
+
+def _probe(h, mask, limit):
+    perturb = h & _HASH_BITS
+    i = h & mask
+    out = []
+    while len(out) < limit:
+        out.extend(range(i, i + (9 if i + 9 <= mask else 0) + 1))
+        perturb >>= 5
+        i = (i * 5 + 1 + perturb) & mask
+    return out
+
+
+def _layout(items, size):
+    """An insertion order that puts `items` in this iteration order in a `size` table, or None."""
+    n = len(items)
+    paths = [_probe(hash(x), size - 1, 2 * size + 10) for x in items]
+    slot_of = [0] * n
+    occupied = set()
+    budget = [400 * n + 2000]
+
+    def place(i, low, required):
+        if i == n:
+            return not required
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        need = set()
+        for slot in paths[i]:
+            if slot in occupied or slot in need:
+                continue
+            if slot <= low or any(r < slot for r in required) or any(p < slot for p in need):
+                return False
+            occupied.add(slot)
+            slot_of[i] = slot
+            if place(i + 1, slot, (required | need) - {slot}):
+                return True
+            occupied.discard(slot)
+            need.add(slot)
+        return False
+
+    if not place(0, -1, frozenset()):
+        return None
+    owner = {slot_of[i]: i for i in range(n)}
+    deps = [[owner[p] for p in paths[i][: paths[i].index(slot_of[i])]] for i in range(n)]
+    order, state = [], [0] * n
+
+    def visit(i):
+        if state[i] == 1:
+            return False
+        if state[i] == 0:
+            state[i] = 1
+            if not all(visit(j) for j in deps[i]):
+                return False
+            state[i] = 2
+            order.append(i)
+        return True
+
+    return [items[i] for i in order] if all(visit(i) for i in range(n)) else None
+
+
+def _presized(order, size, frozen):
+    if size <= 8:
+        return frozenset(order) if frozen else set(order)
+    fillers = [object() for _ in range(max(0, size // 4 - len(order)))]
+    if frozen and fillers:
+        return None
+    if frozen:
+        return frozenset(dict.fromkeys(order))
+    result = set()
+    result.update(dict.fromkeys(order + fillers))  # presized to `size`: no resize while filling
+    for filler in fillers:
+        result.discard(filler)
     return result
+
+
+def _ordered_set(items, size=8, frozen=False):
+    """A set (frozenset) of `items` iterating in their order when a layout is found."""
+    plain = frozenset(items) if frozen else set(items)
+    n = len(items)
+    if len(plain) != n or n > 5000 or all(map(_is_same, plain, items)):
+        return plain
+    if 2 * n < size or (size == 8 and n <= 4):
+        order = _layout(items, size)
+        built = _presized(order, size, frozen) if order is not None else None
+        if built is not None and _table_size(built) == size and all(map(_is_same, built, items)):
+            return built
+    return plain
+
+
+def _is_same(a, b):
+    return a is b

@@ -21,6 +21,7 @@
 
 import builtins as _refs_builtins
 import sys as _refs_sys
+from itertools import islice as _islice
 
 _role = [""]  # "C" or "T", set once by c_load / t_init
 _handles = {}  # C: handle id -> object, for the current test
@@ -28,6 +29,11 @@ _callbacks = {}  # T: callback id -> callable, for the current test
 _setup_classes = {}  # T: id(class) -> name, for classes bound by the set-up code
 _c_bridge = [None]  # C: JavaScript function calling t_callback in T
 _VALUE_MODULES = frozenset({"datetime", "re", "decimal", "fractions", "ipaddress", "uuid", "pathlib"})
+
+
+def _system_type(t):
+    """A class that existed before user code ran: a static (C) type or one in the guard's baseline."""
+    return id(t) in _baseline_types or not (type.__getattribute__(t, "__flags__") & (1 << 9))  # Py_TPFLAGS_HEAPTYPE
 
 
 def _type_node(t):
@@ -45,7 +51,7 @@ def _type_node(t):
     target = _refs_sys.modules.get(module)
     for part in name.split("."):
         target = getattr(target, part, None) if target is not None else None
-    if target is t and id(t) in _baseline_types:
+    if target is t and _system_type(t):
         return {"$t": "type", "m": module, "n": name}
     return None
 
@@ -115,7 +121,7 @@ def _decode_special(tag, node):
 def _defined_by_program(t, names):
     """True when a class outside the baseline (defined by user code) defines one of `names`."""
     for klass in type.__getattribute__(t, "__mro__"):
-        if id(klass) in _baseline_types:
+        if _system_type(klass):
             continue
         if any(name in type.__getattribute__(klass, "__dict__") for name in names):
             return True
@@ -126,7 +132,7 @@ def _compare_plain(obj, op, other):
     t = type(obj)
     if op == "eq" and not _defined_by_program(t, ("__eq__",)) and getattr(t, "__eq__", None) is object.__eq__:
         return obj is other
-    if id(t) in _baseline_types and t.__module__ in _VALUE_MODULES:
+    if _system_type(t) and t.__module__ in _VALUE_MODULES:
         return _COMPARE[op](obj, other)
     raise _boundary_error(
         f"comparing a {t.__qualname__} object with test data cannot cross the sandbox boundary "
@@ -136,7 +142,7 @@ def _compare_plain(obj, op, other):
 
 def _truth(obj):
     t = type(obj)
-    if id(t) in _baseline_types or not _defined_by_program(t, ("__bool__", "__len__")):
+    if _system_type(t) or not _defined_by_program(t, ("__bool__", "__len__")):
         return bool(obj)
     raise _boundary_error(f"the truth value of a {t.__qualname__} object is defined by the program and cannot cross the sandbox boundary")
 
@@ -162,8 +168,11 @@ def _apply(op, obj, args, kwargs):
         return obj[args[0]]
     if op == "contains":
         return args[0] in obj
-    if op == "list":
-        return list(obj)
+    if op == "iter":
+        return iter(obj)
+    if op == "take":
+        items = list(_islice(obj, args[0]))
+        return [items, len(items) < args[0]]
     if op == "next":
         return next(obj)
     if op == "hash":
@@ -250,7 +259,7 @@ class _Ref:
         return bool(_ref_op(self, "contains", item))
 
     def __iter__(self):
-        return iter(_ref_op(self, "list"))
+        return _RefIterator(_ref_op(self, "iter"))
 
     def __next__(self):
         return _ref_op(self, "next")
@@ -264,6 +273,36 @@ class _Ref:
     __le__ = _cmp("le")
     __gt__ = _cmp("gt")
     __ge__ = _cmp("ge")
+
+
+class _RefIterator:
+    """Iterates a C-side iterator, fetching 1, 2, 4... up to 1024 items per crossing."""
+
+    __slots__ = ("_source", "_buffer", "_done", "_batch")
+
+    def __init__(self, source):
+        self._source = source
+        self._buffer = []
+        self._done = False
+        self._batch = 1
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self._buffer:
+            if self._done:
+                raise StopIteration
+            if type(self._source) is not _Ref:  # C returned plain data for iter(): a list of items
+                self._buffer, self._done = list(self._source), True
+            else:
+                items, self._done = _ref_op(self._source, "take", self._batch)
+                self._buffer = list(items)
+                self._batch = min(self._batch * 2, 1024)
+            self._buffer.reverse()
+            if not self._buffer:
+                raise StopIteration
+        return self._buffer.pop()
 
 
 def t_callback(payload):
