@@ -84,11 +84,17 @@ describe("runs controlled through the store, across processes", () => {
 
   it("12 runs enqueued with --detach are drained by `cli worker --concurrency 3 --exit-when-idle`, never more than 3 in flight", async () => {
     const env = dbEnv("drain", { REFLEXION_DEMO_DELAY_MS: "5" });
-    const detached = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        runCli(["run", "--tasks", "builtin", "--task-id", `qa-builtin-0${(i % 9) + 1}`, "--strategy", i % 2 ? "none" : "reflexion", "--trials", "3", "--model", "demo", "--detach"], env),
-      ),
-    );
+    // Enqueued 4 processes at a time: 12 CLI processes starting at once on a 2-core machine spend the time limit on start-up.
+    const detached: Awaited<ReturnType<typeof runCli>>[] = [];
+    for (let batch = 0; batch < 12; batch += 4) {
+      detached.push(
+        ...(await Promise.all(
+          Array.from({ length: 4 }, (_, k) => batch + k).map((i) =>
+            runCli(["run", "--tasks", "builtin", "--task-id", `qa-builtin-0${(i % 9) + 1}`, "--strategy", i % 2 ? "none" : "reflexion", "--trials", "3", "--model", "demo", "--detach"], env),
+          ),
+        )),
+      );
+    }
     for (const result of detached) {
       expect(result.code).toBe(0);
       expect(result.stdout.trim()).toMatch(/^[0-9a-f-]{36}$/);
@@ -117,7 +123,7 @@ describe("runs controlled through the store, across processes", () => {
     } finally {
       await store.close();
     }
-  });
+  }, 120_000);
 
   it("a worker killed with SIGKILL mid-run: another worker resumes the branch from its log, nothing lost or doubled", async () => {
     const env = dbEnv("sigkill", { REFLEXION_DEMO_DELAY_MS: "10" });
