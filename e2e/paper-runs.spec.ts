@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { expect, test } from "./fixtures";
 
 /**
@@ -12,6 +14,8 @@ import { expect, test } from "./fixtures";
 const REFLEXION_LOG = "hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt";
 const REACT_LOG = "hotpotqa_runs/root/ReAct/base/100_questions_5_trials.txt";
 const screenshots = process.env.DOCS_SCREENSHOTS === "1";
+/** The shared data folder (read in place, never copied into the repo). */
+const DATA_ROOT = process.env.REFLEXION_DATA_ROOT ?? path.resolve("../shared/data");
 
 /** Imports the list's row whose path ends with `suffix`; resolves with its experiment id (from the result's link). */
 async function importFromList(page: import("@playwright/test").Page, suffix: string, figures: string): Promise<string> {
@@ -35,6 +39,13 @@ test("the paper's runs: import from the list, badge and curve, overlay of ReAct 
   await page.waitForURL(/\/imports$/);
   await expect(page.getByTestId("imports-data-root")).toBeVisible();
   await expect(page.locator('[data-testid="import-family"][data-family="qa"]')).toBeVisible();
+
+  // A truncated upload is refused with its file and line, and nothing of it is imported.
+  const log = fs.readFileSync(path.join(DATA_ROOT, "reflexion/noahshinn-reflexion", REACT_LOG));
+  await page.getByTestId("import-upload").setInputFiles({ name: "100_questions_5_trials.txt", mimeType: "text/plain", buffer: log.subarray(0, 200_000) });
+  await expect(page.getByTestId("import-upload-error")).toContainText(/100_questions_5_trials\.txt, line \d+: .*truncated/);
+  await expect(page.getByTestId("import-upload-error")).toContainText("Nothing of this upload was imported");
+  await expect(page.locator(`[data-testid="importable-file"][data-path$="${REACT_LOG}"]`)).toHaveAttribute("data-imported", "false");
 
   const reflexionId = await importFromList(page, REFLEXION_LOG, "32 → 42 → 48 → 50 → 51");
 
