@@ -37,6 +37,8 @@ export interface ParityReport {
   identicalVerdicts: number;
   /** Asserts whose status (pass / fail / error / timeout) is the same on both sides. */
   identicalStatuses: number;
+  /** Asserts CPython itself does not pass (known upstream failures): the sandbox must fail them too. */
+  cpythonNotPassing: number;
   /** Asserts whose verdicts differ. */
   differences: ParityUnit[];
   /** Same verdict, different kind of failure (e.g. CPython `error`, sandbox `fail`). */
@@ -157,6 +159,7 @@ export async function checkParity(
     problems: byProblem.size,
     asserts: compared.length,
     identicalVerdicts: compared.length - differences.length,
+    cpythonNotPassing: compared.filter((u) => !passed(u.cpython.status)).length,
     identicalStatuses: compared.length - differences.length - statusDifferences.length,
     differences,
     statusDifferences,
@@ -167,7 +170,7 @@ export async function checkParity(
 /** The report as printed by `npm run parity:python`. */
 export function formatParityReport(report: ParityReport, examples = 5): string {
   const lines = [
-    `${report.dataset}: ${report.problems} problems, ${report.asserts} asserts, ${report.identicalVerdicts} identical verdicts, ${report.differences.length} differences` +
+    `${report.dataset}: ${report.problems} problems, ${report.asserts} asserts, ${report.identicalVerdicts} identical verdicts (CPython fails ${report.cpythonNotPassing}), ${report.differences.length} differences` +
       ` (statuses: ${report.identicalStatuses} identical, ${report.statusDifferences.length} differ in kind only)`,
   ];
   const show = (unit: ParityUnit) =>
