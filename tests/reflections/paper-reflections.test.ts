@@ -1,5 +1,13 @@
 import path from "node:path";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import { foldRun } from "@/lib/domain/fold-run";
+import { asRunId } from "@/lib/domain/ids";
+import { deriveRunGraph } from "@/lib/graph";
+import { RunUiStoreProvider } from "@/lib/store";
+import { RunHeader } from "@/components/run/run-header";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import type { ImportResult } from "@/lib/domain/paper-import";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -69,5 +77,32 @@ describe("reflections of the authors' runs", () => {
     const household = await listReflections(store, { experimentId: alfworld.experimentId, q: "", helped: true, limit: 200 });
     expect(alfworld.successByTrial.at(-1)! - alfworld.successByTrial[0]!).toBe(50);
     expect(household.counts.helped).toBe(50);
+  });
+});
+
+describe("an imported run opens like any other", () => {
+  it("folds, draws its reflection node (the list's link target) and renders its header read-only with the badge", async () => {
+    const [worked] = (await listReflections(store, { experimentId: hotpot.experimentId, q: "", helped: true, limit: 1 })).items;
+    const run = await store.getRun(asRunId(worked!.runId));
+    const state = foldRun(await store.list(run!.id, run!.rootBranchId));
+    expect(state.status).toBe("ended");
+    expect(state.config?.provenance?.model).toBe("text-davinci-003");
+    expect(deriveRunGraph(state).nodes.some((node) => node.id === worked!.reflectionEventId && node.type === "reflection")).toBe(true);
+    const html = renderToStaticMarkup(
+      createElement(
+        QueryClientProvider,
+        { client: new QueryClient() },
+        createElement(
+          RunUiStoreProvider,
+          null,
+          createElement(RunHeader, { runId: run!.id, branch: null, branchRows: [], currentBranchId: run!.rootBranchId, onSelectBranch: () => undefined, detail: undefined, state, status: "ended", connection: "closed" }),
+        ),
+      ),
+    );
+    expect(html).toContain("Recorded by the authors, 2023");
+    expect(html).toContain('data-testid="read-only-note"');
+    expect(html).not.toContain('data-testid="pause-run"');
+    expect(html.match(/data-testid="trial-chip"/g)).toHaveLength(state.trials.length);
+    expect(html).toMatch(new RegExp(`data-trial="${worked!.next!.trial}" data-outcome="success"`));
   });
 });
