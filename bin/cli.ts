@@ -11,6 +11,7 @@ import { positiveInt, readDatasetFile } from "@/lib/cli/options";
 import { registerExperimentCommands } from "@/lib/cli/experiment-commands";
 import { registerImportCommands } from "@/lib/cli/import-commands";
 import { registerRunCommands } from "@/lib/cli/run-commands";
+import { registerTemplateCommands } from "@/lib/cli/template-commands";
 import { registerWorkerCommands } from "@/lib/cli/worker-commands";
 import { builtinCodeTasks, formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
 import { runHouseholdConformance } from "@/lib/environments/household";
@@ -71,6 +72,7 @@ program
 registerRunCommands(program);
 registerWorkerCommands(program);
 registerExperimentCommands(program);
+registerTemplateCommands(program);
 registerImportCommands(program);
 
 program

@@ -9,6 +9,7 @@ import { environmentEntry } from "@/lib/environments/registry";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
+import { armWithVersionReferences } from "./template-commands";
 
 interface RunOptions {
   env: string;
@@ -28,7 +29,7 @@ function armsOf(options: RunOptions): ArmInput[] {
   if (options.armsFile) {
     const parsed = z.array(armSchema).min(1).safeParse(JSON.parse(fs.readFileSync(options.armsFile, "utf8")));
     if (!parsed.success) throw new Error(`${options.armsFile}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
-    return parsed.data;
+    return parsed.data.map(armWithVersionReferences);
   }
   const names = (options.arms ?? "none,reflexion").split(",").map((name) => name.trim()).filter(Boolean);
   return names.map((name) => {
@@ -127,7 +128,7 @@ export function registerExperimentCommands(program: Command): void {
     .requiredOption("--tasks <file|builtin>", 'a dataset file or "builtin"')
     .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
     .option("--arms <strategies>", "comma-separated strategies, each an arm labelled by its name (default none,reflexion)")
-    .option("--arms-file <file>", "a JSON list of labelled arm configurations: [{label, strategy, modelId, memoryWindow?, maxTrials?, templates?}]")
+    .option("--arms-file <file>", "a JSON list of labelled arm configurations: [{label, strategy, modelId, memoryWindow?, maxTrials?, templates?}]; a templates value without whitespace is a library version (tv-… id, <template>@<label>), any other value template text")
     .option("--model <id>", "model id of the --arms arms", "demo")
     .option("--trials <n>", "trial budget of each run (1–50)", rangedInt(1, 50), 5)
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)

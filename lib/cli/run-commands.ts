@@ -8,6 +8,7 @@ import { createServerContext, type ServerContext } from "@/lib/server/app-contex
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
 import { follow } from "./follow";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
+import { templateChoiceOf } from "./template-commands";
 
 /** A CLI context: the same database as the web app; its worker pool claims nothing by itself. */
 function cliContext(): ServerContext {
@@ -37,6 +38,8 @@ interface RunOptions {
   breakBefore?: Array<"actor" | "reflector">;
   json?: boolean;
   detach?: boolean;
+  template?: string[];
+  summarizeMemory?: number;
 }
 
 /**
@@ -59,6 +62,8 @@ export function registerRunCommands(program: Command): void {
     .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30; code: always 2, tests then implementation)", positiveInt)
     .addOption(new Option("--break-after <points...>", "pause at these points (repeatable)").choices(["reflection", "observation", "evaluation"]))
     .addOption(new Option("--break-before <roles...>", "pause before every model call of these roles").choices(["actor", "reflector"]))
+    .option("--template <role=version...>", "a template library version per role (repeatable): actor=<ref> or reflector=<ref>, ref a version id (tv-…), <template>@<label>, <template>@v<n> or a template id (its newest); see `templates list`")
+    .option("--summarize-memory <tokens>", "summarise the reflections with the Self-Reflection model when they exceed this many tokens (instead of the memory window)", positiveInt)
     .option("--json", "print the run's events, one stored JSON envelope per line")
     .option("--detach", "only enqueue the run (status queued) and print its id; a worker executes it")
     .action(async (options: RunOptions) => {
@@ -84,6 +89,8 @@ export function registerRunCommands(program: Command): void {
             maxTrials: options.trials,
             memoryWindow: options.memoryWindow,
             maxStepsPerTrial: options.maxSteps,
+            templateVersions: templateChoiceOf(options.template),
+            memoryManagement: options.summarizeMemory === undefined ? undefined : { kind: "summarize", tokenBudget: options.summarizeMemory },
             breakpoints: {
               afterReflection: options.breakAfter?.includes("reflection") ?? false,
               afterObservation: options.breakAfter?.includes("observation") ?? false,
