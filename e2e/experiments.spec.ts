@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { ExperimentsPage } from "./pages/experiments-page";
 
 /** The CSV export's header row (lib/server/experiment-export.ts): one row per task × arm × trial. */
-const CSV_HEADER = "task_id,arm,strategy,model,trial,outcome,verdict,score,tokens_in,tokens_out,cost_usd,latency_ms,run_id";
+const CSV_HEADER = "task_id,arm,strategy,model,trial,outcome,verdict,score,f1,tokens_in,tokens_out,cost_usd,latency_ms,run_id";
 const BUILTIN_QA_TASKS = 12;
 
 test("experiment: built-in QA × {none, reflexion} with the demo model — progress, curves, side-by-side compare, CSV export", async ({ page }) => {

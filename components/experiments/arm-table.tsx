@@ -13,8 +13,21 @@ function Cost({ value }: { value: number | null }) {
   return value === null ? <span title="Some calls have no known price (e.g. a local model)">unknown</span> : <>{formatUsd(value)}</>;
 }
 
+/** Mean F1 at trial 1 and at the last trial (`0.512 / 0.733`); "—" when the runs recorded no F1. */
+function MeanF1({ values }: { values: ReadonlyArray<number | null> | undefined }) {
+  const first = values?.[0] ?? null;
+  const last = values?.at(-1) ?? null;
+  if (first === null && last === null) return <span title="No evaluation of these runs recorded F1">—</span>;
+  const show = (value: number | null) => (value === null ? "—" : value.toFixed(3));
+  return (
+    <>
+      {show(first)} / {show(last)}
+    </>
+  );
+}
+
 /**
- * Per arm: the metric at trial 1 and at the last trial, tokens, cost split by
+ * Per arm: the metric at trial 1 and at the last trial, QA's mean F1 at both, tokens, cost split by
  * role, cost to first success, false positives (code), halts (household), and
  * model calls made live vs served from the response cache.
  */
@@ -31,6 +44,11 @@ export function ArmTable({ arms, environment, scripted }: { arms: readonly ArmRe
               {metric} trial 1 {environment === "qa" ? <OracleLabel /> : null}
             </th>
             <th scope="col" className={`${th} text-right`}>{metric} last trial</th>
+            {environment === "qa" ? (
+              <th scope="col" className={`${th} text-right`} title="Mean token F1 (hotpot_evaluate_v1) of the arm's answers at trial 1 and at the last trial; a run that stopped earlier counts with its last answer">
+                F1 trial 1 / last
+              </th>
+            ) : null}
             <th scope="col" className={`${th} text-right`}>Tokens in / out</th>
             <th scope="col" className={`${th} text-right`}>Cost</th>
             <th scope="col" className={`${th} text-right`} title="Actor / Evaluator (LLM judge; the built-in evaluators make no calls) / Self-Reflection">
@@ -67,6 +85,11 @@ export function ArmTable({ arms, environment, scripted }: { arms: readonly ArmRe
                 <td className={`${td} text-right`} data-testid="rate-last">
                   {rates.last.percent}% <span className="text-[11px] text-slate-500">({rates.last.solved}/{rates.last.tasks}, trial {rates.lastTrial})</span>
                 </td>
+                {environment === "qa" ? (
+                  <td className={`${td} text-right`} data-testid="arm-f1">
+                    <MeanF1 values={arm.meanF1ByTrial} />
+                  </td>
+                ) : null}
                 <td className={`${td} text-right`}>
                   {formatInteger(arm.tokens.input)} / {formatInteger(arm.tokens.output)}
                 </td>

@@ -9,6 +9,12 @@ export interface CellInput {
   runId: string;
   summary: BranchSummaryState;
   status: RunStatus;
+  /**
+   * QA: the F1 of each evaluated trial of the cell's run (index k = trial k + 1),
+   * from `evaluation-end.details.f1` (lib/environments/qa/f1.ts); absent when
+   * the caller has none (other families, evaluations recorded without F1).
+   */
+  f1ByTrial?: ReadonlyArray<number>;
 }
 
 /**
@@ -37,6 +43,26 @@ function sumOrNull(values: Array<number | null>): number | null {
 /** `successByTrial[k]`: cells solved at or before trial k + 1, for k < trials (cumulative, the paper's Fig. 3–4). */
 export function successByTrial(solved: ReadonlyArray<number | null>, trials: number): number[] {
   return Array.from({ length: trials }, (_, k) => solved.filter((trial) => trial !== null && trial <= k + 1).length);
+}
+
+/**
+ * `meanF1ByTrial[k]` over the cells that carry F1: trial k + 1's F1 where the run
+ * got that far, its last trial's F1 where it ended earlier (stopped at a success
+ * or by its budget), and no contribution from a run still short of trial k + 1.
+ * Null at a trial no cell contributes to; undefined when no cell carries F1.
+ */
+export function meanF1ByTrial(cells: ReadonlyArray<{ f1ByTrial?: ReadonlyArray<number>; ended: boolean }>, trials: number): Array<number | null> | undefined {
+  const scored = cells.filter((cell) => cell.f1ByTrial !== undefined && cell.f1ByTrial.length > 0);
+  if (scored.length === 0) return undefined;
+  return Array.from({ length: trials }, (_, k) => {
+    const values: number[] = [];
+    for (const cell of scored) {
+      const f1 = cell.f1ByTrial ?? [];
+      const value = k < f1.length ? f1[k] : cell.ended ? f1.at(-1) : undefined;
+      if (value !== undefined) values.push(value);
+    }
+    return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+  });
 }
 
 function armResult(record: ExperimentRecord, label: string, cells: readonly CellInput[]): ArmResult {
@@ -72,7 +98,12 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
     costToFirstSuccessUsd: solvedCosts.length === 0 || solvedTotal === null ? null : solvedTotal / solvedCosts.length,
     falsePositives: cells.filter((cell) => cell.summary.status === "ended" && cell.summary.lastFalsePositive).length,
     halts: cells.reduce((n, cell) => n + cell.summary.halts, 0),
+    ...optionalF1(meanF1ByTrial(cells.map((cell) => ({ f1ByTrial: cell.f1ByTrial, ended: cell.summary.status === "ended" })), trials)),
   };
+}
+
+function optionalF1(values: Array<number | null> | undefined): Pick<ArmResult, "meanF1ByTrial"> {
+  return values === undefined ? {} : { meanF1ByTrial: values };
 }
 
 /**

@@ -117,6 +117,13 @@ export const armResultSchema = z.object({
   costToFirstSuccessUsd: z.number().nonnegative().nullable(),
   falsePositives: z.number().int().nonnegative(),
   halts: z.number().int().nonnegative(),
+  /**
+   * QA: `meanF1ByTrial[k]`, the mean F1 (hotpot_evaluate_v1, in [0, 1]) of the
+   * arm's runs at trial k + 1 — a run that ended earlier counts with its last
+   * trial's F1, as the success curve counts it solved; null where no run has a
+   * recorded F1. Absent for other families and when no cell carries F1 (decision 0020).
+   */
+  meanF1ByTrial: z.array(z.number().min(0).max(1).nullable()).optional(),
 });
 export type ArmResult = z.infer<typeof armResultSchema>;
 
@@ -156,7 +163,8 @@ export const experimentListResponseSchema = z.object({ experiments: z.array(expe
 /**
  * The `--json` closing line of `cli experiment run|resume|show` (issue contract):
  * `{"type":"experiment-summary","experimentId":…,"arms":[{"label","strategy","modelId","tasks","trials",
- * "successByTrial":[…],"calls":{"live","cached"},"tokens":{"input","output"},"costUsd"}]}`.
+ * "successByTrial":[…],"calls":{"live","cached"},"tokens":{"input","output"},"costUsd"[,"meanF1ByTrial":[…]]}]}`
+ * (`meanF1ByTrial` for QA arms whose cells carry F1, decision 0020).
  */
 export function experimentSummaryLine(summary: ExperimentSummary): string {
   return JSON.stringify({
@@ -172,6 +180,7 @@ export function experimentSummaryLine(summary: ExperimentSummary): string {
       calls: arm.calls,
       tokens: arm.tokens,
       costUsd: arm.costUsd,
+      ...(arm.meanF1ByTrial === undefined ? {} : { meanF1ByTrial: arm.meanF1ByTrial }),
     })),
   });
 }
