@@ -5,7 +5,8 @@ const nextConfig = {
   reactStrictMode: true,
   // better-sqlite3 is a native addon: keep it out of the server bundle (Next already lists it; explicit here).
   // esbuild (TypeScript → JavaScript for the code sandbox) ships a native binary: keep it external too.
-  serverExternalPackages: ["better-sqlite3", "esbuild"],
+  // gpt-tokenizer (prompt token counts) is large: one copy in node_modules instead of one per server route bundle.
+  serverExternalPackages: ["better-sqlite3", "esbuild", "gpt-tokenizer"],
   poweredByHeader: false,
   // Content-Security-Policy and companions on every response (lib/security/content-security-policy.js, decision 0017).
   async headers() {

@@ -101,7 +101,7 @@ function ModelCallDetails({ call, state, title = "Model call", byPerson = false 
       </Section>
       <Section title={`Prompt · ${call.messages.length} ${call.messages.length === 1 ? "message" : "messages"}`}>
         <TemplateVersionLine callEventId={call.eventId} />
-        <PromptViewer messages={call.messages} memory={actorMemory} />
+        <PromptViewer messages={call.messages} memory={actorMemory} contextUse={call.contextUse} />
       </Section>
       <Section title="Raw completion">
         <TextBlock testId="inspector-completion" mono>
