@@ -53,6 +53,8 @@ export function formatEventLine(event: RunEvent): string | null {
       return `Reflection edited: ${event.data.newText}`;
     case "memory-edit":
       return `Memory edited: ${event.data.newMemory.length} item(s)`;
+    case "memory-summary":
+      return `Memory summarised before trial ${event.data.trial}: ${event.data.before.length} reflections (${event.data.beforeTokens} tokens, budget ${event.data.tokenBudget}) → ${event.data.afterTokens} tokens: ${event.data.after.map((item) => item.text).join(" ")}`;
     case "model-call-error":
       return `Model call failed (${event.data.code}, ${event.data.attempts} attempt(s)): ${event.data.message}`;
     case "run-pause":

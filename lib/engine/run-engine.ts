@@ -136,7 +136,8 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
         }
       }
       if (error instanceof ModelCallError) {
-        const role = next.kind === "reflect" ? "reflector" : "actor";
+        // start-trial calls a model only to summarise the memory (issue 14), with the Self-Reflection model.
+        const role = next.kind === "reflect" || next.kind === "start-trial" ? "reflector" : "actor";
         await append([
           draft("model-call-error", {
             callId: asCallId(newId()),
