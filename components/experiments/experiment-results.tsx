@@ -211,7 +211,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
           </span>
         }
       >
-        <SuccessCurves arms={summary.arms} environment={environment} />
+        <SuccessCurves arms={summary.arms} environment={environment} endLabelMax={summary.experiment.provenance ? 26 : undefined} />
         <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">
           {METRIC_EXPLANATION[environment]}
         </p>

@@ -9,6 +9,7 @@ import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { ImportableFiles } from "./importable-files";
 import { ImportResultNotice } from "./import-result";
+import { PaperFigures } from "./paper-figures";
 import { UploadLogs } from "./upload-logs";
 
 /** Where the server looks for the shared folder (lib/domain/paper-import.ts). */
@@ -108,6 +109,7 @@ export function ImportPage() {
           <p className="text-xs text-slate-600" data-testid="imports-data-root">
             {files.length} logs in <code className="font-mono">{list.data.dataRoot}</code>
           </p>
+          <PaperFigures files={files} />
           <ImportableFiles files={files} importing={importing} onImport={(paths) => void importMany(paths)} />
         </>
       )}

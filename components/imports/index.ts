@@ -2,3 +2,4 @@
 export { ImportPage, DATA_ROOT_HINT } from "./import-page";
 export { ImportableFiles, groupByFamily, formatBytes, LOG_FAMILY_NAME } from "./importable-files";
 export { UploadLogs, IMPORT_ACCEPT } from "./upload-logs";
+export { PaperFigures, PAPER_FIGURES } from "./paper-figures";

@@ -9,6 +9,7 @@ import { finalBars, hasCurves, overlayEnvironment, overlayHref, overlaySeries, p
 import { reflectionsPath } from "@/lib/query/paper-queries";
 import { FinalBars } from "@/components/experiments/final-bars";
 import { groupByFamily, formatBytes } from "@/components/imports/importable-files";
+import { PaperFigures } from "@/components/imports/paper-figures";
 import { ReflectionCard } from "@/components/reflections/reflection-card";
 import { runNodeHref } from "@/components/reflections/focus-node-from-url";
 
@@ -139,6 +140,24 @@ describe("the import list and the reflections list", () => {
       ["code", ["z"]],
     ]);
     expect([formatBytes(1_760_000), formatBytes(33_400), formatBytes(12)]).toEqual(["1.8 MB", "33 KB", "12 B"]);
+  });
+
+  it("links each of the paper's comparisons to the overlay once all its logs are imported", () => {
+    const root = "reflexion/noahshinn-reflexion";
+    const file = (p: string, id: string | null) => ({ path: `${root}/${p}`, family: "qa" as const, label: p, format: "hotpotqa-text" as const, sizeBytes: 1, importedExperimentId: id });
+    const html = render(
+      createElement(PaperFigures, {
+        files: [
+          file("hotpotqa_runs/root/ReAct/base/100_questions_5_trials.txt", "react"),
+          file("hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt", "reflexion"),
+          file("alfworld_runs/root/base_run_logs", null),
+          file("alfworld_runs/root/reflexion_run_logs", "alf"),
+        ],
+      }),
+    );
+    expect(html).toContain(`href="${overlayHref(["react", "reflexion"])}"`);
+    expect(html).toMatch(/ALFWorld: ReAct only vs ReAct \+ Reflexion <span[^>]*>\(import 1 more log below\)/);
+    expect(html.match(/data-testid="paper-figure"/g)).toHaveLength(2);
   });
 
   it("builds the API path and renders a reflection that worked with a link to the run at that reflection", () => {
