@@ -9,7 +9,19 @@ import { chatMessageSchema } from "./events";
  * the editor and the CLI.
  *
  * Contract for the UI (later changes are additive only and noted here):
- * - (none yet)
+ * - as built: `GET /api/experiments/:id/ab` answers 404 with code `not-found` (no `not-ab` code; the
+ *   message says the experiment is no template comparison); every A/B arm outcome carries `runId`.
+ * - as built: `PUT …/labels/:label` answers 400 `invalid-input` for a bad label name or `latest`;
+ *   a version of another template is 400 too. Unknown ids/references are 404 `not-found`.
+ * - as built: preview for `summarizer` renders the memory as it stood when trial `trial` started
+ *   (before any `memory-summary` of that trial), with the run's token budget or 200; `variables` is
+ *   `count`, `reflections`, `tokenBudget`. `promptTokens` equals the recorded call's `contextUse.promptTokens`.
+ * - as built: a run's default templates record the built-in version ids (`versionId` = the id the
+ *   seeded built-in has), so "which version produced this prompt" is never null for new runs; a
+ *   `prompt-edit` keeps `newTemplate.id` = the run's template id and `version` + 1, and `versionId`
+ *   names the library version (look it up with `GET /api/templates/versions/:versionId`).
+ * - as built: experiments pin arm `templateVersions` references to version ids at start (the stored
+ *   definition has `tv-…` ids), so `GET /api/experiments/:id` shows ids, not labels.
  *
  * HTTP (app/api/templates; errors as in lib/domain/api.ts `apiErrorSchema`):
  * - `GET  /api/templates?family=&role=` → {@link templateListResponseSchema}
