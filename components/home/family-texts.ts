@@ -7,7 +7,9 @@ export function demoOnImportedWarning(environment: EnvironmentId): string {
   const fallback =
     environment === "code"
       ? "on other code tasks it writes no internal tests and a labelled placeholder program that raises (NotImplementedError in Python, Error in JavaScript/TypeScript), so the empty suite passes vacuously and the hidden tests fail"
-      : "on other tasks it answers 'unknown'";
+      : environment === "household"
+        ? "on other household tasks it only writes 'think: …' (it has no commands for them), so the world's success check never passes"
+        : "on other tasks it answers 'unknown'";
   return `The demo model has scripts only for the built-in tasks; ${fallback}. Pick a real model (set a provider key on the server) for uploaded tasks.`;
 }
 
@@ -20,8 +22,26 @@ export function runIntro(environment: EnvironmentId): string {
       "on the implementation and its failing tests, which the next trial reads together with that implementation."
     );
   }
+  if (environment === "household") {
+    return (
+      "The Actor acts in a text household (ALFWorld's rules): one command a step — go to, open, take, put, heat, use… or think: … — and the world answers each. " +
+      "The Evaluator is the world's own success check after every step (the task's goal holds), not a gold answer; a trial also ends at the step limit or in a loop. " +
+      "With Reflexion, a failed trial is followed by a self-reflection that the next trial reads from its episodic memory."
+    );
+  }
   return (
-    "An Actor answers a question with Thought → Action → Observation steps. An Evaluator judges the trial. With Reflexion, a failed trial is followed by a " +
-    "self-reflection that the next trial reads from its episodic memory."
+    "An Actor answers a question with Thought → Action → Observation steps. An Evaluator judges the trial by exact match (EM) with the gold answer; F1 is reported next to it. " +
+    "With Reflexion, a failed trial is followed by a self-reflection that the next trial reads from its episodic memory."
   );
+}
+
+/**
+ * The label of the form's "show what the Evaluator checks" disclosure: the gold
+ * answer for QA (exact match), the goal for household (the world's success
+ * check — there is no gold answer), the task's reference for code.
+ */
+export function referenceLabel(environment: EnvironmentId): string {
+  if (environment === "household") return "Show the goal (what the world's success check tests after every step; there is no gold answer)";
+  if (environment === "code") return "Show the reference (what the hidden tests check)";
+  return "Show the gold answer (what the exact-match evaluator compares against)";
 }

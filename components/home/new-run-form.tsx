@@ -13,7 +13,7 @@ import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
 import { Field, inputClass } from "./form-field";
-import { demoOnImportedWarning, runIntro } from "./family-texts";
+import { demoOnImportedWarning, referenceLabel, runIntro } from "./family-texts";
 import { UploadTaskSet } from "./upload-task-set";
 import { TemplateVersionPickers } from "@/components/templates/template-version-picker";
 import { templateVersionsRequest } from "@/lib/query/template-picker";
@@ -251,7 +251,7 @@ export function NewRunForm() {
         ) : null}
         {selectedTask?.reference ? (
           <details className="text-[11px] text-slate-600">
-            <summary className="cursor-pointer select-none">Show the gold answer (what the exact-match evaluator compares against)</summary>
+            <summary className="cursor-pointer select-none">{referenceLabel(environment)}</summary>
             <p className="mt-1 font-mono text-slate-800" data-testid="task-reference">
               {selectedTask.reference}
             </p>
