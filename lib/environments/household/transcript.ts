@@ -103,7 +103,9 @@ export interface TranscriptScene {
 /**
  * Rebuilds the scene a transcript was recorded in. What is never seen is left
  * out (objects in receptacles nobody looked into) or defaulted (whether an
- * unvisited cabinet opens: catalogue.ts). An object's properties are its type's
+ * unvisited cabinet opens: catalogue.ts). Receptacles share a location where the
+ * transcript shows it: a `go to` one of them answered "Nothing happens." from
+ * another, or a `look` facing several. An object's properties are its type's
  * defaults plus whatever the transcript shows it doing (heated → heatable,
  * switched on → toggleable, …).
  *
@@ -176,9 +178,29 @@ export function sceneFromTranscript(parsed: ParsedTranscript, id: string): Trans
     return false;
   };
 
+  /** Receptacles seen to share a location (decision 0020): each name's group, merged as evidence comes. */
+  const together = new Map<string, Set<string>>();
+  const share = (names: readonly string[]) => {
+    const group = new Set(names.flatMap((name) => [...(together.get(name) ?? [name])]));
+    for (const name of group) together.set(name, group);
+  };
+
   parsed.steps.forEach(({ action, observation }, index) => {
     const step = index + 1;
     const parsedCommand = parseHouseholdCommand(action);
+    // "go to" a receptacle of the room answered "Nothing happens." from another one: the two share a location.
+    if (parsedCommand.ok && parsedCommand.command.verb === "go to" && observation === NOTHING_HAPPENS) {
+      const target = parsedCommand.command.target;
+      if (location !== null && target !== location && receptacles.has(target)) share([location, target]);
+      return;
+    }
+    // `look` at a shared location names all its receptacles: "You are facing the cabinet 2, and cabinet 1. …"
+    if (parsedCommand.ok && parsedCommand.command.verb === "look") {
+      const facing = /^You are facing the (.*?)\. Next to it, you see/.exec(observation);
+      const names = facing === null ? [] : (facing[1] ?? "").split(/, and |, /).filter((name) => receptacles.has(name));
+      if (names.length > 1) share(names);
+      return;
+    }
     if (!parsedCommand.ok || observation === NOTHING_HAPPENS) return;
     const command = parsedCommand.command;
     switch (command.verb) {
@@ -239,6 +261,13 @@ export function sceneFromTranscript(parsed: ParsedTranscript, id: string): Trans
     }
   });
 
+  const locationOf = new Map<string, number>();
+  for (const group of new Set(together.values())) {
+    if (group.size < 2) continue;
+    const number = new Set(locationOf.values()).size + 1;
+    for (const name of group) locationOf.set(name, number);
+  }
+
   const objects = [...start].map(([name, receptacle]) => {
     const properties = new Set([...defaultProperties(typeOfName(name)), ...(evidence.get(name) ?? [])]);
     return { name, in: receptacle, properties: HOUSEHOLD_PROPERTIES.filter((property) => properties.has(property)) };
@@ -253,7 +282,8 @@ export function sceneFromTranscript(parsed: ParsedTranscript, id: string): Trans
       receptacles: roomList.map((name) => {
         const known = receptacles.get(name);
         const openable = known?.openable ?? isOpenableByDefault(typeOfName(name));
-        return { name, openable, opened: openable && known?.initiallyOpen === true };
+        const location = locationOf.get(name);
+        return { name, openable, opened: openable && known?.initiallyOpen === true, ...(location === undefined ? {} : { location }) };
       }),
       objects,
     },

@@ -1,11 +1,15 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultProperties } from "@/lib/environments/household/catalogue";
 import { normaliseCommand, parseAction, parseHouseholdCommand, splitCompletion } from "@/lib/environments/household/commands";
 import { HouseholdEpisode } from "@/lib/environments/household/episode";
+import { replayTranscript } from "@/lib/environments/household/conformance";
 import { expertPlan } from "@/lib/environments/household/expert";
 import { NOTHING_HAPPENS, listNames, lookFeedback } from "@/lib/environments/household/feedback";
 import { ROOMS_FOR_TASK, SHARED_LOCATIONS, generateHouseholdTask, generateHouseholdTaskSet } from "@/lib/environments/household/generator";
 import { HOUSEHOLD_TASK_TYPES, parseHouseholdTask, typeOfName, type HouseholdTask } from "@/lib/environments/household/task";
+import { parseTranscript, sceneFromTranscript } from "@/lib/environments/household/transcript";
 import { play } from "./fixtures";
 
 // ALFWorld's shared locations (receptacleAtLocation): several receptacles at one place. Going from one
@@ -175,5 +179,32 @@ describe("generated scenes share locations, like ALFWorld's rooms", () => {
       expect(observations, task.id).not.toContain(NOTHING_HAPPENS);
       expect(episode.won, task.id).toBe(true);
     }
+  });
+});
+
+describe("a real run with a shared location (Reflexion's reflexion_few_shot_examples.txt)", () => {
+  // Its second episode: at drawer 2, "go to drawer 3" answers "Nothing happens." — drawers 2 and 3 share
+  // a location in that ALFWorld room. The loader reads that as evidence, and our world answers the same.
+  const file = readFileSync(path.resolve(process.cwd(), "../shared/data/reflexion/noahshinn-reflexion/alfworld_runs/reflexion_few_shot_examples.txt"), "utf8");
+  const start = file.indexOf("You are in the middle of a room. Looking quickly around you, you see a bed 1");
+  const episode = file.slice(start, file.indexOf("STATUS:", start));
+
+  it("rebuilds drawers 2 and 3 at one location and replays every observation", () => {
+    const parsed = parseTranscript(episode);
+    const { task } = sceneFromTranscript(parsed, "reflexion-few-shot-2");
+    const located = task.scene.receptacles.filter((receptacle) => receptacle.location !== undefined).map((receptacle) => receptacle.name);
+    expect(located.sort()).toEqual(["drawer 2", "drawer 3"]);
+    const replay = replayTranscript(task, `${parsed.roomLine}\n${parsed.taskLine}`, parsed.steps);
+    const goToDrawer3 = replay.steps.find((step) => step.action === "go to drawer 3");
+    expect(goToDrawer3).toMatchObject({ expected: NOTHING_HAPPENS, actual: NOTHING_HAPPENS });
+    expect(replay.steps.filter((step) => step.match === "different")).toEqual([]);
+  });
+
+  it("without the shared location, the same replay would disagree at that step", () => {
+    const parsed = parseTranscript(episode);
+    const { task } = sceneFromTranscript(parsed, "reflexion-few-shot-2");
+    const apart = { ...task, scene: { ...task.scene, receptacles: task.scene.receptacles.map(({ location: _location, ...rest }) => rest) } };
+    const replay = replayTranscript(apart, `${parsed.roomLine}\n${parsed.taskLine}`, parsed.steps);
+    expect(replay.steps.find((step) => step.action === "go to drawer 3")?.match).toBe("different");
   });
 });
