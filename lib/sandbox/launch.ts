@@ -135,10 +135,14 @@ export function resolveIsolation(mode: SandboxPoolOptions["osIsolation"], paths:
   return { os: probe.mode, info: { os: probe.mode !== "none", detail: probe.detail, permissionFlag: flag } };
 }
 
-/** Builds the command line of one child (`expectSnapshot`: a Python child that will receive a memory snapshot). */
-export function buildLaunch(engine: SandboxEngine, paths: SandboxPaths, os: OsMode, v8HeapLimitMb: number, expectSnapshot = false): LaunchSpec {
+/**
+ * Builds the command line of one child (`expectSnapshot`: a Python child that will
+ * receive a memory snapshot; `calibrate`: Python source whose `_calibrate()` the child
+ * runs once at start-up, see calibration.ts).
+ */
+export function buildLaunch(engine: SandboxEngine, paths: SandboxPaths, os: OsMode, v8HeapLimitMb: number, expectSnapshot = false, calibrate?: string): LaunchSpec {
   const readDirs = engine === "python" ? [paths.pyodideDir, paths.runnerDir] : [...paths.quickjsReadDirs, paths.runnerDir];
-  const config = engine === "python" ? { engine, pyodideDir: paths.pyodideDir, expectSnapshot } : { engine, quickjsCore: paths.quickjsCore, quickjsVariant: paths.quickjsVariant };
+  const config = engine === "python" ? { engine, pyodideDir: paths.pyodideDir, expectSnapshot, ...(calibrate ? { calibrate } : {}) } : { engine, quickjsCore: paths.quickjsCore, quickjsVariant: paths.quickjsVariant };
   const nodeArgs = [
     "--disallow-code-generation-from-strings",
     `--max-old-space-size=${v8HeapLimitMb}`,

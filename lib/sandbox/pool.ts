@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { AppError } from "@/lib/domain/errors";
 import { buildLaunch, resolveIsolation, resolveSandboxPaths, type SandboxPaths } from "./launch";
-import { normalizeRequest, type NormalizedRequest } from "./request";
+import { MAX_TIMEOUT_MS, normalizeRequest, type NormalizedRequest } from "./request";
 import type { RunTestsRequest, RunTestsResult, SandboxEngine, SandboxEvent, SandboxPool, SandboxPoolOptions, TestResult } from "./types";
+import { CALIBRATION_SOURCE, DEFAULT_FACTOR, calibrationFactor, describeLimit, measureCpythonMs, readCalibration, writeCalibration } from "./calibration";
 import { defaultSnapshotCacheDir, discardSnapshotCache, readSnapshotCache, snapshotCacheKey, writeSnapshotCache, type SnapshotCacheLocation } from "./snapshot-cache";
 import { SandboxWorker, type JobEnd } from "./worker-process";
 
@@ -68,6 +69,12 @@ class Pool implements SandboxPool {
   private pythonServed = false;
   /** The snapshot read from the cache file (a child that fails on it discards the file). */
   private cachedSnapshot: Uint8Array | null = null;
+  /** Python time limits are multiplied by this (calibration.ts); `timeFactorSource` says where it came from. */
+  private timeFactor = DEFAULT_FACTOR;
+  private timeFactorSource: "measured" | "default" | "fixed" = "default";
+  /** Set while a calibration is wanted: the CPython half, started with the first Python child. */
+  private cpythonCalibration: Promise<number | null> | null = null;
+  private calibrationRequested = false;
   private closed = false;
 
   constructor(
@@ -93,7 +100,24 @@ class Pool implements SandboxPool {
         ? null
         : { dir: typeof cacheOption === "string" ? cacheOption : defaultSnapshotCacheDir(path.dirname(this.paths.pyodideDir)), key: snapshotCacheKey(this.paths.pyodideDir, this.paths.runnerDir) };
     this.emit({ type: "isolation", detail: this.isolation.info.detail });
+    const scale = options.timeScale ?? "auto";
+    if (typeof scale === "number") {
+      if (!(scale >= 1 && scale <= 100)) throw new AppError("invalid-input", `timeScale must be "auto" or a number from 1 to 100 (got ${scale})`);
+      this.timeFactor = scale;
+      this.timeFactorSource = "fixed";
+    } else {
+      const stored = this.snapshotCache ? readCalibration(this.snapshotCache.dir, this.snapshotCache.key) : null;
+      if (stored) {
+        this.timeFactor = stored.factor;
+        this.timeFactorSource = "measured";
+      }
+    }
     for (const engine of options.warm ?? ENGINES) this.ensureStarted(engine);
+  }
+
+  /** The multiplier applied to Python time limits and where it came from. */
+  timeLimitFactor(): { factor: number; source: "measured" | "default" | "fixed" } {
+    return { factor: this.timeFactor, source: this.timeFactorSource };
   }
 
   async runTests(request: RunTestsRequest): Promise<RunTestsResult> {
@@ -180,7 +204,13 @@ class Pool implements SandboxPool {
 
   private spawn(engine: SandboxEngine): void {
     const snapshot = engine === "python" ? (this.pythonSnapshot ?? undefined) : undefined;
-    const launch = buildLaunch(engine, this.paths, this.isolation.os, this.options.v8HeapLimitMb, snapshot !== undefined);
+    // The first Python child of a build without a stored calibration measures the workload.
+    const calibrate = engine === "python" && this.timeFactorSource === "default" && !this.calibrationRequested;
+    if (calibrate) {
+      this.calibrationRequested = true;
+      this.cpythonCalibration = measureCpythonMs();
+    }
+    const launch = buildLaunch(engine, this.paths, this.isolation.os, this.options.v8HeapLimitMb, snapshot !== undefined, calibrate ? CALIBRATION_SOURCE : undefined);
     const worker = new SandboxWorker(engine, launch, {
       snapshot,
       onSnapshot:
@@ -203,6 +233,7 @@ class Pool implements SandboxPool {
     worker.ready.then(
       () => {
         this.startupFailures[engine] = 0;
+        if (worker.calibrationMs !== null) void this.finishCalibration(worker.calibrationMs);
         if (engine === "python" && !this.pythonServed) {
           this.pythonServed = true;
           this.ensureStarted("python");
@@ -238,6 +269,21 @@ class Pool implements SandboxPool {
         }
       },
     );
+  }
+
+  /** Sets the time-limit factor from the child's and CPython's workload times and stores it. */
+  private async finishCalibration(pyodideMs: number): Promise<void> {
+    const cpythonMs = await (this.cpythonCalibration ?? Promise.resolve(null));
+    if (this.timeFactorSource !== "default") return;
+    const factor = calibrationFactor(pyodideMs, cpythonMs);
+    if (cpythonMs === null) {
+      this.emit({ type: "calibration", engine: "python", detail: `no python3 to measure against: Python time limits × ${DEFAULT_FACTOR} (default)` });
+      return;
+    }
+    this.timeFactor = factor;
+    this.timeFactorSource = "measured";
+    if (this.snapshotCache) writeCalibration(this.snapshotCache.dir, { key: this.snapshotCache.key, pyodideMs, cpythonMs, factor, measuredAt: new Date().toISOString() });
+    this.emit({ type: "calibration", engine: "python", detail: `workload ${Math.round(pyodideMs)} ms in Pyodide, ${Math.round(cpythonMs)} ms in CPython: Python time limits × ${factor}` });
   }
 
   /** Writes a snapshot a child made to the cache, off the current tick (30 MB). */
@@ -277,12 +323,12 @@ class Pool implements SandboxPool {
         entryPoint: request.entryPoint,
         setup: request.setup,
         tests: request.tests.slice(from),
-        timeoutMs: request.timeoutMs,
+        timeoutMs: this.scaledTimeout(worker.engine, request.timeoutMs),
         maxOutputBytes: this.options.maxOutputBytes,
         jsHeapLimitBytes: this.options.jsHeapLimitBytes,
       },
       (index, result) => {
-        run.results[from + index] = result;
+        run.results[from + index] = result.status === "timeout" ? { ...result, message: this.withLimit(worker.engine, result.message, request.timeoutMs) } : result;
       },
     );
     if (end.kind === "done") {
@@ -293,7 +339,8 @@ class Pool implements SandboxPool {
     } else {
       let next = from + end.next;
       if (end.running) {
-        run.results[next] = { name: request.tests[next]!.name, status: end.status, message: end.message, output: "", durationMs: 0 };
+        const message = end.status === "timeout" ? this.withLimit(worker.engine, end.message, request.timeoutMs) : end.message;
+        run.results[next] = { name: request.tests[next]!.name, status: end.status, message, output: "", durationMs: 0 };
         next += 1;
       }
       run.aborts += 1;
@@ -304,6 +351,17 @@ class Pool implements SandboxPool {
     }
     this.complete(run);
     this.dispatch(worker.engine);
+  }
+
+  /** The limit a Python test really gets: the request's × the calibration factor (JavaScript: as requested). */
+  private scaledTimeout(engine: SandboxEngine, timeoutMs: number): number {
+    return engine === "python" ? Math.min(MAX_TIMEOUT_MS, Math.round(timeoutMs * this.timeFactor)) : timeoutMs;
+  }
+
+  /** A timeout message naming the limit used, e.g. `time limit exceeded (limit 6000 ms = 3000 ms × 2.0 (…))`. */
+  private withLimit(engine: SandboxEngine, message: string, timeoutMs: number): string {
+    const limit = engine === "python" ? describeLimit(timeoutMs, this.timeFactor, this.timeFactorSource === "measured") : `limit ${timeoutMs} ms`;
+    return `${message || "time limit exceeded"} (${limit})`;
   }
 
   /** Replaces a worker that user code left in a changed state, that ran many jobs or that grew large. */

@@ -79,7 +79,7 @@ export interface RunTestsResult {
 
 /** Something the pool did, for logs and tests. */
 export interface SandboxEvent {
-  type: "spawn" | "ready" | "exit" | "kill" | "recycle" | "isolation" | "startup-failed" | "snapshot";
+  type: "spawn" | "ready" | "exit" | "kill" | "recycle" | "isolation" | "startup-failed" | "snapshot" | "calibration";
   engine?: SandboxEngine;
   /** OS process id of the spawned child (the namespace wrapper when OS isolation is on). */
   pid?: number;

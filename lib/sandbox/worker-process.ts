@@ -69,7 +69,7 @@ interface RunningJob {
 }
 
 type ChildMessage =
-  | { type: "ready"; loadMs: number; phases?: string }
+  | { type: "ready"; loadMs: number; phases?: string; calibrationMs?: number | null }
   | { type: "snapshot"; bytes: Uint8Array }
   | { type: "ack"; nonce: string }
   | { type: "test"; nonce: string; index: number; status: TestStatus; message: string; output: string; durationMs: number }
@@ -103,6 +103,8 @@ export class SandboxWorker {
   state: "starting" | "idle" | "busy" | "stopping" | "dead" = "starting";
   /** Jobs completed by this child. */
   jobsRun = 0;
+  /** Python: the calibration workload's time in ms, when the child was asked to measure it. */
+  calibrationMs: number | null = null;
   /** Resolves when the engine is loaded; rejects if the child dies first. */
   readonly ready: Promise<void>;
   private readonly child: ChildProcess;
@@ -190,6 +192,7 @@ export class SandboxWorker {
     if (message.type === "ready") {
       this.clearWatchdog();
       this.readySeen = true;
+      if (typeof message.calibrationMs === "number" && Number.isFinite(message.calibrationMs) && message.calibrationMs > 0) this.calibrationMs = message.calibrationMs;
       if (this.state === "starting") this.state = "idle";
       this.options.onEvent({ type: "ready", engine: this.engine, pid: this.child.pid, detail: `engine loaded in ${message.loadMs} ms${typeof message.phases === "string" && message.phases ? ` (${message.phases.slice(0, 200)})` : ""}` });
       this.resolveReady();

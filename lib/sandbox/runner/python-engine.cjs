@@ -77,8 +77,8 @@ function shareWasmModule() {
       return original.call(WebAssembly, source, imports);
     }
     compiled ??= WebAssembly.compile(source);
-    const module = await compiled;
-    return { instance: await original.call(WebAssembly, module, imports), module };
+    const compiledModule = await compiled;
+    return { instance: await original.call(WebAssembly, compiledModule, imports), module: compiledModule };
   };
   return () => {
     WebAssembly.instantiate = original;
@@ -153,6 +153,14 @@ async function createPythonEngine(config, sink, snapshot) {
   T.runPython(warm);
   C.runPython(warm);
   mark("warm");
+  // Time-limit calibration (lib/sandbox/calibration.ts), trusted code before the baseline.
+  let calibrationMs = null;
+  if (typeof config.calibrate === "string") {
+    const ns = T.globals.get("dict")();
+    calibrationMs = Number(T.runPython(`${config.calibrate}\n_calibrate()`, { globals: ns }));
+    ns.destroy();
+    mark("calibration");
+  }
 
   const harnessFiles = ["py_codec.py", "py_refs.py", "py_harness.py", "py_guard.py"].map((file) => [file, fs.readFileSync(path.join(__dirname, file), "utf8")]);
   const loadHarness = (py) => {
@@ -268,6 +276,8 @@ async function createPythonEngine(config, sink, snapshot) {
       Atomics.store(control, 0, 2);
     },
     isDead: () => dead,
+    /** Time of the calibration workload in ms (null unless config.calibrate). */
+    calibrationMs,
     /** Start-up timings, e.g. "interpreters from snapshot 420 ms, harness 610 ms". */
     phases: phases.join(", "),
     /** The memory snapshot this child made at start-up (null when it was given one). */

@@ -12,7 +12,8 @@
  * child -> parent:
  *   { type: "snapshot", bytes }                  (Python, once, before "ready") a Pyodide memory
  *                                                snapshot made before any untrusted code ran
- *   { type: "ready", engine, loadMs, phases }       phases: start-up timings in words
+ *   { type: "ready", engine, loadMs, phases, calibrationMs }   phases: start-up timings in words;
+ *                                                calibrationMs: the calibration workload's time (config.calibrate)
  *   { type: "ack", nonce }                       when a job starts (the parent starts its clocks)
  *   { type: "test", nonce, index, status, message, output, durationMs }   after each test returned
  *   { type: "done", nonce, changed: string[] }   after the job (changed = state the code left behind)
@@ -86,7 +87,7 @@ async function start() {
     queue.push(message);
     void pump();
   });
-  send({ type: "ready", engine: config.engine, loadMs: Date.now() - started, phases: String(engine.phases || "") });
+  send({ type: "ready", engine: config.engine, loadMs: Date.now() - started, phases: String(engine.phases || ""), calibrationMs: typeof engine.calibrationMs === "number" ? engine.calibrationMs : null });
 }
 
 async function pump() {
