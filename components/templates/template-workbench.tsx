@@ -27,6 +27,8 @@ const MonacoTemplateEditor = dynamic(() => import("./monaco-template-editor"), {
   loading: () => <p className="p-3 text-xs text-slate-500">Loading editor…</p>,
 });
 
+const NO_NAMES: readonly string[] = [];
+
 const TABS = [
   { id: "preview", label: "Preview" },
   { id: "diff", label: "Diff" },
@@ -87,7 +89,7 @@ function Workbench({ detail }: { detail: TemplateDetailResponse }) {
   const roleVariables = environments.data?.environments.find((option) => option.id === template.family)?.templateVariables;
   const [previewVariables, setPreviewVariables] = useState<string[] | null>(null);
   // The summariser's names are not in GET /api/environments: the preview's answer names them.
-  const known = (template.role === "summarizer" ? previewVariables : roleVariables?.[template.role]) ?? previewVariables ?? [];
+  const known = (template.role === "summarizer" ? previewVariables : roleVariables?.[template.role]) ?? previewVariables ?? NO_NAMES;
   const dirty = draft !== selected.text;
   const onMarkers = useCallback((count: number) => setMarkers(count), []);
 
@@ -137,9 +139,10 @@ function Workbench({ detail }: { detail: TemplateDetailResponse }) {
         </span>
       </div>
 
-      <div className="h-[52vh] min-h-72 overflow-hidden rounded-md border border-slate-300 bg-white" data-testid="template-editor" data-dirty={dirty} data-markers={markers}>
+      <div className="h-[52vh] min-h-72 overflow-hidden rounded-md border border-slate-300 bg-white" data-testid="template-editor" data-dirty={dirty} data-markers={markers} data-known={known.length}>
         <MonacoTemplateEditor
-          key={`${selected.id}:${generation}:${known.join(",")}`}
+          // Remounted only to load another version; the variables (loaded later) update the language in place.
+          key={`${selected.id}:${generation}`}
           initialText={draft}
           known={known}
           onChange={setDraft}
