@@ -22,7 +22,7 @@ export function FinalBars({ bars, metric }: { bars: readonly FinalBar[]; metric:
         <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" horizontal={false} />
         <XAxis type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} unit="%" tick={{ fontSize: 12, fill: "#334155" }} />
         <YAxis type="category" dataKey="label" width={200} tick={{ fontSize: 12, fill: "#0f172a" }} interval={0} />
-        <Bar dataKey="percent" isAnimationActive={false} barSize={22}>
+        <Bar dataKey="percent" isAnimationActive={false} barSize={22} minPointSize={3}>
           {rows.map((row) => (
             <Cell key={row.label} fill={armStyle(row.index).color} data-testid="final-bar" />
           ))}

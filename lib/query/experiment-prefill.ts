@@ -37,13 +37,13 @@ export interface ExperimentPrefill {
 /** Labels fit the arm schema's 60 characters. */
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The prefill of an experiment: its family, task set, task ids and trial budget; its arms' strategies under "You: <label>". Pure. */
+/** The prefill of an experiment: its family, task set, task ids and trial budget; its arms' strategies under "You: <label>"; named "Yours: <arms> on the same N tasks". Pure. */
 export function prefillFromExperiment(record: Pick<ExperimentRecord, "id" | "definition">): ExperimentPrefill {
   const definition = record.definition;
   return {
     sourceId: record.id,
     sourceName: definition.name,
-    name: clip(`Yours: ${definition.name}`, 120),
+    name: clip(`Yours: ${definition.arms.map((arm) => arm.label).join(" vs ")} on the same ${definition.taskIds.length} tasks`, 120),
     environment: definition.environment,
     taskSet: definition.taskSet,
     taskIds: [...definition.taskIds],

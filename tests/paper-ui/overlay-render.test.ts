@@ -121,7 +121,7 @@ describe("run these tasks yourself", () => {
       taskSet: "set-1",
       maxTrials: 5,
       arms: [{ label: "You: ReAct + Reflexion", strategy: "reflexion" }],
-      name: "Yours: HotpotQA ReAct + Reflexion (paper)",
+      name: "Yours: ReAct + Reflexion on the same 100 tasks",
     });
     expect(prefill.taskIds).toEqual(source.definition.taskIds);
     expect(prefill.taskIds).toHaveLength(100);
