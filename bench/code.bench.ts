@@ -1,6 +1,12 @@
 /**
  * Bench: verify every HumanEval canonical solution in the sandbox, cold pool and
- * warm pool. Run from the repo root: `npx tsx bench/code.bench.ts [--size N] [--dataset file]`.
+ * warm pool. Run from the repo root: `npx tsx bench/code.bench.ts [--size N] [--dataset file] [--skip-whole-process]`.
+ *
+ * First, whole processes in one run (decision 0019 "Fast start"): `tsx bin/cli.ts
+ * verify-code --dataset <file>` as a fresh process (the persisted Pyodide snapshot is
+ * built first if missing, as the first use after install would) against
+ * bench/cpython-runner.py (a fresh python3 per problem, like the official harness);
+ * prints both wall times and the ratio (target <= 0.5) with the load average.
  *
  * Prints the wall time (ms) of: pool start-up until warm, the cold run (first
  * verification, right after the pool became ready, workers never used), the warm
@@ -12,6 +18,8 @@
  * printing the median and slowest wall time per run (ms) and the sandbox workers
  * recycled meanwhile (should be 0).
  */
+import { spawnSync } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { runConfigSchema } from "@/lib/domain/config";
 import { foldRun } from "@/lib/domain/fold-run";
@@ -20,14 +28,52 @@ import { driveRun } from "@/lib/engine/run-engine";
 import { builtinCodeTasks, codeDemoScriptBook, createCodeEnvironment, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions } from "@/lib/environments/code";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createSandboxPool, type SandboxPool } from "@/lib/sandbox";
+import { resolveSandboxPaths } from "@/lib/sandbox/launch";
+import { defaultSnapshotCacheDir, readSnapshotCache, snapshotCacheKey } from "@/lib/sandbox/snapshot-cache";
 
 function argument(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 && process.argv[at + 1] ? process.argv[at + 1]! : fallback;
 }
 
+/** Wall time of one command in ms, its last stdout line and exit status. */
+function timed(command: string, args: string[]): { ms: number; last: string; status: number | null } {
+  const t = performance.now();
+  const run = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const ms = performance.now() - t;
+  const lines = `${run.stdout ?? ""}`.trim().split("\n");
+  return { ms, last: lines.at(-1) ?? "", status: run.status };
+}
+
+/** verify-code (cold process) ÷ the process-per-problem CPython runner, one run each. */
+async function wholeProcess(dataset: string): Promise<void> {
+  const paths = resolveSandboxPaths();
+  const location = { dir: defaultSnapshotCacheDir(path.dirname(paths.pyodideDir)), key: snapshotCacheKey(paths.pyodideDir, paths.runnerDir) };
+  if (readSnapshotCache(location).kind !== "hit") {
+    const pool = createSandboxPool({ size: 1, warm: ["python"] });
+    await pool.warmup("python");
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // the cache is written off the ready tick
+    await pool.close();
+    console.log(`snapshot cache: built now (${readSnapshotCache(location).kind})`);
+  } else {
+    console.log("snapshot cache: present (SHA-256 verified)");
+  }
+  const load = os.loadavg()[0]!.toFixed(1);
+  const cpython = timed("python3", [path.join("bench", "cpython-runner.py"), "--dataset", dataset]);
+  if (cpython.status !== 0) {
+    console.log(`whole process: skipped (python3 bench/cpython-runner.py failed: ${cpython.last || "no python3?"})`);
+    return;
+  }
+  const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
+  const verify = timed(process.execPath, [tsx, path.join("bin", "cli.ts"), "verify-code", "--dataset", dataset]);
+  const ratio = verify.ms / cpython.ms;
+  console.log(`whole process (load average ${load} on ${os.cpus().length} cores): verify-code ${Math.round(verify.ms)} ms [${verify.last}] vs CPython process-per-problem runner ${Math.round(cpython.ms)} ms [${cpython.last}]`);
+  console.log(`whole-process ratio verify-code / CPython runner: ${ratio.toFixed(2)} (target <= 0.5: ${ratio <= 0.5 ? "met" : "NOT met"})`);
+}
+
 async function main(): Promise<void> {
   const dataset = path.resolve(process.cwd(), argument("dataset", "../shared/data/humaneval/HumanEval.jsonl.gz"));
+  if (!process.argv.includes("--skip-whole-process")) await wholeProcess(dataset);
   const size = Number(argument("size", "2"));
   const { tasks, problems } = readCodeTaskFile(dataset);
   if (problems.length > 0) console.log(`skipped records: ${problems.length}\n${problems.slice(0, 5).join("\n")}`);
