@@ -38,7 +38,7 @@ describe("snapshot cache files", () => {
     writeSnapshotCache(location, bytes);
     const data = path.join(location.dir, `pyodide-${location.key}.snapshot`);
     const corrupted = fs.readFileSync(data);
-    corrupted[100] ^= 0xff;
+    corrupted[100] = (corrupted[100] ?? 0) ^ 0xff;
     fs.writeFileSync(data, corrupted);
     expect(readSnapshotCache(location)).toEqual({ kind: "rejected", reason: "SHA-256 mismatch (corrupted)" });
     expect(fs.existsSync(data)).toBe(false);
