@@ -5,7 +5,7 @@ import type { RunState, TrialView } from "@/lib/domain/fold-run";
 import { CODE_NODE_HEIGHTS, codeActionView, codeAriaLabel, codeObservationView, codeRunOf, codeTrialSummary, codeTrialView, codeVerdictView, hidesThought } from "./code-views";
 import { sameEdge, sameRecord } from "./equality";
 import { missingMemory, promptText } from "./prompt-memory";
-import { actionDisplay, familyOf, showsThought } from "./step-display";
+import { actionDisplay, familyOf, isThoughtAction, showsThought } from "./step-display";
 import { createLayoutCache, layoutRunGraph, topologyKey, type LayoutCache, type LayoutLane, type LayoutResult } from "./layout";
 import type { CallSource, GraphNodeDataMap, GraphNodeKind, GraphNodeOf, LiveCallInput, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
 
@@ -149,6 +149,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
           argument: step.action.action?.argument ?? null,
           ...(step.action.action ? { display: actionDisplay(family, step.action.action.type, step.action.action.argument) } : {}),
           parseError: step.action.parseError,
+          ...(step.action.action && isThoughtAction(family, step.action.action.type) ? { thought: true as const } : {}),
           invalid: step.action.action === null || step.action.parseError !== null,
           ignored: step.action.ignored,
           truncated: step.action.truncated,

@@ -47,6 +47,15 @@ export function showsThought(family: EnvironmentId | null, thoughtText: string):
 }
 
 /**
+ * Whether an action is the step's thought: a household `think: …` (ReAct's
+ * ALFWorld prompts write reasoning as an action the world answers "OK."). The
+ * graph marks such actions as thoughts instead of drawing a separate thought node.
+ */
+export function isThoughtAction(family: EnvironmentId | null, actionType: string): boolean {
+  return family === "household" && actionType === "think";
+}
+
+/**
  * The verb and the rest of a display string, for drawing the verb in bold:
  * `go to desk 1` → `["go to", " desk 1"]`, `Search[x]` → `["Search", "[x]"]`.
  * The verb is empty when the display does not start with it.

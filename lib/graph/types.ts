@@ -77,6 +77,8 @@ export type ActionNodeData = {
   display?: string;
   /** Why the line is not a valid action; null when it parsed. */
   parseError: string | null;
+  /** True when the action is the step's thought (household `think: …`, step-display.ts); absent otherwise. */
+  thought?: true;
   /** True when the action did not parse (the environment answers "Invalid Action"). */
   invalid: boolean;
   /** What the action reader dropped around the first well-formed action (trailing text, a second action, a made-up observation); null when nothing. */

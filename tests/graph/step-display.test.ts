@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { foldRun } from "@/lib/domain/fold-run";
 import { deriveRunGraph, type RunGraphViewNode } from "@/lib/graph";
-import { actionDisplay, showsThought, splitDisplay } from "@/lib/graph/step-display";
+import { actionDisplay, isThoughtAction, showsThought, splitDisplay } from "@/lib/graph/step-display";
 import { stressRunEvents } from "@/lib/graph/stress-run";
 import { RunUiStoreProvider } from "@/lib/store";
 import { nodeTypes } from "@/components/run-graph/run-graph";
@@ -62,6 +62,9 @@ describe("actionDisplay (pure)", () => {
     expect(splitDisplay("go to desk 1", "go to")).toEqual(["go to", " desk 1"]);
     expect(splitDisplay("Search[x]", "Search")).toEqual(["Search", "[x]"]);
     expect(splitDisplay("odd", "look")).toEqual(["", "odd"]);
+    expect(isThoughtAction("household", "think")).toBe(true);
+    expect(isThoughtAction("household", "go to")).toBe(false);
+    expect(isThoughtAction("qa", "think")).toBe(false);
   });
 });
 
@@ -86,6 +89,10 @@ describe("the household graph", () => {
     expect(drawn).not.toContain("[");
     expect(textOf(renderNode(think!))).toContain("think: To solve the task");
     expect(renderNode(think!)).not.toContain("(no thought)");
+    // The think: action is the step's thought, and says so; other actions do not.
+    expect(think?.type === "action" && think.data.thought).toBe(true);
+    expect(renderNode(think!)).toContain('data-testid="thought-action"');
+    expect(renderNode(goTo!)).not.toContain('data-testid="thought-action"');
   });
 });
 

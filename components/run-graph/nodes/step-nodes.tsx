@@ -73,7 +73,14 @@ export const ActionNode = memo(function ActionNode({ id, data }: NodeProps<FlowN
       <NodeLabel
         className="text-sky-800"
         right={
-          <ActionMarkers data={data}>{data.actionType === "Finish" ? <Badge tone="sky">final answer</Badge> : null}</ActionMarkers>
+          <ActionMarkers data={data}>
+            {data.actionType === "Finish" ? <Badge tone="sky">final answer</Badge> : null}
+            {data.thought ? (
+              <Badge tone="violet" data-testid="thought-action" title="The model's reasoning, written as a think: action (the world answers OK.)">
+                thought
+              </Badge>
+            ) : null}
+          </ActionMarkers>
         }
       >
         Action {data.step}
