@@ -72,7 +72,10 @@ test("the paper's runs: import from the list, badge and curve, overlay of ReAct 
   await page.getByTestId("compare-with").click();
   await page.waitForURL(/\/experiments\/overlay\?ids=/);
   await expect(page.getByTestId("overlay-member")).toHaveCount(1);
-  await page.locator(`[data-testid="overlay-pick"][data-experiment-id="${reactId}"]`).check();
+  // The picker is driven by the URL (the box turns checked once the navigation lands), so click and wait, not check().
+  const pick = page.locator(`[data-testid="overlay-pick"][data-experiment-id="${reactId}"]`);
+  await pick.click();
+  await expect(pick).toBeChecked();
   await expect(page.getByTestId("overlay-member")).toHaveCount(2);
   await expect(page.locator('[data-testid="success-curves"] path.recharts-line-curve')).toHaveCount(2);
   const finals = await page.getByTestId("curve-legend-item").evaluateAll((items) => items.map((item) => item.getAttribute("data-final-percent")));

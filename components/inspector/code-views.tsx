@@ -44,7 +44,7 @@ export function CodeActionDetails({ node }: { node: GraphNodeOf<"action"> }) {
   const code = node.data.code;
   if (!code) return null;
   const source = node.data.argument?.trim() ? node.data.argument : node.data.text;
-  const author = node.data.callId === null ? "a person" : "the model";
+  const author = node.data.recordedByAuthors ? "the model (as logged)" : node.data.callId === null ? "a person" : "the model";
   const title = code.actionType === "WriteTests" ? `Internal tests as ${author} wrote them` : node.data.callId === null ? "Implementation (written by a person)" : "Implementation";
   return (
     <Section

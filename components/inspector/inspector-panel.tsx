@@ -42,7 +42,9 @@ function ModelCallDetails({ call, state, title = "Model call", byPerson = false 
   if (!call) {
     return (
       <Section title={title}>
-        <p className="text-xs text-slate-500">The model call for this step is not in the log (yet).</p>
+        <p className="text-xs text-slate-500">
+          {state.config?.provenance ? "The authors' published log has no model call record (prompt, settings, tokens) for this: only what the agent wrote." : "The model call for this step is not in the log (yet)."}
+        </p>
       </Section>
     );
   }
@@ -198,7 +200,7 @@ function NodeDetails({
               </details>
             ) : null}
           </Section>
-          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null} />
+          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null && !node.data.recordedByAuthors} />
         </>
       );
     }
@@ -233,7 +235,7 @@ function NodeDetails({
               ) : null}
             </Section>
           )}
-          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null} />
+          <ModelCallDetails call={node.data.callId === null ? undefined : state.calls[node.data.callId]} state={state} byPerson={node.data.callId === null && !node.data.recordedByAuthors} />
         </>
       );
     }

@@ -7,6 +7,8 @@ export interface StepView {
   thought: (EventData<"step-thought"> & { eventId: string }) | null;
   action: (EventData<"step-action"> & { eventId: string }) | null;
   observation: (EventData<"step-observation"> & { eventId: string }) | null;
+  /** The step comes from a published log (an imported run's own branch, `config.provenance`): no model call was recorded, and no person wrote it. */
+  recordedByAuthors: boolean;
 }
 
 /** A reflection as it stands now: `text` includes edits, `originalText` is what the model wrote. */
@@ -152,7 +154,7 @@ function currentTrial(state: RunState, trial: number): TrialView | undefined {
 function stepOf(trialView: TrialView, step: number): StepView {
   let view = trialView.steps.find((s) => s.step === step);
   if (!view) {
-    view = { step, thought: null, action: null, observation: null };
+    view = { step, thought: null, action: null, observation: null, recordedByAuthors: false };
     trialView.steps.push(view);
   }
   return view;
@@ -233,14 +235,23 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       return;
     case "step-thought": {
       const trialView = currentTrial(state, event.data.trial);
-      if (trialView) stepOf(trialView, event.data.step).thought = { ...event.data, eventId: event.id };
+      if (trialView) {
+        const view = stepOf(trialView, event.data.step);
+        view.thought = { ...event.data, eventId: event.id };
+        // An imported log's own events come before any branch-start on the path.
+        if (state.config?.provenance && state.fork === null) view.recordedByAuthors = true;
+      }
       return;
     }
     case "step-action": {
       const pending = state.pendingAction;
       if (pending && pending.trial === event.data.trial && pending.step === event.data.step) state.pendingAction = null;
       const trialView = currentTrial(state, event.data.trial);
-      if (trialView) stepOf(trialView, event.data.step).action = { ...event.data, eventId: event.id };
+      if (trialView) {
+        const view = stepOf(trialView, event.data.step);
+        view.action = { ...event.data, eventId: event.id };
+        if (state.config?.provenance && state.fork === null) view.recordedByAuthors = true;
+      }
       return;
     }
     case "step-observation": {

@@ -131,6 +131,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
           callSource: callSourceOf(state, step.thought.callId),
           text: step.thought.text,
           reasoningChars: step.thought.reasoning?.length ?? 0,
+          recordedByAuthors: step.recordedByAuthors,
         },
       });
     }
@@ -148,11 +149,12 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
           actionType: step.action.action?.type ?? null,
           argument: step.action.action?.argument ?? null,
           ...(step.action.action ? { display: actionDisplay(family, step.action.action.type, step.action.action.argument) } : {}),
-          parseError: step.action.parseError,
           ...(step.action.action && isThoughtAction(family, step.action.action.type) ? { thought: true as const } : {}),
+          parseError: step.action.parseError,
           invalid: step.action.action === null || step.action.parseError !== null,
           ignored: step.action.ignored,
           truncated: step.action.truncated,
+          recordedByAuthors: step.recordedByAuthors,
           ...codeField(code && codeActionView(code, step.action)),
         },
       });

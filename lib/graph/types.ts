@@ -56,6 +56,8 @@ export type ThoughtNodeData = {
   text: string;
   /** Characters of reasoning (`<think>…</think>`) taken out of the completion: shown in the inspector, never in later prompts; 0 when none. */
   reasoningChars: number;
+  /** From a published log (an imported run): no model call was recorded, and no person wrote it. */
+  recordedByAuthors: boolean;
 };
 
 export type ActionNodeData = {
@@ -75,16 +77,18 @@ export type ActionNodeData = {
    * `think: …` for household, `Search[Alan Turing]` for QA; absent when it did not parse.
    */
   display?: string;
-  /** Why the line is not a valid action; null when it parsed. */
-  parseError: string | null;
   /** True when the action is the step's thought (household `think: …`, step-display.ts); absent otherwise. */
   thought?: true;
+  /** Why the line is not a valid action; null when it parsed. */
+  parseError: string | null;
   /** True when the action did not parse (the environment answers "Invalid Action"). */
   invalid: boolean;
   /** What the action reader dropped around the first well-formed action (trailing text, a second action, a made-up observation); null when nothing. */
   ignored: string | null;
   /** The completion was cut off by the token limit but still held this action. */
   truncated: boolean;
+  /** From a published log (an imported run): no model call was recorded, and no person wrote it. */
+  recordedByAuthors: boolean;
   /** Code runs only (`WriteTests` / `Implement`): the verb and the first lines of the code. */
   code?: CodeActionView;
 };

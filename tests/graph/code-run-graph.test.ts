@@ -177,7 +177,7 @@ describe("deriveRunGraph on a QA run (unchanged by the code family)", () => {
 
   it("keeps the node data shapes", () => {
     const keysOf = (kind: RunGraphNode["type"]) => Object.keys(graph.nodes.find((node) => node.type === kind)?.data ?? {}).sort();
-    expect(keysOf("action")).toEqual(["actionType", "argument", "callId", "callSource", "display", "eventId", "ignored", "invalid", "parseError", "step", "text", "trial", "truncated"]);
+    expect(keysOf("action")).toEqual(["actionType", "argument", "callId", "callSource", "display", "eventId", "ignored", "invalid", "parseError", "recordedByAuthors", "step", "text", "trial", "truncated"]);
     expect(keysOf("observation")).toEqual(["answer", "done", "eventId", "inventory", "location", "noEffect", "repeats", "step", "text", "trial"]);
     expect(keysOf("evaluation")).toEqual(["evaluatorKind", "eventId", "feedback", "oracle", "score", "trial", "verdict"]);
     expect(keysOf("trial")).toEqual(["endReason", "eventId", "memoryEvicted", "memoryInContext", "memoryMissing", "outcome", "steps", "trial"]);

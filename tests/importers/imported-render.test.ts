@@ -4,6 +4,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
+import type { RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { asRunId } from "@/lib/domain/ids";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -19,6 +20,9 @@ import { nodeTypes } from "@/components/run-graph/run-graph";
  */
 const LOGS = path.resolve(__dirname, "../../../shared/data/reflexion/noahshinn-reflexion");
 const states: Record<string, RunState[]> = {};
+/** Each folded state's events (for refolding them another way). */
+const logs = new WeakMap<RunState, RunEvent[]>();
+const eventsOf = (state: RunState): RunEvent[] => logs.get(state)!;
 
 function render(node: RunGraphViewNode): string {
   const component = (nodeTypes as NodeTypes)[node.type];
@@ -56,7 +60,10 @@ beforeAll(async () => {
     states[family] = await Promise.all(
       links.slice(0, 20).map(async (link) => {
         const run = (await store.getRun(asRunId(link.runId)))!;
-        return foldRun(await store.list(run.id, run.rootBranchId));
+        const events = await store.list(run.id, run.rootBranchId);
+        const state = foldRun(events);
+        logs.set(state, events);
+        return state;
       }),
     );
   }
@@ -77,4 +84,23 @@ describe("imported runs render", () => {
       expect(rendered).toBeGreaterThan(40);
     });
   }
+});
+
+describe("steps from a published log", () => {
+  it("are marked 'as logged', never 'by a person'; a fork's own steps are not", () => {
+    const state = states.qa!.find((s) => s.trials.some((trial) => trial.steps.length > 0))!;
+    const graph = deriveRunGraph(state);
+    const stepNodes = graph.nodes.filter((node) => node.type === "thought" || node.type === "action");
+    expect(stepNodes.length).toBeGreaterThan(0);
+    for (const node of stepNodes) {
+      const html = render(node);
+      expect(html).toContain('data-testid="as-logged-badge"');
+      expect(html).not.toContain("by a person");
+    }
+    // The same log folded as an ordinary run (no provenance) reads those null call ids as a person's steps.
+    const ordinary = deriveRunGraph(
+      foldRun(eventsOf(state).map((event) => (event.type === "run-start" ? { ...event, data: { config: { ...event.data.config, provenance: null } } } : event))),
+    );
+    expect(ordinary.nodes.filter((node) => node.type === "action").every((node) => render(node).includes("by a person"))).toBe(true);
+  });
 });

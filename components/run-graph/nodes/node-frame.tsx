@@ -92,7 +92,7 @@ export function CacheMarker() {
 export type FlowNode<K extends GraphNodeKind> = Node<GraphNodeDataMap[K], K>;
 
 /** The markers an action node's header shows on the right: served from the cache, written by a person, plus `children`. */
-export function ActionMarkers({ data, children }: { data: Pick<ActionNodeData, "callSource" | "callId"> & Partial<Pick<ActionNodeData, "ignored" | "truncated">>; children?: ReactNode }) {
+export function ActionMarkers({ data, children }: { data: Pick<ActionNodeData, "callSource" | "callId"> & Partial<Pick<ActionNodeData, "ignored" | "truncated" | "recordedByAuthors">>; children?: ReactNode }) {
   return (
     <span className="flex items-center gap-1">
       {data.callSource === "cache" ? <CacheMarker /> : null}
@@ -106,13 +106,24 @@ export function ActionMarkers({ data, children }: { data: Pick<ActionNodeData, "
           cut off
         </Badge>
       ) : null}
-      {data.callId === null ? (
+      {data.recordedByAuthors ? (
+        <RecordedMarker />
+      ) : data.callId === null ? (
         <Badge tone="outline" data-testid="by-person-badge" title="A person wrote this action (an action edit); no model was called">
           by a person
         </Badge>
       ) : null}
       {children}
     </span>
+  );
+}
+
+/** A step of an imported run, as the authors' log has it: no model call was recorded (not "by a person"). */
+export function RecordedMarker() {
+  return (
+    <Badge tone="outline" data-testid="as-logged-badge" title="As the authors' published log has it (2023): the model's call itself was not published">
+      as logged
+    </Badge>
   );
 }
 
@@ -124,7 +135,7 @@ export function actionFrameProps(id: string, data: ActionNodeData) {
     trial: data.trial,
     "data-step": data.step,
     "data-source": data.callSource ?? undefined,
-    "data-by-person": data.callId === null || undefined,
+    "data-by-person": (data.callId === null && !data.recordedByAuthors) || undefined,
     className: "border-sky-200 border-l-4 border-l-sky-600 px-3 py-2",
   };
 }

@@ -7,7 +7,7 @@ import { nodeText } from "@/lib/graph";
 import { splitDisplay } from "@/lib/graph/step-display";
 import { cn } from "@/lib/utils/cn";
 import { CodeActionNode, CodeObservationNode } from "./code-nodes";
-import { ActionMarkers, actionFrameProps, CacheMarker, FlowHandles, NodeFrame, NodeLabel, type FlowNode } from "./node-frame";
+import { ActionMarkers, actionFrameProps, CacheMarker, FlowHandles, NodeFrame, NodeLabel, RecordedMarker, type FlowNode } from "./node-frame";
 
 /** The Actor's reasoning for one step. */
 export const ThoughtNode = memo(function ThoughtNode({ id, data }: NodeProps<FlowNode<"thought">>) {
@@ -23,7 +23,7 @@ export const ThoughtNode = memo(function ThoughtNode({ id, data }: NodeProps<Flo
                 reasoning
               </Badge>
             ) : null}
-            {data.callSource === "cache" ? <CacheMarker /> : data.callId === null ? <Badge tone="outline">by a person</Badge> : null}
+            {data.callSource === "cache" ? <CacheMarker /> : data.recordedByAuthors ? <RecordedMarker /> : data.callId === null ? <Badge tone="outline">by a person</Badge> : null}
           </span>
         }
       >
