@@ -64,4 +64,15 @@ describe("memory summarisation (issue 14 part 5)", () => {
     expect(events.some((event) => event.type === "memory-summary")).toBe(false);
     for (const event of events) if (event.type === "trial-start") expect(event.data.memory.length).toBeLessThanOrEqual(1);
   });
+
+  it("a run can summarise with a saved summariser version (and refuses a template of another role)", async () => {
+    context = demoContext().context;
+    const saved = await context.templates.saveVersion("qa/summarize-memory", { text: `${DEFAULT_SUMMARIZER_TEXT.replace("one paragraph", "two short sentences")}`, message: "shorter" });
+    const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo", maxTrials: 2, memoryManagement: { kind: "summarize", tokenBudget: 64, summarizerVersionId: "qa/summarize-memory@v2" } }, { start: false });
+    const start = (await context.service.events(run.id)).events[0] as Extract<RunEvent, { type: "run-start" }>;
+    expect(start.data.config.memoryManagement).toEqual({ kind: "summarize", tokenBudget: 64, summarizer: { id: "qa/summarize-memory", version: 2, text: saved.version.text, versionId: saved.version.id } });
+    await expect(
+      context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo", memoryManagement: { kind: "summarize", tokenBudget: 64, summarizerVersionId: "qa/reflect" } }),
+    ).rejects.toThrow(/qa reflector template; this run needs a qa summarizer template/);
+  });
 });
