@@ -177,7 +177,8 @@ export function demoReply(books: readonly DemoScriptBook[], prompt: string): str
  * part 5; lib/domain/memory-summary.ts): a prompt ending with
  * {@link MEMORY_SUMMARY_PROMPT_END} whose numbered list follows
  * {@link MEMORY_SUMMARY_LIST_HEADER}. Answers `"Merged from N reflections: "`
- * and the first sentence of each, in order, repeats dropped; null for any other prompt.
+ * and the first sentence of each (an earlier summary's without its prefix), in order, repeats
+ * dropped; null for any other prompt.
  */
 export function demoMemorySummary(prompt: string): string | null {
   const tail = prompt.trimEnd();
@@ -190,7 +191,9 @@ export function demoMemorySummary(prompt: string): string | null {
     .map((line) => /^\d+\.\s+(.*)$/.exec(line.trim())?.[1]?.trim() ?? "")
     .filter((text) => text !== "");
   if (items.length === 0) return null;
-  const firsts = [...new Set(items.map((text) => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim()))];
+  // An earlier summary in the list contributes its lessons, not its "Merged from" prefix (so summaries do not nest).
+  const lessons = items.map((text) => text.replace(/^Merged from \d+ reflections:\s*/, ""));
+  const firsts = [...new Set(lessons.map((text) => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim()))];
   return `Merged from ${items.length} reflections: ${firsts.join(" ")}`;
 }
 

@@ -4,6 +4,8 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { DEFAULT_SUMMARIZER_TEXT, MEMORY_SUMMARY_LIST_HEADER } from "@/lib/domain/memory-summary";
 import { templateVersionId } from "@/lib/db/template-store";
 import type { ServerContext } from "@/lib/server/app-context";
+import { buildSummarizerMessages } from "@/lib/engine/memory-summary";
+import { demoMemorySummary } from "@/lib/llm/demo-model";
 import { callsOf, demoContext, settled } from "./helpers";
 
 let context: ServerContext | null = null;
@@ -74,5 +76,12 @@ describe("memory summarisation (issue 14 part 5)", () => {
     await expect(
       context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo", memoryManagement: { kind: "summarize", tokenBudget: 64, summarizerVersionId: "qa/reflect" } }),
     ).rejects.toThrow(/qa reflector template; this run needs a qa summarizer template/);
+  });
+
+  it("the demo summariser keeps each lesson's first sentence once and does not nest earlier summaries", () => {
+    const prompt = (texts: string[]) => buildSummarizerMessages(DEFAULT_SUMMARIZER_TEXT, texts.map((text, i) => ({ id: `m${i}`, text, trial: i + 1 })), 40)[0]!.content;
+    expect(demoMemorySummary(prompt(["Search the film first. Then the director.", "Check the year! It was wrong.", "Search the film first."]))).toBe("Merged from 3 reflections: Search the film first. Check the year!");
+    expect(demoMemorySummary(prompt(["Merged from 2 reflections: Search the film first. Check the year!", "Search the film first."]))).toBe("Merged from 2 reflections: Search the film first.");
+    expect(demoMemorySummary("Question: what?\nThought 1:")).toBeNull();
   });
 });
