@@ -107,6 +107,11 @@ describe("python references: the test's operators stay the sandbox's", () => {
     expect(only({ ...result, tests: [result.tests[1]!] }).status).toBe("pass");
   });
 
+  it("the harness defined before the snapshot is not reachable from candidate or test code", async () => {
+    const code = "import sys\nHIDDEN = '_sandbox_harness' in sys.modules or any(n.startswith('_sandbox') for n in sys.modules)\ndef hidden():\n    return HIDDEN\n";
+    expect(await status(code, "import sys\nassert hidden() is False\nassert '_sandbox_harness' not in sys.modules")).toEqual({ status: "pass", message: "" });
+  });
+
   it("a cyclic value stays a reference", async () => {
     expect(only(await runOne(pool, "python", "def f():\n    x = []\n    x.append(x)\n    return x\n", "v = f()\nassert v[0][0][0] is not None and len(v) == 1")).status).toBe("pass");
   });

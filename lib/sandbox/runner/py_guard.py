@@ -1,5 +1,5 @@
 # Guard of the Python sandbox (part 4 of 4; see py_codec.py): audit hook,
-# bridge removal, baseline snapshot and per-job restore. Loaded last: it installs
+# bridge removal, baseline snapshot and per-job restore. Loaded last; its _seal() installs
 # the hook, after which user code can no longer remove it (PEP 578).
 #
 # The hook blocks the JavaScript bridge modules (`js`, `pyodide_js`, `pyodide.ffi`,
@@ -188,7 +188,8 @@ def _seal():
     sys.addaudithook(_audit)
 
 
-_seal()
+# _seal() is called by python-engine.cjs once the namespace is in place (after the memory
+# snapshot was restored, before any user code).
 
 EXPORTS = {
     "c_load": c_load,

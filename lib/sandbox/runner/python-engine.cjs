@@ -54,6 +54,19 @@ const PRELOAD = [
   // Emscripten sets `_` to the runner's host path; the sandbox promises an empty environment.
   '\nimport os as _os\n_os.environ.pop("_", None)\ndel _os';
 
+// The sandbox harness (py_codec.py, py_refs.py, py_harness.py, py_guard.py; one shared namespace).
+const HARNESS_FILES = ["py_codec.py", "py_refs.py", "py_harness.py", "py_guard.py"].map((file) => [file, fs.readFileSync(path.join(__dirname, file), "utf8")]);
+// Defines the harness before the memory snapshot (compiled once, not per child), as module
+// `_sandbox_harness`; loadHarness() removes it from sys.modules before any user code runs.
+const HARNESS_PRELOAD = [
+  "import sys as _s, types as _t",
+  "_m = _t.ModuleType('_sandbox_harness')",
+  `for _n, _c in ${JSON.stringify(HARNESS_FILES)}:`,
+  "    exec(compile(_c, '<' + _n + '>', 'exec'), _m.__dict__)",
+  "_s.modules['_sandbox_harness'] = _m",
+  "del _s, _t, _m, _n, _c",
+].join("\n");
+
 function isPythonError(error) {
   return Boolean(error) && typeof error === "object" && error.constructor && error.constructor.name === "PythonError";
 }
@@ -109,6 +122,7 @@ async function createPythonEngine(config, sink, snapshot) {
     } else {
       T = await loadPyodide({ ...options, _makeSnapshot: true });
       T.runPython(PRELOAD);
+      T.runPython(HARNESS_PRELOAD);
       try {
         made = T.makeMemorySnapshot();
       } catch {
@@ -162,11 +176,18 @@ async function createPythonEngine(config, sink, snapshot) {
     mark("calibration");
   }
 
-  const harnessFiles = ["py_codec.py", "py_refs.py", "py_harness.py", "py_guard.py"].map((file) => [file, fs.readFileSync(path.join(__dirname, file), "utf8")]);
   const loadHarness = (py) => {
-    // One private namespace (not a module on sys.path); py_guard.py installs the audit hook last.
-    const ns = py.globals.get("dict")();
-    for (const [file, source] of harnessFiles) py.runPython(source, { globals: ns, filename: `<${file}>` });
+    // One private namespace (not a module on sys.path). Normally it was defined before the
+    // memory snapshot (HARNESS_PRELOAD) and is taken off sys.modules here, before any user
+    // code; _seal() then takes the baseline and installs the audit hook.
+    const scratch = py.globals.get("dict")();
+    let ns = py.runPython("import sys as _s\n_h = _s.modules.pop('_sandbox_harness', None)\n_h.__dict__ if _h is not None else None", { globals: scratch });
+    scratch.destroy();
+    if (!ns) {
+      ns = py.globals.get("dict")();
+      for (const [file, source] of HARNESS_FILES) py.runPython(source, { globals: ns, filename: `<${file}>` });
+    }
+    ns.get("_seal")();
     const exports = ns.get("EXPORTS");
     const pick = (name) => exports.get(name);
     const names = ["c_load", "c_call", "c_op", "c_init", "t_init", "t_run", "t_callback", "reset_state"];
