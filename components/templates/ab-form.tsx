@@ -7,13 +7,13 @@ import { strategySchema, type Strategy } from "@/lib/domain/config";
 import type { Template, TemplateVersion } from "@/lib/domain/template-library";
 import { environmentsQuery, modelsQuery, taskSetsQuery, tasksQuery } from "@/lib/query";
 import { abOtherOptions, abProblem } from "@/lib/query/template-ab";
-import { baseVersionRef } from "@/lib/query/template-library-view";
-import { templateListQuery, templateVersionQuery, useCreateAb } from "@/lib/query/template-queries";
+import { templateListQuery, useCreateAb } from "@/lib/query/template-queries";
 import { Field, inputClass } from "@/components/home/form-field";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
+import { useBaseVersion } from "./use-base-version";
 
 const BUILTIN = "builtin";
 
@@ -29,8 +29,7 @@ export function AbForm({ template, versions, current, dirty }: { template: Templ
   const role = template.role === "actor" ? "actor" : "reflector";
   const create = useCreateAb();
   const library = useQuery(templateListQuery(template.family, template.role));
-  const baseRef = baseVersionRef(template, versions);
-  const base = useQuery({ ...templateVersionQuery(baseRef ?? ""), enabled: baseRef !== null && !versions.some((version) => version.id === baseRef) });
+  const { detail: base } = useBaseVersion(template, versions);
   const options = abOtherOptions({ template, versions, current, base: base.data ?? null, library: library.data?.templates ?? [] });
   const [chosenOther, setOther] = useState<string | null>(null);
   const other = chosenOther ?? options[0]?.versionId ?? "";

@@ -1,14 +1,12 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useId, useState } from "react";
 import type { Template, TemplateVersion } from "@/lib/domain/template-library";
-import { baseVersionRef } from "@/lib/query/template-library-view";
-import { templateVersionQuery } from "@/lib/query/template-queries";
 import { inputClass } from "@/components/home/form-field";
 import { Notice } from "@/components/ui/notice";
 import { cn } from "@/lib/utils/cn";
+import { useBaseVersion } from "./use-base-version";
 
 const MonacoTemplateDiff = dynamic(() => import("./monaco-template-diff"), {
   ssr: false,
@@ -34,10 +32,10 @@ export function TemplateDiffView({
   draft: string;
   known: readonly string[];
 }) {
-  const baseRef = baseVersionRef(template, versions);
-  const externalBase = baseRef !== null && !versions.some((version) => version.id === baseRef);
-  const base = useQuery({ ...templateVersionQuery(baseRef ?? ""), enabled: externalBase });
-  const [left, setLeft] = useState(baseRef === null ? (versions.at(-1)?.id ?? EDITOR) : externalBase ? BASE : baseRef);
+  const { ref: baseRef, external: externalBase, detail: base } = useBaseVersion(template, versions);
+  const [chosenLeft, setLeft] = useState<string | null>(null);
+  // Until one is picked: the base (it may resolve after the library list loads), else the oldest version.
+  const left = chosenLeft ?? (baseRef === null ? (versions.at(-1)?.id ?? EDITOR) : externalBase ? BASE : baseRef);
   const [right, setRight] = useState(EDITOR);
   const ids = { left: useId(), right: useId() };
 
@@ -46,10 +44,10 @@ export function TemplateDiffView({
     if (choice === BASE) return base.data?.version.text ?? null;
     return versions.find((version) => version.id === choice)?.text ?? null;
   };
-  const baseName = base.data ? `${base.data.template.name} v${base.data.version.number}${base.data.template.builtIn ? " (built-in)" : ""}` : "the template it was made from";
+  const baseName = base.data ? `${base.data.template.name} v${base.data.version.number}${base.data.template.builtIn ? " (built-in)" : ""}` : "the built-in";
   const options = [
     { value: EDITOR, label: "The editor's text (unsaved changes included)" },
-    ...(externalBase ? [{ value: BASE, label: `Made from: ${baseName}` }] : []),
+    ...(externalBase ? [{ value: BASE, label: `Built-in: ${baseName}` }] : []),
     ...versions.map((version) => ({ value: version.id, label: `v${version.number}${version.builtIn ? " (built-in)" : ""}${version.message ? ` — ${version.message.slice(0, 60)}` : ""}` })),
   ];
   const original = textOf(left);

@@ -81,6 +81,22 @@ export function baseVersionRef(template: Pick<Template, "builtIn">, versions: re
   return template.builtIn || versions.length > 1 ? first.id : null;
 }
 
+/**
+ * The built-in template a template of the library stands beside: the
+ * built-in of the same family × role × strategy (else of the same family ×
+ * role for any strategy); null for a built-in itself or when none exists.
+ * The fallback base for a diff or an A/B when the template's first version
+ * names no parent (a template made from another one may start its own history).
+ */
+export function builtInCounterpart<T extends Pick<TemplateListItem, "id" | "family" | "role" | "strategy" | "builtIn">>(
+  items: readonly T[],
+  template: Pick<Template, "id" | "family" | "role" | "strategy" | "builtIn">,
+): T | null {
+  if (template.builtIn) return null;
+  const candidates = items.filter((item) => item.builtIn && item.id !== template.id && item.family === template.family && item.role === template.role);
+  return candidates.find((item) => item.strategy === template.strategy) ?? candidates.find((item) => item.strategy === null) ?? null;
+}
+
 /** A short, honest reading of a paired test over tasks, with the sample size and the discordant counts. */
 export function pairedTestSentence(test: PairedTest, labels: { a: string; b: string } = { a: "A", b: "B" }): string {
   const tasks = `n = ${test.n} ${test.n === 1 ? "task" : "tasks"}`;

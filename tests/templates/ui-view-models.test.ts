@@ -3,7 +3,7 @@ import { pairedExactTest } from "@/lib/domain/paired-test";
 import type { TemplateListItem, TemplateVersion } from "@/lib/domain/template-library";
 import { armsFromDrafts } from "@/lib/query/experiment-form";
 import { abOtherOptions, abProblem } from "@/lib/query/template-ab";
-import { baseVersionRef, formatP, groupTemplates, labelsByVersion, pairedTestSentence, pairedTestVerdict, versionTitle } from "@/lib/query/template-library-view";
+import { baseVersionRef, builtInCounterpart, formatP, groupTemplates, labelsByVersion, pairedTestSentence, pairedTestVerdict, versionTitle } from "@/lib/query/template-library-view";
 import { templateVersionsRequest, versionOptions } from "@/lib/query/template-picker";
 import { placeholderSpans, unknownVariableMarkers, usedVariables, variableCompletionAt } from "@/lib/query/template-variables";
 
@@ -99,6 +99,23 @@ describe("library view", () => {
     expect(baseVersionRef({ builtIn: true }, [version("tv-2", 2, "tv-1"), version("tv-1", 1)])).toBe("tv-1");
     expect(baseVersionRef({ builtIn: false }, [version("tv-1", 1)])).toBeNull();
     expect(baseVersionRef({ builtIn: false }, [])).toBeNull();
+  });
+});
+
+describe("the built-in a template stands beside", () => {
+  it("is the built-in of the same family × role × strategy, else of any strategy; none for a built-in", () => {
+    const items = [
+      item({ id: "qa/reflect", builtIn: true }),
+      item({ id: "qa/cot-reflect", builtIn: true, strategy: "cot" }),
+      item({ id: "qa/react-actor", builtIn: true, role: "actor" }),
+      item({ id: "hh/reflect", builtIn: true, family: "household" }),
+      item({ id: "mine" }),
+    ];
+    expect(builtInCounterpart(items, { id: "mine", family: "qa", role: "reflector", strategy: null, builtIn: false })?.id).toBe("qa/reflect");
+    expect(builtInCounterpart(items, { id: "mine-cot", family: "qa", role: "reflector", strategy: "cot", builtIn: false })?.id).toBe("qa/cot-reflect");
+    expect(builtInCounterpart(items, { id: "mine-l", family: "qa", role: "reflector", strategy: "last-attempt", builtIn: false })?.id).toBe("qa/reflect");
+    expect(builtInCounterpart(items, { id: "qa/reflect", family: "qa", role: "reflector", strategy: null, builtIn: true })).toBeNull();
+    expect(builtInCounterpart(items, { id: "c", family: "code", role: "reflector", strategy: null, builtIn: false })).toBeNull();
   });
 });
 
