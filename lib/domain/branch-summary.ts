@@ -6,7 +6,7 @@ import type { LogStatusFacts } from "./status";
 const count = z.number().int().nonnegative();
 
 /** Bumped when the summary's shape or rules change; stores recompute older rows from the log. */
-export const BRANCH_SUMMARY_VERSION = 2;
+export const BRANCH_SUMMARY_VERSION = 3;
 
 /** Calls, tokens and cost of one role's calls. `costUsd` sums the priced calls; `unpricedCalls` counts the others. */
 const roleTotalsSchema = z.object({
@@ -52,6 +52,11 @@ export const branchSummaryStateSchema = z.object({
   lastFalsePositive: z.boolean(),
   /** ISO-8601 time of `run-end`, or null while it has not ended. */
   endedAt: z.string().nullable(),
+  /**
+   * QA: the F1 of each evaluation on the path, in order (`evaluation-end.details.f1`,
+   * hotpot_evaluate_v1); null once an evaluation has none (other families, logs before F1).
+   */
+  f1ByTrial: z.array(z.number().min(0).max(1)).nullable(),
 });
 
 /**
@@ -86,6 +91,7 @@ export function emptyBranchSummary(branchId: string): BranchSummaryState {
     halts: 0,
     lastFalsePositive: false,
     endedAt: null,
+    f1ByTrial: [],
     version: BRANCH_SUMMARY_VERSION,
   };
 }
@@ -128,9 +134,12 @@ export function applyToBranchSummary(summary: BranchSummaryState, event: RunEven
       summary.trialsEnded += 1;
       if (event.data.outcome === "halted") summary.halts += 1;
       return;
-    case "evaluation-end":
+    case "evaluation-end": {
       summary.lastFalsePositive = event.data.falsePositive;
+      const f1 = recordedF1(event.data.details);
+      if (summary.f1ByTrial !== null) summary.f1ByTrial = f1 === null ? null : [...summary.f1ByTrial, f1];
       return;
+    }
     case "model-call-end": {
       const role = summary.byRole[roleKey(event.data.role)];
       role.calls += 1;
@@ -188,6 +197,11 @@ export function applyToBranchSummary(summary: BranchSummaryState, event: RunEven
   }
 }
 
+/** `details.f1` of an evaluation (QA, lib/environments/qa/f1.ts), or null when it has none. */
+function recordedF1(details: Record<string, unknown>): number | null {
+  return typeof details.f1 === "number" ? details.f1 : null;
+}
+
 /** The summary of a branch path's events, folded from scratch (stores use it to backfill). */
 export function summarizeBranch(branchId: string, events: readonly RunEvent[]): BranchSummaryState {
   const summary = emptyBranchSummary(branchId);
@@ -222,6 +236,10 @@ export function branchSummaryOfState(
     halts: state.trials.filter((trial) => trial.outcome === "halted").length,
     lastFalsePositive: evaluated.at(-1)?.evaluation?.falsePositive ?? false,
     endedAt,
+    f1ByTrial: evaluated.reduce<number[] | null>((acc, trial) => {
+      const f1 = recordedF1(trial.evaluation?.details ?? {});
+      return acc === null || f1 === null ? null : [...acc, f1];
+    }, []),
     branchId,
     status: state.status,
     pauseRequested: state.pauseRequested,

@@ -3,6 +3,7 @@ import { runConfigSchema, type RunConfig } from "@/lib/domain/config";
 import type { Provenance } from "@/lib/domain/provenance";
 import { environmentEntry } from "@/lib/environments/registry";
 import { exactMatch, type QaTask } from "@/lib/environments/qa";
+import { f1Score } from "@/lib/environments/qa/f1";
 import type { ImportedRunInput } from "@/lib/db/store";
 import type { LogDescriptor } from "./log-catalog";
 import type { LoggedGroup, ParsedHotpotBlock, ParsedHotpotLog } from "./hotpotqa-log-parser";
@@ -227,7 +228,7 @@ function buildRun(history: QuestionHistory, options: { descriptor: LogDescriptor
       builder.endTrial({
         outcome: "failure",
         reason: `The log does not list this question in trial ${trial}.`,
-        evaluation: { verdict: "fail", score: 0, feedback: `Not listed in the log's trial ${trial}.`, evaluatorKind: "exact-match", oracle: true, details: { gold: task.answer, recorded: true, listed: false } },
+        evaluation: { verdict: "fail", score: 0, feedback: `Not listed in the log's trial ${trial}.`, evaluatorKind: "exact-match", oracle: true, details: { gold: task.answer, recorded: true, listed: false, f1: 0, precision: 0, recall: 0 } },
       });
     } else {
       let answer: string | null = null;
@@ -260,6 +261,8 @@ function buildRun(history: QuestionHistory, options: { descriptor: LogDescriptor
             line: block.line,
             recorded: true,
             emAgrees: answer === null ? null : exactMatch(answer, block.correctAnswer) === (block.group === "CORRECT"),
+            // F1 / precision / recall as hotpot_evaluate_v1 computes them (no answer: 0, as for an empty prediction).
+            ...(answer === null ? { f1: 0, precision: 0, recall: 0 } : f1Score(answer, block.correctAnswer)),
           },
         },
       });

@@ -184,6 +184,8 @@ export class ExperimentService {
       runId: row.runId,
       summary: row.summary,
       status: branchStatus(row.summary, this.workers.isActive(row.rootBranchId) ? "live" : leaseStateOf(row.lease)),
+      // QA: per-trial F1 from the read model (no log is refolded for the live results page).
+      ...(row.summary.f1ByTrial && row.summary.f1ByTrial.length > 0 ? { f1ByTrial: row.summary.f1ByTrial } : {}),
     }));
   }
 }

@@ -1,4 +1,6 @@
 import { parse } from "csv-parse/sync";
+import { meanF1ByTrial } from "@/lib/domain/experiment-summary";
+import { f1ByTrial } from "@/lib/server/experiment-export";
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/domain/events";
 import { experimentSummaryLine } from "@/lib/domain/experiment";
@@ -87,6 +89,10 @@ describe("experiments: tasks × arms × trials", () => {
         output: states.reduce((n, state) => n + state.totals.outputTokens, 0),
       });
       expect(arm.costUsd).toBe(0); // the demo model is priced at 0
+      // QA: mean F1 per trial, live from the read model, equals the runs' recorded F1 folded by hand.
+      const byHandF1 = meanF1ByTrial(states.map((state) => ({ f1ByTrial: f1ByTrial(state), ended: state.outcome !== null })), arm.trials);
+      expect(byHandF1).toBeDefined();
+      expect(arm.meanF1ByTrial).toEqual(byHandF1);
     }
     const [react, reflexion] = summary.arms;
     // The demo model: ReAct keeps failing; Reflexion fails trial 1, reflects and then succeeds.
