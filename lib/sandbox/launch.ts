@@ -147,10 +147,6 @@ export function buildLaunch(engine: SandboxEngine, paths: SandboxPaths, os: OsMo
     "--disallow-code-generation-from-strings",
     `--max-old-space-size=${v8HeapLimitMb}`,
     "--no-warnings",
-    // Python: baseline-compile Pyodide's wasm only (decision 0019). V8's background tier-up of
-    // the 10 MB module competes for the cores and made a cold pool ~1.5–2× slower on 2 cores
-    // under load, for a ~10 % gain in steady state.
-    ...(engine === "python" ? ["--liftoff-only"] : []),
     permissionFlag(),
     ...readDirs.map((dir) => `--allow-fs-read=${dir}/*`),
     // Python's per-test interrupt timer is a worker thread inside the child.

@@ -83,6 +83,10 @@ function describeJsError(error) {
  * twice (decision 0019 "Fast start"). Returns the function that restores the original.
  */
 function shareWasmModule() {
+  // Baseline-compile Pyodide's wasm only (decision 0019): V8's background tier-up of the 10 MB
+  // module competed for the cores and made a cold pool ~1.5–2× slower on 2 cores, for ~10 % in
+  // steady state. Set at run time, so a V8 without the flag ignores it instead of failing to start.
+  require("node:v8").setFlagsFromString("--liftoff-only");
   const original = WebAssembly.instantiate;
   let compiled = null;
   WebAssembly.instantiate = async function instantiate(source, imports) {
