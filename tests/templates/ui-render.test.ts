@@ -11,6 +11,7 @@ import { previewTrials, recordedCall, sameMessages } from "@/lib/query/template-
 import { templateKeys } from "@/lib/query/template-queries";
 import { AbResultSection } from "@/components/templates/ab-result";
 import { TemplateLibrary } from "@/components/templates/template-library";
+import { hasTemplateChoice, templateEditsOf } from "@/components/templates/fork-template-choice";
 import { EventLog, makeRunConfig } from "../graph/fixtures";
 
 /** Which version produced a prompt, the preview's trial choices, memory summaries, and the library and A/B views rendered from API data. */
@@ -184,5 +185,18 @@ describe("the A/B result section", () => {
     // B's version is named and linked to its template.
     expect(html).toContain('href="/templates/tpl-1"');
     expect(text).toContain("Concrete plan v2");
+  });
+});
+
+describe("fork with another template version", () => {
+  it("turns the picked versions into prompt edits carrying each version's text and id, and nothing when none was picked", async () => {
+    const client = new QueryClient();
+    const v2: VersionDetailResponse = { template: { ...mine }, version: { ...mine.latestVersion, text: "Plan one concrete step: {scratchpad}" } };
+    client.setQueryData(templateKeys.version("tv-m2"), v2);
+    expect(hasTemplateChoice({ actor: "", reflector: "tv-m2" })).toBe(true);
+    expect(hasTemplateChoice({ actor: "" })).toBe(false);
+    const edits = await templateEditsOf(client, { actor: "", reflector: "tv-m2" });
+    expect(edits).toEqual([{ kind: "prompt", role: "reflector", text: "Plan one concrete step: {scratchpad}", versionId: "tv-m2", note: "fork with template version tv-m2" }]);
+    expect(await templateEditsOf(client, {})).toEqual([]);
   });
 });
