@@ -70,17 +70,21 @@ function MoveLabelForm({ template, versions, selectedId }: { template: Template;
 
 /**
  * The template's versions, newest first: number, labels, message, time and
- * parent; "Open" loads one into the editor. Below, set or move a label.
+ * parent; "Open" loads one into the editor (saying so when that discards
+ * unsaved edits). Below, set or move a label.
  */
 export function TemplateHistory({
   template,
   versions,
   selectedId,
+  dirty,
   onOpen,
 }: {
   template: Template;
   versions: readonly TemplateVersion[];
   selectedId: string;
+  /** The editor has unsaved changes (opening another version discards them; the button says so). */
+  dirty: boolean;
   onOpen: (version: TemplateVersion) => void;
 }) {
   const labels = labelsByVersion(template);
@@ -103,7 +107,7 @@ export function TemplateHistory({
               {version.id}
             </code>
             <Button size="sm" variant={version.id === selectedId ? "secondary" : "ghost"} disabled={version.id === selectedId} onClick={() => onOpen(version)} data-testid="open-version">
-              {version.id === selectedId ? "In the editor" : "Open"}
+              {version.id === selectedId ? "In the editor" : dirty ? "Open (discards unsaved edits)" : "Open"}
             </Button>
           </li>
         ))}

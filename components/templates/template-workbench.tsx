@@ -176,7 +176,7 @@ function Workbench({ detail }: { detail: TemplateDetailResponse }) {
         ) : tab === "diff" ? (
           <TemplateDiffView template={template} versions={versions} draft={draft} known={known} />
         ) : tab === "history" ? (
-          <TemplateHistory template={template} versions={versions} selectedId={selected.id} onOpen={load} />
+          <TemplateHistory template={template} versions={versions} selectedId={selected.id} dirty={dirty} onOpen={load} />
         ) : template.role !== "summarizer" ? (
           <AbForm template={template} versions={versions} current={selected} dirty={dirty} />
         ) : null}

@@ -12,6 +12,9 @@ import { templateKeys } from "@/lib/query/template-queries";
 import { AbResultSection } from "@/components/templates/ab-result";
 import { TemplateLibrary } from "@/components/templates/template-library";
 import { hasTemplateChoice, templateEditsOf } from "@/components/templates/fork-template-choice";
+import { MemoryPanel } from "@/components/memory/memory-panel";
+import { emptyRunEventsCache } from "@/lib/query/merge-events";
+import { queryKeys } from "@/lib/query/keys";
 import { EventLog, makeRunConfig } from "../graph/fixtures";
 
 /** Which version produced a prompt, the preview's trial choices, memory summaries, and the library and A/B views rendered from API data. */
@@ -94,6 +97,18 @@ describe("the preview's choices and check", () => {
 });
 
 describe("memory summaries", () => {
+  it("are shown in the memory panel with the reflections before and the summary after", () => {
+    const { log } = runWithEditAndSummary();
+    const client = new QueryClient();
+    client.setQueryData(queryKeys.runEvents("run-1"), { ...emptyRunEventsCache("ended"), events: log.events, lastSeq: log.events.length });
+    const html = render(client, createElement(MemoryPanel, { runId: "run-1", branch: null, state: foldRun(log.events), status: "ended" }));
+    const summary = html.slice(html.indexOf('data-testid="memory-summary"'));
+    expect(summary).toContain('data-trial="2"');
+    expect(textOf(summary)).toContain("Before trial 2: 1 reflection (60 tokens) → 1 summary (4 tokens), budget 50 tokens");
+    expect(textOf(summary.slice(summary.indexOf('data-testid="memory-summary-before"')))).toMatch(/^[^]*Trial 1: Use Finish\./);
+    expect(textOf(summary.slice(summary.indexOf('data-testid="memory-summary-after"')))).toContain("Always Finish.");
+  });
+
   it("lists each summary with its before and after, and says what it saved", () => {
     const summaries = memorySummaries(runWithEditAndSummary().log.events);
     expect(summaries).toHaveLength(1);
