@@ -88,6 +88,9 @@ export function writeCalibration(dir: string, calibration: Calibration): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(file(dir, calibration.key), JSON.stringify(calibration));
+    for (const name of fs.readdirSync(dir)) {
+      if (/^calibration-[0-9a-f]{32}\.json$/.test(name) && !name.includes(calibration.key)) fs.rmSync(path.join(dir, name), { force: true });
+    }
   } catch {
     /* a read-only cache only costs a new measurement */
   }

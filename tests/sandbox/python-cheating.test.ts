@@ -8,7 +8,7 @@ import { expectHealthy, only, runOne } from "./helpers";
 let pool: SandboxPool;
 
 beforeAll(async () => {
-  pool = createSandboxPool({ size: 2, warm: ["python"], timeoutMs: 2000, killGraceMs: 1000 });
+  pool = createSandboxPool({ size: 2, warm: ["python"], timeoutMs: 2000, killGraceMs: 1000, timeScale: 1 });
   await pool.warmup("python");
 }, 60_000);
 

@@ -15,7 +15,7 @@ const probeFile = path.join(os.tmpdir(), `sandbox-probe-${process.pid}-${Date.no
 beforeAll(async () => {
   process.env[SECRET_NAME] = SECRET_VALUE;
   trap = await startTrapServer();
-  pool = createSandboxPool({ size: 2, warm: ["python"], timeoutMs: 1500, killGraceMs: 1000, memoryLimitBytes: { python: 700 * 2 ** 20 } });
+  pool = createSandboxPool({ size: 2, warm: ["python"], timeoutMs: 1500, killGraceMs: 1000, timeScale: 1, memoryLimitBytes: { python: 700 * 2 ** 20 } });
   await pool.warmup("python");
 }, 60_000);
 

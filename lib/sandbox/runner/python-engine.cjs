@@ -82,19 +82,37 @@ function describeJsError(error) {
  * instantiates both interpreters from that one module, instead of compiling it
  * twice (decision 0019 "Fast start"). Returns the function that restores the original.
  */
+let precompiled = null;
+
+/**
+ * Starts compiling Pyodide's wasm binary now (e.g. while the snapshot is still arriving over
+ * IPC); the next start-up's shareWasmModule() uses this module.
+ */
+function precompilePyodide(config) {
+  require("node:v8").setFlagsFromString("--liftoff-only");
+  try {
+    precompiled ??= WebAssembly.compile(fs.readFileSync(path.join(config.pyodideDir, "pyodide.asm.wasm"))).catch(() => null);
+  } catch {
+    precompiled = null; // start-up compiles the bytes Pyodide reads itself
+  }
+}
+
 function shareWasmModule() {
   // Baseline-compile Pyodide's wasm only (decision 0019): V8's background tier-up of the 10 MB
   // module competed for the cores and made a cold pool ~1.5–2× slower on 2 cores, for ~10 % in
   // steady state. Set at run time, so a V8 without the flag ignores it instead of failing to start.
   require("node:v8").setFlagsFromString("--liftoff-only");
   const original = WebAssembly.instantiate;
-  let compiled = null;
+  let compiled = precompiled;
   WebAssembly.instantiate = async function instantiate(source, imports) {
     if (source instanceof WebAssembly.Module || !source || typeof source.byteLength !== "number" || source.byteLength < 1_000_000) {
       return original.call(WebAssembly, source, imports);
     }
-    compiled ??= WebAssembly.compile(source);
-    const compiledModule = await compiled;
+    let compiledModule = compiled ? await compiled : null;
+    if (!compiledModule) {
+      compiled = WebAssembly.compile(source);
+      compiledModule = await compiled;
+    }
     return { instance: await original.call(WebAssembly, compiledModule, imports), module: compiledModule };
   };
   return () => {
@@ -310,4 +328,4 @@ async function createPythonEngine(config, sink, snapshot) {
   };
 }
 
-module.exports = { createPythonEngine };
+module.exports = { createPythonEngine, precompilePyodide };

@@ -70,7 +70,8 @@ function receiveSnapshot() {
 async function start() {
   const started = Date.now();
   if (config.engine === "python") {
-    const { createPythonEngine } = require("./python-engine.cjs");
+    const { createPythonEngine, precompilePyodide } = require("./python-engine.cjs");
+    precompilePyodide(config);
     const snapshot = config.expectSnapshot ? await receiveSnapshot() : null;
     engine = await createPythonEngine(config, sink, snapshot);
     if (engine.snapshot) await sendAsync({ type: "snapshot", bytes: engine.snapshot });
