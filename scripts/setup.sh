@@ -40,6 +40,11 @@ else
 fi
 rm -f node_modules/.package-lock.sha256 # the stamp earlier versions of this script wrote; no longer read
 
+# Python sandbox: the persisted Pyodide memory snapshot of this build (decision 0019), so the first
+# Python request is served in under a second. A current, SHA-256-verified snapshot is only checked;
+# this step never fails the setup (the first use makes the snapshot instead).
+echo "==> $(node_modules/.bin/tsx lib/sandbox/prepare-snapshot.ts 2>&1 | tail -1 || echo 'Python sandbox snapshot skipped')"
+
 # Production build. Its inputs (every file git tracks or would track, except docs; the lockfile; the
 # Node version and NEXT_PUBLIC_* variables) are fingerprinted *before* building and stamped next to
 # .next/BUILD_ID after a successful build; a missing, foreign or stale build is rebuilt.
