@@ -217,7 +217,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         </p>
       </Section>
 
-      <AbResultSection experimentId={summary.experiment.id} running={summary.status === "running"} titles={titles} />
+      <AbResultSection experimentId={summary.experiment.id} running={summary.status === "running"} done={summary.progress.done} titles={titles} />
 
       <Section title="Per arm" id="arms-heading">
         <ArmTable arms={summary.arms} environment={environment} scripted={scripted} />

@@ -86,8 +86,19 @@ function DifferingTask({ task, result, title }: { task: AbResult["differingTasks
  * every task where the arms differ with their reflections side by side.
  * Renders nothing for other experiments (`GET /api/experiments/:id/ab` → 404).
  */
-export function AbResultSection({ experimentId, running, titles }: { experimentId: string; running: boolean; titles: ReadonlyMap<string, string> }) {
-  const query = useQuery(abResultQuery(experimentId, running));
+export function AbResultSection({
+  experimentId,
+  running,
+  done,
+  titles,
+}: {
+  experimentId: string;
+  running: boolean;
+  /** Runs of the experiment ended so far (the read-out is fetched again whenever it grows). */
+  done: number;
+  titles: ReadonlyMap<string, string>;
+}) {
+  const query = useQuery(abResultQuery(experimentId, done));
   if (query.isPending || isNotFound(query.error)) return null;
   if (query.error || !query.data) {
     return <Notice tone="error">Could not load the A/B comparison: {query.error?.message ?? "no answer"} Reload the page to try again.</Notice>;

@@ -40,7 +40,8 @@ export const templateKeys = {
   detail: (templateId: string) => ["templates", "detail", templateId] as const,
   version: (reference: string) => ["templates", "version", reference] as const,
   preview: (request: PreviewRequest) => ["template-preview", request] as const,
-  ab: (experimentId: string) => ["experiment-ab", experimentId] as const,
+  /** An A/B read-out at a progress point (`done` runs ended): it is fetched again as runs end. */
+  ab: (experimentId: string, done: number) => ["experiment-ab", experimentId, done] as const,
 };
 
 /** Don't retry what will not get better (4xx), do retry network blips and 5xx twice. */
@@ -112,13 +113,19 @@ export const templatePreviewQuery = (request: PreviewRequest | null) =>
     staleTime: 60_000,
   });
 
-/** `GET /api/experiments/:id/ab`: an A/B experiment's differing tasks and paired test (404 `not-ab` for other experiments). */
-export const abResultQuery = (experimentId: string, poll: boolean) =>
+/**
+ * `GET /api/experiments/:id/ab`: an A/B experiment's differing tasks and paired
+ * test (404 `not-ab` for other experiments). Keyed by the number of runs ended
+ * (`done`, from the polled summary), so every run that ends — the last one
+ * included — brings a fresh read-out; the previous one stays shown meanwhile.
+ */
+export const abResultQuery = (experimentId: string, done: number) =>
   queryOptions({
-    queryKey: templateKeys.ab(experimentId),
+    queryKey: templateKeys.ab(experimentId, done),
     queryFn: ({ signal }) => fetchJson(`/api/experiments/${encodeURIComponent(experimentId)}/ab`, abResultSchema, { signal }),
     retry: retryUnlessClientError,
-    refetchInterval: (query) => (query.state.error ? false : poll ? 2_000 : false),
+    placeholderData: keepPreviousData,
+    staleTime: Number.POSITIVE_INFINITY,
   });
 
 /** `POST /api/templates` → the new template and its first version. */

@@ -182,10 +182,10 @@ describe("the A/B result section", () => {
       pairedTest: pairedExactTest(3, 0, 1),
     };
     const client = new QueryClient();
-    client.setQueryData(templateKeys.ab("exp-1"), result);
+    client.setQueryData(templateKeys.ab("exp-1", 4), result);
     const version: VersionDetailResponse = { template: { ...mine }, version: mine.latestVersion };
     client.setQueryData(templateKeys.version("tv-m2"), version);
-    const html = render(client, createElement(AbResultSection, { experimentId: "exp-1", running: false, titles: new Map([["hp-3", "Which magazine came first?"]]) }));
+    const html = render(client, createElement(AbResultSection, { experimentId: "exp-1", running: false, done: 4, titles: new Map([["hp-3", "Which magazine came first?"]]) }));
     const text = textOf(html);
     expect(html).toContain('data-n="3"');
     expect(text).toContain("n = 3 tasks, 0 vs 1 discordant (solved by A: built-in v1 only vs B: Concrete plan v2 only), p = 1: no evidence of a difference");
