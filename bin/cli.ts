@@ -2,26 +2,19 @@
  * Reflexion Playground command line: headless runs stored in the same database
  * as the web app (REFLEXION_DB_PATH, default .data/playground.sqlite), so they
  * appear in the UI. Usage: `npm run cli -- --help`.
+ *
+ * The Evaluator checks (`verify-code`, `conformance-household`) load only what
+ * they need (lib/cli/check-commands.ts); every other command loads the server,
+ * database and model layers, imported on demand below.
  */
-import fs from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { ZodError } from "zod";
 import { isAppError } from "@/lib/domain/errors";
-import { positiveInt, readDatasetFile } from "@/lib/cli/options";
-import { registerExperimentCommands } from "@/lib/cli/experiment-commands";
-import { registerImportCommands } from "@/lib/cli/import-commands";
-import { registerRunCommands } from "@/lib/cli/run-commands";
-import { registerTemplateCommands } from "@/lib/cli/template-commands";
-import { registerWorkerCommands } from "@/lib/cli/worker-commands";
-import { builtinCodeTasks, formatVerificationReport, readCodeTaskFile, summarizeVerification, verifyReferenceSolutions, type CodeLanguage } from "@/lib/environments/code";
-import { runHouseholdConformance } from "@/lib/environments/household";
-import { closeSharedSandboxPool, createSandboxPool } from "@/lib/sandbox";
-import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
-import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
+import { registerCheckCommands } from "@/lib/cli/check-commands";
+import { closeSharedSandboxPool } from "@/lib/sandbox";
 
-function readTaskFile(env: string, file: string) {
-  return environmentEntry(env).importTaskSet(readDatasetFile(file));
-}
+/** Commands that need none of the server, database or model modules. */
+const LIGHT_COMMANDS = new Set(["verify-code", "conformance-household"]);
 
 /** One line for any error: zod issues joined, app errors as they are. */
 function describeError(error: unknown): string {
@@ -48,91 +41,46 @@ const program = new Command()
     process.exit(error.exitCode === 0 ? 0 : 2);
   });
 
-program
-  .command("tasks")
-  .description("List the tasks of a task set, one per line: id, then the question.")
-  .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
-  .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
-  .action((options: { env: string; tasks: string }) => {
-    const entry = environmentEntry(options.env);
-    const { tasks, problems } =
-      options.tasks === BUILTIN_TASK_SET ? { tasks: [...entry.builtinTasks], problems: [] } : readTaskFile(options.env, options.tasks);
-    for (const task of tasks) {
-      const summary = entry.family.summarize(entry.family.parseTask(task));
-      process.stdout.write(`${summary.id}\t${summary.title}\n`);
-    }
-    for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
-    if (tasks.length === 0) {
-      const other = availableEnvironments().filter((id) => id !== options.env);
-      process.stderr.write(`error: no ${options.env} task could be read from ${options.tasks}. Is it a dataset of another family? Try --env ${other.join(" or --env ")}.\n`);
-      process.exitCode = 2;
-    }
-  });
+registerCheckCommands(program);
 
-registerRunCommands(program);
-registerWorkerCommands(program);
-registerExperimentCommands(program);
-registerTemplateCommands(program);
-registerImportCommands(program);
+if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
+  const { readDatasetFile } = await import("@/lib/cli/options");
+  const { availableEnvironments, environmentEntry } = await import("@/lib/environments/registry");
+  const { BUILTIN_TASK_SET } = await import("@/lib/server/run-service");
+  const { registerRunCommands } = await import("@/lib/cli/run-commands");
+  const { registerWorkerCommands } = await import("@/lib/cli/worker-commands");
+  const { registerExperimentCommands } = await import("@/lib/cli/experiment-commands");
+  const { registerTemplateCommands } = await import("@/lib/cli/template-commands");
+  const { registerImportCommands } = await import("@/lib/cli/import-commands");
+  const readTaskFile = (env: string, file: string) => environmentEntry(env).importTaskSet(readDatasetFile(file));
 
-program
-  .command("verify-code")
-  .description("Run each task's reference solution against its hidden tests in the sandbox; ends with `N passed, M failed`.")
-  .requiredOption("--dataset <file|builtin>", 'HumanEval / MBPP / MultiPL-E / HumanEval-X file (.jsonl, .jsonl.gz or .json), or "builtin" (our 20 problems)')
-  .addOption(new Option("--language <language>", "keep only tasks in this language").choices(["python", "javascript", "typescript"]))
-  .option("--limit <n>", "verify at most this many tasks", positiveInt)
-  .action(async (options: { dataset: string; language?: CodeLanguage; limit?: number }) => {
-    const builtin = options.dataset === BUILTIN_TASK_SET;
-    if (!builtin) readDatasetFile(options.dataset); // friendly errors for a missing file or a folder
-    const { tasks, problems } = builtin
-      ? { tasks: builtinCodeTasks.filter((task) => !options.language || task.language === options.language).slice(0, options.limit), problems: [] as string[] }
-      : readCodeTaskFile(options.dataset, { language: options.language, limit: options.limit });
-    for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
-    if (tasks.length === 0) {
-      const filtered = options.language ? ` in ${options.language} (drop --language to see the file's other tasks)` : "";
-      throw new Error(`No task could be read from ${options.dataset}${filtered}.`);
-    }
-    const withoutReference = tasks.filter((task) => task.referenceSolution === null).length;
-    if (withoutReference > 0) {
-      process.stderr.write(`note: ${withoutReference} of ${tasks.length} tasks have no reference solution in this format (e.g. MultiPL-E); they are skipped.\n`);
-    }
-    const pool = createSandboxPool({ size: 2 });
-    try {
-      const results = await verifyReferenceSolutions(tasks, pool, {
-        onResult: (_result, done, total) => {
-          if (done % 20 === 0 || done === total) process.stderr.write(`verified ${done}/${total}\n`);
-        },
-      });
-      const report = formatVerificationReport(results);
-      process.stdout.write(report.endsWith("\n") ? report : `${report}\n`);
-      process.exitCode = summarizeVerification(results).failed === 0 ? 0 : 1;
-    } finally {
-      await pool.close();
-    }
-  });
-
-program
-  .command("conformance-household")
-  .description("Replay ALFWorld expert transcripts in the household world and compare every observation.")
-  .requiredOption("--transcripts <file>", "a JSON object of transcripts (the shape of react-alfworld.json)")
-  .action((options: { transcripts: string }) => {
-    if (!fs.existsSync(options.transcripts)) throw new Error(`No such file: ${options.transcripts}.`);
-    const report = runHouseholdConformance(fs.readFileSync(options.transcripts, "utf8"));
-    for (const result of report.results) {
-      if (result.ok) {
-        process.stdout.write(`ok    ${result.name}\n`);
-        continue;
+  program
+    .command("tasks")
+    .description("List the tasks of a task set, one per line: id, then the question.")
+    .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
+    .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
+    .action((options: { env: string; tasks: string }) => {
+      const entry = environmentEntry(options.env);
+      const { tasks, problems } =
+        options.tasks === BUILTIN_TASK_SET ? { tasks: [...entry.builtinTasks], problems: [] } : readTaskFile(options.env, options.tasks);
+      for (const task of tasks) {
+        const summary = entry.family.summarize(entry.family.parseTask(task));
+        process.stdout.write(`${summary.id}\t${summary.title}\n`);
       }
-      process.stdout.write(`FAIL  ${result.name}\n`);
-      if (result.error) process.stdout.write(`      ${result.error}\n`);
-      const diff = result.firstDifference;
-      if (diff) {
-        process.stdout.write(`      step ${diff.step}: > ${diff.action}\n      expected: ${diff.expected}\n      actual:   ${diff.actual}\n`);
+      for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
+      if (tasks.length === 0) {
+        const other = availableEnvironments().filter((id) => id !== options.env);
+        process.stderr.write(`error: no ${options.env} task could be read from ${options.tasks}. Is it a dataset of another family? Try --env ${other.join(" or --env ")}.\n`);
+        process.exitCode = 2;
       }
-    }
-    process.stdout.write(`${report.passed} passed, ${report.failed} failed\n`);
-    process.exitCode = report.failed === 0 ? 0 : 1;
-  });
+    });
+
+  registerRunCommands(program);
+  registerWorkerCommands(program);
+  registerExperimentCommands(program);
+  registerTemplateCommands(program);
+  registerImportCommands(program);
+}
 
 program
   .parseAsync()
