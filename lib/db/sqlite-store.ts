@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the SQLite RunStore is one transaction boundary (append + branch summary + import of a whole log), kept in one file so every write path shares the same statements and checks.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

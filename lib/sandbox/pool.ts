@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the pool's scheduling, worker replacement, snapshot cache and calibration share one state machine; split, each part would need the others' internals.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { AppError } from "@/lib/domain/errors";
