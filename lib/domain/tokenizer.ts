@@ -154,5 +154,16 @@ export function countTokens(modelId: string, input: string | readonly ChatMessag
  */
 export function budgetTokens(text: string): number {
   if (text === "") return 0;
-  return Math.max(countO200k(text), Math.ceil(text.length / 4));
+  // Every prompt of a trial re-measures the same observations: remember them (a trial's prompts
+  // would otherwise cost O(steps²) tokenizations; bench/engine.bench.ts per-event cost).
+  const known = budgetMemo.get(text);
+  if (known !== undefined) return known;
+  const tokens = Math.max(countO200k(text), Math.ceil(text.length / 4));
+  if (budgetMemo.size >= BUDGET_MEMO_SIZE) budgetMemo.delete(budgetMemo.keys().next().value!);
+  budgetMemo.set(text, tokens);
+  return tokens;
 }
+
+/** Texts {@link budgetTokens} remembers (oldest forgotten first): a few long trials' observations. */
+const BUDGET_MEMO_SIZE = 4096;
+const budgetMemo = new Map<string, number>();
