@@ -8,6 +8,8 @@ const nextConfig = {
   // gpt-tokenizer (prompt token counts) is large: one copy in node_modules instead of one per server route bundle.
   serverExternalPackages: ["better-sqlite3", "esbuild", "gpt-tokenizer"],
   poweredByHeader: false,
+  // The build type-checks the app only (tsconfig.build.json): a type error in a test must not stop `npm run playground`.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   // Content-Security-Policy and companions on every response (lib/security/content-security-policy.js, decision 0017).
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders({ dev: process.env.NODE_ENV === "development" }) }];
