@@ -1,7 +1,11 @@
+import path from "node:path";
 import type { Command } from "commander";
 import { follow } from "./follow";
 import { positiveInt } from "./options";
+import { AppError } from "@/lib/domain/errors";
 import { experimentSummaryLine } from "@/lib/domain/experiment";
+import { asRunId } from "@/lib/domain/ids";
+import { resolveModelId } from "@/lib/llm/provider-registry";
 import type { ImportResult } from "@/lib/domain/paper-import";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 
@@ -51,7 +55,10 @@ export function registerImportCommands(program: Command): void {
         for (const skip of skipped) process.stderr.write(`skipped: ${skip.path}: ${skip.reason}\n`);
         if (imports.length === 0) {
           process.stderr.write(
-            `error: no log this importer reads was found at ${target} (HotpotQA 100_questions_*_trials.txt, ALFWorld env_results_trial_N.json folders, programming .jsonl).\n`,
+            `error: no log this importer reads was found in the folder ${path.resolve(target)}${skipped.length > 0 ? " (apart from the skipped ones above)" : ""}. ` +
+              "Inside a folder, logs are recognised by the authors' layout: hotpotqa_runs/root/<variant>/100_questions_N_trials.txt, " +
+              "alfworld_runs/root/{reflexion_run_logs,base_run_logs}/env_results_trial_N.json, programming_runs/root/<run>/*.jsonl. " +
+              "Give a single log file to have it recognised by its content instead.\n",
           );
           process.exitCode = 2;
         }
@@ -68,8 +75,22 @@ export function registerImportCommands(program: Command): void {
     .requiredOption("--model <id>", "the Actor's and Self-Reflection's model for the fork, e.g. demo or openai:gpt-4o-mini")
     .option("--json", "print the new branch's events as JSON lines")
     .action(async (options: { run: string; at: number; model: string; json?: boolean }) => {
+      // Fail fast, before any branch is recorded, as `cli run` does: a malformed id or an unconfigured provider (exit 2).
+      resolveModelId(options.model);
       const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
       try {
+        const imported = await context.store.getRun(asRunId(options.run));
+        if (imported) {
+          const events = await context.store.list(imported.id, imported.rootBranchId);
+          const checkpoints = events.filter((event) => event.type === "checkpoint");
+          const last = checkpoints.at(-1);
+          if (last && options.at === last.seq && events.some((event) => event.type === "run-end")) {
+            throw new AppError(
+              "invalid-input",
+              `Checkpoint ${options.at} is the run's last: nothing to continue after the last trial. Pick an earlier checkpoint (${checkpoints.slice(0, -1).map((event) => event.seq).join(", ") || "none"}).`,
+            );
+          }
+        }
         const edits = (["actor", "reflector"] as const).map((role) => ({ kind: "model" as const, role, modelId: options.model }));
         const { run, branchId } = await context.service.fork(options.run, { atSeq: options.at, replay: "live", edits }, { start: false });
         if (!options.json) process.stdout.write(`Branch ${branchId} of run ${run.id}, forked at seq ${options.at}, continuing with ${options.model}\n`);

@@ -19,6 +19,12 @@
  *   A bad file → 400 `{ error: { code: "invalid-dataset" | "invalid-input", message } }`
  *   (lib/domain/api.ts `apiErrorSchema`) whose message names the file and the line;
  *   nothing of that file is imported (one transaction per file).
+ * - Changed (13:30, behaviour only, no shape change): an import is identified by the SHA-256 of its
+ *   content (an ALFWorld run: its trial files in trial order; `provenance.contentSha256`), not its
+ *   path: the same content by any path or upload returns the existing experiment with
+ *   `alreadyImported: true` and the log's warnings (recomputed); other content at a path imported
+ *   before is a new import with a warning saying so. `importedExperimentId` follows the file's
+ *   current content.
  */
 import { z } from "zod";
 import { environmentIdSchema } from "./config";

@@ -5,6 +5,10 @@
  *   model call; `reflection-end.callId` is `paper-log:<uuid>` (no `model-call-end` exists),
  *   step events have `callId: null`. Imported ALFWorld and programming runs cannot be forked
  *   (RunService says why); imported HotpotQA runs can.
+ * - Added (13:30): optional `contentSha256` (what identifies an import: the SHA-256 of the log's
+ *   content, for an ALFWorld run of its trial files in trial order) and optional `verified` (true
+ *   only when that content equals a log shipped in the shared data folder; absent on older
+ *   records = unknown, treat as not verified).
  *
  * Provenance of a run or experiment that was not run here but imported from
  * the Reflexion authors' published logs (shared/data/reflexion, SOURCES.md;
@@ -45,6 +49,10 @@ export const provenanceSchema = z.object({
   model: z.string(),
   notes: z.array(z.string()),
   logSummary: z.array(logSummaryLineSchema).nullable(),
+  /** SHA-256 (hex) of the imported content; an ALFWorld run: of its trial files' contents in trial order. Absent on records imported before it existed. */
+  contentSha256: z.string().optional(),
+  /** True only when the content equals a log shipped in the shared data folder; false for an edited or unknown copy; absent (older records) = unknown. */
+  verified: z.boolean().optional(),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 

@@ -64,16 +64,13 @@ export class PaperImportService {
   /** `GET /api/imports`: the shared folder's logs and which of them were imported already. */
   async list(): Promise<ImportListResponse> {
     if (!this.root) return { dataRoot: null, files: [] };
-    const imported = await this.importedBySource();
+    const imported = await this.importedExperiments();
+    const shipped = this.shippedLogs();
     const { logs } = discoverLogs(path.join(this.root, "reflexion"), this.root);
-    const files: ImportableFile[] = logs.map(({ path: p, family, label, format, sizeBytes }) => ({
-      path: p,
-      family,
-      label,
-      format,
-      sizeBytes,
-      importedExperimentId: imported.get(p) ?? null,
-    }));
+    const files: ImportableFile[] = logs.map(({ path: p, family, label, format, sizeBytes }) => {
+      const sha = shipped.find((log) => log.path === p)?.sha256;
+      return { path: p, family, label, format, sizeBytes, importedExperimentId: (sha && imported.byContent.get(sha)) ?? imported.legacyBySource.get(p) ?? null };
+    });
     return { dataRoot: this.root, files };
   }
 
@@ -99,6 +96,10 @@ export class PaperImportService {
     const skip = notImportedReason(absolute);
     if (skip && fs.statSync(absolute).isFile()) throw new AppError("invalid-input", skip);
     const { logs, skipped } = discoverLogs(absolute, this.root);
+    if (logs.length === 0 && skipped.length === 0 && fs.statSync(absolute).isFile()) {
+      // A log outside the authors' folder layout (e.g. /tmp/x/100_questions_5_trials.txt): recognised by its content, as an upload is.
+      return { imports: await this.importUploads([{ name: absolute, content: fs.readFileSync(absolute, "utf8") }]), skipped };
+    }
     const imports: ImportResult[] = [];
     for (const log of logs) {
       const files = log.files.map((file) => ({ name: file, content: fs.readFileSync(file, "utf8") }));
@@ -133,24 +134,30 @@ export class PaperImportService {
    * @throws AppError("invalid-dataset") naming file and line when the log is malformed (nothing is stored).
    */
   async importLog(source: string, files: readonly LogFileInput[]): Promise<ImportResult> {
-    // Two requests for the same source at once (a double click) wait for one import, not two.
-    const pending = this.inFlight.get(source);
-    if (pending) return { ...(await pending), alreadyImported: true, warnings: [] };
-    const work = this.importOnce(source, files);
-    this.inFlight.set(source, work);
+    // An import is identified by its content, not its path: the same bytes by another path or as an upload are the same import.
+    const sha256 = contentSha256(files);
+    // Two requests for the same content at once (a double click) wait for one import, not two.
+    const pending = this.inFlight.get(sha256);
+    if (pending) return { ...(await pending), alreadyImported: true };
+    const work = this.importOnce(source, files, sha256);
+    this.inFlight.set(sha256, work);
     try {
       return await work;
     } finally {
-      this.inFlight.delete(source);
+      this.inFlight.delete(sha256);
     }
   }
 
   private readonly inFlight = new Map<string, Promise<ImportResult>>();
 
-  private async importOnce(source: string, files: readonly LogFileInput[]): Promise<ImportResult> {
-    const existing = (await this.importedBySource()).get(source);
-    if (existing) return { ...(await this.resultOf(existing, [])), alreadyImported: true };
-    const { mapped, taskSet } = await this.map(source, files);
+  private async importOnce(source: string, files: readonly LogFileInput[], sha256: string): Promise<ImportResult> {
+    const imported = await this.importedExperiments();
+    // Parsed even when imported before: the log's warnings are recomputed, and a malformed file still says so.
+    const { mapped, taskSet } = await this.map(source, files, sha256);
+    const existing = imported.byContent.get(sha256) ?? imported.legacyBySource.get(source);
+    if (existing) return { ...(await this.resultOf(existing, mapped.warnings)), alreadyImported: true };
+    const earlier = imported.hashedBySource.get(source);
+    if (earlier) mapped.warnings.unshift(`${source} differs from its earlier import (experiment ${earlier}): its content changed, so this is a new import; the earlier experiment is kept.`);
     const { descriptor } = mapped;
     const taskIds = mapped.runs.map((run) => run.cell.taskId);
     const definition = experimentDefinitionSchema.parse({
@@ -167,28 +174,72 @@ export class PaperImportService {
     return this.resultOf(experiment.id, mapped.warnings);
   }
 
-  private async map(source: string, files: readonly LogFileInput[]): Promise<{ mapped: MappedLog; taskSet: TaskSetRef }> {
+  private async map(source: string, files: readonly LogFileInput[], sha256: string): Promise<{ mapped: MappedLog; taskSet: TaskSetRef }> {
     const first = files[0];
     if (!first) throw new AppError("invalid-input", `${source}: no file to import.`);
     const pathDescriptor = describeLogPath(files.length > 1 ? `${source}/env_results_trial_0.json` : first.name) ?? describeLogPath(source);
     const format = pathDescriptor?.format ?? sniffFormat(first);
     if (format === "alfworld-results") {
-      const descriptor = pathDescriptor ?? describeLogPath("env_results_trial_0.json");
-      if (!descriptor) throw new Error("no ALFWorld descriptor");
+      const found = pathDescriptor ?? describeLogPath("env_results_trial_0.json");
+      if (!found) throw new Error("no ALFWorld descriptor");
+      const descriptor = this.identified(found, first.name, sha256);
       const parsed = parseAlfworldRun(files.map((file): AlfworldFileInput => ({ name: file.name, content: file.content })));
       const taskSet = recordedTaskSet(descriptor);
       return { mapped: mapAlfworldRun(parsed, { descriptor, source, taskSet }), taskSet };
     }
     if (format === "programming-jsonl") {
       const parsed = parseProgrammingLog(first.name, first.content);
-      const descriptor = pathDescriptor ?? programmingDescriptorFor(first.name);
+      const descriptor = this.identified(pathDescriptor ?? programmingDescriptorFor(first.name), first.name, sha256);
       const taskSet = recordedTaskSet(descriptor);
       return { mapped: mapProgrammingLog(parsed, { descriptor, source, taskSet }), taskSet };
     }
     const parsed = parseHotpotQaLog(first.name, first.content);
-    const descriptor = pathDescriptor ?? describeHotpotQaContent(first.name, variantOf(parsed));
+    const descriptor = this.identified(pathDescriptor ?? describeHotpotQaContent(first.name, variantOf(parsed)), first.name, sha256);
     const { tasks, taskSet } = await this.hotpotSample(descriptor);
-    return { mapped: mapHotpotQaLog(parsed, { descriptor, source, sample: tasks, taskSet }), taskSet };
+    const mapped = mapHotpotQaLog(parsed, { descriptor, source, sample: tasks, taskSet });
+    const named = /(\d+)_trials\.txt$/.exec(path.basename(first.name));
+    const held = parsed.trials.length;
+    if (named && Number(named[1]) !== held) mapped.warnings.push(`the file name says ${named[1]} trials; it holds ${held}.`);
+    return { mapped, taskSet };
+  }
+
+  /**
+   * The descriptor with this content's identity: verified only when the content
+   * equals a log shipped in the data folder; otherwise a note says the copy may
+   * have been edited, naming the published log of that name when there is one.
+   */
+  private identified(descriptor: LogDescriptor, fileName: string, sha256: string): LogDescriptor {
+    const shipped = this.shippedLogs();
+    const verified = shipped.some((log) => log.sha256 === sha256);
+    if (verified) return { ...descriptor, identity: { contentSha256: sha256, verified } };
+    const sameName =
+      descriptor.format === "alfworld-results"
+        ? shipped.filter((log) => log.format === "alfworld-results")
+        : shipped.filter((log) => path.basename(log.path) === path.basename(fileName));
+    const published = sameName.find((log) => log.label === descriptor.label) ?? sameName[0];
+    const note = published
+      ? `Uploaded copy: its content differs from the published log ${published.path}, so it may have been edited.`
+      : `Uploaded copy: its content differs from the published log (no published log to compare with), so it may have been edited.`;
+    return { ...descriptor, notes: [...descriptor.notes, note], identity: { contentSha256: sha256, verified } };
+  }
+
+  private shippedCache = new Map<string, { key: string; log: ShippedLog }>();
+
+  /** The logs shipped in the data folder with their content hashes (re-hashed only when a file's size or mtime changes). */
+  private shippedLogs(): ShippedLog[] {
+    if (!this.root || !fs.existsSync(path.join(this.root, "reflexion"))) return [];
+    const { logs } = discoverLogs(path.join(this.root, "reflexion"), this.root);
+    return logs.map((log) => {
+      const key = log.files.map((file) => {
+        const stat = fs.statSync(file);
+        return `${file}:${stat.size}:${stat.mtimeMs}`;
+      }).join("|");
+      const cached = this.shippedCache.get(log.path);
+      if (cached && cached.key === key) return cached.log;
+      const entry: ShippedLog = { path: log.path, format: log.format, label: log.label, sha256: contentSha256(log.files.map((file) => ({ name: file, content: fs.readFileSync(file, "utf8") }))) };
+      this.shippedCache.set(log.path, { key, log: entry });
+      return entry;
+    });
   }
 
   /** The 100-question sample, registered as a task set (once: saveTaskSet dedupes by content hash). */
@@ -207,14 +258,25 @@ export class PaperImportService {
     return { tasks, taskSet: { id: set.id, name: set.name } };
   }
 
-  /** Experiments made by earlier imports, by source. */
-  private async importedBySource(): Promise<Map<string, string>> {
+  /**
+   * Experiments made by earlier imports: by content hash; by source for the ones
+   * that carry a hash (to say a known path now holds other content); and by source
+   * for records imported before hashes were stored (legacy: matched by path as before).
+   */
+  private async importedExperiments(): Promise<{ byContent: Map<string, string>; hashedBySource: Map<string, string>; legacyBySource: Map<string, string> }> {
     const experiments = await this.store.experiments.listExperiments(10_000);
-    const bySource = new Map<string, string>();
+    const byContent = new Map<string, string>();
+    const hashedBySource = new Map<string, string>();
+    const legacyBySource = new Map<string, string>();
     for (const experiment of experiments) {
-      if (experiment.provenance && !bySource.has(experiment.provenance.source)) bySource.set(experiment.provenance.source, experiment.id);
+      const provenance = experiment.provenance;
+      if (!provenance) continue;
+      if (provenance.contentSha256) {
+        if (!byContent.has(provenance.contentSha256)) byContent.set(provenance.contentSha256, experiment.id);
+        if (!hashedBySource.has(provenance.source)) hashedBySource.set(provenance.source, experiment.id);
+      } else if (!legacyBySource.has(provenance.source)) legacyBySource.set(provenance.source, experiment.id);
     }
-    return bySource;
+    return { byContent, hashedBySource, legacyBySource };
   }
 
   private async resultOf(experimentId: string, warnings: string[]): Promise<ImportResult> {
@@ -233,6 +295,27 @@ export class PaperImportService {
       alreadyImported: false,
     };
   }
+}
+
+/** A log shipped in the data folder and the SHA-256 of its content. */
+interface ShippedLog {
+  path: string;
+  format: ImportableFile["format"];
+  label: string;
+  sha256: string;
+}
+
+/**
+ * What identifies an import: the SHA-256 of the log's content; for an ALFWorld
+ * run (several env_results_trial_N.json files) of its trial files' contents in
+ * trial order (names and paths do not count).
+ */
+export function contentSha256(files: readonly LogFileInput[]): string {
+  const trialOf = (name: string) => Number(/env_results_trial_(\d+)\.json$/.exec(name)?.[1] ?? 0);
+  const ordered = files.length > 1 ? [...files].sort((a, b) => trialOf(a.name) - trialOf(b.name) || a.name.localeCompare(b.name)) : files;
+  const hash = createHash("sha256");
+  for (const file of ordered) hash.update(file.content).update("\0");
+  return hash.digest("hex");
 }
 
 /**

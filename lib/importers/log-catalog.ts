@@ -29,6 +29,8 @@ export interface LogDescriptor {
   language?: "python" | "rust";
   /** Programming: whether each row's reflections count its failed iterations (Reflexion with internal tests). */
   iterationsFromReflections?: boolean;
+  /** Set by the import service: what identifies this import's content, and whether it equals a shipped log (provenance `contentSha256`, `verified`). */
+  identity?: { contentSha256: string; verified: boolean };
 }
 
 const DAVINCI = { model: "text-davinci-003", modelId: "openai:text-davinci-003" };

@@ -51,13 +51,13 @@ export function discoverLogs(target: string, root: string | null): { logs: Found
   const stat = fs.statSync(target);
   if (stat.isDirectory()) walk(target, files);
   else files.push(target);
-  const rel = (absolute: string) => {
-    if (root) {
-      const relative = path.relative(root, absolute);
-      if (!relative.startsWith("..") && !path.isAbsolute(relative)) return relative.split(path.sep).join("/");
-    }
-    return absolute;
+  // Inside the root by its path or by its real path (`/work/shared/…` and `../shared/…` through a symlink name the same file).
+  const realRoot = root && fs.existsSync(root) ? fs.realpathSync(root) : null;
+  const inside = (from: string, absolute: string) => {
+    const relative = path.relative(from, absolute);
+    return !relative.startsWith("..") && !path.isAbsolute(relative) ? relative.split(path.sep).join("/") : null;
   };
+  const rel = (absolute: string) => (root ? inside(root, absolute) : null) ?? (realRoot ? inside(realRoot, fs.realpathSync(absolute)) : null) ?? absolute;
   const logs: FoundLog[] = [];
   const skipped: SkippedLog[] = [];
   const alfworldFolders = new Map<string, string[]>();

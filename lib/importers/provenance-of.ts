@@ -15,5 +15,6 @@ export function provenanceOf(descriptor: LogDescriptor, source: string, extraNot
     model: descriptor.model,
     notes: [...descriptor.notes, ...extraNotes],
     logSummary,
+    ...(descriptor.identity ? { contentSha256: descriptor.identity.contentSha256, verified: descriptor.identity.verified } : {}),
   };
 }

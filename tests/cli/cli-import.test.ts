@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SqliteRunStore } from "@/lib/db/sqlite-store";
 import { foldRun } from "@/lib/domain/fold-run";
+import type { RunId } from "@/lib/domain/ids";
 import { parseJsonLines, runCli } from "./run-cli";
 
 /**
@@ -77,6 +78,73 @@ describe("cli import-logs", () => {
     const refused = await runCli(["pause", "--run", target!.runId], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/recorded by the authors in 2023 — fork it to continue/);
+  }, 60_000);
+
+  it("continue-import refuses a malformed model id, an unconfigured provider and the last checkpoint before creating a branch", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "import.sqlite") };
+    const store = new SqliteRunStore(env.REFLEXION_DB_PATH);
+    let target: { runId: RunId; last: number; branches: number } | null = null;
+    try {
+      const run = (await store.listRuns(1000)).find((candidate) => candidate.config.provenance?.label === "CoT + Reflexion");
+      const events = await store.list(run!.id, run!.rootBranchId);
+      target = { runId: run!.id, last: events.filter((event) => event.type === "checkpoint").at(-1)!.seq, branches: (await store.listBranches(run!.id)).length };
+    } finally {
+      await store.close();
+    }
+    const malformed = await runCli(["continue-import", "--run", target.runId, "--at", "1", "--model", "foo:bar"], env);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/Unknown model id "foo:bar"/);
+    expect(malformed.stderr).not.toMatch(/malformed settings-edit/);
+    const unconfigured = await runCli(["continue-import", "--run", target.runId, "--at", "1", "--model", "openai:gpt-4o-mini"], env);
+    expect(unconfigured.code).toBe(2);
+    expect(unconfigured.stderr).toMatch(/OpenAI is not configured/);
+    const last = await runCli(["continue-import", "--run", target.runId, "--at", String(target.last), "--model", "demo"], env);
+    expect(last.code).toBe(2);
+    expect(last.stderr).toMatch(/nothing to continue after the last trial/);
+    const after = new SqliteRunStore(env.REFLEXION_DB_PATH);
+    try {
+      expect((await after.listBranches(target.runId)).length).toBe(target.branches);
+    } finally {
+      await after.close();
+    }
+  }, 60_000);
+
+  it("a log outside the folder layout is imported by its content; by another path it is the same import, with its warnings kept", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "outside.sqlite") };
+    const original = path.join(LOGS, "hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt");
+    const copy = path.join(dir, "x/100_questions_5_trials.txt");
+    fs.mkdirSync(path.dirname(copy), { recursive: true });
+    fs.copyFileSync(original, copy);
+    const first = await runCli(["import-logs", copy, "--json"], env);
+    expect(first.code, first.stderr).toBe(0);
+    const [line] = first.stdout.trim().split("\n").map((text) => JSON.parse(text) as SummaryLine);
+    expect(line).toMatchObject({ alreadyImported: false, source: copy });
+    expect(line!.arms[0]).toMatchObject({ label: "ReAct + Reflexion", tasks: 100, trials: 5 });
+    expect(line!.warnings.length).toBeGreaterThan(0);
+    const again = await runCli(["import-logs", original, "--json"], env);
+    expect(again.code, again.stderr).toBe(0);
+    const [second] = again.stdout.trim().split("\n").map((text) => JSON.parse(text) as SummaryLine);
+    expect(second).toMatchObject({ experimentId: line!.experimentId, alreadyImported: true, warnings: line!.warnings });
+    // Its content equals the shipped log: verified, with no "Uploaded copy" caveat.
+    const store = new SqliteRunStore(env.REFLEXION_DB_PATH);
+    try {
+      const [experiment] = await store.experiments.listExperiments(10);
+      expect(experiment!.provenance).toMatchObject({ verified: true });
+      expect(experiment!.provenance!.notes.join(" ")).not.toMatch(/Uploaded copy/);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it("a folder with no log in the authors' layout says what was looked for and where", async () => {
+    const empty = path.join(dir, "empty");
+    fs.mkdirSync(empty, { recursive: true });
+    fs.writeFileSync(path.join(empty, "notes.md"), "nothing here");
+    const result = await runCli(["import-logs", empty], { REFLEXION_DB_PATH: path.join(dir, "empty.sqlite") });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`in the folder ${empty}`);
+    expect(result.stderr).toMatch(/hotpotqa_runs\/root\/<variant>\/100_questions_N_trials\.txt/);
+    expect(result.stderr).toMatch(/single log file .* by its content/);
   }, 60_000);
 
   it("prints label, runs, per-trial figures and warnings for people", async () => {

@@ -48,6 +48,17 @@ describe("/api/imports", () => {
     expect(result).toMatchObject({ source: COT_BASE, label: "CoT only", family: "qa", runs: 100, trials: 5, successByTrial: [32, 33, 33, 33, 33], alreadyImported: false });
     const [again] = importResponseSchema.parse(await (await imports.POST(request())).json()).imports;
     expect(again).toMatchObject({ experimentId: result!.experimentId, alreadyImported: true });
+    // The same bytes uploaded through the UI are the same import (identified by content, not path).
+    const content = fs.readFileSync(path.join(process.env.REFLEXION_DATA_ROOT!, COT_BASE), "utf8");
+    const [uploaded] = importResponseSchema.parse(await (await imports.POST(upload([{ name: "100_questions_5_trials.txt", content }]))).json()).imports;
+    expect(uploaded).toMatchObject({ experimentId: result!.experimentId, alreadyImported: true });
+    // An edited upload is a new, unverified import that names the published log it differs from.
+    const edited = await imports.POST(upload([{ name: "100_questions_5_trials.txt", content: content.replace("Thought: Let's think step by step.", "Thought: Let's think step by step (edited).") }]));
+    const [copy] = importResponseSchema.parse(await edited.json()).imports;
+    expect(copy!.experimentId).not.toBe(result!.experimentId);
+    const stored = (await context.getServerContext().store.experiments.listExperiments(100)).find((experiment) => experiment.id === copy!.experimentId);
+    expect(stored?.provenance?.verified).toBe(false);
+    expect(stored?.provenance?.notes.join(" ")).toMatch(/Uploaded copy: its content differs from the published log reflexion\/noahshinn-reflexion\/hotpotqa_runs\/root\/CoT\/no_context\/base\/100_questions_5_trials\.txt, so it may have been edited/);
     const relisted = importListResponseSchema.parse(await (await imports.GET()).json());
     expect(relisted.files.find((file) => file.path === COT_BASE)?.importedExperimentId).toBe(result!.experimentId);
 
