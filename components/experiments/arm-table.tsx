@@ -2,6 +2,7 @@ import type { EnvironmentId } from "@/lib/domain/config";
 import type { ArmResult } from "@/lib/domain/experiment";
 import { armRates } from "@/lib/graph/compare-arms";
 import { formatInteger, formatUsd } from "@/components/ui/format";
+import { NOT_RECORDED } from "@/components/provenance";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { ArmSwatch, isScriptedModel, METRIC_NAME, OracleLabel, ScriptedLabel } from "./labels";
 
@@ -11,6 +12,15 @@ const td = "px-2 py-2 tabular-nums";
 /** A cost, with "unknown" (not `$0`) when some call had no known price. */
 function Cost({ value }: { value: number | null }) {
   return value === null ? <span title="Some calls have no known price (e.g. a local model)">unknown</span> : <>{formatUsd(value)}</>;
+}
+
+/** "—" titled "not recorded in the published log": an imported arm's calls, tokens and cost (the logs record none). */
+function NotRecorded({ testId }: { testId?: string }) {
+  return (
+    <span title={NOT_RECORDED} aria-label={NOT_RECORDED} className="text-slate-500" data-testid={testId} data-unrecorded="true">
+      —
+    </span>
+  );
 }
 
 /** Mean F1 at trial 1 and at the last trial (`0.512 / 0.733`); "—" when the runs recorded no F1. */
@@ -31,7 +41,18 @@ function MeanF1({ values }: { values: ReadonlyArray<number | null> | undefined }
  * role, cost to first success, false positives (code), halts (household), and
  * model calls made live vs served from the response cache.
  */
-export function ArmTable({ arms, environment, scripted }: { arms: readonly ArmResult[]; environment: EnvironmentId; scripted?: ReadonlySet<string> }) {
+export function ArmTable({
+  arms,
+  environment,
+  scripted,
+  recorded = false,
+}: {
+  arms: readonly ArmResult[];
+  environment: EnvironmentId;
+  scripted?: ReadonlySet<string>;
+  /** The experiment was imported from the authors' logs (`provenance` set): an arm without any call shows "—" (not recorded), not zeros. */
+  recorded?: boolean;
+}) {
   const metric = METRIC_NAME[environment];
   return (
     <div className="overflow-x-auto">
@@ -65,6 +86,7 @@ export function ArmTable({ arms, environment, scripted }: { arms: readonly ArmRe
         <tbody className="divide-y divide-slate-100">
           {arms.map((arm, index) => {
             const rates = armRates(arm);
+            const unrecorded = recorded && arm.calls.live + arm.calls.cached === 0;
             return (
               <tr key={arm.label} data-testid="arm-result" data-arm={arm.label}>
                 <th scope="row" className="px-2 py-2 pl-3 font-normal">
@@ -90,20 +112,34 @@ export function ArmTable({ arms, environment, scripted }: { arms: readonly ArmRe
                     <MeanF1 values={arm.meanF1ByTrial} />
                   </td>
                 ) : null}
-                <td className={`${td} text-right`}>
-                  {formatInteger(arm.tokens.input)} / {formatInteger(arm.tokens.output)}
+                <td className={`${td} text-right`} data-testid="arm-tokens">
+                  {unrecorded ? <NotRecorded /> : `${formatInteger(arm.tokens.input)} / ${formatInteger(arm.tokens.output)}`}
                 </td>
-                <td className={`${td} text-right`}>
-                  <Cost value={arm.costUsd} />
+                <td className={`${td} text-right`} data-testid="arm-cost">
+                  {unrecorded ? <NotRecorded /> : <Cost value={arm.costUsd} />}
                 </td>
                 <td className={`${td} text-right text-xs`}>
-                  <Cost value={arm.costByRole.acting} /> / <Cost value={arm.costByRole.evaluating} /> / <Cost value={arm.costByRole.reflecting} />
+                  {unrecorded ? (
+                    <NotRecorded />
+                  ) : (
+                    <>
+                      <Cost value={arm.costByRole.acting} /> / <Cost value={arm.costByRole.evaluating} /> / <Cost value={arm.costByRole.reflecting} />
+                    </>
+                  )}
                 </td>
-                <td className={`${td} text-right`}>{arm.costToFirstSuccessUsd === null ? <span title="No run solved yet, or a price is unknown">—</span> : formatUsd(arm.costToFirstSuccessUsd)}</td>
+                <td className={`${td} text-right`}>
+                  {unrecorded ? (
+                    <NotRecorded />
+                  ) : arm.costToFirstSuccessUsd === null ? (
+                    <span title="No run solved yet, or a price is unknown">—</span>
+                  ) : (
+                    formatUsd(arm.costToFirstSuccessUsd)
+                  )}
+                </td>
                 {environment === "code" ? <td className={`${td} text-right`}>{arm.falsePositives}</td> : null}
                 {environment === "household" ? <td className={`${td} text-right`}>{arm.halts}</td> : null}
                 <td className={`${td} pr-3 text-right`} data-testid="arm-calls">
-                  {formatInteger(arm.calls.live)} live / {formatInteger(arm.calls.cached)} cached
+                  {unrecorded ? <NotRecorded /> : `${formatInteger(arm.calls.live)} live / ${formatInteger(arm.calls.cached)} cached`}
                 </td>
               </tr>
             );

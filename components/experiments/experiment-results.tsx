@@ -220,7 +220,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
       <AbResultSection experimentId={summary.experiment.id} running={summary.status === "running"} done={summary.progress.done} titles={titles} />
 
       <Section title="Per arm" id="arms-heading">
-        <ArmTable arms={summary.arms} environment={environment} scripted={scripted} />
+        <ArmTable arms={summary.arms} environment={environment} scripted={scripted} recorded={Boolean(summary.experiment.provenance)} />
         <p className="mt-3 text-xs text-slate-600" data-testid="shared-prefix-note">
           Arms share what they have in common: trial 1 of one arm is served from the response cache to the others when their prompts are identical (same
           model, settings and messages) — e.g. ReAct only and Reflexion make the same trial-1 calls, so one arm&apos;s count them as <em>live</em> and the

@@ -112,6 +112,7 @@ export function OverlayView({ ids: urlIds }: { ids: readonly string[] }) {
                   arms={series.map((entry) => ({ ...entry.arm, label: entry.label }))}
                   environment={environment ?? summaries[0]!.experiment.definition.environment}
                   endLabelMax={24}
+                  mixedFamilies={environment === null}
                 />
                 {environment ? (
                   <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">

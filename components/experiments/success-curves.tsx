@@ -33,6 +33,23 @@ function CurveTooltip({ active, label, rows, arms }: Pick<TooltipContentProps, "
   );
 }
 
+/** The y axis's words: "EM: tasks solved", or "tasks solved (%, cumulative)" when the arms mix task families (no one metric). */
+export function yAxisLabel(metric: string | null): string {
+  return metric ? `${metric}: tasks solved` : "tasks solved (%, cumulative)";
+}
+
+/** Average width (px) of a character of the 12px semibold end label, rounded up. */
+const END_LABEL_CHAR_PX = 7.5;
+
+/**
+ * Right margin (px) that fits the longest end label ("<label, cut at endLabelMax> 100%", drawn 8px
+ * right of the last point), so no label is clipped at the chart's edge.
+ */
+export function endLabelMargin(arms: ReadonlyArray<Pick<ArmResult, "label">>, endLabelMax: number): number {
+  const longest = Math.max(0, ...arms.map((arm) => Math.min(arm.label.length, endLabelMax)));
+  return Math.max(64, Math.ceil((longest + " 100%".length) * END_LABEL_CHAR_PX) + 8 + 12);
+}
+
 /**
  * The cumulative success-by-trial curves, one line per arm (the Reflexion
  * paper's Fig. 3): x = trial, y = % of the arm's tasks solved at or before that
@@ -43,21 +60,25 @@ export function SuccessCurves({
   arms,
   environment,
   endLabelMax = 14,
+  mixedFamilies = false,
 }: {
   arms: readonly ArmResult[];
   environment: EnvironmentId;
+  /** The arms come from different task families (an overlay of QA with ALFWorld): the axis names no family's metric. */
+  mixedFamilies?: boolean;
   /** Characters of an arm's label at the end of its line before it is cut with "…" (the legend always has it whole). */
   endLabelMax?: number;
 }) {
   const rows = successCurveRows(arms);
   const lastTrial = rows.length;
   const ticks = rows.map((row) => row.trial);
-  const metric = METRIC_NAME[environment];
+  const metric = mixedFamilies ? null : METRIC_NAME[environment];
   const labelRanks = endLabelRanks(arms);
+  const rightMargin = endLabelMargin(arms, endLabelMax);
   return (
     <figure className="space-y-3" data-testid="success-curves" aria-labelledby="success-curves-caption">
       <figcaption id="success-curves-caption" className="text-xs text-slate-600">
-        Share of tasks solved at or before each trial ({metric}, cumulative), one line per arm.
+        Share of tasks solved at or before each trial ({metric ?? "%"}, cumulative), one line per arm{metric ? "" : " (each of its own task family)"}.
       </figcaption>
       {lastTrial === 0 ? (
         <p className="py-10 text-center text-sm text-slate-500">No trials yet: the curves appear when the first runs end a trial.</p>
@@ -66,8 +87,8 @@ export function SuccessCurves({
           data={rows}
           responsive
           style={{ width: "100%", height: 300 }}
-          margin={{ top: 12, right: Math.max(128, endLabelMax * 7 + 40), bottom: 24, left: 8 }}
-          title={`${metric} by trial, one line per arm`}
+          margin={{ top: 12, right: rightMargin, bottom: 24, left: 8 }}
+          title={`${metric ?? "Tasks solved"} by trial, one line per arm`}
         >
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
           <XAxis
@@ -85,7 +106,7 @@ export function SuccessCurves({
             unit="%"
             width={56}
             tick={{ fontSize: 12, fill: "#334155" }}
-            label={{ value: `${metric}: tasks solved`, angle: -90, position: "insideLeft", offset: 4, dy: 60, fontSize: 12, fill: "#334155" }}
+            label={{ value: yAxisLabel(metric), angle: -90, position: "insideLeft", offset: 4, dy: 60, fontSize: 12, fill: "#334155" }}
           />
           <Tooltip content={(props) => <CurveTooltip active={props.active} label={props.label} rows={rows} arms={arms} />} />
           {arms.map((arm, index) => {

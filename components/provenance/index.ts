@@ -1,3 +1,6 @@
 /** Provenance of imported runs (issue 11): the "Recorded by the authors, 2023" badge and the read-only note. */
-export { RecordedBadge, provenanceTitle, recordedLabel } from "./recorded-badge";
+export { RecordedBadge, provenanceTitle, recordedLabel, isUnverified, UNVERIFIED_NOTE } from "./recorded-badge";
+
+/** Shown instead of zeros for calls, tokens and cost of imported runs: the published logs record none. */
+export const NOT_RECORDED = "not recorded in the published log";
 export { ReadOnlyNote, READ_ONLY_NOTE, isRecordedBranch } from "./read-only-note";

@@ -2,9 +2,17 @@ import type { Provenance } from "@/lib/domain/provenance";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 
-/** The badge's words: "Recorded by the authors, 2023" (the year as logged). */
-export function recordedLabel(provenance: Pick<Provenance, "year">): string {
-  return `Recorded by the authors, ${provenance.year}`;
+/** The badge's words: "Recorded by the authors, 2023" (the year as logged); on a fork branch "Forked from the authors' 2023 run". */
+export function recordedLabel(provenance: Pick<Provenance, "year">, forked = false): string {
+  return forked ? `Forked from the authors' ${provenance.year} run` : `Recorded by the authors, ${provenance.year}`;
+}
+
+/** Words for an upload the importer could not match to the published log (`verified === false`; a missing field is unknown: nothing said). */
+export const UNVERIFIED_NOTE = "uploaded copy — not verified against the published log";
+
+/** Whether the provenance says it was not verified (reads the field `verified` additively: absent means unknown, not false). */
+export function isUnverified(provenance: object): boolean {
+  return (provenance as { verified?: unknown }).verified === false;
 }
 
 /**
@@ -15,6 +23,7 @@ export function recordedLabel(provenance: Pick<Provenance, "year">): string {
 export function provenanceTitle(provenance: Pick<Provenance, "model" | "source" | "notes" | "label">): string {
   return [
     `${provenance.label} — imported from the Reflexion authors' published logs (read-only; fork to continue live).`,
+    ...(isUnverified(provenance) ? [`Caution: ${UNVERIFIED_NOTE}.`] : []),
     `Model: ${provenance.model}`,
     `Source: ${provenance.source}`,
     ...provenance.notes.map((note) => `Note: ${note}`),
@@ -24,22 +33,39 @@ export function provenanceTitle(provenance: Pick<Provenance, "model" | "source" 
 /**
  * "Recorded by the authors, 2023": marks a run or experiment imported from the
  * paper's own logs (lib/domain/provenance.ts) wherever it is shown. Renders
- * nothing for runs made here (`provenance` null or undefined).
+ * nothing for runs made here (`provenance` null or undefined). `forked`: the
+ * branch shown is a fork of the recorded one (it runs here, with the model
+ * picked at the fork): "Forked from the authors' 2023 run", without the logged model.
  */
-export function RecordedBadge({ provenance, className, showModel = false }: { provenance: Provenance | null | undefined; className?: string; showModel?: boolean }) {
+export function RecordedBadge({
+  provenance,
+  className,
+  showModel = false,
+  forked = false,
+}: {
+  provenance: Provenance | null | undefined;
+  className?: string;
+  showModel?: boolean;
+  forked?: boolean;
+}) {
   if (!provenance) return null;
+  const unverified = isUnverified(provenance);
+  const label = recordedLabel(provenance, forked);
   return (
     <Badge
       tone="amber"
       className={cn("ring-1 ring-inset ring-amber-300", className)}
       data-testid="recorded-badge"
       data-source={provenance.source}
+      data-forked={forked}
+      data-verified={unverified ? "false" : undefined}
       title={provenanceTitle(provenance)}
-      aria-label={`${recordedLabel(provenance)}: ${provenance.model}, from ${provenance.source}`}
+      aria-label={`${label}${forked ? "" : `: ${provenance.model}`}, from ${provenance.source}${unverified ? ` (${UNVERIFIED_NOTE})` : ""}`}
     >
       <span aria-hidden>●</span>
-      {recordedLabel(provenance)}
-      {showModel ? <span className="font-normal">· {provenance.model}</span> : null}
+      {label}
+      {showModel && !forked ? <span className="font-normal">· {provenance.model}</span> : null}
+      {unverified ? <span className="font-normal">· {UNVERIFIED_NOTE}</span> : null}
     </Badge>
   );
 }

@@ -20,6 +20,9 @@ function filterOf(value: string | null): HelpedFilter {
 
 const inputClass = "h-9 rounded-md border border-slate-300 bg-white px-2.5 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sky-600";
 
+/** The longest search accepted (the server's `q` limit, lib/domain/reflection-outcomes.ts). */
+export const SEARCH_MAX = 500;
+
 /**
  * `/reflections`: every reflection of an experiment's runs (or of the recent
  * runs) with the failed trial it came from and whether the next trial
@@ -33,8 +36,11 @@ export function ReflectionsPage() {
   const pathname = usePathname() ?? "/reflections";
   const experimentId = searchParams.get("experimentId") ?? "";
   const filter = filterOf(searchParams.get("helped"));
-  const [text, setText] = useState(searchParams.get("q") ?? "");
-  const q = useDeferredValue(text.trim());
+  const urlQ = searchParams.get("q") ?? "";
+  // A `?q=` longer than the search box takes (a pasted link): searched by its first SEARCH_MAX characters, and said so until the search is changed.
+  const [longLinkQ, setLongLinkQ] = useState(urlQ.length > SEARCH_MAX ? urlQ.length : 0);
+  const [text, setText] = useState(urlQ.slice(0, SEARCH_MAX));
+  const q = useDeferredValue(text.trim().slice(0, SEARCH_MAX));
 
   const setParams = (next: { experimentId?: string; helped?: HelpedFilter; q?: string }) => {
     const params = new URLSearchParams(searchParams.toString());
@@ -47,7 +53,6 @@ export function ReflectionsPage() {
   };
 
   // Keep the typed words in the URL (after typing settles), without a history entry per key.
-  const urlQ = searchParams.get("q") ?? "";
   useEffect(() => {
     if (q === urlQ) return;
     const timer = window.setTimeout(() => {
@@ -93,7 +98,7 @@ export function ReflectionsPage() {
             value={experimentId}
             onChange={(event) => setParams({ experimentId: event.target.value })}
           >
-            <option value="">All recent runs</option>
+            <option value="">All recent runs with more than one trial</option>
             {(experiments.data?.experiments ?? []).map((experiment) => (
               <option key={experiment.id} value={experiment.id}>
                 {experiment.provenance ? "● " : ""}
@@ -109,8 +114,12 @@ export function ReflectionsPage() {
             className={inputClass}
             data-testid="reflections-search"
             placeholder="e.g. search lookup year"
+            maxLength={SEARCH_MAX}
             value={text}
-            onChange={(event) => setText(event.target.value)}
+            onChange={(event) => {
+              setText(event.target.value);
+              setLongLinkQ(0);
+            }}
           />
         </label>
         <div className="flex gap-1" role="group" aria-label="Outcome of the next trial">
@@ -130,6 +139,12 @@ export function ReflectionsPage() {
         </div>
       </div>
 
+      {longLinkQ > 0 ? (
+        <Notice tone="warning" data-testid="reflections-search-too-long">
+          The search in the link was {longLinkQ} characters long; searches are limited to {SEARCH_MAX}, so only the first {SEARCH_MAX} are used. A few words are enough.
+        </Notice>
+      ) : null}
+
       {list.isPending ? (
         <p className="flex items-center gap-2 py-8 text-sm text-slate-600">
           <Spinner /> Reading the runs&apos; reflections…
@@ -137,17 +152,20 @@ export function ReflectionsPage() {
       ) : list.error ? (
         <Notice tone="error">{list.error.message} Check the filters; reload the page if the server was restarted.</Notice>
       ) : items.length === 0 ? (
-        <EmptyState title={first && first.runs === 0 ? "No runs to read" : "No reflection matches"} className="rounded-lg border border-slate-200 bg-white">
+        <EmptyState
+          title={first && first.runs === 0 ? (experimentId ? "No runs to read" : "No run with more than one trial yet") : "No reflection matches"}
+          className="rounded-lg border border-slate-200 bg-white"
+        >
           <p data-testid="reflections-empty">
             {first && first.runs === 0
-              ? "Import the paper's runs (Import in the header) or run an experiment with a Reflexion arm: their reflections appear here."
+              ? "Import the paper's runs (Import in the header) or run an experiment with a Reflexion arm: the reflections of runs that went on to a next trial appear here."
               : `${first?.runs ?? 0} runs read. Clear the search or pick "All" to see every reflection.`}
           </p>
         </EmptyState>
       ) : (
         <>
           <p className="text-xs text-slate-600" data-testid="reflections-total" data-total={first?.total}>
-            {first?.total} {first?.total === 1 ? "reflection" : "reflections"} from {first?.runs} runs{list.isFetching && !list.isFetchingNextPage ? " · updating…" : ""}
+            {first?.total} {first?.total === 1 ? "reflection" : "reflections"} from {first?.runs} runs{experimentId ? "" : " (the most recent that started more than one trial)"}{list.isFetching && !list.isFetchingNextPage ? " · updating…" : ""}
           </p>
           <ol className="space-y-3" data-testid="reflection-list">
             {items.map((item) => (

@@ -1,11 +1,12 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import type { EditRequest } from "@/lib/domain/api";
 import type { ForkOutlook } from "@/lib/domain/fork-outlook";
+import type { Provenance } from "@/lib/domain/provenance";
 import { forkEndsExplanation, type ForkPoint } from "@/lib/graph";
-import { useForkRun } from "@/lib/query";
+import { modelsQuery, useForkRun } from "@/lib/query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { ForkTemplateChoiceFields, hasTemplateChoice, templateEditsOf, type ForkTemplateChoice } from "@/components/templates/fork-template-choice";
@@ -19,6 +20,17 @@ export interface ForkTarget {
   reflection: { eventId: string; textAtFork: string; currentText: string } | null;
   /** After an evaluation: what the new branch does next (null after a reflection, or when unknown). */
   outlook?: ForkOutlook | null;
+}
+
+/** The scripted offline stand-in every install has (lib/llm): the default model of a fork of an imported run. */
+export const DEMO_MODEL_ID = "demo";
+
+/** A model edit for both roles: the fork of an imported run calls this model instead of the logged one. */
+export function modelEditsFor(modelId: string): EditRequest[] {
+  return [
+    { kind: "model", role: "actor", modelId },
+    { kind: "model", role: "reflector", modelId },
+  ];
 }
 
 /** What the new branch does after a fork at an evaluation with no reflection yet, in words. */
@@ -43,10 +55,13 @@ export function ForkDialog({
   target,
   onClose,
   onForked,
+  provenance = null,
 }: {
   runId: string;
   fromBranchId: string | null;
   target: ForkTarget;
+  /** Set when the run was imported from the authors' logs: the fork then picks the model (the logged one, e.g. text-davinci-003, is not callable here). */
+  provenance?: Provenance | null;
   onClose: () => void;
   onForked: (branchId: string) => void;
 }) {
@@ -57,6 +72,8 @@ export function ForkDialog({
   const [templateError, setTemplateError] = useState<string | null>(null);
   const [replay, setReplay] = useState<"recorded" | "live">("recorded");
   const [text, setText] = useState(target.reflection?.currentText ?? "");
+  const models = useQuery({ ...modelsQuery(), enabled: provenance !== null });
+  const [modelId, setModelId] = useState(DEMO_MODEL_ID);
   const titleId = useId();
   const firstField = useRef<HTMLInputElement>(null);
   const trial = target.point.trial;
@@ -80,6 +97,7 @@ export function ForkDialog({
 
   const submit = async () => {
     const edits: EditRequest[] = edited && reflection ? [{ kind: "reflection", reflectionEventId: reflection.eventId, text: trimmed }] : [];
+    if (provenance) edits.push(...modelEditsFor(modelId));
     setTemplateError(null);
     try {
       edits.push(...(await templateEditsOf(client, templates)));
@@ -131,6 +149,31 @@ export function ForkDialog({
             </span>
           </label>
         </fieldset>
+
+        {provenance ? (
+          <div className="space-y-1" data-testid="fork-model-choice">
+            <label htmlFor={`${titleId}-model`} className="block text-xs font-medium text-slate-700">
+              Model on the new branch (Actor and Self-Reflection)
+            </label>
+            <select
+              id={`${titleId}-model`}
+              data-testid="fork-model"
+              value={modelId}
+              onChange={(event) => setModelId(event.target.value)}
+              className="block w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-xs text-slate-900 focus:border-sky-600 focus:outline-none focus:ring-1 focus:ring-sky-600"
+            >
+              {(models.data?.models ?? [{ id: DEMO_MODEL_ID, label: "Demo", scripted: true }]).map((model) => (
+                <option key={model.id} value={model.id}>
+                  {model.scripted && !/stand-in/i.test(model.label) ? `${model.label} (scripted stand-in, not a real model)` : model.label}
+                </option>
+              ))}
+            </select>
+            <p className="text-[11px] text-slate-500">
+              The authors logged {provenance.model}; this app calls the model picked here instead. The demo model is a scripted offline stand-in, free and always available.
+            </p>
+            {models.error ? <p className="text-[11px] text-red-700">Could not load the models list: {models.error.message}</p> : null}
+          </div>
+        ) : null}
 
         {reflection ? (
           <div className="space-y-1">

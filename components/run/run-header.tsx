@@ -13,7 +13,7 @@ import { formatCostTotal, formatElapsed, formatInteger } from "@/components/ui/f
 import { StatusPill } from "@/components/ui/status-pill";
 import { useNow } from "@/components/ui/use-now";
 import { cn } from "@/lib/utils/cn";
-import { isRecordedBranch, ReadOnlyNote, RecordedBadge } from "@/components/provenance";
+import { isRecordedBranch, NOT_RECORDED, ReadOnlyNote, RecordedBadge } from "@/components/provenance";
 import { FocusNodeFromUrl } from "@/components/reflections/focus-node-from-url";
 import { BranchSwitcher } from "./branch-switcher";
 import { RunControls } from "./run-controls";
@@ -167,6 +167,8 @@ export function RunHeader({
   // Imported from the authors' logs: the recorded branch is read-only (a fork of it runs live).
   const provenance = config?.provenance ?? null;
   const recorded = isRecordedBranch(provenance, fork);
+  // The published logs record no model calls: "—" (titled why) rather than "0 / $0" until a fork calls a model.
+  const unrecorded = provenance !== null && totals.modelCalls === 0;
 
   return (
     <div className="flex-none border-b border-slate-200 bg-white">
@@ -182,7 +184,7 @@ export function RunHeader({
             </details>
           ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
-            <RecordedBadge provenance={provenance} showModel />
+            <RecordedBadge provenance={provenance} showModel forked={provenance !== null && !recorded} />
             {effectiveStatus ? <StatusPill status={effectiveStatus} /> : null}
             {showCall && activeCall ? <CallInFlight call={activeCall} /> : null}
             <ConnectionDot connection={connection} />
@@ -234,36 +236,50 @@ export function RunHeader({
 
       <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 pb-2.5 pt-2">
         <TrialStrip state={state} status={effectiveStatus} />
-        <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals">
-          <div className="flex gap-1">
-            <dt>calls</dt>
-            <dd className="font-medium tabular-nums text-slate-900" data-testid="total-calls" data-live={totals.liveCalls} data-cached={totals.cachedCalls}>
-              {formatInteger(totals.modelCalls)}
-              {totals.cachedCalls > 0 ? <span className="font-normal text-slate-500"> ({totals.liveCalls} live, {totals.cachedCalls} from cache)</span> : null}
-            </dd>
-          </div>
-          <div className="flex gap-1">
-            <dt>tokens</dt>
-            <dd className="font-medium tabular-nums text-slate-900" data-testid="total-tokens">
-              {formatInteger(totals.inputTokens + totals.outputTokens)}
-            </dd>
-          </div>
-          <div className="flex gap-1">
-            <dt>cost</dt>
-            <dd
-              className="font-medium tabular-nums text-slate-900"
-              data-testid="total-cost"
-              data-unpriced-calls={totals.unpricedCalls}
-              title={
-                totals.unpricedCalls > 0
-                  ? `${totals.unpricedCalls} of ${totals.modelCalls} calls have no known price (the model is not in the server's price table); they are not counted.`
-                  : undefined
-              }
-            >
-              {formatCostTotal({ costUsd: totals.costUsd, calls: totals.modelCalls, unpricedCalls: totals.unpricedCalls })}
-            </dd>
-          </div>
-        </dl>
+        {unrecorded ? (
+          <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals" data-unrecorded="true" title={`Calls, tokens and cost: ${NOT_RECORDED}.`}>
+            {(["calls", "tokens", "cost"] as const).map((name) => (
+              <div key={name} className="flex gap-1">
+                <dt>{name}</dt>
+                <dd className="font-medium text-slate-500" data-testid={`total-${name}`} title={NOT_RECORDED}>
+                  —
+                </dd>
+              </div>
+            ))}
+            <span className="sr-only">{NOT_RECORDED}</span>
+          </dl>
+        ) : (
+          <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals">
+            <div className="flex gap-1">
+              <dt>calls</dt>
+              <dd className="font-medium tabular-nums text-slate-900" data-testid="total-calls" data-live={totals.liveCalls} data-cached={totals.cachedCalls}>
+                {formatInteger(totals.modelCalls)}
+                {totals.cachedCalls > 0 ? <span className="font-normal text-slate-500"> ({totals.liveCalls} live, {totals.cachedCalls} from cache)</span> : null}
+              </dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>tokens</dt>
+              <dd className="font-medium tabular-nums text-slate-900" data-testid="total-tokens">
+                {formatInteger(totals.inputTokens + totals.outputTokens)}
+              </dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>cost</dt>
+              <dd
+                className="font-medium tabular-nums text-slate-900"
+                data-testid="total-cost"
+                data-unpriced-calls={totals.unpricedCalls}
+                title={
+                  totals.unpricedCalls > 0
+                    ? `${totals.unpricedCalls} of ${totals.modelCalls} calls have no known price (the model is not in the server's price table); they are not counted.`
+                    : undefined
+                }
+              >
+                {formatCostTotal({ costUsd: totals.costUsd, calls: totals.modelCalls, unpricedCalls: totals.unpricedCalls })}
+              </dd>
+            </div>
+          </dl>
+        )}
       </div>
     </div>
   );

@@ -342,6 +342,7 @@ function Workspace({ runId }: { runId: string }) {
           runId={runId}
           fromBranchId={currentBranchId}
           target={forkTarget}
+          provenance={state.config?.provenance ?? null}
           onClose={() => setForkTarget(null)}
           onForked={(branchId) => {
             setForkTarget(null);

@@ -5,8 +5,23 @@ import { asRunId } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
 import { pageReflections, reflectionOutcomes, type ReflectionListItem, type ReflectionListResponse, type ReflectionQuery } from "@/lib/domain/reflection-outcomes";
 
-/** Runs read when the query names neither an experiment nor a run: the most recent ones. */
+/** Runs read when the query names neither an experiment nor a run: the most recent ones that can have a reflection. */
 export const RECENT_RUNS_SCANNED = 300;
+
+/**
+ * How many of the newest runs the default view looks through to find
+ * {@link RECENT_RUNS_SCANNED} that started more than one trial. A run with one
+ * trial has no reflection that a next trial used (the one-trial code imports of
+ * the paper's logs, e.g., would otherwise fill the 300 newest and leave the
+ * page empty). Only run rows and their summary read model are read for them.
+ */
+export const RECENT_RUNS_CONSIDERED = 5_000;
+
+/** Whether a run's root branch started more than one trial (its summary read model), i.e. can have a reflection that a next trial used. */
+async function startedSeveralTrials(store: RunStore, run: RunRecord): Promise<boolean> {
+  const summary = await store.getBranchSummary(run.rootBranchId);
+  return summary !== null && summary.trialsStarted > 1;
+}
 
 /** A run's items, kept while its root branch has ended (an ended root branch gets no more events; forks are branches of their own). */
 type CacheEntry = { items: ReflectionListItem[] };
@@ -52,7 +67,7 @@ async function itemsOfRun(store: RunStore, run: RunRecord, link: Pick<Experiment
 /**
  * `GET /api/reflections`: every reflection of the runs asked for (an
  * experiment's, in cell order; one run; or the {@link RECENT_RUNS_SCANNED} most
- * recent runs), each with the failed trial it came from and whether the next
+ * recent runs that started more than one trial — `runs` counts those), each with the failed trial it came from and whether the next
  * trial succeeded (lib/domain/reflection-outcomes.ts), filtered by `q` and
  * `helped` and paged.
  * @throws AppError("not-found") for an unknown experiment or run.
@@ -71,7 +86,10 @@ export async function listReflections(store: RunStore, query: ReflectionQuery): 
       if (run) targets.push({ run, link });
     }
   } else {
-    for (const run of await store.listRuns(RECENT_RUNS_SCANNED)) targets.push({ run, link: await store.experiments.experimentOfRun(run.id) });
+    for (const run of await store.listRuns(RECENT_RUNS_CONSIDERED)) {
+      if (targets.length >= RECENT_RUNS_SCANNED) break;
+      if (await startedSeveralTrials(store, run)) targets.push({ run, link: await store.experiments.experimentOfRun(run.id) });
+    }
   }
   const items: ReflectionListItem[] = [];
   for (const target of targets) items.push(...(await itemsOfRun(store, target.run, target.link)));

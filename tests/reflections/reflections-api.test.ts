@@ -103,6 +103,11 @@ describe("GET /api/reflections", () => {
     expect(JSON.stringify(limit.body)).toContain("limit");
     // An empty parameter, as a form sends it, is "not set".
     expect((await get(`?experimentId=${experimentId}&helped=`)).status).toBe(200);
+    // A search longer than the box allows: a sentence, not a raw schema message.
+    const long = await get(`?q=${"a".repeat(501)}`);
+    expect(long.status).toBe(400);
+    expect(JSON.stringify(long.body)).toContain("The search is too long (501 characters): use at most 500");
+    expect((await get(`?q=${"a".repeat(500)}`)).status).toBe(200);
     const missing = await get("?experimentId=no-such-experiment");
     expect(missing.status).toBe(404);
     expect(JSON.stringify(missing.body)).toContain("no-such-experiment");
