@@ -10,9 +10,9 @@ export function recordedLabel(provenance: Pick<Provenance, "year">, forked = fal
 /** Words for an upload the importer could not match to the published log (`verified === false`; a missing field is unknown: nothing said). */
 export const UNVERIFIED_NOTE = "uploaded copy — not verified against the published log";
 
-/** Whether the provenance says it was not verified (reads the field `verified` additively: absent means unknown, not false). */
-export function isUnverified(provenance: object): boolean {
-  return (provenance as { verified?: unknown }).verified === false;
+/** Whether the provenance says it was not verified against the published log (`verified === false`; absent on older records means unknown: nothing is claimed either way). */
+export function isUnverified(provenance: Pick<Provenance, "verified">): boolean {
+  return provenance.verified === false;
 }
 
 /**
@@ -20,7 +20,7 @@ export function isUnverified(provenance: object): boolean {
  * and every caveat of the import (e.g. "trajectories were not published"), one
  * per line.
  */
-export function provenanceTitle(provenance: Pick<Provenance, "model" | "source" | "notes" | "label">): string {
+export function provenanceTitle(provenance: Pick<Provenance, "model" | "source" | "notes" | "label" | "verified">): string {
   return [
     `${provenance.label} — imported from the Reflexion authors' published logs (read-only; fork to continue live).`,
     ...(isUnverified(provenance) ? [`Caution: ${UNVERIFIED_NOTE}.`] : []),
