@@ -251,7 +251,8 @@ export class PaperImportService {
     const set = await this.store.saveTaskSet({
       name: HOTPOTQA_SAMPLE_SET_NAME,
       environment: "qa",
-      tasks: tasks as unknown as Array<Record<string, unknown>>,
+      // Spread into plain objects: the store keeps tasks as JSON records.
+      tasks: tasks.map((task) => ({ ...task })),
       problems,
       contentHash: createHash("sha256").update(content).digest("hex"),
     });

@@ -60,7 +60,7 @@ export function calibrationFactor(pyodideMs: number, cpythonMs: number | null): 
 /** Runs the workload under `python3`; resolves to its time in ms, or null when there is no usable python3. */
 export async function measureCpythonMs(command = process.env.PARITY_PYTHON || "python3"): Promise<number | null> {
   try {
-    const { stdout } = await execFileAsync(command, ["-c", `${CALIBRATION_SOURCE}\nprint(_calibrate())`], { timeout: 20_000, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv });
+    const { stdout } = await execFileAsync(command, ["-c", `${CALIBRATION_SOURCE}\nprint(_calibrate())`], { timeout: 20_000, encoding: "utf8", env: { NODE_ENV: process.env.NODE_ENV, PATH: process.env.PATH ?? "" } });
     const value = Number(String(stdout).trim());
     return Number.isFinite(value) && value > 0 ? value : null;
   } catch {

@@ -1,15 +1,11 @@
-import { ReactFlowProvider, type NodeTypes } from "@xyflow/react";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { foldRun } from "@/lib/domain/fold-run";
-import { createCollapsedViewDeriver, defaultCollapsedTrials, deriveRunGraph, type LiveCallInput, type RunGraphViewNode } from "@/lib/graph";
+import { createCollapsedViewDeriver, defaultCollapsedTrials, deriveRunGraph, type LiveCallInput } from "@/lib/graph";
 import { stressRunEvents } from "@/lib/graph/stress-run";
-import { RunUiStoreProvider } from "@/lib/store";
 import { toFlowNode } from "@/components/run-graph/flow-nodes";
-import { nodeTypes } from "@/components/run-graph/run-graph";
 import { codeRun } from "./code-fixtures";
 import { twoTrialReflexionRun } from "./fixtures";
+import { renderGraphNode as render } from "../helpers/render-node";
 
 /**
  * Markup of the run graph's node components (server-rendered, no DOM): the
@@ -18,30 +14,7 @@ import { twoTrialReflexionRun } from "./fixtures";
  * which lets React Flow skip measuring nodes that are out of view.
  */
 
-const types: NodeTypes = nodeTypes;
 
-/** The node's component, given the props React Flow gives it. */
-function render(node: RunGraphViewNode): string {
-  const component = types[node.type];
-  if (!component) throw new Error(`no component for ${node.type}`);
-  const props = {
-    id: node.id,
-    type: node.type,
-    data: node.data,
-    width: node.width,
-    height: node.height,
-    dragging: false,
-    zIndex: 0,
-    selectable: false,
-    deletable: false,
-    selected: false,
-    draggable: false,
-    isConnectable: false,
-    positionAbsoluteX: node.position.x,
-    positionAbsoluteY: node.position.y,
-  };
-  return renderToStaticMarkup(createElement(RunUiStoreProvider, null, createElement(ReactFlowProvider, null, createElement(component, props))));
-}
 
 /** `id:type:position` of each handle in the markup. */
 function renderedHandles(html: string): string[] {

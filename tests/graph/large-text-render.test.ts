@@ -1,15 +1,13 @@
-import { ReactFlowProvider, type NodeTypes } from "@xyflow/react";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { foldRun } from "@/lib/domain/fold-run";
 import { deriveRunGraph, type RunGraphViewNode } from "@/lib/graph";
 import { COLLAPSE_CHARS, NODE_TEXT_CHARS, base64Bytes, isLongText, nodeText, segmentText, textPreview, withPlaceholders } from "@/lib/graph/text-preview";
-import { RunUiStoreProvider } from "@/lib/store";
-import { nodeTypes } from "@/components/run-graph/run-graph";
 import { LongText } from "@/components/ui/long-text";
 import { TextBlock } from "@/components/inspector/blocks";
 import { twoTrialReflexionRun } from "./fixtures";
+import { renderGraphNode as renderNode } from "../helpers/render-node";
 
 /**
  * Issue 12, part 8: large text in the UI. Long observations, completions and
@@ -23,27 +21,6 @@ const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 const DATA_URI = `data:image/png;base64,${PNG_BASE64}`;
 const HOSTILE = `<img src=x onerror="alert(1)"><script>alert(2)</script><b>bold</b>`;
 
-function renderNode(node: RunGraphViewNode): string {
-  const component = (nodeTypes as NodeTypes)[node.type];
-  if (!component) throw new Error(`no component for ${node.type}`);
-  const props = {
-    id: node.id,
-    type: node.type,
-    data: node.data,
-    width: node.width,
-    height: node.height,
-    dragging: false,
-    zIndex: 0,
-    selectable: false,
-    deletable: false,
-    selected: false,
-    draggable: false,
-    isConnectable: false,
-    positionAbsoluteX: node.position.x,
-    positionAbsoluteY: node.position.y,
-  };
-  return renderToStaticMarkup(createElement(RunUiStoreProvider, null, createElement(ReactFlowProvider, null, createElement(component, props))));
-}
 
 describe("text previews (pure)", () => {
   it("finds data URIs and long base64 runs, with their decoded size, and leaves long words alone", () => {

@@ -1,39 +1,14 @@
-import { ReactFlowProvider, type NodeTypes } from "@xyflow/react";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { foldRun } from "@/lib/domain/fold-run";
-import { deriveRunGraph, type RunGraphViewNode } from "@/lib/graph";
+import { deriveRunGraph } from "@/lib/graph";
 import { actionDisplay, isThoughtAction, showsThought, splitDisplay } from "@/lib/graph/step-display";
 import { stressRunEvents } from "@/lib/graph/stress-run";
-import { RunUiStoreProvider } from "@/lib/store";
-import { nodeTypes } from "@/components/run-graph/run-graph";
 import { twoTrialReflexionRun } from "./fixtures";
+import { renderGraphNode as renderNode } from "../helpers/render-node";
 
 // Issue 13 part 3: household actions drawn in ALFWorld's own syntax, thoughts only where the model
 // wrote one; QA keeps ReAct's `Verb[argument]` and its thought nodes.
 
-function renderNode(node: RunGraphViewNode): string {
-  const component = (nodeTypes as NodeTypes)[node.type];
-  if (!component) throw new Error(`no component for ${node.type}`);
-  const props = {
-    id: node.id,
-    type: node.type,
-    data: node.data,
-    width: node.width,
-    height: node.height,
-    dragging: false,
-    zIndex: 0,
-    selectable: false,
-    deletable: false,
-    selected: false,
-    draggable: false,
-    isConnectable: false,
-    positionAbsoluteX: node.position.x,
-    positionAbsoluteY: node.position.y,
-  };
-  return renderToStaticMarkup(createElement(RunUiStoreProvider, null, createElement(ReactFlowProvider, null, createElement(component, props))));
-}
 
 /** Text content of rendered markup (tags dropped, entities decoded). */
 function textOf(html: string): string {

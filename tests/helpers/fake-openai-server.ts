@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one scriptable server with its fault and reply queues and their docs in one place, so every test scripts a provider the same way.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { contextLengthFailure } from "./fake-openai-server-context-length";

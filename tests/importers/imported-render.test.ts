@@ -1,17 +1,13 @@
 import path from "node:path";
-import { ReactFlowProvider, type NodeTypes } from "@xyflow/react";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { asRunId } from "@/lib/domain/ids";
 import { PaperImportService } from "@/lib/importers/import-service";
-import { createCollapsedViewDeriver, deriveRunGraph, type RunGraphViewNode } from "@/lib/graph";
-import { RunUiStoreProvider } from "@/lib/store";
+import { createCollapsedViewDeriver, deriveRunGraph } from "@/lib/graph";
 import { createServerContext } from "@/lib/server/app-context";
-import { nodeTypes } from "@/components/run-graph/run-graph";
+import { renderGraphNode as render } from "../helpers/render-node";
 
 /**
  * Every node of an imported run's graph renders with the run graph's own node
@@ -24,27 +20,6 @@ const states: Record<string, RunState[]> = {};
 const logs = new WeakMap<RunState, RunEvent[]>();
 const eventsOf = (state: RunState): RunEvent[] => logs.get(state)!;
 
-function render(node: RunGraphViewNode): string {
-  const component = (nodeTypes as NodeTypes)[node.type];
-  if (!component) throw new Error(`no component for ${node.type}`);
-  const props = {
-    id: node.id,
-    type: node.type,
-    data: node.data,
-    width: node.width,
-    height: node.height,
-    dragging: false,
-    zIndex: 0,
-    selectable: false,
-    deletable: false,
-    selected: false,
-    draggable: false,
-    isConnectable: false,
-    positionAbsoluteX: node.position.x,
-    positionAbsoluteY: node.position.y,
-  };
-  return renderToStaticMarkup(createElement(RunUiStoreProvider, null, createElement(ReactFlowProvider, null, createElement(component, props))));
-}
 
 beforeAll(async () => {
   const store = new MemoryRunStore();

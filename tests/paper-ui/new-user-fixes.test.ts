@@ -1,19 +1,17 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClient } from "@tanstack/react-query";
 import { createElement, type ReactElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { RunDetailResponse } from "@/lib/domain/api";
 import type { ArmResult } from "@/lib/domain/experiment";
 import { foldRun } from "@/lib/domain/fold-run";
 import type { Provenance } from "@/lib/domain/provenance";
 import { queryKeys } from "@/lib/query";
-import { RunUiStoreProvider } from "@/lib/store";
 import { NOT_RECORDED, provenanceTitle, RecordedBadge, UNVERIFIED_NOTE } from "@/components/provenance";
 import { ArmTable } from "@/components/experiments/arm-table";
 import { endLabelMargin, SuccessCurves, yAxisLabel } from "@/components/experiments/success-curves";
 import { ForkDialog, modelEditsFor, type ForkTarget } from "@/components/run/fork-dialog";
 import { RunHeader } from "@/components/run/run-header";
-import { EventLog, makeRunConfig, TWO_MODELS } from "../graph/fixtures";
+import { TWO_MODELS } from "../graph/fixtures";
+import { importedLog as importedLogOf, importedRunDetail as detail, paperProvenance, renderWithProviders } from "./fixtures";
 
 /**
  * A new user's test of the paper's runs: the fork of an imported run picks a
@@ -22,53 +20,15 @@ import { EventLog, makeRunConfig, TWO_MODELS } from "../graph/fixtures";
  * the overlay's axis is neutral when the families differ.
  */
 
-const provenance: Provenance = {
-  kind: "paper-log",
-  label: "ReAct + Reflexion",
-  source: "reflexion/hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt",
-  recordedBy: "authors",
-  year: 2023,
-  model: "text-davinci-003",
-  notes: [],
-  logSummary: null,
-};
+
+const provenance = paperProvenance();
+const importedLog = (forked: boolean) => importedLogOf(provenance, forked, "x");
 
 const decode = (html: string) => html.replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/&quot;/g, '"');
+const render = (element: ReactElement, client?: QueryClient): string => decode(renderWithProviders(element, client));
 
-function render(element: ReactElement, client = new QueryClient()): string {
-  return decode(renderToStaticMarkup(createElement(QueryClientProvider, { client }, createElement(RunUiStoreProvider, null, element))));
-}
 
-function importedLog(forked: boolean) {
-  const log = new EventLog();
-  log.add("run-start", { config: makeRunConfig({ provenance }) });
-  log.add("trial-start", { trial: 1, memory: [], evicted: [] });
-  log.add("step-thought", { trial: 1, step: 1, text: "I need to search.", callId: null });
-  log.add("step-action", { trial: 1, step: 1, text: "Finish[x]", action: { type: "Finish", argument: "x" }, parseError: null, callId: null });
-  log.add("step-observation", { trial: 1, step: 1, text: "Episode finished", done: true, answer: "x" });
-  log.add("evaluation-end", { trial: 1, verdict: "fail", score: 0, feedback: "Answer is INCORRECT", evaluatorKind: "exact-match", oracle: true, details: {} });
-  log.add("trial-end", { trial: 1, outcome: "failure", reason: "wrong answer" });
-  log.add("reflection-end", { trial: 1, text: "Compare the founding years.", callId: "paper-log:1" });
-  if (forked) log.add("branch-start", { parentBranchId: "branch-1", forkSeq: 9, reason: "edit", replayMode: "live", edits: [] });
-  return log;
-}
 
-const detail: RunDetailResponse["run"] = {
-  id: "run-1",
-  rootBranchId: "branch-1",
-  experiment: null,
-  createdAt: "2023-05-18T12:00:00.000Z",
-  environment: "qa",
-  taskId: "hp-1",
-  title: "Which magazine was started first?",
-  strategy: "reflexion",
-  modelId: "text-davinci-003",
-  status: "ended",
-  activeCall: null,
-  setting: null,
-  trials: 1,
-  outcome: null,
-};
 
 function header(forked: boolean): string {
   return render(

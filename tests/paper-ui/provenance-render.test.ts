@@ -1,15 +1,16 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createElement, type ReactElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
+import { createElement } from "react";
 import { describe, expect, it } from "vitest";
-import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
+import type { RunStatus } from "@/lib/domain/api";
 import { foldRun } from "@/lib/domain/fold-run";
-import type { Provenance } from "@/lib/domain/provenance";
-import { RunUiStoreProvider } from "@/lib/store";
 import { isRecordedBranch, provenanceTitle, READ_ONLY_NOTE } from "@/components/provenance";
 import { RunHeader } from "@/components/run/run-header";
 import { SteerPanel } from "@/components/run/steer-panel";
 import { EventLog, makeRunConfig } from "../graph/fixtures";
+import { importedLog as importedLogOf, importedRunDetail as detail, paperProvenance, renderWithProviders as render } from "./fixtures";
+
+const provenance = paperProvenance(["Reflections were printed on the question line (older template)."]);
+/** An imported run: trial 1 fails and is reflected on; optionally forked after the reflection. */
+const importedLog = (forked: boolean) => importedLogOf(provenance, forked);
 
 /**
  * An imported run (config.provenance set) renders like any other run, with the
@@ -17,53 +18,9 @@ import { EventLog, makeRunConfig } from "../graph/fixtures";
  * branch: the controls give way to the read-only note; a fork of it is live.
  */
 
-const provenance: Provenance = {
-  kind: "paper-log",
-  label: "ReAct + Reflexion",
-  source: "reflexion/hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt",
-  recordedBy: "authors",
-  year: 2023,
-  model: "text-davinci-003",
-  notes: ["Reflections were printed on the question line (older template)."],
-  logSummary: null,
-};
 
-function render(element: ReactElement): string {
-  const client = new QueryClient();
-  return renderToStaticMarkup(createElement(QueryClientProvider, { client }, createElement(RunUiStoreProvider, null, element)));
-}
 
-/** A two-trial imported run: trial 1 fails and is reflected on, trial 2 succeeds; optionally forked after the reflection. */
-function importedLog(forked: boolean) {
-  const log = new EventLog();
-  log.add("run-start", { config: makeRunConfig({ provenance }) });
-  log.add("trial-start", { trial: 1, memory: [], evicted: [] });
-  log.add("step-thought", { trial: 1, step: 1, text: "I need to search.", callId: null });
-  log.add("step-action", { trial: 1, step: 1, text: "Finish[First for Women]", action: { type: "Finish", argument: "First for Women" }, parseError: null, callId: null });
-  log.add("step-observation", { trial: 1, step: 1, text: "Episode finished", done: true, answer: "First for Women" });
-  log.add("evaluation-end", { trial: 1, verdict: "fail", score: 0, feedback: "Answer is INCORRECT", evaluatorKind: "exact-match", oracle: true, details: {} });
-  log.add("trial-end", { trial: 1, outcome: "failure", reason: "wrong answer" });
-  log.add("reflection-end", { trial: 1, text: "Compare the founding years.", callId: "paper-log:1" });
-  if (forked) log.add("branch-start", { parentBranchId: "branch-1", forkSeq: 9, reason: "edit", replayMode: "live", edits: [] });
-  return log;
-}
 
-const detail: RunDetailResponse["run"] = {
-  id: "run-1",
-  rootBranchId: "branch-1",
-  experiment: null,
-  createdAt: "2023-05-18T12:00:00.000Z",
-  environment: "qa",
-  taskId: "hp-1",
-  title: "Which magazine was started first?",
-  strategy: "reflexion",
-  modelId: "text-davinci-003",
-  status: "ended",
-  activeCall: null,
-  setting: null,
-  trials: 1,
-  outcome: null,
-};
 
 function header(forked: boolean, status: RunStatus): string {
   return render(

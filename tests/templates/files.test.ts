@@ -2,15 +2,13 @@ import { describe, expect, it } from "vitest";
 import { MemoryTemplateStore } from "@/lib/db/memory-templates";
 import { SqliteTemplateStore } from "@/lib/db/sqlite-templates";
 import { parseTemplateFile } from "@/lib/server/template-files";
-import { TemplateService } from "@/lib/server/template-service";
-import { TemplateWorkbench } from "@/lib/server/template-workbench";
-import type { ExperimentService } from "@/lib/server/experiment-service";
-import type { RunService } from "@/lib/server/run-service";
+import { MemoryRunStore } from "@/lib/db/memory-store";
+import { createServerContext } from "@/lib/server/app-context";
 
-/** A workbench with no runs or experiments behind it: export and import need only the library. */
-function library(store = new MemoryTemplateStore() as MemoryTemplateStore | SqliteTemplateStore) {
-  const templates = new TemplateService(store);
-  return { templates, workbench: new TemplateWorkbench(templates, null as unknown as RunService, null as unknown as ExperimentService) };
+/** A workbench over the given template store, with an empty run store behind it (export and import read only the library). */
+function library(store: MemoryTemplateStore | SqliteTemplateStore = new MemoryTemplateStore()) {
+  const context = createServerContext({ store: new MemoryRunStore(), templates: store, startWorkers: false, env: {} });
+  return { templates: context.templates, workbench: context.templateWorkbench };
 }
 
 // Texts that a naive front-matter writer would damage: a leading ---, trailing newlines, YAML-looking lines, unicode.
