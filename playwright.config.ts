@@ -1,10 +1,14 @@
 import { defineConfig } from "@playwright/test";
 
-const PORT = 3123;
+/**
+ * The app's port; the two fake model servers take the next two. `E2E_PORT`
+ * lets two checkouts on one machine run their journeys at the same time.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3123);
 /** A slow OpenAI-compatible fake model (one word every 150 ms): `compatible:fake-model` in the app. */
-export const SLOW_MODEL_PORT = 3124;
+export const SLOW_MODEL_PORT = PORT + 1;
 /** A fake model server that accepts every request and never answers: the `openai:*` models in the app. */
-export const HANGING_MODEL_PORT = 3125;
+export const HANGING_MODEL_PORT = PORT + 2;
 
 const fakeModelServer = (port: number, flags: string) => ({
   command: `node_modules/.bin/tsx tests/helpers/fake-openai-server-main.ts --port ${port} ${flags}`,
