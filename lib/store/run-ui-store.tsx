@@ -22,6 +22,19 @@ export interface RunUiState {
   sideTab: SideTab;
   /** The small branch tree over the graph is expanded. */
   branchTreeOpen: boolean;
+  /**
+   * Replay cursor: the graph, memory panel and inspector show `events.slice(0, cursor)` of the
+   * branch's log (lib/graph/replay-cursor.ts). `null` = live: the whole log as it grows.
+   */
+  cursor: number | null;
+  /** The replay bar is playing: the cursor advances one event per `REPLAY_PACE_MS / speed`. */
+  playing: boolean;
+  /** Replay speed, a multiple of the class pace (0.5–4; 1 = one event per 600 ms, components/replay). */
+  speed: number;
+  /** Graph node ids a lesson step spotlights (drawn with `data-spotlight`); empty outside lessons. */
+  spotlight: readonly string[];
+  /** Presenter mode (lessons): large type, run controls hidden. */
+  presenter: boolean;
   selectNode: (nodeId: string | null) => void;
   closeInspector: () => void;
   setSidePanelWidth: (width: number) => void;
@@ -29,6 +42,12 @@ export interface RunUiState {
   toggleMemoryPanel: () => void;
   setSideTab: (tab: SideTab) => void;
   setBranchTreeOpen: (open: boolean) => void;
+  /** Moves the replay cursor (an event count, clamped by the caller) or returns to live (`null`, also stops playing). */
+  setCursor: (cursor: number | null) => void;
+  setPlaying: (playing: boolean) => void;
+  setSpeed: (speed: number) => void;
+  setSpotlight: (nodeIds: readonly string[]) => void;
+  setPresenter: (presenter: boolean) => void;
 }
 
 export type SideTab = "memory" | "steer";
@@ -37,7 +56,7 @@ export const SIDE_PANEL_MIN = 320;
 export const SIDE_PANEL_MAX = 760;
 
 /** Creates a fresh store; `initial` overrides defaults (handy in tests). */
-export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNodeId" | "inspectorOpen" | "sidePanelWidth" | "followLive" | "memoryPanelCollapsed" | "sideTab" | "branchTreeOpen">> = {}): StoreApi<RunUiState> {
+export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNodeId" | "inspectorOpen" | "sidePanelWidth" | "followLive" | "memoryPanelCollapsed" | "sideTab" | "branchTreeOpen" | "cursor" | "speed" | "spotlight" | "presenter">> = {}): StoreApi<RunUiState> {
   return createStore<RunUiState>()((set) => ({
     selectedNodeId: null,
     inspectorOpen: false,
@@ -46,6 +65,11 @@ export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNode
     memoryPanelCollapsed: false,
     sideTab: "memory",
     branchTreeOpen: true,
+    cursor: null,
+    playing: false,
+    speed: 1,
+    spotlight: [],
+    presenter: false,
     ...initial,
     selectNode: (nodeId) => set({ selectedNodeId: nodeId, inspectorOpen: nodeId !== null }),
     closeInspector: () => set({ inspectorOpen: false, selectedNodeId: null }),
@@ -54,6 +78,11 @@ export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNode
     toggleMemoryPanel: () => set((state) => ({ memoryPanelCollapsed: !state.memoryPanelCollapsed })),
     setSideTab: (sideTab) => set({ sideTab }),
     setBranchTreeOpen: (branchTreeOpen) => set({ branchTreeOpen }),
+    setCursor: (cursor) => set(cursor === null ? { cursor, playing: false } : { cursor: Math.max(0, Math.floor(cursor)) }),
+    setPlaying: (playing) => set({ playing }),
+    setSpeed: (speed) => set({ speed: Math.min(4, Math.max(0.5, speed)) }),
+    setSpotlight: (spotlight) => set({ spotlight }),
+    setPresenter: (presenter) => set({ presenter }),
   }));
 }
 
