@@ -1,6 +1,7 @@
+// Issue 16 (M1, additive): `evaluatorUsesModel` flag and an `evaluator` output-token limit on the family descriptor.
 import type { EnvironmentId, PromptTemplate, Strategy } from "./config";
 import type { HiddenTestReport } from "./code-trial";
-import type { MemoryItem, ParsedAction } from "./events";
+import type { ChatMessage, MemoryItem, ParsedAction } from "./events";
 
 /**
  * The contract every task family implements (DESIGN.md §3). Everything here is
@@ -85,6 +86,31 @@ export interface Verdict {
   hiddenTests?: HiddenTestReport | null;
   /** Code tasks: internal tests passed, hidden tests failed. */
   falsePositive?: boolean;
+}
+
+/**
+ * One judge call as the engine made it for a family's Evaluator: the completion's text, the
+ * recorded `model-call-end`'s `callId` (so the verdict can name the call whose prompt the
+ * inspector shows) and the model that answered (`provider:model`).
+ */
+export interface JudgeReply {
+  text: string;
+  callId: string;
+  modelId: string;
+}
+
+/**
+ * What the engine lends an Evaluator that calls a model ({@link EnvironmentFamily.evaluatorUsesModel}):
+ * `judge(messages)` makes one call with role `evaluator` and the run's Evaluator model
+ * (`RunConfig.models.evaluator`, else the Actor's) through the same model port as every other call
+ * (response cache, recorded replay, retries), and records its `model-call-end` before the verdict.
+ * `template` is the run's judge template (`RunConfig.templates.evaluator`), or null for the family's default.
+ */
+export interface EvaluationContext {
+  judge(messages: ChatMessage[]): Promise<JudgeReply>;
+  template: { id: string; version: number; text: string } | null;
+  /** The trial being judged (1-based). */
+  trial: number;
 }
 
 /** A recorded step, as the prompts render it. */
@@ -179,7 +205,15 @@ export interface EnvironmentFamily<Task = unknown> {
    * without one; `episode` is the trial's episode with every recorded action
    * replayed (for families whose success is a world state, not an answer).
    */
-  evaluate(task: Task, answer: string | null, episode: Episode): Verdict | Promise<Verdict>;
+  evaluate(task: Task, answer: string | null, episode: Episode, context?: EvaluationContext): Verdict | Promise<Verdict>;
+  /**
+   * True when the Evaluator calls a model (an LLM judge, the `open` family): the engine then passes
+   * an {@link EvaluationContext} to {@link evaluate}, and forms show the Evaluator's model picker
+   * (`RunConfig.models.evaluator`). Absent or false: the Evaluator needs no model (QA, household, code).
+   */
+  evaluatorUsesModel?: boolean;
+  /** The judge's built-in template (families with {@link evaluatorUsesModel}); the run's `templates.evaluator` replaces it. */
+  defaultJudgeTemplate?: { id: string; version: number; text: string };
   /**
    * Rebuilds a trial's episode from its recorded steps (observations and states)
    * without executing anything again. Optional: families without it are rebuilt by
@@ -210,7 +244,12 @@ export interface EnvironmentFamily<Task = unknown> {
   /** The family's default memory window Ω when the request gives none (code: 1, as in the paper's programming runs). */
   defaultMemoryWindow?: number | null;
   /** Output-token limits per role when they differ from the app's defaults (code: 1024, the reference's `max_tokens`). */
-  maxOutputTokens?: { actor?: number; reflector?: number };
+  maxOutputTokens?: { actor?: number; reflector?: number; evaluator?: number };
+  /**
+   * True when the family's Evaluator is a model (an LLM judge, issue 16 part 6): the run config then
+   * has `models.evaluator` and forms offer an Evaluator model. Absent: the Evaluator is code.
+   */
+  evaluatorUsesModel?: boolean;
   /**
    * Values for the Actor and Self-Reflection templates' placeholders (e.g.
    * `question`, `examples`). `strategy` (optional) lets a family give
