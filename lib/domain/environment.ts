@@ -1,4 +1,3 @@
-// Issue 16 (M1, additive): `evaluatorUsesModel` flag and an `evaluator` output-token limit on the family descriptor.
 import type { EnvironmentId, PromptTemplate, Strategy } from "./config";
 import type { HiddenTestReport } from "./code-trial";
 import type { ChatMessage, MemoryItem, ParsedAction } from "./events";
@@ -245,11 +244,6 @@ export interface EnvironmentFamily<Task = unknown> {
   defaultMemoryWindow?: number | null;
   /** Output-token limits per role when they differ from the app's defaults (code: 1024, the reference's `max_tokens`). */
   maxOutputTokens?: { actor?: number; reflector?: number; evaluator?: number };
-  /**
-   * True when the family's Evaluator is a model (an LLM judge, issue 16 part 6): the run config then
-   * has `models.evaluator` and forms offer an Evaluator model. Absent: the Evaluator is code.
-   */
-  evaluatorUsesModel?: boolean;
   /**
    * Values for the Actor and Self-Reflection templates' placeholders (e.g.
    * `question`, `examples`). `strategy` (optional) lets a family give
