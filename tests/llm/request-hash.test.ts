@@ -69,7 +69,7 @@ describe("pricing", () => {
   it("normalises dated snapshots and aliases", () => {
     expect(normalizePricedModelId("anthropic:claude-3-5-haiku-20241022")).toBe("anthropic:claude-3-5-haiku");
     expect(normalizePricedModelId("openai:gpt-4o-mini-2024-07-18")).toBe("openai:gpt-4o-mini");
-    expect(priceOf("anthropic:claude-sonnet-4-0")).toEqual({ inputUsdPerMTok: 3, outputUsdPerMTok: 15 });
+    expect(priceOf("anthropic:claude-sonnet-4-0")).toEqual({ inputUsdPerMTok: 3, outputUsdPerMTok: 15, cachedInputUsdPerMTok: 0.3 });
   });
 
   it("demo is free; unknown and compatible models are null", () => {
