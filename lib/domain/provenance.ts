@@ -41,10 +41,10 @@ export type LogSummaryLine = z.infer<typeof logSummaryLineSchema>;
  *   warnings say so and both figures are kept.
  */
 export const provenanceSchema = z.object({
-  kind: z.literal("paper-log"),
+  kind: z.enum(["paper-log", "bundle"]),
   label: z.string(),
   source: z.string(),
-  recordedBy: z.literal("authors"),
+  recordedBy: z.enum(["authors", "bundle"]),
   year: z.number().int(),
   model: z.string(),
   notes: z.array(z.string()),
@@ -53,11 +53,16 @@ export const provenanceSchema = z.object({
   contentSha256: z.string().optional(),
   /** True only when the content equals a log shipped in the shared data folder; false for an edited or unknown copy; absent (older records) = unknown. */
   verified: z.boolean().optional(),
+  /** `kind: "bundle"`: the ids of the branches that came in the bundle (each read-only here). */
+  bundleBranchIds: z.array(z.string()).optional(),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
 /** The message of every refusal to change an imported run (RunService; UI badge wording). */
 export const READ_ONLY_MESSAGE = "This run was recorded by the authors in 2023 — fork it to continue.";
+
+/** The message of every refusal to change a branch that came in a run bundle (issue 18). */
+export const READ_ONLY_BUNDLE_MESSAGE = "This branch came in an imported bundle and is read-only — replay it recorded or fork it to continue.";
 
 /** Prefix of the synthetic call id of every imported reflection (`paper-log:<uuid>`); no `model-call-end` exists for it. */
 export const PAPER_LOG_CALL_PREFIX = "paper-log:";
