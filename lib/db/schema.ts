@@ -189,3 +189,19 @@ export const templateVersions = sqliteTable(
   },
   (table) => [uniqueIndex("template_versions_number").on(table.templateId, table.number)],
 );
+
+/**
+ * Run bundles imported here (issue 18, docs/decisions/0026): one row per bundle, keyed by its
+ * manifest's content hash (SHA-256 hex), so importing the same bundle twice returns the same runs
+ * and `/shared/<hash>` finds them. `runIds` / `experimentIds`: JSON arrays of what it brought in.
+ */
+export const bundles = sqliteTable("bundles", {
+  contentHash: text("content_hash").primaryKey(),
+  importedAt: text("imported_at").notNull(),
+  /** The file name it was imported from (or "upload"). */
+  fileName: text("file_name").notNull(),
+  /** JSON of the bundle's manifest as imported. */
+  manifest: text("manifest").notNull(),
+  runIds: text("run_ids").notNull(),
+  experimentIds: text("experiment_ids").notNull(),
+});
