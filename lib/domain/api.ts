@@ -1,5 +1,7 @@
+// Issue 16 (M1, additive): createRunRequest.models (per-role model + settings); environment option
+// `evaluatorUsesModel`; model options carry their provider. Provider settings: lib/domain/providers.ts.
 import { z } from "zod";
-import { breakpointsSchema, environmentIdSchema, modelIdSchema, strategySchema } from "./config";
+import { breakpointsSchema, environmentIdSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
 import { callActivitySchema, runStatusSchema } from "./status";
 import { memoryManagementRequestSchema, templateVersionChoiceSchema } from "./template-library";
@@ -48,6 +50,8 @@ export const modelOptionSchema = z.object({
   label: z.string(),
   /** The scripted offline stand-in; the UI must label it as such. */
   scripted: z.boolean(),
+  /** The provider (`demo`, `openai`, `anthropic`, `google`, `ollama`, `compatible`); absent from older servers. */
+  provider: z.string().optional(),
 });
 export const modelsResponseSchema = z.object({
   models: z.array(modelOptionSchema),
@@ -75,6 +79,8 @@ export const environmentOptionSchema = z.object({
    * Self-Reflection templates (any other `{name}` reaches the model as literal text).
    */
   templateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()) }),
+  /** True when the family's Evaluator is a model (an LLM judge): forms then offer an Evaluator model (issue 16). */
+  evaluatorUsesModel: z.boolean().optional(),
 });
 export const environmentsResponseSchema = z.object({ environments: z.array(environmentOptionSchema) });
 export type EnvironmentsResponse = z.infer<typeof environmentsResponseSchema>;
@@ -129,6 +135,11 @@ export const createRunRequestSchema = z.object({
   breakpoints: breakpointsSchema.optional(),
   /** The Self-Reflection's model; default `modelId`. */
   reflectorModelId: modelIdSchema.optional(),
+  /**
+   * Per-role model and settings (issue 16): a role's `modelId` here wins over `reflectorModelId` and
+   * `modelId`; its temperature / max output tokens replace the family's reference defaults.
+   */
+  models: roleModelsRequestSchema.optional(),
   /** Template texts replacing the family's defaults for the strategy (an experiment arm's). */
   templates: z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() }).optional(),
   /**

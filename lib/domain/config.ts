@@ -1,3 +1,5 @@
+// Issue 16 (M1, additive): providers `google` and `ollama` in modelIdSchema; `models.evaluator` (optional, for
+// families whose Evaluator is a model); roleModelChoiceSchema / roleModelsRequestSchema (per-role model requests).
 import { z } from "zod";
 import { provenanceSchema } from "./provenance";
 
@@ -30,13 +32,14 @@ export type ModelRole = z.infer<typeof modelRoleSchema>;
 
 /**
  * A model id: `demo`, or `provider:model` with provider one of `openai`,
- * `anthropic`, `compatible` (any OpenAI-compatible server).
+ * `anthropic`, `google` (Gemini via `@ai-sdk/google`), `ollama` (a local Ollama
+ * server) or `compatible` (any OpenAI-compatible server).
  */
 export const modelIdSchema = z
   .string()
   .trim()
-  .regex(/^(demo|(openai|anthropic|compatible):[^\s]+)$/, {
-    message: "model id must be `demo` or `provider:model` with provider openai, anthropic or compatible",
+  .regex(/^(demo|(openai|anthropic|google|ollama|compatible):[^\s]+)$/, {
+    message: "model id must be `demo` or `provider:model` with provider openai, anthropic, google, ollama or compatible",
   });
 export type ModelId = z.infer<typeof modelIdSchema>;
 
@@ -49,6 +52,31 @@ export const modelSettingsSchema = z.object({
   maxOutputTokens: z.number().int().positive().max(8192).default(256),
 });
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+/**
+ * One role's model as a request may give it (issue 16): every field optional; a field left
+ * out takes the request's single `modelId` (for the model) or the family's reference default
+ * (temperature 0, the family's output-token limit).
+ */
+export const roleModelChoiceSchema = z.object({
+  modelId: modelIdSchema.optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  /** Upper bound on completion length, in tokens. */
+  maxOutputTokens: z.number().int().positive().max(8192).optional(),
+});
+export type RoleModelChoice = z.infer<typeof roleModelChoiceSchema>;
+
+/**
+ * Per-role model choices of a create-run request or an experiment arm (issue 16 part 2):
+ * Actor, Self-Reflection and — for families whose Evaluator is a model (`evaluatorUsesModel`,
+ * lib/domain/environment.ts) — the Evaluator. A role left out uses the request's `modelId`.
+ */
+export const roleModelsRequestSchema = z.object({
+  actor: roleModelChoiceSchema.optional(),
+  reflector: roleModelChoiceSchema.optional(),
+  evaluator: roleModelChoiceSchema.optional(),
+});
+export type RoleModelsRequest = z.infer<typeof roleModelsRequestSchema>;
 
 /** A prompt template as used by a run: `{placeholder}` slots filled by the engine. */
 export const promptTemplateSchema = z.object({
@@ -120,7 +148,12 @@ export const runConfigSchema = z.object({
   maxTrials: z.number().int().min(1).max(50).default(5),
   /** Actor steps per trial before the trial is halted (HotpotQA reference: 6). */
   maxStepsPerTrial: z.number().int().min(1).max(100).default(6),
-  models: z.object({ actor: modelSettingsSchema, reflector: modelSettingsSchema }),
+  /**
+   * Model and settings per role. `evaluator` is set only for families whose Evaluator is a model
+   * (the `open` family's LLM judge); the run-config factory fills the family default there when a
+   * request gives none. Absent elsewhere (configs recorded before it are unchanged).
+   */
+  models: z.object({ actor: modelSettingsSchema, reflector: modelSettingsSchema, evaluator: modelSettingsSchema.optional() }),
   templates: z.object({ actor: promptTemplateSchema, reflector: promptTemplateSchema }),
   /** Window or summarise; see {@link memoryManagementSchema}. Absent = `window` (so configs recorded before it are unchanged). */
   memoryManagement: memoryManagementSchema.optional(),

@@ -1,3 +1,5 @@
+// Issue 16 (M1, additive): `model-call-end.usage` gains optional `cachedInputTokens` / `cacheWriteInputTokens`
+// (prompt-cache reads and writes as the provider reports them); every call's `role` is actor | evaluator | reflector.
 import { z } from "zod";
 import { breakpointsSchema, modelRoleSchema, modelSettingsSchema, promptTemplateSchema, runConfigSchema } from "./config";
 import { hiddenTestReportSchema } from "./code-trial";
@@ -41,6 +43,23 @@ const intentSchema = z.object({
   note: z.string().nullable().default(null),
 });
 
+/**
+ * Token usage of one model call. `inputTokens` is the whole prompt (cached or not) and
+ * `outputTokens` the completion. Issue 16: `cachedInputTokens` are the prompt tokens the provider
+ * served from its prompt cache (Anthropic `cache_read_input_tokens`, OpenAI and compatible servers
+ * `prompt_tokens_details.cached_tokens`; AI SDK 6 `usage.inputTokenDetails.cacheReadTokens`) and
+ * `cacheWriteInputTokens` those written to it (Anthropic `cache_creation_input_tokens`,
+ * `inputTokenDetails.cacheWriteTokens`); both are part of `inputTokens` and absent when the provider
+ * reports nothing (logs written before issue 16 never have them).
+ */
+export const modelUsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+  cacheWriteInputTokens: z.number().int().nonnegative().optional(),
+});
+export type ModelUsage = z.infer<typeof modelUsageSchema>;
+
 export const eventDataSchemas = {
   "run-start": z.object({ config: runConfigSchema }),
   "branch-start": z.object({
@@ -70,7 +89,7 @@ export const eventDataSchemas = {
     requestHash: z.string(),
     messages: z.array(chatMessageSchema),
     outputText: z.string(),
-    usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }),
+    usage: modelUsageSchema,
     /** Cost in USD when the price is known, else null. */
     costUsd: z.number().nonnegative().nullable(),
     /** Wall time of the call in ms. */

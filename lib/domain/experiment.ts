@@ -1,5 +1,6 @@
+// Issue 16 (M1, additive): arms take per-role models and settings (`models`, as CreateRunRequest.models).
 import { z } from "zod";
-import { environmentIdSchema, modelIdSchema, strategySchema } from "./config";
+import { environmentIdSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { provenanceSchema } from "./provenance";
 import { runStatusSchema } from "./status";
 import { memoryManagementRequestSchema, templateVersionChoiceSchema } from "./template-library";
@@ -27,6 +28,8 @@ export const armSchema = z.object({
   /** The Actor's model (and the Self-Reflection's, unless `reflectorModelId`). */
   modelId: modelIdSchema,
   reflectorModelId: modelIdSchema.optional(),
+  /** Per-role model and settings (Actor, Self-Reflection, Evaluator where it is a model); a role's `modelId` wins over the two above. */
+  models: roleModelsRequestSchema.optional(),
   /** Memory window Ω; null = unbounded. */
   memoryWindow: z.number().int().positive().nullable().optional(),
   maxStepsPerTrial: z.number().int().min(1).max(100).optional(),

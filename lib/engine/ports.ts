@@ -1,5 +1,7 @@
 import type { ModelRole, ModelSettings } from "@/lib/domain/config";
-import type { ChatMessage, EventDraft, RunEvent } from "@/lib/domain/events";
+// Issue 16 (M1, additive): usage carries optional cached / cache-write input tokens (ModelUsage);
+// ModelRequest may name a stable prompt prefix for provider prompt caching.
+import type { ChatMessage, EventDraft, ModelUsage, RunEvent } from "@/lib/domain/events";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 
 /**
@@ -13,12 +15,20 @@ export interface ModelRequest {
   settings: ModelSettings;
   messages: ChatMessage[];
   stopSequences: string[];
+  /**
+   * Length in characters of the stable prefix of the first message's `content` (instructions and
+   * few-shot examples, the same in every call of the run), for provider prompt caching (issue 16
+   * part 4: Anthropic cache control is put on it; other providers get the messages unchanged).
+   * Not part of the request hash. Absent or 0: no cache breakpoint.
+   */
+  cachePrefixChars?: number;
 }
 
 /** A completed model call. Tokens are counts, `costUsd` is USD (null when unpriced), `latencyMs` is ms. */
 export interface ModelResponse {
   text: string;
-  usage: { inputTokens: number; outputTokens: number };
+  /** Token counts; `cachedInputTokens` / `cacheWriteInputTokens` when the provider reports prompt-cache use. */
+  usage: ModelUsage;
   finishReason: string;
   latencyMs: number;
   costUsd: number | null;
@@ -92,7 +102,7 @@ export interface ModelPort {
 /** A response as the cache keeps it. Tokens are counts. */
 export interface CachedResponse {
   text: string;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: ModelUsage;
   finishReason: string;
 }
 
