@@ -3,15 +3,17 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import { useCallback, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from "react";
 import type { RunStatus } from "@/lib/domain/api";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
 import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
+import { replayPrefix } from "@/lib/graph/replay-cursor";
 import { branchesQuery, callInFlightView, isNotFound, runQuery, useLiveCall, useRunEvents } from "@/lib/query";
 import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type SideTab } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
+import { ReplayBar, RunUrlSync } from "@/components/replay";
 import { RunGraph } from "@/components/run-graph";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
@@ -175,7 +177,7 @@ function useBranchParam(runId: string, rootBranchId: string | null): [string | n
   return [branch, select];
 }
 
-function Workspace({ runId }: { runId: string }) {
+function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const detail = useQuery(runQuery(runId));
   const rootBranchId = detail.data?.run.rootBranchId ?? null;
   const [branch, selectBranch] = useBranchParam(runId, rootBranchId);
@@ -183,8 +185,13 @@ function Workspace({ runId }: { runId: string }) {
   const { events, status, activeCall, connection, isPending, error } = useRunEvents(runId, branch);
   // The text of the model call in flight (token deltas): not part of the log, drawn as the running node.
   const liveText = useLiveCall(runId, branch);
-  const state = useMemo(() => foldRun(events), [events]);
-  const forkPoints = useMemo(() => forkPointsByEventId(events), [events]);
+  // Replay (issue 15): every view is the projection of the log's prefix at the cursor (null = live, the whole log).
+  const cursor = useRunUiStore((store) => store.cursor);
+  const presenter = useRunUiStore((store) => store.presenter);
+  const shownEvents = useMemo(() => replayPrefix(events, cursor), [events, cursor]);
+  const replaying = shownEvents.length < events.length;
+  const state = useMemo(() => foldRun(shownEvents), [shownEvents]);
+  const forkPoints = useMemo(() => forkPointsByEventId(shownEvents), [shownEvents]);
   const sidePanelWidth = useRunUiStore((store) => store.sidePanelWidth);
   const inspectorOpen = useRunUiStore((store) => store.inspectorOpen);
   const sideTab = useRunUiStore((store) => store.sideTab);
@@ -194,7 +201,7 @@ function Workspace({ runId }: { runId: string }) {
   const effectiveStatus = status ?? (branch === null ? (detail.data?.run.status ?? null) : null);
   const callInFlight = status !== null ? activeCall : branch === null ? (detail.data?.run.activeCall ?? null) : null;
   // A worker is executing (or about to): the graph follows new nodes.
-  const executing = effectiveStatus === "running" || effectiveStatus === "pausing" || effectiveStatus === "cancelling";
+  const executing = !replaying && (effectiveStatus === "running" || effectiveStatus === "pausing" || effectiveStatus === "cancelling");
   // The running node: this tab's streamed text, else the server's call in flight (no text yet).
   const liveCall = useMemo(() => callInFlightView(liveText, executing ? callInFlight : null), [liveText, executing, callInFlight]);
   // One memoising deriver per workspace: unchanged nodes keep their identity across events and token deltas.
@@ -217,7 +224,7 @@ function Workspace({ runId }: { runId: string }) {
       const point = forkPoints.get(nodeId);
       const node = graph.nodes.find((candidate) => candidate.id === nodeId);
       if (!point || !node || (node.type !== "evaluation" && node.type !== "reflection")) return;
-      const atFork = reflectionAt(events, point.trial, point.atSeq);
+      const atFork = reflectionAt(shownEvents, point.trial, point.atSeq);
       const current = state.trials.find((trial) => trial.trial === point.trial)?.reflection;
       setForkTarget({
         nodeKind: node.type,
@@ -226,7 +233,7 @@ function Workspace({ runId }: { runId: string }) {
         outlook: node.type === "evaluation" ? forkOutlookAfterEvaluation(state, point.trial) : null,
       });
     },
-    [forkPoints, graph.nodes, events, state],
+    [forkPoints, graph.nodes, shownEvents, state],
   );
 
   const onSelectBranch = useCallback(
@@ -282,20 +289,25 @@ function Workspace({ runId }: { runId: string }) {
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="run-workspace" data-run-id={runId} data-branch-id={currentBranchId ?? undefined}>
-      <RunHeader
-        runId={runId}
-        branch={branch}
-        branchRows={branchRows}
-        currentBranchId={currentBranchId}
-        onSelectBranch={onSelectBranch}
-        detail={detail.data?.run}
-        state={state}
-        status={effectiveStatus}
-        activeCall={callInFlight}
-        connection={connection}
-      />
+      {presenter ? null : (
+        <RunHeader
+          runId={runId}
+          branch={branch}
+          branchRows={branchRows}
+          currentBranchId={currentBranchId}
+          onSelectBranch={onSelectBranch}
+          detail={detail.data?.run}
+          state={state}
+          status={effectiveStatus}
+          activeCall={callInFlight}
+          connection={connection}
+        />
+      )}
       <RunBanners state={state} status={effectiveStatus} />
+      <ReplayBar events={events} compact={presenter} />
+      <RunUrlSync events={events} branch={currentBranchId} />
       <div className="flex min-h-0 flex-1">
+        {dock}
         <main className="relative min-w-0 flex-1" aria-label="Run graph" data-testid="run-graph">
           {isPending ? (
             <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
@@ -356,11 +368,11 @@ function Workspace({ runId }: { runId: string }) {
 }
 
 /** The run page: header and controls, the live graph, the inspector and the memory panel. */
-export function RunWorkspace({ runId }: { runId: string }) {
+export function RunWorkspace({ runId, dock }: { runId: string; /** A docked panel beside the graph, never over it (a lesson's narration, components/lessons); rendered inside the run's UI store. */ dock?: ReactNode }) {
   return (
     // keyed by run: selection, layout caches and the graph deriver never leak from one run to the next
     <RunUiStoreProvider key={runId}>
-      <Workspace runId={runId} />
+      <Workspace runId={runId} dock={dock} />
     </RunUiStoreProvider>
   );
 }

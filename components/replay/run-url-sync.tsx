@@ -1,0 +1,62 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import type { RunEvent } from "@/lib/domain/events";
+import { parseRunUrlState, serializeRunUrlState } from "@/lib/query/url-state";
+import { useRunUiStore } from "@/lib/store";
+
+/**
+ * Keeps `?cursor=` and `?node=` of the page URL in sync with the run UI store
+ * (issue 15 part 5): on open, the URL's cursor is applied and its node selected
+ * once the shown events contain it (the graph pans it into view); afterwards every
+ * cursor move or selection rewrites the URL in place with `history.replaceState`
+ * (no history entries, no server round trip; Next keeps `useSearchParams` in sync
+ * with the History API). Other parameters (`branch`, a lesson's `step`/`present`)
+ * are kept. A new branch starts live. Renders nothing.
+ */
+export function RunUrlSync({ events, branch }: { /** The branch's whole log (not the replayed prefix). */ events: readonly RunEvent[]; branch: string | null }) {
+  const cursor = useRunUiStore((store) => store.cursor);
+  const selectedNodeId = useRunUiStore((store) => store.selectedNodeId);
+  const setCursor = useRunUiStore((store) => store.setCursor);
+  const selectNode = useRunUiStore((store) => store.selectNode);
+  const cursorApplied = useRef(false);
+  const nodeApplied = useRef(false);
+  const lastBranch = useRef(branch);
+
+  // The URL's cursor, once, before anything is written back.
+  useEffect(() => {
+    if (cursorApplied.current) return;
+    cursorApplied.current = true;
+    const fromUrl = parseRunUrlState(window.location.search);
+    if (fromUrl.cursor !== null) setCursor(fromUrl.cursor);
+  }, [setCursor]);
+
+  // The URL's node, once the log has loaded: selected when the cursor shows it (else dropped: it is not drawn).
+  useEffect(() => {
+    if (nodeApplied.current || events.length === 0) return;
+    nodeApplied.current = true;
+    const fromUrl = parseRunUrlState(window.location.search);
+    if (fromUrl.node === null) return;
+    const index = events.findIndex((event) => event.id === fromUrl.node);
+    if (index === -1 || (cursor !== null && index >= cursor)) return;
+    selectNode(fromUrl.node);
+  }, [events, cursor, selectNode]);
+
+  // Another branch: back to live.
+  useEffect(() => {
+    if (lastBranch.current === branch) return;
+    lastBranch.current = branch;
+    setCursor(null);
+  }, [branch, setCursor]);
+
+  // Store → URL, after the URL's own state was applied.
+  useEffect(() => {
+    if (!cursorApplied.current || !nodeApplied.current) return;
+    const current = parseRunUrlState(window.location.search);
+    if (current.cursor === cursor && current.node === selectedNodeId) return;
+    const query = serializeRunUrlState({ ...current, cursor, node: selectedNodeId }, window.location.search);
+    window.history.replaceState(window.history.state, "", `${window.location.pathname}${query}${window.location.hash}`);
+  }, [cursor, selectedNodeId, events.length]);
+
+  return null;
+}
