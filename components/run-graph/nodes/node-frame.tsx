@@ -33,6 +33,8 @@ export function NodeFrame({
   children: ReactNode;
 } & DataAttributes) {
   const selected = useRunUiStore((state) => state.selectedNodeId === id);
+  // A lesson step's spotlight (issue 15, components/lessons): an amber ring and `data-spotlight`.
+  const spotlit = useRunUiStore((state) => state.spotlight.includes(id));
   const { animateEntry } = useRenderMode();
   return (
     <div
@@ -40,12 +42,14 @@ export function NodeFrame({
       data-trial={trial}
       data-node-id={id}
       data-selected={selected || undefined}
+      data-spotlight={spotlit || undefined}
       className={cn(
         "flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white text-left shadow-sm",
         // Zoomed far out (RunGraph's FAR_ZOOM), the box without its unreadable text: far cheaper to paint.
         "in-[.run-graph-far]:shadow-none in-[.run-graph-far]:*:invisible",
         animateEntry && "node-enter",
         className,
+        spotlit && "ring-4 ring-amber-400 ring-offset-2",
         selected && "ring-2 ring-sky-600 ring-offset-2",
       )}
       {...attributes}
