@@ -2,6 +2,9 @@
 // families whose Evaluator is a model); roleModelChoiceSchema / roleModelsRequestSchema (per-role model requests).
 import { z } from "zod";
 import { provenanceSchema } from "./provenance";
+import { budgetSchema } from "./budget";
+import { adaptiveTrialsSchema } from "./adaptive-trials";
+import { warmStartSchema, writeMemorySchema } from "./memory-store";
 
 /** Task families. Only `qa` is implemented so far; the others are reserved names. */
 export const environmentIdSchema = z.enum(["qa", "code", "household"]);
@@ -183,5 +186,13 @@ export const runConfigSchema = z.object({
    * such runs are read-only (fork to continue). Null for every run made here.
    */
   provenance: provenanceSchema.nullable().default(null),
+  /** Issue 16 (M2): spend limit of the run (USD and/or tokens; lib/domain/budget.ts). Absent or null = none; raised by `budget-edit`. */
+  budget: budgetSchema.nullable().optional(),
+  /** Issue 16 (M2): stop before the trial budget when reflections repeat or a cost ceiling is reached (lib/domain/adaptive-trials.ts). */
+  adaptiveTrials: adaptiveTrialsSchema.nullable().optional(),
+  /** Issue 16 (M2): carry the task's reflections from a memory store into trial 1 (lib/domain/memory-store.ts). */
+  warmStart: warmStartSchema.nullable().optional(),
+  /** Issue 16 (M2): write each reflection of the run into a memory store. */
+  writeMemory: writeMemorySchema.nullable().optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;
