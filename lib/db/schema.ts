@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * SQLite schema (drizzle). Events are the source of truth and are only ever
@@ -205,3 +205,56 @@ export const bundles = sqliteTable("bundles", {
   runIds: text("run_ids").notNull(),
   experimentIds: text("experiment_ids").notNull(),
 });
+
+/**
+ * Price table (issue 16, lib/llm/pricing.ts, docs/decisions/0024): rows are only appended — an edit
+ * adds a newer dated row for the same provider + model, the newest at or before a call's time applies.
+ */
+export const prices = sqliteTable(
+  "prices",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    /** The model without the provider, or `*`. */
+    model: text("model").notNull(),
+    inputUsdPerMTok: real("input_usd_per_mtok").notNull(),
+    outputUsdPerMTok: real("output_usd_per_mtok").notNull(),
+    /** Null = unknown. */
+    cachedInputUsdPerMTok: real("cached_input_usd_per_mtok"),
+    enteredAt: text("entered_at").notNull(),
+    note: text("note").notNull(),
+  },
+  (table) => [index("prices_model").on(table.provider, table.model, table.enteredAt)],
+);
+
+/** Named memory stores (issue 16 part 7, lib/domain/memory-store.ts): reflections kept across runs with a retention period. */
+export const memoryStores = sqliteTable("memory_stores", {
+  name: text("name").primaryKey(),
+  retentionDays: real("retention_days").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** A memory store's entries: one reflection each, unique per (store, source reflection event). */
+export const memoryEntries = sqliteTable(
+  "memory_entries",
+  {
+    id: text("id").primaryKey(),
+    store: text("store")
+      .notNull()
+      .references(() => memoryStores.name, { onDelete: "cascade" }),
+    environment: text("environment").notNull(),
+    taskId: text("task_id").notNull(),
+    text: text("text").notNull(),
+    sourceRunId: text("source_run_id").notNull(),
+    sourceBranchId: text("source_branch_id").notNull(),
+    sourceTrial: integer("source_trial").notNull(),
+    sourceEventId: text("source_event_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("memory_entries_source").on(table.store, table.sourceEventId),
+    index("memory_entries_task").on(table.store, table.environment, table.taskId, table.createdAt),
+    index("memory_entries_expiry").on(table.expiresAt),
+  ],
+);
