@@ -1,5 +1,6 @@
 import type { EnvironmentId, PromptTemplate, Strategy } from "./config";
 import type { HiddenTestReport } from "./code-trial";
+import type { JudgeVerdict } from "./judge";
 import type { ChatMessage, MemoryItem, ParsedAction } from "./events";
 
 /**
@@ -85,6 +86,8 @@ export interface Verdict {
   hiddenTests?: HiddenTestReport | null;
   /** Code tasks: internal tests passed, hidden tests failed. */
   falsePositive?: boolean;
+  /** LLM-judge Evaluators (`open`): per-criterion scores, weighted score vs threshold, the judge call; absent elsewhere. */
+  judge?: JudgeVerdict | null;
 }
 
 /**

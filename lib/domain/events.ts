@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { breakpointsSchema, modelRoleSchema, modelSettingsSchema, promptTemplateSchema, runConfigSchema } from "./config";
 import { hiddenTestReportSchema } from "./code-trial";
+import { judgeVerdictSchema } from "./judge";
 import { branchIdSchema, callIdSchema, eventIdSchema, runIdSchema } from "./ids";
 
 /**
@@ -180,6 +181,12 @@ export const eventDataSchemas = {
     hiddenTests: hiddenTestReportSchema.nullable().default(null),
     /** Code tasks: the internal tests passed but the hidden tests did not (paper §4, Table 2). */
     falsePositive: z.boolean().default(false),
+    /**
+     * LLM-judge Evaluators (the `open` family, issue 16 part 6): per-criterion scores and
+     * justifications, the weighted score, the threshold and the judge's `model-call-end` (its
+     * prompt). A model's opinion, never an oracle. Null for other families.
+     */
+    judge: judgeVerdictSchema.nullable().default(null),
   }),
   "reflection-end": z.object({
     trial,
