@@ -1,0 +1,23 @@
+import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
+
+/**
+ * Storage of named memory stores and their entries (lib/domain/memory-store.ts,
+ * issue 16 part 7). Not to be confused with ./memory-store.ts, the in-memory
+ * RunStore. Adapters: SQLite (./memory-store-entries-sqlite.ts) and in-memory
+ * (./memory-store-entries-memory.ts); every time argument is ISO-8601 so tests
+ * inject a clock.
+ */
+export interface MemoryStoreRepository {
+  /** Every store with its unexpired entry and task counts at `now`, by name. */
+  listStores(now: string): Promise<MemoryStoreInfo[]>;
+  /** Creates a store, or changes its retention when it exists (entries keep their expiry). */
+  putStore(input: { name: string; retentionDays: number; createdAt: string }): Promise<void>;
+  /** The store's retention in days, or null for an unknown store. */
+  retentionOf(name: string): Promise<number | null>;
+  /** Adds entries; one whose (store, source event) exists already is skipped. Returns how many were added. */
+  addEntries(entries: readonly MemoryEntry[]): Promise<number>;
+  /** The task's unexpired entries at `now`, newest first, at most `limit`. */
+  entriesFor(query: { store: string; environment: string; taskId: string; now: string; limit: number }): Promise<MemoryEntry[]>;
+  /** Deletes every entry expired at `now` (`expiresAt ≤ now`); returns how many. */
+  deleteExpired(now: string): Promise<number>;
+}
