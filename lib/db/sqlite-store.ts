@@ -18,6 +18,7 @@ import { branchPath } from "./branch-path";
 import * as schema from "./schema";
 import type { ExperimentCellKey } from "./experiment-store";
 import { SqliteExperimentStore } from "./sqlite-experiments";
+import { SqliteBundleStore } from "./sqlite-bundles";
 import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
@@ -38,6 +39,8 @@ export class SqliteRunStore implements RunStore {
   private readonly client: Database.Database;
   private readonly db: Db;
   readonly experiments: SqliteExperimentStore;
+  /** Imported run bundles (issue 18). */
+  readonly bundles: SqliteBundleStore;
 
   /**
    * Opens (creating if needed) the database at `file` and applies migrations.
@@ -51,6 +54,7 @@ export class SqliteRunStore implements RunStore {
     this.client.pragma("foreign_keys = ON");
     this.db = drizzle({ client: this.client, schema });
     this.experiments = new SqliteExperimentStore(this.db);
+    this.bundles = new SqliteBundleStore(this.db, this.client);
     migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
     this.backfillSummaries();
   }
@@ -151,6 +155,11 @@ export class SqliteRunStore implements RunStore {
       .orderBy(asc(schema.branches.createdAt), sql`rowid`)
       .all()
       .map(toBranchRecord);
+  }
+
+  /** See {@link RunStore.listCacheEntries} (lib/db/sqlite-bundles.ts). */
+  listCacheEntries(requestHashes: string[]): Promise<Array<{ key: string; response: CachedResponse }>> {
+    return this.bundles.listCacheEntries(requestHashes);
   }
 
   async getCachedResponse(requestHash: string): Promise<CachedResponse | null> {

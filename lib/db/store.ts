@@ -5,7 +5,8 @@ import type { CallActivity } from "@/lib/domain/status";
 import type { EventDraft } from "@/lib/domain/events";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import type { Provenance } from "@/lib/domain/provenance";
-import type { EventLog, ResponseCache } from "@/lib/engine/ports";
+import type { CachedResponse, EventLog, ResponseCache } from "@/lib/engine/ports";
+import type { BundleStore } from "./bundle-store";
 import type { ExperimentCellKey, ExperimentStore } from "./experiment-store";
 
 /** A run's identity and metadata; its history is in its events. */
@@ -141,6 +142,13 @@ export interface RunStore extends EventLog, ResponseCache {
    */
   importExperiment(input: ImportExperimentInput): Promise<{ experiment: ExperimentRecord; runs: RunRecord[] }>;
   getTaskSet(id: string): Promise<TaskSetRecord | null>;
+  /**
+   * Imported run bundles (issue 18, lib/db/bundle-store.ts). Only the SQLite adapter has them
+   * (bundles move runs between databases on disk); absent on the in-memory store.
+   */
+  readonly bundles?: BundleStore;
+  /** Response-cache entries whose key holds one of these request hashes (any scope, occurrence or attempt: `cacheKeyOf`). */
+  listCacheEntries?(requestHashes: string[]): Promise<Array<{ key: string; response: CachedResponse }>>;
   listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>>;
   close(): Promise<void>;
 }

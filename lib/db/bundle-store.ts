@@ -1,0 +1,51 @@
+import type { ExperimentRecord } from "@/lib/domain/experiment";
+import type { RunEvent } from "@/lib/domain/events";
+import type { CachedResponse } from "@/lib/engine/ports";
+import type { BranchRecord, RunRecord, TaskSetRecord } from "./store";
+
+/** A bundle imported into this database (issue 18): keyed by the manifest's content hash. */
+export interface BundleRecord {
+  /** SHA-256 hex of the bundle's canonical content (its manifest's `contentSha256`). */
+  contentHash: string;
+  /** ISO-8601. */
+  importedAt: string;
+  fileName: string;
+  /** The manifest as imported (JSON text; lib/bundles/format.ts `bundleManifestSchema`). */
+  manifestJson: string;
+  runIds: string[];
+  experimentIds: string[];
+}
+
+/** Everything one bundle writes, already validated and with its provenance set (lib/server/bundle-service.ts). */
+export interface BundleImportInput {
+  contentHash: string;
+  fileName: string;
+  manifestJson: string;
+  runs: Array<{ record: RunRecord; branches: BranchRecord[]; events: RunEvent[] }>;
+  experiments: Array<{ record: ExperimentRecord; cells: Array<{ taskId: string; arm: string; runId: string }> }>;
+  taskSets: TaskSetRecord[];
+  cache: Array<{ key: string; response: CachedResponse }>;
+}
+
+/** What an import did. `created: false`: the bundle (same hash) was here already, or its runs were (the machine it was exported from). */
+export interface BundleImportResult {
+  bundle: BundleRecord;
+  created: boolean;
+  /** True when the runs existed before (same ids): this database is where they were recorded; only the bundle row was added. */
+  alreadyHere: boolean;
+}
+
+/** Storage of imported bundles (SQLite: lib/db/sqlite-bundles.ts). */
+export interface BundleStore {
+  /**
+   * Stores a bundle in one transaction: runs, branches, events, branch summaries, experiments and
+   * their cell links, task sets and response-cache entries (`ON CONFLICT DO NOTHING`), and the
+   * bundle row. Importing the same hash again returns the stored row (`created: false`). When every
+   * run id exists already, only the bundle row is added (`alreadyHere`).
+   * @throws AppError("conflict") when some of its runs exist and others do not (nothing is stored).
+   */
+  importBundle(input: BundleImportInput): Promise<BundleImportResult>;
+  getBundle(contentHash: string): Promise<BundleRecord | null>;
+  /** Newest first. */
+  listBundles(limit: number): Promise<BundleRecord[]>;
+}

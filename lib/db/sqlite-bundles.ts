@@ -1,0 +1,136 @@
+import type Database from "better-sqlite3";
+import { desc, eq, inArray, sql } from "drizzle-orm";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { z } from "zod";
+import { summarizeBranch } from "@/lib/domain/branch-summary";
+import { AppError } from "@/lib/domain/errors";
+import type { RunEvent } from "@/lib/domain/events";
+import type { CachedResponse } from "@/lib/engine/ports";
+import type { BundleImportInput, BundleImportResult, BundleRecord, BundleStore } from "./bundle-store";
+import * as schema from "./schema";
+
+type Db = BetterSQLite3Database<typeof schema>;
+
+const idListSchema = z.array(z.string());
+const cachedSchema = z.object({
+  text: z.string(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), cachedInputTokens: z.number().optional(), cacheWriteInputTokens: z.number().optional() }),
+  finishReason: z.string(),
+});
+
+function toRecord(row: typeof schema.bundles.$inferSelect): BundleRecord {
+  return {
+    contentHash: row.contentHash,
+    importedAt: row.importedAt,
+    fileName: row.fileName,
+    manifestJson: row.manifest,
+    runIds: idListSchema.parse(JSON.parse(row.runIds)),
+    experimentIds: idListSchema.parse(JSON.parse(row.experimentIds)),
+  };
+}
+
+/** The events a branch sees: its parent's path up to `forkSeq`, then its own (DESIGN.md §1). */
+function pathOf(run: BundleImportInput["runs"][number], branchId: string): RunEvent[] {
+  const branch = run.branches.find((candidate) => candidate.id === branchId);
+  if (!branch) return [];
+  const own = run.events.filter((event) => event.branchId === branchId);
+  if (branch.parentBranchId === null || branch.forkSeq === null) return own;
+  const forkSeq = branch.forkSeq;
+  return [...pathOf(run, branch.parentBranchId).filter((event) => event.seq <= forkSeq), ...own];
+}
+
+/**
+ * The SQLite {@link BundleStore} (issue 18): one IMMEDIATE transaction per import, rows written
+ * with the ids they had where they were recorded (event ids are referenced by memory items and
+ * digests, so they are never renamed).
+ */
+export class SqliteBundleStore implements BundleStore {
+  constructor(
+    private readonly db: Db,
+    private readonly client: Database.Database,
+  ) {}
+
+  async importBundle(input: BundleImportInput): Promise<BundleImportResult> {
+    const importedAt = new Date().toISOString();
+    return this.client
+      .transaction((): BundleImportResult => {
+        const existing = this.db.select().from(schema.bundles).where(eq(schema.bundles.contentHash, input.contentHash)).get();
+        if (existing) return { bundle: toRecord(existing), created: false, alreadyHere: false };
+        const runIds = input.runs.map((run) => run.record.id);
+        const present = runIds.length ? this.db.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all() : [];
+        const alreadyHere = present.length > 0;
+        if (alreadyHere && present.length !== runIds.length) {
+          throw new AppError("conflict", `${present.length} of this bundle's ${runIds.length} runs are in this database already and the others are not, so it cannot be imported here. Nothing was imported.`);
+        }
+        if (!alreadyHere) {
+          for (const set of input.taskSets) {
+            this.db
+              .insert(schema.taskSets)
+              .values({ ...set, tasks: JSON.stringify(set.tasks), problems: JSON.stringify(set.problems) })
+              .onConflictDoNothing()
+              .run();
+          }
+          for (const run of input.runs) {
+            const { record } = run;
+            this.db.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: JSON.stringify(record.config) }).run();
+            for (const branch of run.branches) this.db.insert(schema.branches).values(branch).run();
+            for (const event of run.events) {
+              this.db
+                .insert(schema.events)
+                .values({ ...event, data: JSON.stringify(event.data) })
+                .run();
+            }
+            for (const branch of run.branches) {
+              const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
+              this.db.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary: JSON.stringify(summary) }).run();
+            }
+          }
+          for (const { record, cells } of input.experiments) {
+            const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
+            this.db.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(stored), taskSetName: record.taskSetName }).run();
+            cells.forEach((cell, position) => this.db.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position }).run());
+          }
+        }
+        for (const entry of input.cache) {
+          this.db.insert(schema.responseCache).values({ requestHash: entry.key, response: JSON.stringify(entry.response), createdAt: importedAt }).onConflictDoNothing().run();
+        }
+        const row = {
+          contentHash: input.contentHash,
+          importedAt,
+          fileName: input.fileName,
+          manifest: input.manifestJson,
+          runIds: JSON.stringify(runIds),
+          experimentIds: JSON.stringify(input.experiments.map((experiment) => experiment.record.id)),
+        };
+        this.db.insert(schema.bundles).values(row).run();
+        return { bundle: toRecord(row), created: !alreadyHere, alreadyHere };
+      })
+      .immediate();
+  }
+
+  async getBundle(contentHash: string): Promise<BundleRecord | null> {
+    const row = this.db.select().from(schema.bundles).where(eq(schema.bundles.contentHash, contentHash)).get();
+    return row ? toRecord(row) : null;
+  }
+
+  async listBundles(limit: number): Promise<BundleRecord[]> {
+    return this.db.select().from(schema.bundles).orderBy(desc(schema.bundles.importedAt)).limit(limit).all().map(toRecord);
+  }
+
+  /** Response-cache entries whose key holds one of `requestHashes` (`[scope:]hash[#n][~k]`), 500 hashes per query. */
+  async listCacheEntries(requestHashes: string[]): Promise<Array<{ key: string; response: CachedResponse }>> {
+    const found = new Map<string, CachedResponse>();
+    const unique = [...new Set(requestHashes)];
+    for (let start = 0; start < unique.length; start += 500) {
+      const chunk = unique.slice(start, start + 500);
+      const likes = sql.join(
+        chunk.map((hash) => sql`${schema.responseCache.requestHash} LIKE ${`%${hash}%`}`),
+        sql` OR `,
+      );
+      for (const row of this.db.select().from(schema.responseCache).where(likes).all()) {
+        found.set(row.requestHash, cachedSchema.parse(JSON.parse(row.response)));
+      }
+    }
+    return [...found.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, response]) => ({ key, response }));
+  }
+}
