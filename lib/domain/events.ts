@@ -5,6 +5,9 @@ import { breakpointsSchema, modelRoleSchema, modelSettingsSchema, promptTemplate
 import { hiddenTestReportSchema } from "./code-trial";
 import { judgeVerdictSchema } from "./judge";
 import { branchIdSchema, callIdSchema, eventIdSchema, runIdSchema } from "./ids";
+import { budgetSchema } from "./budget";
+import { stopReasonSchema } from "./adaptive-trials";
+import { memorySourceSchema, memoryStoreNameSchema } from "./memory-store";
 
 /**
  * The event catalogue (DESIGN.md §1). A run is an append-only log of these;
@@ -93,6 +96,12 @@ export const eventDataSchemas = {
     usage: modelUsageSchema,
     /** Cost in USD when the price is known, else null. */
     costUsd: z.number().nonnegative().nullable(),
+    /**
+     * Issue 16 (M2): the price-table row `costUsd` was computed with at record time (lib/llm/pricing.ts:
+     * `(input − cached) × in + cached × cachedIn + output × out`); null for the demo model, a cached
+     * response (cost 0), an unpriced model, or logs written before the price table.
+     */
+    price: z.object({ rowId: z.string(), enteredAt: z.string() }).nullable().default(null),
     /** Wall time of the call in ms. */
     latencyMs: z.number().nonnegative(),
     finishReason: z.string(),
@@ -264,7 +273,8 @@ export const eventDataSchemas = {
     reason: z.string(),
   }),
   "run-pause": z.object({
-    reason: z.enum(["user", "breakpoint", "model-error", "step"]),
+    /** `budget` (issue 16, M2): the run's budget is spent (status `budget-exhausted`); resume with a higher one. */
+    reason: z.enum(["user", "breakpoint", "model-error", "step", "budget"]),
     /** Which breakpoint or error paused the run, for people. */
     detail: z.string(),
     /** For a breakpoint: which point (e.g. `before-call:actor:2:3`), so resuming does not stop there again. */
@@ -291,6 +301,34 @@ export const eventDataSchemas = {
   "run-end": z.object({
     outcome: z.enum(["success", "failure", "cancelled"]),
     trials: z.number().int().nonnegative(),
+    /** Issue 16 (M2): the run stopped before its trial budget by adaptive trials (lib/domain/adaptive-trials.ts); null otherwise. */
+    stopReason: stopReasonSchema.nullable().default(null),
+    /** What the adaptive stop saw, for people; null without a stop reason. */
+    stopDetail: z.string().nullable().default(null),
+  }),
+  /** Issue 16 (M2): the run's budget changed (resume with a higher budget, lib/domain/budget.ts); null = no budget. */
+  "budget-edit": z.object({
+    oldValue: budgetSchema.nullable(),
+    newValue: budgetSchema.nullable(),
+    note: z.string().nullable(),
+  }),
+  /**
+   * Issue 16 (M2): a warm start (lib/domain/memory-store.ts) — the task's reflections read from a memory
+   * store when the run was created, appended right after `run-start`: they enter the episodic memory
+   * (ids `carried:<entry id>`, `trial: null`) ahead of trial 1, with where each came from.
+   */
+  "memory-carried-in": z.object({
+    store: memoryStoreNameSchema,
+    entries: z.array(
+      z.object({
+        itemId: z.string(),
+        entryId: z.string(),
+        text: z.string(),
+        source: memorySourceSchema,
+        /** ISO-8601 time the entry was written to the store. */
+        createdAt: z.string(),
+      }),
+    ),
   }),
   "run-error": z.object({ code: z.string(), message: z.string() }),
 } as const;
@@ -348,6 +386,8 @@ export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("cancel-request"),
   envelopeOf("run-end"),
   envelopeOf("run-error"),
+  envelopeOf("budget-edit"),
+  envelopeOf("memory-carried-in"),
 ]);
 /** A stored event. */
 export type RunEvent = z.infer<typeof runEventSchema>;
