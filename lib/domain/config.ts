@@ -6,8 +6,8 @@ import { budgetSchema } from "./budget";
 import { adaptiveTrialsSchema } from "./adaptive-trials";
 import { warmStartSchema, writeMemorySchema } from "./memory-store";
 
-/** Task families. Only `qa` is implemented so far; the others are reserved names. */
-export const environmentIdSchema = z.enum(["qa", "code", "household"]);
+/** Task families. `open`: open tasks judged by a model against a rubric (issue 16 part 6, docs/decisions/0025). */
+export const environmentIdSchema = z.enum(["qa", "code", "household", "open"]);
 export type EnvironmentId = z.infer<typeof environmentIdSchema>;
 
 /**
@@ -157,7 +157,8 @@ export const runConfigSchema = z.object({
    * request gives none. Absent elsewhere (configs recorded before it are unchanged).
    */
   models: z.object({ actor: modelSettingsSchema, reflector: modelSettingsSchema, evaluator: modelSettingsSchema.optional() }),
-  templates: z.object({ actor: promptTemplateSchema, reflector: promptTemplateSchema }),
+  /** `evaluator`: the judge template of a family whose Evaluator is a model (`open`); absent = the family's built-in judge template. */
+  templates: z.object({ actor: promptTemplateSchema, reflector: promptTemplateSchema, evaluator: promptTemplateSchema.optional() }),
   /** Window or summarise; see {@link memoryManagementSchema}. Absent = `window` (so configs recorded before it are unchanged). */
   memoryManagement: memoryManagementSchema.optional(),
   breakpoints: breakpointsSchema.default({
