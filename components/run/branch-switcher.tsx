@@ -15,6 +15,7 @@ const STATUS_TONE: Record<RunStatus, BadgeTone> = {
   ended: "neutral",
   error: "red",
   interrupted: "amber",
+  "budget-exhausted": "red",
 };
 
 function statusText(branch: BranchSummary): string {

@@ -10,6 +10,7 @@ const styles: Record<RunStatus, { label: string; className: string; dot: string 
   ended: { label: "Ended", className: "bg-slate-100 text-slate-700 ring-slate-300", dot: "bg-slate-500" },
   error: { label: "Error", className: "bg-red-50 text-red-800 ring-red-300", dot: "bg-red-500" },
   interrupted: { label: "Interrupted", className: "bg-orange-50 text-orange-900 ring-orange-300", dot: "bg-orange-500" },
+  "budget-exhausted": { label: "Budget exhausted", className: "bg-rose-50 text-rose-900 ring-rose-300", dot: "bg-rose-500" },
 };
 
 /** Run status as a pill (lib/domain/status.ts): queued / running / pausing / cancelling / paused / ended / error / interrupted. */

@@ -13,9 +13,11 @@ import { z } from "zod";
  * - `interrupted`: the log says running but the worker that held it died (its lease
  *   expired or its process is gone); a worker pool takes it over and resumes it
  *   from its log;
- * - `paused`, `ended`, `error`: as the log says.
+ * - `paused`, `ended`, `error`: as the log says;
+ * - `budget-exhausted` (issue 16, lib/domain/budget.ts): the log says paused, by a `run-pause` of
+ *   reason `budget` — the run's budget is spent; resume with a higher budget (`budget-edit`).
  */
-export const runStatusSchema = z.enum(["queued", "running", "pausing", "cancelling", "paused", "ended", "error", "interrupted"]);
+export const runStatusSchema = z.enum(["queued", "running", "pausing", "cancelling", "paused", "ended", "error", "interrupted", "budget-exhausted"]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /** The log's own word on a branch (see `foldRun` / the branch summary). */
@@ -23,6 +25,8 @@ export interface LogStatusFacts {
   status: "running" | "paused" | "ended" | "error";
   pauseRequested: boolean;
   cancelRequested: boolean;
+  /** Why the log says paused (its last `run-pause`), when it does; absent = unknown (read as a plain pause). */
+  pause?: { reason: string } | null;
 }
 
 /**
@@ -34,6 +38,7 @@ export type LeaseState = "none" | "live" | "dead";
 
 /** The branch's status from its log facts and its lease (see {@link runStatusSchema}). */
 export function branchStatus(log: LogStatusFacts, lease: LeaseState): RunStatus {
+  if (log.status === "paused" && log.pause?.reason === "budget") return "budget-exhausted";
   if (log.status !== "running") return log.status;
   if (lease === "live") return log.cancelRequested ? "cancelling" : log.pauseRequested ? "pausing" : "running";
   return lease === "dead" ? "interrupted" : "queued";
