@@ -22,7 +22,7 @@ export interface CodeDemoScript {
   naive: string;
   /** The Self-Reflection: two or three sentences naming the missed case; contains every `lessonKeywords` entry. */
   reflection: string;
-  /** Case-insensitive substrings that must all be in the Actor prompt's memory for it to write `informed`. */
+  /** The words of `reflection` that carry its lesson (it contains every one); the Actor writes `informed` when the memory states the task's key facts (builtin-key-facts.ts). */
   lessonKeywords: string[];
   /** The implementation written with the lesson: passes the internal and the hidden tests. */
   informed: string;

@@ -1,5 +1,7 @@
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
+import { matchKeyFacts } from "@/lib/domain/key-facts";
 import { builtinCodeDemoScripts } from "./builtin-demo-scripts";
+import { builtinCodeKeyFacts } from "./builtin-key-facts";
 import { builtinCodeTasks } from "./builtin-tasks";
 import type { CodeDemoScript } from "./demo-script-types";
 import { CODE_LABELS, LANGUAGE_NAMES, fenced } from "./prompts";
@@ -11,8 +13,8 @@ import type { CodeLanguage, CodeTask } from "./task";
  * that writes the task's scripted internal tests, then a first implementation
  * that misses the task's edge case, and a Self-Reflection that names it; the
  * Actor writes the correct implementation only when the reflections in its
- * prompt contain every lesson keyword of the task (so editing the reflection
- * changes the next trial). Two tasks have weak internal tests that pass the
+ * prompt state every key fact of the task (builtin-key-facts.ts, in any
+ * wording the facts allow; so editing the reflection changes the next trial). Two tasks have weak internal tests that pass the
  * wrong first program: the false-positive lesson of the paper's MBPP results.
  *
  * On a code prompt for any other task it answers with clearly labelled
@@ -85,7 +87,7 @@ export const codeDemoScriptBook: DemoScriptBook = {
     }
     if (!found) return placeholder(language, "implementation");
     const memory = memoryBlock(prompt);
-    const informed = found.script.lessonKeywords.every((keyword) => memory.includes(keyword.toLowerCase()));
+    const informed = matchKeyFacts(builtinCodeKeyFacts[found.task.id] ?? [], memory).helps;
     return fenced((informed ? found.script.informed : found.script.naive).trimEnd(), language);
   },
 };

@@ -1,5 +1,7 @@
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
+import { matchKeyFacts, type KeyFact } from "@/lib/domain/key-facts";
 import { builtinHouseholdDemoScripts } from "./builtin-demo-scripts";
+import { builtinHouseholdKeyFacts } from "./builtin-key-facts";
 import { builtinHouseholdTasks } from "./builtin-tasks";
 import { MEMORY_HEADER, openingText } from "./prompts";
 
@@ -9,16 +11,18 @@ import { MEMORY_HEADER, openingText } from "./prompts";
  * (lib/environments/qa/demo-script.ts). It plays an Actor that fails trial 1
  * in one of the paper's typical ways and a Self-Reflection model whose
  * reflection names the lesson. The Actor follows the correct ("informed")
- * path only when the memory block of its prompt contains every lesson keyword
- * of the task, so without memory (strategy `none`) it never succeeds, and
- * removing the keywords from a reflection makes it fail again.
+ * path only when the memory block of its prompt states every key fact of the
+ * task (builtin-key-facts.ts, in any wording the facts allow), so without
+ * memory (strategy `none`) it never succeeds, and removing the lesson from a
+ * reflection makes it fail again.
  */
 
 /** The demo model's script for one built-in task. */
 export interface HouseholdDemoScript {
   /**
-   * Case-insensitive substrings that must ALL occur in the prompt's memory block
-   * for the Actor to take the `informed` path. `reflection` contains every one.
+   * The words of `reflection` that carry its lesson (it contains every one):
+   * removing them makes the reflection stop helping. The Actor itself decides by
+   * the task's key facts (builtin-key-facts.ts), which accept other wordings.
    */
   lessonKeywords: string[];
   /** Commands without the lesson. Beyond the end the last one is repeated (a loop the Evaluator stops). */
@@ -63,10 +67,11 @@ function stepsTaken(prompt: string, openingEnd: number): number {
   return history.split("\n").filter((line) => line.startsWith(">")).length;
 }
 
-const scriptsByOpening = new Map(
+const scriptsByOpening = new Map<string, { script: HouseholdDemoScript; facts: readonly KeyFact[] }>(
   builtinHouseholdTasks.flatMap((task) => {
     const script = builtinHouseholdDemoScripts[task.id];
-    return script === undefined ? [] : [[openingText(task), script] as const];
+    const facts = builtinHouseholdKeyFacts[task.id];
+    return script === undefined || facts === undefined ? [] : [[openingText(task), { script, facts }] as const];
   }),
 );
 
@@ -76,8 +81,8 @@ const scriptsByOpening = new Map(
  *    task line; null when it is not a built-in task's);
  * 2. a prompt ending with `Reflection:` gets the task's scripted reflection;
  * 3. a prompt ending with the prompt sign `>` gets the next command of the
- *    `informed` path when the memory block ({@link memoryBlockOf}) holds all the
- *    task's lesson keywords, else of the `naive` path, as ` <command>`; the
+ *    `informed` path when the memory block ({@link memoryBlockOf}) states all the
+ *    task's key facts, else of the `naive` path, as ` <command>`; the
  *    command index is the number of `>` lines already after the opening, and past
  *    the end of the path the last command is repeated;
  * 4. anything else gets null.
@@ -86,11 +91,12 @@ export const householdDemoScriptBook: DemoScriptBook = {
   respond(prompt: string): string | null {
     const located = findLastOpening(prompt);
     if (located === null) return null;
-    const script = scriptsByOpening.get(located.opening);
-    if (script === undefined) return null;
+    const found = scriptsByOpening.get(located.opening);
+    if (found === undefined) return null;
+    const { script, facts } = found;
     if (/Reflection:\s*$/.test(prompt)) return script.reflection;
     if (!/\n>\s*$/.test(prompt)) return null;
-    const informed = hasLesson(memoryBlockOf(prompt, located.index), script.lessonKeywords);
+    const informed = matchKeyFacts(facts, memoryBlockOf(prompt, located.index)).helps;
     const path = informed ? script.informed : script.naive;
     const command = path[Math.min(stepsTaken(prompt, located.end), path.length - 1)];
     return command === undefined ? null : ` ${command}`;

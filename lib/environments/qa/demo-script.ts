@@ -1,5 +1,7 @@
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
+import { matchKeyFacts } from "@/lib/domain/key-facts";
 import { builtinQaDemoScripts } from "./builtin-demo-scripts";
+import { builtinQaKeyFacts, type QaTaskKeyFacts } from "./builtin-key-facts";
 import { builtinQaTasks } from "./builtin-tasks";
 import { COT_NO_TOOLS_PHRASE, CONTEXT_LABEL, END_OF_EXAMPLES_MARKER, END_PREVIOUS_TRIAL_MARKER } from "./prompts";
 
@@ -12,8 +14,10 @@ import { COT_NO_TOOLS_PHRASE, CONTEXT_LABEL, END_OF_EXAMPLES_MARKER, END_PREVIOU
  * engine the loop rule stops it when a step repeats three times, loops.ts),
  * and a Self-Reflection model whose
  * reflection names the lesson. The Actor follows the correct ("informed") path
- * only when the memory block of its prompt contains every lesson keyword of
- * the task, so removing them from a reflection makes it fail again.
+ * only when the memory block of its prompt states every key fact of the task
+ * (builtin-key-facts.ts, lib/domain/key-facts.ts: in any wording the facts
+ * allow, so a learner's correct paraphrase helps too), so removing them from a
+ * reflection makes it fail again.
  *
  * Under every strategy (docs/decisions/0008-strategies.md):
  * - the lesson counts only in the reflections: the previous trial's block of
@@ -38,8 +42,9 @@ export interface QaDemoStep {
 /** The demo model's script for one built-in task. */
 export interface QaDemoScript {
   /**
-   * Case-insensitive substrings that must ALL occur in the prompt's memory block
-   * for the Actor to take the `informed` path. `reflection` contains every one.
+   * The words of `reflection` that carry its lesson (it contains every one):
+   * removing them makes the reflection stop helping. The Actor itself decides by
+   * the task's key facts (builtin-key-facts.ts), which accept other wordings.
    */
   lessonKeywords: string[];
   /** How the `naive` path fails: a wrong `Finish`, or halting (a loop, or the step budget) without an answer. */
@@ -56,7 +61,7 @@ export interface QaDemoScript {
 
 /** The demo model's chain-of-thought script for one built-in task: one Thought and a `Finish` per trial. */
 export interface QaDemoCotScript {
-  /** Case-insensitive substrings that must ALL occur in the memory for the `informed` answer; `reflection` contains every one. */
+  /** The words of the CoT `reflection` that carry its lesson (it contains every one); the Actor decides by the CoT key facts. */
   lessonKeywords: string[];
   /** Without the lesson: a wrong answer, or the right one worded so that exact match fails. */
   naive: QaDemoStep;
@@ -108,7 +113,7 @@ export function isCotPrompt(prompt: string): boolean {
   return examples !== -1 && prompt.slice(0, examples).includes(COT_NO_TOOLS_PHRASE);
 }
 
-/** True when `memory` contains every keyword, case-insensitively. */
+/** True when `memory` contains every keyword, case-insensitively (the lesson keywords' own check; the Actor decides by key facts). */
 export function hasLesson(memory: string, keywords: readonly string[]): boolean {
   const folded = memory.toLowerCase();
   return keywords.every((keyword) => folded.includes(keyword.toLowerCase()));
@@ -122,10 +127,11 @@ export function scriptedStep(path: readonly QaDemoStep[], step: number): string 
   return ` ${scripted.thought}\nAction ${step}: ${scripted.action}`;
 }
 
-const scriptsByQuestion = new Map(
+const scriptsByQuestion = new Map<string, { script: QaDemoScript; facts: QaTaskKeyFacts }>(
   builtinQaTasks.flatMap((task) => {
     const script = builtinQaDemoScripts[task.id];
-    return script === undefined ? [] : [[normalizeQuestion(task.question), script] as const];
+    const facts = builtinQaKeyFacts[task.id];
+    return script === undefined || facts === undefined ? [] : [[normalizeQuestion(task.question), { script, facts }] as const];
   }),
 );
 
@@ -137,27 +143,28 @@ const scriptsByQuestion = new Map(
  *    leading space);
  *    (the `cot` reflection for a chain-of-thought prompt, {@link isCotPrompt});
  * 3. a prompt ending with `Thought n:` gets step n of the `informed` path when the
- *    memory block ({@link memoryBlockOf}) holds all the task's lesson keywords,
+ *    memory block ({@link memoryBlockOf}) states all the task's key facts,
  *    else of the `naive` path, as ` <thought>\nAction n: <Verb>[argument]`; past
  *    the end of the path the last step is repeated with the new number. A
  *    chain-of-thought prompt gets the `cot` script's one step (informed when the
- *    memory holds the CoT lesson keywords) in the same shape;
+ *    memory states the CoT key facts) in the same shape;
  * 4. anything else gets null.
  */
 export const qaDemoScriptBook: DemoScriptBook = {
   respond(prompt: string): string | null {
     const located = findLastQuestion(prompt);
     if (located === null) return null;
-    const script = scriptsByQuestion.get(located.question);
-    if (script === undefined) return null;
+    const found = scriptsByQuestion.get(located.question);
+    if (found === undefined) return null;
+    const { script, facts } = found;
     const cot = isCotPrompt(prompt);
     if (/Reflection:\s*$/.test(prompt)) return cot ? script.cot.reflection : script.reflection;
     const stepMatch = /Thought[ \t]+(\d+):\s*$/.exec(prompt);
     if (stepMatch === null) return null;
     const step = Number(stepMatch[1]);
     const memory = memoryBlockOf(prompt, located.index);
-    if (cot) return scriptedStep([hasLesson(memory, script.cot.lessonKeywords) ? script.cot.informed : script.cot.naive], step);
-    const informed = hasLesson(memory, script.lessonKeywords);
+    if (cot) return scriptedStep([matchKeyFacts(facts.cot, memory).helps ? script.cot.informed : script.cot.naive], step);
+    const informed = matchKeyFacts(facts.react, memory).helps;
     return scriptedStep(informed ? script.informed : script.naive, step);
   },
 };

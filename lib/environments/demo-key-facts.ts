@@ -1,0 +1,56 @@
+import type { EnvironmentId } from "@/lib/domain/config";
+import { matchKeyFacts, type KeyFact, type KeyFactMatch } from "@/lib/domain/key-facts";
+import { builtinCodeKeyFacts } from "./code/builtin-key-facts";
+import { builtinHouseholdKeyFacts } from "./household/builtin-key-facts";
+import { builtinQaKeyFacts } from "./qa/builtin-key-facts";
+
+/**
+ * The one place the offline demo model and the UI ask "would this reflection
+ * help?" (issue 15, part 4; decision 0022). Pure data and functions: no task
+ * texts, so the client bundle stays small.
+ */
+
+/** Which task a reflection is about: the run config's family, task id and (for QA) strategy. */
+export interface KeyFactTask {
+  environment: EnvironmentId;
+  taskId: string;
+  /** The run's strategy; `cot` / `cot-gold-context` use the QA chain-of-thought facts. */
+  strategy?: string;
+}
+
+/** {@link KeyFactMatch} plus the facts themselves; `known` is false for a task with no key facts (not built in). */
+export interface ReflectionHelpsResult extends KeyFactMatch {
+  known: boolean;
+  facts: readonly KeyFact[];
+}
+
+/** True for the chain-of-thought strategies (decision 0008). */
+export function isCotStrategy(strategy: string | undefined): boolean {
+  return strategy === "cot" || strategy === "cot-gold-context";
+}
+
+/** The key facts of a built-in task, or null when the task has none (an uploaded task: the demo model has no script for it). */
+export function keyFactsFor(task: KeyFactTask): readonly KeyFact[] | null {
+  switch (task.environment) {
+    case "qa": {
+      const facts = builtinQaKeyFacts[task.taskId];
+      return facts ? (isCotStrategy(task.strategy) ? facts.cot : facts.react) : null;
+    }
+    case "household":
+      return builtinHouseholdKeyFacts[task.taskId] ?? null;
+    case "code":
+      return builtinCodeKeyFacts[task.taskId] ?? null;
+  }
+}
+
+/**
+ * Would `reflectionText` make the demo model's Actor take the task's informed
+ * path? `helps` when the text states every key fact of the task
+ * ({@link matchKeyFacts}); `matched` / `missing` are fact ids. For a task with
+ * no key facts: `known: false`, `helps: false`.
+ */
+export function reflectionHelps(task: KeyFactTask, reflectionText: string): ReflectionHelpsResult {
+  const facts = keyFactsFor(task);
+  if (facts === null) return { known: false, facts: [], helps: false, matched: [], missing: [] };
+  return { known: true, facts, ...matchKeyFacts(facts, reflectionText) };
+}
