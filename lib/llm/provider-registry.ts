@@ -1,4 +1,7 @@
+// Issue 16 (M1): providers `google` (@ai-sdk/google) and `ollama` (its OpenAI-compatible /v1 endpoint);
+// model lists, settings and "test connection" live in lib/llm/providers/*.
 import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
@@ -12,8 +15,8 @@ import { CONFIGURABLE_PROVIDERS, parseModelId, type ConfigurableProvider, type P
 export { CONFIGURABLE_PROVIDERS, parseModelId, type ConfigurableProvider, type ParsedModelId, type ProviderName } from "./model-id";
 
 /**
- * Resolves the app's model ids (`demo`, `openai:<m>`, `anthropic:<m>`,
- * `compatible:<m>`, see `modelIdSchema`) to AI SDK language models, and lists
+ * Resolves the app's model ids (`demo`, `openai:<m>`, `anthropic:<m>`, `google:<m>`,
+ * `ollama:<m>`, `compatible:<m>`, see `modelIdSchema`) to AI SDK language models, and lists
  * the models the server can offer. Configuration comes from an environment
  * record read at call time (default `process.env`), so tests and the CLI can
  * pass their own. Key *values* never leave this module: not in returned
@@ -24,15 +27,30 @@ export { CONFIGURABLE_PROVIDERS, parseModelId, type ConfigurableProvider, type P
 export type ProviderEnv = Readonly<Record<string, string | undefined>>;
 
 /**
- * Environment variable names per provider. `apiKey` is required for `openai`
- * and `anthropic`, optional for `compatible` (local servers usually need none);
- * `baseUrl` is required for `compatible`, optional (an override) for the others.
+ * Environment variable names per provider. `apiKey` is required for `openai`,
+ * `anthropic` and `google`, optional for `compatible` (local servers usually need
+ * none), absent for `ollama` (a local server takes no key); `baseUrl` is required
+ * for `compatible` and marks `ollama` as configured (default
+ * {@link DEFAULT_OLLAMA_BASE_URL}); it is an optional override for the others.
  */
 export const PROVIDER_ENV_VARS = {
   openai: { apiKey: "OPENAI_API_KEY", baseUrl: "OPENAI_BASE_URL" },
   anthropic: { apiKey: "ANTHROPIC_API_KEY", baseUrl: "ANTHROPIC_BASE_URL" },
+  google: { apiKey: "GOOGLE_GENERATIVE_AI_API_KEY", baseUrl: "GOOGLE_GENERATIVE_AI_BASE_URL" },
+  ollama: { apiKey: null, baseUrl: "OLLAMA_BASE_URL" },
   compatible: { apiKey: "OPENAI_COMPATIBLE_API_KEY", baseUrl: "OPENAI_COMPATIBLE_BASE_URL" },
-} as const satisfies Record<ConfigurableProvider, { apiKey: string; baseUrl: string }>;
+} as const satisfies Record<ConfigurableProvider, { apiKey: string | null; baseUrl: string }>;
+
+/** Default API base URLs of the hosted providers and Ollama (used when no `*_BASE_URL` is set). */
+export const DEFAULT_BASE_URLS = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+  google: "https://generativelanguage.googleapis.com/v1beta",
+  ollama: "http://127.0.0.1:11434",
+} as const;
+
+/** Ollama's address when `OLLAMA_BASE_URL` is unset (its own default, `ollama serve`). */
+export const DEFAULT_OLLAMA_BASE_URL = DEFAULT_BASE_URLS.ollama;
 
 /** Env var naming the model a `compatible` server offers in {@link listAvailableModels} (default `local-model`). */
 export const COMPATIBLE_MODEL_ENV_VAR = "OPENAI_COMPATIBLE_MODEL";
@@ -45,6 +63,8 @@ export const PROVIDER_LABELS: Record<ProviderName, string> = {
   demo: "the demo model",
   openai: "OpenAI",
   anthropic: "Anthropic",
+  google: "Google",
+  ollama: "Ollama",
   compatible: "the OpenAI-compatible server",
 };
 
@@ -80,9 +100,11 @@ export function isProviderConfigured(provider: ProviderName, env: ProviderEnv = 
       return true;
     case "openai":
     case "anthropic":
+    case "google":
       return readEnv(env, PROVIDER_ENV_VARS[provider].apiKey) !== undefined;
+    case "ollama":
     case "compatible":
-      return readEnv(env, PROVIDER_ENV_VARS.compatible.baseUrl) !== undefined;
+      return readEnv(env, PROVIDER_ENV_VARS[provider].baseUrl) !== undefined;
   }
 }
 
@@ -111,16 +133,18 @@ export function describeProviderTarget(modelId: string, env: ProviderEnv = proce
   const { provider } = parseModelId(modelId);
   if (provider === "demo") return { provider, label: PROVIDER_LABELS.demo, baseUrl: null, apiKeyEnvVar: null };
   const vars = PROVIDER_ENV_VARS[provider];
-  const rawBaseUrl = readEnv(env, vars.baseUrl);
+  const rawBaseUrl = readEnv(env, vars.baseUrl) ?? (provider === "ollama" ? DEFAULT_OLLAMA_BASE_URL : undefined);
   const baseUrl = rawBaseUrl === undefined ? null : displayUrl(rawBaseUrl);
   const label =
     provider === "compatible"
       ? baseUrl
         ? `the OpenAI-compatible server at ${baseUrl}`
         : PROVIDER_LABELS.compatible
-      : baseUrl
-        ? `${PROVIDER_LABELS[provider]} (${baseUrl})`
-        : PROVIDER_LABELS[provider];
+      : provider === "ollama"
+        ? `the Ollama server at ${baseUrl ?? DEFAULT_OLLAMA_BASE_URL}`
+        : baseUrl
+          ? `${PROVIDER_LABELS[provider]} (${baseUrl})`
+          : PROVIDER_LABELS[provider];
   return { provider, label, baseUrl, apiKeyEnvVar: vars.apiKey };
 }
 
@@ -129,9 +153,28 @@ export function describeProviderTarget(modelId: string, env: ProviderEnv = proce
  * be scrubbed of them. For lib/llm's own use; never put these in output.
  */
 export function secretValues(env: ProviderEnv): string[] {
-  return CONFIGURABLE_PROVIDERS.map((p) => readEnv(env, PROVIDER_ENV_VARS[p].apiKey)).filter(
-    (value): value is string => value !== undefined && value.length >= 4,
-  );
+  return CONFIGURABLE_PROVIDERS.map((p) => {
+    const name = PROVIDER_ENV_VARS[p].apiKey;
+    return name === null ? undefined : readEnv(env, name);
+  }).filter((value): value is string => value !== undefined && value.length >= 4);
+}
+
+/** `text` with every key value of `env` replaced by `[redacted]` (for messages built from provider replies). */
+export function scrubSecrets(text: string, env: ProviderEnv): string {
+  let out = text;
+  for (const secret of secretValues(env)) out = out.split(secret).join("[redacted]");
+  return out;
+}
+
+/**
+ * Ollama's server root from `env` (`OLLAMA_BASE_URL`, else {@link DEFAULT_OLLAMA_BASE_URL}), without a
+ * trailing `/v1` or `/api` (people paste either): `/api/tags` and the `/v1` chat endpoint hang off it.
+ *
+ * @throws AppError `provider-not-configured` when the value is not an http(s) URL.
+ */
+export function ollamaRoot(env: ProviderEnv): string {
+  const root = optionalBaseUrl(env, PROVIDER_ENV_VARS.ollama.baseUrl) ?? DEFAULT_OLLAMA_BASE_URL;
+  return root.replace(/\/(v1|api)$/, "");
 }
 
 /** Options for {@link resolveModel}. */
@@ -238,6 +281,19 @@ export function resolveModel(modelId: string, options: ResolveModelOptions = {})
       const baseURL = optionalBaseUrl(env, PROVIDER_ENV_VARS.anthropic.baseUrl) ?? "https://api.anthropic.com/v1";
       return createAnthropic({ apiKey, baseURL })(model);
     }
+    case "google": {
+      const apiKey = readEnv(env, PROVIDER_ENV_VARS.google.apiKey);
+      if (apiKey === undefined) {
+        throw notConfigured(
+          `Google is not configured: set GOOGLE_GENERATIVE_AI_API_KEY on the server (and restart it) to use "${modelId}", or pick the demo model.`,
+        );
+      }
+      const baseURL = optionalBaseUrl(env, PROVIDER_ENV_VARS.google.baseUrl) ?? DEFAULT_BASE_URLS.google;
+      return createGoogleGenerativeAI({ apiKey, baseURL })(model);
+    }
+    case "ollama":
+      // Ollama's OpenAI-compatible endpoint (decision 0023): the same streaming path as `compatible`, no extra package.
+      return createOpenAICompatible({ name: "ollama", baseURL: `${ollamaRoot(env)}/v1`, includeUsage: true }).chatModel(model);
     case "compatible": {
       const baseURL = optionalBaseUrl(env, PROVIDER_ENV_VARS.compatible.baseUrl);
       if (baseURL === undefined) {
@@ -275,7 +331,7 @@ export type ModelOption = ModelsResponse["models"][number];
 export const DEMO_MODEL_LABEL = "Demo (scripted stand-in, offline)";
 
 /** Suggested models per hosted provider, first = that provider's default. */
-export const SUGGESTED_MODELS: Record<"openai" | "anthropic", readonly { model: string; label: string }[]> = {
+export const SUGGESTED_MODELS: Record<"openai" | "anthropic" | "google", readonly { model: string; label: string }[]> = {
   openai: [
     { model: "gpt-4o-mini", label: "OpenAI GPT-4o mini" },
     { model: "gpt-4.1-mini", label: "OpenAI GPT-4.1 mini" },
@@ -285,20 +341,27 @@ export const SUGGESTED_MODELS: Record<"openai" | "anthropic", readonly { model: 
     { model: "claude-3-5-haiku-latest", label: "Anthropic Claude 3.5 Haiku" },
     { model: "claude-sonnet-4-0", label: "Anthropic Claude Sonnet 4" },
   ],
+  google: [
+    { model: "gemini-2.0-flash", label: "Google Gemini 2.0 Flash" },
+    { model: "gemini-2.5-flash", label: "Google Gemini 2.5 Flash" },
+    { model: "gemini-2.5-pro", label: "Google Gemini 2.5 Pro" },
+  ],
 };
 
 /** Model name offered for a compatible server when {@link COMPATIBLE_MODEL_ENV_VAR} is unset. */
 export const DEFAULT_COMPATIBLE_MODEL = "local-model";
 
 function modelsFor(provider: ConfigurableProvider, env: ProviderEnv): ModelOption[] {
+  // Ollama's models are only known from its /api/tags list (lib/llm/providers/model-options.ts).
+  if (provider === "ollama") return [];
   if (provider === "compatible") {
     const model = readEnv(env, COMPATIBLE_MODEL_ENV_VAR) ?? DEFAULT_COMPATIBLE_MODEL;
     const id = `compatible:${model}`;
     // A model name from the env is only offered when it forms a valid id (no whitespace).
     const safe = modelIdSchema.safeParse(id).success ? model : DEFAULT_COMPATIBLE_MODEL;
-    return [{ id: `compatible:${safe}`, label: `OpenAI-compatible server: ${safe}`, scripted: false }];
+    return [{ id: `compatible:${safe}`, label: `OpenAI-compatible server: ${safe}`, scripted: false, provider }];
   }
-  return SUGGESTED_MODELS[provider].map(({ model, label }) => ({ id: `${provider}:${model}`, label, scripted: false }));
+  return SUGGESTED_MODELS[provider].map(({ model, label }) => ({ id: `${provider}:${model}`, label, scripted: false, provider }));
 }
 
 /**
@@ -310,7 +373,7 @@ function modelsFor(provider: ConfigurableProvider, env: ProviderEnv): ModelOptio
  */
 export function listAvailableModels(env: ProviderEnv = process.env): ModelsResponse {
   const providers = configuredProviders(env);
-  const models: ModelOption[] = [{ id: DEMO_MODEL_ID, label: DEMO_MODEL_LABEL, scripted: true }];
+  const models: ModelOption[] = [{ id: DEMO_MODEL_ID, label: DEMO_MODEL_LABEL, scripted: true, provider: "demo" }];
   let defaultModelId: string = DEMO_MODEL_ID;
   for (const provider of providers) {
     const options = modelsFor(provider, env);

@@ -12,7 +12,11 @@ import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
 import { listAvailableModels } from "@/lib/llm/provider-registry";
+import { listModelOptions, providerStatuses } from "@/lib/llm/providers/status";
+import { testProviderConnection } from "@/lib/llm/providers/test-connection";
+import type { ProviderId, ProvidersResponse, ProviderTestResult } from "@/lib/domain/providers";
 import { RunEventBus } from "./run-event-bus";
+import { BundleService } from "./bundle-service";
 import { ExperimentExport } from "./experiment-export";
 import { ExperimentService } from "./experiment-service";
 import { RunService } from "./run-service";
@@ -41,8 +45,22 @@ export interface ServerContext {
   templates: TemplateService;
   /** Preview, export/import and A/B on top of the library (issue 14). */
   templateWorkbench: TemplateWorkbench;
+  /** Run bundles: export a run or experiment as one file, import one read-only (issue 18). */
+  bundles: BundleService;
   engineDeps: EngineDeps;
   models(): ModelsResponse;
+  /**
+   * Providers for the settings page and the model pickers (issue 16, lib/llm/providers/*), read from
+   * this context's env at call time; never a key value.
+   */
+  providers: {
+    /** Every provider's status (`fresh`: re-read the model lists instead of the 60 s cache). */
+    statuses(fresh?: boolean): Promise<ProvidersResponse>;
+    /** The model picker's list (`GET /api/models`): curated suggestions plus the providers' own lists. */
+    models(): Promise<ModelsResponse>;
+    /** One tiny call to `provider` (its first model, or `modelId`): latency or error. */
+    test(provider: ProviderId, modelId?: string): Promise<ProviderTestResult>;
+  };
   runDetail(runId: string): Promise<RunDetailResponse>;
 }
 
@@ -95,6 +113,7 @@ export function createServerContext(
   service.useTemplates(templates);
   experiments.useTemplates(templates);
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
+  const bundles = new BundleService(store, templates, templateWorkbench, env);
   if (options.startWorkers !== false) workers.start();
   return {
     store,
@@ -106,8 +125,14 @@ export function createServerContext(
     service,
     templates,
     templateWorkbench,
+    bundles,
     engineDeps,
     models: () => listAvailableModels(env),
+    providers: {
+      statuses: (fresh = false) => providerStatuses(env, { fresh }),
+      models: () => listModelOptions(env),
+      test: (provider, modelId) => testProviderConnection(provider, env, { modelId }),
+    },
     runDetail: async (runId) => {
       const run = await service.getRun(runId);
       const cell = await store.experiments.experimentOfRun(run.id);
