@@ -35,6 +35,8 @@ export interface RunUiState {
   spotlight: readonly string[];
   /** Presenter mode (lessons): large type, run controls hidden. */
   presenter: boolean;
+  /** Below the `lg` breakpoint (1024 px) the run page shows one pane at a time: the graph, the inspector ("details") or the memory / steer column. */
+  mobilePane: MobilePane;
   selectNode: (nodeId: string | null) => void;
   closeInspector: () => void;
   setSidePanelWidth: (width: number) => void;
@@ -48,9 +50,13 @@ export interface RunUiState {
   setSpeed: (speed: number) => void;
   setSpotlight: (nodeIds: readonly string[]) => void;
   setPresenter: (presenter: boolean) => void;
+  setMobilePane: (pane: MobilePane) => void;
 }
 
 export type SideTab = "memory" | "steer";
+
+/** The run page's panes on a narrow screen (see {@link RunUiState.mobilePane}). */
+export type MobilePane = "graph" | "details" | "memory";
 
 export const SIDE_PANEL_MIN = 320;
 export const SIDE_PANEL_MAX = 760;
@@ -70,6 +76,7 @@ export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNode
     speed: 1,
     spotlight: [],
     presenter: false,
+    mobilePane: "graph",
     ...initial,
     selectNode: (nodeId) => set({ selectedNodeId: nodeId, inspectorOpen: nodeId !== null }),
     closeInspector: () => set({ inspectorOpen: false, selectedNodeId: null }),
@@ -83,6 +90,7 @@ export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNode
     setSpeed: (speed) => set({ speed: Math.min(4, Math.max(0.5, speed)) }),
     setSpotlight: (spotlight) => set({ spotlight }),
     setPresenter: (presenter) => set({ presenter }),
+    setMobilePane: (mobilePane) => set({ mobilePane }),
   }));
 }
 
