@@ -1,5 +1,6 @@
 import { NO_BREAKPOINTS, type Breakpoints, type RunConfig } from "./config";
 import type { EventData, MemoryItem, RunEvent, RunEventOf } from "./events";
+import { addSpend, type BudgetSpend } from "./budget";
 
 /** One Thought → Action → Observation step of a trial, as far as it has happened. */
 export interface StepView {
@@ -99,6 +100,10 @@ export interface RunState {
   calls: Record<string, EventData<"model-call-end"> & { eventId: string; seq: number }>;
   callErrors: Array<EventData<"model-call-error"> & { eventId: string }>;
   totals: RunTotals;
+  /** Issue 16 (M2): what the path's live calls spent, for the budget (lib/domain/budget.ts): USD and tokens. */
+  spend: BudgetSpend;
+  /** Issue 16 (M2): the reflections a warm start carried into trial 1 (`memory-carried-in`), or null. */
+  carriedIn: EventData<"memory-carried-in"> | null;
   /** How this branch's model calls use the response cache (the config's on the root branch, `live` by default; a fork's own). */
   replayMode: "live" | "recorded";
   /** Set on a forked branch: where it left its parent. */
@@ -140,6 +145,8 @@ export function emptyRunState(): RunState {
     calls: {},
     callErrors: [],
     totals: { modelCalls: 0, liveCalls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
+    spend: { usd: 0, tokens: 0 },
+    carriedIn: null,
     replayMode: "live",
     fork: null,
     lastSeq: 0,
@@ -228,6 +235,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       totals.outputTokens += event.data.usage.outputTokens;
       if (event.data.costUsd === null) totals.unpricedCalls += 1;
       else totals.costUsd += event.data.costUsd;
+      addSpend(state.spend, event.data);
       return;
     }
     case "model-call-error":
@@ -324,6 +332,14 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.pendingAction = event.data;
       return;
     case "checkpoint":
+      return;
+    case "budget-edit":
+      if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, budget: event.data.newValue };
+      return;
+    case "memory-carried-in":
+      // Ahead of anything else in memory: trial 1 starts with them (the memory window applies as usual).
+      state.carriedIn = event.data;
+      state.memory = [...event.data.entries.map((entry) => ({ id: entry.itemId, text: entry.text, trial: null })), ...state.memory];
       return;
     case "run-pause":
       state.status = "paused";
