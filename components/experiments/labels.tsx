@@ -6,6 +6,7 @@ export const METRIC_NAME: Record<EnvironmentId, string> = {
   qa: "EM",
   code: "pass@1",
   household: "Success",
+  open: "Judged pass",
 };
 
 /** The evaluator behind the metric, in one sentence, honest about oracles (same wording as the run view). */
@@ -13,6 +14,7 @@ export const METRIC_EXPLANATION: Record<EnvironmentId, string> = {
   qa: "Exact match (EM) with the gold answer, HotpotQA normalisation. EM uses the gold answer — an oracle signal, not self-evaluation.",
   code: "pass@1: the run's last trial passes the dataset's hidden tests (reporting only, never shown to the agent); the loop itself is driven by the agent's own internal tests.",
   household: "The text world's own success check (the task's goal state reached) — not an oracle.",
+  open: "A judge model's weighted rubric score reaches the task's pass threshold — a model's opinion, not an oracle.",
 };
 
 /** The family's full name, for headings. */
@@ -20,6 +22,7 @@ export const FAMILY_NAME: Record<EnvironmentId, string> = {
   qa: "Multi-hop QA (HotpotQA style)",
   code: "Code (HumanEval / MBPP style)",
   household: "Household (ALFWorld style)",
+  open: "Open tasks (LLM judge)",
 };
 
 /** The "oracle" label next to QA's EM, with its explanation on hover and for screen readers. */

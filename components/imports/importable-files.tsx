@@ -11,6 +11,7 @@ export const LOG_FAMILY_NAME: Record<EnvironmentId, string> = {
   qa: "HotpotQA (reasoning, text-davinci-003)",
   household: "ALFWorld (decision making, text-davinci-003)",
   code: "Programming (HumanEval, MBPP, Rust ablation; GPT-4)",
+  open: "Open tasks (no published log)",
 };
 
 const FAMILY_ORDER: EnvironmentId[] = ["qa", "household", "code"];

@@ -15,7 +15,7 @@ export const TEMPLATE_ROLE_NAME: Record<TemplateRole, string> = {
 };
 
 const ROLE_ORDER: Record<TemplateRole, number> = { actor: 0, reflector: 1, summarizer: 2 };
-const FAMILY_ORDER: Record<EnvironmentId, number> = { qa: 0, household: 1, code: 2 };
+const FAMILY_ORDER: Record<EnvironmentId, number> = { qa: 0, household: 1, code: 2, open: 3 };
 
 /** One row group of the library page: the templates of one family × role × strategy. */
 export interface TemplateGroup {

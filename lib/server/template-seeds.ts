@@ -20,6 +20,7 @@ const SOURCES: Record<EnvironmentId, string> = {
   qa: "ours, in the structure of the Reflexion paper's HotpotQA prompts (hotpotqa_runs/prompts.py; none of its wording): lib/environments/qa/prompts.ts",
   household: "ours, in the structure of the Reflexion paper's ALFWorld prompts (alfworld_runs; none of their wording): lib/environments/household/prompts.ts",
   code: "ours, after the Reflexion paper's programming prompts (programming_runs/generators/py_generate.py): lib/environments/code/prompts.ts",
+  open: "ours (issue 16 part 6: open tasks judged by a model against a rubric): lib/environments/open/prompts.ts",
 };
 
 const ROLE_NAMES: Record<TemplateRole, string> = { actor: "Actor", reflector: "Self-Reflection", summarizer: "Memory summariser" };
