@@ -17,7 +17,7 @@ import type { RunRecord, RunStore } from "@/lib/db/store";
 import { availableEnvironments, environmentEntry, type EnvironmentEntry } from "@/lib/environments/registry";
 import { modelTimeoutFor } from "@/lib/llm/model-timeouts";
 import { resolveModelId } from "@/lib/llm/provider-registry";
-import { assertForkable, assertWritable } from "@/lib/importers/read-only";
+import { assertForkable, assertWritable } from "@/lib/bundles/read-only";
 import { editDrafts } from "./edit-drafts";
 import { buildRunConfig } from "./run-config-factory";
 import type { TemplateService } from "./template-service";

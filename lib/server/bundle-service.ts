@@ -1,0 +1,227 @@
+import type { BundleRecord, BundleImportResult, BundleStore } from "@/lib/db/bundle-store";
+import type { RunStore, TaskSetRecord } from "@/lib/db/store";
+import { decodeBundle, encodeBundle } from "@/lib/bundles/codec";
+import type { BundleContent, BundleExperiment, BundleManifest, BundleRun, BundleTemplateVersion } from "@/lib/bundles/format";
+import { bundleProvenance, withProvenance } from "@/lib/bundles/provenance";
+import { findSecrets } from "@/lib/bundles/secret-scan";
+import { runConfigSchema } from "@/lib/domain/config";
+import { AppError } from "@/lib/domain/errors";
+import { runEventSchema, type RunEvent } from "@/lib/domain/events";
+import { asBranchId, asRunId } from "@/lib/domain/ids";
+import type { TemplateService } from "./template-service";
+import type { TemplateWorkbench } from "./template-workbench";
+import { toTemplateFile } from "./template-files";
+
+/** A bundle file ready to download. */
+export interface BundleDownload {
+  bytes: Buffer;
+  manifest: BundleManifest;
+  /** A file name for it, e.g. `run-<title>-<hash12>.reflexion.json.gz`. */
+  fileName: string;
+}
+
+/** The answer of an import: the stored bundle row, whether anything new was written, and the manifest. */
+export interface BundleImportOutcome extends BundleImportResult {
+  manifest: BundleManifest;
+}
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "bundle"
+  );
+}
+
+/**
+ * Run bundles (issue 18, docs/decisions/0026): export a run (all its branches) or an experiment
+ * (all its runs) as one gzip'd JSON file, and import one into this database as read-only runs with
+ * provenance "Imported bundle". What goes in is an allow-list (lib/bundles/format.ts); the bytes
+ * are also searched for the values of secret-looking environment variables and URLs with
+ * credentials before they leave (lib/bundles/secret-scan.ts): a hit refuses the export.
+ */
+export class BundleService {
+  constructor(
+    private readonly store: RunStore,
+    private readonly templates: TemplateService,
+    private readonly workbench: TemplateWorkbench,
+    private readonly env: Record<string, string | undefined>,
+  ) {}
+
+  private bundles(): BundleStore {
+    if (!this.store.bundles) throw new AppError("internal", "This database cannot hold bundles (the in-memory store). Use the SQLite database.");
+    return this.store.bundles;
+  }
+
+  /** A run as bundled: its branches (oldest first) and each branch's own events, checked against the event schemas. */
+  private async bundleRun(runId: string): Promise<BundleRun> {
+    const run = await this.store.getRun(asRunId(runId));
+    if (!run) throw new AppError("not-found", `No run ${runId}.`);
+    const branches = await this.store.listBranches(run.id);
+    const events: RunEvent[] = [];
+    for (const branch of branches) {
+      const summary = await this.store.getBranchSummary(branch.id);
+      if (summary?.status === "running") {
+        throw new AppError("conflict", `Run ${run.id} has a branch that is still running (${branch.id}). Export it when it has ended or is paused.`);
+      }
+      const path = await this.store.list(run.id, branch.id);
+      for (const event of path) if (event.branchId === branch.id) events.push(runEventSchema.parse(event));
+    }
+    return {
+      id: run.id,
+      createdAt: run.createdAt,
+      title: run.title,
+      rootBranchId: run.rootBranchId,
+      branches: branches.map((branch) => ({ id: branch.id, parentBranchId: branch.parentBranchId, forkSeq: branch.forkSeq, createdAt: branch.createdAt })),
+      events,
+    };
+  }
+
+  /** The response-cache entries the runs' model calls used (every scope, occurrence and attempt of their request hashes). */
+  private async cacheOf(runs: BundleRun[]): Promise<BundleContent["responseCache"]> {
+    const hashes = runs.flatMap((run) => run.events.flatMap((event) => (event.type === "model-call-end" ? [event.data.requestHash] : [])));
+    if (!this.store.listCacheEntries) return [];
+    const entries = await this.store.listCacheEntries(hashes);
+    return entries.map(({ key, response }) => ({ key, response: { text: response.text, usage: response.usage, finishReason: response.finishReason } }));
+  }
+
+  /** The template library versions the runs recorded (`versionId` in run-start templates and prompt edits). */
+  private async templateVersionsOf(runs: BundleRun[]): Promise<BundleTemplateVersion[]> {
+    const ids = new Set<string>();
+    for (const run of runs) {
+      for (const event of run.events) {
+        if (event.type === "run-start") {
+          const { templates, memoryManagement } = event.data.config;
+          for (const template of [templates.actor, templates.reflector, memoryManagement?.kind === "summarize" ? memoryManagement.summarizer : undefined]) {
+            if (template?.versionId) ids.add(template.versionId);
+          }
+        }
+        if (event.type === "prompt-edit" && event.data.newTemplate.versionId) ids.add(event.data.newTemplate.versionId);
+      }
+    }
+    const found: BundleTemplateVersion[] = [];
+    for (const id of [...ids].sort()) {
+      try {
+        const { template, version } = await this.templates.resolve(id);
+        found.push({ template, version });
+      } catch {
+        // A version this database no longer has: the text is in the run's config and events anyway.
+      }
+    }
+    return found;
+  }
+
+  private seal(content: BundleContent, subject: BundleManifest["subject"]): BundleDownload {
+    const { bytes, manifest } = encodeBundle(content, subject);
+    const text = JSON.stringify(content);
+    const findings = findSecrets(text, this.env);
+    if (findings.length > 0) {
+      throw new AppError(
+        "conflict",
+        `Export refused: the run's recorded text contains ${findings.map((finding) => (finding.kind === "env-value" ? `the value of ${finding.what}` : finding.what)).join(" and ")}. Nothing was written; remove it from the task or prompts and run again.`,
+      );
+    }
+    return { bytes, manifest, fileName: `${subject.kind}-${slug(subject.title)}-${manifest.contentSha256.slice(0, 12)}.reflexion.json.gz` };
+  }
+
+  /** Exports a run with all its branches. @throws AppError("not-found"), AppError("conflict") while a branch runs. */
+  async exportRun(runId: string): Promise<BundleDownload> {
+    const run = await this.bundleRun(runId);
+    const runs = [run];
+    return this.seal({ runs, experiments: [], taskSets: [], responseCache: await this.cacheOf(runs), templateVersions: await this.templateVersionsOf(runs) }, { kind: "run", id: run.id, title: run.title });
+  }
+
+  /** Exports an experiment with every run of its cells and its uploaded task set. */
+  async exportExperiment(experimentId: string): Promise<BundleDownload> {
+    const record = await this.store.experiments.getExperiment(experimentId);
+    if (!record) throw new AppError("not-found", `No experiment ${experimentId}.`);
+    const links = await this.store.experiments.listExperimentRuns(record.id);
+    if (links.length === 0) throw new AppError("conflict", `Experiment ${record.id} has no runs yet: nothing to export.`);
+    const runs: BundleRun[] = [];
+    for (const link of links) runs.push(await this.bundleRun(link.runId));
+    const taskSets: TaskSetRecord[] = [];
+    if (record.definition.taskSet !== "builtin") {
+      const set = await this.store.getTaskSet(record.definition.taskSet);
+      if (set) taskSets.push(set);
+    }
+    const experiment: BundleExperiment = {
+      id: record.id,
+      createdAt: record.createdAt,
+      definition: record.definition,
+      taskSetName: record.taskSetName,
+      provenance: record.provenance,
+      cells: links.map((link) => ({ taskId: link.taskId, arm: link.arm, runId: link.runId })),
+    };
+    return this.seal(
+      { runs, experiments: [experiment], taskSets, responseCache: await this.cacheOf(runs), templateVersions: await this.templateVersionsOf(runs) },
+      { kind: "experiment", id: record.id, title: record.definition.name },
+    );
+  }
+
+  /**
+   * Imports a bundle file: decodes and checks it (lib/bundles/codec.ts — a truncated, tampered,
+   * malformed or newer-format file is refused with what is wrong), marks every run and experiment
+   * read-only with provenance "Imported bundle", and stores it all in one transaction. The same
+   * bundle again returns what it brought the first time; the template versions it carries are
+   * added to the library afterwards (content-addressed, so nothing is duplicated).
+   * @throws AppError("invalid-dataset") for a bad file, AppError("conflict") for a partial overlap.
+   */
+  async importBundle(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
+    const file = decodeBundle(bytes);
+    const { manifest, content } = file;
+    const name = fileName.trim() || "upload";
+    const runs = content.runs.map((run) => {
+      const start = run.events[0];
+      if (!start || start.type !== "run-start") throw new AppError("invalid-dataset", `Run ${run.id} in this bundle does not start with run-start. Nothing was imported.`);
+      const provenance = bundleProvenance({ manifest, fileName: name, run, original: start.data.config.provenance });
+      const config = runConfigSchema.parse({ ...start.data.config, provenance });
+      return {
+        record: { id: asRunId(run.id), createdAt: run.createdAt, rootBranchId: asBranchId(run.rootBranchId), title: run.title, config },
+        branches: run.branches.map((branch) => ({
+          id: asBranchId(branch.id),
+          runId: asRunId(run.id),
+          parentBranchId: branch.parentBranchId === null ? null : asBranchId(branch.parentBranchId),
+          forkSeq: branch.forkSeq,
+          createdAt: branch.createdAt,
+        })),
+        events: withProvenance(run.events, config),
+      };
+    });
+    const experiments = content.experiments.map((experiment) => ({
+      record: {
+        id: experiment.id,
+        createdAt: experiment.createdAt,
+        definition: experiment.definition,
+        taskSetName: experiment.taskSetName,
+        provenance: bundleProvenance({ manifest, fileName: name, run: null, original: experiment.provenance, model: experiment.definition.arms[0]?.modelId ?? "" }),
+      },
+      cells: experiment.cells,
+    }));
+    const result = await this.bundles().importBundle({
+      contentHash: manifest.contentSha256,
+      fileName: name,
+      manifestJson: JSON.stringify(manifest),
+      runs,
+      experiments,
+      taskSets: content.taskSets,
+      cache: content.responseCache,
+    });
+    if (content.templateVersions.length > 0) {
+      await this.workbench.importFiles({ files: content.templateVersions.map(({ template, version }) => toTemplateFile(template, version)) });
+    }
+    return { ...result, manifest };
+  }
+
+  /** A bundle imported here, by its content hash (`/shared/<hash>`); null when it is not. */
+  async getBundle(contentHash: string): Promise<BundleRecord | null> {
+    if (!/^[0-9a-f]{64}$/.test(contentHash)) return null;
+    return this.bundles().getBundle(contentHash);
+  }
+
+  /** Bundles imported here, newest first. */
+  async listBundles(limit = 50): Promise<BundleRecord[]> {
+    return this.bundles().listBundles(limit);
+  }
+}
