@@ -40,6 +40,9 @@ export function keyFactsFor(task: KeyFactTask): readonly KeyFact[] | null {
       return builtinHouseholdKeyFacts[task.taskId] ?? null;
     case "code":
       return builtinCodeKeyFacts[task.taskId] ?? null;
+    case "open":
+      // Open tasks' demo lessons are keywords in lib/environments/open/builtin-demo-scripts.ts (issue 16 part 6), not key facts.
+      return null;
   }
 }
 
