@@ -9,7 +9,7 @@ const linkClass = "rounded px-2 py-1 text-xs font-medium text-slate-700 hover:bg
 
 /**
  * The header's links: Runs (home), Experiments, the paper's runs (import),
- * Reflections (that worked / did not help), Templates (the library), and on a run page "Compare
+ * Reflections (that worked / did not help), Templates (the library), Settings (providers), and on a run page "Compare
  * this run…", which opens the compare view with this run so another run of
  * the same task can be picked beside it.
  */
@@ -57,6 +57,15 @@ export function SiteNav() {
         title="The prompt template library: versions, editor with preview and diff, A/B comparisons"
       >
         Templates
+      </Link>
+      <Link
+        href="/settings"
+        data-testid="nav-settings"
+        className={cn(linkClass, pathname.startsWith("/settings") && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/settings") ? "page" : undefined}
+        title="Model providers: which are configured, the variables to set, their models, test connection"
+      >
+        Settings
       </Link>
       {runId ? (
         <Link href={compareHref([runId])} data-testid="nav-compare-run" className={cn(linkClass, "border border-slate-300")} title="Put this run beside another run of the same task">

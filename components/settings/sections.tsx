@@ -1,0 +1,18 @@
+"use client";
+
+import type { ComponentType } from "react";
+import { ProvidersSection } from "./providers-section";
+
+/**
+ * The settings page's sections, in order. Each is a client component that fetches
+ * its own data through lib/query (components never import server code). To add a
+ * section (price table, OTLP export…), add one line here.
+ */
+export interface SettingsSection {
+  /** Anchor id (`/settings#<id>`) and the heading's id. */
+  id: string;
+  title: string;
+  Component: ComponentType;
+}
+
+export const SETTINGS_SECTIONS: readonly SettingsSection[] = [{ id: "providers", title: "Model providers", Component: ProvidersSection }];
