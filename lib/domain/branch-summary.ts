@@ -6,7 +6,7 @@ import type { LogStatusFacts } from "./status";
 const count = z.number().int().nonnegative();
 
 /** Bumped when the summary's shape or rules change; stores recompute older rows from the log. */
-export const BRANCH_SUMMARY_VERSION = 3;
+export const BRANCH_SUMMARY_VERSION = 4;
 
 /** Calls, tokens and cost of one role's calls. `costUsd` sums the priced calls; `unpricedCalls` counts the others. */
 const roleTotalsSchema = z.object({
@@ -44,8 +44,8 @@ export const branchSummaryStateSchema = z.object({
   totals: z.object({ modelCalls: count, inputTokens: count, outputTokens: count, costUsd: z.number().nonnegative() }),
   /** Model calls appended on this branch itself (not inherited from its parent). */
   own: z.object({ liveCalls: count, cachedCalls: count }),
-  /** Over the whole path, by role: acting (Actor) and reflecting (Self-Reflection). */
-  byRole: z.object({ actor: roleTotalsSchema, reflector: roleTotalsSchema }),
+  /** Over the whole path, by role: acting (Actor), evaluating (an LLM judge, issue 16) and reflecting (Self-Reflection). */
+  byRole: z.object({ actor: roleTotalsSchema, reflector: roleTotalsSchema, evaluator: roleTotalsSchema }),
   /** Trials that ended `halted` (step limit or a loop; household). */
   halts: count,
   /** Code: the newest evaluation passed the internal tests but not the hidden ones. */
@@ -87,7 +87,7 @@ export function emptyBranchSummary(branchId: string): BranchSummaryState {
     reason: "root",
     totals: { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
     own: { liveCalls: 0, cachedCalls: 0 },
-    byRole: { actor: emptyRoleTotals(), reflector: emptyRoleTotals() },
+    byRole: { actor: emptyRoleTotals(), reflector: emptyRoleTotals(), evaluator: emptyRoleTotals() },
     halts: 0,
     lastFalsePositive: false,
     endedAt: null,
@@ -100,9 +100,9 @@ function emptyRoleTotals(): RoleTotals {
   return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 };
 }
 
-/** The role a call's totals count under (an LLM judge's `evaluator` calls would go with acting). */
-function roleKey(role: string): "actor" | "reflector" {
-  return role === "reflector" ? "reflector" : "actor";
+/** The role a call's totals count under: `reflector` and `evaluator` (an LLM judge) their own, anything else acting. */
+function roleKey(role: string): "actor" | "reflector" | "evaluator" {
+  return role === "reflector" ? "reflector" : role === "evaluator" ? "evaluator" : "actor";
 }
 
 /**
@@ -220,7 +220,7 @@ export function branchSummaryOfState(
   ownCalls: BranchSummaryState["own"],
   endedAt: string | null,
 ): BranchSummaryState {
-  const byRole = { actor: emptyRoleTotals(), reflector: emptyRoleTotals() };
+  const byRole = { actor: emptyRoleTotals(), reflector: emptyRoleTotals(), evaluator: emptyRoleTotals() };
   for (const call of Object.values(state.calls).sort((a, b) => a.seq - b.seq)) {
     const role = byRole[roleKey(call.role)];
     role.calls += 1;

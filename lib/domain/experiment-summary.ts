@@ -73,9 +73,11 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
   const solved = cells.map((cell) => solvedAtTrial(cell.summary));
   const acting = sumOrNull(cells.map((cell) => roleCost(cell.summary.byRole.actor)));
   const reflecting = sumOrNull(cells.map((cell) => roleCost(cell.summary.byRole.reflector)));
+  // Issue 16: an LLM judge's calls (role `evaluator`) are "evaluating".
+  const evaluating = sumOrNull(cells.map((cell) => roleCost(cell.summary.byRole.evaluator)));
   const solvedCosts = cells
     .filter((cell) => solvedAtTrial(cell.summary) !== null)
-    .map((cell) => sumOrNull([roleCost(cell.summary.byRole.actor), roleCost(cell.summary.byRole.reflector)]));
+    .map((cell) => sumOrNull([roleCost(cell.summary.byRole.actor), roleCost(cell.summary.byRole.evaluator), roleCost(cell.summary.byRole.reflector)]));
   const solvedTotal = sumOrNull(solvedCosts);
   return {
     label,
@@ -93,8 +95,8 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
       input: cells.reduce((n, cell) => n + cell.summary.totals.inputTokens, 0),
       output: cells.reduce((n, cell) => n + cell.summary.totals.outputTokens, 0),
     },
-    costUsd: sumOrNull([acting, reflecting]),
-    costByRole: { acting, evaluating: acting === null ? null : 0, reflecting },
+    costUsd: sumOrNull([acting, evaluating, reflecting]),
+    costByRole: { acting, evaluating, reflecting },
     costToFirstSuccessUsd: solvedCosts.length === 0 || solvedTotal === null ? null : solvedTotal / solvedCosts.length,
     falsePositives: cells.filter((cell) => cell.summary.status === "ended" && cell.summary.lastFalsePositive).length,
     halts: cells.reduce((n, cell) => n + cell.summary.halts, 0),
