@@ -5,6 +5,7 @@ import { sharedSandbox } from "@/lib/sandbox/shared-pool";
 import { builtinCodeTasks, createCodeEnvironment, loadCodeTasks } from "./code";
 import { builtinHouseholdTasks, householdEnvironment, importHouseholdTaskSet } from "./household";
 import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
+import { builtinOpenTasks, loadOpenTasks, openEnvironment } from "./open";
 
 /** A task family with its built-in tasks and its importer for standard dataset files. */
 export interface EnvironmentEntry {
@@ -45,6 +46,13 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
     builtinTasks: builtinHouseholdTasks,
     importFormats: "a JSON array of household tasks in this app's scene format (see docs/decisions/0007-household-world.md)",
     importTaskSet: (content) => importHouseholdTaskSet(content),
+  },
+  open: {
+    family: openEnvironment as EnvironmentFamily<unknown>,
+    label: "Open tasks (LLM judge)",
+    builtinTasks: builtinOpenTasks,
+    importFormats: "a JSON array (or JSON Lines) of open tasks: id, prompt, optional title and referenceNotes, rubric { criteria: [{ id, description, weight }], passThreshold 0–1 } (see docs/decisions/0025-llm-judge-open-tasks.md)",
+    importTaskSet: (content) => loadOpenTasks(content),
   },
 };
 
