@@ -1,6 +1,7 @@
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
 import { openTrialProgress } from "@/lib/domain/next-step";
 import { afterTrial } from "@/lib/domain/next-trial";
+import type { StopReason } from "@/lib/domain/adaptive-trials";
 
 /**
  * The next thing the engine must do, decided from the folded log alone. Because
@@ -13,7 +14,7 @@ export type NextAction =
   | { kind: "actor-step"; trial: number; step: number }
   | { kind: "evaluate"; trial: number; answer: string | null; halted: boolean; haltReason: string | null }
   | { kind: "reflect"; trial: number }
-  | { kind: "end-run"; outcome: "success" | "failure" };
+  | { kind: "end-run"; outcome: "success" | "failure"; stopReason?: StopReason; stopDetail?: string };
 
 /**
  * Decides the next action (paper §3 control flow): run trials until the first

@@ -9,12 +9,13 @@ import { digestState } from "./digest";
 import { ModelCallError, type EventLog, type ModelPort, type ModelRequest } from "./ports";
 import { pauseAfter, pauseBefore } from "./breakpoints";
 import type { ContextWindow } from "@/lib/domain/model-windows";
-import { buildActorMessages, buildActorPrompt, buildReflectorMessages, buildReflectorPrompt, cleanReflection, trajectoryOf } from "./prompts";
+import { actorCachePrefixChars, buildActorMessages, buildActorPrompt, buildReflectorMessages, buildReflectorPrompt, cleanReflection, trajectoryOf } from "./prompts";
 import { MAX_COMPLETION_ATTEMPTS, reflectionProblem } from "./completion-checks";
 import { abortable, callModel, isAbort, type CallObserver, type EngineResponse, type ModelCallContext } from "./model-calls";
 import { EpisodeCache } from "./episode-cache";
 import { strategyBehaviour } from "./strategies";
 import { summarizeMemory } from "./memory-summary";
+import { adaptiveNext, budgetPause } from "./budget-gate";
 
 export type { CallInfo, CallObserver } from "./model-calls";
 
@@ -100,7 +101,8 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     if (iteration > 0) await pause();
     await refresh();
     if (options.stopRequested?.()) return { state, stoppedBecause: "stopped" };
-    const next = decideNext(state, { earlyStop: earlyStopFor(deps, state) });
+    // Issue 16: adaptive trials may end the run where another trial would start.
+    const next = adaptiveNext(state, decideNext(state, { earlyStop: earlyStopFor(deps, state) }));
     if (next.kind === "idle") return { state, stoppedBecause: next.why };
     if (state.cancelRequested) {
       await append([
@@ -116,6 +118,12 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     const before = pauseBefore(state, next);
     if (before) {
       await append([before]);
+      continue;
+    }
+    // Issue 16: a spent budget pauses the run here, between two actions (status budget-exhausted).
+    const overBudget = budgetPause(state, next, state.config ? deps.environmentFor(state.config.environment) : null);
+    if (overBudget) {
+      await append([overBudget]);
       continue;
     }
     // What perform() reads of the state must not change under it: appends fold into `state` in place.
@@ -254,6 +262,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         settings: config.models.actor,
         messages: buildActorMessages(config, family, task, trial, next.step, previous, state.trials),
         stopSequences: family.actorStopSequences,
+        cachePrefixChars: actorCachePrefixChars(config, family, task),
       };
       const usableAction = (text: string) => family.parseAction(family.splitCompletion(text).actionText, actionContext).ok;
       // After a context-length error the prompt is rebuilt once for a tighter budget (docs/decisions/0016).
@@ -328,7 +337,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       return;
     }
     case "end-run":
-      await append([draft("run-end", { outcome: next.outcome, trials: state.trials.length })]);
+      await append([draft("run-end", { outcome: next.outcome, trials: state.trials.length, stopReason: next.stopReason ?? null, stopDetail: next.stopDetail ?? null })]);
       return;
   }
 }

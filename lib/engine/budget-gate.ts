@@ -1,0 +1,45 @@
+import { adaptiveStop } from "@/lib/domain/adaptive-trials";
+import { budgetExhausted } from "@/lib/domain/budget";
+import type { EnvironmentFamily } from "@/lib/domain/environment";
+import { draft, type EventDraft } from "@/lib/domain/events";
+import type { RunState } from "@/lib/domain/fold-run";
+import type { NextAction } from "./decide";
+
+/**
+ * Budgets and adaptive trials at the engine's step boundaries (issue 16 parts 3
+ * and 5; docs/decisions/0024-costs-budgets-memory.md). Both read only the folded
+ * log, so a run stops at the same place however often it is replayed or resumed.
+ */
+
+/**
+ * The `run-pause` (reason `budget`) to append before `next` when the run's budget
+ * (`effectiveConfig.budget`, raised by `budget-edit`) is spent, or null. Only
+ * actions that may call a model are held: an Actor step (unless a person wrote
+ * its action), a reflection, a trial start (the memory summariser may call the
+ * Self-Reflection model, and the trial's first step would), and an evaluation
+ * whose Evaluator is a model. Ending the run is never held.
+ */
+export function budgetPause(state: RunState, next: Exclude<NextAction, { kind: "idle" }>, family: EnvironmentFamily<unknown> | null): EventDraft | null {
+  const budget = state.effectiveConfig?.budget;
+  if (!budget) return null;
+  if (next.kind === "end-run") return null;
+  if (next.kind === "evaluate" && family?.evaluatorUsesModel !== true) return null;
+  if (next.kind === "actor-step" && state.pendingAction?.trial === next.trial && state.pendingAction.step === next.step) return null;
+  const detail = budgetExhausted(budget, state.spend);
+  return detail === null ? null : draft("run-pause", { reason: "budget", detail, at: null });
+}
+
+/**
+ * `next` unless adaptive trials stop the run before the next trial
+ * (`effectiveConfig.adaptiveTrials`): then an `end-run` (failure) carrying the
+ * stop reason and what was seen. Checked only where another trial would start
+ * after a failed one (trial ≥ 2), over the reflections written so far (edits
+ * applied) and the USD the run's live calls spent.
+ */
+export function adaptiveNext(state: RunState, next: NextAction): NextAction {
+  if (next.kind !== "start-trial" || next.trial < 2) return next;
+  const reflections = state.trials.flatMap((trial) => (trial.reflection ? [trial.reflection.text] : []));
+  const stop = adaptiveStop(state.effectiveConfig?.adaptiveTrials, { reflections, spentUsd: state.spend.usd });
+  if (!stop) return next;
+  return { kind: "end-run", outcome: "failure", stopReason: stop.reason, stopDetail: stop.detail };
+}
