@@ -19,7 +19,7 @@ export function SiteNav() {
   const runId = runMatch ? decodeURIComponent(runMatch[1]!) : null;
   const inExperiments = pathname.startsWith("/experiments");
   return (
-    <nav aria-label="Main" className="ml-auto flex items-center gap-1">
+    <nav aria-label="Main" className="ml-auto flex flex-wrap items-center justify-end gap-1" data-tour="nav">
       <Link href="/" className={cn(linkClass, pathname === "/" && "bg-slate-100 text-slate-900")} aria-current={pathname === "/" ? "page" : undefined}>
         Runs
       </Link>
