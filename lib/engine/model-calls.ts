@@ -63,7 +63,8 @@ export interface EngineResponse extends ModelResponse {
 export async function callModel(
   context: ModelCallContext,
   request: ModelRequest,
-  call: Omit<CallInfo, "startedAt">,
+  /** What the call observer is told; null for a call nobody watches live (the LLM judge's JSON, issue 16 part 6). */
+  call: Omit<CallInfo, "startedAt"> | null,
   replay: RunState["replayMode"],
   usable: (text: string) => boolean,
   /** Attempts already made for this step by the caller (a reflection asked again): keeps each attempt's cache key distinct. */
@@ -102,15 +103,15 @@ function windowOf(deps: EngineDeps, modelId: string): ContextWindow {
 async function checkedCall(
   context: ModelCallContext,
   request: ModelRequest,
-  call: Omit<CallInfo, "startedAt">,
+  call: Omit<CallInfo, "startedAt"> | null,
   replay: RunState["replayMode"],
   usable: (text: string) => boolean,
   attemptsBefore: number,
 ): Promise<ModelResponse> {
-  const observer = context.onCall;
+  const observer = call === null ? undefined : context.onCall;
   let problem: ReturnType<typeof completionProblem> = null;
   for (let attempt = attemptsBefore + 1; attempt <= attemptsBefore + MAX_COMPLETION_ATTEMPTS; attempt += 1) {
-    const info: CallInfo = { ...call, startedAt: new Date().toISOString() };
+    const info: CallInfo = { role: call?.role ?? "actor", trial: call?.trial ?? 1, step: call?.step ?? null, startedAt: new Date().toISOString() };
     observer?.start(info);
     let response: ModelResponse;
     try {
@@ -135,9 +136,21 @@ async function checkedCall(
       observer?.end(info);
     }
     problem = completionProblem(response, usable);
-    if (problem === null) return response;
+    if (problem === null) return priced(context.deps, request, response);
   }
   throw badCompletionError(problem ?? { code: "empty-completion", message: "the completion was empty" }, MAX_COMPLETION_ATTEMPTS, request.settings.modelId);
+}
+
+/**
+ * Issue 16: the response with its cost computed at record time by the deps' pricer (the price
+ * table in force now; cached input tokens at the cached rate). A response served from the
+ * response cache costs 0 and names no price row; without a pricer the port's cost stands.
+ */
+async function priced(deps: EngineDeps, request: ModelRequest, response: ModelResponse): Promise<ModelResponse> {
+  if (response.source === "cache") return { ...response, costUsd: 0, price: null };
+  if (!deps.pricing) return response;
+  const { costUsd, price } = await deps.pricing.price(request.settings.modelId, response.usage, new Date().toISOString());
+  return { ...response, costUsd, price };
 }
 
 /** True when `error` is the abort of `signal` (the run's cancel or a worker's stop). */

@@ -36,6 +36,17 @@ export interface ModelResponse {
   source: "live" | "cache";
   /** What the port changed so the provider would take the call (e.g. stop sequences dropped), for people; empty when nothing. */
   adjustments?: string[];
+  /** Issue 16 (M2): the price-table row `costUsd` was computed with (set by the engine's {@link CallPricer}); null/absent when none. */
+  price?: { rowId: string; enteredAt: string } | null;
+}
+
+/**
+ * Prices a live call at record time (issue 16, M2; lib/server/price-service.ts over the
+ * database's price table): USD with cached input tokens at the cached rate, and the row
+ * used. `at` is the call's ISO-8601 end time; `costUsd` null when the model has no price.
+ */
+export interface CallPricer {
+  price(modelId: string, usage: ModelUsage, at: string): Promise<{ costUsd: number | null; price: { rowId: string; enteredAt: string } | null }>;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { RunConfig } from "@/lib/domain/config";
 import { asCallId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { decideNext, type NextAction } from "./decide";
 import { digestState } from "./digest";
-import { ModelCallError, type EventLog, type ModelPort, type ModelRequest } from "./ports";
+import { ModelCallError, type CallPricer, type EventLog, type ModelPort, type ModelRequest } from "./ports";
 import { pauseAfter, pauseBefore } from "./breakpoints";
 import type { ContextWindow } from "@/lib/domain/model-windows";
 import { actorCachePrefixChars, buildActorMessages, buildActorPrompt, buildReflectorMessages, buildReflectorPrompt, cleanReflection, trajectoryOf } from "./prompts";
@@ -31,6 +31,8 @@ export interface EngineDeps {
   yieldToEventLoop?: () => Promise<void>;
   /** A model's context window (tokens); default: lib/domain/model-windows.ts with the server's `REFLEXION_CONTEXT_WINDOW[_PROVIDER]`. */
   contextWindowFor?: (modelId: string) => ContextWindow;
+  /** Issue 16: prices live calls at record time from the price table; absent = the port's own `costUsd` (seed prices). */
+  pricing?: CallPricer;
 }
 
 /** Options of one {@link driveRun} call. */
@@ -375,6 +377,7 @@ function callEnd(
       outputText: response.text,
       usage: response.usage,
       costUsd: response.costUsd,
+      price: response.price ?? null,
       latencyMs: response.latencyMs,
       finishReason: response.finishReason,
       source: response.source,
