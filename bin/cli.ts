@@ -52,6 +52,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   const { registerExperimentCommands } = await import("@/lib/cli/experiment-commands");
   const { registerTemplateCommands } = await import("@/lib/cli/template-commands");
   const { registerImportCommands } = await import("@/lib/cli/import-commands");
+  const { registerBundleCommands } = await import("@/lib/cli/bundle-commands");
   const readTaskFile = (env: string, file: string) => environmentEntry(env).importTaskSet(readDatasetFile(file));
 
   program
@@ -80,6 +81,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerExperimentCommands(program);
   registerTemplateCommands(program);
   registerImportCommands(program);
+  registerBundleCommands(program);
 }
 
 program

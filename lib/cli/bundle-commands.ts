@@ -1,0 +1,67 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { AppError } from "@/lib/domain/errors";
+import { createServerContext } from "@/lib/server/app-context";
+
+/**
+ * `cli export --run <id> | --experiment <id> --out <file>` and `cli import <file> [--json]`
+ * (issue 18, docs/decisions/0026): run bundles. Export writes one gzip'd JSON file (a run with all
+ * its branches, or an experiment with all its runs, the response-cache entries their calls used,
+ * template versions and a manifest with a content hash); import checks it and stores its runs
+ * read-only ("Imported bundle"), so `cli replay --run <id>` reproduces them from the cache with
+ * no model call and no key. A bad file is refused with what is wrong (exit 2) and nothing is stored.
+ */
+export function registerBundleCommands(program: Command): void {
+  program
+    .command("export")
+    .description("Export a run (all branches) or an experiment (all runs) as one bundle file that imports on another machine.")
+    .option("--run <id>", "the run to export")
+    .option("--experiment <id>", "the experiment to export")
+    .requiredOption("--out <file>", "where to write the bundle (e.g. run.reflexion.json.gz)")
+    .action(async (options: { run?: string; experiment?: string; out: string }) => {
+      if (Boolean(options.run) === Boolean(options.experiment)) throw new AppError("invalid-input", "Give exactly one of --run <id> or --experiment <id>.");
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const download = options.run ? await context.bundles.exportRun(options.run) : await context.bundles.exportExperiment(options.experiment ?? "");
+        fs.mkdirSync(path.dirname(path.resolve(options.out)), { recursive: true });
+        fs.writeFileSync(options.out, download.bytes);
+        const { counts, contentSha256 } = download.manifest;
+        process.stdout.write(
+          `${options.out}: ${counts.runs} run${counts.runs === 1 ? "" : "s"}, ${counts.branches} branches, ${counts.events} events, ${counts.cacheEntries} cached responses, ${download.bytes.length} bytes\n  content SHA-256 ${contentSha256}\n`,
+        );
+      } finally {
+        await context.store.close();
+      }
+    });
+
+  program
+    .command("import")
+    .description("Import a bundle file: its runs appear read-only with their provenance; replay them recorded with zero model calls.")
+    .argument("<file>", "a bundle written by `export` or the app's Export button")
+    .option("--json", "print the result as one JSON line")
+    .action(async (file: string, options: { json?: boolean }) => {
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(file);
+      } catch (error) {
+        throw new AppError("invalid-input", `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      try {
+        const result = await context.bundles.importBundle(bytes, path.basename(file));
+        const { bundle } = result;
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify({ type: "bundle-import", contentSha256: bundle.contentHash, created: result.created, alreadyHere: result.alreadyHere, runIds: bundle.runIds, experimentIds: bundle.experimentIds })}\n`);
+          return;
+        }
+        const what = result.alreadyHere ? "already in this database (recorded here)" : result.created ? "imported" : "imported before";
+        process.stdout.write(`${path.basename(file)}: ${bundle.runIds.length} run${bundle.runIds.length === 1 ? "" : "s"} ${what}\n`);
+        for (const runId of bundle.runIds) process.stdout.write(`  run ${runId}\n`);
+        for (const experimentId of bundle.experimentIds) process.stdout.write(`  experiment ${experimentId}\n`);
+        process.stdout.write(`  shared view: /shared/${bundle.contentHash}\n  replay with zero model calls: npm run cli -- replay --run <id>\n`);
+      } finally {
+        await context.store.close();
+      }
+    });
+}
