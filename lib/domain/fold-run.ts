@@ -339,7 +339,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case "memory-carried-in":
       // Ahead of anything else in memory: trial 1 starts with them (the memory window applies as usual).
       state.carriedIn = event.data;
-      state.memory = [...event.data.entries.map((entry) => ({ id: entry.itemId, text: entry.text, trial: null })), ...state.memory];
+      // The event lists them newest first; memory is oldest first (so Ω keeps the newest carried one).
+      state.memory = [...event.data.entries.map((entry) => ({ id: entry.itemId, text: entry.text, trial: null })).reverse(), ...state.memory];
       return;
     case "run-pause":
       state.status = "paused";

@@ -15,7 +15,9 @@ import { abortable, callModel, isAbort, type CallObserver, type EngineResponse, 
 import { EpisodeCache } from "./episode-cache";
 import { strategyBehaviour } from "./strategies";
 import { summarizeMemory } from "./memory-summary";
+import { evaluatorSettings, judgeFailureDrafts, openJudgeSession } from "./judge-calls";
 import { adaptiveNext, budgetPause } from "./budget-gate";
+import { rememberReflection, warmStartDraft, type MemoryPort } from "./warm-start";
 
 export type { CallInfo, CallObserver } from "./model-calls";
 
@@ -33,6 +35,8 @@ export interface EngineDeps {
   contextWindowFor?: (modelId: string) => ContextWindow;
   /** Issue 16: prices live calls at record time from the price table; absent = the port's own `costUsd` (seed prices). */
   pricing?: CallPricer;
+  /** Issue 16: named memory stores for warm starts and `writeMemory`; absent = warm starts carry nothing in. */
+  memory?: MemoryPort;
 }
 
 /** Options of one {@link driveRun} call. */
@@ -131,7 +135,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     // What perform() reads of the state must not change under it: appends fold into `state` in place.
     const config = effectiveConfigOf(state);
     try {
-      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts, episodes, cacheScope: config?.cacheScope ?? null });
+      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts, episodes, cacheScope: config?.cacheScope ?? null, ids: { runId, branchId } });
       const after = pauseAfter(state, next);
       if (after) await append([after]);
     } catch (error) {
@@ -147,7 +151,8 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
       }
       if (error instanceof ModelCallError) {
         // start-trial calls a model only to summarise the memory (issue 14), with the Self-Reflection model.
-        const role = next.kind === "reflect" || next.kind === "start-trial" ? "reflector" : "actor";
+        // The LLM judge (issue 16 part 6) calls a model while evaluating, as the Evaluator.
+        const role = next.kind === "reflect" || next.kind === "start-trial" ? "reflector" : next.kind === "evaluate" ? "evaluator" : "actor";
         await append([
           draft("model-call-error", {
             callId: asCallId(newId()),
@@ -155,7 +160,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
             trial: "trial" in next ? next.trial : 1,
             step: next.kind === "actor-step" ? next.step : null,
             // The model in force when the call was made (after any model edit), not the original config's.
-            modelId: config?.models[role].modelId ?? "",
+            modelId: config?.models[role]?.modelId ?? config?.models.actor.modelId ?? "",
             code: error.code,
             message: error.message,
             retryable: error.retryable,
@@ -203,6 +208,7 @@ interface PerformContext extends ModelCallContext {
   newId: () => string;
   append: Append;
   episodes: EpisodeCache;
+  ids: { runId: string; branchId: string };
 }
 
 async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunState, context: PerformContext): Promise<void> {
@@ -223,6 +229,12 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
 
   switch (next.kind) {
     case "start-trial": {
+      // Issue 16 part 7: a warm start's reflections are read once and recorded before trial 1.
+      const carried = await warmStartDraft(state, config, next.trial, deps.memory);
+      if (carried) {
+        await append([carried]);
+        return;
+      }
       const behaviour = strategyBehaviour(config.strategy);
       // Issue 14 part 5: a summarising run merges an over-budget memory first (then this case runs again).
       const summary = await summarizeMemory(context, state, config, next.trial, behaviour.reflectionsInPrompt, callEnd);
@@ -298,10 +310,25 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
     }
     case "evaluate": {
       const episode = await context.episodes.episodeFor(family, task, state, trialView(next.trial), config.strategy);
-      const verdict = await abortable(Promise.resolve(family.evaluate(task, next.answer, episode)), signal);
+      // Issue 16 part 6: a family whose Evaluator is a model gets the judge (./judge-calls.ts); the others are called as before.
+      const judging = openJudgeSession(context, state, config, family, next.trial, callEnd);
+      let verdict: Awaited<ReturnType<typeof family.evaluate>>;
+      try {
+        verdict = await abortable(Promise.resolve(family.evaluate(task, next.answer, episode, judging.context)), signal);
+      } catch (error) {
+        // The judge calls already made are recorded whatever happens; an unreadable judge answer pauses the run.
+        const failure = judgeFailureDrafts(judging, error, next.trial, evaluatorSettings(config, family).modelId, newId);
+        if (failure) {
+          await append(failure);
+          return;
+        }
+        if (judging.drafts.length > 0) await append(judging.drafts);
+        throw error;
+      }
       const outcome = verdict.verdict === "pass" ? "success" : next.halted ? "halted" : "failure";
       const reason = next.halted && verdict.verdict !== "pass" ? (next.haltReason ?? verdict.feedback) : verdict.feedback;
       const drafts = [
+        ...judging.drafts,
         draft("evaluation-end", { trial: next.trial, ...verdict }),
         draft("trial-end", { trial: next.trial, outcome, reason }),
       ];
@@ -336,6 +363,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         draft("reflection-end", { trial: next.trial, text: cleanReflection(response.text), callId, warning }, { causedBy: callEventId }),
       ];
       await appendWithCheckpoint(drafts, next.trial, append, state);
+      await rememberReflection(state, config, next.trial, deps.memory, context.ids);
       return;
     }
     case "end-run":

@@ -1,0 +1,64 @@
+import type { RunConfig } from "@/lib/domain/config";
+import { draft, type EventData, type EventDraft } from "@/lib/domain/events";
+import type { RunState } from "@/lib/domain/fold-run";
+import { carriedItemId, type MemorySource } from "@/lib/domain/memory-store";
+
+/**
+ * Memory that outlives a run, at the engine's side (issue 16 part 7;
+ * lib/domain/memory-store.ts, docs/decisions/0024-costs-budgets-memory.md):
+ * the engine asks its {@link MemoryPort} for a warm start's entries once,
+ * before trial 1, and records what it got as `memory-carried-in` — from then
+ * on the log, not the store, says what trial 1 saw (replays and forks are
+ * deterministic). After each reflection of a run with `writeMemory`, it hands
+ * the reflection to the port.
+ */
+
+/** One entry as a memory store returns it for a warm start. */
+export interface CarriedEntry {
+  entryId: string;
+  text: string;
+  source: MemorySource;
+  /** ISO-8601. */
+  createdAt: string;
+}
+
+/** Reads and writes named memory stores (lib/server/memory-store-service.ts). */
+export interface MemoryPort {
+  /** The task's newest unexpired entries, newest first, at most `limit`. */
+  carryIn(query: { store: string; environment: string; taskId: string; limit: number }): Promise<CarriedEntry[]>;
+  /** Stores one reflection (idempotent per source event). */
+  remember(entry: { store: string; environment: string; taskId: string; text: string; source: MemorySource }): Promise<void>;
+}
+
+/**
+ * The `memory-carried-in` draft to append before trial 1 when the run asks for a
+ * warm start and has none recorded yet, else null. Without a port the entries
+ * are empty (recorded as such, so the run does not ask again).
+ */
+export async function warmStartDraft(state: RunState, config: RunConfig, trial: number, port: MemoryPort | undefined): Promise<EventDraft | null> {
+  const warm = config.warmStart;
+  if (!warm || trial !== 1 || state.carriedIn !== null) return null;
+  const found = port ? await port.carryIn({ store: warm.store, environment: config.environment, taskId: config.taskId, limit: warm.maxEntries }) : [];
+  const entries: EventData<"memory-carried-in">["entries"] = found.slice(0, warm.maxEntries).map((entry) => ({ ...entry, itemId: carriedItemId(entry.entryId) }));
+  // Newest first in the event; memory is oldest first, so the newest carried reflection is the one Ω keeps longest.
+  return draft("memory-carried-in", { store: warm.store, entries });
+}
+
+/** Hands the newest reflection of `trial` to the port when the run writes memory; a store fault never fails the run. */
+export async function rememberReflection(state: RunState, config: RunConfig, trial: number, port: MemoryPort | undefined, ids: { runId: string; branchId: string }): Promise<void> {
+  const target = config.writeMemory;
+  if (!target || !port) return;
+  const reflection = state.trials.find((t) => t.trial === trial)?.reflection;
+  if (!reflection || reflection.text.trim() === "") return;
+  try {
+    await port.remember({
+      store: target.store,
+      environment: config.environment,
+      taskId: config.taskId,
+      text: reflection.text,
+      source: { runId: ids.runId, branchId: ids.branchId, trial, eventId: reflection.eventId },
+    });
+  } catch {
+    // The reflection is in the run's log either way; the store only misses one entry.
+  }
+}
