@@ -17,6 +17,7 @@ import { strategyBehaviour } from "./strategies";
 import { summarizeMemory } from "./memory-summary";
 import { evaluatorSettings, judgeFailureDrafts, openJudgeSession } from "./judge-calls";
 import { adaptiveNext, budgetPause } from "./budget-gate";
+import { rememberReflection, warmStartDraft, type MemoryPort } from "./warm-start";
 
 export type { CallInfo, CallObserver } from "./model-calls";
 
@@ -34,6 +35,8 @@ export interface EngineDeps {
   contextWindowFor?: (modelId: string) => ContextWindow;
   /** Issue 16: prices live calls at record time from the price table; absent = the port's own `costUsd` (seed prices). */
   pricing?: CallPricer;
+  /** Issue 16: named memory stores for warm starts and `writeMemory`; absent = warm starts carry nothing in. */
+  memory?: MemoryPort;
 }
 
 /** Options of one {@link driveRun} call. */
@@ -132,7 +135,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     // What perform() reads of the state must not change under it: appends fold into `state` in place.
     const config = effectiveConfigOf(state);
     try {
-      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts, episodes, cacheScope: config?.cacheScope ?? null });
+      await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts, episodes, cacheScope: config?.cacheScope ?? null, ids: { runId, branchId } });
       const after = pauseAfter(state, next);
       if (after) await append([after]);
     } catch (error) {
@@ -205,6 +208,7 @@ interface PerformContext extends ModelCallContext {
   newId: () => string;
   append: Append;
   episodes: EpisodeCache;
+  ids: { runId: string; branchId: string };
 }
 
 async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunState, context: PerformContext): Promise<void> {
@@ -225,6 +229,12 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
 
   switch (next.kind) {
     case "start-trial": {
+      // Issue 16 part 7: a warm start's reflections are read once and recorded before trial 1.
+      const carried = await warmStartDraft(state, config, next.trial, deps.memory);
+      if (carried) {
+        await append([carried]);
+        return;
+      }
       const behaviour = strategyBehaviour(config.strategy);
       // Issue 14 part 5: a summarising run merges an over-budget memory first (then this case runs again).
       const summary = await summarizeMemory(context, state, config, next.trial, behaviour.reflectionsInPrompt, callEnd);
@@ -353,6 +363,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         draft("reflection-end", { trial: next.trial, text: cleanReflection(response.text), callId, warning }, { causedBy: callEventId }),
       ];
       await appendWithCheckpoint(drafts, next.trial, append, state);
+      await rememberReflection(state, config, next.trial, deps.memory, context.ids);
       return;
     }
     case "end-run":
