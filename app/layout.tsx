@@ -3,6 +3,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { SiteNav } from "@/components/experiments/site-nav";
 import { Providers } from "@/components/providers";
+import { THEME_INIT_SCRIPT, ThemeToggle } from "@/components/theme";
+import { TourButton } from "@/components/tour";
 import "@xyflow/react/dist/style.css";
 import "./globals.css";
 
@@ -13,13 +15,18 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // The init script sets class="dark" before hydration: React must not complain that <html>'s class differs.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Before first paint: the stored / system theme, so a dark page never flashes light (components/theme). */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+      </head>
       <body className="flex min-h-full flex-col font-sans">
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
           Skip to content
         </a>
-        <header className="flex h-11 flex-none items-center gap-3 border-b border-slate-200 bg-white px-4">
-          <Link href="/" className="flex items-center gap-2 rounded text-sm font-semibold text-slate-900">
+        <header className="flex min-h-11 flex-none flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white px-4 py-1" data-testid="site-header">
+          <Link href="/" className="flex items-center gap-2 rounded text-sm font-semibold text-slate-900" data-tour="home">
             {/* eslint-disable-next-line @next/next/no-img-element -- a 20px static SVG needs no optimisation */}
             <img src="/icon.svg" alt="" width={20} height={20} />
             Reflexion Playground
@@ -28,6 +35,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             Actor → Evaluator → Self-Reflection → episodic memory, one trial at a time
           </span>
           <SiteNav />
+          <div className="flex flex-none items-center gap-2">
+            <TourButton />
+            <ThemeToggle />
+          </div>
         </header>
         <Providers>
           <div id="main" className="flex min-h-0 flex-1 flex-col">

@@ -1,6 +1,7 @@
 "use client";
 
 import Editor, { type OnMount } from "@monaco-editor/react";
+import { useResolvedTheme } from "@/components/theme";
 import { useMemo, useState } from "react";
 import type { CodeLanguage } from "@/lib/graph";
 import { monaco, PROMPT_THEME } from "./monaco-setup";
@@ -49,13 +50,14 @@ export default function MonacoCodeViewer({ value, language, maxHeight, ariaLabel
     });
   };
   const options = useMemo(() => ({ ...OPTIONS, ariaLabel }), [ariaLabel]);
+  const theme = useResolvedTheme();
   return (
     // React Flow listens to keys on the whole document; `nokey` keeps it from swallowing them here.
     <div className="nokey">
       <Editor
         value={value}
         language={language}
-        theme={PROMPT_THEME}
+        theme={theme === "dark" ? "vs-dark" : PROMPT_THEME}
         height={Math.min(maxHeight, Math.max(contentHeight, LINE_HEIGHT + 2 * PADDING))}
         options={options}
         onMount={onMount}

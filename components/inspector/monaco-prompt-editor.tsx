@@ -1,6 +1,7 @@
 "use client";
 
 import Editor, { type OnMount } from "@monaco-editor/react";
+import { useResolvedTheme } from "@/components/theme";
 import { useEffect, useMemo, useState } from "react";
 import { monaco, PROMPT_LANGUAGE, PROMPT_THEME } from "./monaco-setup";
 
@@ -105,6 +106,7 @@ export default function MonacoPromptEditor({
     () => (editable ? { ...EDITABLE_OPTIONS, ariaLabel: ariaLabel ?? "Prompt template" } : { ...OPTIONS, ariaLabel: ariaLabel ?? "Prompt" }),
     [editable, ariaLabel],
   );
+  const theme = useResolvedTheme();
   return (
     // React Flow listens to keys on the whole document; `nokey` keeps it from swallowing them here.
     <div className="nokey h-full">
@@ -113,7 +115,7 @@ export default function MonacoPromptEditor({
         // never overwrites what was just typed; remount (a new `key`) to load another text.
         {...(editable ? { defaultValue: value } : { value })}
         language={PROMPT_LANGUAGE}
-        theme={PROMPT_THEME}
+        theme={theme === "dark" ? "vs-dark" : PROMPT_THEME}
         height={height}
         options={options}
         onMount={onMount}

@@ -1,6 +1,7 @@
 "use client";
 
 import { DiffEditor } from "@monaco-editor/react";
+import { useResolvedTheme } from "@/components/theme";
 import { useMemo } from "react";
 import type { monaco } from "@/components/inspector/monaco-setup";
 import { TEMPLATE_THEME, templateLanguageFor } from "./monaco-template-setup";
@@ -38,13 +39,14 @@ export default function MonacoTemplateDiff({
   height: number | string;
 }) {
   const language = useMemo(() => templateLanguageFor(known), [known]);
+  const theme = useResolvedTheme();
   return (
     <div className="nokey h-full" data-testid="template-diff-monaco">
       <DiffEditor
         original={original}
         modified={modified}
         language={language}
-        theme={TEMPLATE_THEME}
+        theme={theme === "dark" ? "vs-dark" : TEMPLATE_THEME}
         height={height}
         options={OPTIONS}
         loading={<p className="p-3 text-xs text-slate-500">Loading diff…</p>}

@@ -1,6 +1,7 @@
 "use client";
 
 import Editor, { type OnMount } from "@monaco-editor/react";
+import { useResolvedTheme } from "@/components/theme";
 import { useEffect, useMemo, useState } from "react";
 import type { monaco } from "@/components/inspector/monaco-setup";
 import { TEMPLATE_THEME, templateLanguageFor, updateVariableMarkers } from "./monaco-template-setup";
@@ -73,12 +74,13 @@ export default function MonacoTemplateEditor({
     return () => subscription.dispose();
   }, [editor, known, onMarkers]);
 
+  const theme = useResolvedTheme();
   return (
     <div className="nokey h-full" data-testid="template-monaco" data-language={language}>
       <Editor
         defaultValue={initialText}
         language={language}
-        theme={TEMPLATE_THEME}
+        theme={theme === "dark" ? "vs-dark" : TEMPLATE_THEME}
         height={height}
         options={options}
         onMount={onMount}
