@@ -49,36 +49,38 @@ export function BranchSwitcher({ rows, current, onSelect }: { rows: readonly Bra
 }
 
 /**
- * The run's branches as a small indented tree over the graph: the root, each
- * fork under its parent with its fork seq, reason, replay mode, status and
- * the live / cached model calls it made itself. Click a row to show it.
+ * The run's branches as a strip docked above the graph (never over it, so no
+ * lane header is ever covered — issue 15, part 6): a toggle, then one card per
+ * branch in tree order (a fork after its parent, marked └ with its depth), each
+ * with its fork seq, reason, replay mode, status and the live / cached model
+ * calls it made itself. Click a card to show that branch.
  */
 export function BranchTree({ rows, current, onSelect }: { rows: readonly BranchTreeRow[]; current: string | null; onSelect: (branchId: string) => void }) {
   const open = useRunUiStore((store) => store.branchTreeOpen);
   const setOpen = useRunUiStore((store) => store.setBranchTreeOpen);
   if (rows.length === 0) return null;
   return (
-    <div className="pointer-events-auto w-80 max-w-[calc(100%-1.5rem)] rounded-lg border border-slate-200 bg-white/95 text-xs shadow-sm backdrop-blur" data-testid="branch-tree-card">
+    <div className="flex flex-none flex-wrap items-start gap-x-2 gap-y-1 border-b border-slate-200 bg-white px-2 py-1 text-xs" data-testid="branch-tree-card">
       <button
         type="button"
-        className="flex w-full items-center justify-between gap-2 px-2.5 py-1.5 text-left font-semibold text-slate-800"
+        className="flex flex-none items-center gap-1.5 rounded-md px-1.5 py-1 text-left font-semibold text-slate-800 hover:bg-slate-100"
         aria-expanded={open}
         onClick={() => setOpen(!open)}
         data-testid="branch-tree-toggle"
       >
+        <span aria-hidden className="text-slate-500">{open ? "▾" : "▸"}</span>
         <span>
           Branches <span className="font-normal text-slate-500">({rows.length})</span>
         </span>
-        <span aria-hidden className="text-slate-500">{open ? "▾" : "▸"}</span>
       </button>
       {open ? (
         <>
-          <ul data-testid="branch-tree" aria-label="Branches of this run" className="max-h-56 space-y-0.5 overflow-y-auto border-t border-slate-100 px-1.5 py-1.5">
+          <ul data-testid="branch-tree" aria-label="Branches of this run" className="flex max-h-24 min-w-0 flex-1 flex-wrap gap-1 overflow-y-auto">
             {rows.map((row) => {
               const branch = row.branch;
               const selected = branch.id === current;
               return (
-                <li key={branch.id} style={{ paddingLeft: `${row.depth * 14}px` }}>
+                <li key={branch.id} className="min-w-0 max-w-full">
                   <button
                     type="button"
                     data-testid="branch-tree-item"
@@ -89,32 +91,32 @@ export function BranchTree({ rows, current, onSelect }: { rows: readonly BranchT
                     aria-current={selected ? "true" : undefined}
                     onClick={() => onSelect(branch.id)}
                     className={cn(
-                      "w-full rounded-md border px-2 py-1 text-left transition-colors",
-                      selected ? "border-sky-400 bg-sky-50" : "border-transparent hover:border-slate-200 hover:bg-slate-50",
+                      "max-w-full rounded-md border px-2 py-0.5 text-left transition-colors",
+                      selected ? "border-sky-400 bg-sky-50" : "border-slate-200 hover:bg-slate-50",
                     )}
                   >
-                    <span className="flex items-center justify-between gap-2">
+                    <span className="flex flex-wrap items-center gap-x-2">
                       <span className="font-medium text-slate-900">
-                        {row.depth > 0 ? <span aria-hidden className="mr-1 text-slate-400">└</span> : null}
+                        {row.depth > 0 ? <span aria-hidden className="mr-1 text-slate-400">{"\u00a0".repeat(row.depth - 1)}└</span> : null}
                         {branchLabel(row)}
                       </span>
                       <Badge tone={STATUS_TONE[branch.status]} data-testid="branch-tree-status">
                         {statusText(branch)}
                       </Badge>
-                    </span>
-                    <span className="mt-0.5 block text-[11px] text-slate-600">
-                      {branch.parentBranchId === null ? (
-                        "root"
-                      ) : (
-                        <>
-                          from seq <span className="tabular-nums" data-testid="branch-tree-fork-seq">{branch.forkSeq}</span> · {branch.reason} · {branch.replayMode}
-                        </>
-                      )}
-                      {" · "}
-                      {branch.trials} {branch.trials === 1 ? "trial" : "trials"}
-                      {" · "}
-                      <span data-testid="branch-tree-calls" title="Model calls this branch made itself (not inherited): live, and served from the replay cache">
-                        {branch.liveCalls} live / {branch.cachedCalls} cached
+                      <span className="text-[11px] text-slate-600">
+                        {branch.parentBranchId === null ? (
+                          "root"
+                        ) : (
+                          <>
+                            from seq <span className="tabular-nums" data-testid="branch-tree-fork-seq">{branch.forkSeq}</span> · {branch.reason} · {branch.replayMode}
+                          </>
+                        )}
+                        {" · "}
+                        {branch.trials} {branch.trials === 1 ? "trial" : "trials"}
+                        {" · "}
+                        <span data-testid="branch-tree-calls" title="Model calls this branch made itself (not inherited): live, and served from the replay cache">
+                          {branch.liveCalls} live / {branch.cachedCalls} cached
+                        </span>
                       </span>
                     </span>
                   </button>
@@ -123,7 +125,7 @@ export function BranchTree({ rows, current, onSelect }: { rows: readonly BranchT
             })}
           </ul>
           {rows.length === 1 ? (
-            <p className="border-t border-slate-100 px-2.5 py-1.5 text-[11px] text-slate-500">
+            <p className="basis-full px-1.5 text-[11px] text-slate-500 xl:basis-auto xl:self-center">
               Select an evaluation or reflection node and use <strong>Fork here</strong> to try another path from that point.
             </p>
           ) : null}

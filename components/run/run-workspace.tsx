@@ -3,14 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from "react";
+import { useCallback, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactNode } from "react";
 import type { RunStatus } from "@/lib/domain/api";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
 import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
 import { replayPrefix } from "@/lib/graph/replay-cursor";
 import { branchesQuery, callInFlightView, isNotFound, runQuery, useLiveCall, useRunEvents } from "@/lib/query";
-import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type SideTab } from "@/lib/store";
+import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type MobilePane, type SideTab } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
 import { ReplayBar, RunUrlSync } from "@/components/replay";
@@ -124,7 +124,7 @@ function SidePanelResizer() {
         if (event.key === "ArrowLeft") setWidth(width + 24);
         if (event.key === "ArrowRight") setWidth(width - 24);
       }}
-      className="w-1.5 flex-none cursor-col-resize bg-slate-200 transition-colors hover:bg-sky-300 focus-visible:bg-sky-400"
+      className="hidden w-1.5 flex-none cursor-col-resize bg-slate-200 transition-colors hover:bg-sky-300 focus-visible:bg-sky-400 lg:block"
     />
   );
 }
@@ -151,6 +151,38 @@ function SideTabs() {
           className={cn(
             "-mb-px rounded-t-md border px-3 py-1 text-xs font-medium",
             tab === entry.id ? "border-slate-200 border-b-white bg-white text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900",
+          )}
+        >
+          {entry.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+const MOBILE_PANES: Array<{ id: MobilePane; label: string }> = [
+  { id: "graph", label: "Graph" },
+  { id: "details", label: "Details" },
+  { id: "memory", label: "Memory" },
+];
+
+/** Below the lg breakpoint (1024 px): Graph | Details | Memory switch the one pane the run page shows. */
+function MobilePaneTabs() {
+  const pane = useRunUiStore((store) => store.mobilePane);
+  const setPane = useRunUiStore((store) => store.setMobilePane);
+  return (
+    <div role="tablist" aria-label="Run page panes" className="flex flex-none gap-1 border-b border-slate-200 bg-white px-2 py-1.5 lg:hidden" data-testid="mobile-pane-tabs">
+      {MOBILE_PANES.map((entry) => (
+        <button
+          key={entry.id}
+          type="button"
+          role="tab"
+          aria-selected={pane === entry.id}
+          data-testid={`mobile-pane-${entry.id}`}
+          onClick={() => setPane(entry.id)}
+          className={cn(
+            "flex-1 rounded-md px-3 py-1.5 text-sm font-medium",
+            pane === entry.id ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100",
           )}
         >
           {entry.label}
@@ -195,6 +227,9 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const sidePanelWidth = useRunUiStore((store) => store.sidePanelWidth);
   const inspectorOpen = useRunUiStore((store) => store.inspectorOpen);
   const sideTab = useRunUiStore((store) => store.sideTab);
+  const mobilePane = useRunUiStore((store) => store.mobilePane);
+  // The side column's width as a CSS variable: applied from the lg breakpoint up (below it the column is a full-width pane).
+  const sideStyle = useMemo<CSSProperties & Record<"--side-panel-width", string>>(() => ({ "--side-panel-width": `${sidePanelWidth}px` }), [sidePanelWidth]);
   const selectNode = useRunUiStore((store) => store.selectNode);
   const [forkTarget, setForkTarget] = useState<ForkTarget | null>(null);
   // The summary's status is the root branch's: use it only there, until the events answer.
@@ -306,38 +341,54 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
       <RunBanners state={state} status={effectiveStatus} />
       <ReplayBar events={events} compact={presenter} />
       <RunUrlSync events={events} branch={currentBranchId} />
-      <div className="flex min-h-0 flex-1">
+      <MobilePaneTabs />
+      <div className="flex min-h-0 flex-1 flex-col lg:flex-row" data-testid="run-panes" data-pane={mobilePane}>
         {dock}
-        <main className="relative min-w-0 flex-1" aria-label="Run graph" data-testid="run-graph">
-          {isPending ? (
-            <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
-              <Spinner /> Loading the branch…
-            </div>
-          ) : graph.nodes.length === 0 ? (
-            <EmptyState
-              title={executing ? "Starting the first trial…" : effectiveStatus === "queued" ? "Queued: waiting for a free worker slot" : "No trial in this run yet"}
-              className="h-full"
-            >
-              {executing ? <Spinner label="Waiting for events" /> : null}
-              {effectiveStatus === "queued" ? (
-                <p data-testid="queued-explanation">
-                  At most REFLEXION_CONCURRENCY runs (default 4) execute at once; this one starts on its own when another finishes or pauses.
-                </p>
-              ) : null}
-            </EmptyState>
-          ) : (
-            <RunGraph graph={graph} live={executing} />
-          )}
-          <div className="pointer-events-none absolute left-3 top-3 z-10">
-            <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
+        <main
+          className={cn("relative min-h-0 min-w-0 flex-1 flex-col", mobilePane === "graph" ? "flex" : "hidden", "lg:flex")}
+          aria-label="Run graph"
+          data-testid="run-graph"
+        >
+          {/* Docked above the graph, never over it: no lane header is ever covered (issue 15, part 6). */}
+          <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
+          <div className="relative min-h-0 flex-1" data-testid="run-graph-viewport">
+            {isPending ? (
+              <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
+                <Spinner /> Loading the branch…
+              </div>
+            ) : graph.nodes.length === 0 ? (
+              <EmptyState
+                title={executing ? "Starting the first trial…" : effectiveStatus === "queued" ? "Queued: waiting for a free worker slot" : "No trial in this run yet"}
+                className="h-full"
+              >
+                {executing ? <Spinner label="Waiting for events" /> : null}
+                {effectiveStatus === "queued" ? (
+                  <p data-testid="queued-explanation">
+                    At most REFLEXION_CONCURRENCY runs (default 4) execute at once; this one starts on its own when another finishes or pauses.
+                  </p>
+                ) : null}
+              </EmptyState>
+            ) : (
+              <RunGraph graph={graph} live={executing} />
+            )}
           </div>
         </main>
         <SidePanelResizer />
-        <aside className="flex min-h-0 flex-none flex-col overflow-hidden bg-white" style={{ width: sidePanelWidth }} aria-label="Inspector and memory">
-          <div className={inspectorOpen ? "flex min-h-0 flex-[3] flex-col border-b border-slate-200" : "flex-none border-b border-slate-200"}>
+        <aside
+          className={cn("min-h-0 flex-col overflow-hidden bg-white lg:w-(--side-panel-width) lg:flex-none", mobilePane === "graph" ? "hidden" : "flex flex-1", "lg:flex")}
+          style={sideStyle}
+          aria-label="Inspector and memory"
+          data-testid="run-side-panel"
+        >
+          <div
+            className={cn(
+              inspectorOpen ? "flex min-h-0 flex-[3] flex-col border-b border-slate-200" : "flex-none border-b border-slate-200",
+              mobilePane === "memory" ? "max-lg:hidden" : mobilePane === "details" ? "max-lg:flex-1" : null,
+            )}
+          >
             <InspectorPanel graph={graph} state={state} forkPoints={forkPoints} onForkHere={onForkHere} />
           </div>
-          <div className={cn("flex min-h-0 flex-col", inspectorOpen ? "flex-[2]" : "flex-1")}>
+          <div className={cn("flex min-h-0 flex-col", inspectorOpen ? "flex-[2]" : "flex-1", mobilePane === "details" ? "max-lg:hidden" : null)}>
             <SideTabs />
             <div className="min-h-0 flex-1 overflow-y-auto" role="tabpanel">
               {sideTab === "memory" ? (
