@@ -1,6 +1,8 @@
 import type { BundleRecord, BundleImportResult, BundleStore } from "@/lib/db/bundle-store";
 import type { RunStore, TaskSetRecord } from "@/lib/db/store";
 import { decodeBundle, encodeBundle } from "@/lib/bundles/codec";
+import type { SharedBundleResponse } from "@/lib/bundles/api";
+import { bundleManifestSchema } from "@/lib/bundles/format";
 import type { BundleContent, BundleExperiment, BundleManifest, BundleRun, BundleTemplateVersion } from "@/lib/bundles/format";
 import { bundleProvenance, withProvenance } from "@/lib/bundles/provenance";
 import { findSecrets } from "@/lib/bundles/secret-scan";
@@ -218,6 +220,39 @@ export class BundleService {
   async getBundle(contentHash: string): Promise<BundleRecord | null> {
     if (!/^[0-9a-f]{64}$/.test(contentHash)) return null;
     return this.bundles().getBundle(contentHash);
+  }
+
+  /**
+   * What `/shared/<hash>` shows: the bundle's manifest and each of its runs (task, strategy, model,
+   * outcome of the recorded root branch) and experiments; null when it was not imported here.
+   */
+  async sharedView(contentHash: string): Promise<SharedBundleResponse | null> {
+    const bundle = await this.getBundle(contentHash);
+    if (!bundle) return null;
+    const runs: SharedBundleResponse["runs"] = [];
+    for (const runId of bundle.runIds) {
+      const run = await this.store.getRun(asRunId(runId));
+      if (!run) continue;
+      const summary = await this.store.getBranchSummary(run.rootBranchId);
+      runs.push({
+        id: run.id,
+        title: run.title,
+        environment: run.config.environment,
+        strategy: run.config.strategy,
+        modelId: run.config.models.actor.modelId,
+        createdAt: run.createdAt,
+        branches: (await this.store.listBranches(run.id)).length,
+        outcome: summary?.outcome ?? null,
+        trials: summary?.trialsEnded ?? 0,
+      });
+    }
+    const experiments: SharedBundleResponse["experiments"] = [];
+    for (const id of bundle.experimentIds) {
+      const record = await this.store.experiments.getExperiment(id);
+      if (record) experiments.push({ id: record.id, name: record.definition.name });
+    }
+    const manifest = bundleManifestSchema.parse(JSON.parse(bundle.manifestJson));
+    return { contentSha256: bundle.contentHash, fileName: bundle.fileName, importedAt: bundle.importedAt, manifest, runs, experiments };
   }
 
   /** Bundles imported here, newest first. */

@@ -1,0 +1,18 @@
+import { getServerContext } from "@/lib/server/app-context";
+import { handle } from "@/lib/server/http-errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Downloads the experiment with every run of its cells as a bundle file (issue 18). 409 while one of them runs. */
+export const GET = handle(async (_request: Request, context: { params: Promise<{ experimentId: string }> }) => {
+  const { experimentId } = await context.params;
+  const download = await getServerContext().bundles.exportExperiment(experimentId);
+  return new Response(new Uint8Array(download.bytes), {
+    headers: {
+      "content-type": "application/gzip",
+      "content-disposition": `attachment; filename="${download.fileName}"`,
+      "x-bundle-sha256": download.manifest.contentSha256,
+    },
+  });
+});

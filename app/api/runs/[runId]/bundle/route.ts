@@ -1,0 +1,18 @@
+import { getServerContext } from "@/lib/server/app-context";
+import { handle } from "@/lib/server/http-errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Downloads the run with all its branches as a bundle file (issue 18; lib/bundles/format.ts). 409 while a branch is running. */
+export const GET = handle(async (_request: Request, context: { params: Promise<{ runId: string }> }) => {
+  const { runId } = await context.params;
+  const download = await getServerContext().bundles.exportRun(runId);
+  return new Response(new Uint8Array(download.bytes), {
+    headers: {
+      "content-type": "application/gzip",
+      "content-disposition": `attachment; filename="${download.fileName}"`,
+      "x-bundle-sha256": download.manifest.contentSha256,
+    },
+  });
+});

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { environmentIdSchema } from "@/lib/domain/config";
+import { bundleManifestSchema } from "./format";
+
+/**
+ * HTTP contract of run bundles (issue 18):
+ * - `GET  /api/runs/:id/bundle`, `GET /api/experiments/:id/bundle` → the bundle file (application/gzip, attachment)
+ * - `POST /api/bundles` — multipart `file` (or the raw file as the body, `x-file-name` header) → {@link bundleImportResponseSchema};
+ *   a bad file answers 422 `invalid-dataset` saying what is wrong, and nothing is stored
+ * - `GET  /api/bundles` → {@link bundleListResponseSchema}
+ * - `GET  /api/bundles/:hash` → {@link sharedBundleResponseSchema} (the `/shared/<hash>` view), 404 when not imported here
+ */
+
+/** Largest bundle an upload may be, bytes (gzip'd). */
+export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+
+export const bundleImportResponseSchema = z.object({
+  contentSha256: z.string(),
+  /** False when this bundle was imported before (same hash) or its runs were recorded here. */
+  created: z.boolean(),
+  alreadyHere: z.boolean(),
+  runIds: z.array(z.string()),
+  experimentIds: z.array(z.string()),
+  manifest: bundleManifestSchema,
+});
+export type BundleImportResponse = z.infer<typeof bundleImportResponseSchema>;
+
+export const bundleListItemSchema = z.object({
+  contentSha256: z.string(),
+  importedAt: z.string(),
+  fileName: z.string(),
+  subject: bundleManifestSchema.shape.subject,
+  runs: z.number().int().nonnegative(),
+});
+export const bundleListResponseSchema = z.object({ bundles: z.array(bundleListItemSchema) });
+export type BundleListResponse = z.infer<typeof bundleListResponseSchema>;
+
+/** One run of a shared bundle, as listed on `/shared/<hash>`. */
+export const sharedRunSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  environment: environmentIdSchema,
+  strategy: z.string(),
+  modelId: z.string(),
+  /** ISO-8601 time it was recorded. */
+  createdAt: z.string(),
+  branches: z.number().int().positive(),
+  outcome: z.enum(["success", "failure", "cancelled"]).nullable(),
+  trials: z.number().int().nonnegative(),
+});
+export type SharedRun = z.infer<typeof sharedRunSchema>;
+
+export const sharedBundleResponseSchema = z.object({
+  contentSha256: z.string(),
+  fileName: z.string(),
+  importedAt: z.string(),
+  manifest: bundleManifestSchema,
+  runs: z.array(sharedRunSchema),
+  experiments: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type SharedBundleResponse = z.infer<typeof sharedBundleResponseSchema>;
