@@ -8,6 +8,7 @@ import { environmentEntry } from "@/lib/environments/registry";
 import { codeDemoScriptBook } from "@/lib/environments/code/demo-script";
 import { householdDemoScriptBook } from "@/lib/environments/household/demo-script";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
+import { openDemoScriptBook } from "@/lib/environments/open/demo-script";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -99,7 +100,7 @@ export function createServerContext(
   const engineDeps: EngineDeps = {
     log: store,
     model: createCachingModelPort(
-      options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook] }),
+      options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook] }),
       store,
     ),
     environmentFor: (id) => environmentEntry(id).family,
