@@ -1,3 +1,4 @@
+// Issue 16 (M1, additive): actorCachePrefixChars — the stable prompt prefix for provider prompt caching.
 import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
 import { fitReflectionInput, reflectionBudgetFor, shortenLongObservations, shrinkToFit, type ShrinkResult } from "@/lib/domain/context-budget";
@@ -226,6 +227,32 @@ export function templateVariableNames<Task>(family: EnvironmentFamily<Task>, tas
     for (const name of Object.keys(reflectorTemplateVariables(family, task, strategy, [], ""))) reflector.add(name);
   }
   return { actor: [...actor].sort(), reflector: [...reflector].sort() };
+}
+
+/**
+ * The length in characters of the Actor prompt's stable prefix (issue 16 part 4): the
+ * template's text up to its first placeholder whose value can change within the run
+ * (`{memory}`, `{scratchpad}`, or anything the family's `actorVariables` sets),
+ * rendered with the family's `promptVariables` — typically the instructions and
+ * few-shot examples. It is byte-identical in every Actor call of the run, so a
+ * provider's prompt cache can serve it (Anthropic cache control is put on it by the
+ * model port); the messages themselves are unchanged. 0 when the template starts
+ * with a changing placeholder.
+ */
+export function actorCachePrefixChars<Task>(config: RunConfig, family: EnvironmentFamily<Task>, task: Task): number {
+  const stable: Record<string, string> = { ...family.promptVariables(task, config.strategy) };
+  delete stable.memory;
+  delete stable.scratchpad;
+  const changing = family.actorVariables?.(task, { trial: 1, step: 1, strategy: config.strategy, steps: [], earlierTrials: [] }) ?? {};
+  for (const name of Object.keys(changing)) delete stable[name];
+  const template = config.templates.actor.text;
+  for (const match of template.matchAll(/\{([A-Za-z][A-Za-z0-9_]*)\}/g)) {
+    const name = match[1] ?? "";
+    // A name without a value stays literal text (renderTemplate), so it is stable too.
+    const isChanging = name === "memory" || name === "scratchpad" || name in changing;
+    if (isChanging) return renderTemplate(template.slice(0, match.index), stable).text.length;
+  }
+  return 0;
 }
 
 /** Reflections are kept to one paragraph: trimmed, inner newlines folded to spaces (reference §2.6). */

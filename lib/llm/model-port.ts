@@ -1,6 +1,8 @@
+// Issue 16 (M1): cached input tokens recorded from usage (inputTokenDetails.cacheReadTokens / cacheWriteTokens);
+// Anthropic cache control on the request's stable prefix (ModelRequest.cachePrefixChars).
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { APICallError, NoOutputGeneratedError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
-import type { ChatMessage } from "@/lib/domain/events";
+import type { ChatMessage, ModelUsage } from "@/lib/domain/events";
 import { contextWindowFor } from "@/lib/domain/model-windows";
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse, type RetryNotice } from "@/lib/engine/ports";
 import type { DemoScriptBook } from "./demo-model";
@@ -113,6 +115,32 @@ export function sdkRetryDelayMs(error: unknown, attempt: number): number {
 /** Default for {@link ModelPortOptions.maxRetries}. */
 export const DEFAULT_MAX_RETRIES = 2;
 
+/** Anthropic's prompt-cache breakpoint (`cache_control: { type: "ephemeral" }`, 5-minute cache). */
+const ANTHROPIC_CACHE_CONTROL = { anthropic: { cacheControl: { type: "ephemeral" } } } as const;
+
+/**
+ * The request's messages for the AI SDK. For Anthropic, when the request names a stable
+ * prefix (`cachePrefixChars`, issue 16 part 4) shorter than the first user message, that
+ * message is sent as two text parts — the prefix with cache control, then the rest — so
+ * the provider caches the instructions and examples; the text is the same, only split.
+ * Every other provider gets the messages as they are (OpenAI caches prefixes by itself).
+ */
+export function toModelMessages(request: Pick<ModelRequest, "messages" | "cachePrefixChars">, provider: string): ModelMessage[] {
+  const prefix = request.cachePrefixChars ?? 0;
+  return request.messages.map((message, index) => {
+    if (provider === "anthropic" && index === 0 && message.role === "user" && prefix > 0 && prefix < message.content.length) {
+      return {
+        role: "user",
+        content: [
+          { type: "text", text: message.content.slice(0, prefix), providerOptions: ANTHROPIC_CACHE_CONTROL },
+          { type: "text", text: message.content.slice(prefix) },
+        ],
+      };
+    }
+    return toModelMessage(message);
+  });
+}
+
 function toModelMessage(message: ChatMessage): ModelMessage {
   switch (message.role) {
     case "system":
@@ -136,7 +164,8 @@ function abortError(): Error {
  * Maps a {@link ModelRequest} to `streamText({ model, messages, temperature,
  * maxOutputTokens, stopSequences, maxRetries, abortSignal })` (empty stop
  * sequences are not sent), and returns text, usage (`inputTokens` /
- * `outputTokens`, 0 when the provider omits them), the SDK's unified finish
+ * `outputTokens`, 0 when the provider omits them; `cachedInputTokens` /
+ * `cacheWriteInputTokens` when the provider reports prompt-cache use), the SDK's unified finish
  * reason (`stop`, `length`, …), `latencyMs` (wall time of the whole call incl.
  * retries, ms), `costUsd` (USD from pricing.ts; `null` when the price or the
  * usage is unknown), `requestHash` (request-hash.ts) and `source: "live"`.
@@ -290,7 +319,9 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       const listeners = [options.onDelta, callOptions.onDelta].filter((l): l is DeltaListener => l !== undefined);
       const started = now();
       let text = "";
-      let finish: { reason: string; inputTokens: number | undefined; outputTokens: number | undefined } | undefined;
+      let finish:
+        | { reason: string; inputTokens: number | undefined; outputTokens: number | undefined; cacheRead: number | undefined; cacheWrite: number | undefined }
+        | undefined;
       let streamError: { error: unknown } | undefined;
       let listenerError: { error: unknown } | undefined;
       let aborted = false;
@@ -303,7 +334,7 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
         try {
           const result = streamText({
             model,
-            messages: request.messages.map(toModelMessage),
+            messages: toModelMessages(request, target.provider),
             allowSystemInMessages: true,
             temperature: dropped.has("temperature") ? undefined : request.settings.temperature,
             maxOutputTokens: dropped.has("maxOutputTokens") ? undefined : request.settings.maxOutputTokens,
@@ -329,6 +360,8 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
                   reason: part.finishReason,
                   inputTokens: part.totalUsage.inputTokens,
                   outputTokens: part.totalUsage.outputTokens,
+                  cacheRead: part.totalUsage.inputTokenDetails?.cacheReadTokens,
+                  cacheWrite: part.totalUsage.inputTokenDetails?.cacheWriteTokens,
                 };
                 break;
               case "error":
@@ -370,7 +403,13 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       }
 
       const latencyMs = Math.max(0, Math.round(now() - started));
-      const usage = { inputTokens: finish.inputTokens ?? 0, outputTokens: finish.outputTokens ?? 0 };
+      // Prompt-cache reads/writes are recorded only when reported and non-zero (openai-compatible reports 0 when the server says nothing).
+      const usage: ModelUsage = {
+        inputTokens: finish.inputTokens ?? 0,
+        outputTokens: finish.outputTokens ?? 0,
+        ...(finish.cacheRead ? { cachedInputTokens: finish.cacheRead } : {}),
+        ...(finish.cacheWrite ? { cacheWriteInputTokens: finish.cacheWrite } : {}),
+      };
       const usageReported = finish.inputTokens !== undefined || finish.outputTokens !== undefined;
       return {
         text,

@@ -84,6 +84,14 @@ export interface FakeOpenAIServerOptions {
   chunkDelayMs?: number;
   /** Model name reported in responses and by `GET /v1/models` when the request names none. Default "fake-model". */
   model?: string;
+  /**
+   * Issue 16 (additive): prompt tokens to report as served from the prompt cache
+   * (`usage.prompt_tokens_details.cached_tokens`, OpenAI's field), given the request's
+   * prompt tokens and body. Absent: no `prompt_tokens_details` in usage (as before).
+   */
+  cachedTokens?: (promptTokens: number, body: Record<string, unknown>) => number;
+  /** Issue 16 (additive): extra model ids listed by `GET /v1/models` after the default one. */
+  listedModels?: readonly string[];
 }
 
 /** A scripted reply ({@link FakeOpenAIServer.replyNext}). */
@@ -268,10 +276,12 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       text = text.slice(0, maxTokens * 4);
       finishReason = "length";
     }
+    const cached = options.cachedTokens?.(tokens(flattenMessages(messages)), body);
     const usage = {
       prompt_tokens: tokens(flattenMessages(messages)),
       completion_tokens: tokens(text),
       total_tokens: tokens(flattenMessages(messages)) + tokens(text),
+      ...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }),
     };
     counter += 1;
     const id = `chatcmpl-fake-${counter}`;
@@ -348,7 +358,8 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
         return;
       }
       if (req.method === "GET" && path === "/v1/models") {
-        sendJson(res, 200, { object: "list", data: [{ id: defaultModel, object: "model", created: CREATED, owned_by: "fake" }] });
+        const ids = [defaultModel, ...(options.listedModels ?? []).filter((id) => id !== defaultModel)];
+        sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", created: CREATED, owned_by: "fake" })) });
         return;
       }
       sendJson(res, 404, { error: { message: `fake server: no route ${req.method} ${path}`, type: "not_found", code: null } });

@@ -30,7 +30,7 @@ describe("parseModelId", () => {
   });
 
   it("rejects unknown providers with invalid-input", () => {
-    const error = catchError(() => parseModelId("google:gemini"));
+    const error = catchError(() => parseModelId("mistral:large"));
     expect(isAppError(error, "invalid-input")).toBe(true);
   });
 });
@@ -111,7 +111,7 @@ describe("listAvailableModels", () => {
   it("offers only the scripted demo model when nothing is configured", () => {
     const list = listAvailableModels({});
     expect(modelsResponseSchema.parse(list)).toEqual(list);
-    expect(list.models).toEqual([{ id: "demo", label: expect.stringMatching(/scripted/i), scripted: true }]);
+    expect(list.models).toEqual([{ id: "demo", label: expect.stringMatching(/scripted/i), scripted: true, provider: "demo" }]);
     expect(list.defaultModelId).toBe("demo");
     expect(list.configuredProviders).toEqual([]);
   });

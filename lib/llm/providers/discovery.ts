@@ -102,6 +102,21 @@ function listRequest(provider: ConfigurableProvider, env: ProviderEnv): ListRequ
   }
 }
 
+/** `fetch` refuses URLs with `user:password@`: send them as Basic auth instead (unless a key header is set). */
+function withoutUrlCredentials(request: ListRequest): { url: string; headers: Record<string, string> } {
+  let parsed: URL;
+  try {
+    parsed = new URL(request.url);
+  } catch {
+    return request;
+  }
+  if (parsed.username === "" && parsed.password === "") return request;
+  const basic = Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString("base64");
+  parsed.username = "";
+  parsed.password = "";
+  return { url: parsed.toString(), headers: { authorization: `Basic ${basic}`, ...request.headers } };
+}
+
 function describeFailure(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `no answer within ${timeoutMs / 1000} s`;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
@@ -129,10 +144,11 @@ export async function listProviderModels(provider: ConfigurableProvider, env: Pr
   if (hit && !options.fresh && now() - hit.at < (hit.result.ok ? LIST_CACHE_TTL_MS : LIST_FAILURE_TTL_MS)) return hit.result;
 
   const timeoutMs = options.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
+  const { url, headers } = withoutUrlCredentials(request);
   const shownUrl = displayUrl(request.url) ?? "the list endpoint";
   let result: ModelListResult;
   try {
-    const response = await (options.fetch ?? fetch)(request.url, { headers: request.headers, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await (options.fetch ?? fetch)(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) {
       result = { ok: false, error: `HTTP ${response.status} from ${shownUrl}${response.status === 401 || response.status === 403 ? " (is the key right?)" : ""}` };
     } else {
