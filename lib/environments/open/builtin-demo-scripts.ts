@@ -140,7 +140,7 @@ export const builtinOpenDemoScripts: Record<string, OpenDemoScript> = {
     },
     checks: {
       slots: [{ kind: "includes-all", terms: ["Tuesday", "Thursday"] }],
-      "time-zone": [{ kind: "includes-any", terms: ["CET", "GMT", "UTC", "time zone", "PST", "EST"] }],
+      "time-zone": [{ kind: "includes-any", terms: ["CET", "GMT", "UTC", "time zone", "Central European", "Pacific Time", "Eastern Time"] }],
       tone: [{ kind: "includes-any", terms: ["happy", "glad", "thanks", "thank"] }],
       length: [{ kind: "max-words", max: 79 }],
     },
