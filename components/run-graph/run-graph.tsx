@@ -15,6 +15,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type RefObject } from "react";
 import type { RunGraph as RunGraphModel, RunGraphEdge, RunGraphNode, RunGraphViewNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
+import { useResolvedTheme } from "@/components/theme";
 import { toFlowNode, type FlowViewNode } from "./flow-nodes";
 import { RenderModeContext, RunGraphActionsContext, type RenderMode } from "./graph-context";
 import { GraphPanel } from "./graph-panel";
@@ -140,6 +141,46 @@ function useFollowNewest(nodes: readonly RunGraphNode[], enabled: boolean) {
   }, [nodes, enabled, setCenter, getZoom]);
 }
 
+/** Margin (screen px) a selected node must keep from the graph's edges to count as in view. */
+const REVEAL_MARGIN = 24;
+/** Below this zoom a revealed node is zoomed in to it (its text is readable from here). */
+const REVEAL_MIN_ZOOM = 0.75;
+/** The `lg` breakpoint (components/run/run-workspace.tsx): below it the graph and the inspector are separate panes. */
+const NARROW_SCREEN = "(max-width: 1023.98px)";
+
+/**
+ * Whenever the selected node changes — a click, the keyboard, a `?node=` link,
+ * a lesson step: anything that sets the store's `selectedNodeId` — and it is not
+ * wholly in view, pans (300 ms) to centre it, keeping the zoom unless it is too
+ * far out to read. A node that is not drawn yet (its trial expanding, its event
+ * still arriving) is revealed as soon as it is.
+ */
+function useRevealSelected(nodes: readonly RunGraphViewNode[]) {
+  const selected = useRunUiStore((state) => state.selectedNodeId);
+  const { setCenter, getViewport } = useReactFlow<FlowViewNode, RunGraphEdge>();
+  const width = useStore((state) => state.width);
+  const height = useStore((state) => state.height);
+  const revealed = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (selected === null) {
+      revealed.current = null;
+      return;
+    }
+    if (revealed.current === selected || width === 0 || height === 0) return;
+    const node = nodes.find((candidate) => candidate.id === selected);
+    if (!node) return;
+    revealed.current = selected;
+    const { x, y, zoom } = getViewport();
+    const left = node.position.x * zoom + x;
+    const top = node.position.y * zoom + y;
+    const inView =
+      left >= REVEAL_MARGIN && top >= REVEAL_MARGIN && left + node.width * zoom <= width - REVEAL_MARGIN && top + node.height * zoom <= height - REVEAL_MARGIN;
+    if (inView) return;
+    void setCenter(node.position.x + node.width / 2, node.position.y + node.height / 2, { zoom: Math.max(zoom, REVEAL_MIN_ZOOM), duration: 300 });
+  }, [selected, nodes, width, height, getViewport, setCenter]);
+}
+
 /**
  * After an expand or collapse, moves focus to the node that took the clicked one's place
  * (keyboard users keep their place). React Flow draws new nodes a commit or two after it is
@@ -174,6 +215,9 @@ function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live:
   const closeInspector = useRunUiStore((state) => state.closeInspector);
   const followLive = useRunUiStore((state) => state.followLive);
   const setFollowLive = useRunUiStore((state) => state.setFollowLive);
+  const setMobilePane = useRunUiStore((state) => state.setMobilePane);
+  const replaying = useRunUiStore((state) => state.cursor !== null);
+  const theme = useResolvedTheme();
   const containerRef = useRef<HTMLDivElement>(null);
 
   const { view, actions, trialCount, expandAll, collapseOld, expandedOld, focusTargetRef } = useTrialCollapse(graph, collapse);
@@ -185,15 +229,21 @@ function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live:
 
   useInitialViewport(nodes, view.collapsed.length > 0);
   // Follows the run's own new nodes (not nodes that an expand brings back); the newest is in a trial in progress, never collapsed.
-  useFollowNewest(graph.nodes, followLive && live);
+  // A replay moving forward appends nodes too: they are followed the same way.
+  useFollowNewest(graph.nodes, followLive && (live || replaying));
+  useRevealSelected(view.nodes);
   useFocusAfterToggle(containerRef, focusTargetRef, nodes);
 
   const onNodeClick: NodeMouseHandler<FlowViewNode> = useCallback(
     (_event, node) => {
       if (node.type === "trial-group") actions.expandTrial(node.data.trial);
-      else if (node.type !== "lane") selectNode(node.id);
+      else if (node.type !== "lane") {
+        selectNode(node.id);
+        // On a phone the inspector is its own pane: a tap on a node opens it.
+        if (window.matchMedia(NARROW_SCREEN).matches) setMobilePane("details");
+      }
     },
-    [selectNode, actions],
+    [selectNode, actions, setMobilePane],
   );
 
   // Nodes are focusable (Tab); Enter or Space on a focused node selects it (a collapsed trial: expands it), Escape closes the inspector.
@@ -251,9 +301,10 @@ function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live:
           maxZoom={1.75}
           proOptions={PRO_OPTIONS}
           aria-label="Run graph: one column per trial"
+          colorMode={theme}
           data-virtualized={virtualize || undefined}
         >
-          <Background variant={BackgroundVariant.Dots} gap={18} size={1} color="#cbd5e1" />
+          <Background variant={BackgroundVariant.Dots} gap={18} size={1} color={theme === "dark" ? "#334155" : "#cbd5e1"} />
           <Controls showInteractive={false} position="bottom-left" />
           <MiniMap<FlowViewNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map" style={MINIMAP_STYLE} />
           <GraphPanel
