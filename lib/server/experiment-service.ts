@@ -100,6 +100,7 @@ export class ExperimentService {
             strategy: arm.strategy,
             modelId: arm.modelId,
             reflectorModelId: arm.reflectorModelId,
+            models: arm.models,
             maxTrials: arm.maxTrials ?? definition.maxTrials,
             memoryWindow: arm.memoryWindow,
             maxStepsPerTrial: arm.maxStepsPerTrial,

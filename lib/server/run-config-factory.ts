@@ -1,3 +1,4 @@
+// Issue 16 (M1, additive): per-role models (roleModelsOf): request.models, the Evaluator's where it is a model.
 import { runConfigSchema, type PromptTemplate, type RunConfig } from "@/lib/domain/config";
 import { DEFAULT_SUMMARIZER_TEXT } from "@/lib/domain/memory-summary";
 import { templateVersionId } from "@/lib/db/template-store";
@@ -13,6 +14,8 @@ import type { EnvironmentEntry } from "@/lib/environments/registry";
  */
 const ACTOR_MAX_OUTPUT_TOKENS = 256;
 const REFLECTOR_MAX_OUTPUT_TOKENS = 250;
+/** The LLM judge's default output-token limit (a short justification per criterion), when its family sets none. */
+const EVALUATOR_MAX_OUTPUT_TOKENS = 512;
 
 /**
  * Template library versions chosen for a run, already looked up
@@ -29,6 +32,25 @@ export interface ResolvedTemplates {
 export function builtInSummarizer(family: string): PromptTemplate {
   const id = `${family}/summarize-memory`;
   return { id, version: 1, text: DEFAULT_SUMMARIZER_TEXT, versionId: templateVersionId(id, DEFAULT_SUMMARIZER_TEXT) };
+}
+
+/**
+ * The run's model per role (issue 16 part 2). Each role takes its own choice from
+ * `request.models` when given, else: the model `request.modelId` (the Self-Reflection:
+ * `reflectorModelId` first), temperature 0 (the paper's setting for every role), and the
+ * family's output-token limit (else the app's). The Evaluator gets settings only in
+ * families whose Evaluator is a model (`evaluatorUsesModel`); elsewhere a requested
+ * Evaluator model is ignored (there is nothing to call).
+ */
+export function roleModelsOf(request: CreateRunRequest, family: EnvironmentEntry["family"]): RunConfig["models"] {
+  const pick = (role: "actor" | "reflector" | "evaluator", modelId: string, maxOutputTokens: number) => {
+    const choice = request.models?.[role];
+    return { modelId: choice?.modelId ?? modelId, temperature: choice?.temperature ?? 0, maxOutputTokens: choice?.maxOutputTokens ?? maxOutputTokens };
+  };
+  const actor = pick("actor", request.modelId, family.maxOutputTokens?.actor ?? ACTOR_MAX_OUTPUT_TOKENS);
+  const reflector = pick("reflector", request.reflectorModelId ?? request.modelId, family.maxOutputTokens?.reflector ?? REFLECTOR_MAX_OUTPUT_TOKENS);
+  if (!family.evaluatorUsesModel) return { actor, reflector };
+  return { actor, reflector, evaluator: pick("evaluator", request.modelId, family.maxOutputTokens?.evaluator ?? EVALUATOR_MAX_OUTPUT_TOKENS) };
 }
 
 /** A family's template with the id of its built-in library version (content-addressed, so no lookup is needed). */
@@ -87,14 +109,7 @@ export function buildRunConfig(
     memoryWindow: fixed.memoryWindow ?? (request.memoryWindow === undefined ? family.defaultMemoryWindow : request.memoryWindow),
     maxTrials: request.maxTrials,
     maxStepsPerTrial: fixed.stepsPerTrial ?? request.maxStepsPerTrial ?? family.defaultMaxStepsPerTrial,
-    models: {
-      actor: { modelId: request.modelId, temperature: 0, maxOutputTokens: family.maxOutputTokens?.actor ?? ACTOR_MAX_OUTPUT_TOKENS },
-      reflector: {
-        modelId: request.reflectorModelId ?? request.modelId,
-        temperature: 0,
-        maxOutputTokens: family.maxOutputTokens?.reflector ?? REFLECTOR_MAX_OUTPUT_TOKENS,
-      },
-    },
+    models: roleModelsOf(request, family),
     // A replaced text keeps the template's id and gets the next version, as a prompt edit would.
     templates: {
       actor: request.templates?.actor

@@ -142,7 +142,8 @@ export class RunService {
   async createRun(request: CreateRunRequest, options: { start?: boolean; cell?: ExperimentCellKey } = {}): Promise<RunRecord> {
     const entry = environmentEntry(request.environment);
     // Fail fast, before anything is recorded: the models' providers and their time limits.
-    for (const modelId of [request.modelId, request.reflectorModelId].filter((id): id is string => id !== undefined)) {
+    const roleModelIds = [request.models?.actor?.modelId, request.models?.reflector?.modelId, request.models?.evaluator?.modelId];
+    for (const modelId of [request.modelId, request.reflectorModelId, ...roleModelIds].filter((id): id is string => id !== undefined)) {
       resolveModelId(modelId, this.env);
       try {
         modelTimeoutFor(providerOfModel(modelId), this.env);
