@@ -4,6 +4,9 @@ import { z } from "zod";
 import { breakpointsSchema, environmentIdSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
 import { callActivitySchema, runStatusSchema } from "./status";
+import { budgetSchema } from "./budget";
+import { adaptiveTrialsSchema } from "./adaptive-trials";
+import { warmStartSchema, writeMemorySchema } from "./memory-store";
 import { memoryManagementRequestSchema, templateVersionChoiceSchema } from "./template-library";
 
 /**
@@ -154,6 +157,14 @@ export const createRunRequestSchema = z.object({
   replayMode: z.enum(["live", "recorded"]).optional(),
   /** RunConfig.cacheScope: recorded responses are shared only within this scope (an experiment's id). */
   cacheScope: z.string().min(1).optional(),
+  /** Issue 16 (M2): spend limit (USD and/or tokens), lib/domain/budget.ts. */
+  budget: budgetSchema.nullable().optional(),
+  /** Issue 16 (M2): stop early on repeated reflections or a per-task cost ceiling, lib/domain/adaptive-trials.ts. */
+  adaptiveTrials: adaptiveTrialsSchema.nullable().optional(),
+  /** Issue 16 (M2): carry the task's reflections from a memory store into trial 1, lib/domain/memory-store.ts. */
+  warmStart: warmStartSchema.nullable().optional(),
+  /** Issue 16 (M2): write the run's reflections to a memory store. */
+  writeMemory: writeMemorySchema.nullable().optional(),
 });
 /** A create-run request as a caller may write it (breakpoint kinds left out are off). */
 export type CreateRunRequest = z.input<typeof createRunRequestSchema>;
