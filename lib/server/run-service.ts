@@ -79,6 +79,7 @@ export class RunService {
           defaultMemoryWindow: entry.family.defaultMemoryWindow === undefined ? DEFAULT_MEMORY_WINDOW : entry.family.defaultMemoryWindow,
           supportedStrategies: supportedStrategiesOf(entry.family),
           templateVariables: templateVariablesOf(entry),
+          evaluatorUsesModel: entry.family.evaluatorUsesModel ?? false,
         };
       }),
     };
