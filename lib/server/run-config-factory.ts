@@ -126,5 +126,10 @@ export function buildRunConfig(
     breakpoints: request.breakpoints,
     replayMode: request.replayMode,
     cacheScope: request.cacheScope ?? null,
+    // Issue 16 (M2): budget, adaptive trials, warm start and memory writes, as requested (none when absent).
+    budget: request.budget ?? null,
+    adaptiveTrials: request.adaptiveTrials ?? null,
+    warmStart: request.warmStart ?? null,
+    writeMemory: request.writeMemory ?? null,
   });
 }
