@@ -35,6 +35,7 @@ const ROLE_WHAT = {
   actor: "the Actor's prompt at this step of this trial",
   reflector: "the Self-Reflection prompt after this trial",
   summarizer: "the summariser's prompt over the memory when this trial started",
+  evaluator: "the judge's prompt for this trial's answer",
 } as const;
 
 /**

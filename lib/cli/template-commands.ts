@@ -56,6 +56,11 @@ export function armWithVersionReferences(arm: ArmInput): ArmInput {
 function defaultTemplateId(family: string, role: TemplateRole, strategy: Strategy): string {
   if (role === "summarizer") return `${family}/summarize-memory`;
   const entry = environmentEntry(family);
+  if (role === "evaluator") {
+    const judge = entry.family.defaultJudgeTemplate;
+    if (!judge) throw new Error(`The ${entry.label} family has no judge template (its Evaluator is not a model).`);
+    return judge.id;
+  }
   return (entry.family.templatesFor?.(strategy) ?? entry.family.defaultTemplates)[role].id;
 }
 

@@ -216,6 +216,10 @@ export interface EnvironmentFamily<Task = unknown> {
   evaluatorUsesModel?: boolean;
   /** The judge's built-in template (families with {@link evaluatorUsesModel}); the run's `templates.evaluator` replaces it. */
   defaultJudgeTemplate?: { id: string; version: number; text: string };
+  /** The judge's first prompt for `answer` with `templateText`, exactly as {@link evaluate} sends it (the template preview renders it). */
+  judgeMessages?(task: Task, answer: string, templateText: string): ChatMessage[];
+  /** The placeholders the judge template is filled with, sorted. */
+  judgeVariableNames?: readonly string[];
   /**
    * Rebuilds a trial's episode from its recorded steps (observations and states)
    * without executing anything again. Optional: families without it are rebuilt by

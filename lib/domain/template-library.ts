@@ -71,8 +71,11 @@ import { chatMessageSchema } from "./events";
  * change from `before` to `after`.
  */
 
-/** Model-facing roles a template can fill. `summarizer`: the memory summariser of part 5 (called with the Self-Reflection model). The Evaluator has no template until a model Evaluator exists. */
-export const templateRoleSchema = z.enum(["actor", "reflector", "summarizer"]);
+/**
+ * Model-facing roles a template can fill. `summarizer`: the memory summariser of part 5 (called with the Self-Reflection model).
+ * `evaluator`: the LLM judge's template of a family whose Evaluator is a model (issue 16 part 6: `open/judge`; docs/decisions/0025).
+ */
+export const templateRoleSchema = z.enum(["actor", "reflector", "summarizer", "evaluator"]);
 export type TemplateRole = z.infer<typeof templateRoleSchema>;
 
 /** A label name: lower-case letters, digits, `-` and `_`, e.g. `baseline`, `candidate`. `latest` is implicit (always the newest version) and cannot be set. */

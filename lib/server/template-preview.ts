@@ -38,6 +38,11 @@ function prefixFor(events: readonly RunEvent[], role: TemplateRole, trial: numbe
     const call = events.findIndex((e, i) => i > ended && e.type === "model-call-end" && e.data.role === "reflector" && e.data.trial === trial);
     const next = events.findIndex((e, i) => i > ended && (e.type === "reflection-end" || e.type === "trial-start"));
     cut = call !== -1 ? call : next !== -1 ? next : events.length;
+  } else if (role === "evaluator") {
+    // Issue 16 part 6: the judge's prompt needs the trial's answer; cut before its first judge call (or its verdict).
+    const call = events.findIndex((e) => e.type === "model-call-end" && e.data.role === "evaluator" && e.data.trial === trial);
+    const verdict = events.findIndex((e) => e.type === "evaluation-end" && e.data.trial === trial);
+    cut = call !== -1 ? call : verdict !== -1 ? verdict : events.length;
   } else {
     const summary = events.findIndex((e) => e.type === "memory-summary" && e.data.trial === trial);
     const callId = summary === -1 ? null : (events[summary] as Extract<RunEvent, { type: "memory-summary" }>).data.callId;
@@ -73,6 +78,13 @@ export function previewPrompt(events: readonly RunEvent[], input: { text: string
     messages = buildSummarizerMessages(input.text, state.memory, budget);
     variables = [...SUMMARIZER_VARIABLES];
     modelId = base.models.reflector.modelId;
+  } else if (input.role === "evaluator") {
+    const answer = state.trials.find((t) => t.trial === input.trial)?.answer ?? null;
+    if (!family.judgeMessages) throw new AppError("invalid-input", `The ${base.environment} family's Evaluator is not a model: it has no judge prompt to preview.`);
+    if (answer === null) throw new AppError("invalid-input", `Trial ${input.trial} has no submitted answer on this branch, so there is no judge prompt to preview; pick a trial that submitted one.`);
+    messages = family.judgeMessages(task, answer, input.text);
+    variables = [...(family.judgeVariableNames ?? [])];
+    modelId = (base.models.evaluator ?? base.models.actor).modelId;
   } else {
     const role = input.role;
     const config: RunConfig = { ...base, templates: { ...base.templates, [role]: { ...base.templates[role], text: input.text } } };

@@ -23,7 +23,7 @@ const SOURCES: Record<EnvironmentId, string> = {
   open: "ours (issue 16 part 6: open tasks judged by a model against a rubric): lib/environments/open/prompts.ts",
 };
 
-const ROLE_NAMES: Record<TemplateRole, string> = { actor: "Actor", reflector: "Self-Reflection", summarizer: "Memory summariser" };
+const ROLE_NAMES: Record<TemplateRole, string> = { actor: "Actor", reflector: "Self-Reflection", summarizer: "Memory summariser", evaluator: "Judge" };
 
 /** Every built-in template with its current text, in a stable order (family, then role, defaults before strategy-specific ones). */
 export function builtInSeeds(): TemplateSeed[] {
@@ -48,6 +48,9 @@ export function builtInSeeds(): TemplateSeed[] {
       if (own.reflector.id !== defaults.reflector.id) add(family, "reflector", strategy, { ...own.reflector }, SOURCES[family]);
     }
     add(family, "summarizer", null, builtInSummarizer(family), "ours (issue 14: summarise old reflections when memory grows): lib/domain/memory-summary.ts");
+    // Issue 16 part 6: a family whose Evaluator is a model ships its judge template.
+    const judge = entry.family.defaultJudgeTemplate;
+    if (entry.family.evaluatorUsesModel && judge) add(family, "evaluator", null, { ...judge }, SOURCES[family]);
   }
   return seeds;
 }

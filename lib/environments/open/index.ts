@@ -2,6 +2,8 @@ import type { EnvironmentFamily, SyncEpisode } from "@/lib/domain/environment";
 import { OpenEpisode } from "./episode";
 import { evaluateOpenTrial } from "./evaluator";
 import {
+  buildJudgeMessages,
+  JUDGE_VARIABLE_NAMES,
   openActorStopSequences,
   openActorTemplate,
   openJudgeTemplate,
@@ -35,6 +37,8 @@ export const openEnvironment: EnvironmentFamily<OpenTask> = {
   evaluate: (task, answer, _episode, context) => evaluateOpenTrial(task, answer, context),
   evaluatorUsesModel: true,
   defaultJudgeTemplate: openJudgeTemplate,
+  judgeMessages: (task, answer, templateText) => buildJudgeMessages(templateText, task, answer),
+  judgeVariableNames: JUDGE_VARIABLE_NAMES,
   defaultMaxStepsPerTrial: OPEN_DEFAULT_STEPS,
   // A whole answer (a commit message with its body, a list) needs more than the app's 256; the judge's JSON for up to 12 criteria too.
   maxOutputTokens: { actor: 512, reflector: 256, evaluator: 768 },

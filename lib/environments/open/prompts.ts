@@ -85,6 +85,9 @@ export const openJudgeTemplate = {
   ].join("\n"),
 };
 
+/** The placeholders {@link buildJudgeMessages} fills, sorted. */
+export const JUDGE_VARIABLE_NAMES: readonly string[] = ["answer", "criteria", "prompt", "referenceNotes", "scaleMax"];
+
 /** The rubric as the judge template's `{criteria}` lines: `- <id> (weight <w>): <description>`. */
 export function renderCriteria(task: OpenTask): string {
   return task.rubric.criteria.map((criterion) => `- ${criterion.id} (weight ${criterion.weight}): ${criterion.description}`).join("\n");
