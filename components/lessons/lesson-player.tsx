@@ -1,0 +1,96 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useState } from "react";
+import type { LessonDocument } from "@/lib/lessons/lesson-schema";
+import { lessonRunQuery } from "@/lib/query/lesson-queries";
+import { parseRunUrlState, serializeRunUrlState } from "@/lib/query/url-state";
+import { RunWorkspace } from "@/components/run";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/notice";
+import { Spinner } from "@/components/ui/spinner";
+import { cn } from "@/lib/utils/cn";
+import { LessonNarration } from "./lesson-narration";
+
+/** Writes the lesson's `?step=` (1-based) and `present=1` into the URL in place (other keys — cursor, node — kept). */
+function writeLessonUrl(stepIndex: number, presenter: boolean): void {
+  const current = parseRunUrlState(window.location.search);
+  if (current.step === stepIndex + 1 && current.present === presenter) return;
+  const query = serializeRunUrlState({ ...current, step: stepIndex + 1, present: presenter }, window.location.search);
+  window.history.replaceState(window.history.state, "", `${window.location.pathname}${query}${window.location.hash}`);
+}
+
+/**
+ * The lesson player (issue 15 parts 2 and 5): makes (or reuses) the lesson's run, then the
+ * ordinary run workspace with the narration docked beside the graph. Presenter mode
+ * (`?present=1`, or the Present button) covers the app's chrome, hides the run's controls
+ * and sets large type; the step (`?step=`) and presenter flag live in the URL, so a link
+ * opens the same moment.
+ */
+export function LessonPlayer({ document }: { document: LessonDocument }) {
+  const { lesson } = document;
+  const run = useQuery(lessonRunQuery(lesson.id));
+  // The URL's step and presenter flag are the initial state (read on the server too: no flash).
+  const searchParams = useSearchParams();
+  const [stepIndex, setStepIndex] = useState(() => Math.min(lesson.steps.length, parseRunUrlState(searchParams).step ?? 1) - 1);
+  const [presenter, setPresenter] = useState(() => parseRunUrlState(searchParams).present);
+  const [exploring, setExploring] = useState(false);
+  useEffect(() => writeLessonUrl(stepIndex, presenter), [stepIndex, presenter]);
+
+  const onStep = useCallback((index: number) => setStepIndex(Math.min(lesson.steps.length - 1, Math.max(0, index))), [lesson.steps.length]);
+  const onExploring = useCallback((on: boolean) => {
+    setExploring(on);
+    if (on) setPresenter(false);
+  }, []);
+
+  if (run.error) {
+    return (
+      <EmptyState
+        title="Could not prepare this lesson's run"
+        action={
+          <div className="flex gap-2">
+            <Button onClick={() => void run.refetch()}>Try again</Button>
+            <Link href="/lessons" className="self-center text-sm text-sky-700 underline">
+              All lessons
+            </Link>
+          </div>
+        }
+      >
+        <span data-testid="lesson-run-error">{run.error.message}</span>
+      </EmptyState>
+    );
+  }
+  if (!run.data) {
+    return (
+      <div className="flex flex-1 items-center justify-center gap-2 text-sm text-slate-600">
+        <Spinner /> Preparing the lesson&apos;s run with the demo model…
+      </div>
+    );
+  }
+  return (
+    <div
+      data-testid="lesson-player"
+      data-lesson-id={lesson.id}
+      data-presenter={presenter || undefined}
+      className={cn("flex min-h-0 flex-1 flex-col", presenter && "fixed inset-0 z-40 bg-white")}
+    >
+      <RunWorkspace
+        runId={run.data.runId}
+        dock={
+          <LessonNarration
+            document={document}
+            runId={run.data.runId}
+            stepIndex={stepIndex}
+            onStep={onStep}
+            presenter={presenter}
+            onPresenter={setPresenter}
+            exploring={exploring}
+            onExploring={onExploring}
+          />
+        }
+      />
+    </div>
+  );
+}
