@@ -20,6 +20,8 @@ import { resolveModelId } from "@/lib/llm/provider-registry";
 import { assertForkable, assertWritable } from "@/lib/bundles/read-only";
 import { editDrafts } from "./edit-drafts";
 import { buildRunConfig } from "./run-config-factory";
+import { budgetResumeDrafts } from "./budget-resume";
+import type { Budget } from "@/lib/domain/budget";
 import type { TemplateService } from "./template-service";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
 import type { RunEventBus } from "./run-event-bus";
@@ -272,9 +274,10 @@ export class RunService {
   /**
    * Resumes a paused branch (root by default), or an interrupted one: appends
    * `run-resume` and queues it for a worker (status `queued`, then `running`).
-   * With `step`, the run performs one action and pauses again.
+   * With `step`, the run performs one action and pauses again. Issue 16: `budget` replaces the
+   * budget in force (`budget-edit`); a `budget-exhausted` branch resumes only with room left.
    */
-  async resume(runId: string, branchId?: string | null, options: { step?: boolean } = {}): Promise<RunRecord> {
+  async resume(runId: string, branchId?: string | null, options: { step?: boolean; budget?: Budget | null } = {}): Promise<RunRecord> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
     assertWritable(run, branch, "resume");
@@ -282,15 +285,16 @@ export class RunService {
     if (status === "running" || status === "queued" || status === "pausing" || status === "cancelling") {
       throw new AppError("conflict", `Run ${runId} is already ${status}.`);
     }
-    if (status !== "paused" && status !== "interrupted") {
-      throw new AppError("conflict", `Run ${runId} has ${status}; only a paused or interrupted run can be resumed.`);
+    if (status !== "paused" && status !== "interrupted" && status !== "budget-exhausted") {
+      throw new AppError("conflict", `Run ${runId} has ${status}; only a paused, interrupted or budget-exhausted run can be resumed.`);
     }
+    const budgetDrafts = status === "budget-exhausted" || options.budget !== undefined ? budgetResumeDrafts(foldRun(await this.store.list(run.id, branch)), status === "budget-exhausted", options.budget) : [];
     if (status === "interrupted") {
       // The holder died: clear its lease so the branch is plainly queued.
       const lease = await this.store.getLease(branch);
       if (lease) await this.store.releaseLease(branch, lease.owner);
     }
-    await this.append(run, branch, [draft("run-resume", { reason: status === "paused" ? "user" : "recovery", step: options.step ?? false })]);
+    await this.append(run, branch, [...budgetDrafts, draft("run-resume", { reason: status === "interrupted" ? "recovery" : "user", step: options.step ?? false })]);
     this.workers.wake();
     return run;
   }

@@ -1,0 +1,25 @@
+import { budgetExhausted, formatUsd, type Budget } from "@/lib/domain/budget";
+import { AppError } from "@/lib/domain/errors";
+import { draft, type EventDraft } from "@/lib/domain/events";
+import type { RunState } from "@/lib/domain/fold-run";
+
+/**
+ * What resuming a branch appends before its `run-resume` when a budget is given
+ * (issue 16 part 3, lib/domain/budget.ts): a `budget-edit` from the budget in
+ * force to `requested` (`undefined` = keep it; `null` = remove it). A branch
+ * stopped by its budget (`budget-exhausted`) resumes only when the budget then in
+ * force has room left; otherwise nothing is appended and the caller is told what to give.
+ * @throws AppError("conflict") naming what has been spent.
+ */
+export function budgetResumeDrafts(state: RunState, exhausted: boolean, requested: Budget | null | undefined): EventDraft[] {
+  const current = state.effectiveConfig?.budget ?? null;
+  const next = requested === undefined ? current : requested;
+  if (exhausted && budgetExhausted(next, state.spend) !== null) {
+    throw new AppError(
+      "conflict",
+      `The run's budget is spent ($${formatUsd(state.spend.usd)}, ${state.spend.tokens.toLocaleString("en-US")} tokens so far): resume with a higher budget (e.g. { "budget": { "usd": ${formatUsd(Math.max(state.spend.usd * 2, 0.01))} } }), or none.`,
+    );
+  }
+  if (requested === undefined || JSON.stringify(requested) === JSON.stringify(current)) return [];
+  return [draft("budget-edit", { oldValue: current, newValue: requested, note: null })];
+}
