@@ -314,7 +314,7 @@ export class RunService {
     if (isTerminalStatus(status)) throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to cancel.`);
     if (status === "cancelling") return status;
     const request = draft("cancel-request", { requestedBy: this.requestedBy, note: null });
-    const direct = status === "queued" || status === "paused" || status === "interrupted";
+    const direct = status === "queued" || status === "paused" || status === "budget-exhausted" || status === "interrupted";
     if (direct) {
       const summary = await this.store.getBranchSummary(branch);
       const trials = summary?.trialsStarted ?? 0;
