@@ -24,6 +24,8 @@ import { cn } from "@/lib/utils/cn";
 import { CLI_EXAMPLE } from "./experiment-list";
 import { ArmSwatch, FAMILY_NAME } from "./labels";
 import { ArmTemplatePickers } from "@/components/templates/arm-template-pickers";
+import { RoleModelFields } from "@/components/settings/role-model-fields";
+import { formRoles } from "@/lib/query/role-models";
 
 const BUILTIN = "builtin";
 const MAX_ARMS = 8;
@@ -479,6 +481,17 @@ function ArmRow({
           ))}
         </select>
         {scripted ? <span className="mt-0.5 block text-[11px] text-violet-700">scripted stand-in, not a real LLM</span> : null}
+        <div className="mt-1">
+          <RoleModelFields
+            roles={formRoles(family?.evaluatorUsesModel)}
+            models={models}
+            value={arm.roleModels ?? {}}
+            onChange={(roleModels) => onChange({ roleModels })}
+            inputClass={inputClass}
+            testIdPrefix={`arm-${index}-role`}
+            summaryLabel="Per role"
+          />
+        </div>
       </td>
       <td className="px-2 py-1.5 align-top">
         <input

@@ -17,6 +17,8 @@ import { demoOnImportedWarning, referenceLabel, runIntro } from "./family-texts"
 import { UploadTaskSet } from "./upload-task-set";
 import { TemplateVersionPickers } from "@/components/templates/template-version-picker";
 import { templateVersionsRequest } from "@/lib/query/template-picker";
+import { RoleModelFields } from "@/components/settings/role-model-fields";
+import { formRoles, roleModelsFromDrafts, type RoleModelDrafts } from "@/lib/query/role-models";
 
 const BUILTIN = "builtin";
 
@@ -60,6 +62,9 @@ export function NewRunForm() {
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
   // Template library versions per role; empty = the family's built-in for the strategy.
   const [templateChoice, setTemplateChoice] = useState<Partial<Record<"actor" | "reflector", string>>>({});
+  // Issue 16: a model and settings per role under "Advanced" (empty = the run's model, temperature 0, the family's limits).
+  const [roleDrafts, setRoleDrafts] = useState<RoleModelDrafts>({});
+  const roleModels = roleModelsFromDrafts(roleDrafts, formRoles(family?.evaluatorUsesModel));
   const createRun = useCreateRun();
   const ids = {
     environment: useId(),
@@ -93,7 +98,7 @@ export function NewRunForm() {
   // Empty = the family's default, decided by the server.
   const stepsNumber = maxSteps.trim() === "" ? null : Number(maxSteps);
   const stepsValid = stepsNumber === null || (Number.isInteger(stepsNumber) && stepsNumber >= 1 && stepsNumber <= 100);
-  const canStart = taskId !== null && modelId !== null && trialsValid && stepsValid && windowValid && !createRun.isPending;
+  const canStart = taskId !== null && modelId !== null && trialsValid && stepsValid && windowValid && roleModels.problem === null && !createRun.isPending;
   const demoOnImportedSet = taskSet !== BUILTIN && selectedModel?.scripted === true;
 
   // The chosen set vanished from the server (e.g. another database): refresh the list, which drops it.
@@ -121,6 +126,7 @@ export function NewRunForm() {
             memoryWindow: windowNumber,
             breakpoints: { afterReflection: behaviour.reflectsAfterFailure && pauseAfterReflection },
             templateVersions: templateVersionsRequest(templateChoice),
+            ...(roleModels.models ? { models: roleModels.models } : {}),
           },
           { onSuccess: ({ runId }) => router.push(`/runs/${encodeURIComponent(runId)}`) },
         );
@@ -364,6 +370,9 @@ export function NewRunForm() {
           />
         </Field>
       </div>
+
+      <RoleModelFields roles={formRoles(family?.evaluatorUsesModel)} models={models.data} value={roleDrafts} onChange={setRoleDrafts} inputClass={inputClass} />
+      {roleModels.problem ? <Notice tone="error">{roleModels.problem}</Notice> : null}
 
       <TemplateVersionPickers family={environment} strategy={effectiveStrategy} value={templateChoice} onChange={setTemplateChoice} inputClass={inputClass} />
 

@@ -2,6 +2,7 @@ import type { Strategy } from "@/lib/domain/config";
 import type { ArmInput } from "@/lib/domain/experiment";
 import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
 import { templateVersionsRequest } from "./template-picker";
+import { formRoles, roleModelsFromDrafts, type RoleModelDrafts } from "./role-models";
 
 /**
  * The "New experiment" form's arm rows as typed, turned into the contract's
@@ -21,6 +22,8 @@ export interface ArmDraft {
   memoryWindow: string;
   /** Template library version ids per role (lib/domain/template-library.ts); missing or "" = the family's built-in. */
   templates?: Partial<Record<"actor" | "reflector", string>>;
+  /** Issue 16: a model and settings per role (empty fields = the arm's model, temperature 0, the family's limits). */
+  roleModels?: RoleModelDrafts;
 }
 
 /** The label an arm row shows and submits: the typed one, else the strategy's name. */
@@ -40,9 +43,9 @@ export function memoryWindowApplies(strategy: Strategy, family: { fixedStepsPerT
  * template versions only for the roles a version was picked for.
  */
 export function armsFromDrafts(
-  drafts: readonly Pick<ArmDraft, "label" | "strategy" | "modelId" | "memoryWindow" | "templates">[],
+  drafts: readonly Pick<ArmDraft, "label" | "strategy" | "modelId" | "memoryWindow" | "templates" | "roleModels">[],
   defaultModelId: string | null,
-  family: { fixedStepsPerTrial?: number | null } | undefined,
+  family: { fixedStepsPerTrial?: number | null; evaluatorUsesModel?: boolean } | undefined,
 ): { arms: ArmInput[]; problem: string | null } {
   const arms: ArmInput[] = [];
   const labels = new Set<string>();
@@ -63,6 +66,9 @@ export function armsFromDrafts(
     }
     const templateVersions = templateVersionsRequest(draft.templates ?? {});
     if (templateVersions) arm.templateVersions = templateVersions;
+    const roles = roleModelsFromDrafts(draft.roleModels ?? {}, formRoles(family?.evaluatorUsesModel));
+    if (roles.problem) return { arms, problem: `Arm "${label}": ${roles.problem}` };
+    if (roles.models) arm.models = roles.models;
     arms.push(arm);
   }
   if (arms.length === 0) return { arms, problem: "Add at least one arm." };
