@@ -3,6 +3,7 @@
 import { Handle, Position, type Node } from "@xyflow/react";
 import type { ReactNode } from "react";
 import { HANDLES, type ActionNodeData, type GraphNodeDataMap, type GraphNodeKind } from "@/lib/graph";
+import { CopyLinkButton } from "@/components/replay/copy-link-button";
 import { Badge } from "@/components/ui/badge";
 import { useRunUiStore } from "@/lib/store";
 import { cn } from "@/lib/utils/cn";
@@ -44,7 +45,7 @@ export function NodeFrame({
       data-selected={selected || undefined}
       data-spotlight={spotlit || undefined}
       className={cn(
-        "flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white text-left shadow-sm",
+        "relative flex h-full w-full flex-col overflow-hidden rounded-lg border bg-white text-left shadow-sm",
         // Zoomed far out (RunGraph's FAR_ZOOM), the box without its unreadable text: far cheaper to paint.
         "in-[.run-graph-far]:shadow-none in-[.run-graph-far]:*:invisible",
         animateEntry && "node-enter",
@@ -55,6 +56,8 @@ export function NodeFrame({
       {...attributes}
     >
       {children}
+      {/* A link to this moment with this node selected (issue 15): only on the selected node, so other nodes stay one element. */}
+      {selected ? <CopyLinkButton nodeId={id} className="absolute bottom-1 right-1" /> : null}
     </div>
   );
 }
