@@ -41,6 +41,15 @@ export function SiteNav() {
         Paper&apos;s runs
       </Link>
       <Link
+        href="/lessons"
+        data-testid="nav-lessons"
+        className={cn(linkClass, pathname.startsWith("/lessons") && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/lessons") ? "page" : undefined}
+        title="Narrated lessons over real runs, with predictions; present them from a clicker"
+      >
+        Lessons
+      </Link>
+      <Link
         href="/reflections"
         data-testid="nav-reflections"
         className={cn(linkClass, pathname.startsWith("/reflections") && "bg-slate-100 text-slate-900")}
