@@ -27,6 +27,12 @@ import type { TemplateStore } from "@/lib/db/template-store";
 import { TemplateService } from "./template-service";
 import { TemplateWorkbench } from "./template-workbench";
 import { DEFAULT_CONCURRENCY, parseProviderCaps, WorkerPool, type WorkerPoolOptions } from "./worker-pool";
+import { PriceService } from "./price-service";
+import { MemoryStoreService } from "./memory-store-service";
+import { MemoryPriceStore } from "@/lib/db/price-store-memory";
+import { SqlitePriceStore } from "@/lib/db/price-store-sqlite";
+import { MemoryMemoryStoreRepository } from "@/lib/db/memory-store-entries-memory";
+import { SqliteMemoryStoreRepository } from "@/lib/db/memory-store-entries-sqlite";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
 export const DEFAULT_DB_PATH = ".data/playground.sqlite";
@@ -49,6 +55,10 @@ export interface ServerContext {
   /** Run bundles: export a run or experiment as one file, import one read-only (issue 18). */
   bundles: BundleService;
   engineDeps: EngineDeps;
+  /** Issue 16 (M2): the editable price table; every live call is priced with it at record time. */
+  prices: PriceService;
+  /** Issue 16 (M2): named memory stores (warm starts, writeMemory, retention). */
+  memoryStores: MemoryStoreService;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (issue 16, lib/llm/providers/*), read from
@@ -92,11 +102,16 @@ export function createServerContext(
      * else an in-memory one (tests that pass a store get a library of their own).
      */
     templates?: TemplateStore;
+    /** Issue 16: the price table's and memory stores' clock (tests); default the wall clock. */
+    now?: () => Date;
   } = {},
 ): ServerContext {
   const env = options.env ?? process.env;
   const store = options.store ?? new SqliteRunStore(databasePath(env));
   const bus = new RunEventBus();
+  // Issue 16 (M2): on the database file, or in memory when the caller passes its own run store (tests).
+  const prices = new PriceService(options.store ? new MemoryPriceStore() : new SqlitePriceStore(databasePath(env)), options.now);
+  const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : new SqliteMemoryStoreRepository(databasePath(env)), options.now);
   const engineDeps: EngineDeps = {
     log: store,
     model: createCachingModelPort(
@@ -104,6 +119,8 @@ export function createServerContext(
       store,
     ),
     environmentFor: (id) => environmentEntry(id).family,
+    pricing: prices.pricer(),
+    memory: memoryStores.port(),
   };
   const workers = new WorkerPool(store, engineDeps, bus, { ...workerSettings(env), ...options.workers });
   const service = new RunService(store, workers, bus, env, options.requestedBy ?? "web");
@@ -115,7 +132,10 @@ export function createServerContext(
   experiments.useTemplates(templates);
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
-  if (options.startWorkers !== false) workers.start();
+  if (options.startWorkers !== false) {
+    workers.start();
+    memoryStores.start();
+  }
   return {
     store,
     bus,
@@ -128,6 +148,8 @@ export function createServerContext(
     templateWorkbench,
     bundles,
     engineDeps,
+    prices,
+    memoryStores,
     models: () => listAvailableModels(env),
     providers: {
       statuses: (fresh = false) => providerStatuses(env, { fresh }),
