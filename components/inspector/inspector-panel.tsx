@@ -79,8 +79,15 @@ function ModelCallDetails({ call, state, title = "Model call", byPerson = false 
                   ) : null}
                 </span>,
               ],
-              ["Role", call.role],
-              ["Tokens", <span key="t" data-testid="inspector-tokens">{formatInteger(call.usage.inputTokens)} in · {formatInteger(call.usage.outputTokens)} out</span>],
+              ["Role", call.role === "actor" ? "Actor" : call.role === "reflector" ? "Self-Reflection" : "Evaluator (a model's opinion)"],
+              [
+                "Tokens",
+                <span key="t" data-testid="inspector-tokens">
+                  {formatInteger(call.usage.inputTokens)} in
+                  {call.usage.cachedInputTokens ? <span data-testid="inspector-cached-tokens"> ({formatInteger(call.usage.cachedInputTokens)} from the prompt cache)</span> : null}
+                  {call.usage.cacheWriteInputTokens ? ` (${formatInteger(call.usage.cacheWriteInputTokens)} written to the cache)` : ""} · {formatInteger(call.usage.outputTokens)} out
+                </span>,
+              ],
               ["Latency", <span key="l" data-testid="inspector-latency">{formatMs(call.latencyMs)}</span>],
               ["Cost", <span key="c" data-testid="inspector-cost">{call.costUsd === null ? "unknown price" : formatUsd(call.costUsd)}</span>],
               [
