@@ -154,6 +154,16 @@ export function RunHeader({
   const strategy = detail?.strategy ?? config?.strategy;
   // The Actor model in force on this branch (after any model settings-edit), not the one the run started with.
   const modelId = state.effectiveConfig?.models.actor.modelId ?? detail?.modelId;
+  // Issue 16: when the roles use different models, each role's (Actor, Evaluator where it is a model, Self-Reflection).
+  const models = state.effectiveConfig?.models;
+  const roleModels: [string, string][] | null =
+    models && (models.reflector.modelId !== models.actor.modelId || (models.evaluator !== undefined && models.evaluator.modelId !== models.actor.modelId))
+      ? [
+          ["Actor", models.actor.modelId],
+          ...(models.evaluator ? ([["Evaluator", models.evaluator.modelId]] as [string, string][]) : []),
+          ["Self-Reflection", models.reflector.modelId],
+        ]
+      : null;
   const behaviour = strategy ? strategyBehaviour(strategy) : null;
   const carriesMemory = behaviour !== null && (behaviour.reflectionsInPrompt || behaviour.includesLastAttempt);
   const effectiveStatus = status;
@@ -201,6 +211,15 @@ export function RunHeader({
                     Demo model — scripted stand-in, not a real LLM
                   </Badge>
                 ) : null}
+              </span>
+            ) : null}
+            {roleModels ? (
+              <span data-testid="run-role-models" className="inline-flex flex-wrap items-center gap-1.5 text-slate-600">
+                {roleModels.map(([role, id]) => (
+                  <span key={role} data-role={role}>
+                    {role} <code className="font-mono text-slate-800">{id}</code>
+                  </span>
+                ))}
               </span>
             ) : null}
             {config ? (
