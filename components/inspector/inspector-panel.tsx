@@ -21,6 +21,7 @@ import { ForkHere } from "./fork-here";
 import { MemoryInPrompt } from "./memory-in-prompt";
 import { PromptViewer } from "./prompt-viewer";
 import { QaEvaluationView } from "./qa-evaluation-view";
+import { JUDGE_OPINION_LABEL, JudgeEvaluationView } from "./judge-evaluation-view";
 import { TemplateVersionLine } from "./template-version-line";
 
 /** The scripted offline stand-in (see `GET /api/models`, `scripted: true`). */
@@ -284,12 +285,19 @@ function NodeDetails({
               <Facts
                 rows={[
                   ["Evaluator", node.data.evaluatorKind],
-                  ["Signal", node.data.oracle ? `Oracle: ${ORACLE_EXPLANATION}.` : "Self-evaluation (no gold answer)."],
+                  [
+                    "Signal",
+                    node.data.oracle ? `Oracle: ${ORACLE_EXPLANATION}.` : node.data.evaluatorKind === "llm-judge" ? `LLM judge: ${JUDGE_OPINION_LABEL}.` : "Self-evaluation (no gold answer).",
+                  ],
                 ]}
               />
             </Section>
           )}
           <QaEvaluationView state={state} trial={node.data.trial} />
+          <JudgeEvaluationView state={state} trial={node.data.trial} />
+          {(evaluation?.judge?.callIds ?? []).map((callId, index, all) => (
+            <ModelCallDetails key={callId} call={state.calls[callId]} state={state} title={all.length > 1 ? `Judge call ${index + 1} of ${all.length} (its prompt and answer)` : "Judge call (its prompt and answer)"} />
+          ))}
           <Section title={node.data.code ? "Feedback the agent sees" : "Feedback"}>
             <TextBlock testId="inspector-text" mono={node.data.code !== undefined}>
               {node.data.feedback}

@@ -201,6 +201,17 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
         evaluatorKind: evaluation.evaluatorKind,
         oracle: evaluation.oracle,
         ...codeField(code && codeVerdictView(trialView, evaluation)),
+        // Issue 16 part 6: an LLM judge's per-criterion scores.
+        ...(evaluation.judge
+          ? {
+              judge: {
+                weightedScore: evaluation.judge.weightedScore,
+                threshold: evaluation.judge.threshold,
+                modelId: evaluation.judge.modelId,
+                criteria: evaluation.judge.criteria.map(({ id, weight, rawScore, score }) => ({ id, weight, rawScore, score })),
+              },
+            }
+          : {}),
       },
     });
   }

@@ -123,6 +123,16 @@ export type EvaluationNodeData = {
   oracle: boolean;
   /** Code runs only: the internal verdict beside the hidden tests' one, and the false-positive flag. */
   code?: CodeVerdictView;
+  /** LLM-judge evaluations only (`open`, issue 16 part 6): the weighted score against the threshold and a score per criterion (0–1). */
+  judge?: JudgeVerdictView;
+};
+
+/** What the evaluation node shows of an LLM judge's verdict. */
+export type JudgeVerdictView = {
+  weightedScore: number;
+  threshold: number;
+  modelId: string;
+  criteria: Array<{ id: string; weight: number; rawScore: number; score: number }>;
 };
 
 export type ReflectionNodeData = {

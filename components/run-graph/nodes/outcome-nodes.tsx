@@ -54,10 +54,34 @@ export const EvaluationNode = memo(function EvaluationNode({ id, data }: NodePro
       <p className={cn("mt-0.5 text-sm font-semibold", pass ? "text-green-800" : "text-red-800")}>
         {pass ? "✓ Pass" : "✗ Fail"} <span className="text-xs font-normal text-slate-600">score {data.score}</span>
       </p>
-      <p className="line-clamp-2 text-xs leading-snug text-slate-700">{nodeText(data.feedback)}</p>
+      {data.judge ? <JudgeScores judge={data.judge} pass={pass} /> : <p className="line-clamp-2 text-xs leading-snug text-slate-700">{nodeText(data.feedback)}</p>}
     </NodeFrame>
   );
 });
+
+/** An LLM judge's verdict on the node (issue 16 part 6): weighted score vs threshold, one thin bar per criterion, and the "model's opinion" label. */
+function JudgeScores({ judge, pass }: { judge: NonNullable<FlowNode<"evaluation">["data"]["judge"]>; pass: boolean }) {
+  return (
+    <div className="mt-0.5 space-y-0.5" data-testid="node-judge-scores">
+      <p className="text-[11px] text-slate-700">
+        judge {judge.weightedScore.toFixed(2)} {pass ? "≥" : "<"} {judge.threshold.toFixed(2)} ·{" "}
+        <span className="font-medium text-amber-900" data-testid="node-judge-opinion">
+          a model&apos;s opinion, not an oracle
+        </span>
+      </p>
+      <ul className="flex gap-1" aria-label="Judge scores per criterion">
+        {judge.criteria.slice(0, 8).map((criterion) => (
+          <li key={criterion.id} className="min-w-0 flex-1" title={`${criterion.id} (weight ${criterion.weight}): ${criterion.rawScore}/5`}>
+            <div className="h-1.5 overflow-hidden rounded bg-slate-200">
+              <div className={criterion.score >= 0.8 ? "h-full bg-green-600" : criterion.score >= 0.5 ? "h-full bg-amber-500" : "h-full bg-red-600"} style={{ width: `${Math.round(criterion.score * 100)}%` }} />
+            </div>
+            <p className="truncate text-[9px] leading-tight text-slate-600">{criterion.id}</p>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** The Self-Reflection model's lesson, which goes into the episodic memory. */
 export const ReflectionNode = memo(function ReflectionNode({ id, data }: NodeProps<FlowNode<"reflection">>) {
