@@ -18,6 +18,7 @@ import { testProviderConnection } from "@/lib/llm/providers/test-connection";
 import type { ProviderId, ProvidersResponse, ProviderTestResult } from "@/lib/domain/providers";
 import { RunEventBus } from "./run-event-bus";
 import { BundleService } from "./bundle-service";
+import { OtlpService } from "./otlp-service";
 import { ExperimentExport } from "./experiment-export";
 import { ExperimentService } from "./experiment-service";
 import { RunService } from "./run-service";
@@ -54,6 +55,8 @@ export interface ServerContext {
   templateWorkbench: TemplateWorkbench;
   /** Run bundles: export a run or experiment as one file, import one read-only (issue 18). */
   bundles: BundleService;
+  /** OpenTelemetry export of runs from their logs (issue 18). */
+  otlp: OtlpService;
   engineDeps: EngineDeps;
   /** Issue 16 (M2): the editable price table; every live call is priced with it at record time. */
   prices: PriceService;
@@ -132,6 +135,7 @@ export function createServerContext(
   experiments.useTemplates(templates);
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
+  const otlp = new OtlpService(store, env);
   if (options.startWorkers !== false) {
     workers.start();
     memoryStores.start();
@@ -147,6 +151,7 @@ export function createServerContext(
     templates,
     templateWorkbench,
     bundles,
+    otlp,
     engineDeps,
     prices,
     memoryStores,
