@@ -258,3 +258,32 @@ export const memoryEntries = sqliteTable(
     index("memory_entries_expiry").on(table.expiresAt),
   ],
 );
+
+/**
+ * A person's grade of one judged trial (issue 16 part 6, the judge-agreement view): pass/fail and
+ * optionally per criterion, beside the LLM judge's verdict as it was recorded when the person graded
+ * (`judge_verdict`, from the trial's `evaluation-end`). One grade per (run, branch, trial); grading
+ * again replaces it. docs/decisions/0025-llm-judge-open-tasks.md.
+ */
+export const humanGrades = sqliteTable(
+  "human_grades",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    branchId: text("branch_id").notNull(),
+    trial: integer("trial").notNull(),
+    taskId: text("task_id").notNull(),
+    /** `pass` or `fail`. */
+    verdict: text("verdict").notNull(),
+    /** JSON `{ [criterionId]: "pass" | "fail" }`, or null when graded as a whole only. */
+    criteria: text("criteria"),
+    note: text("note").notNull(),
+    /** The judge's verdict of that trial when graded (`pass` / `fail`). */
+    judgeVerdict: text("judge_verdict").notNull(),
+    judgeScore: real("judge_score").notNull(),
+    gradedAt: text("graded_at").notNull(),
+  },
+  (table) => [uniqueIndex("human_grades_trial").on(table.runId, table.branchId, table.trial)],
+);
