@@ -399,12 +399,15 @@ export function InspectorPanel({
   state,
   forkPoints,
   onForkHere,
+  practice,
 }: {
   graph: RunGraph;
   state: RunState;
   /** The checkpoint after each evaluation and reflection node (by node id), for "Fork here". */
   forkPoints?: ReadonlyMap<string, ForkPoint>;
   onForkHere?: (nodeId: string) => void;
+  /** "Write your own reflection" for a failed trial (components/reflection-practice), shown under a failed trial's evaluation. */
+  practice?: (trial: number) => ReactNode;
 }) {
   const selectedNodeId = useRunUiStore((store) => store.selectedNodeId);
   const open = useRunUiStore((store) => store.inspectorOpen);
@@ -431,6 +434,14 @@ export function InspectorPanel({
       {/* Keyed by node: another node's details start at the top, not at the last one's scroll position. */}
       <div key={node.id} className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3 [container-type:size]">
         <NodeDetails node={node} state={state} forkPoints={forkPoints} onForkHere={onForkHere} />
+        {practice && node.type === "evaluation" && node.data.verdict === "fail" ? (
+          <details className="rounded-md border border-amber-300" data-testid="practice-details">
+            <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-slate-900" data-testid="practice-open">
+              Write your own reflection before seeing the model&apos;s
+            </summary>
+            <div className="px-2 pb-2">{practice(node.data.trial)}</div>
+          </details>
+        ) : null}
       </div>
     </section>
   );

@@ -13,6 +13,7 @@ import { branchesQuery, callInFlightView, isNotFound, runQuery, useLiveCall, use
 import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type MobilePane, type SideTab } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
+import { ReflectionPractice } from "@/components/reflection-practice";
 import { ReplayBar, RunUrlSync } from "@/components/replay";
 import { RunGraph } from "@/components/run-graph";
 import { Button } from "@/components/ui/button";
@@ -271,6 +272,9 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
     [forkPoints, graph.nodes, shownEvents, state],
   );
 
+  // "Write your own reflection" under a failed trial's evaluation (issue 15, part 4); the fork it makes opens on this page.
+  const practice = useCallback((trial: number) => <ReflectionPractice runId={runId} branchId={branch} trial={trial} />, [runId, branch]);
+
   const onSelectBranch = useCallback(
     (branchId: string) => {
       setForkTarget(null);
@@ -386,7 +390,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
               mobilePane === "memory" ? "max-lg:hidden" : mobilePane === "details" ? "max-lg:flex-1" : null,
             )}
           >
-            <InspectorPanel graph={graph} state={state} forkPoints={forkPoints} onForkHere={onForkHere} />
+            <InspectorPanel graph={graph} state={state} forkPoints={forkPoints} onForkHere={onForkHere} practice={practice} />
           </div>
           <div className={cn("flex min-h-0 flex-col", inspectorOpen ? "flex-[2]" : "flex-1", mobilePane === "details" ? "max-lg:hidden" : null)}>
             <SideTabs />

@@ -1,4 +1,5 @@
 import { stemmer } from "stemmer";
+import { z } from "zod";
 
 /**
  * Key facts: what a reflection must *say* for the offline demo model to act on
@@ -30,6 +31,17 @@ export interface KeyFact {
   /** What the fact is, in words for the learner: e.g. "the entity to search next (Dunmere)". */
   says: string;
 }
+
+/** {@link KeyFact} on the wire (`GET /api/key-facts`). */
+export const keyFactSchema = z.object({ id: z.string().min(1), any: z.array(z.string().min(1)).min(1), says: z.string().min(1) });
+
+/**
+ * `GET /api/key-facts?environment=&taskId=&strategy=`: a task's key facts, so the
+ * browser can match a learner's text as they type with the same
+ * {@link matchKeyFacts}. `known: false` (and no facts) for a task that has none.
+ */
+export const keyFactsResponseSchema = z.object({ known: z.boolean(), facts: z.array(keyFactSchema) });
+export type KeyFactsResponse = z.infer<typeof keyFactsResponseSchema>;
 
 /** The verdict of {@link matchKeyFacts}: whether the text helps the demo model, and which facts it states. */
 export interface KeyFactMatch {
@@ -105,6 +117,18 @@ export function matchesPhrasing(text: string, phrasing: string): boolean {
 /** True when `text` matches at least one of the fact's phrasings. */
 export function statesFact(text: string, fact: KeyFact): boolean {
   return fact.any.some((phrasing) => matchesPhrasing(text, phrasing));
+}
+
+/** {@link KeyFactMatch} plus the facts themselves; `known` is false for a task with no key facts (not built in). */
+export interface ReflectionHelpsResult extends KeyFactMatch {
+  known: boolean;
+  facts: readonly KeyFact[];
+}
+
+/** {@link matchKeyFacts} for a task's facts, or `known: false` (never helps) when the task has none (`facts === null`). */
+export function helpsWith(facts: readonly KeyFact[] | null, text: string): ReflectionHelpsResult {
+  if (facts === null) return { known: false, facts: [], helps: false, matched: [], missing: [] };
+  return { known: true, facts, ...matchKeyFacts(facts, text) };
 }
 
 /** Which of `facts` the text states; `helps` when it states all of them (never for an empty list). */

@@ -1,13 +1,14 @@
 import type { EnvironmentId } from "@/lib/domain/config";
-import { matchKeyFacts, type KeyFact, type KeyFactMatch } from "@/lib/domain/key-facts";
+import { helpsWith, type KeyFact, type ReflectionHelpsResult } from "@/lib/domain/key-facts";
 import { builtinCodeKeyFacts } from "./code/builtin-key-facts";
 import { builtinHouseholdKeyFacts } from "./household/builtin-key-facts";
 import { builtinQaKeyFacts } from "./qa/builtin-key-facts";
 
 /**
- * The one place the offline demo model and the UI ask "would this reflection
- * help?" (issue 15, part 4; decision 0022). Pure data and functions: no task
- * texts, so the client bundle stays small.
+ * The one place that answers "would this reflection help the demo model?"
+ * (issue 15, part 4; decision 0022): the demo script books match the memory
+ * with the same facts, and the browser gets them from `GET /api/key-facts`
+ * and matches with the same lib/domain/key-facts.ts functions.
  */
 
 /** Which task a reflection is about: the run config's family, task id and (for QA) strategy. */
@@ -18,11 +19,7 @@ export interface KeyFactTask {
   strategy?: string;
 }
 
-/** {@link KeyFactMatch} plus the facts themselves; `known` is false for a task with no key facts (not built in). */
-export interface ReflectionHelpsResult extends KeyFactMatch {
-  known: boolean;
-  facts: readonly KeyFact[];
-}
+export type { ReflectionHelpsResult };
 
 /** True for the chain-of-thought strategies (decision 0008). */
 export function isCotStrategy(strategy: string | undefined): boolean {
@@ -53,7 +50,5 @@ export function keyFactsFor(task: KeyFactTask): readonly KeyFact[] | null {
  * no key facts: `known: false`, `helps: false`.
  */
 export function reflectionHelps(task: KeyFactTask, reflectionText: string): ReflectionHelpsResult {
-  const facts = keyFactsFor(task);
-  if (facts === null) return { known: false, facts: [], helps: false, matched: [], missing: [] };
-  return { known: true, facts, ...matchKeyFacts(facts, reflectionText) };
+  return helpsWith(keyFactsFor(task), reflectionText);
 }

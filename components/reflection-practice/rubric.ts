@@ -1,0 +1,111 @@
+import { helpsWith, matchesPhrasing, normaliseForFacts, type KeyFact, type ReflectionHelpsResult } from "@/lib/domain/key-facts";
+import type { TrialView } from "@/lib/domain/fold-run";
+
+/**
+ * The short rubric "write your own reflection" shows beside the model's
+ * reflection (issue 15, part 4). Computed from the text alone, no model:
+ * - names the mistake: mentions what went wrong in the trial (the wrong answer,
+ *   the failed or repeated action, the wrong output) — {@link mistakeCandidates};
+ * - says what to do instead: a key fact of the task, or a plan ("next time",
+ *   "should", "instead", …) about something concrete — a word the trial's
+ *   actions or observations show (so "I should be more careful" is no plan);
+ * - short enough for memory: {@link MIN_WORDS}–{@link MAX_WORDS} words (the
+ *   paper's reflections are two to four sentences, and Ω of them share the
+ *   Actor's prompt);
+ * - would help the demo model: the task's key facts matched as the demo model
+ *   matches them ({@link helpsWith}; lib/environments/demo-key-facts.ts
+ *   `reflectionHelps` on the server), with the facts it states or misses.
+ */
+
+/** Fewer words than this cannot name a mistake and a plan. */
+export const MIN_WORDS = 8;
+/** More than this crowds the Actor's prompt (about the longest scripted reflection, a household one). */
+export const MAX_WORDS = 120;
+
+/** What the learner's text mentions of the trial's mistake. */
+export interface MistakeCheck {
+  ok: boolean;
+  /** The candidates (as shown in the trial) the text mentions. */
+  mentioned: string[];
+  /** Every candidate looked for. */
+  candidates: string[];
+}
+
+/** The whole rubric. */
+export interface ReflectionRubric {
+  namesMistake: MistakeCheck;
+  saysInstead: { ok: boolean };
+  length: { ok: boolean; words: number; min: number; max: number };
+  helps: ReflectionHelpsResult;
+}
+
+/** Words that announce what to do differently. */
+const PLAN_CUES = ["next time", "should", "must", "need to", "needs to", "have to", "has to", "will", "instead", "rather than", "first", "then", "before", "make sure", "remember", "always", "never", "do not", "dont", "try", "use", "search", "look up", "check", "return", "take", "go to", "open", "answer with", "give"];
+
+const SHORT_OR_COMMON = new Set(["from", "with", "into", "onto", "the", "and", "for", "that", "this", "what", "which", "assert", "true", "false", "none", "null"]);
+
+/** The words of a candidate that must all appear (stemmed), ignoring digits, very short and very common words. */
+function contentWords(candidate: string): string[] {
+  return normaliseForFacts(candidate).filter((word) => word.length >= 3 && !/^\d+$/.test(word) && !SHORT_OR_COMMON.has(word));
+}
+
+/** Distinct non-empty strings, first occurrence kept. */
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values.map((value) => value.trim()).filter((value) => value !== ""))];
+}
+
+/**
+ * What a reflection on this trial could name as the mistake: the submitted
+ * answer, the last action and any action repeated in a row (a loop), the
+ * arguments of failed searches, and for code the outputs the failing tests
+ * reported (`# output: …` in the feedback).
+ */
+export function mistakeCandidates(trial: TrialView): string[] {
+  const candidates: string[] = [];
+  if (trial.answer) candidates.push(trial.answer);
+  const actions = trial.steps.map((step) => step.action?.text ?? "").filter((text) => text !== "");
+  const last = actions.at(-1);
+  if (last) candidates.push(last);
+  for (let index = 1; index < actions.length; index += 1) if (actions[index] === actions[index - 1]) candidates.push(actions[index]!);
+  for (const step of trial.steps) {
+    const search = /^\s*Search\[(.+)\]\s*$/.exec(step.action?.text ?? "");
+    if (search?.[1] && /^(Could not find|No Results)/.test(step.observation?.text ?? "")) candidates.push(search[1]);
+  }
+  const feedback = trial.evaluation?.feedback ?? "";
+  for (const match of feedback.matchAll(/# output: ([^\n]+)/g)) candidates.push(match[1]!);
+  return unique(candidates).filter((candidate) => contentWords(candidate).length > 0 || /\d/.test(candidate));
+}
+
+/** True when the text mentions the candidate: all its content words (or, for a bare number, the number). */
+function mentions(text: string, candidate: string): boolean {
+  const words = contentWords(candidate);
+  if (words.length === 0) return matchesPhrasing(text, candidate);
+  const said = new Set(normaliseForFacts(text));
+  return words.every((word) => said.has(word));
+}
+
+/** Words of `text` (stemmed, four letters or more) that the trial's actions or observations also show. */
+export function concreteWords(text: string, trial: TrialView): string[] {
+  const shown = new Set(trial.steps.flatMap((step) => normaliseForFacts(`${step.action?.text ?? ""} ${step.observation?.text ?? ""}`)));
+  return [...new Set(normaliseForFacts(text).filter((word) => word.length >= 4 && !SHORT_OR_COMMON.has(word) && shown.has(word)))];
+}
+
+/** Counts words the way a reader would (runs of letters or digits). */
+export function wordCount(text: string): number {
+  return (text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).length;
+}
+
+/** The rubric for `text` written about `trial`, given the task's key facts (null: the task has none, `GET /api/key-facts`). */
+export function assessReflection(text: string, trial: TrialView, facts: readonly KeyFact[] | null): ReflectionRubric {
+  const candidates = mistakeCandidates(trial);
+  const mentioned = candidates.filter((candidate) => mentions(text, candidate));
+  const helps = helpsWith(facts, text);
+  const words = wordCount(text);
+  const plan = PLAN_CUES.some((cue) => matchesPhrasing(text, cue)) && concreteWords(text, trial).length > 0;
+  return {
+    namesMistake: { ok: mentioned.length > 0, mentioned, candidates },
+    saysInstead: { ok: plan || helps.matched.length > 0 },
+    length: { ok: words >= MIN_WORDS && words <= MAX_WORDS, words, min: MIN_WORDS, max: MAX_WORDS },
+    helps,
+  };
+}

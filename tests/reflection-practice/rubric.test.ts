@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { assessReflection, mistakeCandidates, MAX_WORDS } from "@/components/reflection-practice/rubric";
+import { foldRun, type TrialView } from "@/lib/domain/fold-run";
+import { keyFactsResponseSchema } from "@/lib/domain/key-facts";
+import { MemoryRunStore } from "@/lib/db/memory-store";
+import { householdDemoScriptBook } from "@/lib/environments/household";
+import { qaDemoScriptBook } from "@/lib/environments/qa";
+import { keyFactsFor, reflectionHelps } from "@/lib/environments/demo-key-facts";
+import { demoReply } from "@/lib/llm/demo-model";
+import { createModelPort } from "@/lib/llm/model-port";
+import { createServerContext } from "@/lib/server/app-context";
+import { GET } from "@/app/api/key-facts/route";
+import { scriptedMockModel } from "../helpers/mock-model";
+import { CORRECT_PARAPHRASES } from "../demo/paraphrases";
+
+/** Trial 1 of a demo run (it fails), as the UI folds it. */
+async function failedTrial(environment: "qa" | "household", taskId: string): Promise<TrialView> {
+  const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook, householdDemoScriptBook], prompt));
+  const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }) });
+  const run = await context.service.createRun({ environment, taskSet: "builtin", taskId, strategy: "reflexion", modelId: "demo", maxTrials: 2 });
+  await context.workers.untilSettled(run.rootBranchId);
+  const trial = foldRun((await context.service.events(run.id)).events).trials[0];
+  if (!trial) throw new Error("no trial");
+  return trial;
+}
+
+describe("the write-your-own-reflection rubric", () => {
+  it("QA: names the wrong answer, says what instead, fits memory, and would help exactly when reflectionHelps says so", async () => {
+    const trial = await failedTrial("qa", "qa-builtin-01");
+    expect(mistakeCandidates(trial)).toContain("Dunmere");
+    const facts = keyFactsFor({ environment: "qa", taskId: "qa-builtin-01" });
+    const good = CORRECT_PARAPHRASES["qa-builtin-01"]!;
+    const rubric = assessReflection(good, trial, facts);
+    expect(rubric.namesMistake).toMatchObject({ ok: true, mentioned: ["Dunmere"] });
+    expect(rubric.saysInstead.ok).toBe(true);
+    expect(rubric.length.ok).toBe(true);
+    expect(rubric.helps).toEqual(reflectionHelps({ environment: "qa", taskId: "qa-builtin-01" }, good));
+    expect(rubric.helps.helps).toBe(true);
+
+    const vague = assessReflection("I should be more careful.", trial, facts);
+    expect(vague.namesMistake.ok).toBe(false);
+    expect(vague.saysInstead.ok).toBe(false);
+    expect(vague.length.ok).toBe(false);
+    expect(vague.helps).toMatchObject({ known: true, helps: false, missing: ["search-next", "answer-type"] });
+
+    // Names the mistake and a plan, but not the fact the demo needs: helps says no, and why.
+    const halfway = assessReflection("I answered Dunmere, which was wrong. Next time I should search the town's page and read it again before I answer.", trial, facts);
+    expect(halfway.namesMistake.ok).toBe(true);
+    expect(halfway.saysInstead.ok).toBe(true);
+    expect(halfway.helps).toMatchObject({ helps: false, matched: ["search-next"], missing: ["answer-type"] });
+
+    const long = assessReflection(`${"Dunmere river ".repeat(MAX_WORDS)}`, trial, facts);
+    expect(long.length).toMatchObject({ ok: false, words: 2 * MAX_WORDS });
+  }, 30_000);
+
+  it("household: the looped action is a mistake candidate", async () => {
+    const trial = await failedTrial("household", "household-builtin-01");
+    expect(mistakeCandidates(trial)).toContain("use desklamp 1");
+    const rubric = assessReflection("I kept trying to use desklamp 1 at the sidetable. Go to the lamp first: it is on desk 1.", trial, keyFactsFor({ environment: "household", taskId: "household-builtin-01" }));
+    expect(rubric.namesMistake.ok).toBe(true);
+    expect(rubric.helps.helps).toBe(true);
+  }, 30_000);
+
+  it("a task without key facts: not known, never helps", async () => {
+    const trial = await failedTrial("qa", "qa-builtin-01");
+    expect(assessReflection("Search Dunmere for the river.", trial, null).helps).toEqual({ known: false, facts: [], helps: false, matched: [], missing: [] });
+  }, 30_000);
+});
+
+describe("GET /api/key-facts", () => {
+  it("serves a built-in task's facts (the CoT ones for cot strategies), known: false for others, 400 for a bad family", async () => {
+    const react = keyFactsResponseSchema.parse(await (await GET(new Request("http://x/api/key-facts?environment=qa&taskId=qa-builtin-02"))).json());
+    expect(react.facts.map((fact) => fact.id)).toEqual(["search-next", "exact-title"]);
+    const cot = keyFactsResponseSchema.parse(await (await GET(new Request("http://x/api/key-facts?environment=qa&taskId=qa-builtin-02&strategy=cot"))).json());
+    expect(cot.facts.map((fact) => fact.id)).toEqual(["wording", "name-only"]);
+    const unknown = keyFactsResponseSchema.parse(await (await GET(new Request("http://x/api/key-facts?environment=code&taskId=HumanEval/0"))).json());
+    expect(unknown).toEqual({ known: false, facts: [] });
+    expect((await GET(new Request("http://x/api/key-facts?environment=chess&taskId=x"))).status).toBe(400);
+  });
+});
