@@ -104,6 +104,8 @@ export interface RunState {
   spend: BudgetSpend;
   /** Issue 16 (M2): the reflections a warm start carried into trial 1 (`memory-carried-in`), or null. */
   carriedIn: EventData<"memory-carried-in"> | null;
+  /** Issue 16 (M2): why adaptive trials ended the run early (`run-end.stopReason`), or null. */
+  stop: { reason: NonNullable<EventData<"run-end">["stopReason"]>; detail: string } | null;
   /** How this branch's model calls use the response cache (the config's on the root branch, `live` by default; a fork's own). */
   replayMode: "live" | "recorded";
   /** Set on a forked branch: where it left its parent. */
@@ -147,6 +149,7 @@ export function emptyRunState(): RunState {
     totals: { modelCalls: 0, liveCalls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
     spend: { usd: 0, tokens: 0 },
     carriedIn: null,
+    stop: null,
     replayMode: "live",
     fork: null,
     lastSeq: 0,
@@ -362,6 +365,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case "run-end":
       state.status = "ended";
       state.outcome = event.data.outcome;
+      state.stop = event.data.stopReason ? { reason: event.data.stopReason, detail: event.data.stopDetail ?? "" } : null;
       state.pause = null;
       state.pauseRequested = false;
       state.cancelRequested = false;
