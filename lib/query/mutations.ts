@@ -105,8 +105,12 @@ export function usePauseRun(runId: string, branch: string | null = null) {
 export function useResumeRun(runId: string, branch: string | null = null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (options: { step?: boolean } | void) =>
-      fetchJson(branchRoute(runId, "resume", branch), runDetailResponseSchema, { method: "POST", body: options?.step ? { step: true } : {} }),
+    // Issue 16: `budget` replaces the run's budget before it resumes (a budget-exhausted run needs a higher one).
+    mutationFn: (options: { step?: boolean; budget?: { usd?: number; tokens?: number } | null } | void) =>
+      fetchJson(branchRoute(runId, "resume", branch), runDetailResponseSchema, {
+        method: "POST",
+        body: { ...(options?.step ? { step: true } : {}), ...(options?.budget !== undefined ? { budget: options.budget } : {}) },
+      }),
     onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
   });
 }
