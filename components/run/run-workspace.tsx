@@ -273,7 +273,20 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   );
 
   // "Write your own reflection" under a failed trial's evaluation (issue 15, part 4); the fork it makes opens on this page.
-  const practice = useCallback((trial: number) => <ReflectionPractice runId={runId} branchId={branch} trial={trial} />, [runId, branch]);
+  const practice = useCallback(
+    (trial: number) => (
+      <ReflectionPractice
+        runId={runId}
+        branchId={branch}
+        trial={trial}
+        onForked={(branchId) => {
+          selectNode(null);
+          selectBranch(branchId);
+        }}
+      />
+    ),
+    [runId, branch, selectNode, selectBranch],
+  );
 
   const onSelectBranch = useCallback(
     (branchId: string) => {

@@ -1,0 +1,148 @@
+import { mkdirSync } from "node:fs";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+/**
+ * Every screen (issue 15, part 6): the run page and the other pages at a phone
+ * (390×844), a projector (1280×720) and a laptop (1440×900), in the light and
+ * the dark theme (the system setting, emulated): no horizontal scroll, and the
+ * Branches panel never covers a trial lane's header. Screenshots go to
+ * test-results/screens/ (docs/images/phone-layout.png and dark-theme.png are
+ * copies of two of them).
+ */
+
+const VIEWPORTS = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "projector", width: 1280, height: 720 },
+  { name: "laptop", width: 1440, height: 900 },
+] as const;
+const THEMES = ["light", "dark"] as const;
+const SHOTS = "test-results/screens";
+
+/** Creates a demo run through the API and waits until it has ended. */
+async function endedRun(request: APIRequestContext, taskId: string, environment = "qa", strategy = "reflexion", maxTrials?: number): Promise<string> {
+  const created = await request.post("/api/runs", { data: { environment, taskSet: "builtin", taskId, strategy, modelId: "demo", ...(maxTrials ? { maxTrials } : {}) } });
+  expect(created.status()).toBe(201);
+  const { runId } = (await created.json()) as { runId: string };
+  await expect
+    .poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 60_000 })
+    .toBe("ended");
+  return runId;
+}
+
+async function noHorizontalScroll(page: Page, where: string) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth, `${where}: page wider than the window`).toBeLessThanOrEqual(innerWidth);
+}
+
+/** No lane header (the trial nodes) intersects the Branches panel. */
+async function branchesCoverNoLane(page: Page) {
+  const panel = await page.getByTestId("branch-tree-card").boundingBox();
+  expect(panel).not.toBeNull();
+  const headers = page.locator('[data-testid="node-trial"]');
+  const count = await headers.count();
+  expect(count).toBeGreaterThan(0);
+  for (let index = 0; index < count; index += 1) {
+    const box = await headers.nth(index).boundingBox();
+    if (!box || !panel) continue;
+    const overlaps = box.x < panel.x + panel.width && panel.x < box.x + box.width && box.y < panel.y + panel.height && panel.y < box.y + box.height;
+    expect(overlaps, `lane header ${index + 1} is covered by the Branches panel`).toBe(false);
+  }
+}
+
+let runId = "";
+let forkedRunId = "";
+
+test.beforeAll(async ({ request }) => {
+  runId = await endedRun(request, "qa-builtin-02");
+  // A run with a fork: the Branches panel lists two branches.
+  forkedRunId = await endedRun(request, "qa-builtin-05");
+  const events = ((await (await request.get(`/api/runs/${forkedRunId}/events?after=0`)).json()) as { events: Array<{ type: string; seq: number }> }).events;
+  const checkpoint = events.find((event) => event.type === "checkpoint" && event.seq > 1);
+  expect(checkpoint).toBeDefined();
+  const fork = await request.post(`/api/runs/${forkedRunId}/fork`, { data: { atSeq: checkpoint!.seq, replay: "recorded" } });
+  expect(fork.status()).toBe(201);
+});
+
+for (const viewport of VIEWPORTS) {
+  for (const theme of THEMES) {
+    test(`${viewport.name} ${viewport.width}×${viewport.height}, ${theme}: run page and home fit, Branches cover no lane`, async ({ page }) => {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      await page.emulateMedia({ colorScheme: theme });
+
+      await page.goto("/");
+      await expect(page.getByTestId("start-run")).toBeVisible();
+      await expect(page.locator("html")).toHaveClass(theme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+      await noHorizontalScroll(page, "home");
+      await page.screenshot({ path: `${SHOTS}/home-${viewport.name}-${theme}.png` });
+
+      for (const id of [runId, forkedRunId]) {
+        await page.goto(`/runs/${id}`);
+        await expect(page.locator('[data-testid="node-trial"]').first()).toBeVisible();
+        await expect(page.getByTestId("branch-tree-card")).toBeVisible();
+        await noHorizontalScroll(page, `run ${id}`);
+        await branchesCoverNoLane(page);
+        if (viewport.width < 1024) {
+          // Phone: one pane at a time; the tabs switch them.
+          await expect(page.getByTestId("mobile-pane-tabs")).toBeVisible();
+          await expect(page.getByTestId("run-side-panel")).toBeHidden();
+        } else {
+          await expect(page.getByTestId("mobile-pane-tabs")).toBeHidden();
+          await expect(page.getByTestId("run-side-panel")).toBeVisible();
+        }
+      }
+      await page.screenshot({ path: `${SHOTS}/run-${viewport.name}-${theme}.png` });
+
+      if (viewport.width < 1024) {
+        // A tap on a node opens its details in the Details pane; Graph comes back.
+        await page.locator('[data-testid="node-evaluation"][data-trial="1"]').click();
+        await expect(page.getByTestId("run-panes")).toHaveAttribute("data-pane", "details");
+        await expect(page.getByTestId("inspector")).toBeVisible();
+        await noHorizontalScroll(page, "run page, details pane");
+        await page.screenshot({ path: `${SHOTS}/run-${viewport.name}-${theme}-details.png` });
+        await page.getByTestId("mobile-pane-memory").click();
+        await expect(page.getByTestId("side-tab-memory")).toBeVisible();
+        await noHorizontalScroll(page, "run page, memory pane");
+        await page.getByTestId("mobile-pane-graph").click();
+        await expect(page.getByTestId("run-graph-viewport")).toBeVisible();
+      }
+
+      // The other pages fit too.
+      for (const path of ["/experiments", "/templates", "/imports", "/reflections", "/lessons"]) {
+        const response = await page.goto(path);
+        if (response?.status() === 404) continue;
+        await page.waitForLoadState("networkidle");
+        await noHorizontalScroll(page, path);
+      }
+    });
+  }
+}
+
+test("the theme toggle overrides the system setting, persists across a reload, and 'system' follows it again", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/");
+  await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+  await page.getByTestId("theme-dark").click();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(page.getByTestId("theme-dark")).toHaveAttribute("aria-checked", "true");
+  await page.getByTestId("theme-system").click();
+  await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+});
+
+test("the tour: the Tour button starts it, arrow keys step it, Esc skips it", async ({ page }) => {
+  await page.goto("/");
+  await page.getByTestId("tour-button").click();
+  const popover = page.locator(".driver-popover");
+  await expect(popover).toBeVisible();
+  await expect(popover).toContainText("in one minute");
+  await page.keyboard.press("ArrowRight");
+  await expect(popover).toContainText("Where things are");
+  await page.keyboard.press("Escape");
+  await expect(popover).toBeHidden();
+  expect(await page.evaluate(() => window.localStorage.getItem("reflexion-tour-seen"))).not.toBeNull();
+});
