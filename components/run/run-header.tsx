@@ -1,6 +1,7 @@
 "use client";
 
 import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
+import { BudgetMeter } from "@/components/costs/budget-meter";
 import type { RunState } from "@/lib/domain/fold-run";
 import type { CallActivity } from "@/lib/domain/status";
 import { stepBudget } from "@/lib/domain/next-step";
@@ -255,6 +256,7 @@ export function RunHeader({
 
       <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 pb-2.5 pt-2">
         <TrialStrip state={state} status={effectiveStatus} />
+        <BudgetMeter state={state} live={effectiveStatus === "running"} />
         {unrecorded ? (
           <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals" data-unrecorded="true" title={`Calls, tokens and cost: ${NOT_RECORDED}.`}>
             {(["calls", "tokens", "cost"] as const).map((name) => (

@@ -26,6 +26,7 @@ import { ForkDialog, type ForkTarget } from "./fork-dialog";
 import { RunHeader } from "./run-header";
 import { INTERRUPTED_MESSAGE, pauseBanner } from "./run-messages";
 import { SteerPanel } from "./steer-panel";
+import { RunCosts } from "@/components/costs/run-costs";
 
 /** What the log and the server say about the run, in words, when it needs the user's attention. */
 function RunBanners({ state, status }: { state: RunState; status: RunStatus | null }) {
@@ -356,6 +357,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         />
       )}
       <RunBanners state={state} status={effectiveStatus} />
+      <RunCosts runId={runId} branch={branch} state={state} status={effectiveStatus} />
       <ReplayBar events={events} compact={presenter} />
       <RunUrlSync events={events} branch={currentBranchId} />
       <MobilePaneTabs />
