@@ -53,6 +53,8 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   const { registerTemplateCommands } = await import("@/lib/cli/template-commands");
   const { registerImportCommands } = await import("@/lib/cli/import-commands");
   const { registerBundleCommands } = await import("@/lib/cli/bundle-commands");
+  const { registerOtlpCommands } = await import("@/lib/cli/otlp-commands");
+  const { registerProviderCommands } = await import("@/lib/cli/provider-commands");
   const readTaskFile = (env: string, file: string) => environmentEntry(env).importTaskSet(readDatasetFile(file));
 
   program
@@ -82,6 +84,8 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerTemplateCommands(program);
   registerImportCommands(program);
   registerBundleCommands(program);
+  registerOtlpCommands(program);
+  registerProviderCommands(program);
 }
 
 program

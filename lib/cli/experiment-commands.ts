@@ -8,10 +8,11 @@ import { armSchema, experimentSummaryLine, type ArmInput, type ExperimentSummary
 import { environmentEntry } from "@/lib/environments/registry";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
+import { modelIdArg, roleModelOption, withRoleFlags, type RoleModelFlags } from "./model-flags";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { armWithVersionReferences } from "./template-commands";
 
-interface RunOptions {
+interface RunOptions extends RoleModelFlags {
   env: string;
   tasks: string;
   taskIds?: string;
@@ -128,8 +129,11 @@ export function registerExperimentCommands(program: Command): void {
     .requiredOption("--tasks <file|builtin>", 'a dataset file or "builtin"')
     .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
     .option("--arms <strategies>", "comma-separated strategies, each an arm labelled by its name (default none,reflexion)")
-    .option("--arms-file <file>", "a JSON list of labelled arm configurations: [{label, strategy, modelId, memoryWindow?, maxTrials?, templates?}]; a templates value without whitespace is a library version (tv-… id, <template>@<label>), any other value template text")
-    .option("--model <id>", "model id of the --arms arms", "demo")
+    .option("--arms-file <file>", "a JSON list of labelled arm configurations: [{label, strategy, modelId, models?: {actor?, evaluator?, reflector?: {modelId?, temperature?, maxOutputTokens?}}, memoryWindow?, maxTrials?, templates?}]; a templates value without whitespace is a library version (tv-… id, <template>@<label>), any other value template text")
+    .option("--model <id>", "model id of the --arms arms (every role)", modelIdArg, "demo")
+    .addOption(roleModelOption("actor"))
+    .addOption(roleModelOption("evaluator"))
+    .addOption(roleModelOption("reflector"))
     .option("--trials <n>", "trial budget of each run (1–50)", rangedInt(1, 50), 5)
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
     .option("--name <name>", "a name for the experiment")
@@ -142,7 +146,8 @@ export function registerExperimentCommands(program: Command): void {
         if (options.tasks !== BUILTIN_TASK_SET) {
           taskSet = (await context.service.importTaskSet(options.env, path.basename(options.tasks), readDatasetFile(options.tasks))).taskSet.id;
         }
-        const arms = armsOf(options);
+        // Issue 16: --actor-model / --evaluator-model / --reflector-model apply to every arm that names no model for the role.
+        const arms = armsOf(options).map((arm) => withRoleFlags(arm, options));
         const taskIds = options.taskIds?.split(",").map((id) => id.trim()).filter(Boolean) ?? [];
         const concurrency = options.concurrency ?? 4;
         const record = await context.experiments.start(

@@ -7,6 +7,7 @@ import { environmentEntry } from "@/lib/environments/registry";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
 import { follow } from "./follow";
+import { modelIdArg, roleModelOption, roleModelsFromFlags } from "./model-flags";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
 
@@ -40,6 +41,10 @@ interface RunOptions {
   detach?: boolean;
   template?: string[];
   summarizeMemory?: number;
+  /** Issue 16: per-role models (lib/cli/model-flags.ts). */
+  actorModel?: string;
+  evaluatorModel?: string;
+  reflectorModel?: string;
 }
 
 /**
@@ -56,7 +61,7 @@ export function registerRunCommands(program: Command): void {
     .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
     .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
     .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
-    .option("--model <id>", "model id: demo, openai:<m>, anthropic:<m>, compatible:<m>", "demo")
+    .option("--model <id>", "model id of every role: demo, openai:<m>, anthropic:<m>, google:<m>, ollama:<m>, compatible:<m>", modelIdArg, "demo")
     .option("--trials <n>", "maximum number of trials (1–50)", rangedInt(1, 50), 5)
     .option("--memory-window <n>", "memory window Ω: reflections the Actor sees (default 3; code: 1, as in the paper)", positiveInt)
     .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30; code: always 2, tests then implementation)", positiveInt)
@@ -66,6 +71,9 @@ export function registerRunCommands(program: Command): void {
     .option("--summarize-memory <tokens>", "summarise the reflections with the Self-Reflection model when they exceed this many tokens (instead of the memory window)", positiveInt)
     .option("--json", "print the run's events, one stored JSON envelope per line")
     .option("--detach", "only enqueue the run (status queued) and print its id; a worker executes it")
+    .addOption(roleModelOption("actor"))
+    .addOption(roleModelOption("evaluator"))
+    .addOption(roleModelOption("reflector"))
     .action(async (options: RunOptions) => {
       const family = environmentEntry(options.env).family;
       if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
@@ -86,6 +94,7 @@ export function registerRunCommands(program: Command): void {
             taskId: options.taskId,
             strategy: options.strategy,
             modelId: options.model,
+            models: roleModelsFromFlags(options),
             maxTrials: options.trials,
             memoryWindow: options.memoryWindow,
             maxStepsPerTrial: options.maxSteps,
