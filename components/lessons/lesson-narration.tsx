@@ -2,13 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { RunEvent } from "@/lib/domain/events";
 import type { LessonDocument, LessonStep } from "@/lib/lessons/lesson-schema";
 import { derivePrediction, type DerivedPrediction } from "@/lib/lessons/predictions";
 import { LessonResolveError, resolveCursor, resolveNode, resolveSpotlight } from "@/lib/lessons/resolve-lesson";
 import { runEventsQuery } from "@/lib/query";
-import { useRunUiStore } from "@/lib/store";
+import { SIDE_PANEL_MIN, useRunUiStore } from "@/lib/store";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
 import { scoreOf, useLessonAnswers, type LessonAnswers } from "./lesson-answers";
@@ -89,6 +89,20 @@ export function LessonNarration({
   const questions = lesson.steps.filter((entry) => entry.question).length;
 
   useEffect(() => setStorePresenter(presenter && !exploring), [presenter, exploring, setStorePresenter]);
+  // Presenter mode gives the graph room: the side column at its narrowest, restored afterwards.
+  const sidePanelWidth = useRunUiStore((store) => store.sidePanelWidth);
+  const setSidePanelWidth = useRunUiStore((store) => store.setSidePanelWidth);
+  const savedWidth = useRef<number | null>(null);
+  const presenting = presenter && !exploring;
+  useEffect(() => {
+    if (presenting && savedWidth.current === null) {
+      savedWidth.current = sidePanelWidth;
+      setSidePanelWidth(SIDE_PANEL_MIN);
+    } else if (!presenting && savedWidth.current !== null) {
+      setSidePanelWidth(savedWidth.current);
+      savedWidth.current = null;
+    }
+  }, [presenting, sidePanelWidth, setSidePanelWidth]);
 
   // Apply the step: cursor (before the answer while a question is open), spotlight, selection.
   const cursor = ready ? (revealed && resolved.prediction ? Math.max(resolved.cursor, resolved.prediction.revealCursor) : resolved.cursor) : null;
@@ -136,13 +150,17 @@ export function LessonNarration({
 
   if (exploring) {
     return (
-      <aside aria-label="Lesson (paused)" data-testid="lesson-rail" className="flex w-10 flex-none flex-col items-center gap-2 border-r border-slate-200 bg-amber-50 py-3">
+      <aside
+        aria-label="Lesson (paused)"
+        data-testid="lesson-rail"
+        className="flex flex-none items-center gap-2 border-b border-slate-200 bg-amber-50 px-3 py-1 lg:w-10 lg:flex-col lg:border-b-0 lg:border-r lg:px-0 lg:py-3"
+      >
         <button
           type="button"
           onClick={() => onExploring(false)}
           data-testid="lesson-back"
           title="Back to the lesson (l)"
-          className="rounded border border-amber-300 bg-white px-1 py-2 text-xs font-medium text-amber-900 [writing-mode:vertical-rl] hover:bg-amber-100"
+          className="rounded border border-amber-300 bg-white px-2 py-1 text-xs font-medium text-amber-900 hover:bg-amber-100 lg:px-1 lg:py-2 lg:[writing-mode:vertical-rl]"
         >
           Back to the lesson (l)
         </button>
@@ -156,7 +174,11 @@ export function LessonNarration({
       data-testid="lesson-narration"
       data-step={stepIndex + 1}
       data-steps={lesson.steps.length}
-      className={cn("flex min-h-0 flex-none flex-col border-r border-slate-200 bg-white", presenter ? "w-[min(42vw,40rem)]" : "w-[min(24rem,42vw)]")}
+      className={cn(
+        // Beside the graph from lg up; below it (the panes stack) above the graph, at most half the screen high.
+        "flex min-h-0 flex-none flex-col border-b border-slate-200 bg-white max-lg:max-h-[45vh] lg:border-b-0 lg:border-r",
+        presenter ? "lg:w-[min(38vw,36rem)]" : "lg:w-[min(24rem,36vw)]",
+      )}
     >
       <header className="flex flex-none items-center gap-2 border-b border-slate-200 px-4 py-2">
         <div className="min-w-0 flex-1">

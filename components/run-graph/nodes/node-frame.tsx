@@ -50,7 +50,8 @@ export function NodeFrame({
         "in-[.run-graph-far]:shadow-none in-[.run-graph-far]:*:invisible",
         animateEntry && "node-enter",
         className,
-        spotlit && "ring-4 ring-amber-400 ring-offset-2",
+        // An outline, not a ring: it stays visible around a selected (ringed) node.
+        spotlit && "outline-4 outline-offset-4 outline-amber-400",
         selected && "ring-2 ring-sky-600 ring-offset-2",
       )}
       {...attributes}
