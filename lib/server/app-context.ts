@@ -9,6 +9,9 @@ import { codeDemoScriptBook } from "@/lib/environments/code/demo-script";
 import { householdDemoScriptBook } from "@/lib/environments/household/demo-script";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { openDemoScriptBook } from "@/lib/environments/open/demo-script";
+import { MemoryGradeStore } from "@/lib/db/grade-store-memory";
+import { SqliteGradeStore } from "@/lib/db/grade-store-sqlite";
+import { JudgeGradeService } from "./judge-grade-service";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -62,6 +65,8 @@ export interface ServerContext {
   prices: PriceService;
   /** Issue 16 (M2): named memory stores (warm starts, writeMemory, retention). */
   memoryStores: MemoryStoreService;
+  /** Issue 16 part 6: people's grades of judged trials and their agreement with the LLM judge. */
+  judgeGrades: JudgeGradeService;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (issue 16, lib/llm/providers/*), read from
@@ -136,6 +141,7 @@ export function createServerContext(
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
   const otlp = new OtlpService(store, env);
+  const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : new SqliteGradeStore(databasePath(env)), options.now);
   if (options.startWorkers !== false) {
     workers.start();
     memoryStores.start();
@@ -155,6 +161,7 @@ export function createServerContext(
     engineDeps,
     prices,
     memoryStores,
+    judgeGrades,
     models: () => listAvailableModels(env),
     providers: {
       statuses: (fresh = false) => providerStatuses(env, { fresh }),

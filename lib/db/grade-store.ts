@@ -1,0 +1,19 @@
+import type { HumanGrade } from "@/lib/domain/judge-grades";
+
+/**
+ * Storage of people's grades of judged trials (issue 16 part 6; table `human_grades`, migration
+ * 0008). One grade per (run, branch, trial): saving again replaces it. Adapters: SQLite
+ * (./grade-store-sqlite.ts) and in-memory (./grade-store-memory.ts); one contract test
+ * (tests/judge/grade-store.test.ts).
+ */
+export interface GradeStore {
+  /** Stores `grade`, replacing any grade of the same run, branch and trial; returns what is stored. */
+  saveGrade(grade: HumanGrade): Promise<HumanGrade>;
+  /** Every grade, newest first. */
+  listGrades(): Promise<HumanGrade[]>;
+}
+
+/** Sort order of {@link GradeStore.listGrades}: newest `gradedAt` first, then id. */
+export function compareGrades(a: HumanGrade, b: HumanGrade): number {
+  return b.gradedAt.localeCompare(a.gradedAt) || a.id.localeCompare(b.id);
+}
