@@ -12,6 +12,7 @@ import { derivePrediction } from "@/lib/lessons/predictions";
 import { LessonResolveError, resolveCursor, resolveNode } from "@/lib/lessons/resolve-lesson";
 import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
+import { PaperImportService } from "@/lib/importers/import-service";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { LessonService, parseLessonFile } from "@/lib/server/lesson-service";
 import { scriptedMockModel } from "../helpers/mock-model";
@@ -200,5 +201,37 @@ describe("lesson schema", () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]?.file).toBe("bad.md");
     expect(problems[0]?.message).toMatch(/bad\.md/);
+  });
+});
+
+describe("the lesson over the authors' imported HotpotQA run", () => {
+  const file = "paper-hotpotqa-search-loop.md";
+  const dataRoot = path.resolve("../shared/data");
+
+  it.runIf(fs.existsSync(path.join(dataRoot, "reflexion")))("imports the log once and resolves every step on the question's run", { timeout: 180_000 }, async () => {
+    const { context, lessons } = setup();
+    const { lesson } = parseLessonFile(file, fs.readFileSync(path.join(LESSONS_DIR, file), "utf8"));
+    expect(lesson.run.kind).toBe("imported");
+    const first = await lessons.ensureRun(lesson.id);
+    const events = (await context.service.events(first.runId)).events;
+    const state = foldRun(events);
+    expect(state.config?.provenance).not.toBeNull();
+    // The authors' run solved this question in trial 2.
+    expect(state.trials.map((trial) => trial.outcome)).toEqual(["halted", "success"]);
+    for (const step of lesson.steps) {
+      const cursor = resolveCursor(events, step.cursor);
+      for (const selector of step.spotlight) expect(() => resolveNode(events, selector)).not.toThrow();
+      if (step.question) expect(derivePrediction(events, step.question).revealCursor).toBeGreaterThan(cursor);
+    }
+    expect(derivePrediction(events, { kind: "reflection-changes-first-action", trial: 2, prompt: "?", explanation: "." }).answer).toBe("changes");
+    // A second call reuses the import (content hash): same run, nothing new.
+    const again = await lessons.ensureRun(lesson.id);
+    expect(again).toEqual({ runId: first.runId, reused: true });
+  });
+
+  it("without a data folder, says where to put the log and which command imports it", async () => {
+    const { context } = setup();
+    const service = new LessonService({ ...context, imports: new PaperImportService(context.store, context.experiments, { dataRoot: null }) }, { dir: LESSONS_DIR });
+    await expect(service.ensureRun("paper-hotpotqa-search-loop")).rejects.toThrow(/REFLEXION_DATA_ROOT.*import-logs/);
   });
 });
