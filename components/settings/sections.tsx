@@ -2,6 +2,8 @@
 
 import type { ComponentType } from "react";
 import { ProvidersSection } from "./providers-section";
+import { PriceTableSection } from "./price-table-section";
+import { MemoryStoresSection } from "./memory-stores-section";
 
 /**
  * The settings page's sections, in order. Each is a client component that fetches
@@ -15,4 +17,8 @@ export interface SettingsSection {
   Component: ComponentType;
 }
 
-export const SETTINGS_SECTIONS: readonly SettingsSection[] = [{ id: "providers", title: "Model providers", Component: ProvidersSection }];
+export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
+  { id: "providers", title: "Model providers", Component: ProvidersSection },
+  { id: "prices", title: "Prices", Component: PriceTableSection },
+  { id: "memory-stores", title: "Memory stores", Component: MemoryStoresSection },
+];

@@ -88,3 +88,10 @@ export function expiryOf(createdAt: string, retentionDays: number): string {
 export function carriedItemId(entryId: string): string {
   return `carried:${entryId}`;
 }
+
+/** `GET/PUT /api/memory-stores` answer. */
+export const memoryStoresResponseSchema = z.object({ stores: z.array(memoryStoreInfoSchema) });
+export type MemoryStoresResponse = z.infer<typeof memoryStoresResponseSchema>;
+
+/** `PUT /api/memory-stores` body: create a store or change its retention. */
+export const putMemoryStoreSchema = z.object({ name: memoryStoreNameSchema, retentionDays: retentionDaysSchema }).strict();
