@@ -290,7 +290,13 @@ export function NewRunForm() {
           htmlFor={ids.model}
           hint={
             selectedModel?.scripted ? (
-              <span className="text-violet-800">Demo model — a scripted stand-in, not a real LLM. It plays the built-in tasks (fail, reflect, succeed) offline.</span>
+              <span className="text-violet-800">
+                Demo model — a scripted stand-in, not a real LLM. It plays the built-in tasks (fail, reflect, succeed) offline.{" "}
+                <span data-testid="demo-speed-hint">
+                  Too fast to watch? Replay the run at class speed with the Replay bar on its page, or start the server with{" "}
+                  <code className="font-mono">REFLEXION_DEMO_DELAY_MS=800</code> to slow every demo call.
+                </span>
+              </span>
             ) : models.data && models.data.configuredProviders.length === 0 ? (
               "No provider keys are configured on the server."
             ) : null
