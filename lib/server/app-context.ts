@@ -120,8 +120,10 @@ export function createServerContext(
   // Issue 16 (M2): on the database file, or in memory when the caller passes its own run store (tests).
   const prices = new PriceService(options.store ? new MemoryPriceStore() : new SqlitePriceStore(databasePath(env)), options.now);
   const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : new SqliteMemoryStoreRepository(databasePath(env)), options.now);
+  const otlp = new OtlpService(store, env);
   const engineDeps: EngineDeps = {
-    log: store,
+    // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended (issue 18).
+    log: otlp.liveLog(store),
     model: createCachingModelPort(
       options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook] }),
       store,
@@ -140,7 +142,6 @@ export function createServerContext(
   experiments.useTemplates(templates);
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
-  const otlp = new OtlpService(store, env);
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : new SqliteGradeStore(databasePath(env)), options.now);
   if (options.startWorkers !== false) {
     workers.start();

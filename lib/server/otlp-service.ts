@@ -6,6 +6,8 @@ import { asRunId } from "@/lib/domain/ids";
 import { sendOtlp, spansOfBranches, toJsonLines } from "@/lib/otel/export";
 import { displayEndpoint, otlpSettings, otlpSettingsView, type OtlpSettingsView } from "@/lib/otel/settings";
 import type { BranchLog } from "@/lib/otel/trace-from-log";
+import type { EventLog } from "@/lib/engine/ports";
+import { withLiveOtlp } from "@/lib/otel/live-export";
 
 /**
  * OpenTelemetry export of runs (issue 18, docs/decisions/0026): spans built from the event log
@@ -68,6 +70,26 @@ export class OtlpService {
     } catch (error) {
       throw new AppError("model-call-failed", `Sending to ${displayEndpoint(url)} failed: ${error instanceof Error ? error.message : String(error)}. Check that the collector runs and the endpoint ends in /v1/traces.`);
     }
+  }
+
+  /**
+   * The engine's event log, wrapped to send spans as they happen when `REFLEXION_OTLP_LIVE=1` and an
+   * endpoint is set (lib/otel/live-export.ts); otherwise `log` itself.
+   */
+  liveLog(log: EventLog): EventLog {
+    let settings;
+    try {
+      settings = otlpSettings(this.env);
+    } catch {
+      return log;
+    }
+    const endpoint = settings.endpoint;
+    if (!settings.live || !endpoint) return log;
+    return withLiveOtlp(log, {
+      target: { url: endpoint, headers: settings.headers },
+      appVersion: APP_VERSION,
+      branchLog: async (runId, branchId) => (await this.branchLogs(runId)).find((candidate) => candidate.branchId === branchId) ?? null,
+    });
   }
 
   /** The settings as the settings page shows them (no header values). */
