@@ -9,7 +9,7 @@ const linkClass = "rounded px-2 py-1 text-xs font-medium text-slate-700 hover:bg
 
 /**
  * The header's links: Runs (home), Experiments, the paper's runs (import),
- * Reflections (that worked / did not help), Templates (the library), Settings (providers), and on a run page "Compare
+ * Reflections (that worked / did not help), Templates (the library), Judge (agreement with the LLM judge), Settings (providers), and on a run page "Compare
  * this run…", which opens the compare view with this run so another run of
  * the same task can be picked beside it.
  */
@@ -66,6 +66,15 @@ export function SiteNav() {
         title="The prompt template library: versions, editor with preview and diff, A/B comparisons"
       >
         Templates
+      </Link>
+      <Link
+        href="/judge"
+        data-testid="nav-judge"
+        className={cn(linkClass, pathname.startsWith("/judge") && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/judge") ? "page" : undefined}
+        title="Grade judged open-task trials yourself and see how often the LLM judge agrees (Cohen's kappa)"
+      >
+        Judge
       </Link>
       <Link
         href="/settings"

@@ -35,7 +35,7 @@ beforeAll(async () => {
 }, 60_000);
 
 async function get() {
-  const response = await route.GET(new NextRequest("http://127.0.0.1/api/judge-grades"));
+  const response = await route.GET();
   return judgeGradesResponseSchema.parse(await response.json());
 }
 
