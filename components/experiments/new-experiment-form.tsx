@@ -216,7 +216,7 @@ export function NewExperimentForm() {
             </select>
           </Field>
 
-          <fieldset className="space-y-2">
+          <fieldset className="min-w-0 space-y-2">
             <legend className="text-xs font-medium text-slate-700">Tasks</legend>
             <div className="flex flex-wrap gap-4 text-sm text-slate-800">
               <label className="flex items-center gap-2">
@@ -284,7 +284,7 @@ export function NewExperimentForm() {
             ) : null}
           </fieldset>
 
-          <fieldset className="space-y-2">
+          <fieldset className="min-w-0 space-y-2">
             <legend className="text-xs font-medium text-slate-700">Arms — one run configuration each; every task runs once per arm</legend>
             <div className="overflow-x-auto rounded-md border border-slate-200">
               <table className="w-full text-left text-sm" data-testid="arm-rows">
