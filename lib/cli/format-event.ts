@@ -43,6 +43,14 @@ export function formatEventLine(event: RunEvent): string | null {
         const flag = event.data.falsePositive ? "  ⚠ FALSE POSITIVE: the agent's own tests passed a program the hidden tests reject" : "";
         return `  Evaluator (unit tests): internal ${event.data.verdict.toUpperCase()} ${internal} · hidden tests (reporting only, never shown to the agent): ${hidden.verdict.toUpperCase()} ${hidden.passed}/${hidden.total}${flag}`;
       }
+      const judge = event.data.judge;
+      if (judge) {
+        // Issue 16 part 6: the LLM judge's per-criterion scores, one line each.
+        const relation = event.data.verdict === "pass" ? "≥" : "<";
+        const asked = judge.attempts > 1 ? ` (asked ${judge.attempts} times: ${judge.firstProblem ?? "first answer unreadable"})` : "";
+        const lines = judge.criteria.map((c) => `    - ${c.id} ×${c.weight}: ${c.rawScore}/5  ${clip(c.justification, MAX_OBSERVATION_CHARS)}`);
+        return [`  Evaluator (LLM judge ${judge.modelId}, a model's opinion, not an oracle): ${event.data.verdict.toUpperCase()} — weighted score ${judge.weightedScore.toFixed(2)} ${relation} threshold ${judge.threshold.toFixed(2)}${asked}`, ...lines].join("\n");
+      }
       return `  Evaluator (${event.data.evaluatorKind}${event.data.oracle ? ", oracle: uses the gold answer" : ""}): ${event.data.verdict.toUpperCase()} — ${event.data.feedback}`;
     }
     case "trial-end":
