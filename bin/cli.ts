@@ -55,6 +55,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   const { registerBundleCommands } = await import("@/lib/cli/bundle-commands");
   const { registerOtlpCommands } = await import("@/lib/cli/otlp-commands");
   const { registerProviderCommands } = await import("@/lib/cli/provider-commands");
+  const { registerPriceCommands } = await import("@/lib/cli/price-commands");
   const readTaskFile = (env: string, file: string) => environmentEntry(env).importTaskSet(readDatasetFile(file));
 
   program
@@ -86,6 +87,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerBundleCommands(program);
   registerOtlpCommands(program);
   registerProviderCommands(program);
+  registerPriceCommands(program);
 }
 
 program

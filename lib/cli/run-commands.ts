@@ -10,6 +10,7 @@ import { follow } from "./follow";
 import { modelIdArg, roleModelOption, roleModelsFromFlags } from "./model-flags";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
+import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
 
 /** A CLI context: the same database as the web app; its worker pool claims nothing by itself. */
 function cliContext(): ServerContext {
@@ -26,7 +27,7 @@ function driveAndFollow(context: ServerContext, runId: RunId, branchId: BranchId
   });
 }
 
-interface RunOptions {
+interface RunOptions extends BudgetFlags {
   env: string;
   tasks: string;
   taskId: string;
@@ -74,6 +75,13 @@ export function registerRunCommands(program: Command): void {
     .addOption(roleModelOption("actor"))
     .addOption(roleModelOption("evaluator"))
     .addOption(roleModelOption("reflector"))
+    .addOption(budgetOptions()[0])
+    .addOption(budgetOptions()[1])
+    .addOption(adaptiveAndMemoryOptions()[0])
+    .addOption(adaptiveAndMemoryOptions()[1])
+    .addOption(adaptiveAndMemoryOptions()[2])
+    .addOption(adaptiveAndMemoryOptions()[3])
+    .addOption(adaptiveAndMemoryOptions()[4])
     .action(async (options: RunOptions) => {
       const family = environmentEntry(options.env).family;
       if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
@@ -100,6 +108,8 @@ export function registerRunCommands(program: Command): void {
             maxStepsPerTrial: options.maxSteps,
             templateVersions: templateChoiceOf(options.template),
             memoryManagement: options.summarizeMemory === undefined ? undefined : { kind: "summarize", tokenBudget: options.summarizeMemory },
+            // Issue 16 (M2): --budget-*, --adaptive-*, --task-cost-ceiling, --warm-start, --write-memory.
+            ...runExtrasFromFlags(options),
             breakpoints: {
               afterReflection: options.breakAfter?.includes("reflection") ?? false,
               afterObservation: options.breakAfter?.includes("observation") ?? false,
@@ -129,20 +139,22 @@ export function registerRunCommands(program: Command): void {
     .option("--branch <id>", "branch id (default: the run's root branch)")
     .option("--step", "perform one action, then pause again")
     .option("--json", "print events as JSON lines")
-    .action(async (options: { run: string; branch?: string; step?: boolean; json?: boolean }) => {
+    .addOption(budgetOptions()[0])
+    .addOption(budgetOptions()[1])
+    .action(async (options: { run: string; branch?: string; step?: boolean; json?: boolean } & BudgetFlags) => {
       const context = cliContext();
       try {
         const run = await context.service.getRun(options.run);
         const branch = await context.service.branchOf(run, options.branch);
         const status = await context.service.status(run, { branchId: branch });
-        if (status !== "paused" && status !== "interrupted") {
+        if (status !== "paused" && status !== "interrupted" && status !== "budget-exhausted") {
           // Checked before anything is printed, so a refused resume writes nothing to stdout.
           throw new Error(`Run ${run.id} is ${status}; only a paused or interrupted run can be resumed.`);
         }
         process.exitCode = await follow(context, options.run, branch, {
           json: options.json ?? false,
           start: async () => {
-            await context.service.resume(options.run, branch, { step: options.step ?? false });
+            await context.service.resume(options.run, branch, { step: options.step ?? false, budget: budgetFromFlags(options) });
             await context.workers.drive(run.id, branch);
           },
         });
