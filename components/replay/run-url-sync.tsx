@@ -42,11 +42,12 @@ export function RunUrlSync({ events, branch }: { /** The branch's whole log (not
     selectNode(fromUrl.node);
   }, [events, cursor, selectNode]);
 
-  // Another branch: back to live.
+  // Another branch: back to live (not when the root branch's id first becomes known: that is the same branch).
   useEffect(() => {
     if (lastBranch.current === branch) return;
+    const previous = lastBranch.current;
     lastBranch.current = branch;
-    setCursor(null);
+    if (previous !== null) setCursor(null);
   }, [branch, setCursor]);
 
   // Store → URL, after the URL's own state was applied.
