@@ -35,7 +35,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             Actor → Evaluator → Self-Reflection → episodic memory, one trial at a time
           </span>
           <SiteNav />
-          <div className="flex flex-none items-center gap-2">
+          <div className="ml-auto flex flex-none items-center gap-2 sm:ml-0">
             <TourButton />
             <ThemeToggle />
           </div>

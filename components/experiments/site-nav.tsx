@@ -19,7 +19,11 @@ export function SiteNav() {
   const runId = runMatch ? decodeURIComponent(runMatch[1]!) : null;
   const inExperiments = pathname.startsWith("/experiments");
   return (
-    <nav aria-label="Main" className="ml-auto flex flex-wrap items-center justify-end gap-1" data-tour="nav">
+    <nav
+      aria-label="Main"
+      className="order-last -mx-1 flex w-full items-center gap-1 overflow-x-auto whitespace-nowrap sm:order-none sm:mx-0 sm:ml-auto sm:w-auto sm:flex-wrap sm:justify-end sm:overflow-visible"
+      data-tour="nav"
+    >
       <Link href="/" className={cn(linkClass, pathname === "/" && "bg-slate-100 text-slate-900")} aria-current={pathname === "/" ? "page" : undefined}>
         Runs
       </Link>

@@ -75,7 +75,11 @@ export function BranchTree({ rows, current, onSelect }: { rows: readonly BranchT
       </button>
       {open ? (
         <>
-          <ul data-testid="branch-tree" aria-label="Branches of this run" className="flex max-h-24 min-w-0 flex-1 flex-wrap gap-1 overflow-y-auto">
+          <ul
+            data-testid="branch-tree"
+            aria-label="Branches of this run"
+            className={cn("flex max-h-24 min-w-0 flex-wrap gap-1 overflow-y-auto", rows.length === 1 ? "max-w-full flex-none" : "flex-1")}
+          >
             {rows.map((row) => {
               const branch = row.branch;
               const selected = branch.id === current;
@@ -95,7 +99,7 @@ export function BranchTree({ rows, current, onSelect }: { rows: readonly BranchT
                       selected ? "border-sky-400 bg-sky-50" : "border-slate-200 hover:bg-slate-50",
                     )}
                   >
-                    <span className="flex flex-wrap items-center gap-x-2">
+                    <span className="flex flex-wrap items-center gap-x-2 sm:flex-nowrap sm:whitespace-nowrap">
                       <span className="font-medium text-slate-900">
                         {row.depth > 0 ? <span aria-hidden className="mr-1 text-slate-400">{"\u00a0".repeat(row.depth - 1)}└</span> : null}
                         {branchLabel(row)}
@@ -125,7 +129,7 @@ export function BranchTree({ rows, current, onSelect }: { rows: readonly BranchT
             })}
           </ul>
           {rows.length === 1 ? (
-            <p className="basis-full px-1.5 text-[11px] text-slate-500 xl:basis-auto xl:self-center">
+            <p className="hidden min-w-0 flex-1 self-center truncate px-1.5 text-[11px] text-slate-500 md:block">
               Select an evaluation or reflection node and use <strong>Fork here</strong> to try another path from that point.
             </p>
           ) : null}

@@ -361,7 +361,8 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
       <ReplayBar events={events} compact={presenter} />
       <RunUrlSync events={events} branch={currentBranchId} />
       <MobilePaneTabs />
-      <div className="flex min-h-0 flex-1 flex-col lg:flex-row" data-testid="run-panes" data-pane={mobilePane}>
+      {/* Below lg the panes keep most of the screen's height; the run header above scrolls away with the page. */}
+      <div className="flex min-h-0 flex-1 flex-col max-lg:min-h-[80svh] max-lg:flex-none lg:flex-row" data-testid="run-panes" data-pane={mobilePane}>
         {dock}
         <main
           className={cn("relative min-h-0 min-w-0 flex-1 flex-col", mobilePane === "graph" ? "flex" : "hidden", "lg:flex")}
