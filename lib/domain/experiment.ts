@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { environmentIdSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { provenanceSchema } from "./provenance";
+import { budgetSchema } from "./budget";
+import { adaptiveTrialsSchema } from "./adaptive-trials";
+import { warmStartSchema, writeMemorySchema } from "./memory-store";
 import { runStatusSchema } from "./status";
 import { memoryManagementRequestSchema, templateVersionChoiceSchema } from "./template-library";
 
@@ -41,6 +44,14 @@ export const armSchema = z.object({
   templateVersions: templateVersionChoiceSchema.optional(),
   /** Window (default) or summarise the reflections (issue 14 part 5). */
   memoryManagement: memoryManagementRequestSchema.optional(),
+  /** Issue 16 (M2): each of this arm's runs gets this budget (USD and/or tokens); wins over the experiment's split budget. */
+  budget: budgetSchema.nullable().optional(),
+  /** Issue 16 (M2): adaptive trials for this arm's runs (repeated reflections, per-task cost ceiling). */
+  adaptiveTrials: adaptiveTrialsSchema.nullable().optional(),
+  /** Issue 16 (M2): warm start this arm's runs from a memory store (compare a cold arm with a warm one). */
+  warmStart: warmStartSchema.nullable().optional(),
+  /** Issue 16 (M2): write this arm's reflections into a memory store. */
+  writeMemory: writeMemorySchema.nullable().optional(),
 });
 export type Arm = z.infer<typeof armSchema>;
 export type ArmInput = z.input<typeof armSchema>;
@@ -59,6 +70,11 @@ export const experimentDefinitionSchema = z
     maxTrials: z.number().int().min(1).max(50).default(5),
     /** Runs of this experiment in flight at once (the CLI's worker pool size). */
     concurrency: z.number().int().min(1).max(32).default(4),
+    /**
+     * Issue 16 (M2): the experiment's budget, split evenly over its runs (lib/domain/budget.ts
+     * `splitBudget`: each of the tasks × arms runs gets budget / runs) unless an arm sets its own.
+     */
+    budget: budgetSchema.nullable().optional(),
   })
   .refine((definition) => new Set(definition.arms.map((arm) => arm.label)).size === definition.arms.length, {
     message: "arm labels must be unique",
