@@ -1,3 +1,4 @@
+import { splitBudget, type Budget } from "@/lib/domain/budget";
 import { AppError } from "@/lib/domain/errors";
 import {
   experimentDefinitionSchema,
@@ -89,6 +90,8 @@ export class ExperimentService {
     const existing = new Set((await this.store.experiments.listExperimentRuns(record.id)).map((link) => `${link.taskId}\u0000${link.arm}`));
     const { definition } = record;
     let created = 0;
+    // Issue 16 (M2): the experiment's budget split evenly over its runs, unless an arm sets its own.
+    const share = splitBudget(definition.budget, definition.taskIds.length * definition.arms.length);
     for (const taskId of definition.taskIds) {
       for (const arm of definition.arms) {
         if (existing.has(`${taskId}\u0000${arm.label}`)) continue;
@@ -107,6 +110,10 @@ export class ExperimentService {
             templates: arm.templates,
             templateVersions: arm.templateVersions,
             memoryManagement: arm.memoryManagement,
+            budget: arm.budget ?? share,
+            adaptiveTrials: arm.adaptiveTrials,
+            warmStart: arm.warmStart,
+            writeMemory: arm.writeMemory,
             replayMode: "recorded",
             // Arms share calls within this experiment; a new experiment samples the model afresh.
             cacheScope: record.id,
@@ -120,14 +127,19 @@ export class ExperimentService {
     return created;
   }
 
-  /** Resumes an experiment where it stopped: missing runs are created, paused ones resumed; interrupted ones the pool takes over anyway. */
-  async resume(id: string): Promise<ExperimentRecord> {
+  /**
+   * Resumes an experiment where it stopped: missing runs are created, paused ones resumed; interrupted ones the pool takes over anyway.
+   * Issue 16: with `budget` (a new experiment budget, split over its runs as at the start), budget-exhausted runs resume with their share.
+   */
+  async resume(id: string, options: { budget?: Budget | null } = {}): Promise<ExperimentRecord> {
     const record = await this.get(id);
     await this.ensureRuns(record, { start: false });
+    const share = options.budget === undefined ? undefined : splitBudget(options.budget, record.definition.taskIds.length * record.definition.arms.length);
     for (const link of await this.store.experiments.listExperimentRuns(id)) {
       const run = await this.runs.getRun(link.runId);
       const status = await this.runs.status(run);
       if (status === "paused" || status === "interrupted") await this.runs.resume(run.id);
+      if (status === "budget-exhausted" && share !== undefined) await this.runs.resume(run.id, null, { budget: share });
     }
     this.workers.wake();
     return record;

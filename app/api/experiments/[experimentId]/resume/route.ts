@@ -1,13 +1,20 @@
+import { z } from "zod";
+import { budgetSchema } from "@/lib/domain/budget";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** Resumes the experiment where it stopped (missing runs created, paused ones resumed); answers with its summary. */
-export const POST = handle(async (_request: Request, context: { params: Promise<{ experimentId: string }> }) => {
+/**
+ * Resumes the experiment where it stopped (missing runs created, paused ones resumed); with `{ budget }` (issue 16)
+ * its budget-exhausted runs continue with their share of the new experiment budget. Answers with its summary.
+ */
+export const POST = handle(async (request: Request, context: { params: Promise<{ experimentId: string }> }) => {
   const { experimentId } = await context.params;
   const server = getServerContext();
-  await server.experiments.resume(experimentId);
+  const text = await request.text();
+  const body = z.object({ budget: budgetSchema.nullable().optional() }).strict().parse(text.trim() ? JSON.parse(text) : {});
+  await server.experiments.resume(experimentId, { budget: body.budget });
   return Response.json(await server.experiments.summary(experimentId));
 });
