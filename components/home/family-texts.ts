@@ -9,7 +9,9 @@ export function demoOnImportedWarning(environment: EnvironmentId): string {
       ? "on other code tasks it writes no internal tests and a labelled placeholder program that raises (NotImplementedError in Python, Error in JavaScript/TypeScript), so the empty suite passes vacuously and the hidden tests fail"
       : environment === "household"
         ? "on other household tasks it only writes 'think: …' (it has no commands for them), so the world's success check never passes"
-        : "on other tasks it answers 'unknown'";
+        : environment === "open"
+          ? "on other open tasks it answers with a placeholder and its scripted judge has no checks for them"
+          : "on other tasks it answers 'unknown'";
   return `The demo model has scripts only for the built-in tasks; ${fallback}. Pick a real model (set a provider key on the server) for uploaded tasks.`;
 }
 
@@ -20,6 +22,13 @@ export function runIntro(environment: EnvironmentId): string {
       "The Actor writes internal unit tests for the function once (trial 1), then an implementation; the internal tests run in a sandbox and decide whether the loop goes on. " +
       "The benchmark's hidden tests also run once per trial, for reporting only: the agent never sees them. With Reflexion, a failed trial is followed by a self-reflection " +
       "on the implementation and its failing tests, which the next trial reads together with that implementation."
+    );
+  }
+  if (environment === "open") {
+    return (
+      "The Actor writes its whole answer to an open task in one step (Finish[answer]); there is no gold answer. " +
+      "The Evaluator is an LLM judge that scores each rubric criterion 0–5 with a one-line justification, and the trial passes when the weighted score reaches the task's threshold — a model's opinion, not an oracle. " +
+      "With Reflexion, a failed trial is followed by a self-reflection on the judge's per-criterion feedback, which the next trial reads from its episodic memory."
     );
   }
   if (environment === "household") {
@@ -43,5 +52,6 @@ export function runIntro(environment: EnvironmentId): string {
 export function referenceLabel(environment: EnvironmentId): string {
   if (environment === "household") return "Show the goal (what the world's success check tests after every step; there is no gold answer)";
   if (environment === "code") return "Show the reference (what the hidden tests check)";
+  if (environment === "open") return "Show the rubric (what the judge scores; the Actor never sees it)";
   return "Show the gold answer (what the exact-match evaluator compares against)";
 }

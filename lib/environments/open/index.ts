@@ -14,7 +14,7 @@ import {
   renderOpenTrajectory,
   splitOpenCompletion,
 } from "./prompts";
-import { openTaskTitle, parseOpenTask, type OpenTask } from "./task";
+import { openTaskTitle, parseOpenTask, rubricSummary, type OpenTask } from "./task";
 
 /** Steps per trial by default: the answer, and one more ask when the first completion held no `Finish[...]`. */
 export const OPEN_DEFAULT_STEPS = 2;
@@ -30,7 +30,8 @@ export const OPEN_DEFAULT_STEPS = 2;
 export const openEnvironment: EnvironmentFamily<OpenTask> = {
   id: "open",
   parseTask: parseOpenTask,
-  summarize: (task) => ({ id: task.id, title: openTaskTitle(task), reference: null }),
+  // The rubric stands in the form's "reference" disclosure, labelled as what the judge scores (never in the Actor's prompt).
+  summarize: (task) => ({ id: task.id, title: openTaskTitle(task), reference: rubricSummary(task) }),
   splitCompletion: splitOpenCompletion,
   parseAction: (actionText) => parseOpenAction(actionText),
   startEpisode: (): SyncEpisode => new OpenEpisode(),

@@ -36,3 +36,8 @@ export function openTaskTitle(task: OpenTask): string {
   const first = task.prompt.split("\n")[0]?.trim() ?? task.id;
   return first.length > 120 ? `${first.slice(0, 119)}…` : first;
 }
+
+/** The rubric in one line for lists: `accuracy ×3 · plain-words ×2 … · pass at 0.80`. */
+export function rubricSummary(task: OpenTask): string {
+  return `${task.rubric.criteria.map((criterion) => `${criterion.id} ×${criterion.weight}`).join(" · ")} · pass at weighted score ≥ ${task.rubric.passThreshold.toFixed(2)}`;
+}
