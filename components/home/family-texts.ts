@@ -10,7 +10,7 @@ export function demoOnImportedWarning(environment: EnvironmentId): string {
       : environment === "household"
         ? "on other household tasks it only writes 'think: …' (it has no commands for them), so the world's success check never passes"
         : environment === "open"
-          ? "on other open tasks it answers with a placeholder and its scripted judge has no checks for them"
+          ? "on other open tasks it answers Finish[unknown] and, as the judge, gives no JSON, so the run pauses at the first evaluation (judge answer unreadable)"
           : "on other tasks it answers 'unknown'";
   return `The demo model has scripts only for the built-in tasks; ${fallback}. Pick a real model (set a provider key on the server) for uploaded tasks.`;
 }
