@@ -3,7 +3,9 @@ import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 
 /** The badge's words: "Recorded by the authors, 2023" (the year as logged); on a fork branch "Forked from the authors' 2023 run". */
-export function recordedLabel(provenance: Pick<Provenance, "year">, forked = false): string {
+export function recordedLabel(provenance: Pick<Provenance, "year"> & Partial<Pick<Provenance, "kind">>, forked = false): string {
+  // Issue 18: a run that came in a bundle file.
+  if (provenance.kind === "bundle") return forked ? "Forked from an imported bundle" : `Imported bundle · recorded ${provenance.year}`;
   return forked ? `Forked from the authors' ${provenance.year} run` : `Recorded by the authors, ${provenance.year}`;
 }
 
@@ -20,7 +22,10 @@ export function isUnverified(provenance: Pick<Provenance, "verified">): boolean 
  * and every caveat of the import (e.g. "trajectories were not published"), one
  * per line.
  */
-export function provenanceTitle(provenance: Pick<Provenance, "model" | "source" | "notes" | "label" | "verified">): string {
+export function provenanceTitle(provenance: Pick<Provenance, "model" | "source" | "notes" | "label" | "verified"> & Partial<Pick<Provenance, "kind">>): string {
+  if (provenance.kind === "bundle") {
+    return [`${provenance.label} — read-only; replay it recorded (zero model calls) or fork to continue live.`, `Model: ${provenance.model}`, `File: ${provenance.source}`, ...provenance.notes.map((note) => `Note: ${note}`)].join("\n");
+  }
   return [
     `${provenance.label} — imported from the Reflexion authors' published logs (read-only; fork to continue live).`,
     ...(isUnverified(provenance) ? [`Caution: ${UNVERIFIED_NOTE}.`] : []),

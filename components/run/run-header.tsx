@@ -15,6 +15,7 @@ import { StatusPill } from "@/components/ui/status-pill";
 import { useNow } from "@/components/ui/use-now";
 import { cn } from "@/lib/utils/cn";
 import { isRecordedBranch, NOT_RECORDED, ReadOnlyNote, RecordedBadge } from "@/components/provenance";
+import { ShareRunMenu } from "@/components/bundles/share-run-menu";
 import { FocusNodeFromUrl } from "@/components/reflections/focus-node-from-url";
 import { BranchSwitcher } from "./branch-switcher";
 import { RunControls } from "./run-controls";
@@ -251,6 +252,7 @@ export function RunHeader({
             <RunControls key={branch ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
           )}
           <FocusNodeFromUrl state={state} />
+          <ShareRunMenu runId={runId} bundled={provenance?.kind === "bundle"} />
         </div>
       </div>
 

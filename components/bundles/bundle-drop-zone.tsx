@@ -1,0 +1,102 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useCallback, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { Spinner } from "@/components/ui/spinner";
+import { cn } from "@/lib/utils/cn";
+import { uploadBundle } from "./upload-bundle";
+
+type State = { kind: "idle" } | { kind: "uploading"; name: string } | { kind: "error"; message: string };
+
+/**
+ * Import a run bundle (issue 18) by dropping it anywhere on `children` (the home page) or with the
+ * "Import a bundle" button. On success it opens `/shared/<hash>`: the bundle's runs, read-only.
+ * A bad file shows the server's reason (tampered, truncated, newer format…) and imports nothing.
+ */
+export function BundleDropZone({ children, className }: { children: ReactNode; className?: string }) {
+  const router = useRouter();
+  const input = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const [state, setState] = useState<State>({ kind: "idle" });
+
+  const importFile = useCallback(
+    async (file: File) => {
+      setState({ kind: "uploading", name: file.name });
+      try {
+        const result = await uploadBundle(file);
+        router.push(`/shared/${result.contentSha256}`);
+      } catch (error) {
+        setState({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+      }
+    },
+    [router],
+  );
+
+  const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes("Files");
+
+  return (
+    <div
+      className={cn("relative flex flex-1 flex-col", className)}
+      data-testid="bundle-drop-zone"
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (event.currentTarget.contains(event.relatedTarget instanceof Node ? event.relatedTarget : null)) return;
+        setDragging(false);
+      }}
+      onDrop={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        setDragging(false);
+        const file = event.dataTransfer.files[0];
+        if (file) void importFile(file);
+      }}
+    >
+      {children}
+      <div className="mx-auto w-full max-w-7xl px-4 pb-6">
+        <section aria-labelledby="import-bundle-heading" className="flex flex-wrap items-center gap-3 rounded-lg border border-dashed border-slate-300 bg-white px-4 py-3 text-sm text-slate-700">
+          <h2 id="import-bundle-heading" className="font-semibold text-slate-900">
+            Open a shared run
+          </h2>
+          <span className="text-slate-600">Drop a bundle (<code className="font-mono text-xs">.reflexion.json.gz</code>) anywhere on this page, or</span>
+          <Button size="sm" onClick={() => input.current?.click()} disabled={state.kind === "uploading"} data-testid="import-bundle-button">
+            Import a bundle…
+          </Button>
+          <input
+            ref={input}
+            type="file"
+            accept=".gz,application/gzip"
+            className="sr-only"
+            aria-label="Bundle file to import"
+            data-testid="import-bundle-input"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = "";
+              if (file) void importFile(file);
+            }}
+          />
+          {state.kind === "uploading" ? (
+            <span className="inline-flex items-center gap-2 text-slate-600" role="status">
+              <Spinner /> Checking and importing {state.name}…
+            </span>
+          ) : null}
+          {state.kind === "error" ? (
+            <Notice tone="error" title="The bundle was not imported" className="basis-full" data-testid="bundle-import-error">
+              {state.message}
+            </Notice>
+          ) : null}
+        </section>
+      </div>
+      {dragging ? (
+        <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-slate-900/30" data-testid="bundle-drop-overlay">
+          <p className="rounded-lg border-2 border-dashed border-white bg-slate-900/80 px-8 py-6 text-base font-medium text-white">Drop the bundle to open its runs (read-only)</p>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { fetchJson } from "@/lib/query/fetch-json";
+
+const sentSchema = z.object({ endpoint: z.string(), spans: z.number(), requests: z.number() });
+const forkedSchema = z.object({ branchId: z.string() });
+
+type Message = { tone: "ok" | "error"; text: string } | null;
+
+/**
+ * "Share" in the run header (issue 18): download the run as a bundle (all branches, replayable
+ * elsewhere with no key), download its traces as OTLP JSON lines, send them to the server's OTLP
+ * endpoint (Phoenix, Langfuse; set on the server), and — for a run that came in a bundle — replay it
+ * recorded from the imported response cache (zero model calls) on a new branch.
+ */
+export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boolean }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState<"send" | "replay" | null>(null);
+  const [message, setMessage] = useState<Message>(null);
+
+  const send = async () => {
+    setBusy("send");
+    setMessage(null);
+    try {
+      const sent = await fetchJson(`/api/runs/${runId}/otlp`, sentSchema, { method: "POST", body: {} });
+      setMessage({ tone: "ok", text: `Sent ${sent.spans} spans to ${sent.endpoint}.` });
+    } catch (error) {
+      setMessage({ tone: "error", text: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const replay = async () => {
+    setBusy("replay");
+    setMessage(null);
+    try {
+      const { branchId } = await fetchJson(`/api/runs/${runId}/fork`, forkedSchema, { method: "POST", body: { atSeq: 1, replay: "recorded" } });
+      router.push(`/runs/${runId}?branch=${encodeURIComponent(branchId)}`);
+    } catch (error) {
+      setMessage({ tone: "error", text: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="flex flex-col items-end gap-1" data-testid="share-run">
+      <div className="flex flex-wrap items-center justify-end gap-1.5">
+        {bundled ? (
+          <Button size="sm" variant="primary" onClick={() => void replay()} disabled={busy !== null} data-testid="replay-recorded" title="Replays the run on a new branch from the response cache that came in the bundle: zero model calls, no key needed">
+            {busy === "replay" ? "Starting replay…" : "Replay recorded (0 model calls)"}
+          </Button>
+        ) : null}
+        <a
+          href={`/api/runs/${runId}/bundle`}
+          download
+          className="inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50"
+          data-testid="export-bundle"
+          title="One file with every branch's events, the cached model responses they used, the task and template versions — no keys. Import it on another machine to replay with zero model calls."
+        >
+          Export bundle
+        </a>
+        <a
+          href={`/api/runs/${runId}/otlp.jsonl`}
+          download
+          className="inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50"
+          data-testid="export-otlp-jsonl"
+          title="The run's traces as OTLP JSON lines (OpenInference + gen_ai attributes), for an OTel Collector's otlpjsonfile receiver"
+        >
+          OTLP file
+        </a>
+        <Button size="sm" onClick={() => void send()} disabled={busy !== null} data-testid="send-otlp" title="Sends the run's traces to the OTLP endpoint set on the server (Settings → OpenTelemetry)">
+          {busy === "send" ? "Sending…" : "Send to OTLP"}
+        </Button>
+      </div>
+      {message ? (
+        <p role={message.tone === "error" ? "alert" : "status"} className={message.tone === "error" ? "max-w-sm text-right text-[11px] text-red-700" : "max-w-sm text-right text-[11px] text-green-800"} data-testid="share-message">
+          {message.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}
