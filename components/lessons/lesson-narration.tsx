@@ -8,6 +8,7 @@ import type { LessonDocument, LessonStep } from "@/lib/lessons/lesson-schema";
 import { derivePrediction, type DerivedPrediction } from "@/lib/lessons/predictions";
 import { LessonResolveError, resolveCursor, resolveNode, resolveSpotlight } from "@/lib/lessons/resolve-lesson";
 import { runEventsQuery } from "@/lib/query";
+import { parseRunUrlState } from "@/lib/query/url-state";
 import { SIDE_PANEL_MIN, useRunUiStore } from "@/lib/store";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
@@ -116,12 +117,17 @@ export function LessonNarration({
     }
   }, [ready, resolved, events, cursor]);
   const spotlightKey = ready && cursor !== null ? resolveSpotlight(events.slice(0, cursor), step.spotlight).join(" ") : "";
+  // A shared link's own `node=` wins over the step's first spotlight, the first time the step is applied.
+  const linkNode = useRef<"unread" | string | null>("unread");
   useEffect(() => {
     if (exploring || cursor === null) return;
+    if (linkNode.current === "unread") linkNode.current = parseRunUrlState(window.location.search).node;
     setCursor(cursor);
     setSpotlight(spotlightKey === "" ? [] : spotlightKey.split(" "));
-    selectNode(focusId);
-  }, [exploring, cursor, spotlightKey, focusId, setCursor, setSpotlight, selectNode]);
+    const fromLink = linkNode.current;
+    linkNode.current = null;
+    selectNode(fromLink !== null && events.slice(0, cursor).some((event) => event.id === fromLink) ? fromLink : focusId);
+  }, [exploring, cursor, spotlightKey, focusId, events, setCursor, setSpotlight, selectNode]);
   useEffect(() => {
     if (exploring) setSpotlight([]);
   }, [exploring, setSpotlight]);
