@@ -4,6 +4,7 @@ import type { ComponentType } from "react";
 import { ProvidersSection } from "./providers-section";
 import { PriceTableSection } from "./price-table-section";
 import { MemoryStoresSection } from "./memory-stores-section";
+import { OtlpSection } from "./otlp-section";
 
 /**
  * The settings page's sections, in order. Each is a client component that fetches
@@ -21,4 +22,5 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: "providers", title: "Model providers", Component: ProvidersSection },
   { id: "prices", title: "Prices", Component: PriceTableSection },
   { id: "memory-stores", title: "Memory stores", Component: MemoryStoresSection },
+  { id: "otlp", title: "OpenTelemetry export", Component: OtlpSection },
 ];
