@@ -61,7 +61,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   program
     .command("tasks")
     .description("List the tasks of a task set, one per line: id, then the question.")
-    .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
+    .addOption(new Option("--env <family>", "task family: qa, household, code or open (open tasks judged by a model)").default("qa"))
     .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
     .action((options: { env: string; tasks: string }) => {
       const entry = environmentEntry(options.env);

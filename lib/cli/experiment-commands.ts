@@ -125,7 +125,7 @@ export function registerExperimentCommands(program: Command): void {
   experiment
     .command("run")
     .description("Define an experiment (tasks × arms), execute its runs here and print the results.")
-    .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
+    .addOption(new Option("--env <family>", "task family: qa, household, code or open (open tasks judged by a model)").default("qa"))
     .requiredOption("--tasks <file|builtin>", 'a dataset file or "builtin"')
     .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
     .option("--arms <strategies>", "comma-separated strategies, each an arm labelled by its name (default none,reflexion)")

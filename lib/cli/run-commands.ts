@@ -58,7 +58,7 @@ export function registerRunCommands(program: Command): void {
   program
     .command("run")
     .description("Start a run and follow it until it ends or pauses (with --detach: enqueue it for a worker and print its id).")
-    .addOption(new Option("--env <family>", "task family: qa, household or code").default("qa"))
+    .addOption(new Option("--env <family>", "task family: qa, household, code or open (open tasks judged by a model)").default("qa"))
     .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
     .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
     .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
