@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
+import { RunExtrasFields, runExtrasRequest, type RunExtrasDrafts } from "@/components/costs/run-extras-fields";
 import { environmentIdSchema, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
 import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
 import { strategyHint, strategyLabel } from "@/components/ui/strategy-labels";
@@ -64,6 +65,8 @@ export function NewRunForm() {
   const [templateChoice, setTemplateChoice] = useState<Partial<Record<"actor" | "reflector", string>>>({});
   // Issue 16: a model and settings per role under "Advanced" (empty = the run's model, temperature 0, the family's limits).
   const [roleDrafts, setRoleDrafts] = useState<RoleModelDrafts>({});
+  const [extras, setExtras] = useState<RunExtrasDrafts>({});
+  const extrasRequest = runExtrasRequest(extras);
   const roleModels = roleModelsFromDrafts(roleDrafts, formRoles(family?.evaluatorUsesModel));
   const createRun = useCreateRun();
   const ids = {
@@ -98,7 +101,7 @@ export function NewRunForm() {
   // Empty = the family's default, decided by the server.
   const stepsNumber = maxSteps.trim() === "" ? null : Number(maxSteps);
   const stepsValid = stepsNumber === null || (Number.isInteger(stepsNumber) && stepsNumber >= 1 && stepsNumber <= 100);
-  const canStart = taskId !== null && modelId !== null && trialsValid && stepsValid && windowValid && roleModels.problem === null && !createRun.isPending;
+  const canStart = taskId !== null && modelId !== null && trialsValid && stepsValid && windowValid && roleModels.problem === null && extrasRequest.problem === null && !createRun.isPending;
   const demoOnImportedSet = taskSet !== BUILTIN && selectedModel?.scripted === true;
 
   // The chosen set vanished from the server (e.g. another database): refresh the list, which drops it.
@@ -127,6 +130,7 @@ export function NewRunForm() {
             breakpoints: { afterReflection: behaviour.reflectsAfterFailure && pauseAfterReflection },
             templateVersions: templateVersionsRequest(templateChoice),
             ...(roleModels.models ? { models: roleModels.models } : {}),
+            ...extrasRequest.request,
           },
           { onSuccess: ({ runId }) => router.push(`/runs/${encodeURIComponent(runId)}`) },
         );
@@ -381,6 +385,8 @@ export function NewRunForm() {
       {roleModels.problem ? <Notice tone="error">{roleModels.problem}</Notice> : null}
 
       <TemplateVersionPickers family={environment} strategy={effectiveStrategy} value={templateChoice} onChange={setTemplateChoice} inputClass={inputClass} />
+      <RunExtrasFields value={extras} onChange={setExtras} inputClass={inputClass} />
+      {extrasRequest.problem ? <Notice tone="error">{extrasRequest.problem}</Notice> : null}
 
       <label className={cn("flex items-start gap-2 text-sm text-slate-800", !behaviour.reflectsAfterFailure && "opacity-50")}>
         <input
