@@ -45,6 +45,15 @@ export function SiteNav() {
         Paper&apos;s runs
       </Link>
       <Link
+        href="/bundles"
+        data-testid="nav-bundles"
+        className={cn(linkClass, (pathname.startsWith("/bundles") || pathname.startsWith("/shared")) && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/bundles") ? "page" : undefined}
+        title="Shared runs: import a run bundle someone exported, see the bundles imported here"
+      >
+        Shared runs
+      </Link>
+      <Link
         href="/lessons"
         data-testid="nav-lessons"
         className={cn(linkClass, pathname.startsWith("/lessons") && "bg-slate-100 text-slate-900")}
