@@ -25,6 +25,7 @@ import { CLI_EXAMPLE } from "./experiment-list";
 import { ArmSwatch, FAMILY_NAME } from "./labels";
 import { ArmTemplatePickers } from "@/components/templates/arm-template-pickers";
 import { RoleModelFields } from "@/components/settings/role-model-fields";
+import { RunExtrasFields } from "@/components/costs/run-extras-fields";
 import { formRoles } from "@/lib/query/role-models";
 
 const BUILTIN = "builtin";
@@ -491,6 +492,9 @@ function ArmRow({
             testIdPrefix={`arm-${index}-role`}
             summaryLabel="Per role"
           />
+        </div>
+        <div className="mt-1">
+          <RunExtrasFields value={arm.extras ?? {}} onChange={(extras) => onChange({ extras })} inputClass={inputClass} testIdPrefix={`arm-${index}`} />
         </div>
       </td>
       <td className="px-2 py-1.5 align-top">

@@ -3,6 +3,7 @@ import type { ArmInput } from "@/lib/domain/experiment";
 import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
 import { templateVersionsRequest } from "./template-picker";
 import { formRoles, roleModelsFromDrafts, type RoleModelDrafts } from "./role-models";
+import { runExtrasRequest, type RunExtrasDrafts } from "./run-extras";
 
 /**
  * The "New experiment" form's arm rows as typed, turned into the contract's
@@ -24,6 +25,8 @@ export interface ArmDraft {
   templates?: Partial<Record<"actor" | "reflector", string>>;
   /** Issue 16: a model and settings per role (empty fields = the arm's model, temperature 0, the family's limits). */
   roleModels?: RoleModelDrafts;
+  /** Issue 16 (M2): budget, early stop and memory store fields of the arm. */
+  extras?: RunExtrasDrafts;
 }
 
 /** The label an arm row shows and submits: the typed one, else the strategy's name. */
@@ -43,7 +46,7 @@ export function memoryWindowApplies(strategy: Strategy, family: { fixedStepsPerT
  * template versions only for the roles a version was picked for.
  */
 export function armsFromDrafts(
-  drafts: readonly Pick<ArmDraft, "label" | "strategy" | "modelId" | "memoryWindow" | "templates" | "roleModels">[],
+  drafts: readonly Pick<ArmDraft, "label" | "strategy" | "modelId" | "memoryWindow" | "templates" | "roleModels" | "extras">[],
   defaultModelId: string | null,
   family: { fixedStepsPerTrial?: number | null; evaluatorUsesModel?: boolean } | undefined,
 ): { arms: ArmInput[]; problem: string | null } {
@@ -69,6 +72,9 @@ export function armsFromDrafts(
     const roles = roleModelsFromDrafts(draft.roleModels ?? {}, formRoles(family?.evaluatorUsesModel));
     if (roles.problem) return { arms, problem: `Arm "${label}": ${roles.problem}` };
     if (roles.models) arm.models = roles.models;
+    const extras = runExtrasRequest(draft.extras ?? {});
+    if (extras.problem) return { arms, problem: `Arm "${label}": ${extras.problem}` };
+    Object.assign(arm, extras.request);
     arms.push(arm);
   }
   if (arms.length === 0) return { arms, problem: "Add at least one arm." };
