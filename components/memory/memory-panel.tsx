@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { CarriedIn } from "@/components/costs/carried-in";
 import type { RunStatus } from "@/lib/domain/api";
 import type { MemoryItem } from "@/lib/domain/events";
 import type { ReflectionView, RunState } from "@/lib/domain/fold-run";
@@ -35,7 +36,7 @@ function MemoryEntry({ item, reflection, muted, note }: { item: MemoryItem; refl
     >
       <div className="mb-0.5 flex flex-wrap items-center gap-1.5">
         <span className={cn("text-[11px] font-medium", muted ? "text-slate-500" : "text-amber-900")}>
-          {item.trial === null ? "Hand-written" : `From trial ${item.trial}`}
+          {item.id.startsWith("carried:") ? "Carried in (warm start)" : item.trial === null ? "Hand-written" : `From trial ${item.trial}`}
         </span>
         {edited && reflection ? (
           <Badge tone="amber" data-testid="edited-badge" title={`Original: ${reflection.originalText}`} className="cursor-help bg-amber-200">
@@ -246,6 +247,8 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
           window Ω = {memoryWindow === null ? "∞" : memoryWindow}
         </span>
       </div>
+
+      <CarriedIn state={state} />
 
       {strategy && behaviour && !behaviour.reflectionsInPrompt ? (
         <p className="text-xs text-slate-600" data-testid="memory-strategy-note">
