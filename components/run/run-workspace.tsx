@@ -357,7 +357,8 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         />
       )}
       <RunBanners state={state} status={effectiveStatus} />
-      <RunCosts runId={runId} branch={branch} state={state} status={effectiveStatus} />
+      {/* Presenter mode (a lesson on a projector) hides the run's controls and read-outs (issue 15). */}
+      {presenter ? null : <RunCosts runId={runId} branch={branch} state={state} status={effectiveStatus} />}
       <ReplayBar events={events} compact={presenter} />
       <RunUrlSync events={events} branch={currentBranchId} />
       <MobilePaneTabs />
