@@ -124,6 +124,25 @@ test.describe("lessons", () => {
     await expect(page.getByTestId("lesson-score")).toContainText(`${2 + firstRight} of 4 right, 1 skipped`);
   });
 
+  test("every lesson on the Lessons page opens on its run, and its last step resolves (the paper's lesson imports the authors' log)", async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto("/lessons");
+    const ids = await page.getByTestId("lesson-item").evaluateAll((items) => items.map((item) => item.getAttribute("data-lesson-id") ?? ""));
+    expect(ids).toEqual(expect.arrayContaining(["why-reflexion-qa", "household-loops", "evaluator-false-positive", "paper-hotpotqa-search-loop"]));
+    for (const id of ids) {
+      await page.goto(`/lessons/${id}`);
+      const counter = page.getByTestId("lesson-step-counter");
+      await expect(counter).toHaveText(/^Step 1 of \d+$/, { timeout: 90_000 });
+      const total = Number(/of (\d+)/.exec((await counter.textContent()) ?? "")?.[1]);
+      await expect(page.locator("[data-testid=node-trial][data-spotlight]")).toHaveCount(1);
+      // Jump to the last step through the URL: it resolves on the run (no "does not fit" error).
+      await page.goto(`/lessons/${id}?step=${total}`);
+      await expect(counter).toHaveText(`Step ${total} of ${total}`);
+      await expect(page.getByTestId("lesson-step-error")).toHaveCount(0);
+      await expect(page.locator("[data-spotlight]").first()).toBeVisible();
+    }
+  });
+
   test("replay keys step the run by event, step and trial; the graph follows the cursor", async ({ page }) => {
     const { runId, events } = await lessonRun(page);
     await page.goto(`/runs/${runId}`);
