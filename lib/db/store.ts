@@ -2,7 +2,7 @@ import type { EnvironmentId, RunConfig } from "@/lib/domain/config";
 import type { BranchSummaryState } from "@/lib/domain/branch-summary";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { CallActivity } from "@/lib/domain/status";
-import type { EventDraft } from "@/lib/domain/events";
+import type { EventDraft, RunEvent } from "@/lib/domain/events";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import type { Provenance } from "@/lib/domain/provenance";
 import type { CachedResponse, EventLog, ResponseCache } from "@/lib/engine/ports";
@@ -149,6 +149,13 @@ export interface RunStore extends EventLog, ResponseCache {
   readonly bundles?: BundleStore;
   /** Response-cache entries whose key holds one of these request hashes (any scope, occurrence or attempt: `cacheKeyOf`). */
   listCacheEntries?(requestHashes: string[]): Promise<Array<{ key: string; response: CachedResponse }>>;
+  /**
+   * The fenced append (PostgreSQL adapter, issue 17): stores `drafts` only when the branch's last
+   * seq is `afterSeq` — what the writer last saw — else throws AppError("conflict"). Two writers
+   * continuing from the same seq: exactly one wins (the unique `(branch_id, seq)` key), so a zombie
+   * attempt that lost its lease cannot append after the new holder.
+   */
+  appendAfter?(runId: RunId, branchId: BranchId, afterSeq: number, drafts: readonly EventDraft[]): Promise<RunEvent[]>;
   listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>>;
   close(): Promise<void>;
 }

@@ -1,0 +1,120 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+
+/** Folder of the drizzle-kit PostgreSQL migrations (committed; `npm run db:generate` writes them). */
+export const PG_MIGRATIONS_FOLDER = path.join(/* turbopackIgnore: true */ process.cwd(), "lib/db/pg-migrations");
+
+/** The channel every append notifies on (payload {@link EventNotice}); see lib/server/pg-notify-bus.ts. */
+export const EVENTS_CHANNEL = "reflexion_events";
+/** The channel live-call messages (token deltas of remote workers) travel on. */
+export const LIVE_CHANNEL = "reflexion_live";
+
+/** A drizzle PostgreSQL database over either driver: what every `lib/db/pg` store is written against. */
+export type PgDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of a {@link PgDb}. */
+export type PgTx = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
+/** Where queries run: the database or a transaction in progress. */
+export type PgExecutor = PgDb | PgTx;
+
+/** A notification listener: calls `onPayload` with each payload on `channel`; resolves to the unsubscribe function. */
+export type ListenFn = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+
+/**
+ * An open PostgreSQL database: the drizzle handle, how to apply migrations, how to LISTEN
+ * (node-postgres: one dedicated connection per listener; PGlite: its own `listen`), and close.
+ */
+export interface PgConnection {
+  readonly db: PgDb;
+  /** `node-postgres` (a server) or `pglite` (in-process WASM PostgreSQL). */
+  readonly driver: "node-postgres" | "pglite";
+  /** Applies the committed migrations (drizzle's migrator; idempotent). */
+  migrate(migrationsFolder?: string): Promise<void>;
+  readonly listen: ListenFn;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a pool on a PostgreSQL server (`postgres://user:pass@host:port/db`). Nothing connects
+ * until the first query. `max`: connections in the pool (default 10).
+ */
+export function openNodePostgres(url: string, options: { max?: number } = {}): PgConnection {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  const db: PgDb = drizzleNodePg({ client: pool, schema });
+  const listeners = new Set<pg.Client>();
+  return {
+    db,
+    driver: "node-postgres",
+    migrate: async (folder = PG_MIGRATIONS_FOLDER) => {
+      await migrateNodePg(drizzleNodePg({ client: pool, schema }), { migrationsFolder: folder });
+    },
+    listen: async (channel, onPayload) => {
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => undefined);
+      await client.connect();
+      listeners.add(client);
+      client.on("notification", (message) => {
+        if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+      });
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+      return async () => {
+        listeners.delete(client);
+        await client.end().catch(() => undefined);
+      };
+    },
+    close: async () => {
+      await Promise.all([...listeners].map((client) => client.end().catch(() => undefined)));
+      listeners.clear();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Opens an in-process PGlite database (`dataDir` on disk, or in memory when omitted): the same SQL
+ * as a server, used by the contract tests to catch PostgreSQL-only mistakes without one.
+ */
+export function openPglite(dataDir?: string): PgConnection {
+  const client = new PGlite(dataDir);
+  const db: PgDb = drizzlePglite({ client, schema });
+  return {
+    db,
+    driver: "pglite",
+    migrate: async (folder = PG_MIGRATIONS_FOLDER) => {
+      await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: folder });
+    },
+    listen: async (channel, onPayload) => {
+      const unsubscribe = await client.listen(channel, onPayload);
+      return async () => unsubscribe();
+    },
+    close: async () => {
+      await client.close();
+    },
+  };
+}
+
+/** A PostgreSQL identifier, double-quoted. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The PostgreSQL error code of a failed query (drizzle wraps driver errors: the code is on `cause`), or null. */
+export function pgErrorCode(error: unknown): string | null {
+  for (let current: unknown = error, depth = 0; current && typeof current === "object" && depth < 4; depth++) {
+    if ("code" in current && typeof current.code === "string" && /^[0-9A-Z]{5}$/.test(current.code)) return current.code;
+    current = "cause" in current ? current.cause : null;
+  }
+  return null;
+}
+
+/** PostgreSQL's `unique_violation`. */
+export const UNIQUE_VIOLATION = "23505";

@@ -1,0 +1,119 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, count, desc, eq } from "drizzle-orm";
+import { AppError } from "@/lib/domain/errors";
+import { experimentDefinitionSchema, type ExperimentDefinition, type ExperimentRecord } from "@/lib/domain/experiment";
+import { asBranchId } from "@/lib/domain/ids";
+import { provenanceSchema, type Provenance } from "@/lib/domain/provenance";
+import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "../experiment-store";
+import { pgErrorCode, UNIQUE_VIOLATION, type PgDb, type PgExecutor } from "./database";
+import { leaseFromRow, summaryFromJson } from "./pg-rows";
+import * as schema from "./schema";
+
+const linkColumns = {
+  experimentId: schema.experimentRuns.experimentId,
+  taskId: schema.experimentRuns.taskId,
+  arm: schema.experimentRuns.arm,
+  runId: schema.experimentRuns.runId,
+};
+
+/** The PostgreSQL {@link ExperimentStore}, on the database of a `PgRunStore` (same contract as SQLite's). */
+export class PgExperimentStore implements ExperimentStore {
+  constructor(
+    private readonly db: PgDb,
+    private readonly ready: () => Promise<void>,
+  ) {}
+
+  async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord> {
+    await this.ready();
+    return this.insertExperiment(this.db, input);
+  }
+
+  /** Inserts an experiment row with `tx` (inside a caller's transaction, e.g. an import). */
+  async insertExperiment(tx: PgExecutor, input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord> {
+    const record: ExperimentRecord = {
+      id: randomUUID(),
+      createdAt: new Date().toISOString(),
+      definition: input.definition,
+      taskSetName: input.taskSetName,
+      provenance: input.provenance ?? null,
+    };
+    // As in SQLite: the provenance (issue 11) rides in the definition's JSON under its own key.
+    const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
+    await tx.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: stored, taskSetName: record.taskSetName });
+    return record;
+  }
+
+  async getExperiment(id: string): Promise<ExperimentRecord | null> {
+    await this.ready();
+    const [row] = await this.db.select().from(schema.experiments).where(eq(schema.experiments.id, id));
+    return row ? toRecord(row) : null;
+  }
+
+  async listExperiments(limit: number): Promise<ExperimentRecord[]> {
+    await this.ready();
+    const rows = await this.db.select().from(schema.experiments).orderBy(desc(schema.experiments.createdAt), desc(schema.experiments.ord)).limit(limit);
+    return rows.map(toRecord);
+  }
+
+  async listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]> {
+    await this.ready();
+    return this.db.select(linkColumns).from(schema.experimentRuns).where(eq(schema.experimentRuns.experimentId, experimentId)).orderBy(asc(schema.experimentRuns.position));
+  }
+
+  async listExperimentCells(experimentId: string): Promise<ExperimentCellRow[]> {
+    await this.ready();
+    const rows = await this.db
+      .select({ link: schema.experimentRuns, rootBranchId: schema.runs.rootBranchId, summary: schema.branchSummaries.summary, lease: schema.branchLeases })
+      .from(schema.experimentRuns)
+      .innerJoin(schema.runs, eq(schema.runs.id, schema.experimentRuns.runId))
+      .innerJoin(schema.branchSummaries, eq(schema.branchSummaries.branchId, schema.runs.rootBranchId))
+      .leftJoin(schema.branchLeases, eq(schema.branchLeases.branchId, schema.runs.rootBranchId))
+      .where(eq(schema.experimentRuns.experimentId, experimentId))
+      .orderBy(asc(schema.experimentRuns.position));
+    return rows.map((row) => ({
+      experimentId: row.link.experimentId,
+      taskId: row.link.taskId,
+      arm: row.link.arm,
+      runId: row.link.runId,
+      rootBranchId: asBranchId(row.rootBranchId),
+      summary: summaryFromJson(row.summary, row.rootBranchId),
+      lease: row.lease ? leaseFromRow(row.lease) : null,
+    }));
+  }
+
+  async experimentOfRun(runId: string): Promise<ExperimentRunLink | null> {
+    await this.ready();
+    const [row] = await this.db.select(linkColumns).from(schema.experimentRuns).where(eq(schema.experimentRuns.runId, runId));
+    return row ?? null;
+  }
+
+  /**
+   * Links a run to its cell with `tx`, inside the transaction that creates the run. Two processes
+   * racing for one cell: the unique `(experiment, task, arm)` index lets one win.
+   * @throws AppError("conflict") when the cell has a run already; AppError("not-found") for no experiment.
+   */
+  async linkInTransaction(tx: PgExecutor, cell: ExperimentCellKey, runId: string): Promise<void> {
+    const [experiment] = await tx.select({ id: schema.experiments.id }).from(schema.experiments).where(eq(schema.experiments.id, cell.experimentId));
+    if (!experiment) throw new AppError("not-found", `No experiment ${cell.experimentId}.`);
+    const cellWhere = and(eq(schema.experimentRuns.experimentId, cell.experimentId), eq(schema.experimentRuns.taskId, cell.taskId), eq(schema.experimentRuns.arm, cell.arm));
+    const [taken] = await tx.select({ runId: schema.experimentRuns.runId }).from(schema.experimentRuns).where(cellWhere);
+    const refuse = (other: string) => new AppError("conflict", `Experiment ${cell.experimentId} already has run ${other} for task ${cell.taskId}, arm ${cell.arm}.`);
+    if (taken) throw refuse(taken.runId);
+    const [position] = await tx.select({ n: count() }).from(schema.experimentRuns).where(eq(schema.experimentRuns.experimentId, cell.experimentId));
+    try {
+      await tx.insert(schema.experimentRuns).values({ ...cell, runId, position: position?.n ?? 0 });
+    } catch (error) {
+      if (pgErrorCode(error) === UNIQUE_VIOLATION) throw refuse("(created by another process just now)");
+      throw error;
+    }
+  }
+}
+
+function toRecord(row: typeof schema.experiments.$inferSelect): ExperimentRecord {
+  const json = row.definition;
+  const parsed = experimentDefinitionSchema.safeParse(json);
+  if (!parsed.success) throw new AppError("internal", `The stored definition of experiment ${row.id} is damaged: ${parsed.error.issues[0]?.message ?? ""}`);
+  const stored = json && typeof json === "object" && "provenance" in json ? provenanceSchema.safeParse(json.provenance) : null;
+  if (stored && !stored.success) throw new AppError("internal", `The stored provenance of experiment ${row.id} is damaged: ${stored.error.issues[0]?.message ?? ""}`);
+  return { id: row.id, createdAt: row.createdAt, definition: parsed.data, taskSetName: row.taskSetName, provenance: stored?.data ?? null };
+}

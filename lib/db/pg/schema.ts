@@ -1,0 +1,259 @@
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+
+/**
+ * PostgreSQL schema (drizzle `pg-core`), mirroring the SQLite one (lib/db/schema.ts) table for
+ * table and column for column, so both adapters hold the same records (docs/decisions/0027).
+ * Differences: `seq` and epoch-ms columns are `bigint`; JSON columns are `jsonb`; tables listed
+ * "in insertion order" carry an identity column `ord` (SQLite's `rowid`). Times stay ISO-8601
+ * text, so records read back exactly as the SQLite adapter returns them.
+ */
+
+const ord = () => bigint("ord", { mode: "number" }).generatedAlwaysAsIdentity();
+
+export const runs = pgTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    ord: ord(),
+    createdAt: text("created_at").notNull(),
+    rootBranchId: text("root_branch_id").notNull(),
+    title: text("title").notNull(),
+    /** RunConfig (also in the run-start event; duplicated here for listing). */
+    config: jsonb("config").notNull(),
+  },
+  (table) => [index("runs_created_at").on(table.createdAt)],
+);
+
+export const branches = pgTable(
+  "branches",
+  {
+    id: text("id").primaryKey(),
+    ord: ord(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    parentBranchId: text("parent_branch_id"),
+    forkSeq: bigint("fork_seq", { mode: "number" }),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [index("branches_run").on(table.runId)],
+);
+
+/** Events: only ever inserted. `(branch_id, seq)` is unique, so two writers can never store the same seq. */
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    branchId: text("branch_id")
+      .notNull()
+      .references(() => branches.id),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    type: text("type").notNull(),
+    schemaVersion: integer("schema_version").notNull(),
+    occurredAt: text("occurred_at").notNull(),
+    causedBy: text("caused_by"),
+    data: jsonb("data").notNull(),
+  },
+  (table) => [uniqueIndex("events_branch_seq").on(table.branchId, table.seq), index("events_run").on(table.runId)],
+);
+
+/** Response cache for recorded replays: one completed response per request hash (inserted with ON CONFLICT DO NOTHING). */
+export const responseCache = pgTable("response_cache", {
+  requestHash: text("request_hash").primaryKey(),
+  response: jsonb("response").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** Which process executes a branch, until when (epoch ms), and the call it waits on. */
+export const branchLeases = pgTable("branch_leases", {
+  branchId: text("branch_id")
+    .primaryKey()
+    .references(() => branches.id),
+  owner: text("owner").notNull(),
+  expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+  /** CallActivity (transient) or null. */
+  activity: jsonb("activity"),
+});
+
+/** The per-branch summary read model, updated in the same transaction as every append. */
+export const branchSummaries = pgTable(
+  "branch_summaries",
+  {
+    branchId: text("branch_id")
+      .primaryKey()
+      .references(() => branches.id),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    status: text("status").notNull(),
+    queuedAt: text("queued_at").notNull(),
+    /** BranchSummaryState. */
+    summary: jsonb("summary").notNull(),
+  },
+  (table) => [index("branch_summaries_status").on(table.status, table.queuedAt), index("branch_summaries_run").on(table.runId)],
+);
+
+export const taskSets = pgTable(
+  "task_sets",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    environment: text("environment").notNull(),
+    createdAt: text("created_at").notNull(),
+    tasks: jsonb("tasks").notNull(),
+    problems: jsonb("problems").notNull(),
+    contentHash: text("content_hash"),
+  },
+  (table) => [index("task_sets_hash").on(table.environment, table.contentHash)],
+);
+
+export const experiments = pgTable(
+  "experiments",
+  {
+    id: text("id").primaryKey(),
+    ord: ord(),
+    createdAt: text("created_at").notNull(),
+    name: text("name").notNull(),
+    /** ExperimentDefinition (with `provenance` under its own key for imported logs, as in SQLite). */
+    definition: jsonb("definition").notNull(),
+    taskSetName: text("task_set_name").notNull(),
+  },
+  (table) => [index("experiments_created_at").on(table.createdAt)],
+);
+
+/** Each (experiment, task, arm) cell's run: one, and only one, per cell. */
+export const experimentRuns = pgTable(
+  "experiment_runs",
+  {
+    experimentId: text("experiment_id")
+      .notNull()
+      .references(() => experiments.id),
+    taskId: text("task_id").notNull(),
+    arm: text("arm").notNull(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    position: integer("position").notNull(),
+  },
+  (table) => [
+    uniqueIndex("experiment_runs_cell").on(table.experimentId, table.taskId, table.arm),
+    uniqueIndex("experiment_runs_run").on(table.runId),
+  ],
+);
+
+/** Template library: one row per template; `labels` maps label → version id. */
+export const templates = pgTable(
+  "templates",
+  {
+    id: text("id").primaryKey(),
+    ord: ord(),
+    name: text("name").notNull(),
+    family: text("family").notNull(),
+    role: text("role").notNull(),
+    strategy: text("strategy"),
+    builtIn: boolean("built_in").notNull(),
+    source: text("source"),
+    labels: jsonb("labels").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [index("templates_family_role").on(table.family, table.role)],
+);
+
+/** Immutable template versions: a trigger (migration 0001) refuses UPDATE and DELETE, as SQLite's do. */
+export const templateVersions = pgTable(
+  "template_versions",
+  {
+    id: text("id").primaryKey(),
+    templateId: text("template_id")
+      .notNull()
+      .references(() => templates.id),
+    number: integer("number").notNull(),
+    parentId: text("parent_id"),
+    text: text("text").notNull(),
+    message: text("message").notNull(),
+    createdAt: text("created_at").notNull(),
+    builtIn: boolean("built_in").notNull(),
+  },
+  (table) => [uniqueIndex("template_versions_number").on(table.templateId, table.number)],
+);
+
+/** Run bundles imported here, keyed by the manifest's content hash. */
+export const bundles = pgTable("bundles", {
+  contentHash: text("content_hash").primaryKey(),
+  importedAt: text("imported_at").notNull(),
+  fileName: text("file_name").notNull(),
+  manifest: jsonb("manifest").notNull(),
+  runIds: jsonb("run_ids").notNull(),
+  experimentIds: jsonb("experiment_ids").notNull(),
+});
+
+/** Price table: rows only appended; the newest at or before a call's time applies. */
+export const prices = pgTable(
+  "prices",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    inputUsdPerMTok: doublePrecision("input_usd_per_mtok").notNull(),
+    outputUsdPerMTok: doublePrecision("output_usd_per_mtok").notNull(),
+    cachedInputUsdPerMTok: doublePrecision("cached_input_usd_per_mtok"),
+    enteredAt: text("entered_at").notNull(),
+    note: text("note").notNull(),
+  },
+  (table) => [index("prices_model").on(table.provider, table.model, table.enteredAt)],
+);
+
+/** Named memory stores: reflections kept across runs with a retention period (days). */
+export const memoryStores = pgTable("memory_stores", {
+  name: text("name").primaryKey(),
+  retentionDays: doublePrecision("retention_days").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const memoryEntries = pgTable(
+  "memory_entries",
+  {
+    id: text("id").primaryKey(),
+    store: text("store")
+      .notNull()
+      .references(() => memoryStores.name, { onDelete: "cascade" }),
+    environment: text("environment").notNull(),
+    taskId: text("task_id").notNull(),
+    text: text("text").notNull(),
+    sourceRunId: text("source_run_id").notNull(),
+    sourceBranchId: text("source_branch_id").notNull(),
+    sourceTrial: integer("source_trial").notNull(),
+    sourceEventId: text("source_event_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("memory_entries_source").on(table.store, table.sourceEventId),
+    index("memory_entries_task").on(table.store, table.environment, table.taskId, table.createdAt),
+    index("memory_entries_expiry").on(table.expiresAt),
+  ],
+);
+
+/** A person's grade of one judged trial; one per (run, branch, trial). */
+export const humanGrades = pgTable(
+  "human_grades",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id),
+    branchId: text("branch_id").notNull(),
+    trial: integer("trial").notNull(),
+    taskId: text("task_id").notNull(),
+    verdict: text("verdict").notNull(),
+    criteria: jsonb("criteria"),
+    note: text("note").notNull(),
+    judgeVerdict: text("judge_verdict").notNull(),
+    judgeScore: doublePrecision("judge_score").notNull(),
+    gradedAt: text("graded_at").notNull(),
+  },
+  (table) => [uniqueIndex("human_grades_trial").on(table.runId, table.branchId, table.trial)],
+);
