@@ -1,3 +1,4 @@
+import { ExperimentCostTable } from "@/components/costs/experiment-costs";
 import type { EnvironmentId } from "@/lib/domain/config";
 import type { ArmResult } from "@/lib/domain/experiment";
 import { armRates } from "@/lib/graph/compare-arms";
@@ -146,6 +147,7 @@ export function ArmTable({
           })}
         </tbody>
       </table>
+      <ExperimentCostTable arms={arms} />
     </div>
   );
 }

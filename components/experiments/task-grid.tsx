@@ -3,6 +3,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { memo, useId, useMemo, useRef, useState } from "react";
+import { ExperimentBudget } from "@/components/costs/experiment-costs";
 import type { Arm, ExperimentSummary } from "@/lib/domain/experiment";
 import { cellView, differsCounts, filterGridRows, gridRows, type CellView, type GridFilter, type GridRow } from "@/lib/graph/compare-arms";
 import { compareHref } from "@/lib/query/compare-params";
@@ -69,6 +70,7 @@ export function TaskGrid({ summary, titles }: { summary: ExperimentSummary; titl
 
   return (
     <div className="space-y-3" data-testid="task-grid">
+      <ExperimentBudget summary={summary} />
       <div className="flex flex-wrap items-center gap-2">
         <div role="radiogroup" aria-label="Which tasks to show" className="flex flex-wrap gap-1.5">
           {filterButton("all", "All tasks", rows.length)}
