@@ -1,7 +1,7 @@
 /**
  * A second line of defence behind the bundle schemas' allow-list (issue 18): before a bundle or
  * an OTLP file leaves, its text is searched for the values of secret-looking environment
- * variables (names with KEY, TOKEN, SECRET, PASSWORD, AUTH, HEADERS or CREDENTIAL, values of 8+
+ * variables (names with KEY, TOKEN, SECRET, PASSWORD, AUTH, HEADERS or CREDENTIAL, values of 12+
  * characters) and for URLs with credentials (`scheme://user:pass@host`). A hit refuses the export.
  */
 
@@ -20,7 +20,7 @@ export interface SecretFinding {
 export function findSecrets(text: string, env: Record<string, string | undefined>): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (!value || value.length < 8 || !SECRET_NAME.test(name)) continue;
+    if (!value || value.length < 12 || !SECRET_NAME.test(name)) continue;
     if (text.includes(value)) findings.push({ kind: "env-value", what: name });
   }
   if (URL_CREDENTIALS.test(text)) findings.push({ kind: "url-credentials", what: "a URL with user:password@" });

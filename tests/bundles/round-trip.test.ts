@@ -133,7 +133,7 @@ describe("run bundles: export → import into a fresh database → recorded repl
   });
 
   it("refuses to export a run whose recorded text holds a key's value (the allow-list's second line of defence)", async () => {
-    const leaked = { ...TEST_SECRETS, MY_SERVICE_TOKEN: "Observation 1" };
+    const leaked = { ...TEST_SECRETS, MY_SERVICE_TOKEN: "Observation 1:" };
     const source = track(sqliteContext(leaked));
     const made = await finishedRun(source.context, "qa");
     await expect(source.context.bundles.exportRun(made.id)).rejects.toThrow(/Export refused: .*MY_SERVICE_TOKEN/);
