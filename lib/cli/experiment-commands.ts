@@ -1,3 +1,4 @@
+import { budgetFromFlags, budgetOptions, type BudgetFlags } from "./budget-flags";
 import fs from "node:fs";
 import path from "node:path";
 import cliProgress from "cli-progress";
@@ -12,7 +13,7 @@ import { modelIdArg, roleModelOption, withRoleFlags, type RoleModelFlags } from 
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { armWithVersionReferences } from "./template-commands";
 
-interface RunOptions extends RoleModelFlags {
+interface RunOptions extends RoleModelFlags, BudgetFlags {
   env: string;
   tasks: string;
   taskIds?: string;
@@ -138,6 +139,9 @@ export function registerExperimentCommands(program: Command): void {
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
     .option("--name <name>", "a name for the experiment")
     .option("--json", "end with one summary line: {type: experiment-summary, …}")
+    // Issue 16 (M2): the experiment's budget, split evenly over its runs (an arms-file arm's own "budget" wins).
+    .addOption(budgetOptions()[0])
+    .addOption(budgetOptions()[1])
     .action(async (options: RunOptions) => {
       const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
       try {
@@ -159,6 +163,7 @@ export function registerExperimentCommands(program: Command): void {
             arms,
             maxTrials: options.trials,
             concurrency,
+            budget: budgetFromFlags(options) ?? null,
           },
           { start: false },
         );
@@ -177,10 +182,13 @@ export function registerExperimentCommands(program: Command): void {
     .requiredOption("--id <id>", "experiment id")
     .option("--concurrency <n>", "runs executed at once (default: the experiment's)", positiveInt)
     .option("--json", "end with one summary line")
-    .action(async (options: { id: string; concurrency?: number; json?: boolean }) => {
+    .addOption(budgetOptions()[0])
+    .addOption(budgetOptions()[1])
+    .action(async (options: { id: string; concurrency?: number; json?: boolean } & BudgetFlags) => {
       const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
       try {
-        const record = await context.experiments.resume(options.id);
+        // Issue 16: --budget-* continue budget-exhausted runs with their share of a new experiment budget.
+        const record = await context.experiments.resume(options.id, { budget: budgetFromFlags(options) });
         const summary = await execute(context, record.id, options.concurrency ?? record.definition.concurrency);
         report(summary, options.json ?? false);
         process.exitCode = reportUnfinished(summary);
