@@ -11,11 +11,13 @@ import { longestPrefixMatch, splitModelId } from "./tokenizer";
  * GPT-4 8,192; GPT-3.5 Turbo 16,385; text-davinci-003 4,097 — the reference's
  * model, whose prompt it stops at 3,896 tokens, reflexion-reference.md §2.5),
  * Anthropic's models overview (docs.anthropic.com: every Claude 3/3.5/3.7/4
- * model 200,000; 1M for Sonnet 4 is a beta header we do not send).
+ * model 200,000; 1M for Sonnet 4 is a beta header we do not send), Google's
+ * Gemini models page (ai.google.dev/gemini-api/docs/models, 2025: Gemini 1.5
+ * Pro 2,097,152; 1.5 Flash, 2.0 and 2.5 models 1,048,576).
  */
 
 /** Known windows by provider, as model-name prefixes; the longest matching prefix wins. */
-export const CONTEXT_WINDOWS: Readonly<Record<"openai" | "anthropic", ReadonlyArray<readonly [string, number]>>> = {
+export const CONTEXT_WINDOWS: Readonly<Record<"openai" | "anthropic" | "google", ReadonlyArray<readonly [string, number]>>> = {
   openai: [
     ["gpt-4o", 128_000],
     ["chatgpt-4o", 128_000],
@@ -37,6 +39,11 @@ export const CONTEXT_WINDOWS: Readonly<Record<"openai" | "anthropic", ReadonlyAr
     ["text-davinci-002", 4_097],
   ],
   anthropic: [["claude", 200_000]],
+  google: [
+    ["gemini-1.5-pro", 2_097_152],
+    ["gemini-1.5-flash", 1_048_576],
+    ["gemini-2", 1_048_576],
+  ],
 };
 
 /**
@@ -44,12 +51,17 @@ export const CONTEXT_WINDOWS: Readonly<Record<"openai" | "anthropic", ReadonlyAr
  * models have at least 128,000; Claude 200,000; an OpenAI-compatible server
  * 8,192 (Ollama and llama.cpp default to a small context — 2,048–8,192 — unless
  * configured; set `REFLEXION_CONTEXT_WINDOW_COMPATIBLE` to your server's);
+ * Gemini 1,048,576; Ollama 4,096 (its default `num_ctx` since v0.6; a prompt
+ * past it is cut from the front without an error, so the meter warns early —
+ * set `REFLEXION_CONTEXT_WINDOW_OLLAMA` to the `num_ctx` you run with);
  * the demo model reads any length (128,000 is only what the meter shows).
  */
 export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
   openai: 128_000,
   anthropic: 200_000,
   compatible: 8_192,
+  google: 1_048_576,
+  ollama: 4_096,
   demo: 128_000,
 };
 
@@ -94,7 +106,7 @@ export function contextWindowFor(modelId: string, env: Record<string, string | u
   const names = contextWindowSettingNames(provider);
   const perProvider = readWindow(env, names.perProvider);
   if (perProvider !== undefined) return { tokens: perProvider, source: "env", setting: names.perProvider };
-  const table = provider === "openai" || provider === "anthropic" ? CONTEXT_WINDOWS[provider] : undefined;
+  const table = provider === "openai" || provider === "anthropic" || provider === "google" ? CONTEXT_WINDOWS[provider] : undefined;
   const known = table ? longestPrefixMatch(table, model) : undefined;
   if (known !== undefined) return { tokens: known, source: "table" };
   const global = readWindow(env, names.global);

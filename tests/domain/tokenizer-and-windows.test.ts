@@ -99,6 +99,10 @@ describe("contextWindowFor", () => {
 
   it("models not in the table get the provider's default", () => {
     expect(contextWindowFor("compatible:qwen2.5")).toEqual({ tokens: 8_192, source: "default" });
+    expect(contextWindowFor("google:gemini-1.5-pro-002")).toEqual({ tokens: 2_097_152, source: "table" });
+    expect(contextWindowFor("google:gemini-2.5-flash")).toEqual({ tokens: 1_048_576, source: "table" });
+    expect(contextWindowFor("ollama:llama3.1:8b")).toEqual({ tokens: 4_096, source: "default" });
+    expect(contextWindowFor("ollama:llama3.1:8b", { REFLEXION_CONTEXT_WINDOW_OLLAMA: "32768" })).toEqual({ tokens: 32_768, source: "env", setting: "REFLEXION_CONTEXT_WINDOW_OLLAMA" });
     expect(contextWindowFor("openai:gpt-9")).toEqual({ tokens: 128_000, source: "default" });
     expect(contextWindowFor("demo")).toEqual({ tokens: 128_000, source: "default" });
   });
