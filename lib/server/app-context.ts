@@ -37,6 +37,10 @@ import { MemoryPriceStore } from "@/lib/db/price-store-memory";
 import { SqlitePriceStore } from "@/lib/db/price-store-sqlite";
 import { MemoryMemoryStoreRepository } from "@/lib/db/memory-store-entries-memory";
 import { SqliteMemoryStoreRepository } from "@/lib/db/memory-store-entries-sqlite";
+import { openNodePostgres } from "@/lib/db/pg/database";
+import { isPostgresUrl } from "@/lib/db/pg/database-url";
+import { PgRunStore } from "@/lib/db/pg/pg-store";
+import { PgFanOut } from "./pg-notify-bus";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
 export const DEFAULT_DB_PATH = ".data/playground.sqlite";
@@ -81,12 +85,28 @@ export interface ServerContext {
     test(provider: ProviderId, modelId?: string): Promise<ProviderTestResult>;
   };
   runDetail(runId: string): Promise<RunDetailResponse>;
+  /**
+   * On PostgreSQL (issue 17): this process's LISTEN/NOTIFY fan-out (events and live calls of other
+   * app servers and workers reach this process's bus); `ready` resolves once it listens.
+   */
+  fanOut?: { ready: Promise<void>; stop(): Promise<void> };
 }
 
 /** The database file this process uses. */
 export function databasePath(env: Record<string, string | undefined> = process.env): string {
   // The database is runtime data, not a build input: keep it out of the file tracer.
   return path.resolve(/* turbopackIgnore: true */ env.REFLEXION_DB_PATH ?? DEFAULT_DB_PATH);
+}
+
+/**
+ * The run store the environment selects: PostgreSQL when `REFLEXION_DATABASE_URL` is a
+ * `postgres://…` URL (shared mode, docs/shared-mode.md; the schema must be migrated with
+ * `cli db migrate`), else the SQLite file at {@link databasePath} (the embedded default).
+ */
+export function openRunStore(env: Record<string, string | undefined> = process.env): RunStore {
+  const url = env.REFLEXION_DATABASE_URL?.trim();
+  if (url && !isPostgresUrl(url)) throw new Error("REFLEXION_DATABASE_URL must be a postgres://user:password@host:port/database URL (unset it to use the SQLite file).");
+  return url ? new PgRunStore(openNodePostgres(url)) : new SqliteRunStore(databasePath(env));
 }
 
 /**
@@ -115,8 +135,11 @@ export function createServerContext(
   } = {},
 ): ServerContext {
   const env = options.env ?? process.env;
-  const store = options.store ?? new SqliteRunStore(databasePath(env));
+  const store = options.store ?? openRunStore(env);
   const bus = new RunEventBus();
+  // Issue 17: on PostgreSQL, appends of other processes (and their live calls) reach this bus at once.
+  const pgFanOut = store instanceof PgRunStore ? new PgFanOut(store, bus) : null;
+  const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop() } : undefined;
   // Issue 16 (M2): on the database file, or in memory when the caller passes its own run store (tests).
   const prices = new PriceService(options.store ? new MemoryPriceStore() : new SqlitePriceStore(databasePath(env)), options.now);
   const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : new SqliteMemoryStoreRepository(databasePath(env)), options.now);
@@ -163,6 +186,7 @@ export function createServerContext(
     prices,
     memoryStores,
     judgeGrades,
+    fanOut,
     models: () => listAvailableModels(env),
     providers: {
       statuses: (fresh = false) => providerStatuses(env, { fresh }),

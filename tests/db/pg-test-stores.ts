@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { openNodePostgres, openPglite, type PgConnection } from "@/lib/db/pg/database";
+import { openNodePostgres, type PgConnection } from "@/lib/db/pg/database";
+import { openPglite } from "@/lib/db/pg/pglite";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
 import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server";
 

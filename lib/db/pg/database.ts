@@ -1,11 +1,8 @@
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
 
@@ -24,8 +21,16 @@ export type PgTx = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesW
 /** Where queries run: the database or a transaction in progress. */
 export type PgExecutor = PgDb | PgTx;
 
-/** A notification listener: calls `onPayload` with each payload on `channel`; resolves to the unsubscribe function. */
-export type ListenFn = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+/**
+ * LISTENs on `channels` over one connection and calls `onNotification` with each payload;
+ * `onLost` once when that connection drops (the caller reconnects). Resolves, once listening,
+ * to the function that stops it.
+ */
+export type ListenFn = (
+  channels: readonly string[],
+  onNotification: (channel: string, payload: string) => void,
+  onLost: (error: Error) => void,
+) => Promise<() => Promise<void>>;
 
 /**
  * An open PostgreSQL database: the drizzle handle, how to apply migrations, how to LISTEN
@@ -57,16 +62,31 @@ export function openNodePostgres(url: string, options: { max?: number } = {}): P
     migrate: async (folder = PG_MIGRATIONS_FOLDER) => {
       await migrateNodePg(drizzleNodePg({ client: pool, schema }), { migrationsFolder: folder });
     },
-    listen: async (channel, onPayload) => {
+    listen: async (channels, onNotification, onLost) => {
       const client = new pg.Client({ connectionString: url });
-      client.on("error", () => undefined);
+      let stopped = false;
+      const lost = (error: Error) => {
+        if (stopped || !listeners.delete(client)) return;
+        void client.end().catch(() => undefined);
+        onLost(error);
+      };
+      client.on("error", lost);
+      client.on("end", () => lost(new Error("the LISTEN connection closed")));
+      client.on("notification", (message) => {
+        if (message.payload !== undefined) onNotification(message.channel, message.payload);
+      });
       await client.connect();
       listeners.add(client);
-      client.on("notification", (message) => {
-        if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
-      });
-      await client.query(`LISTEN ${quoteIdent(channel)}`);
+      try {
+        for (const channel of channels) await client.query(`LISTEN ${quoteIdent(channel)}`);
+      } catch (error) {
+        stopped = true;
+        listeners.delete(client);
+        await client.end().catch(() => undefined);
+        throw error;
+      }
       return async () => {
+        stopped = true;
         listeners.delete(client);
         await client.end().catch(() => undefined);
       };
@@ -75,29 +95,6 @@ export function openNodePostgres(url: string, options: { max?: number } = {}): P
       await Promise.all([...listeners].map((client) => client.end().catch(() => undefined)));
       listeners.clear();
       await pool.end();
-    },
-  };
-}
-
-/**
- * Opens an in-process PGlite database (`dataDir` on disk, or in memory when omitted): the same SQL
- * as a server, used by the contract tests to catch PostgreSQL-only mistakes without one.
- */
-export function openPglite(dataDir?: string): PgConnection {
-  const client = new PGlite(dataDir);
-  const db: PgDb = drizzlePglite({ client, schema });
-  return {
-    db,
-    driver: "pglite",
-    migrate: async (folder = PG_MIGRATIONS_FOLDER) => {
-      await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: folder });
-    },
-    listen: async (channel, onPayload) => {
-      const unsubscribe = await client.listen(channel, onPayload);
-      return async () => unsubscribe();
-    },
-    close: async () => {
-      await client.close();
     },
   };
 }

@@ -25,8 +25,11 @@ import * as schema from "./schema";
 export interface EventNotice {
   runId: string;
   branchId: string;
-  /** The last seq of the appended batch. */
+  /** The first and last seq of the appended batch. */
+  firstSeq: number;
   seq: number;
+  /** The appending store's {@link PgRunStore.origin}, so a process can skip its own appends (it published them itself). */
+  origin: string;
 }
 
 /** How the store makes sure the schema is there: apply the migrations (tests, `cli db migrate`) or only check (app servers, workers). */
@@ -42,6 +45,8 @@ export type MigrateMode = "apply" | "check";
  */
 export class PgRunStore implements RunStore {
   readonly experiments: PgExperimentStore;
+  /** Identifies this store's appends in their notifications ({@link EventNotice.origin}). */
+  readonly origin: string = randomUUID();
   private readyPromise: Promise<void> | null = null;
 
   constructor(
@@ -53,6 +58,11 @@ export class PgRunStore implements RunStore {
 
   private get db() {
     return this.connection.db;
+  }
+
+  /** The connection underneath (the fan-out listens and notifies on it: lib/server/pg-notify-bus.ts). */
+  get pg(): PgConnection {
+    return this.connection;
   }
 
   /** Resolves once the schema is there (applied or checked, once per store). */
@@ -89,7 +99,7 @@ export class PgRunStore implements RunStore {
       await tx.insert(schema.events).values(eventToRow(start));
       await writeSummary(tx, runId, rootBranchId, summarizeBranch(rootBranchId, [start]), createdAt, true);
       if (input.cell) await this.experiments.linkInTransaction(tx, input.cell, runId);
-      await notify(tx, { runId, branchId: rootBranchId, seq: 1 });
+      await notify(tx, { runId, branchId: rootBranchId, firstSeq: 1, seq: 1, origin: this.origin });
     });
     return { id: runId, createdAt, rootBranchId, title: input.title, config: input.config };
   }
@@ -162,7 +172,7 @@ export class PgRunStore implements RunStore {
       // Writers of one branch queue up here (any process, any machine): the seq read below is the last one.
       const [branch] = await tx.select().from(schema.branches).where(eq(schema.branches.id, branchId)).for("no key update");
       if (!branch || branch.runId !== runId) throw new AppError("not-found", `Run ${runId} has no branch ${branchId}`);
-      return insertBatch(tx, branchFromRow(branch), drafts, await lastSeq(tx, branchFromRow(branch)));
+      return insertBatch(tx, branchFromRow(branch), drafts, await lastSeq(tx, branchFromRow(branch)), this.origin);
     });
   }
 
@@ -182,7 +192,7 @@ export class PgRunStore implements RunStore {
         if (!branch || branch.runId !== runId) throw new AppError("not-found", `Run ${runId} has no branch ${branchId}`);
         const last = await lastSeq(tx, branch);
         if (last !== afterSeq) throw staleWriter(branchId, afterSeq, last);
-        return insertBatch(tx, branch, drafts, last);
+        return insertBatch(tx, branch, drafts, last, this.origin);
       });
     } catch (error) {
       if (pgErrorCode(error) === UNIQUE_VIOLATION) throw staleWriter(branchId, afterSeq, null);
@@ -354,7 +364,7 @@ async function lastSeq(tx: PgExecutor, branch: BranchRecord): Promise<number> {
 }
 
 /** Inserts a batch after `after`, updates the summary and notifies, in `tx`. */
-async function insertBatch(tx: PgExecutor, branch: BranchRecord, drafts: readonly EventDraft[], after: number): Promise<RunEvent[]> {
+async function insertBatch(tx: PgExecutor, branch: BranchRecord, drafts: readonly EventDraft[], after: number, origin: string): Promise<RunEvent[]> {
   let seq = after;
   const occurredAt = new Date().toISOString();
   const stored = drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), runId: branch.runId, branchId: branch.id, seq: ++seq, occurredAt }));
@@ -369,7 +379,7 @@ async function insertBatch(tx: PgExecutor, branch: BranchRecord, drafts: readonl
   }
   await tx.insert(schema.events).values(stored.map(eventToRow));
   await writeSummary(tx, branch.runId, branch.id, summary, queuedAt, existing === null);
-  await notify(tx, { runId: branch.runId, branchId: branch.id, seq });
+  await notify(tx, { runId: branch.runId, branchId: branch.id, firstSeq: after + 1, seq, origin });
   return stored;
 }
 
