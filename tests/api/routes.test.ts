@@ -141,7 +141,9 @@ describe("HTTP routes", () => {
     expect(models).not.toContain("SECRET");
     // The response parses with the schema the client uses.
     const environments = environmentsResponseSchema.parse(await (await routes.environments.GET()).json());
-    expect(environments.environments.map((e) => e.id)).toEqual(["qa", "code", "household"]);
+    expect(environments.environments.map((e) => e.id)).toEqual(["qa", "code", "household", "open"]);
+    // Issue 16 part 6: only the open family's Evaluator is a model (the forms show its model picker).
+    expect(environments.environments.filter((e) => e.evaluatorUsesModel).map((e) => e.id)).toEqual(["open"]);
     const code = environments.environments.find((e) => e.id === "code");
     expect(code).toMatchObject({ fixedStepsPerTrial: 4, defaultMemoryWindow: 1, supportedStrategies: ["reflexion", "none"] });
     // The placeholders the engine fills, for the Steer tab's unknown-placeholder warning.
