@@ -56,6 +56,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   const { registerOtlpCommands } = await import("@/lib/cli/otlp-commands");
   const { registerProviderCommands } = await import("@/lib/cli/provider-commands");
   const { registerPriceCommands } = await import("@/lib/cli/price-commands");
+  const { registerDbCommands } = await import("@/lib/cli/db-commands");
   const readTaskFile = (env: string, file: string) => environmentEntry(env).importTaskSet(readDatasetFile(file));
 
   program
@@ -88,6 +89,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerOtlpCommands(program);
   registerProviderCommands(program);
   registerPriceCommands(program);
+  registerDbCommands(program);
 }
 
 program

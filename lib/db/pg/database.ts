@@ -9,6 +9,9 @@ import * as schema from "./schema";
 /** Folder of the drizzle-kit PostgreSQL migrations (committed; `npm run db:generate` writes them). */
 export const PG_MIGRATIONS_FOLDER = path.join(/* turbopackIgnore: true */ process.cwd(), "lib/db/pg-migrations");
 
+/** Advisory-lock key held while migrating (any fixed 64-bit number; "rflxmigr" in ASCII). */
+const MIGRATION_LOCK = "8243395432435771250";
+
 /** The channel every append notifies on (payload {@link EventNotice}); see lib/server/pg-notify-bus.ts. */
 export const EVENTS_CHANNEL = "reflexion_events";
 /** The channel live-call messages (token deltas of remote workers) travel on. */
@@ -60,7 +63,17 @@ export function openNodePostgres(url: string, options: { max?: number } = {}): P
     db,
     driver: "node-postgres",
     migrate: async (folder = PG_MIGRATIONS_FOLDER) => {
-      await migrateNodePg(drizzleNodePg({ client: pool, schema }), { migrationsFolder: folder });
+      // One session, holding an advisory lock: two machines migrating at once take turns (the second finds nothing to do).
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => undefined);
+      await client.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        await migrateNodePg(drizzleNodePg({ client, schema }), { migrationsFolder: folder });
+      } finally {
+        await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+        await client.end().catch(() => undefined);
+      }
     },
     listen: async (channels, onNotification, onLost) => {
       const client = new pg.Client({ connectionString: url });

@@ -71,6 +71,11 @@ export class PgRunStore implements RunStore {
     return this.readyPromise;
   }
 
+  /** Migrations applied to the database and committed in the repository (`cli db status`). */
+  async migrationStatus(): Promise<{ applied: number; expected: number }> {
+    return { applied: await appliedMigrations(this.connection), expected: migrationCount(this.options.migrationsFolder ?? PG_MIGRATIONS_FOLDER) };
+  }
+
   private async prepare(): Promise<void> {
     const folder = this.options.migrationsFolder ?? PG_MIGRATIONS_FOLDER;
     if ((this.options.migrate ?? "check") === "apply") {
