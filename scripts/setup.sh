@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what this project needs on a fresh Debian/Ubuntu machine with Node >= 20.9.
 #   bash scripts/setup.sh                 npm packages from the lockfile (skipped when node_modules already matches it)
-#   bash scripts/setup.sh --with-browser  also Chromium from the OS packages, for the Playwright tests
+#   bash scripts/setup.sh --with-browser  also Chromium from the OS packages, for the Playwright tests, and PostgreSQL's
+#                                         server binaries, for the shared-mode tests (they start throw-away servers)
 #   bash scripts/setup.sh --build         also the production build (`next build`), skipped when nothing changed since
 #                                         the last one (what `npm run playground` runs before `next start`)
 # The decisions are made by scripts/playground-state.mjs, which prints why.
@@ -24,6 +25,17 @@ if [[ $with_browser -eq 1 ]] && ! command -v chromium >/dev/null 2>&1; then
   [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# PostgreSQL (issue 17): tests/helpers/postgres-server.ts runs the machine's initdb + postgres in a temporary
+# directory on 127.0.0.1; only the binaries are needed. If this cannot install them, those tests fail and say how.
+if [[ $with_browser -eq 1 ]] && ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
+  echo "==> Installing PostgreSQL (Debian package) for the shared-mode tests"
+  SUDO=""
+  [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
+  if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null; }; then
+    echo "warning: could not install PostgreSQL; the PostgreSQL tests will fail until \`apt-get install -y postgresql\` succeeds" >&2
+  fi
 fi
 
 # npm packages. "Current" is read from npm's own record of its last install
