@@ -83,6 +83,13 @@ export function AgreementSummary({ data }: { data: JudgeGradesResponse }) {
           </table>
         </div>
       )}
+      {data.criterionAgreement ? (
+        <p className="mt-3 text-xs text-slate-700" data-testid="criterion-agreement">
+          Per criterion ({data.criterionAgreement.n} criterion grade{data.criterionAgreement.n === 1 ? "" : "s"}; the judge meets a criterion when its score reaches the
+          task&apos;s threshold): {percent(data.criterionAgreement.percentAgreement)} agreement, κ{" "}
+          {data.criterionAgreement.kappa === null ? "undefined" : data.criterionAgreement.kappa.toFixed(2)}.
+        </p>
+      ) : null}
     </PageSection>
   );
 }

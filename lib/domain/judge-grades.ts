@@ -82,5 +82,11 @@ export const judgeGradesResponseSchema = z.object({
   graded: z.number().int().nonnegative(),
   needed: z.number().int().nonnegative(),
   agreement: agreementSchema.nullable(),
+  /**
+   * Agreement on the criteria people graded one by one: the judge "passes" a criterion when its
+   * normalised score reaches the rubric's pass threshold (the verdict's rule, per criterion). Null
+   * when no criterion was graded.
+   */
+  criterionAgreement: agreementSchema.nullable(),
 });
 export type JudgeGradesResponse = z.infer<typeof judgeGradesResponseSchema>;

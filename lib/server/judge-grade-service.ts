@@ -33,6 +33,13 @@ export class JudgeGradeService {
     const byTrial = new Map(grades.map((grade) => [keyOf(grade), grade]));
     const judged = await this.judgedTrials();
     const trials = judged.map((trial) => ({ ...trial, grade: byTrial.get(keyOf(trial)) ?? null }));
+    // Per-criterion grades against the judge's per-criterion scores (met = score ≥ the rubric's threshold).
+    const criterionPairs = trials.flatMap((trial) =>
+      Object.entries(trial.grade?.criteria ?? {}).flatMap(([id, human]) => {
+        const judged = trial.criteria.find((criterion) => criterion.id === id);
+        return judged ? [{ human, judge: judged.score + 1e-9 >= trial.threshold ? ("pass" as const) : ("fail" as const) }] : [];
+      }),
+    );
     // Ungraded trials first (what is left to do), then the graded ones, each newest first.
     trials.sort((a, b) => Number(a.grade !== null) - Number(b.grade !== null));
     const graded = grades.length;
@@ -43,6 +50,7 @@ export class JudgeGradeService {
       graded,
       needed,
       agreement: needed > 0 ? null : agreementOf(grades.map((grade) => ({ human: grade.verdict, judge: grade.judgeVerdict }))),
+      criterionAgreement: criterionPairs.length === 0 ? null : agreementOf(criterionPairs),
     };
   }
 

@@ -49,7 +49,7 @@ describe("/api/judge-grades", () => {
     const overview = await get();
     expect(overview.totalJudged).toBe(12);
     expect(overview.trials).toHaveLength(12);
-    expect(overview).toMatchObject({ graded: 0, needed: 10, agreement: null });
+    expect(overview).toMatchObject({ graded: 0, needed: 10, agreement: null, criterionAgreement: null });
     const trial = overview.trials[0]!;
     expect(trial.criteria.length).toBeGreaterThan(0);
     expect(trial.answer).not.toBe("");
@@ -65,6 +65,9 @@ describe("/api/judge-grades", () => {
     const criterion = target.criteria[0]!.id;
     const again = humanGradeSchema.parse((await post({ runId: target.runId, branchId: target.branchId, trial: target.trial, verdict: "fail", criteria: { [criterion]: "fail" } })).body);
     expect(again).toMatchObject({ verdict: "fail", criteria: { [criterion]: "fail" } });
+    // The per-criterion agreement compares it with the judge's score on that criterion (met = score ≥ threshold).
+    const judgeMet = target.criteria[0]!.score >= target.threshold ? "pass" : "fail";
+    expect((await get()).criterionAgreement).toMatchObject({ n: 1, percentAgreement: judgeMet === "fail" ? 1 : 0 });
     const overview = await get();
     expect(overview.graded).toBe(1);
     expect(overview.trials.find((t) => t.runId === target.runId && t.trial === target.trial)?.grade).toMatchObject({ verdict: "fail" });
