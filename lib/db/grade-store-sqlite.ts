@@ -38,7 +38,7 @@ export class SqliteGradeStore implements GradeStore {
     this.client.close();
   }
 
-  /** Runs raw SQL (tests insert the run a grade refers to). */
+  /** Runs raw SQL (tests insert the run a grade refers to: `run_id` is a foreign key). */
   execForTests(statement: string): void {
     this.client.exec(statement);
   }
