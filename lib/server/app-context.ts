@@ -40,6 +40,7 @@ import { SqliteMemoryStoreRepository } from "@/lib/db/memory-store-entries-sqlit
 import { openNodePostgres } from "@/lib/db/pg/database";
 import { isPostgresUrl } from "@/lib/db/pg/database-url";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
+import { pgCompanionStores } from "@/lib/db/pg/companions";
 import { PgFanOut } from "./pg-notify-bus";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
@@ -140,9 +141,11 @@ export function createServerContext(
   // Issue 17: on PostgreSQL, appends of other processes (and their live calls) reach this bus at once.
   const pgFanOut = store instanceof PgRunStore ? new PgFanOut(store, bus) : null;
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop() } : undefined;
+  // Issue 17: in shared mode the template library, prices, grades and memory stores live in the same PostgreSQL database.
+  const shared = !options.store && store instanceof PgRunStore ? pgCompanionStores(store) : null;
   // Issue 16 (M2): on the database file, or in memory when the caller passes its own run store (tests).
-  const prices = new PriceService(options.store ? new MemoryPriceStore() : new SqlitePriceStore(databasePath(env)), options.now);
-  const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : new SqliteMemoryStoreRepository(databasePath(env)), options.now);
+  const prices = new PriceService(options.store ? new MemoryPriceStore() : (shared?.prices ?? new SqlitePriceStore(databasePath(env))), options.now);
+  const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : (shared?.memoryStores ?? new SqliteMemoryStoreRepository(databasePath(env))), options.now);
   const otlp = new OtlpService(store, env);
   const engineDeps: EngineDeps = {
     // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended (issue 18).
@@ -160,12 +163,12 @@ export function createServerContext(
   const experiments = new ExperimentService(store, service, workers);
   const experimentExport = new ExperimentExport(store, experiments);
   const imports = new PaperImportService(store, experiments, { env });
-  const templates = new TemplateService(options.templates ?? (options.store ? new MemoryTemplateStore() : new SqliteTemplateStore(databasePath(env))));
+  const templates = new TemplateService(options.templates ?? (options.store ? new MemoryTemplateStore() : (shared?.templates ?? new SqliteTemplateStore(databasePath(env)))));
   service.useTemplates(templates);
   experiments.useTemplates(templates);
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
-  const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : new SqliteGradeStore(databasePath(env)), options.now);
+  const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
   if (options.startWorkers !== false) {
     workers.start();
     memoryStores.start();
