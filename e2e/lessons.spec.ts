@@ -127,6 +127,7 @@ test.describe("lessons", () => {
   test("every lesson on the Lessons page opens on its run, and its last step resolves (the paper's lesson imports the authors' log)", async ({ page }) => {
     test.setTimeout(180_000);
     await page.goto("/lessons");
+    await expect(page.getByTestId("lesson-item").first()).toBeVisible();
     const ids = await page.getByTestId("lesson-item").evaluateAll((items) => items.map((item) => item.getAttribute("data-lesson-id") ?? ""));
     expect(ids).toEqual(expect.arrayContaining(["why-reflexion-qa", "household-loops", "evaluator-false-positive", "paper-hotpotqa-search-loop"]));
     for (const id of ids) {
