@@ -71,6 +71,7 @@ test("a bundle dropped on the home page opens read-only, replays with zero model
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}`));
   await expect(page.getByTestId("recorded-badge")).toContainText("Imported bundle");
   await expect(page.getByTestId("read-only-note")).toContainText("Imported bundle, read-only");
+  if (screenshots) await page.screenshot({ path: "docs/screenshot-bundle-run.png" });
 
   await page.getByTestId("replay-recorded").click();
   await expect(page).toHaveURL(/branch=/);
@@ -81,6 +82,7 @@ test("a bundle dropped on the home page opens read-only, replays with zero model
   await expect(calls).not.toHaveAttribute("data-cached", "0");
 
   const download = page.waitForEvent("download");
+  await page.getByTestId("share-menu").click();
   await page.getByTestId("export-bundle").click();
   const file = await (await download).path();
   const exported = JSON.parse(gunzipSync(fs.readFileSync(file)).toString("utf8"));

@@ -4,12 +4,15 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
+import { Popover } from "@/components/ui/popover";
 import { fetchJson } from "@/lib/query/fetch-json";
 
 const sentSchema = z.object({ endpoint: z.string(), spans: z.number(), requests: z.number() });
 const forkedSchema = z.object({ branchId: z.string() });
 
 type Message = { tone: "ok" | "error"; text: string } | null;
+
+const LINK = "inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50";
 
 /**
  * "Share" in the run header (issue 18): download the run as a bundle (all branches, replayable
@@ -21,6 +24,7 @@ export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boole
   const router = useRouter();
   const [busy, setBusy] = useState<"send" | "replay" | null>(null);
   const [message, setMessage] = useState<Message>(null);
+  const [open, setOpen] = useState(false);
 
   const send = async () => {
     setBusy("send");
@@ -56,30 +60,44 @@ export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boole
             {busy === "replay" ? "Starting replay…" : "Replay recorded (0 model calls)"}
           </Button>
         ) : null}
-        <a
-          href={`/api/runs/${runId}/bundle`}
-          download
-          className="inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50"
-          data-testid="export-bundle"
-          title="One file with every branch's events, the cached model responses they used, the task and template versions — no keys. Import it on another machine to replay with zero model calls."
+        <Popover
+          open={open}
+          onClose={() => setOpen(false)}
+          className="w-72 space-y-2"
+          data-testid="share-panel"
+          trigger={
+            <Button size="sm" onClick={() => setOpen((value) => !value)} aria-expanded={open} data-testid="share-menu">
+              Share ▾
+            </Button>
+          }
         >
-          Export bundle
-        </a>
-        <a
-          href={`/api/runs/${runId}/otlp.jsonl`}
-          download
-          className="inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50"
-          data-testid="export-otlp-jsonl"
-          title="The run's traces as OTLP JSON lines (OpenInference + gen_ai attributes), for an OTel Collector's otlpjsonfile receiver"
-        >
-          OTLP file
-        </a>
-        <Button size="sm" onClick={() => void send()} disabled={busy !== null} data-testid="send-otlp" title="Sends the run's traces to the OTLP endpoint set on the server (Settings → OpenTelemetry)">
-          {busy === "send" ? "Sending…" : "Send to OTLP"}
-        </Button>
+          <div>
+            <a href={`/api/runs/${runId}/bundle`} download className={LINK} data-testid="export-bundle">
+              Export bundle
+            </a>
+            <p className="mt-1 text-[11px] text-slate-600">One file with every branch, the cached model responses and the task — no keys. Imported elsewhere, it replays with zero model calls.</p>
+          </div>
+          <div>
+            <a href={`/api/runs/${runId}/otlp.jsonl`} download className={LINK} data-testid="export-otlp-jsonl">
+              OTLP file
+            </a>
+            <p className="mt-1 text-[11px] text-slate-600">The traces as OTLP JSON lines (OpenInference + gen_ai attributes), for an OTel Collector.</p>
+          </div>
+          <div>
+            <Button size="sm" onClick={() => void send()} disabled={busy !== null} data-testid="send-otlp">
+              {busy === "send" ? "Sending…" : "Send to OTLP endpoint"}
+            </Button>
+            <p className="mt-1 text-[11px] text-slate-600">To Phoenix or Langfuse, as set on the server (Settings → OpenTelemetry export).</p>
+          </div>
+          {message ? (
+            <p role={message.tone === "error" ? "alert" : "status"} className={message.tone === "error" ? "text-[11px] text-red-700" : "text-[11px] text-green-800"} data-testid="share-message">
+              {message.text}
+            </p>
+          ) : null}
+        </Popover>
       </div>
-      {message ? (
-        <p role={message.tone === "error" ? "alert" : "status"} className={message.tone === "error" ? "max-w-sm text-right text-[11px] text-red-700" : "max-w-sm text-right text-[11px] text-green-800"} data-testid="share-message">
+      {message?.tone === "error" && !open ? (
+        <p role="alert" className="max-w-sm text-right text-[11px] text-red-700">
           {message.text}
         </p>
       ) : null}
