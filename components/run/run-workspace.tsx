@@ -9,6 +9,7 @@ import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
 import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
 import { replayPrefix } from "@/lib/graph/replay-cursor";
+import { parseRunUrlState, serializeRunUrlState } from "@/lib/query/url-state";
 import { branchesQuery, callInFlightView, isNotFound, runQuery, useLiveCall, useRunEvents } from "@/lib/query";
 import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type MobilePane, type SideTab } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
@@ -202,7 +203,10 @@ function useBranchParam(runId: string, rootBranchId: string | null): [string | n
   const select = useCallback(
     (branchId: string) => {
       const next = branchId === rootBranchId ? null : branchId;
-      const url = `/runs/${encodeURIComponent(runId)}${next ? `?branch=${encodeURIComponent(next)}` : ""}`;
+      // On this page's path (a lesson plays the workspace under /lessons/:id), keeping the lesson's step; a new branch starts live.
+      const onRunPage = window.location.pathname.startsWith("/runs/");
+      const path = onRunPage ? `/runs/${encodeURIComponent(runId)}` : window.location.pathname;
+      const url = `${path}${serializeRunUrlState({ ...parseRunUrlState(window.location.search), branch: next, cursor: null, node: null }, window.location.search)}`;
       // Next keeps useSearchParams in sync with the History API: no server round trip, reload keeps the branch.
       window.history.pushState(null, "", url);
     },
