@@ -75,10 +75,21 @@ export function formatEventLine(event: RunEvent): string | null {
     case "run-resume":
       return `Resumed (${event.data.reason}).`;
     case "run-end":
-      return `Run ended: ${event.data.outcome} after ${event.data.trials} trial(s).`;
+      // Issue 16: adaptive trials say why the run stopped before its trial budget.
+      return `Run ended: ${event.data.outcome} after ${event.data.trials} trial(s).${event.data.stopReason ? ` Stopped early (${event.data.stopReason}): ${event.data.stopDetail ?? ""}` : ""}`;
+    case "budget-edit":
+      return `Budget: ${budgetText(event.data.oldValue)} → ${budgetText(event.data.newValue)}.`;
+    case "memory-carried-in":
+      return `Warm start: ${event.data.entries.length} reflection(s) carried in from memory store ${event.data.store}${event.data.entries.map((entry) => `\n  - ${clip(entry.text, MAX_OBSERVATION_CHARS)} (run ${entry.source.runId.slice(0, 8)}, trial ${entry.source.trial})`).join("")}`;
     case "run-error":
       return `Run error: ${event.data.message}`;
     default:
       return null;
   }
+}
+
+/** A budget in words (issue 16): `$0.05 / 20,000 tokens`, or `none`. */
+function budgetText(budget: { usd?: number; tokens?: number } | null): string {
+  if (!budget) return "none";
+  return [budget.usd !== undefined ? `$${budget.usd}` : null, budget.tokens !== undefined ? `${budget.tokens.toLocaleString("en-US")} tokens` : null].filter((part) => part !== null).join(" / ");
 }
