@@ -86,10 +86,16 @@ describe("PgRunStore across connections", () => {
     await store.close();
   });
 
-  it("a store on an unmigrated database says to run `cli db migrate`", async () => {
+  it("a store on an unmigrated database says to run `cli db migrate`, and works once it has run", async () => {
     const url = await postgres.server().createDatabase("empty");
     const store = new PgRunStore(openNodePostgres(url), { migrate: "check" });
     await expect(store.listRuns(1)).rejects.toThrow(/0 of \d+ migrations applied.*db migrate/);
+    // `cli db migrate` from another machine: the same store works at its next request, no restart.
+    const migrator = openNodePostgres(url, { max: 1 });
+    await migrator.migrate();
+    await migrator.close();
+    expect(await store.listRuns(1)).toEqual([]);
+    expect(await store.migrationStatus()).toEqual({ applied: 3, expected: 3 });
     await store.close();
   });
 });

@@ -67,7 +67,11 @@ export class PgRunStore implements RunStore {
 
   /** Resolves once the schema is there (applied or checked, once per store). */
   ready(): Promise<void> {
-    this.readyPromise ??= this.prepare();
+    // A failed check is not kept: after `cli db migrate` the next call succeeds without a restart.
+    this.readyPromise ??= this.prepare().catch((error: unknown) => {
+      this.readyPromise = null;
+      throw error;
+    });
     return this.readyPromise;
   }
 
