@@ -50,6 +50,15 @@ export class RunEventBus {
     this.emitter.emit(`live:${runId}`, message);
   }
 
+  /** Runs whose live-call messages someone here listens to (SSE streams): the PostgreSQL fan-out asks workers for their token deltas. */
+  liveWatchedRuns(): string[] {
+    const runs: string[] = [];
+    for (const name of this.emitter.eventNames()) {
+      if (typeof name === "string" && name.startsWith("live:") && this.emitter.listenerCount(name) > 0) runs.push(name.slice("live:".length));
+    }
+    return runs;
+  }
+
   /** True when something here listens to the run's events (an SSE stream, a follower, a driver). */
   hasSubscribers(runId: string): boolean {
     return this.emitter.listenerCount(runId) > 0;
