@@ -62,3 +62,31 @@ test("a $0.001 budget stops the run cleanly; resuming with a larger one complete
   await expect(row).toContainText("$100");
   await expect(row).toContainText("e2e");
 });
+
+test("a warm-started run shows the reflections carried in from a memory store, with their source", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const start = async (extra: Record<string, unknown>) => {
+    const created = await request.post("/api/runs", { data: { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-05", strategy: "reflexion", modelId: "demo", ...extra } });
+    expect(created.status()).toBe(201);
+    return ((await created.json()) as { runId: string }).runId;
+  };
+  const ended = async (runId: string) => {
+    await expect
+      .poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 60_000 })
+      .toBe("ended");
+  };
+  const cold = await start({ writeMemory: { store: "e2e-store" } });
+  await ended(cold);
+
+  const warm = await start({ warmStart: { store: "e2e-store", maxEntries: 3 } });
+  await ended(warm);
+  await page.goto(`/runs/${warm}`);
+  const carried = page.getByTestId("carried-in");
+  await expect(carried).toHaveAttribute("data-count", "1");
+  await expect(carried).toContainText("e2e-store");
+  await expect(carried.getByTestId("carried-entry")).toHaveAttribute("data-source-run", cold);
+  await page.screenshot({ path: test.info().outputPath("warm-start.png") });
+
+  await page.goto("/settings#memory-stores");
+  await expect(page.locator('[data-testid="memory-store-row"][data-store="e2e-store"]')).toHaveAttribute("data-entries", "1");
+});
