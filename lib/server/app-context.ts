@@ -90,7 +90,7 @@ export interface ServerContext {
    * On PostgreSQL (issue 17): this process's LISTEN/NOTIFY fan-out (events and live calls of other
    * app servers and workers reach this process's bus); `ready` resolves once it listens.
    */
-  fanOut?: { ready: Promise<void>; stop(): Promise<void> };
+  fanOut?: { ready: Promise<void>; stop(): Promise<void>; watched(runId: string): boolean };
 }
 
 /** The database file this process uses. */
@@ -140,7 +140,7 @@ export function createServerContext(
   const bus = new RunEventBus();
   // Issue 17: on PostgreSQL, appends of other processes (and their live calls) reach this bus at once.
   const pgFanOut = store instanceof PgRunStore ? new PgFanOut(store, bus) : null;
-  const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop() } : undefined;
+  const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   // Issue 17: in shared mode the template library, prices, grades and memory stores live in the same PostgreSQL database.
   const shared = !options.store && store instanceof PgRunStore ? pgCompanionStores(store) : null;
   // Issue 16 (M2): on the database file, or in memory when the caller passes its own run store (tests).

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { liveCallMessageSchema, splitSendable, type LiveCallMessage } from "@/lib/domain/live-call";
-import { EVENTS_CHANNEL, LIVE_CHANNEL, type PgConnection } from "@/lib/db/pg/database";
+import { EVENTS_CHANNEL, LIVE_CHANNEL, WATCH_CHANNEL, type PgConnection } from "@/lib/db/pg/database";
 import type { PgRunStore } from "@/lib/db/pg/pg-store";
 import type { RunEventBus } from "./run-event-bus";
 
@@ -15,6 +15,12 @@ export const RECONNECT_MS = { first: 250, max: 10_000 };
  */
 export const LIVE_TEXT_CHUNK = 1000;
 
+/** How often a process checks which runs its viewers watch, and re-announces them (ms); how long an announcement lasts (ms). */
+export const WATCH_MS = { check: 250, heartbeat: 5_000, ttl: 15_000 };
+/** Run ids per watch notification (36-character UUIDs: well under the 8000-byte payload limit). */
+const WATCH_BATCH = 100;
+
+const watchNoticeSchema = z.object({ origin: z.string(), runIds: z.array(z.string()) });
 const eventNoticeSchema = z.object({ runId: z.string(), branchId: z.string(), firstSeq: z.number().int(), seq: z.number().int(), origin: z.string() });
 const liveNoticeSchema = z.object({ origin: z.string(), runId: z.string(), message: liveCallMessageSchema });
 
@@ -27,7 +33,10 @@ const liveNoticeSchema = z.object({ origin: z.string(), runId: z.string(), messa
  * for a cancel-request). Streams still catch up by `seq` from the table, so a missed
  * notification costs latency, never data. Live-call messages (call start, token deltas, call end)
  * published here are relayed on `reflexion_live` (text cut to ≤ {@link LIVE_TEXT_CHUNK} units) and
- * delivered to the other processes' buses; a process skips its own notifications (`origin`).
+ * delivered to the other processes' buses — only for runs someone is watching: each process
+ * announces the runs its SSE clients watch on `reflexion_watch` (at once when one appears, then
+ * every {@link WATCH_MS}.heartbeat ms), and a worker relays a run's live calls while such an
+ * announcement is younger than {@link WATCH_MS}.ttl. A process skips its own notifications (`origin`).
  */
 export class PgFanOut {
   private readonly origin = randomUUID();
@@ -36,6 +45,11 @@ export class PgFanOut {
   private stopped = false;
   private delay = RECONNECT_MS.first;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Run id → epoch ms until which someone (in some process) watches its live calls. */
+  private readonly watchedUntil = new Map<string, number>();
+  private announced = new Set<string>();
+  private lastHeartbeat = 0;
+  private watchTimer: ReturnType<typeof setInterval> | null = null;
   /** Relayed messages go out one after another, so token deltas arrive in order. */
   private sending: Promise<void> = Promise.resolve();
   /** Times the LISTEN connection was (re)established (tests, diagnostics). */
@@ -58,11 +72,20 @@ export class PgFanOut {
         this.sending = this.sending.then(() => this.relay(runId, message));
       });
     await this.connect();
+    this.watchTimer = setInterval(() => void this.announceWatched(), WATCH_MS.check);
+    this.watchTimer.unref?.();
+    await this.announceWatched();
+  }
+
+  /** Whether someone, in any process, watches the run's live calls now (its token deltas are relayed). */
+  watched(runId: string): boolean {
+    return (this.watchedUntil.get(runId) ?? 0) > Date.now();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.watchTimer) clearInterval(this.watchTimer);
     this.untap?.();
     this.untap = null;
     await this.sending;
@@ -74,7 +97,7 @@ export class PgFanOut {
   private async connect(): Promise<void> {
     if (this.stopped) return;
     try {
-      this.stopListening = await this.pg.listen([EVENTS_CHANNEL, LIVE_CHANNEL], (channel, payload) => this.receive(channel, payload), (error) => this.lost(error));
+      this.stopListening = await this.pg.listen([EVENTS_CHANNEL, LIVE_CHANNEL, WATCH_CHANNEL], (channel, payload) => this.receive(channel, payload), (error) => this.lost(error));
       this.connects += 1;
       this.delay = RECONNECT_MS.first;
     } catch (error) {
@@ -102,6 +125,9 @@ export class PgFanOut {
     if (channel === EVENTS_CHANNEL) {
       const notice = eventNoticeSchema.safeParse(json);
       if (notice.success && notice.data.origin !== this.store.origin) void this.publishEvents(notice.data);
+    } else if (channel === WATCH_CHANNEL) {
+      const notice = watchNoticeSchema.safeParse(json);
+      if (notice.success) for (const runId of notice.data.runIds) this.watchedUntil.set(runId, Date.now() + WATCH_MS.ttl);
     } else if (channel === LIVE_CHANNEL) {
       const notice = liveNoticeSchema.safeParse(json);
       if (notice.success && notice.data.origin !== this.origin) this.bus.deliverLive(notice.data.runId, notice.data.message);
@@ -120,9 +146,29 @@ export class PgFanOut {
     }
   }
 
+  /** Announces the runs watched here: new ones at once, all of them every heartbeat. */
+  private async announceWatched(): Promise<void> {
+    if (this.stopped) return;
+    const now = Date.now();
+    const current = this.bus.liveWatchedRuns();
+    const fresh = current.filter((runId) => !this.announced.has(runId));
+    const due = now - this.lastHeartbeat >= WATCH_MS.heartbeat;
+    const send = due ? current : fresh;
+    this.announced = new Set(current);
+    if (due) this.lastHeartbeat = now;
+    for (let i = 0; i < send.length; i += WATCH_BATCH) {
+      const runIds = send.slice(i, i + WATCH_BATCH);
+      try {
+        await this.pg.db.execute(sql`SELECT pg_notify(${WATCH_CHANNEL}, ${JSON.stringify({ origin: this.origin, runIds })})`);
+      } catch (error) {
+        this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+
   /** Sends a live message published in this process to the others (token text in chunks that fit a NOTIFY payload). */
   private async relay(runId: string, message: LiveCallMessage): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.watched(runId)) return;
     const pieces = message.kind === "token-delta" ? chunkText(message.text).map((text) => ({ ...message, text })) : [message];
     try {
       for (const piece of pieces) {

@@ -5,7 +5,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/domain/events";
 import { liveCallMessageSchema, type LiveCallMessage } from "@/lib/domain/live-call";
-import { openNodePostgres } from "@/lib/db/pg/database";
+import { LIVE_CHANNEL, openNodePostgres } from "@/lib/db/pg/database";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
 import { demoReply } from "@/lib/llm/demo-model";
@@ -111,6 +111,8 @@ describe("fan-out across app servers (pg_notify)", () => {
     const abort = new AbortController();
     const clientA = readStream(runEventStream(a.service, a.bus, run.id, run.rootBranchId, 0, abort.signal));
     const clientB = readStream(runEventStream(b.service, b.bus, run.id, run.rootBranchId, 0, abort.signal));
+    // The worker relays token deltas only of runs someone watches: it hears of A's and B's viewers over NOTIFY.
+    await until(() => worker.fanOut?.watched(run.id) === true, "the worker hearing that the run is watched");
     open(); // the model answers once both clients are connected
     const [seenA, seenB] = await Promise.all([clientA, clientB]);
     abort.abort();
@@ -181,6 +183,46 @@ describe("fan-out across app servers (pg_notify)", () => {
     await admin.close();
     await store.close();
     await writer.close();
+  }, 30_000);
+});
+
+describe("token deltas of remote workers", () => {
+  it("are relayed only while someone watches the run, in order, long texts cut to fit NOTIFY's payload limit", async () => {
+    const url = await freshDatabase();
+    const workerStore = new PgRunStore(openNodePostgres(url, { max: 2 }));
+    const viewerStore = new PgRunStore(openNodePostgres(url, { max: 2 }));
+    const workerBus = new RunEventBus();
+    const viewerBus = new RunEventBus();
+    const workerFanOut = new PgFanOut(workerStore, workerBus);
+    const viewerFanOut = new PgFanOut(viewerStore, viewerBus);
+    await Promise.all([workerFanOut.start(), viewerFanOut.start()]);
+    // Everything that crosses the database on the live channel.
+    const tap = openNodePostgres(url, { max: 1 });
+    let notifications = 0;
+    const stopTap = await tap.listen([LIVE_CHANNEL], () => notifications++, () => undefined);
+    const base = { branchId: "b1", role: "actor" as const, trial: 1, step: 1, startedAt: "2026-12-01T10:00:00.000Z" };
+
+    workerBus.publishLive("run-x", { kind: "token-delta", ...base, text: "nobody watches" });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(notifications).toBe(0);
+
+    const received: LiveCallMessage[] = [];
+    const unsubscribe = viewerBus.subscribeLive("run-x", (message) => received.push(message));
+    await until(() => workerFanOut.watched("run-x"), "the worker hearing of the viewer");
+    const long = "é".repeat(4500) + "\ud83d\ude00" + "x".repeat(10); // > 8000 bytes as one JSON payload
+    workerBus.publishLive("run-x", { kind: "call-start", ...base });
+    workerBus.publishLive("run-x", { kind: "token-delta", ...base, text: long });
+    workerBus.publishLive("run-x", { kind: "call-end", ...base });
+    await until(() => received.some((message) => message.kind === "call-end"), "the relayed call-end");
+    expect(received[0]?.kind).toBe("call-start");
+    const text = received.map((message) => (message.kind === "token-delta" ? message.text : "")).join("");
+    expect(text).toBe(long);
+    expect(received.filter((message) => message.kind === "token-delta").length).toBeGreaterThan(1);
+    expect(notifications).toBe(received.length);
+    unsubscribe();
+    await stopTap();
+    await Promise.all([workerFanOut.stop(), viewerFanOut.stop()]);
+    await Promise.all([tap.close(), workerStore.close(), viewerStore.close()]);
   }, 30_000);
 });
 

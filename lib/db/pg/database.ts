@@ -16,6 +16,8 @@ const MIGRATION_LOCK = "8243395432435771250";
 export const EVENTS_CHANNEL = "reflexion_events";
 /** The channel live-call messages (token deltas of remote workers) travel on. */
 export const LIVE_CHANNEL = "reflexion_live";
+/** The channel on which processes announce the runs their viewers watch (so workers relay only those runs' token deltas). */
+export const WATCH_CHANNEL = "reflexion_watch";
 
 /** A drizzle PostgreSQL database over either driver: what every `lib/db/pg` store is written against. */
 export type PgDb = PgDatabase<PgQueryResultHKT, typeof schema>;
