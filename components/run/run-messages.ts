@@ -22,6 +22,8 @@ export function statusExplanation(status: RunStatus | null): string | null {
       return "Stopping the model call in flight; the run then ends as cancelled.";
     case "interrupted":
       return "Its worker stopped. Another worker takes it over, or press Resume.";
+    case "budget-exhausted":
+      return "Its budget is spent: it stopped between two steps, nothing lost. Give a higher budget in the banner to continue.";
     default:
       return null;
   }
