@@ -287,7 +287,7 @@ export function NewExperimentForm() {
 
           <fieldset className="min-w-0 space-y-2">
             <legend className="text-xs font-medium text-slate-700">Arms — one run configuration each; every task runs once per arm</legend>
-            <div className="overflow-x-auto rounded-md border border-slate-200">
+            <div className="relative overflow-x-auto rounded-md border border-slate-200">
               <table className="w-full text-left text-sm" data-testid="arm-rows">
                 <thead className="bg-slate-50 text-[11px] uppercase tracking-wide text-slate-500">
                   <tr>
