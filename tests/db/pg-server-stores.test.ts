@@ -3,7 +3,11 @@ import { AppError } from "@/lib/domain/errors";
 import { draft } from "@/lib/domain/events";
 import { openNodePostgres } from "@/lib/db/pg/database";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
+import { sql } from "drizzle-orm";
+import { PgTemplateStore } from "@/lib/db/pg/pg-templates";
+import type { PgConnection } from "@/lib/db/pg/database";
 import { makeRunConfig } from "../helpers/run-config";
+import { templateStoreContract } from "../templates/template-store-contract";
 import { runStoreContract } from "./store-contract";
 import { realPostgres } from "./pg-test-stores";
 
@@ -13,6 +17,22 @@ beforeAll(() => postgres.open(), 90_000);
 afterAll(() => postgres.close());
 
 runStoreContract("postgres (server)", () => postgres.makeStore());
+
+describe("TemplateStore contract: postgres (server)", () => {
+  let templates: PgConnection | null = null;
+  beforeAll(async () => {
+    templates = openNodePostgres(await postgres.server().createDatabase("templates"), { max: 2 });
+    await templates.migrate();
+  });
+  afterAll(() => templates?.close());
+  // Each case gets emptied tables (when its store is first used).
+  templateStoreContract(() => {
+    const connection = templates;
+    if (!connection) throw new Error("no database");
+    let emptied: Promise<void> | null = null;
+    return new PgTemplateStore(connection.db, () => (emptied ??= connection.db.execute(sql`TRUNCATE template_versions, templates CASCADE`).then(() => undefined)));
+  });
+});
 
 describe("PgRunStore across connections", () => {
   it("two connections appending after the same seq: exactly one wins, the other gets a conflict", async () => {
