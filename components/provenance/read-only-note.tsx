@@ -18,7 +18,7 @@ export function ReadOnlyNote({ provenance, className, showNotes = false }: { pro
     <div className={cn("rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-950", className)} role="note" data-testid="read-only-note">
       <p className="font-medium">{provenance.kind === "bundle" ? READ_ONLY_BUNDLE_NOTE : READ_ONLY_NOTE}</p>
       {showNotes && provenance.notes.length > 0 ? (
-        <ul className="mt-1 list-disc space-y-0.5 pl-4 text-[11px]" data-testid="provenance-notes">
+        <ul className="mt-1 list-disc space-y-0.5 pl-4 text-[11px] [overflow-wrap:anywhere]" data-testid="provenance-notes">
           {provenance.notes.map((note) => (
             <li key={note}>{note}</li>
           ))}
