@@ -132,7 +132,7 @@ export function RunControls({ runId, branch, state, status }: { runId: string; b
   const canPause = status === "running" || status === "queued";
   const pausing = status === "pausing" || (canPause && (pauseClicked || pause.isPending));
   const canResume = status === "paused" || status === "interrupted";
-  const canCancel = status !== null && (isLiveStatus(status) || status === "paused");
+  const canCancel = status !== null && (isLiveStatus(status) || status === "paused" || status === "budget-exhausted");
   const cancelling = status === "cancelling" || cancel.isPending;
   const canSetBreakpoints = status !== null && status !== "ended" && status !== "error";
   const resumeBusy = resume.isPending || cancel.isPending;
@@ -211,7 +211,7 @@ export function RunControls({ runId, branch, state, status }: { runId: string; b
           <div className="w-64 space-y-2">
             <p className="leading-snug">
               Cancel {branch ? "this branch" : "the run"}? It ends as <strong>cancelled</strong> now
-              {status === "paused" ? "" : "; a model call in flight is stopped"}. Everything recorded so far is kept, and you can still fork from its checkpoints.
+              {status === "paused" || status === "budget-exhausted" ? "" : "; a model call in flight is stopped"}. Everything recorded so far is kept, and you can still fork from its checkpoints.
             </p>
             <div className="flex justify-end gap-2">
               <Button size="sm" variant="ghost" data-testid="cancel-run-dismiss" onClick={closeConfirm}>

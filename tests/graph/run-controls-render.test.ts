@@ -59,7 +59,7 @@ function controls(status: RunStatus): string {
 }
 
 describe("RunControls for each status", () => {
-  it.each<RunStatus>(["queued", "running", "pausing", "cancelling", "interrupted", "paused"])("Cancel is enabled while the branch is %s", (status) => {
+  it.each<RunStatus>(["queued", "running", "pausing", "cancelling", "interrupted", "paused", "budget-exhausted"])("Cancel is enabled while the branch is %s", (status) => {
     expect(disabled(controls(status), "cancel-run")).toBe(false);
   });
 
