@@ -2,7 +2,7 @@ import { z } from "zod";
 import { runConfigSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { branchSummaryStateSchema, type BranchSummaryState } from "@/lib/domain/branch-summary";
-import { runEventSchema, type RunEvent } from "@/lib/domain/events";
+import { modelUsageSchema, runEventSchema, type RunEvent } from "@/lib/domain/events";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { callActivitySchema, type CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
@@ -65,8 +65,5 @@ export function summaryFromJson(json: unknown, branchId: string): BranchSummaryS
   return parsed.data;
 }
 
-export const cachedResponseSchema: z.ZodType<CachedResponse> = z.object({
-  text: z.string(),
-  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
-  finishReason: z.string(),
-});
+/** A cached response as stored (usage with its optional cached / cache-write token counts, issue 16). */
+export const cachedResponseSchema: z.ZodType<CachedResponse> = z.object({ text: z.string(), usage: modelUsageSchema, finishReason: z.string() });

@@ -17,6 +17,7 @@ import type { ExperimentCellKey } from "../experiment-store";
 import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "../store";
 import { materializeEvent } from "../validate-event";
 import { EVENTS_CHANNEL, PG_MIGRATIONS_FOLDER, pgErrorCode, UNIQUE_VIOLATION, type PgConnection, type PgExecutor } from "./database";
+import { PgBundleStore } from "./pg-bundles";
 import { PgExperimentStore } from "./pg-experiments";
 import { branchFromRow, cachedResponseSchema, eventFromRow, eventToRow, leaseFromRow, runFromRow, summaryFromJson } from "./pg-rows";
 import * as schema from "./schema";
@@ -45,6 +46,8 @@ export type MigrateMode = "apply" | "check";
  */
 export class PgRunStore implements RunStore {
   readonly experiments: PgExperimentStore;
+  /** Imported run bundles (issue 18), in the same database. */
+  readonly bundles: PgBundleStore;
   /** Identifies this store's appends in their notifications ({@link EventNotice.origin}). */
   readonly origin: string = randomUUID();
   private readyPromise: Promise<void> | null = null;
@@ -54,6 +57,7 @@ export class PgRunStore implements RunStore {
     private readonly options: { migrate?: MigrateMode; migrationsFolder?: string } = {},
   ) {
     this.experiments = new PgExperimentStore(connection.db, () => this.ready());
+    this.bundles = new PgBundleStore(connection.db, () => this.ready());
   }
 
   private get db() {

@@ -185,7 +185,8 @@ export const bundles = pgTable("bundles", {
   contentHash: text("content_hash").primaryKey(),
   importedAt: text("imported_at").notNull(),
   fileName: text("file_name").notNull(),
-  manifest: jsonb("manifest").notNull(),
+  /** The manifest's JSON text exactly as imported (text, not jsonb: it is returned byte for byte). */
+  manifest: text("manifest").notNull(),
   runIds: jsonb("run_ids").notNull(),
   experimentIds: jsonb("experiment_ids").notNull(),
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "bundles" ALTER COLUMN "manifest" SET DATA TYPE text;

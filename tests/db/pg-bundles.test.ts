@@ -1,0 +1,64 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MemoryTemplateStore } from "@/lib/db/memory-templates";
+import { openNodePostgres } from "@/lib/db/pg/database";
+import { PgRunStore } from "@/lib/db/pg/pg-store";
+import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+import { countingDemo, finishedRun, outcomes, sqliteContext } from "../bundles/helpers";
+import { realPostgres } from "./pg-test-stores";
+
+// Run bundles (issue 18) on the shared PostgreSQL store (issue 17): SQLite → PostgreSQL and back.
+const postgres = realPostgres();
+beforeAll(() => postgres.open(), 90_000);
+afterAll(() => postgres.close());
+
+const open: ServerContext[] = [];
+afterEach(async () => {
+  for (const context of open.splice(0)) {
+    await context.workers.stop();
+    await context.fanOut?.stop();
+    await context.store.close();
+  }
+});
+
+async function pgContext(): Promise<{ context: ServerContext; calls: () => number }> {
+  const url = await postgres.server().createDatabase("bundles");
+  const store = new PgRunStore(openNodePostgres(url, { max: 4 }), { migrate: "apply" });
+  await store.ready();
+  const demo = countingDemo();
+  const context = createServerContext({ store, model: demo.port, templates: new MemoryTemplateStore(), workers: { concurrency: 2, pollMs: 20 } });
+  open.push(context);
+  return { context, calls: demo.calls };
+}
+
+describe("run bundles on PostgreSQL", () => {
+  it("a SQLite run imports into PostgreSQL (once), replays there recorded with zero model calls, and exports back to SQLite", async () => {
+    const source = sqliteContext();
+    open.push(source.context);
+    const made = await finishedRun(source.context, "qa");
+    const download = await source.context.bundles.exportRun(made.id);
+
+    const target = await pgContext();
+    const imported = await target.context.bundles.importBundle(download.bytes, download.fileName);
+    expect(imported.created).toBe(true);
+    expect((await target.context.bundles.importBundle(download.bytes, download.fileName)).created).toBe(false);
+    expect((await target.context.bundles.listBundles()).map((b) => b.contentHash)).toEqual([imported.bundle.contentHash]);
+    const original = (await source.context.service.events(made.id)).events;
+    const stored = (await target.context.service.events(made.id)).events;
+    expect(stored.map((e) => [e.id, e.seq, e.type])).toEqual(original.map((e) => [e.id, e.seq, e.type]));
+    // Every event as recorded (the run-start alone gains the bundle's provenance on import).
+    expect(stored.slice(1)).toEqual(original.slice(1));
+    expect(stored[0]?.type === "run-start" && stored[0].data.config.provenance?.kind).toBe("bundle");
+
+    const { branchId } = await target.context.service.fork(made.id, { atSeq: 1, replay: "recorded" });
+    await target.context.workers.untilSettled(branchId);
+    const replay = (await target.context.service.events(made.id, 0, branchId)).events.filter((event) => event.branchId === branchId);
+    expect(target.calls()).toBe(0);
+    expect(outcomes(replay)).toEqual(outcomes(original.filter((event) => event.seq > 1)));
+
+    const back = await target.context.bundles.exportRun(made.id);
+    const again = sqliteContext();
+    open.push(again.context);
+    expect((await again.context.bundles.importBundle(back.bytes, back.fileName)).created).toBe(true);
+    expect((await again.context.service.events(made.id)).events.filter((e) => e.branchId === made.rootBranchId).slice(1)).toEqual(original.slice(1));
+  }, 120_000);
+});
