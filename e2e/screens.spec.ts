@@ -134,14 +134,17 @@ test("the theme toggle overrides the system setting, persists across a reload, a
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
 });
 
-test("the tour: the Tour button starts it, arrow keys step it, Esc skips it", async ({ page }) => {
+test("the tour: the Tour button starts it, the arrow key steps it, Esc skips it", async ({ page }) => {
   await page.goto("/");
   await page.getByTestId("tour-button").click();
   const popover = page.locator(".driver-popover");
   await expect(popover).toBeVisible();
   await expect(popover).toContainText("in one minute");
-  await page.keyboard.press("ArrowRight");
-  await expect(popover).toContainText("Where things are");
+  // driver.js ignores keys while a step animates in: retry the arrow key until the next step shows.
+  await expect(async () => {
+    await page.keyboard.press("ArrowRight");
+    await expect(popover).toContainText("Where things are", { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
   await page.keyboard.press("Escape");
   await expect(popover).toBeHidden();
   expect(await page.evaluate(() => window.localStorage.getItem("reflexion-tour-seen"))).not.toBeNull();
