@@ -1,14 +1,13 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Popover } from "@/components/ui/popover";
 import { fetchJson } from "@/lib/query/fetch-json";
+import { ReplayRecordedButton } from "./replay-recorded-button";
 
 const sentSchema = z.object({ endpoint: z.string(), spans: z.number(), requests: z.number() });
-const forkedSchema = z.object({ branchId: z.string() });
 
 type Message = { tone: "ok" | "error"; text: string } | null;
 
@@ -21,8 +20,7 @@ const LINK = "inline-flex h-7 items-center rounded-md border border-slate-300 bg
  * recorded from the imported response cache (zero model calls) on a new branch.
  */
 export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boolean }) {
-  const router = useRouter();
-  const [busy, setBusy] = useState<"send" | "replay" | null>(null);
+  const [busy, setBusy] = useState<"send" | null>(null);
   const [message, setMessage] = useState<Message>(null);
   const [open, setOpen] = useState(false);
 
@@ -39,27 +37,10 @@ export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boole
     }
   };
 
-  const replay = async () => {
-    setBusy("replay");
-    setMessage(null);
-    try {
-      const { branchId } = await fetchJson(`/api/runs/${runId}/fork`, forkedSchema, { method: "POST", body: { atSeq: 1, replay: "recorded" } });
-      router.push(`/runs/${runId}?branch=${encodeURIComponent(branchId)}`);
-    } catch (error) {
-      setMessage({ tone: "error", text: error instanceof Error ? error.message : String(error) });
-    } finally {
-      setBusy(null);
-    }
-  };
-
   return (
     <div className="flex flex-col items-end gap-1" data-testid="share-run">
       <div className="flex flex-wrap items-center justify-end gap-1.5">
-        {bundled ? (
-          <Button size="sm" variant="primary" onClick={() => void replay()} disabled={busy !== null} data-testid="replay-recorded" title="Replays the run on a new branch from the response cache that came in the bundle: zero model calls, no key needed">
-            {busy === "replay" ? "Starting replay…" : "Replay recorded (0 model calls)"}
-          </Button>
-        ) : null}
+        {bundled ? <ReplayRecordedButton runId={runId} /> : null}
         <Popover
           open={open}
           onClose={() => setOpen(false)}

@@ -147,7 +147,8 @@ export function ArmTable({
           })}
         </tbody>
       </table>
-      <ExperimentCostTable arms={arms} />
+      {/* Published logs record no calls or prices: no cost table for an imported experiment (its cells say "not recorded"). */}
+      {recorded ? null : <ExperimentCostTable arms={arms} />}
     </div>
   );
 }

@@ -8,7 +8,7 @@ export interface StepView {
   thought: (EventData<"step-thought"> & { eventId: string }) | null;
   action: (EventData<"step-action"> & { eventId: string }) | null;
   observation: (EventData<"step-observation"> & { eventId: string }) | null;
-  /** The step comes from a published log (an imported run's own branch, `config.provenance`): no model call was recorded, and no person wrote it. */
+  /** The step comes from a published log (an imported paper log's own branch, `config.provenance.kind === "paper-log"`): no model call was recorded, and no person wrote it. A bundle's steps were recorded by this app with their model calls, so they are not marked. */
   recordedByAuthors: boolean;
 }
 
@@ -250,7 +250,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         const view = stepOf(trialView, event.data.step);
         view.thought = { ...event.data, eventId: event.id };
         // An imported log's own events come before any branch-start on the path.
-        if (state.config?.provenance && state.fork === null) view.recordedByAuthors = true;
+        if (state.config?.provenance?.kind === "paper-log" && state.fork === null) view.recordedByAuthors = true;
       }
       return;
     }
@@ -261,7 +261,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       if (trialView) {
         const view = stepOf(trialView, event.data.step);
         view.action = { ...event.data, eventId: event.id };
-        if (state.config?.provenance && state.fork === null) view.recordedByAuthors = true;
+        if (state.config?.provenance?.kind === "paper-log" && state.fork === null) view.recordedByAuthors = true;
       }
       return;
     }

@@ -50,6 +50,10 @@ describe("run bundles: export → import into a fresh database → recorded repl
       expect(run.config.provenance).toMatchObject({ kind: "bundle", label: "Imported bundle", contentSha256: download.manifest.contentSha256 });
       const folded = foldRun((await target.context.service.events(run.id)).events);
       expect(folded.config?.provenance?.kind).toBe("bundle");
+      // Recorded by this app with their model calls: not "as logged" like a paper log's steps.
+      const steps = folded.trials.flatMap((trial) => trial.steps);
+      expect(steps.length).toBeGreaterThan(0);
+      expect(steps.some((step) => step.recordedByAuthors)).toBe(false);
       await expect(target.context.service.pause(run.id)).rejects.toThrow(/imported bundle and is read-only/);
     });
   }
