@@ -30,9 +30,14 @@ export function ReadOnlyNote({ provenance, className, showNotes = false }: { pro
 
 /**
  * Whether a branch is read-only: its run was imported (`provenance` set) and
- * the branch is the recorded one, not a fork (a fork continues live: its
- * events after the fork point are made here).
+ * the branch is a recorded one, not a fork made here (a fork continues live: its
+ * events after the fork point are made here). A bundle may bring forks of its
+ * own (`provenance.bundleBranchIds`): each of them is recorded too, as the
+ * server's rule says (lib/bundles/read-only.ts); `branchId` (null = the root)
+ * tells them apart.
  */
-export function isRecordedBranch(provenance: Provenance | null | undefined, fork: unknown): boolean {
-  return provenance !== null && provenance !== undefined && (fork === null || fork === undefined);
+export function isRecordedBranch(provenance: Provenance | null | undefined, fork: unknown, branchId: string | null = null): boolean {
+  if (provenance === null || provenance === undefined) return false;
+  if (provenance.kind === "bundle" && provenance.bundleBranchIds && branchId !== null) return provenance.bundleBranchIds.includes(branchId);
+  return fork === null || fork === undefined;
 }

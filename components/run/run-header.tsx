@@ -178,7 +178,7 @@ export function RunHeader({
   const showCall = activeCall !== null && (effectiveStatus === "running" || effectiveStatus === "pausing" || effectiveStatus === "cancelling");
   // Imported from the authors' logs: the recorded branch is read-only (a fork of it runs live).
   const provenance = config?.provenance ?? null;
-  const recorded = isRecordedBranch(provenance, fork);
+  const recorded = isRecordedBranch(provenance, fork, currentBranchId);
   // The published logs record no model calls: "—" (titled why) rather than "0 / $0" until a fork calls a model.
   const unrecorded = provenance !== null && totals.modelCalls === 0;
 

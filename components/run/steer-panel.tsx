@@ -323,7 +323,7 @@ function ModelSettingsForm({ runId, branch, role, settings, paused }: { runId: s
  */
 export function SteerPanel({ runId, branch, state, status }: { runId: string; branch: string | null; state: RunState; status: RunStatus | null }) {
   // A branch recorded by the authors (imported) is never edited: fork it to continue live.
-  const recordedProvenance = isRecordedBranch(state.config?.provenance, state.fork) ? (state.config?.provenance ?? null) : null;
+  const recordedProvenance = isRecordedBranch(state.config?.provenance, state.fork, branch) ? (state.config?.provenance ?? null) : null;
   const paused = status === "paused" && recordedProvenance === null;
   // The templates and models in force: the run-start config with the prompt and model edits applied.
   const templates = state.effectiveConfig?.templates ?? null;

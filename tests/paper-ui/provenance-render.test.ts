@@ -77,6 +77,15 @@ describe("an imported run's header", () => {
     expect(isRecordedBranch(provenance, { forkSeq: 3 })).toBe(false);
     expect(isRecordedBranch(null, null)).toBe(false);
   });
+
+  it("isRecordedBranch: every branch that came in a bundle is recorded, forks made here are not", () => {
+    const bundled = { ...provenance, kind: "bundle" as const, recordedBy: "bundle" as const, bundleBranchIds: ["branch-1", "branch-2"] };
+    expect(isRecordedBranch(bundled, null, "branch-1")).toBe(true);
+    expect(isRecordedBranch(bundled, { forkSeq: 3 }, "branch-2")).toBe(true);
+    expect(isRecordedBranch(bundled, { forkSeq: 3 }, "branch-9")).toBe(false);
+    // The root (no id at hand): recorded, as before.
+    expect(isRecordedBranch(bundled, null)).toBe(true);
+  });
 });
 
 describe("the Steer tab of an imported run", () => {
