@@ -19,8 +19,12 @@ export function withLiveOtlp(log: EventLog, input: { target: OtlpTarget; appVers
   const sent = new Map<string, Set<string>>();
   const queue = new Map<string, Promise<void>>();
   const warned = new Set<string>();
+  // Branches whose run-end was sent: nothing more to send (events may still be appended after it,
+  // e.g. the worker's own bookkeeping — sending the whole trace again would duplicate every span).
+  const finished = new Set<string>();
 
   const flush = async (runId: string, branchId: string): Promise<void> => {
+    if (finished.has(branchId)) return;
     const branch = await input.branchLog(runId, branchId);
     if (!branch) return;
     const ended = branch.events.some((event) => event.type === "run-end" || event.type === "run-error" || event.type === "run-pause");
@@ -31,7 +35,10 @@ export function withLiveOtlp(log: EventLog, input: { target: OtlpTarget; appVers
     if (spans.length === 0) return;
     await sendOtlp([spans], input.target);
     for (const span of spans) done.add(span.spanContext().spanId);
-    if (branch.events.some((event) => event.type === "run-end")) sent.delete(branchId);
+    if (branch.events.some((event) => event.type === "run-end")) {
+      finished.add(branchId);
+      sent.delete(branchId);
+    }
   };
 
   return {
