@@ -80,7 +80,7 @@ export function ReplayBar({ events, compact = false }: { events: readonly RunEve
         <>
           <span className="mr-1 font-semibold uppercase tracking-wide text-slate-500">Replay</span>
           <button type="button" className={buttonClass} onClick={() => move("trial", -1)} disabled={position.event === 0} aria-label="One trial back" title="One trial back ({ or Shift+←)">
-            ⏮
+            |◀◀
           </button>
           <button type="button" className={buttonClass} onClick={() => move("step", -1)} disabled={position.event === 0} aria-label="One step back" title="One step back ([)">
             ◀◀
@@ -98,7 +98,7 @@ export function ReplayBar({ events, compact = false }: { events: readonly RunEve
             ▶▶
           </button>
           <button type="button" className={buttonClass} onClick={() => move("trial", 1)} disabled={position.atEnd} aria-label="One trial forward" title="One trial forward (} or Shift+→)">
-            ⏭
+            ▶▶|
           </button>
           <label className="ml-2 flex items-center gap-1">
             <span>Speed</span>
