@@ -115,7 +115,9 @@ describe("PgRunStore across connections", () => {
     await migrator.migrate();
     await migrator.close();
     expect(await store.listRuns(1)).toEqual([]);
-    expect(await store.migrationStatus()).toEqual({ applied: 3, expected: 3 });
+    const status = await store.migrationStatus();
+    expect(status.expected).toBeGreaterThan(0);
+    expect(status.applied).toBe(status.expected);
     await store.close();
   });
 });
