@@ -1,5 +1,8 @@
 "use client";
 
+// Over 400 lines: the one form that sets up a run (family, task, strategy, model per role, budget and
+// memory); each group of fields is its own component, this file wires them to one request.
+
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";

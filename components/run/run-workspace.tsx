@@ -1,5 +1,8 @@
 "use client";
 
+// Over 400 lines: the run page's layout (graph, side column, phone panes, lesson dock, replay) and the
+// one place that derives the view from the log prefix at the cursor; its panels are their own components.
+
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";

@@ -1,3 +1,5 @@
+// Over 400 lines: this is the event catalogue (DESIGN.md §1), one zod schema per event type in one
+// discriminated union; splitting it would scatter the one contract every reader and writer shares.
 // Issue 16 (M1, additive): `model-call-end.usage` gains optional `cachedInputTokens` / `cacheWriteInputTokens`
 // (prompt-cache reads and writes as the provider reports them); every call's `role` is actor | evaluator | reflector.
 import { z } from "zod";

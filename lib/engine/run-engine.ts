@@ -1,3 +1,6 @@
+// Over 400 lines: the Reflexion loop itself (trial → steps → evaluation → reflection), with its pause
+// points at step boundaries; the parts that stand alone (model calls, judge calls, budgets, prompts) live
+// in their own files, and what is left reads top to bottom as the paper's Algorithm 1.
 import { randomUUID } from "node:crypto";
 import type { Episode, EnvironmentFamily, StepResult } from "@/lib/domain/environment";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";

@@ -1,3 +1,5 @@
+// Over 400 lines: the one path every model call takes (stream, retries, parameter fallbacks, usage and
+// caching, errors in words), kept together so each call is recorded the same way.
 // Issue 16 (M1): cached input tokens recorded from usage (inputTokenDetails.cacheReadTokens / cacheWriteTokens);
 // Anthropic cache control on the request's stable prefix (ModelRequest.cachePrefixChars).
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
