@@ -1,0 +1,42 @@
+import { Pool } from "pg";
+import { isPostgresUrl } from "@/lib/db/pg/database-url";
+import { createMemoryCallLimiter, createPostgresCallLimiter, type CallPermit, type CallRateLimiter } from "./call-limiter";
+import { parseRateLimits } from "./config";
+
+/**
+ * The call-site limiter this process uses (issue 17 part 3):
+ * - shared mode (`REFLEXION_DATABASE_URL=postgres://…`): counters in that database, so the limits
+ *   of `REFLEXION_RATE_LIMITS` and every 429's `Retry-After` hold across all workers — even with
+ *   no limits configured, a 429 blocks its key for everyone;
+ * - embedded, with `REFLEXION_RATE_LIMITS` set: counters in this process's memory;
+ * - otherwise none (null): calls go out as before.
+ * @throws Error naming `REFLEXION_RATE_LIMITS` when it is malformed.
+ */
+export function callLimiterFromEnv(env: Record<string, string | undefined>): CallRateLimiter | null {
+  const table = parseRateLimits(env.REFLEXION_RATE_LIMITS);
+  const url = env.REFLEXION_DATABASE_URL;
+  if (isPostgresUrl(url)) {
+    return lazyLimiter(() => createPostgresCallLimiter(table, new Pool({ connectionString: url, max: 4, application_name: "reflexion-rate-limits" }), { ownsPool: true }));
+  }
+  return Object.keys(table).length > 0 ? createMemoryCallLimiter(table) : null;
+}
+
+/** A limiter created on first use (the shared one needs its table before the first call). */
+function lazyLimiter(create: () => Promise<CallRateLimiter>): CallRateLimiter {
+  let made: Promise<CallRateLimiter> | null = null;
+  const get = () => {
+    made ??= create().catch((error: unknown) => {
+      made = null; // the database may be back next time
+      throw error;
+    });
+    return made;
+  };
+  return {
+    shared: true,
+    acquire: async (call, signal): Promise<CallPermit> => (await get()).acquire(call, signal),
+    block: async (key, ms) => (await get()).block(key, ms),
+    close: async () => {
+      if (made) await (await made.catch(() => null))?.close();
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import { PgBoss, type Job, type JobWithMetadata } from "pg-boss";
+import { z } from "zod";
+import { asBranchId, asRunId, type BranchId } from "@/lib/domain/ids";
+import { jobKeyOf, PRIORITY_VALUE, type BranchJob, type BranchJobHandler, type DeadLetter, type JobQueue, type QueueStats, type WorkOptions } from "./port";
+
+/** The queue of branch-drive jobs. */
+export const BRANCH_QUEUE = "reflexion-branch-drive";
+/** Where jobs go after their last failed attempt (shown at /jobs and `GET /api/jobs/dead-letters`). */
+export const DEAD_LETTER_QUEUE = "reflexion-branch-drive-dead";
+
+/** Settings of the pg-boss queue; the defaults suit a lab, tests shorten the times. Times are seconds. */
+export interface PgBossQueueSettings {
+  /** Retries after the first failed attempt (pg-boss `retryLimit`). Default 4. */
+  retryLimit: number;
+  /** First retry delay; doubles with jitter each retry (pg-boss `retryBackoff`). Default 5 s. */
+  retryDelaySeconds: number;
+  /** Longest retry delay. Default 300 s. */
+  retryDelayMaxSeconds: number;
+  /** A worker that stops heart-beating for this long is taken as dead and its job retried (pg-boss ≥ 10 s). Default 30 s. */
+  heartbeatSeconds: number;
+  /** Upper bound of one attempt (a branch that drives longer is retried and resumes from its log). Default 6 h. */
+  expireInSeconds: number;
+  /** How often pg-boss looks for dead heartbeats and expired jobs. Default 10 s. */
+  superviseIntervalSeconds: number;
+  /** How often an idle worker polls for jobs (pg-boss also wakes on NOTIFY). Default 1 s. */
+  pollingIntervalSeconds: number;
+  /** PostgreSQL schema of pg-boss's tables. Default `pgboss`. */
+  schema: string;
+}
+
+const positive = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+
+/** The settings from the environment: `REFLEXION_JOB_RETRY_LIMIT`, `…_RETRY_DELAY_S`, `…_RETRY_DELAY_MAX_S`, `…_HEARTBEAT_S`, `…_EXPIRE_S`, `…_SUPERVISE_S`, `…_POLL_S`, `REFLEXION_JOB_SCHEMA`. */
+export function pgBossSettings(env: Record<string, string | undefined>): PgBossQueueSettings {
+  const schema = z.object({
+    retryLimit: z.coerce.number().int().min(0).default(4),
+    retryDelaySeconds: positive(5),
+    retryDelayMaxSeconds: positive(300),
+    heartbeatSeconds: positive(30, 10),
+    expireInSeconds: positive(6 * 3600),
+    superviseIntervalSeconds: positive(10),
+    pollingIntervalSeconds: z.coerce.number().min(0.5).default(1),
+    schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("pgboss"),
+  });
+  const blank = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+  const parsed = schema.safeParse({
+    retryLimit: blank(env.REFLEXION_JOB_RETRY_LIMIT),
+    retryDelaySeconds: blank(env.REFLEXION_JOB_RETRY_DELAY_S),
+    retryDelayMaxSeconds: blank(env.REFLEXION_JOB_RETRY_DELAY_MAX_S),
+    heartbeatSeconds: blank(env.REFLEXION_JOB_HEARTBEAT_S),
+    expireInSeconds: blank(env.REFLEXION_JOB_EXPIRE_S),
+    superviseIntervalSeconds: blank(env.REFLEXION_JOB_SUPERVISE_S),
+    pollingIntervalSeconds: blank(env.REFLEXION_JOB_POLL_S),
+    schema: blank(env.REFLEXION_JOB_SCHEMA),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`REFLEXION_JOB_* setting ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"} (see docs/shared-mode.md, "Workers").`);
+  }
+  return parsed.data;
+}
+
+const jobDataSchema = z.object({ runId: z.string().min(1), branchId: z.string().min(1), priority: z.enum(["interactive", "batch"]).default("batch") });
+
+function toBranchJob(data: unknown): BranchJob | null {
+  const parsed = jobDataSchema.safeParse(data);
+  return parsed.success ? { runId: asRunId(parsed.data.runId), branchId: asBranchId(parsed.data.branchId), priority: parsed.data.priority } : null;
+}
+
+/**
+ * The {@link JobQueue} on pg-boss 12 (PostgreSQL ≥ 13; docs/scale-and-export.md §2.4): one job
+ * per branch in queue {@link BRANCH_QUEUE} with the `stately` policy keyed by {@link jobKeyOf} —
+ * at most one queued and one active job per branch, so enqueueing a branch again (a resubmitted
+ * experiment, a reconciliation pass) creates nothing. Interactive runs have a higher `priority`
+ * than batch runs. A failed attempt is retried with exponential backoff; after the last one the
+ * job is copied to {@link DEAD_LETTER_QUEUE}. Workers heart-beat their jobs: a worker killed
+ * mid-run stops beating and its job is retried on another worker after `heartbeatSeconds`, where
+ * the branch resumes from its log (its lease and the store's unique `(branch_id, seq)` keep a
+ * zombie attempt from appending).
+ */
+export class PgBossJobQueue implements JobQueue {
+  readonly kind = "pg-boss" as const;
+  private readonly boss: PgBoss;
+  private ready: Promise<void> | null = null;
+  private working = false;
+
+  constructor(
+    connectionString: string,
+    private readonly settings: PgBossQueueSettings,
+  ) {
+    this.boss = new PgBoss({
+      connectionString,
+      schema: settings.schema,
+      application_name: "reflexion-jobs",
+      superviseIntervalSeconds: settings.superviseIntervalSeconds,
+      monitorIntervalSeconds: settings.superviseIntervalSeconds,
+      max: 4,
+    });
+    // pg-boss reports connection trouble as events; without a listener Node would throw them.
+    this.boss.on("error", (error: unknown) => console.error(`[jobs] ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Starts pg-boss (installing or migrating its schema on first use) and creates the two queues. Idempotent. */
+  start(): Promise<void> {
+    this.ready ??= (async () => {
+      await this.boss.start();
+      const { retryLimit, retryDelaySeconds, retryDelayMaxSeconds, heartbeatSeconds, expireInSeconds } = this.settings;
+      if (!(await this.boss.getQueue(DEAD_LETTER_QUEUE))) await this.boss.createQueue(DEAD_LETTER_QUEUE, { retentionSeconds: 30 * 24 * 3600 }).catch(ignoreExists);
+      const options = { policy: "stately" as const, deadLetter: DEAD_LETTER_QUEUE, retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, retryDelayMax: retryDelayMaxSeconds, heartbeatSeconds, expireInSeconds };
+      if (!(await this.boss.getQueue(BRANCH_QUEUE))) await this.boss.createQueue(BRANCH_QUEUE, options).catch(ignoreExists);
+    })();
+    return this.ready;
+  }
+
+  async enqueue(jobs: readonly BranchJob[]): Promise<number> {
+    await this.start();
+    let created = 0;
+    for (const job of jobs) {
+      const id = await this.boss.send(BRANCH_QUEUE, { runId: job.runId, branchId: job.branchId, priority: job.priority }, { singletonKey: jobKeyOf(job), priority: PRIORITY_VALUE[job.priority] });
+      if (id !== null) created += 1;
+    }
+    return created;
+  }
+
+  async cancelQueued(branchIds: readonly BranchId[]): Promise<number> {
+    if (branchIds.length === 0) return 0;
+    await this.start();
+    let cancelled = 0;
+    for (const branchId of branchIds) {
+      const queued = await this.boss.findJobs(BRANCH_QUEUE, { key: jobKeyOf({ branchId }), queued: true });
+      if (queued.length === 0) continue;
+      await this.boss.cancel(BRANCH_QUEUE, queued.map((job) => job.id));
+      cancelled += queued.length;
+    }
+    return cancelled;
+  }
+
+  async queuedBranches(): Promise<BranchId[]> {
+    await this.start();
+    const queued = await this.boss.findJobs(BRANCH_QUEUE, { queued: true, limit: 100_000 });
+    return queued.map((job) => toBranchJob(job.data)?.branchId).filter((id): id is BranchId => id !== undefined);
+  }
+
+  async listDeadLetters(limit: number): Promise<DeadLetter[]> {
+    await this.start();
+    const letters: Array<JobWithMetadata<unknown>> = await this.boss.findJobs(DEAD_LETTER_QUEUE, { limit: 100_000 });
+    return letters
+      .map((letter): DeadLetter | null => {
+        const job = toBranchJob(letter.data);
+        if (!job) return null;
+        return {
+          id: letter.id,
+          runId: job.runId,
+          branchId: job.branchId,
+          priority: job.priority,
+          error: errorMessageOf(letter.output),
+          attempts: (letter.sourceRetryCount ?? letter.retryCount) + 1,
+          createdAt: (letter.sourceCreatedOn ?? letter.createdOn).toISOString(),
+          failedAt: letter.createdOn.toISOString(),
+        };
+      })
+      .filter((letter): letter is DeadLetter => letter !== null)
+      .sort((a, b) => (a.failedAt ?? "") < (b.failedAt ?? "") ? 1 : -1)
+      .slice(0, limit);
+  }
+
+  async stats(): Promise<QueueStats> {
+    await this.start();
+    const [queue, dead] = await Promise.all([this.boss.getQueue(BRANCH_QUEUE), this.boss.getQueue(DEAD_LETTER_QUEUE)]);
+    return { queued: queue?.queuedCount ?? 0, active: queue?.activeCount ?? 0, failed: dead?.queuedCount ?? 0 };
+  }
+
+  async work(handler: BranchJobHandler, options: WorkOptions): Promise<void> {
+    await this.start();
+    if (this.working) throw new Error("This queue already works jobs in this process.");
+    this.working = true;
+    await this.boss.work<unknown>(
+      BRANCH_QUEUE,
+      { localConcurrency: Math.max(1, options.concurrency), batchSize: 1, pollingIntervalSeconds: this.settings.pollingIntervalSeconds },
+      async (jobs: Array<Job<unknown>>) => {
+        for (const job of jobs) {
+          const branchJob = toBranchJob(job.data);
+          // A job this version cannot read is failed at once, with the reason (it lands in the dead letters).
+          if (!branchJob) throw new Error(`job ${job.id} has no runId/branchId: ${JSON.stringify(job.data).slice(0, 200)}`);
+          await handler(branchJob, job.signal);
+        }
+      },
+    );
+  }
+
+  async stop(options: { graceful?: boolean } = {}): Promise<void> {
+    if (!this.ready) return;
+    await this.ready.catch(() => undefined);
+    await this.boss.stop({ graceful: options.graceful ?? true, close: true, timeout: 60_000 });
+    this.ready = null;
+    this.working = false;
+  }
+}
+
+function ignoreExists(error: unknown): void {
+  // Two processes starting at once may both try to create a queue; the second finds it made.
+  if (!(error instanceof Error) || !/exist/i.test(error.message)) throw error;
+}
+
+/** The message of a failed job's `output` (pg-boss stores a thrown Error as `{ message, stack }`). */
+function errorMessageOf(output: unknown): string | null {
+  const parsed = z.object({ message: z.string() }).safeParse(output);
+  return parsed.success ? parsed.data.message : null;
+}

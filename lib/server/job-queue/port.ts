@@ -1,0 +1,86 @@
+import type { BranchId, RunId } from "@/lib/domain/ids";
+
+/**
+ * The job-queue port (issue 17 part 2, docs/scale-and-export.md §2.4): how branches that need
+ * driving reach workers. Two adapters:
+ * - in-process (./in-process-queue.ts): the embedded default — the worker pool of this process
+ *   polls the store (decision 0011), so "enqueue" only wakes it; nothing is stored twice;
+ * - pg-boss (./pg-boss-queue.ts): shared mode (`REFLEXION_DATABASE_URL=postgres://…`) — one job
+ *   per branch in PostgreSQL, fetched by `cli worker` processes on any machine.
+ *
+ * A job only says *which* branch to drive. What a branch does is in its event log; a driven branch
+ * is still fenced by its lease and the store's unique `(branch_id, seq)`, so a job delivered twice
+ * (at least once delivery: a worker died, a heartbeat lapsed) cannot append twice.
+ */
+
+/** Interactive runs (the UI, `cli run`) are fetched before batch runs (experiments). */
+export type JobPriority = "interactive" | "batch";
+
+/** pg-boss priority numbers (higher is fetched first). */
+export const PRIORITY_VALUE: Readonly<Record<JobPriority, number>> = { interactive: 10, batch: 0 };
+
+/** One branch to drive. */
+export interface BranchJob {
+  runId: RunId;
+  branchId: BranchId;
+  priority: JobPriority;
+}
+
+/** The deterministic key of a branch's job: at most one queued (and one active) job per key. */
+export function jobKeyOf(job: Pick<BranchJob, "branchId">): string {
+  return `branch:${job.branchId}`;
+}
+
+/** A job that failed every attempt (its dead letter), as `GET /api/jobs/dead-letters` returns it. */
+export interface DeadLetter {
+  /** The queue's job id (uuid). */
+  id: string;
+  runId: string;
+  branchId: string;
+  priority: JobPriority;
+  /** The last attempt's error message, or null when none was recorded. */
+  error: string | null;
+  /** Attempts made, the first included. */
+  attempts: number;
+  /** ISO-8601 times. */
+  createdAt: string;
+  failedAt: string | null;
+}
+
+/** Counts of a queue's jobs by state (for `cli worker`, the jobs page and the bench). */
+export interface QueueStats {
+  queued: number;
+  active: number;
+  failed: number;
+}
+
+/** Drives one branch; resolves when done with the job, rejects to have it retried (with backoff). */
+export type BranchJobHandler = (job: BranchJob, signal: AbortSignal) => Promise<void>;
+
+/** Options of {@link JobQueue.work}. */
+export interface WorkOptions {
+  /** Jobs handled at once by this process. */
+  concurrency: number;
+}
+
+/** The port. Every method is safe to call from any process that reaches the queue's database. */
+export interface JobQueue {
+  /** `in-process` (embedded) or `pg-boss` (shared). */
+  readonly kind: "in-process" | "pg-boss";
+  /**
+   * Enqueues the branches (one job each, key {@link jobKeyOf}). A branch that already has a
+   * queued job is not enqueued again. Resolves to the number of jobs actually created.
+   */
+  enqueue(jobs: readonly BranchJob[]): Promise<number>;
+  /** Cancels the queued (not yet fetched) jobs of these branches; resolves to how many were cancelled. */
+  cancelQueued(branchIds: readonly BranchId[]): Promise<number>;
+  /** The branches that have a queued job now (for reconciliation and tests). */
+  queuedBranches(): Promise<BranchId[]>;
+  /** Jobs that failed every attempt, newest first. */
+  listDeadLetters(limit: number): Promise<DeadLetter[]>;
+  stats(): Promise<QueueStats>;
+  /** Starts fetching jobs and handing them to `handler`, at most `concurrency` at once. */
+  work(handler: BranchJobHandler, options: WorkOptions): Promise<void>;
+  /** Stops fetching; with `graceful`, waits for the handlers running now. */
+  stop(options?: { graceful?: boolean }): Promise<void>;
+}

@@ -1,0 +1,149 @@
+import type { RunId } from "@/lib/domain/ids";
+import type { RunStore } from "@/lib/db/store";
+import type { EngineDeps } from "@/lib/engine/run-engine";
+import { leaseStateOf } from "../lease-owner";
+import type { RunEventBus } from "../run-event-bus";
+import { WorkerPool, type WorkerPoolOptions } from "../worker-pool";
+import type { BranchJob, BranchJobHandler, JobPriority, JobQueue } from "./port";
+
+/** How often a shared-mode process reconciles the store's runnable branches with the queue, in ms. */
+export const DEFAULT_RECONCILE_MS = 2_000;
+
+/**
+ * The worker pool of a process in shared mode (`REFLEXION_DATABASE_URL`): it never claims branches
+ * by polling the store. Instead, whenever the embedded pool would have looked for work (a run was
+ * created, resumed, forked or cancelled — the services call {@link wake}) and every
+ * `reconcileMs`, it reconciles the store with the job queue:
+ * - every runnable branch (log says running) that no live worker holds gets a job — one per
+ *   branch, keyed, so nothing is enqueued twice; runs of an experiment as `batch`, others as
+ *   `interactive` (fetched first);
+ * - every queued job whose branch is no longer runnable (cancelled, paused, ended) is cancelled.
+ * Branches are driven by `cli worker` processes through {@link branchJobHandler}; `drive` (used
+ * by `cli run` for the run it follows) works as in the embedded pool.
+ */
+export class QueueingWorkerPool extends WorkerPool {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private reconciling: Promise<void> | null = null;
+  private again = false;
+  private halted = false;
+  private readonly priorities = new Map<RunId, JobPriority>();
+
+  constructor(
+    private readonly runStore: RunStore,
+    deps: EngineDeps,
+    bus: RunEventBus | undefined,
+    options: WorkerPoolOptions,
+    readonly queue: JobQueue,
+    private readonly reconcileMs = DEFAULT_RECONCILE_MS,
+  ) {
+    super(runStore, deps, bus, options);
+  }
+
+  /** Starts reconciling now and every `reconcileMs` (no claiming: workers fetch jobs). Idempotent. */
+  override start(): this {
+    if (this.timer || this.halted) return this;
+    this.timer = setInterval(() => this.wake(), this.reconcileMs);
+    this.timer.unref?.();
+    this.wake();
+    return this;
+  }
+
+  override get started(): boolean {
+    return this.timer !== null;
+  }
+
+  /** Reconciles soon (coalesced: at most one pass at a time, one more queued behind it). */
+  override wake(): void {
+    if (this.halted) return;
+    void this.reconcile().catch((error: unknown) => console.error(`[jobs] reconcile failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** One reconciliation pass (awaited by tests and `cli run --detach`); see the class comment. */
+  reconcile(): Promise<void> {
+    if (this.reconciling) {
+      this.again = true;
+      return this.reconciling;
+    }
+    this.reconciling = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.pass();
+        } while (this.again && !this.halted);
+      } finally {
+        this.reconciling = null;
+      }
+    })();
+    return this.reconciling;
+  }
+
+  /** Resolves when no job of this queue is queued or active and nothing is driven here. */
+  override async whenIdle(): Promise<void> {
+    for (;;) {
+      await this.reconcile();
+      const stats = await this.queue.stats();
+      if (stats.queued === 0 && stats.active === 0 && this.activeCount === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  override async stop(): Promise<void> {
+    this.halted = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.reconciling?.catch(() => undefined);
+    await super.stop();
+  }
+
+  private async pass(): Promise<void> {
+    const runnable = await this.runStore.listRunnableBranches(100_000);
+    const jobs: BranchJob[] = [];
+    const runnableIds = new Set<string>();
+    for (const branch of runnable) {
+      runnableIds.add(branch.branchId);
+      if (this.isActive(branch.branchId) || leaseStateOf(branch.lease) === "live") continue;
+      jobs.push({ runId: branch.runId, branchId: branch.branchId, priority: await this.priorityOf(branch.runId) });
+    }
+    if (jobs.length > 0) await this.queue.enqueue(jobs);
+    const stale = (await this.queue.queuedBranches()).filter((branchId) => !runnableIds.has(branchId));
+    if (stale.length > 0) await this.queue.cancelQueued(stale);
+  }
+
+  private async priorityOf(runId: RunId): Promise<JobPriority> {
+    const known = this.priorities.get(runId);
+    if (known) return known;
+    const priority: JobPriority = (await this.runStore.experiments.experimentOfRun(runId)) ? "batch" : "interactive";
+    this.priorities.set(runId, priority);
+    return priority;
+  }
+}
+
+/** Why a job is given back to the queue (retried with backoff) rather than completed. */
+export class RetryLater extends Error {
+  override readonly name = "RetryLater";
+}
+
+/**
+ * The job handler of `cli worker` in shared mode: drives the job's branch with this process's
+ * pool and resolves once it paused, ended or failed (its log says so). A branch that is not
+ * runnable any more completes at once (nothing to do: a duplicate delivery, or it was cancelled).
+ * Rejects — so pg-boss retries the job with backoff — when a live worker holds the branch's lease,
+ * when the event log failed, and when the drive stopped before the branch did (this worker is
+ * shutting down or lost its lease).
+ */
+export function branchJobHandler(pool: WorkerPool, store: RunStore): BranchJobHandler {
+  return async (job) => {
+    const summary = await store.getBranchSummary(job.branchId);
+    if (!summary || summary.status !== "running") return;
+    if (!(await pool.drive(job.runId, job.branchId))) {
+      const holder = await store.leaseHolder(job.branchId);
+      throw new RetryLater(`branch ${job.branchId} is driven elsewhere${holder ? ` (${holder})` : ""}`);
+    }
+    const result = await pool.settled(job.branchId);
+    // Done with the job exactly when the branch is no longer runnable (paused, ended, failed).
+    const after = await store.getBranchSummary(job.branchId);
+    if (!after || after.status !== "running") return;
+    if (result === null) throw new RetryLater(`branch ${job.branchId}: the event log failed (see the worker's output)`);
+    throw new RetryLater(`branch ${job.branchId}: this worker stopped before the branch did (${result.stoppedBecause})`);
+  };
+}
