@@ -20,6 +20,8 @@ import {
   type ProviderTarget,
 } from "./provider-registry";
 import { requestHashOf } from "./request-hash";
+import type { CallRateLimiter } from "./rate-limits/call-limiter";
+import { limiterKeyOf, rateLimitMiddleware } from "./rate-limits/middleware";
 
 /**
  * The engine's {@link ModelPort} on top of the AI SDK's `streamText`.
@@ -90,6 +92,11 @@ export interface ModelPortOptions {
   onDelta?: DeltaListener;
   /** Clock for `latencyMs`, in ms. Default `performance.now`. */
   now?: () => number;
+  /**
+   * Issue 17 part 3: provider limits at the call site (lib/llm/rate-limits). Every request of a call
+   * (the SDK's retries included) waits for its permit; a 429 blocks the key for every worker.
+   */
+  rateLimiter?: CallRateLimiter | null;
 }
 
 /**
@@ -241,9 +248,11 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       // retryable APICallError, so the SDK retries it like any transient failure);
       // and turns a model stream that ends without a `finish` part into an error:
       // streamText would otherwise make up a finish ("other", no usage) for a truncated response.
+      // Issue 17: the rate limiter (outermost, so waiting for a permit is not counted as time to first token).
+      const limiter = options.rateLimiter ? [rateLimitMiddleware(options.rateLimiter, { modelId, key: limiterKeyOf(modelId, target.apiKeyEnvVar ? env[target.apiKeyEnvVar] : null) })] : [];
       const model = wrapLanguageModel({
         model: baseModel,
-        middleware: {
+        middleware: [...limiter, {
           specificationVersion: "v3",
           wrapStream: async ({ params, model: inner }) => {
             attempts += 1;
@@ -315,7 +324,7 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
             );
             return { ...result, stream: checked };
           },
-        },
+        }],
       });
 
       const listeners = [options.onDelta, callOptions.onDelta].filter((l): l is DeltaListener => l !== undefined);
