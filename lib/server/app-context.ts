@@ -30,7 +30,10 @@ import { SqliteTemplateStore } from "@/lib/db/sqlite-templates";
 import type { TemplateStore } from "@/lib/db/template-store";
 import { TemplateService } from "./template-service";
 import { TemplateWorkbench } from "./template-workbench";
-import { DEFAULT_CONCURRENCY, parseProviderCaps, WorkerPool, type WorkerPoolOptions } from "./worker-pool";
+import { DEFAULT_CONCURRENCY, parseProviderCaps, type WorkerPool, type WorkerPoolOptions } from "./worker-pool";
+import { workersFromEnv } from "./job-queue/from-env";
+import type { JobQueue } from "./job-queue/port";
+import { callLimiterFromEnv } from "@/lib/llm/rate-limits/from-env";
 import { PriceService } from "./price-service";
 import { MemoryStoreService } from "./memory-store-service";
 import { MemoryPriceStore } from "@/lib/db/price-store-memory";
@@ -52,6 +55,8 @@ export interface ServerContext {
   bus: RunEventBus;
   /** This process's worker pool (started for the web server and `cli worker`; `cli run` drives its own run through it). */
   workers: WorkerPool;
+  /** Issue 17: the job-queue port (pg-boss in shared mode, the pool itself when embedded). */
+  jobs: JobQueue;
   experiments: ExperimentService;
   experimentExport: ExperimentExport;
   /** Imports of the authors' published logs (issue 11): `REFLEXION_DATA_ROOT` or ../shared/data. */
@@ -151,14 +156,15 @@ export function createServerContext(
     // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended (issue 18).
     log: otlp.liveLog(store),
     model: createCachingModelPort(
-      options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook] }),
+      options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook], rateLimiter: callLimiterFromEnv(env) }),
       store,
     ),
     environmentFor: (id) => environmentEntry(id).family,
     pricing: prices.pricer(),
     memory: memoryStores.port(),
   };
-  const workers = new WorkerPool(store, engineDeps, bus, { ...workerSettings(env), ...options.workers });
+  // Issue 17: in shared mode (REFLEXION_DATABASE_URL) runs become pg-boss jobs for `cli worker` processes.
+  const { workers, jobs } = workersFromEnv(store, engineDeps, bus, { ...workerSettings(env), ...options.workers }, env);
   const service = new RunService(store, workers, bus, env, options.requestedBy ?? "web");
   const experiments = new ExperimentService(store, service, workers);
   const experimentExport = new ExperimentExport(store, experiments);
@@ -177,6 +183,7 @@ export function createServerContext(
     store,
     bus,
     workers,
+    jobs,
     experiments,
     experimentExport,
     imports,
