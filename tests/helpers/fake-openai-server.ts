@@ -49,6 +49,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown> | null;
+  /** Issue 17 (additive): when it arrived, epoch ms. */
+  receivedAt?: number;
 }
 
 /** A scripted HTTP failure. */
@@ -92,6 +94,13 @@ export interface FakeOpenAIServerOptions {
   cachedTokens?: (promptTokens: number, body: Record<string, unknown>) => number;
   /** Issue 16 (additive): extra model ids listed by `GET /v1/models` after the default one. */
   listedModels?: readonly string[];
+  /** Issue 17 (additive): fixed latency of every answered chat request before its first byte, in ms. Default 0. */
+  latencyMs?: number;
+  /**
+   * Issue 17 (additive): the provider's own limit — a chat request beyond `max` in the trailing
+   * `windowMs` is answered 429 with `retry-after: <retryAfterSeconds>` (no retry-after-ms).
+   */
+  rateLimit?: { max: number; windowMs: number; retryAfterSeconds: number };
 }
 
 /** A scripted reply ({@link FakeOpenAIServer.replyNext}). */
@@ -232,6 +241,18 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   let counter = 0;
   let contextWindow: number | null = null;
 
+  /** Issue 17: answered (non-429) chat requests' times, for `options.rateLimit`. */
+  const admitted: number[] = [];
+  function overRateLimit(): FakeFailure | undefined {
+    const limit = options.rateLimit;
+    if (!limit) return undefined;
+    const now = Date.now();
+    while (admitted.length > 0 && (admitted[0] ?? 0) <= now - limit.windowMs) admitted.shift();
+    if (admitted.length >= limit.max) return { status: 429, message: "fake server: rate limit reached", retryAfter: String(limit.retryAfterSeconds), retryAfterMs: null };
+    admitted.push(now);
+    return undefined;
+  }
+
   async function handleChat(res: ServerResponse, body: Record<string, unknown>): Promise<void> {
     const hang = hangs.shift();
     if (hang && hang.afterChunks === null) return; // accepted; never answered
@@ -240,6 +261,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     const completionTokens = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : 0;
     const failure =
       failures.shift() ??
+      overRateLimit() ??
       (contextWindow !== null && promptTokens + completionTokens > contextWindow ? contextLengthFailure(contextWindow, promptTokens, "openai", completionTokens) : undefined);
     if (failure) {
       const headers: Record<string, string> = {};
@@ -268,6 +290,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       return;
     }
     const model = typeof body.model === "string" ? body.model : defaultModel;
+    if (options.latencyMs) await sleep(options.latencyMs);
     const reply = replies.shift();
     let text = reply?.text ?? cutAtStop(respond(messages, body), body.stop);
     let finishReason: string = reply?.finishReason ?? "stop";
@@ -347,7 +370,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
         body = null;
       }
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      requests.push({ method: req.method ?? "GET", path, headers: req.headers, body });
+      requests.push({ method: req.method ?? "GET", path, headers: req.headers, body, receivedAt: Date.now() });
 
       if (req.method === "POST" && path === "/v1/chat/completions") {
         if (body === null) {
