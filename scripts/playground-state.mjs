@@ -1,7 +1,8 @@
 // Decides whether `npm run playground` (scripts/setup.sh) must reinstall the npm packages or
 // rebuild the app. Plain Node, no dependencies: it runs before node_modules exists.
 //
-//   node scripts/playground-state.mjs install              exit 0: node_modules is current; 1: run `npm ci`
+//   node scripts/playground-state.mjs install              exit 0: node_modules is current; 1: run `npm ci`;
+//                                                          3: only better-sqlite3 must be rebuilt for the project's Node (`npm rebuild better-sqlite3`)
 //   node scripts/playground-state.mjs fingerprint          prints the build inputs' fingerprint (or "none")
 //   node scripts/playground-state.mjs build <fingerprint>  exit 0: .next is a build of exactly these inputs; 1: rebuild
 //   node scripts/playground-state.mjs forget-build         removes the build stamp (before `next build`)
@@ -169,8 +170,39 @@ function readText(file) {
   }
 }
 
-/** Why better-sqlite3 cannot open a database with this Node, or null when it can (or is not installed: npm's record decides then). */
+/**
+ * The Node the npm scripts run on (decision 0028): the `node` package's binary, linked at
+ * node_modules/.bin/node (npm puts that folder first on PATH for every script), or null before it is
+ * installed.
+ */
+export function projectNodePath(dir = root) {
+  const bin = path.join(dir, "node_modules", ".bin", "node");
+  return fs.existsSync(bin) ? bin : null;
+}
+
+/**
+ * Why better-sqlite3 cannot open a database with the Node that runs the scripts, or null when it
+ * can. When that Node is not the one running this file (setup.sh started by the system Node),
+ * the check runs in a child process of the project's Node, since an addon loads only into the Node
+ * it was built for.
+ */
 function addonError() {
+  const projectNode = projectNodePath();
+  if (projectNode && fs.realpathSync(projectNode) !== fs.realpathSync(process.execPath)) {
+    try {
+      execFileSync(projectNode, ["-e", "const D = require('better-sqlite3'); new D(':memory:').close()"], { cwd: root, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+      return null;
+    } catch (error) {
+      const stderr = String(error?.stderr ?? error?.message ?? error);
+      if (stderr.includes("Cannot find module 'better-sqlite3'")) return null;
+      return stderr.split("\n").find((line) => /Error|error/.test(line))?.trim() ?? "it does not load in the project's Node";
+    }
+  }
+  return addonErrorHere();
+}
+
+/** Why better-sqlite3 cannot open a database with this Node, or null when it can (or is not installed: npm's record decides then). */
+function addonErrorHere() {
   const require = createRequire(path.join(root, "package.json"));
   let Database;
   try {
@@ -230,8 +262,11 @@ function main(argv) {
   const [command, argument] = argv;
   switch (command) {
     case "install": {
-      const decision = installDecision(installFacts());
+      const facts = installFacts();
+      const decision = installDecision(facts);
       console.log(decision.reason);
+      // Everything else matches the lockfile: rebuilding the addon for the project's Node is enough.
+      if (decision.needed && facts.addonError && !installDecision({ ...facts, addonError: null }).needed) return 3;
       return decision.needed ? 1 : 0;
     }
     case "fingerprint":

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what this project needs on a fresh Debian/Ubuntu machine with Node >= 20.9.
+# Installs what this project needs on a fresh Debian/Ubuntu machine with any Node >= 18 and npm: the
+# project's own runtime (Node 24, the `node` npm package, decision 0028) comes with the npm packages,
+# and every npm script — and the rest of this script — runs on it.
 #   bash scripts/setup.sh                 npm packages from the lockfile (skipped when node_modules already matches it)
 #   bash scripts/setup.sh --with-browser  also Chromium from the OS packages, for the Playwright tests, and PostgreSQL's
 #                                         server binaries, for the shared-mode tests (they start throw-away servers)
@@ -8,6 +10,8 @@
 # The decisions are made by scripts/playground-state.mjs, which prints why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The project's Node (node_modules/.bin/node, once installed) before the system's, as npm scripts have it.
+export PATH="$PWD/node_modules/.bin:$PATH"
 
 with_browser=0
 build=0
@@ -43,8 +47,14 @@ fi
 # entry with package-lock.json — so an install done by hand counts, and only a real change of what the
 # lockfile pins (or a missing package, or a native addon built for another Node) reinstalls.
 installed=0
-if reason="$(node scripts/playground-state.mjs install)"; then
+state=0
+reason="$(node scripts/playground-state.mjs install)" || state=$?
+if [[ $state -eq 0 ]]; then
   echo "==> npm packages are current: $reason"
+elif [[ $state -eq 3 ]] && echo "==> npm rebuild better-sqlite3: $reason (for the project's Node $(node -v); about 2 minutes)" &&
+  npm rebuild better-sqlite3 --loglevel=error && node scripts/playground-state.mjs install >/dev/null; then
+  # Only the native addon was built for another Node (e.g. node_modules installed before decision 0028).
+  installed=1
 else
   echo "==> npm ci: $reason (about 2 minutes: better-sqlite3 compiles from source)"
   npm ci --no-audit --no-fund --loglevel=error
