@@ -144,6 +144,13 @@ export class PgBossJobQueue implements JobQueue {
   async listDeadLetters(limit: number): Promise<DeadLetter[]> {
     await this.start();
     const letters: Array<JobWithMetadata<unknown>> = await this.boss.findJobs(DEAD_LETTER_QUEUE, { limit: 100_000 });
+    // The last attempt's error is on the failed job the letter was copied from.
+    const errors = new Map<string, string | null>();
+    for (const letter of letters) {
+      if (!letter.sourceId || errorMessageOf(letter.output) !== null) continue;
+      const [source] = await this.boss.findJobs(BRANCH_QUEUE, { id: letter.sourceId });
+      errors.set(letter.id, source ? errorMessageOf(source.output) : null);
+    }
     return letters
       .map((letter): DeadLetter | null => {
         const job = toBranchJob(letter.data);
@@ -153,7 +160,7 @@ export class PgBossJobQueue implements JobQueue {
           runId: job.runId,
           branchId: job.branchId,
           priority: job.priority,
-          error: errorMessageOf(letter.output),
+          error: errorMessageOf(letter.output) ?? errors.get(letter.id) ?? null,
           attempts: (letter.sourceRetryCount ?? letter.retryCount) + 1,
           createdAt: (letter.sourceCreatedOn ?? letter.createdOn).toISOString(),
           failedAt: letter.createdOn.toISOString(),

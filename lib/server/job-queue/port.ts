@@ -1,4 +1,5 @@
 import type { BranchId, RunId } from "@/lib/domain/ids";
+import type { DeadLetterView } from "@/lib/domain/job-queue";
 
 /**
  * The job-queue port (issue 17 part 2, docs/scale-and-export.md §2.4): how branches that need
@@ -32,20 +33,7 @@ export function jobKeyOf(job: Pick<BranchJob, "branchId">): string {
 }
 
 /** A job that failed every attempt (its dead letter), as `GET /api/jobs/dead-letters` returns it. */
-export interface DeadLetter {
-  /** The queue's job id (uuid). */
-  id: string;
-  runId: string;
-  branchId: string;
-  priority: JobPriority;
-  /** The last attempt's error message, or null when none was recorded. */
-  error: string | null;
-  /** Attempts made, the first included. */
-  attempts: number;
-  /** ISO-8601 times. */
-  createdAt: string;
-  failedAt: string | null;
-}
+export type DeadLetter = DeadLetterView;
 
 /** Counts of a queue's jobs by state (for `cli worker`, the jobs page and the bench). */
 export interface QueueStats {
