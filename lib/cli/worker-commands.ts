@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { createServerContext, databasePath, workerSettings } from "@/lib/server/app-context";
-import { branchJobHandler } from "@/lib/server/job-queue/queueing-pool";
-import { DEFAULT_CONCURRENCY } from "@/lib/server/worker-pool";
+import { createServerContext, databasePath } from "@/lib/server/app-context";
+import { QueueingWorkerPool } from "@/lib/server/job-queue/queueing-pool";
 import { formatEventLine } from "./format-event";
 import { nonNegativeInt, positiveInt } from "./options";
 
@@ -34,12 +33,8 @@ export function registerWorkerCommands(program: Command): void {
       const { workers, store, jobs } = context;
       say(`${workers.owner}: executing queued runs from ${databaseLabel()}. Ctrl-C stops after the current steps (the runs stay queued).`);
       // Issue 17: with REFLEXION_DATABASE_URL this process is a pg-boss worker (jobs fetched from PostgreSQL, on any machine).
-      if (jobs.kind === "pg-boss") {
-        const concurrency = options.concurrency ?? workerSettings(process.env).concurrency ?? DEFAULT_CONCURRENCY;
-        await jobs.work(branchJobHandler(workers, store), { concurrency });
-        say(`pg-boss worker: at most ${concurrency} branch job(s) at once.`);
-      }
       workers.start();
+      if (workers instanceof QueueingWorkerPool) say(`pg-boss worker: at most ${workers.jobConcurrency} branch job(s) at once.`);
       const stop = async () => {
         await workers.stop();
         await jobs.stop({ graceful: true });

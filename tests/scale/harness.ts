@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { openNodePostgres } from "@/lib/db/pg/database";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
@@ -46,7 +47,9 @@ export interface WorkerProcess {
 }
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-const TSX_CLI = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+// tsx's own CLI runs the script in a child process (a SIGKILL of the CLI would leave that child
+// running): load tsx into one process instead, as its CLI does for its child.
+const TSX_ARGS = ["--require", path.join(ROOT, "node_modules/tsx/dist/preflight.cjs"), "--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href];
 
 /** Options of {@link startScaleHarness}. */
 export interface ScaleHarnessOptions {
@@ -123,7 +126,7 @@ export async function startScaleHarness(options: ScaleHarnessOptions): Promise<S
 }
 
 function spawnWorker(env: Record<string, string>, concurrency: number): WorkerProcess {
-  const child = spawn(process.execPath, [TSX_CLI, "bin/cli.ts", "worker", "--concurrency", String(concurrency)], {
+  const child = spawn(process.execPath, [...TSX_ARGS, "bin/cli.ts", "worker", "--concurrency", String(concurrency)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

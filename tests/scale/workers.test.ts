@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asBranchId } from "@/lib/domain/ids";
+import { asBranchId, asRunId } from "@/lib/domain/ids";
+import { deadLettersResponseSchema } from "@/lib/domain/job-queue";
 import { requestBodyHash, startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
@@ -89,6 +90,7 @@ describe("runs as jobs on pg-boss (issue 17)", () => {
     const rescuer = harness.startWorker({ concurrency: 2 });
     await waitUntil(async () => (await statuses(runIds)).every((status) => status === "ended"), "every run to end after the kill", 150_000, 500);
     // The killed worker's runs were finished by the rescuer (pg-boss retried their jobs).
+    if (process.env.SCALE_DEBUG) console.log({ killedRuns, victim: victim.lines, rescuer: rescuer.lines, events: await Promise.all(killedRuns.map(async (id) => (await branchEvents(id)).map((e) => e.type).join(","))) });
     for (const runId of killedRuns) expect(rescuer.started()).toContain(runId);
     for (const runId of runIds) {
       const events = await branchEvents(runId);
@@ -137,6 +139,24 @@ describe("runs as jobs on pg-boss (issue 17)", () => {
       expect(events.some((event) => event.type === "model-call-end")).toBe(false);
     }
     expect(harness.fake.chatRequests().length).toBeGreaterThan(before);
+    worker.child.kill("SIGTERM");
+    await worker.exited;
+  }, 200_000);
+
+  it("a job whose every attempt fails (its branch is not in this database) is retried with backoff, then listed as a dead letter", async () => {
+    const runId = "00000000-0000-4000-8000-00000000dead";
+    const branchId = "00000000-0000-4000-8000-00000000beef";
+    expect(await harness.producer.jobs.enqueue([{ runId: asRunId(runId), branchId: asBranchId(branchId), priority: "interactive" }])).toBe(1);
+    const worker = harness.startWorker({ concurrency: 1 });
+    await waitUntil(async () => (await harness.producer.jobs.listDeadLetters(10)).some((letter) => letter.runId === runId), "the dead letter", 120_000, 500);
+    const letter = (await harness.producer.jobs.listDeadLetters(10)).find((candidate) => candidate.runId === runId);
+    // 1 attempt + 4 retries (1 s, 2 s, 4 s, 4 s with the test's delays).
+    expect(letter).toMatchObject({ branchId, priority: "interactive", attempts: 5 });
+    expect(letter?.error).toMatch(/not in this database/);
+    const stats = await harness.producer.jobs.stats();
+    expect(stats.failed).toBeGreaterThanOrEqual(1);
+    // What GET /api/jobs/dead-letters and the /jobs panel get.
+    expect(deadLettersResponseSchema.parse({ mode: harness.producer.jobs.kind, stats, deadLetters: [letter] }).deadLetters).toHaveLength(1);
     worker.child.kill("SIGTERM");
     await worker.exited;
   }, 200_000);

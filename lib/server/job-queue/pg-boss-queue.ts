@@ -173,8 +173,13 @@ export class PgBossJobQueue implements JobQueue {
 
   async stats(): Promise<QueueStats> {
     await this.start();
-    const [queue, dead] = await Promise.all([this.boss.getQueue(BRANCH_QUEUE), this.boss.getQueue(DEAD_LETTER_QUEUE)]);
-    return { queued: queue?.queuedCount ?? 0, active: queue?.activeCount ?? 0, failed: dead?.queuedCount ?? 0 };
+    // Counted from the jobs (getQueue's counts are refreshed by pg-boss's monitor, seconds late).
+    const [queued, branchJobs, dead] = await Promise.all([
+      this.boss.findJobs(BRANCH_QUEUE, { queued: true, limit: 100_000 }),
+      this.boss.findJobs<unknown>(BRANCH_QUEUE, { limit: 100_000 }),
+      this.boss.findJobs(DEAD_LETTER_QUEUE, { limit: 100_000 }),
+    ]);
+    return { queued: queued.length, active: branchJobs.filter((job) => job.state === "active").length, failed: dead.length };
   }
 
   async work(handler: BranchJobHandler, options: WorkOptions): Promise<void> {

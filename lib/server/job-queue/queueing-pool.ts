@@ -3,7 +3,7 @@ import type { RunStore } from "@/lib/db/store";
 import type { EngineDeps } from "@/lib/engine/run-engine";
 import { leaseStateOf } from "../lease-owner";
 import type { RunEventBus } from "../run-event-bus";
-import { WorkerPool, type WorkerPoolOptions } from "../worker-pool";
+import { DEFAULT_CONCURRENCY, WorkerPool, type WorkerPoolOptions } from "../worker-pool";
 import type { BranchJob, BranchJobHandler, JobPriority, JobQueue } from "./port";
 
 /** How often a shared-mode process reconciles the store's runnable branches with the queue, in ms. */
@@ -17,7 +17,8 @@ export const DEFAULT_RECONCILE_MS = 2_000;
  * - every runnable branch (log says running) that no live worker holds gets a job — one per
  *   branch, keyed, so nothing is enqueued twice; runs of an experiment as `batch`, others as
  *   `interactive` (fetched first);
- * - every queued job whose branch is no longer runnable (cancelled, paused, ended) is cancelled.
+ * - every queued job whose branch is no longer runnable (cancelled, paused, ended) is cancelled
+ *   (one naming a branch the store does not have is left to fail into the dead letters).
  * Branches are driven by `cli worker` processes through {@link branchJobHandler}; `drive` (used
  * by `cli run` for the run it follows) works as in the embedded pool.
  */
@@ -32,20 +33,31 @@ export class QueueingWorkerPool extends WorkerPool {
     private readonly runStore: RunStore,
     deps: EngineDeps,
     bus: RunEventBus | undefined,
-    options: WorkerPoolOptions,
+    private readonly poolOptions: WorkerPoolOptions,
     readonly queue: JobQueue,
     private readonly reconcileMs = DEFAULT_RECONCILE_MS,
   ) {
-    super(runStore, deps, bus, options);
+    super(runStore, deps, bus, poolOptions);
   }
 
-  /** Starts reconciling now and every `reconcileMs` (no claiming: workers fetch jobs). Idempotent. */
+  /**
+   * Starts reconciling now and every `reconcileMs`, and working jobs of the queue (at most the
+   * pool's `concurrency` at once; app servers and `cli worker` both do). Idempotent.
+   */
   override start(): this {
     if (this.timer || this.halted) return this;
     this.timer = setInterval(() => this.wake(), this.reconcileMs);
     this.timer.unref?.();
     this.wake();
+    void this.queue
+      .work(branchJobHandler(this, this.runStore), { concurrency: this.jobConcurrency })
+      .catch((error: unknown) => console.error(`[jobs] cannot fetch jobs: ${error instanceof Error ? error.message : String(error)}`));
     return this;
+  }
+
+  /** Branch jobs this process drives at once. */
+  get jobConcurrency(): number {
+    return Math.max(1, this.poolOptions.concurrency ?? DEFAULT_CONCURRENCY);
   }
 
   override get started(): boolean {
@@ -105,7 +117,12 @@ export class QueueingWorkerPool extends WorkerPool {
       jobs.push({ runId: branch.runId, branchId: branch.branchId, priority: await this.priorityOf(branch.runId) });
     }
     if (jobs.length > 0) await this.queue.enqueue(jobs);
-    const stale = (await this.queue.queuedBranches()).filter((branchId) => !runnableIds.has(branchId));
+    // Queued jobs of branches that stopped being runnable (cancelled, paused) go; a job naming a branch
+    // this database does not have stays, to fail and show up as a dead letter.
+    const stale = [];
+    for (const branchId of await this.queue.queuedBranches()) {
+      if (!runnableIds.has(branchId) && (await this.runStore.getBranchSummary(branchId)) !== null) stale.push(branchId);
+    }
     if (stale.length > 0) await this.queue.cancelQueued(stale);
   }
 
@@ -124,21 +141,20 @@ export class RetryLater extends Error {
 }
 
 /**
- * The job handler of `cli worker` in shared mode: drives the job's branch with this process's
- * pool and resolves once it paused, ended or failed (its log says so). A branch that is not
- * runnable any more completes at once (nothing to do: a duplicate delivery, or it was cancelled).
- * Rejects — so pg-boss retries the job with backoff — when a live worker holds the branch's lease,
- * when the event log failed, and when the drive stopped before the branch did (this worker is
- * shutting down or lost its lease).
+ * The job handler of workers in shared mode: drives the job's branch with this process's pool and
+ * resolves once it paused, ended or failed (its log says so). Completes at once when the branch is
+ * not runnable any more (a duplicate delivery, or it was cancelled) and when a live worker holds its
+ * lease (that one drives it; should it die, reconciliation enqueues the branch again). Rejects — so
+ * pg-boss retries the job with backoff, then dead-letters it — when the branch is not in this
+ * database, when the event log failed, and when the drive stopped before the branch did (this
+ * worker is shutting down or lost its lease).
  */
 export function branchJobHandler(pool: WorkerPool, store: RunStore): BranchJobHandler {
   return async (job) => {
     const summary = await store.getBranchSummary(job.branchId);
-    if (!summary || summary.status !== "running") return;
-    if (!(await pool.drive(job.runId, job.branchId))) {
-      const holder = await store.leaseHolder(job.branchId);
-      throw new RetryLater(`branch ${job.branchId} is driven elsewhere${holder ? ` (${holder})` : ""}`);
-    }
+    if (!summary) throw new Error(`branch ${job.branchId} of run ${job.runId} is not in this database (a job from another database using the same queue schema?)`);
+    if (summary.status !== "running") return;
+    if (!(await pool.drive(job.runId, job.branchId))) return;
     const result = await pool.settled(job.branchId);
     // Done with the job exactly when the branch is no longer runnable (paused, ended, failed).
     const after = await store.getBranchSummary(job.branchId);
