@@ -46,13 +46,14 @@ async function experiment(h: ScaleHarness, runs: number): Promise<string> {
     taskSet: listing.taskSet.id,
     taskIds: listing.tasks.slice(0, runs).map((task) => task.id),
     arms: [{ label: "reflexion", strategy: "reflexion", modelId: MODEL }],
-    maxTrials: 2,
+    maxTrials: 5,
   });
   return record.id;
 }
 
 async function phase(workers: number, options: { rateLimits?: string } = {}): Promise<Phase> {
-  const h = await startScaleHarness({ latencyMs: LATENCY_MS, rateLimits: options.rateLimits });
+  // Reconciling every 5 s: the jobs are enqueued once by the producer; workers' passes are only a safety net.
+  const h = await startScaleHarness({ latencyMs: LATENCY_MS, rateLimits: options.rateLimits, env: { REFLEXION_JOB_RECONCILE_MS: "5000" } });
   try {
     const processes = Array.from({ length: workers }, () => h.startWorker({ concurrency: CONCURRENCY }));
     await Promise.all(processes.map((worker) => worker.waitFor(/pg-boss worker:/, 120_000)));
@@ -88,7 +89,7 @@ function maxRequestsPerMinute(h: ScaleHarness): number {
 }
 
 async function main(): Promise<void> {
-  console.log(`bench/scale: ${RUNS} runs (HotpotQA sample, reflexion, ≤ 2 trials) per phase, model latency ${LATENCY_MS} ms, ${CONCURRENCY} runs at once per worker, Node ${process.versions.node}`);
+  console.log(`bench/scale: ${RUNS} runs (HotpotQA sample, reflexion, ≤ 5 trials) per phase, model latency ${LATENCY_MS} ms, ${CONCURRENCY} runs at once per worker, Node ${process.versions.node}`);
   const phases: Phase[] = [];
   for (const workers of WORKER_COUNTS) {
     const result = await phase(workers);
