@@ -38,6 +38,8 @@ export function registerWorkerCommands(program: Command): void {
       const stop = async () => {
         await workers.stop();
         await jobs.stop({ graceful: true });
+        // Shared mode: the LISTEN connection would keep the process alive (and reconnect).
+        await context.fanOut?.stop();
         say(`stopped; at most ${workers.maxObservedConcurrency} run(s) were in flight at once.`);
         await store.close();
       };

@@ -16,7 +16,7 @@ export function callLimiterFromEnv(env: Record<string, string | undefined>): Cal
   const table = parseRateLimits(env.REFLEXION_RATE_LIMITS);
   const url = env.REFLEXION_DATABASE_URL;
   if (isPostgresUrl(url)) {
-    return lazyLimiter(() => createPostgresCallLimiter(table, new Pool({ connectionString: url, max: 4, application_name: "reflexion-rate-limits" }), { ownsPool: true }));
+    return lazyLimiter(() => createPostgresCallLimiter(table, new Pool({ connectionString: url, max: 4, application_name: "reflexion-rate-limits", allowExitOnIdle: true }), { ownsPool: true }));
   }
   return Object.keys(table).length > 0 ? createMemoryCallLimiter(table) : null;
 }
