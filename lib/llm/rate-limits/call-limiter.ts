@@ -74,7 +74,7 @@ class TableCallLimiter implements CallRateLimiter {
       await sleep(block.msBeforeNext + jitter(), signal);
     }
     if (!limiters) return { release: async () => undefined };
-    const slot = limiters.concurrent ? await take(limiters.concurrent, call.key, 1, signal) : null;
+    const slot = limiters.concurrent ? await take(limiters.concurrent, call.key, 1, signal, true) : null;
     try {
       if (limiters.requests) await take(limiters.requests, call.key, 1, signal);
       const tokens = Math.min(Math.max(1, Math.round(call.estimatedTokens)), limiters.tokenPoints);
@@ -135,8 +135,16 @@ interface Taken {
   windowEndsAt: number;
 }
 
-/** Consumes `points` for `key`, waiting out full windows (a rejected consume leaves no request sent). */
-async function take(limiter: RateLimiterAbstract, key: string, points: number, signal: AbortSignal | undefined): Promise<Taken> {
+/** How often a call waiting for a slot in flight looks again, in ms (a slot frees when another call ends, not at a window's end). */
+const SLOT_POLL_MS = 100;
+
+/**
+ * Consumes `points` for `key`, waiting while the limit is used up (a rejected consume sends no
+ * request). Rate windows are waited out whole. For the in-flight counter (`slot`) a rejected
+ * consume is given back at once — it would otherwise count as a call in flight — and tried again
+ * every {@link SLOT_POLL_MS}.
+ */
+async function take(limiter: RateLimiterAbstract, key: string, points: number, signal: AbortSignal | undefined, slot = false): Promise<Taken> {
   for (;;) {
     signal?.throwIfAborted();
     try {
@@ -144,7 +152,8 @@ async function take(limiter: RateLimiterAbstract, key: string, points: number, s
       return { limiter, windowEndsAt: Date.now() + res.msBeforeNext };
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
-      await sleep(error.msBeforeNext + jitter(), signal);
+      if (slot) await limiter.reward(key, points).catch(() => undefined);
+      await sleep(slot ? Math.min(error.msBeforeNext, SLOT_POLL_MS) + jitter() : error.msBeforeNext + jitter(), signal);
     }
   }
 }
