@@ -47,9 +47,15 @@ test("a tampered bundle dropped on the home page is refused with the reason, and
   const json = JSON.parse(gunzipSync(fs.readFileSync(bundlePath)).toString("utf8"));
   json.content.runs[0].title = `${json.content.runs[0].title}!`;
   const { gzipSync } = await import("node:zlib");
+  // The new user's window: the home page is taller than 900 px, so an inline message at the page's foot would be out of sight.
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/");
   await dropFile(page, gzipSync(Buffer.from(JSON.stringify(json))), "tampered.reflexion.json.gz");
   await expect(page.getByTestId("bundle-import-error")).toContainText("changed after it was exported");
+  await expect(page.getByTestId("bundle-import-error")).toHaveAttribute("role", "alert");
+  await expect(page.getByTestId("bundle-import-error")).toBeInViewport();
+  await page.getByTestId("bundle-import-dismiss").click();
+  await expect(page.getByTestId("bundle-import-error")).toHaveCount(0);
   expect((await (await page.request.get("/api/bundles")).json()).bundles).toEqual([]);
 });
 

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useRef, useState, type DragEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
@@ -8,12 +9,18 @@ import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
 import { uploadBundle } from "./upload-bundle";
 
-type State = { kind: "idle" } | { kind: "uploading"; name: string } | { kind: "error"; message: string };
+type State =
+  | { kind: "idle" }
+  | { kind: "uploading"; name: string }
+  | { kind: "error"; name: string; message: string }
+  | { kind: "opened"; name: string; href: string };
 
 /**
  * Import a run bundle (issue 18) by dropping it anywhere on `children` (the home page) or with the
  * "Import a bundle" button. On success it opens `/shared/<hash>`: the bundle's runs, read-only.
  * A bad file shows the server's reason (tampered, truncated, newer format…) and imports nothing.
+ * The outcome (checking, refused, opened) is shown in a fixed, dismissible notice at the top of the
+ * window, so a drop far down the page never looks like nothing happened.
  */
 export function BundleDropZone({ children, className }: { children: ReactNode; className?: string }) {
   const router = useRouter();
@@ -26,9 +33,11 @@ export function BundleDropZone({ children, className }: { children: ReactNode; c
       setState({ kind: "uploading", name: file.name });
       try {
         const result = await uploadBundle(file);
-        router.push(`/shared/${result.contentSha256}`);
+        const href = `/shared/${result.contentSha256}`;
+        setState({ kind: "opened", name: file.name, href });
+        router.push(href);
       } catch (error) {
-        setState({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+        setState({ kind: "error", name: file.name, message: error instanceof Error ? error.message : String(error) });
       }
     },
     [router],
@@ -80,18 +89,41 @@ export function BundleDropZone({ children, className }: { children: ReactNode; c
               if (file) void importFile(file);
             }}
           />
-          {state.kind === "uploading" ? (
-            <span className="inline-flex items-center gap-2 text-slate-600" role="status">
-              <Spinner /> Checking and importing {state.name}…
-            </span>
-          ) : null}
-          {state.kind === "error" ? (
-            <Notice tone="error" title="The bundle was not imported" className="basis-full" data-testid="bundle-import-error">
-              {state.message}
-            </Notice>
-          ) : null}
         </section>
       </div>
+      {state.kind !== "idle" ? (
+        <div className="fixed inset-x-0 top-4 z-40 flex justify-center px-4" data-testid="bundle-import-toast">
+          <div className="flex w-full max-w-xl items-start gap-3 rounded-lg bg-white shadow-lg">
+            {state.kind === "uploading" ? (
+              <Notice className="flex-1" title={<span className="inline-flex items-center gap-2"><Spinner /> Checking and importing {state.name}…</span>} />
+            ) : null}
+            {state.kind === "error" ? (
+              <Notice tone="error" title="The bundle was not imported" className="flex-1" data-testid="bundle-import-error">
+                <p>
+                  {state.name}: {state.message}
+                </p>
+              </Notice>
+            ) : null}
+            {state.kind === "opened" ? (
+              <div role="alert" className="flex-1 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900" data-testid="bundle-import-success">
+                <p className="font-medium">Bundle imported</p>
+                <p className="mt-0.5">
+                  {state.name} is open read-only —{" "}
+                  <Link href={state.href} className="underline">
+                    go to its runs
+                  </Link>
+                  .
+                </p>
+              </div>
+            ) : null}
+            {state.kind !== "uploading" ? (
+              <Button size="sm" variant="ghost" className="mt-1 mr-1" aria-label="Dismiss" onClick={() => setState({ kind: "idle" })} data-testid="bundle-import-dismiss">
+                ×
+              </Button>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
       {dragging ? (
         <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-slate-900/30" data-testid="bundle-drop-overlay">
           <p className="rounded-lg border-2 border-dashed border-white bg-slate-900/80 px-8 py-6 text-base font-medium text-white">Drop the bundle to open its runs (read-only)</p>
