@@ -135,6 +135,7 @@ export function RunHeader({
   detail,
   state,
   status,
+  shownStatus = status,
   activeCall = null,
   connection,
 }: {
@@ -147,6 +148,8 @@ export function RunHeader({
   detail: RunDetailResponse["run"] | undefined;
   state: RunState;
   status: RunStatus | null;
+  /** The status the pill, explanation and trial chips show: at a replay cursor, the log prefix's (decision 0021); defaults to `status`. The controls keep `status`. */
+  shownStatus?: RunStatus | null;
   /** The model call a worker is waiting on (from the server's status), or null. */
   activeCall?: CallActivity | null;
   connection: StreamConnection;
@@ -173,7 +176,7 @@ export function RunHeader({
   const fork = state.fork;
   const codeTask = (detail?.environment ?? config?.environment) === "code";
   const parentRow = fork ? branchRows.find((row) => row.branch.id === fork.parentBranchId) : undefined;
-  const explanation = statusExplanation(effectiveStatus);
+  const explanation = statusExplanation(shownStatus);
   // A call is shown only while a worker executes the branch (a stale one is never left ticking on a paused run).
   const showCall = activeCall !== null && (effectiveStatus === "running" || effectiveStatus === "pausing" || effectiveStatus === "cancelling");
   // Imported from the authors' logs: the recorded branch is read-only (a fork of it runs live).
@@ -197,7 +200,7 @@ export function RunHeader({
           ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
             <RecordedBadge provenance={provenance} showModel forked={provenance !== null && !recorded} />
-            {effectiveStatus ? <StatusPill status={effectiveStatus} /> : null}
+            {shownStatus ? <StatusPill status={shownStatus} /> : null}
             {showCall && activeCall ? <CallInFlight call={activeCall} /> : null}
             <ConnectionDot connection={connection} />
             {strategy ? (
@@ -257,7 +260,7 @@ export function RunHeader({
       </div>
 
       <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 pb-2.5 pt-2">
-        <TrialStrip state={state} status={effectiveStatus} />
+        <TrialStrip state={state} status={shownStatus} />
         <BudgetMeter state={state} live={effectiveStatus === "running"} />
         {unrecorded ? (
           <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals" data-unrecorded="true" title={`Calls, tokens and cost: ${NOT_RECORDED}.`}>

@@ -19,6 +19,7 @@ import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
 import { ReflectionPractice } from "@/components/reflection-practice";
 import { ReplayBar, RunUrlSync } from "@/components/replay";
+import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
 import { RunGraph } from "@/components/run-graph";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
@@ -252,15 +253,12 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const [deriveGraph] = useState(createRunGraphDeriver);
   const graph = useMemo(() => deriveGraph(state, liveCall), [deriveGraph, state, liveCall]);
   const currentBranchId = branch ?? rootBranchId;
-  // The branch list is polled; the branch on screen has a live status from its own stream, which wins.
+  // What the page says about the branch: live, its status; at a replay cursor, the prefix's — never the final outcome (a lesson's question would answer itself).
+  const shownStatus = displayedStatus(effectiveStatus, state, replaying);
+  // The branch list is polled; the branch on screen has a live status from its own stream, which wins (at a cursor: the prefix's fold).
   const branchRows = useMemo(
-    () =>
-      branchTree(
-        (branches.data?.branches ?? []).map((summary) =>
-          summary.id === currentBranchId && status ? { ...summary, status, outcome: state.outcome ?? summary.outcome } : summary,
-        ),
-      ),
-    [branches.data, currentBranchId, status, state.outcome],
+    () => branchTree(branchSummariesAtCursor(branches.data?.branches ?? [], currentBranchId, state, status, replaying)),
+    [branches.data, currentBranchId, status, state, replaying],
   );
 
   const onForkHere = useCallback(
@@ -359,11 +357,12 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
           detail={detail.data?.run}
           state={state}
           status={effectiveStatus}
+          shownStatus={shownStatus}
           activeCall={callInFlight}
           connection={connection}
         />
       )}
-      <RunBanners state={state} status={effectiveStatus} />
+      <RunBanners state={state} status={shownStatus} />
       {/* Presenter mode (a lesson on a projector) hides the run's controls and read-outs (issue 15). */}
       {presenter ? null : <RunCosts runId={runId} branch={branch} state={state} status={effectiveStatus} />}
       <ReplayBar events={events} compact={presenter} />
