@@ -43,6 +43,13 @@ export class MemoryMemoryStoreRepository implements MemoryStoreRepository {
       .map((e) => ({ ...e, source: { ...e.source } }));
   }
 
+  async deleteEntries(ids: readonly string[]): Promise<number> {
+    const gone = new Set(ids);
+    const before = this.entries.length;
+    this.entries = this.entries.filter((entry) => !gone.has(entry.id));
+    return before - this.entries.length;
+  }
+
   async deleteExpired(now: string): Promise<number> {
     const before = this.entries.length;
     this.entries = this.entries.filter((entry) => entry.expiresAt > now);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { and, desc, eq, gt, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
@@ -104,6 +104,11 @@ export class SqliteMemoryStoreRepository implements MemoryStoreRepository {
       .limit(query.limit)
       .all()
       .map(toEntry);
+  }
+
+  async deleteEntries(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.db.delete(schema.memoryEntries).where(inArray(schema.memoryEntries.id, [...ids])).run().changes;
   }
 
   async deleteExpired(now: string): Promise<number> {

@@ -18,6 +18,8 @@ export interface MemoryStoreRepository {
   addEntries(entries: readonly MemoryEntry[]): Promise<number>;
   /** The task's unexpired entries at `now`, newest first, at most `limit`. */
   entriesFor(query: { store: string; environment: string; taskId: string; now: string; limit: number }): Promise<MemoryEntry[]>;
+  /** Deletes the entries with these ids (unknown ids are ignored); returns how many. */
+  deleteEntries(ids: readonly string[]): Promise<number>;
   /** Deletes every entry expired at `now` (`expiresAt ≤ now`); returns how many. */
   deleteExpired(now: string): Promise<number>;
 }

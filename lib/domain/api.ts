@@ -281,5 +281,7 @@ export const forkRequestSchema = z.object({
   edits: z.array(editRequestSchema).max(20).optional(),
   /** Breakpoints for the new branch (it inherits its parent's otherwise). */
   breakpoints: breakpointsSchema.optional(),
+  /** Write the new branch's reflections to this store. Not inherited: without it a fork writes to no memory store. */
+  writeMemory: writeMemorySchema.nullable().optional(),
 });
 export type ForkRequest = z.infer<typeof forkRequestSchema>;

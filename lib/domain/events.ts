@@ -9,7 +9,7 @@ import { judgeVerdictSchema } from "./judge";
 import { branchIdSchema, callIdSchema, eventIdSchema, runIdSchema } from "./ids";
 import { budgetSchema } from "./budget";
 import { stopReasonSchema } from "./adaptive-trials";
-import { memorySourceSchema, memoryStoreNameSchema } from "./memory-store";
+import { memorySourceSchema, memoryStoreNameSchema, writeMemorySchema } from "./memory-store";
 
 /**
  * The event catalogue (DESIGN.md §1). A run is an append-only log of these;
@@ -77,6 +77,11 @@ export const eventDataSchemas = {
     replayMode: z.enum(["live", "recorded"]),
     /** Types of the edit events that follow on the new branch. */
     edits: z.array(z.string()),
+    /**
+     * The store this branch writes its reflections to. A fork does not inherit the run's
+     * `writeMemory` (it is an experiment on a branch): absent or null = the fork writes nothing.
+     */
+    writeMemory: writeMemorySchema.nullable().optional(),
   }),
   "trial-start": z.object({
     trial,

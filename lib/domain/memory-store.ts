@@ -84,6 +84,26 @@ export function expiryOf(createdAt: string, retentionDays: number): string {
   return new Date(Date.parse(createdAt) + retentionDays * 86_400_000).toISOString();
 }
 
+/**
+ * The text by which two entries count as the same reflection: case-folded, whitespace collapsed.
+ * A store keeps one entry per task and normalised text (the newest), so forks that reproduce a
+ * reflection do not fill a warm start's window with copies.
+ */
+export function normaliseMemoryText(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/** Entries (newest first) without later copies of an earlier entry's normalised text: the newest of each text is kept. */
+export function distinctByText<T extends { text: string }>(entries: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const key = normaliseMemoryText(entry.text);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The memory item id of a carried-in entry (distinct from reflection event ids, stable across replays). */
 export function carriedItemId(entryId: string): string {
   return `carried:${entryId}`;

@@ -44,9 +44,14 @@ export async function warmStartDraft(state: RunState, config: RunConfig, trial: 
   return draft("memory-carried-in", { store: warm.store, entries });
 }
 
-/** Hands the newest reflection of `trial` to the port when the run writes memory; a store fault never fails the run. */
+/**
+ * Hands the newest reflection of `trial` to the port when the branch writes memory: the root branch
+ * writes to the run's `writeMemory`, a fork only to the store named when it was forked. A store
+ * fault never fails the run.
+ */
 export async function rememberReflection(state: RunState, config: RunConfig, trial: number, port: MemoryPort | undefined, ids: { runId: string; branchId: string }): Promise<void> {
-  const target = config.writeMemory;
+  // A fork writes only to the store it was given when forked, never to the run's (decision 0024).
+  const target = state.fork ? (state.fork.writeMemory ?? null) : config.writeMemory;
   if (!target || !port) return;
   const reflection = state.trials.find((t) => t.trial === trial)?.reflection;
   if (!reflection || reflection.text.trim() === "") return;

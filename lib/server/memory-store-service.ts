@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { MemoryStoreRepository } from "@/lib/db/memory-store-entries";
-import { DEFAULT_RETENTION_DAYS, expiryOf, memoryStoreNameSchema, retentionDaysSchema, type MemoryEntry, type MemoryStoreInfo } from "@/lib/domain/memory-store";
+import { DEFAULT_RETENTION_DAYS, distinctByText, expiryOf, normaliseMemoryText, memoryStoreNameSchema, retentionDaysSchema, type MemoryEntry, type MemoryStoreInfo } from "@/lib/domain/memory-store";
 import type { MemoryPort } from "@/lib/engine/warm-start";
+
+/** At most this many of a task's entries are read to deduplicate (a task's store rarely holds more). */
+const SCAN_LIMIT = 1000;
 
 /** How often expired entries are deleted while the process runs (ms). */
 export const RETENTION_SWEEP_MS = 10 * 60_000;
@@ -56,9 +59,10 @@ export class MemoryStoreService {
     return this.list();
   }
 
-  /** The task's unexpired entries, newest first. */
+  /** The task's unexpired entries, newest first, one per normalised text (the newest; older copies written before deduplication are skipped). */
   async entries(store: string, environment: string, taskId: string, limit = 50): Promise<MemoryEntry[]> {
-    return this.repository.entriesFor({ store, environment, taskId, now: this.now().toISOString(), limit });
+    const all = await this.repository.entriesFor({ store, environment, taskId, now: this.now().toISOString(), limit: SCAN_LIMIT });
+    return distinctByText(all).slice(0, limit);
   }
 
   /** The engine's port over the stores. */
@@ -78,7 +82,15 @@ export class MemoryStoreService {
           await this.repository.putStore({ name: entry.store, retentionDays: retention, createdAt: this.now().toISOString() });
         }
         const createdAt = this.now().toISOString();
-        await this.repository.addEntries([{ id: `me-${randomUUID()}`, ...entry, createdAt, expiresAt: expiryOf(createdAt, retention) }]);
+        const id = `me-${randomUUID()}`;
+        const added = await this.repository.addEntries([{ id, ...entry, createdAt, expiresAt: expiryOf(createdAt, retention) }]);
+        if (added === 0) return;
+        // One entry per task and normalised text: the new one replaces older copies (e.g. from forks).
+        const key = normaliseMemoryText(entry.text);
+        const older = (await this.repository.entriesFor({ store: entry.store, environment: entry.environment, taskId: entry.taskId, now: createdAt, limit: SCAN_LIMIT }))
+          .filter((existing) => existing.id !== id && normaliseMemoryText(existing.text) === key)
+          .map((existing) => existing.id);
+        await this.repository.deleteEntries(older);
       },
     };
   }

@@ -3,6 +3,7 @@
 
 import { createHash } from "node:crypto";
 import { DEFAULT_MEMORY_WINDOW, breakpointsSchema, type BreakpointsInput } from "@/lib/domain/config";
+import { writeMemorySchema, type WriteMemory } from "@/lib/domain/memory-store";
 import type { BranchSummary, CreateRunRequest, EditRequest, EnvironmentsResponse, RunStatus, RunSummary, TaskListResponse } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
@@ -418,6 +419,8 @@ export class RunService {
       edits?: EditRequest[];
       reason?: "edit" | "replay";
       breakpoints?: BreakpointsInput;
+      /** The fork's own memory store to write to; a fork never inherits the run's `writeMemory`. */
+      writeMemory?: WriteMemory | null;
     },
     options: { start?: boolean } = {},
   ): Promise<{ run: RunRecord; branchId: BranchId }> {
@@ -452,6 +455,7 @@ export class RunService {
         reason: request.reason ?? (edits.length > 0 ? "edit" : "replay"),
         replayMode: request.replay,
         edits: editEvents.map((edit) => edit.type),
+        ...(request.writeMemory ? { writeMemory: writeMemorySchema.parse(request.writeMemory) } : {}),
       }),
       ...editEvents,
     ]);

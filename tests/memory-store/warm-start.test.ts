@@ -56,6 +56,28 @@ describe("warm starts from a memory store", () => {
     expect(state.carriedIn?.store).toBe("team");
   });
 
+  it("forks do not inherit writeMemory; a fork given a store replaces the same reflection's older entry instead of adding a copy", async () => {
+    const context = setup({ now: new Date("2026-01-01T00:00:00.000Z") });
+    const run = await context.service.createRun({ ...qa, taskId: "qa-builtin-01", writeMemory: { store: "team-qa" } });
+    await context.workers.untilSettled(run.rootBranchId);
+    const storeEntries = () => context.memoryStores.entries("team-qa", "qa", "qa-builtin-01");
+    expect(await storeEntries()).toHaveLength(1);
+    for (let i = 0; i < 3; i += 1) {
+      const { branchId } = await context.service.fork(run.id, { atSeq: 1, replay: "recorded" });
+      await context.workers.untilSettled(branchId);
+      expect(foldRun((await context.service.events(run.id, 0, branchId)).events).trials[0]?.reflection).toBeTruthy();
+    }
+    // Three forks reflected, none wrote: the store still holds the root's one entry.
+    expect((await storeEntries()).map((e) => e.source.branchId)).toEqual([run.rootBranchId]);
+    expect((await context.memoryStores.list()).find((s) => s.name === "team-qa")?.entryCount).toBe(1);
+
+    const { branchId } = await context.service.fork(run.id, { atSeq: 1, replay: "recorded", writeMemory: { store: "team-qa" } });
+    await context.workers.untilSettled(branchId);
+    // Same text: one entry, now from the fork (the newest source).
+    expect((await storeEntries()).map((e) => e.source.branchId)).toEqual([branchId]);
+    expect((await context.memoryStores.list()).find((s) => s.name === "team-qa")?.entryCount).toBe(1);
+  });
+
   it("a warm start from an empty store is recorded with no entries (the run does not ask again)", async () => {
     const context = setup({ now: new Date("2026-01-01T00:00:00.000Z") });
     const run = await context.service.createRun({ ...qa, taskId: "qa-builtin-01", warmStart: { store: "nothing-here", maxEntries: 2 } });
@@ -90,5 +112,28 @@ describe.each<[string, () => MemoryStoreRepository]>([
     clock.now = new Date("2026-03-03T00:00:00.000Z");
     expect(await service.sweep()).toBe(1);
     expect((await service.list())[0]).toMatchObject({ entryCount: 0, taskCount: 0 });
+  });
+
+  it("keeps one entry per task and normalised text (the newest source); warm starts skip older copies", async () => {
+    const clock = { now: new Date("2026-03-01T00:00:00.000Z") };
+    const repository = make();
+    const service = new MemoryStoreService(repository, () => clock.now);
+    const port = service.port();
+    const source = (n: number) => ({ runId: "r", branchId: `b${n}`, trial: 1, eventId: `e${n}` });
+    const write = (text: string, n: number, taskId = "t") => port.remember({ store: "s", environment: "qa", taskId, text, source: source(n) });
+    await write("Search the director first.", 1);
+    await write("Another lesson.", 2);
+    clock.now = new Date("2026-03-01T01:00:00.000Z");
+    await write("  search the   director FIRST. ", 3);
+    await write("Search the director first.", 4, "other-task");
+    const carried = await port.carryIn({ store: "s", environment: "qa", taskId: "t", limit: 3 });
+    expect(carried.map((e) => e.source.eventId)).toEqual(["e3", "e2"]);
+    expect((await service.list())[0]).toMatchObject({ entryCount: 3, taskCount: 2 });
+
+    // Copies written before deduplication existed are skipped on read.
+    await repository.addEntries([
+      { id: "legacy", store: "s", environment: "qa", taskId: "t", text: "another LESSON.", source: source(5), createdAt: "2026-02-28T00:00:00.000Z", expiresAt: "2026-04-30T00:00:00.000Z" },
+    ]);
+    expect((await port.carryIn({ store: "s", environment: "qa", taskId: "t", limit: 3 })).map((e) => e.source.eventId)).toEqual(["e3", "e2"]);
   });
 });

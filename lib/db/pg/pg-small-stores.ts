@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { humanGradeSchema, type HumanGrade } from "@/lib/domain/judge-grades";
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
@@ -140,6 +140,13 @@ export class PgMemoryStoreRepository implements MemoryStoreRepository {
       createdAt: row.createdAt,
       expiresAt: row.expiresAt,
     }));
+  }
+
+  async deleteEntries(ids: readonly string[]): Promise<number> {
+    await this.ready();
+    if (ids.length === 0) return 0;
+    const gone = await this.db.delete(schema.memoryEntries).where(inArray(schema.memoryEntries.id, [...ids])).returning({ id: schema.memoryEntries.id });
+    return gone.length;
   }
 
   async deleteExpired(now: string): Promise<number> {
