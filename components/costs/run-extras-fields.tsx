@@ -1,6 +1,6 @@
 "use client";
 
-import { useId } from "react";
+import { useId, useState } from "react";
 import type { RunExtrasDrafts } from "@/lib/query/run-extras";
 
 export { runExtrasRequest, type RunExtrasDrafts, type RunExtrasRequest } from "@/lib/query/run-extras";
@@ -13,7 +13,21 @@ export { runExtrasRequest, type RunExtrasDrafts, type RunExtrasRequest } from "@
  * optional; empty means "none".
  */
 
-/** The fields in a disclosure, closed unless something is set. */
+/** Whether any field has a value. */
+function anySet(value: RunExtrasDrafts): boolean {
+  return Object.values(value).some((v) => (v ?? "").trim() !== "");
+}
+
+/**
+ * Whether the disclosure is open after `value` changed: it opens when a field gets a value (a
+ * preset, a copied arm) and otherwise stays as the person left it — clearing the last field while
+ * typing must not collapse it.
+ */
+export function extrasOpenAfter(wasOpen: boolean, value: RunExtrasDrafts): boolean {
+  return wasOpen || anySet(value);
+}
+
+/** The fields in a disclosure, closed until opened or something is set; once open it stays open until closed by hand. */
 export function RunExtrasFields({ value, onChange, inputClass, testIdPrefix = "run" }: { value: RunExtrasDrafts; onChange: (next: RunExtrasDrafts) => void; inputClass: string; testIdPrefix?: string }) {
   const id = useId();
   const set = (key: keyof RunExtrasDrafts) => (event: { target: { value: string } }) => onChange({ ...value, [key]: event.target.value });
@@ -32,9 +46,17 @@ export function RunExtrasFields({ value, onChange, inputClass, testIdPrefix = "r
       <span className="mt-0.5 text-[11px] text-slate-500">{hint}</span>
     </label>
   );
-  const open = Object.values(value).some((v) => (v ?? "").trim() !== "");
+  const [open, setOpen] = useState(() => anySet(value));
+  // Adjusting own state while rendering (React's pattern for state derived from props): opens when a value arrives.
+  const nextOpen = extrasOpenAfter(open, value);
+  if (nextOpen !== open) setOpen(nextOpen);
   return (
-    <details className="rounded-md border border-slate-200 px-3 py-2" open={open} data-testid={`${testIdPrefix}-extras`}>
+    <details
+      className="rounded-md border border-slate-200 px-3 py-2"
+      open={nextOpen}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+      data-testid={`${testIdPrefix}-extras`}
+    >
       <summary className="cursor-pointer select-none text-sm font-medium text-slate-800">Budget, early stop and memory</summary>
       <div className="mt-2 grid gap-3 sm:grid-cols-2">
         {field("budgetUsd", "Budget, USD", "Stops cleanly at a step boundary; resume with a higher one.", "none", true)}
