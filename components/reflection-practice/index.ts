@@ -12,5 +12,6 @@
  * rubric without the component (key facts: `keyFactsQuery` in lib/query).
  */
 export { ReflectionPractice, type ReflectionPracticeProps } from "./reflection-practice";
+export { practiceCursor } from "./practice-cursor";
 export { assessReflection, mistakeCandidates, MAX_WORDS, MIN_WORDS, type ReflectionRubric } from "./rubric";
 export { WordDiff } from "./word-diff";

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { foldRun } from "@/lib/domain/fold-run";
 import { forkPointsByEventId } from "@/lib/graph";
 import { useForkRun, useRunEvents } from "@/lib/query";
@@ -23,6 +23,12 @@ export interface ReflectionPracticeProps {
    * that branch on the run page (`/runs/:runId?branch=…`).
    */
   onForked?: (branchId: string) => void;
+  /**
+   * Called with true while the learner writes (the form is shown — inside a closed `<details>` it is
+   * not — and not yet compared), and with false on "Compare", on closing and on unmount: the run
+   * workspace moves its replay cursor before the model's reflection meanwhile (`practiceCursor` in ./practice-cursor.ts).
+   */
+  onWriting?: (writing: boolean) => void;
 }
 
 function Check({ ok, label, detail, testId }: { ok: boolean; label: string; detail: string; testId: string }) {
@@ -95,7 +101,7 @@ function Rubric({ rubric, nextTrial }: { rubric: ReflectionRubric; nextTrial: nu
  * the checkpoint after the trial's reflection with the learner's text as that
  * reflection (a `reflection` edit, like the fork dialog's), then shows the fork.
  */
-export function ReflectionPractice({ runId, branchId, trial, onForked }: ReflectionPracticeProps) {
+export function ReflectionPractice({ runId, branchId, trial, onForked, onWriting }: ReflectionPracticeProps) {
   const { events, isPending } = useRunEvents(runId, branchId);
   const state = useMemo(() => foldRun(events), [events]);
   const forkPoints = useMemo(() => forkPointsByEventId(events), [events]);
@@ -110,6 +116,32 @@ export function ReflectionPractice({ runId, branchId, trial, onForked }: Reflect
   const facts = keyFacts.data ? (keyFacts.data.known ? keyFacts.data.facts : null) : undefined;
   const rubric = useMemo(() => (view && submitted && facts !== undefined ? assessReflection(text, view, facts) : null), [view, submitted, facts, text]);
   const router = useRouter();
+  // Shown: not folded away in a closed <details> (the inspector renders this under one).
+  const sectionRef = useRef<HTMLElement | null>(null);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const section = sectionRef.current;
+    if (!section) return;
+    const details = section.closest("details");
+    if (!details) {
+      setShown(true);
+      return;
+    }
+    const update = () => setShown(details.open);
+    update();
+    details.addEventListener("toggle", update);
+    return () => details.removeEventListener("toggle", update);
+  }, [isPending, view, task]);
+  const writing = shown && !submitted && !isPending && view !== undefined && view.outcome !== "success";
+  const onWritingRef = useRef(onWriting);
+  useEffect(() => {
+    onWritingRef.current = onWriting;
+  });
+  useEffect(() => {
+    if (!writing) return;
+    onWritingRef.current?.(true);
+    return () => onWritingRef.current?.(false);
+  }, [writing, trial]);
 
   if (isPending) return <p className="text-xs text-slate-500">Loading the trial…</p>;
   if (!view || !task) return <p className="text-xs text-slate-500">Trial {trial} is not in this branch.</p>;
@@ -134,7 +166,7 @@ export function ReflectionPractice({ runId, branchId, trial, onForked }: Reflect
   };
 
   return (
-    <section className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3" aria-label={`Write your own reflection on trial ${trial}`} data-testid="reflection-practice" data-trial={trial}>
+    <section ref={sectionRef} className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3" aria-label={`Write your own reflection on trial ${trial}`} data-testid="reflection-practice" data-trial={trial}>
       <h3 className="text-sm font-semibold text-slate-900">Write your own reflection</h3>
       {!submitted ? (
         <form

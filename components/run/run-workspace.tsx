@@ -17,7 +17,7 @@ import { branchesQuery, callInFlightView, isNotFound, runQuery, useLiveCall, use
 import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type MobilePane, type SideTab } from "@/lib/store";
 import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
-import { ReflectionPractice } from "@/components/reflection-practice";
+import { practiceCursor, ReflectionPractice } from "@/components/reflection-practice";
 import { ReplayBar, RunUrlSync } from "@/components/replay";
 import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
 import { RunGraph } from "@/components/run-graph";
@@ -278,6 +278,27 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
     [forkPoints, graph.nodes, shownEvents, state],
   );
 
+  // While the learner writes their own reflection, the page shows the log before the model's (graph, memory, inspector);
+  // the cursor they had comes back on "Compare" (or when the exercise closes).
+  const setCursor = useRunUiStore((store) => store.setCursor);
+  const practiceRestore = useRef<{ cursor: number | null } | null>(null);
+  const onPracticeWriting = useCallback(
+    (trial: number, writing: boolean) => {
+      if (writing) {
+        if (practiceRestore.current) return;
+        const hideAt = practiceCursor(events, trial, cursor);
+        if (hideAt === cursor) return;
+        practiceRestore.current = { cursor };
+        setCursor(hideAt);
+      } else if (practiceRestore.current) {
+        const { cursor: before } = practiceRestore.current;
+        practiceRestore.current = null;
+        setCursor(before);
+      }
+    },
+    [events, cursor, setCursor],
+  );
+
   // "Write your own reflection" under a failed trial's evaluation (issue 15, part 4); the fork it makes opens on this page.
   const practice = useCallback(
     (trial: number) => (
@@ -285,13 +306,14 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         runId={runId}
         branchId={branch}
         trial={trial}
+        onWriting={(writing) => onPracticeWriting(trial, writing)}
         onForked={(branchId) => {
           selectNode(null);
           selectBranch(branchId);
         }}
       />
     ),
-    [runId, branch, selectNode, selectBranch],
+    [runId, branch, selectNode, selectBranch, onPracticeWriting],
   );
 
   const onSelectBranch = useCallback(
