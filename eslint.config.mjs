@@ -55,6 +55,11 @@ const config = [
     rules: restrict(serverOnly, "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2)."),
   },
   {
+    // Server pages and layouts may ask lib/server/page-lookup whether their id exists, to answer 404 with notFound().
+    files: ["app/**/page.tsx", "app/**/layout.tsx"],
+    rules: restrict([...serverOnly, "!@/lib/server/page-lookup"], "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2). Server pages may use only lib/server/page-lookup."),
+  },
+  {
     files: ["components/**", "lib/graph/**", "lib/server/**", "lib/query/**", "lib/store/**", "app/**", "bin/**"],
     rules: noStrategyComparisons,
   },

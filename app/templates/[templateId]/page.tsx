@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { TemplateWorkbench } from "@/components/templates/template-workbench";
+import { ensureTemplate } from "@/lib/server/page-lookup";
 
 export const metadata: Metadata = { title: "Template editor" };
 
 /** One template: the full-width editor, live preview, version history with labels, diff and A/B. */
 export default async function TemplatePage({ params }: { params: Promise<{ templateId: string }> }) {
   const { templateId } = await params;
+  await ensureTemplate(templateId);
   return <TemplateWorkbench templateId={decoded(templateId)} />;
 }
 
