@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useReducer, useState } from "react";
 import type { LessonDocument } from "@/lib/lessons/lesson-schema";
 import { lessonRunQuery } from "@/lib/query/lesson-queries";
 import { parseRunUrlState, serializeRunUrlState } from "@/lib/query/url-state";
@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
+import { isPresenting, lessonModeReducer } from "./lesson-mode";
 import { LessonNarration } from "./lesson-narration";
 
 /** Writes the lesson's `?step=` (1-based) and `present=1` into the URL in place (other keys — cursor, node — kept). */
@@ -35,15 +36,15 @@ export function LessonPlayer({ document }: { document: LessonDocument }) {
   // The URL's step and presenter flag are the initial state (read on the server too: no flash).
   const searchParams = useSearchParams();
   const [stepIndex, setStepIndex] = useState(() => Math.min(lesson.steps.length, parseRunUrlState(searchParams).step ?? 1) - 1);
-  const [presenter, setPresenter] = useState(() => parseRunUrlState(searchParams).present);
-  const [exploring, setExploring] = useState(false);
+  // Esc (explore) pauses presenter mode and `l` resumes it: the flag and `present=1` survive the round trip.
+  const [mode, dispatchMode] = useReducer(lessonModeReducer, searchParams, (params) => ({ presenter: parseRunUrlState(params).present, exploring: false }));
+  const { presenter, exploring } = mode;
+  const presenting = isPresenting(mode);
   useEffect(() => writeLessonUrl(stepIndex, presenter), [stepIndex, presenter]);
 
   const onStep = useCallback((index: number) => setStepIndex(Math.min(lesson.steps.length - 1, Math.max(0, index))), [lesson.steps.length]);
-  const onExploring = useCallback((on: boolean) => {
-    setExploring(on);
-    if (on) setPresenter(false);
-  }, []);
+  const onExploring = useCallback((on: boolean) => dispatchMode({ type: on ? "leave" : "back" }), []);
+  const setPresenter = useCallback((on: boolean) => dispatchMode({ type: "present", on }), []);
 
   if (run.error) {
     return (
@@ -73,8 +74,8 @@ export function LessonPlayer({ document }: { document: LessonDocument }) {
     <div
       data-testid="lesson-player"
       data-lesson-id={lesson.id}
-      data-presenter={presenter || undefined}
-      className={cn("flex min-h-0 flex-1 flex-col", presenter && "fixed inset-0 z-40 bg-white")}
+      data-presenter={presenting || undefined}
+      className={cn("flex min-h-0 flex-1 flex-col", presenting && "fixed inset-0 z-40 bg-white")}
     >
       <RunWorkspace
         runId={run.data.runId}
