@@ -4,6 +4,7 @@ import { useEffect, useRef } from "react";
 import type { RunEvent } from "@/lib/domain/events";
 import { parseRunUrlState, serializeRunUrlState } from "@/lib/query/url-state";
 import { useRunUiStore } from "@/lib/store";
+import { linkNodeStatus, NARROW_SCREEN_QUERY } from "./link-node";
 
 /**
  * Keeps `?cursor=` and `?node=` of the page URL in sync with the run UI store
@@ -12,13 +13,15 @@ import { useRunUiStore } from "@/lib/store";
  * cursor move or selection rewrites the URL in place with `history.replaceState`
  * (no history entries, no server round trip; Next keeps `useSearchParams` in sync
  * with the History API). Other parameters (`branch`, a lesson's `step`/`present`)
- * are kept. A new branch starts live. Renders nothing.
+ * are kept. A new branch starts live. On a narrow screen (below `lg`) a linked node
+ * opens the Details pane and scrolls it into view. Renders nothing.
  */
 export function RunUrlSync({ events, branch }: { /** The branch's whole log (not the replayed prefix). */ events: readonly RunEvent[]; branch: string | null }) {
   const cursor = useRunUiStore((store) => store.cursor);
   const selectedNodeId = useRunUiStore((store) => store.selectedNodeId);
   const setCursor = useRunUiStore((store) => store.setCursor);
   const selectNode = useRunUiStore((store) => store.selectNode);
+  const setMobilePane = useRunUiStore((store) => store.setMobilePane);
   const cursorApplied = useRef(false);
   const nodeApplied = useRef(false);
   const lastBranch = useRef(branch);
@@ -37,10 +40,14 @@ export function RunUrlSync({ events, branch }: { /** The branch's whole log (not
     nodeApplied.current = true;
     const fromUrl = parseRunUrlState(window.location.search);
     if (fromUrl.node === null) return;
-    const index = events.findIndex((event) => event.id === fromUrl.node);
-    if (index === -1 || (cursor !== null && index >= cursor)) return;
+    if (linkNodeStatus(events, cursor, fromUrl.node) !== "shown") return;
     selectNode(fromUrl.node);
-  }, [events, cursor, selectNode]);
+    // A phone: the link opens the inspector, i.e. the Details pane, scrolled into view (the run header is above it).
+    if (window.matchMedia(NARROW_SCREEN_QUERY).matches) {
+      setMobilePane("details");
+      window.requestAnimationFrame(() => document.querySelector('[data-testid="run-side-panel"]')?.scrollIntoView({ block: "start" }));
+    }
+  }, [events, cursor, selectNode, setMobilePane]);
 
   // Another branch: back to live (not when the root branch's id first becomes known: that is the same branch).
   useEffect(() => {

@@ -1,0 +1,19 @@
+import type { RunEvent } from "@/lib/domain/events";
+
+/**
+ * What a link's `?node=` names in the branch's log (issue 15 part 5): `shown` — an event the
+ * page draws at the cursor (it is selected, the inspector opens); `later` — an event after the
+ * replay cursor (not drawn yet; the link opens without a selection); `missing` — no event of
+ * this branch (a mistyped or foreign id). Pure.
+ */
+export type LinkNodeStatus = "shown" | "later" | "missing";
+
+/** {@link LinkNodeStatus} of `nodeId` in `events` (the whole log) with the cursor at `cursor` (null = live). */
+export function linkNodeStatus(events: readonly Pick<RunEvent, "id">[], cursor: number | null, nodeId: string): LinkNodeStatus {
+  const index = events.findIndex((event) => event.id === nodeId);
+  if (index === -1) return "missing";
+  return cursor !== null && index >= cursor ? "later" : "shown";
+}
+
+/** Tailwind's `lg` breakpoint: below it the run page shows one pane at a time (Graph | Details | Memory). */
+export const NARROW_SCREEN_QUERY = "(max-width: 1023.98px)";
