@@ -29,6 +29,7 @@ import { RecordedBadge, ReadOnlyNote } from "@/components/provenance";
 import { overlayHref } from "@/lib/query/overlay-series";
 import { runTheseTasksHref } from "@/lib/query/experiment-prefill";
 import { AbResultSection } from "@/components/templates/ab-result";
+import { isAbExperiment } from "@/lib/query/template-ab";
 
 const Section = PageSection;
 
@@ -226,7 +227,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         </p>
       </Section>
 
-      <AbResultSection experimentId={summary.experiment.id} running={summary.status === "running"} done={summary.progress.done} titles={titles} />
+      {isAbExperiment(summary.experiment) ? <AbResultSection experimentId={summary.experiment.id} running={summary.status === "running"} done={summary.progress.done} titles={titles} /> : null}
 
       <Section title="Per arm" id="arms-heading">
         <ArmTable arms={summary.arms} environment={environment} scripted={scripted} recorded={Boolean(summary.experiment.provenance)} />

@@ -1,3 +1,5 @@
+import { comparedRole } from "@/lib/domain/ab-experiment";
+import type { ExperimentRecord } from "@/lib/domain/experiment";
 import type { Template, TemplateListItem, TemplateVersion, VersionDetailResponse } from "@/lib/domain/template-library";
 
 /**
@@ -58,4 +60,12 @@ export function abProblem(input: { other: string; current: string; dirty: boolea
   if (!Number.isInteger(input.trials) || input.trials < 1 || input.trials > 50) return "Max trials is a whole number from 1 to 50.";
   if (!input.modelId) return "Pick a model (the model list has not loaded yet).";
   return null;
+}
+
+/**
+ * Whether the results page should show (and fetch) the A/B read-out: only for an A/B template
+ * comparison (lib/domain/ab-experiment.ts), so other experiments make no `GET …/ab` that answers 404.
+ */
+export function isAbExperiment(experiment: Pick<ExperimentRecord, "definition">): boolean {
+  return comparedRole(experiment) !== null;
 }

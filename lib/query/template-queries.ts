@@ -115,7 +115,8 @@ export const templatePreviewQuery = (request: PreviewRequest | null) =>
 
 /**
  * `GET /api/experiments/:id/ab`: an A/B experiment's differing tasks and paired
- * test (404 `not-ab` for other experiments). Keyed by the number of runs ended
+ * test (404 `not-ab` for other experiments: the results page asks only when
+ * `isAbExperiment`, lib/query/template-ab.ts). Keyed by the number of runs ended
  * (`done`, from the polled summary), so every run that ends — the last one
  * included — brings a fresh read-out; the previous one stays shown meanwhile.
  */

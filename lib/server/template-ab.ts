@@ -1,3 +1,4 @@
+import { comparedRole } from "@/lib/domain/ab-experiment";
 import type { Arm, ExperimentDefinitionInput, ExperimentRecord, ExperimentSummary } from "@/lib/domain/experiment";
 import { AppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
@@ -44,18 +45,7 @@ export async function abDefinition(templates: TemplateService, input: AbRequest)
   };
 }
 
-/** The role an experiment compares, when it is an A/B one: two arms equal in everything but one role's template version. */
-export function comparedRole(record: ExperimentRecord): "actor" | "reflector" | null {
-  const arms = record.definition.arms;
-  if (arms.length !== 2) return null;
-  const [a, b] = arms as [Arm, Arm];
-  const rest = (arm: Arm) => JSON.stringify({ ...arm, label: "", templateVersions: undefined });
-  if (rest(a) !== rest(b)) return null;
-  const differs = (["actor", "reflector"] as const).filter((role) => a.templateVersions?.[role] !== b.templateVersions?.[role]);
-  if (differs.length !== 1) return null;
-  const role = differs[0]!;
-  return a.templateVersions?.[role] && b.templateVersions?.[role] ? role : null;
-}
+export { comparedRole };
 
 /**
  * The A/B read-out of an experiment from its summary: tasks with both arms ended

@@ -4,6 +4,7 @@ import { MemoryTemplateStore } from "@/lib/db/memory-templates";
 import { builtinQaTasks } from "@/lib/environments/qa";
 import { qaReflectorTemplate } from "@/lib/environments/qa/prompts";
 import { createModelPort } from "@/lib/llm/model-port";
+import { isAbExperiment } from "@/lib/query/template-ab";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { flattenMessages, startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server";
 
@@ -82,6 +83,8 @@ describe("A/B: two reflector versions", () => {
       ["A", [0, 0, 0]],
       ["B", [0, TASKS.length, TASKS.length]],
     ]);
+    // The results page asks for the read-out only of an A/B experiment, and this is one.
+    expect(isAbExperiment(summary.experiment)).toBe(true);
     const result = await context.templateWorkbench.abResult(experimentId);
     expect(result).toMatchObject({ role: "reflector", armA: { label: "A", versionId: a.version.id }, armB: { label: "B", versionId: b.version.id } });
     expect(result.pairedTest).toMatchObject({ n: 3, aOnly: 0, bOnly: 3, pValue: 0.25 });
@@ -96,6 +99,25 @@ describe("A/B: two reflector versions", () => {
     // Any other experiment is no A/B one.
     const plain = await context.experiments.start({ name: "plain", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-01"], arms: [{ label: "x", strategy: "none", modelId: "compatible:fake-model" }], maxTrials: 1 }, { start: false });
     await expect(context.templateWorkbench.abResult(plain.id)).rejects.toThrow(/not a template comparison/);
+    // …so its results page never asks for it (no 404 in the console).
+    expect(isAbExperiment((await context.experiments.summary(plain.id)).experiment)).toBe(false);
+    // Two arms that differ in more than the template version are no A/B one either.
+    const differentModels = await context.experiments.start(
+      {
+        name: "two models",
+        environment: "qa",
+        taskSet: "builtin",
+        taskIds: ["qa-builtin-01"],
+        arms: [
+          { label: "x", strategy: "reflexion", modelId: "compatible:fake-model", templateVersions: { reflector: a.version.id } },
+          { label: "y", strategy: "reflexion", modelId: "demo", templateVersions: { reflector: b.version.id } },
+        ],
+        maxTrials: 1,
+      },
+      { start: false },
+    );
+    expect(isAbExperiment(differentModels)).toBe(false);
+    await expect(context.templateWorkbench.abResult(differentModels.id)).rejects.toThrow(/not a template comparison/);
     await expect(context.templateWorkbench.startAb({ family: "qa", role: "reflector", versionA: a.version.id, versionB: a.version.id, taskSet: "builtin", modelId: "demo" })).rejects.toThrow(/same version/);
   });
 });
