@@ -1,10 +1,12 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
 import type { RunEvent } from "@/lib/domain/events";
 import { parseRunUrlState, serializeRunUrlState } from "@/lib/query/url-state";
 import { useRunUiStore } from "@/lib/store";
-import { linkNodeStatus, NARROW_SCREEN_QUERY } from "./link-node";
+import { Notice } from "@/components/ui/notice";
+import { linkNodeStatus, missingNodeMessage, NARROW_SCREEN_QUERY } from "./link-node";
 
 /**
  * Keeps `?cursor=` and `?node=` of the page URL in sync with the run UI store
@@ -14,7 +16,8 @@ import { linkNodeStatus, NARROW_SCREEN_QUERY } from "./link-node";
  * (no history entries, no server round trip; Next keeps `useSearchParams` in sync
  * with the History API). Other parameters (`branch`, a lesson's `step`/`present`)
  * are kept. A new branch starts live. On a narrow screen (below `lg`) a linked node
- * opens the Details pane and scrolls it into view. Renders nothing.
+ * opens the Details pane and scrolls it into view; a node that is not in the
+ * branch's log shows a small notice (the only thing this renders).
  */
 export function RunUrlSync({ events, branch }: { /** The branch's whole log (not the replayed prefix). */ events: readonly RunEvent[]; branch: string | null }) {
   const cursor = useRunUiStore((store) => store.cursor);
@@ -22,6 +25,14 @@ export function RunUrlSync({ events, branch }: { /** The branch's whole log (not
   const setCursor = useRunUiStore((store) => store.setCursor);
   const selectNode = useRunUiStore((store) => store.selectNode);
   const setMobilePane = useRunUiStore((store) => store.setMobilePane);
+  // The node the page was opened with (the URL's `node=` is rewritten on every selection afterwards).
+  const searchParams = useSearchParams();
+  const [opened] = useState(() => parseRunUrlState(searchParams));
+  const [dismissed, setDismissed] = useState(false);
+  // Said on the branch the link opened only (another branch's log is another question).
+  const sameBranch = parseRunUrlState(searchParams).branch === opened.branch;
+  const missingNode =
+    !dismissed && sameBranch && opened.node !== null && events.length > 0 && linkNodeStatus(events, null, opened.node) === "missing" ? opened.node : null;
   const cursorApplied = useRef(false);
   const nodeApplied = useRef(false);
   const lastBranch = useRef(branch);
@@ -66,5 +77,15 @@ export function RunUrlSync({ events, branch }: { /** The branch's whole log (not
     window.history.replaceState(window.history.state, "", `${window.location.pathname}${query}${window.location.hash}`);
   }, [cursor, selectedNodeId, events.length]);
 
-  return null;
+  if (missingNode === null) return null;
+  return (
+    <Notice tone="warning" data-testid="link-node-missing" className="mx-4 mt-2">
+      <span className="flex items-start justify-between gap-2">
+        <span>{missingNodeMessage(missingNode)}</span>
+        <button type="button" onClick={() => setDismissed(true)} aria-label="Dismiss" className="text-xs font-medium underline" data-testid="link-node-missing-dismiss">
+          Dismiss
+        </button>
+      </span>
+    </Notice>
+  );
 }
