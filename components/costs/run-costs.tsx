@@ -6,7 +6,7 @@ import { summarizeCosts } from "@/lib/domain/cost-summary";
 import type { RunState } from "@/lib/domain/fold-run";
 import { useResumeRun } from "@/lib/query/mutations";
 import { Button } from "@/components/ui/button";
-import { formatInteger, formatUsd } from "@/components/ui/format";
+import { budgetPauseDetail, spendText } from "@/lib/domain/budget";
 import { Notice } from "@/components/ui/notice";
 import { CostTable, costText, KIND_LABELS } from "./cost-table";
 
@@ -22,8 +22,10 @@ function suggest(spent: number, limit: number | undefined, integer: boolean): st
 /** The budget-exhausted banner: what was spent, and a new budget to resume with (issue 16 part 3). */
 function BudgetBanner({ runId, branch, state }: { runId: string; branch: string | null; state: RunState }) {
   const budget = state.effectiveConfig?.budget ?? null;
-  const [usd, setUsd] = useState(() => (budget?.usd !== undefined ? suggest(state.spend.usd, budget.usd, false) : ""));
-  const [tokens, setTokens] = useState(() => (budget?.tokens !== undefined ? suggest(state.spend.tokens, budget.tokens, true) : ""));
+  // Unpriced calls count $0: a USD budget cannot stop such a model, so the banner offers a token budget.
+  const unpriced = state.totals.unpricedCalls > 0;
+  const [usd, setUsd] = useState(() => (budget?.usd !== undefined && !unpriced ? suggest(state.spend.usd, budget.usd, false) : ""));
+  const [tokens, setTokens] = useState(() => (budget?.tokens !== undefined || unpriced ? suggest(state.spend.tokens, budget?.tokens, true) : ""));
   const resume = useResumeRun(runId, branch);
   const usdValue = usd.trim() === "" ? undefined : Number(usd);
   const tokenValue = tokens.trim() === "" ? undefined : Number(tokens);
@@ -35,8 +37,13 @@ function BudgetBanner({ runId, branch, state }: { runId: string; branch: string 
     <Notice tone="warning" data-testid="budget-banner" className="mx-4 mt-2">
       <p>
         <strong className="font-semibold">Budget exhausted.</strong>{" "}
-        <span data-testid="budget-detail">{state.pause?.detail}</span> The run stopped between two steps; everything recorded is kept.
+        <span data-testid="budget-detail">{budgetPauseDetail(state.pause?.detail ?? "")}</span> The run stopped between two steps; everything recorded is kept.
       </p>
+      {unpriced ? (
+        <p className="mt-1 text-xs" data-testid="budget-unpriced">
+          The model has no price (cost unknown): a USD budget cannot stop it — give a token budget.
+        </p>
+      ) : null}
       <form
         className="mt-2 flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
@@ -69,7 +76,7 @@ function BudgetBanner({ runId, branch, state }: { runId: string; branch: string 
         <Button type="submit" variant="primary" size="sm" disabled={invalid || resume.isPending} data-testid="budget-resume">
           {next === null ? "Resume without a budget" : "Resume with this budget"}
         </Button>
-        {invalid ? <span className="text-xs text-red-800">Give more than has been spent ({formatUsd(state.spend.usd)}, {formatInteger(state.spend.tokens)} tokens), or leave a field empty for no limit.</span> : null}
+        {invalid ? <span className="text-xs text-red-800">Give more than has been spent ({spendText(state.spend, state.totals.unpricedCalls)}), or leave a field empty for no limit.</span> : null}
         {resume.error ? (
           <span className="text-xs text-red-800" role="alert">
             {resume.error.message}

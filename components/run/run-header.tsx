@@ -19,10 +19,11 @@ import { ShareRunMenu } from "@/components/bundles/share-run-menu";
 import { FocusNodeFromUrl } from "@/components/reflections/focus-node-from-url";
 import { BranchSwitcher } from "./branch-switcher";
 import { RunControls } from "./run-controls";
-import { callInFlightLabel, retryLabel, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
+import { callInFlightLabel, retryLabel, showsLiveDot, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
 
-function ConnectionDot({ connection }: { connection: StreamConnection }) {
+function ConnectionDot({ connection, status }: { connection: StreamConnection; status: RunStatus | null }) {
   if (connection === "idle" || connection === "closed") return null;
+  if (connection === "open" && !showsLiveDot(status)) return null;
   const label = connection === "open" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…";
   return (
     <span data-testid="stream-connection" data-connection={connection} className="inline-flex items-center gap-1 text-[11px] text-slate-500">
@@ -95,7 +96,7 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
               chip === "failure" && "border-red-300 bg-red-50 text-red-900",
               chip === "halted" && "border-amber-300 bg-amber-50 text-amber-950",
               chip === "running" && "border-sky-300 bg-sky-50 text-sky-900",
-              (chip === "queued" || chip === "paused" || chip === "interrupted" || chip === "stopped" || chip === "unfinished") && "border-slate-300 bg-slate-50 text-slate-700",
+              (chip === "queued" || chip === "paused" || chip === "interrupted" || chip === "stopped" || chip === "out-of-budget" || chip === "unfinished") && "border-slate-300 bg-slate-50 text-slate-700",
             )}
           >
             <span className="font-medium">Trial {trial.trial}</span>
@@ -202,7 +203,7 @@ export function RunHeader({
             <RecordedBadge provenance={provenance} showModel forked={provenance !== null && !recorded} />
             {shownStatus ? <StatusPill status={shownStatus} /> : null}
             {showCall && activeCall ? <CallInFlight call={activeCall} /> : null}
-            <ConnectionDot connection={connection} />
+            <ConnectionDot connection={connection} status={shownStatus} />
             {strategy ? (
               <Badge tone={carriesMemory ? "amber" : "neutral"} data-testid="run-strategy" data-strategy={strategy}>
                 {strategyLabel(strategy, detail?.environment ?? config?.environment)}

@@ -119,7 +119,7 @@ export function pauseBanner(pause: { reason: string; detail: string }, options: 
 }
 
 /** The state shown on a trial chip: its outcome, else what the run is doing now. */
-export type TrialChipState = NonNullable<TrialView["outcome"]> | "running" | "queued" | "paused" | "interrupted" | "stopped" | "unfinished";
+export type TrialChipState = NonNullable<TrialView["outcome"]> | "running" | "queued" | "paused" | "interrupted" | "stopped" | "out-of-budget" | "unfinished";
 
 /** A trial without an outcome is only "running" while the run is; otherwise it says why it stands still. */
 export function trialChipState(outcome: TrialView["outcome"], status: RunStatus | null): TrialChipState {
@@ -133,11 +133,22 @@ export function trialChipState(outcome: TrialView["outcome"], status: RunStatus 
       return "interrupted";
     case "error":
       return "stopped";
+    case "budget-exhausted":
+      return "out-of-budget";
     case "ended":
       return "unfinished";
     default:
       return "running";
   }
+}
+
+/**
+ * Whether the header's stream dot may say "live": only while the branch is being worked on. A run
+ * that stopped (paused, out of budget, ended…) keeps its stream open for updates, but a green
+ * "live" next to it reads as if it were still running.
+ */
+export function showsLiveDot(status: RunStatus | null): boolean {
+  return status === null || status === "queued" || status === "running" || status === "pausing" || status === "cancelling";
 }
 
 /** The chip's text for {@link trialChipState}. */
@@ -149,6 +160,8 @@ export function trialChipLabel(state: TrialChipState): string {
       return "waiting for a worker";
     case "stopped":
       return "stopped (error)";
+    case "out-of-budget":
+      return "stopped: out of budget";
     default:
       return state;
   }

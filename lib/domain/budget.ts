@@ -62,6 +62,41 @@ export function budgetExhausted(budget: Budget | null | undefined, spend: Budget
   return null;
 }
 
+/**
+ * What a branch has spent, for people: "$0.012, 1,010 tokens". When some live calls were unpriced
+ * the USD figure is not the cost: "cost unknown" (none priced) or "at least $0.01" (some priced).
+ */
+export function spendText(spend: BudgetSpend, unpricedCalls: number): string {
+  const tokens = `${spend.tokens.toLocaleString("en-US")} tokens`;
+  if (unpricedCalls > 0) return spend.usd === 0 ? `cost unknown, ${tokens}` : `at least $${formatUsd(spend.usd)}, ${tokens}`;
+  return `$${formatUsd(spend.usd)}, ${tokens}`;
+}
+
+/**
+ * A budget that would let a spent branch go on, as the JSON to resume with: twice the spend. A token
+ * budget when the budget in force has no USD limit or the model is unpriced (a USD budget cannot stop
+ * an unpriced model), else a USD one.
+ */
+export function suggestedBudget(current: Budget | null | undefined, spend: BudgetSpend, unpricedCalls: number): Budget {
+  const tokens = Math.max(1000, Math.ceil((Math.max(spend.tokens, current?.tokens ?? 0) * 2) / 1000) * 1000);
+  if (unpricedCalls > 0 || current?.usd === undefined) return { tokens };
+  return { usd: Number(formatUsd(Math.max(spend.usd * 2, current.usd * 2, 0.01))) };
+}
+
+/**
+ * A `run-pause` budget detail without what the banner's headline and form already say: the
+ * leading "Budget exhausted:" and the closing "Resume with a higher budget to continue."
+ */
+export function budgetPauseDetail(detail: string): string {
+  const text = detail
+    .trim()
+    .replace(/^budget exhausted[:.]\s*/i, "")
+    .replace(/\s*resume with a higher budget to continue\.?$/i, "")
+    .trim();
+  if (text === "") return "";
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.?!]$/.test(text) ? "" : "."}`;
+}
+
 /** A USD amount with enough digits for sub-cent sums (`0.0012`). */
 export function formatUsd(usd: number): string {
   if (usd === 0) return "0";

@@ -1,4 +1,4 @@
-import { budgetExhausted, formatUsd, type Budget } from "@/lib/domain/budget";
+import { budgetExhausted, spendText, suggestedBudget, type Budget } from "@/lib/domain/budget";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft } from "@/lib/domain/events";
 import type { RunState } from "@/lib/domain/fold-run";
@@ -17,7 +17,7 @@ export function budgetResumeDrafts(state: RunState, exhausted: boolean, requeste
   if (exhausted && budgetExhausted(next, state.spend) !== null) {
     throw new AppError(
       "conflict",
-      `The run's budget is spent ($${formatUsd(state.spend.usd)}, ${state.spend.tokens.toLocaleString("en-US")} tokens so far): resume with a higher budget (e.g. { "budget": { "usd": ${formatUsd(Math.max(state.spend.usd * 2, 0.01))} } }), or none.`,
+      `The run's budget is spent (${spendText(state.spend, state.totals.unpricedCalls)} so far): resume with a higher budget (e.g. ${JSON.stringify({ budget: suggestedBudget(next, state.spend, state.totals.unpricedCalls) })}), or none.`,
     );
   }
   if (requested === undefined || JSON.stringify(requested) === JSON.stringify(current)) return [];
