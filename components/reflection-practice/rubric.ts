@@ -76,12 +76,32 @@ export function mistakeCandidates(trial: TrialView): string[] {
   return unique(candidates).filter((candidate) => contentWords(candidate).length > 0 || /\d/.test(candidate));
 }
 
-/** True when the text mentions the candidate: all its content words (or, for a bare number, the number). */
+/** True when `needle` (non-empty) occurs as consecutive words of `haystack`. */
+function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
+  if (needle.length === 0) return false;
+  return haystack.some((_, start) => needle.every((word, offset) => haystack[start + offset] === word));
+}
+
+/** The argument of an action `Verb[argument]` (`Search[Port Averly]` → `Port Averly`), else null. */
+function actionArgument(candidate: string): string | null {
+  return /^\s*[A-Za-z][\w ]*\[(.+)\]\s*$/.exec(candidate)?.[1] ?? null;
+}
+
+/**
+ * True when the text mentions the candidate: its content words in a row, in order, among the
+ * text's content words (short and common words between them do not count; or, for a bare
+ * number, the number). An action `Verb[argument]` is also mentioned by its argument alone
+ * ("I searched Port Averly explorer ship"). The words merely occurring somewhere in the text is
+ * no mention: a plan like "search Port Averly, then the explorer's ship" reuses every word of
+ * `Search[Port Averly explorer ship]` without naming that search.
+ */
 function mentions(text: string, candidate: string): boolean {
-  const words = contentWords(candidate);
-  if (words.length === 0) return matchesPhrasing(text, candidate);
-  const said = new Set(normaliseForFacts(text));
-  return words.every((word) => said.has(word));
+  const said = contentWords(text);
+  const argument = actionArgument(candidate);
+  return [candidate, ...(argument ? [argument] : [])].some((form) => {
+    const words = contentWords(form);
+    return words.length === 0 ? matchesPhrasing(text, form) : containsRun(said, words);
+  });
 }
 
 /** Words of `text` (stemmed, four letters or more) that the trial's actions or observations also show. */
@@ -98,7 +118,12 @@ export function wordCount(text: string): number {
 /** The rubric for `text` written about `trial`, given the task's key facts (null: the task has none, `GET /api/key-facts`). */
 export function assessReflection(text: string, trial: TrialView, facts: readonly KeyFact[] | null): ReflectionRubric {
   const candidates = mistakeCandidates(trial);
-  const mentioned = candidates.filter((candidate) => mentions(text, candidate));
+  const said = candidates.filter((candidate) => mentions(text, candidate));
+  // `Finish[Dunmere]` and `Dunmere` are one mention: the action is left out when its argument is listed.
+  const mentioned = said.filter((candidate) => {
+    const argument = actionArgument(candidate);
+    return argument === null || !said.includes(argument.trim());
+  });
   const helps = helpsWith(facts, text);
   const words = wordCount(text);
   const plan = PLAN_CUES.some((cue) => matchesPhrasing(text, cue)) && concreteWords(text, trial).length > 0;

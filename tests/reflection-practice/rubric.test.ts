@@ -61,6 +61,21 @@ describe("the write-your-own-reflection rubric", () => {
     expect(rubric.helps.helps).toBe(true);
   }, 30_000);
 
+  it("names the mistake only when the text says it: a scattered plan that reuses its words is no mention", async () => {
+    const trial = await failedTrial("qa", "qa-builtin-02");
+    expect(mistakeCandidates(trial)).toContain("Search[Port Averly explorer ship]");
+    const facts = keyFactsFor({ environment: "qa", taskId: "qa-builtin-02" });
+    // Every word of the looped search, but as a plan about other searches: not the mistake.
+    const plan = assessReflection("Next time I should search the exact title Port Averly first, then search that explorer to find his ship.", trial, facts);
+    expect(plan.namesMistake.mentioned).toEqual([]);
+    expect(plan.namesMistake.ok).toBe(false);
+    // The search itself, with or without its Search[…] wrapper: a mention.
+    const bare = assessReflection("I kept searching Port Averly explorer ship, a page that does not exist. I should search Port Averly instead.", trial, facts);
+    expect(bare.namesMistake.mentioned).toEqual(["Port Averly explorer ship"]);
+    const wrapped = assessReflection("I looped on Search[Port Averly explorer ship]. I should search Port Averly instead.", trial, facts);
+    expect(wrapped.namesMistake.ok).toBe(true);
+  }, 30_000);
+
   it("a task without key facts: not known, never helps", async () => {
     const trial = await failedTrial("qa", "qa-builtin-01");
     expect(assessReflection("Search Dunmere for the river.", trial, null).helps).toEqual({ known: false, facts: [], helps: false, matched: [], missing: [] });
