@@ -13,5 +13,5 @@
  */
 export { ReflectionPractice, type ReflectionPracticeProps } from "./reflection-practice";
 export { practiceCursor } from "./practice-cursor";
-export { assessReflection, mistakeCandidates, MAX_WORDS, MIN_WORDS, type ReflectionRubric } from "./rubric";
+export { assessReflection, MAX_WORDS, MIN_WORDS, mistakeCandidates, PRACTICE_MAX_CHARS, practiceCharCount, type ReflectionRubric } from "./rubric";
 export { WordDiff } from "./word-diff";

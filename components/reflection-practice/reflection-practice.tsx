@@ -10,7 +10,7 @@ import { keyFactsQuery } from "@/lib/query/key-facts";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { cn } from "@/lib/utils/cn";
-import { assessReflection, type ReflectionRubric } from "./rubric";
+import { assessReflection, PRACTICE_MAX_CHARS, practiceCharCount, type ReflectionRubric } from "./rubric";
 import { WordDiff } from "./word-diff";
 
 /** Props: the run, the branch (null = the root branch) and the failed trial to reflect on. */
@@ -177,17 +177,27 @@ export function ReflectionPractice({ runId, branchId, trial, onForked, onWriting
           }}
         >
           <label className="block text-xs text-slate-700" htmlFor={`practice-text-${trial}`}>
-            Trial {trial} failed. Before you see the model&apos;s reflection: what went wrong, and what should the Actor do differently in trial {nextTrial}? Two or three sentences.
+            Trial {trial} failed. Before you see the model&apos;s reflection: what went wrong, and what should the Actor do differently in trial {nextTrial}? Two or three sentences
+            (at most {PRACTICE_MAX_CHARS.toLocaleString("en-US")} characters).
           </label>
           <textarea
             id={`practice-text-${trial}`}
             value={text}
             onChange={(event) => setText(event.target.value)}
             rows={4}
-            maxLength={2000}
+            maxLength={PRACTICE_MAX_CHARS}
+            aria-describedby={`practice-count-${trial}`}
             className="w-full rounded-md border border-slate-300 bg-white p-2 text-sm text-slate-900 focus:border-sky-600 focus:outline-none focus:ring-1 focus:ring-sky-600"
             data-testid="practice-text"
           />
+          <p
+            id={`practice-count-${trial}`}
+            className={cn("-mt-1 text-right text-[11px] tabular-nums", text.length >= PRACTICE_MAX_CHARS ? "font-semibold text-amber-900" : "text-slate-500")}
+            aria-live="polite"
+            data-testid="practice-count"
+          >
+            {practiceCharCount(text.length)}
+          </p>
           <Button type="submit" variant="primary" size="sm" disabled={trimmed === ""} data-testid="practice-compare">
             Compare with the model&apos;s
           </Button>

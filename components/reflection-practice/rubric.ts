@@ -22,6 +22,15 @@ export const MIN_WORDS = 8;
 /** More than this crowds the Actor's prompt (about the longest scripted reflection, a household one). */
 export const MAX_WORDS = 120;
 
+/** The practice box takes at most this many characters (a reflection is two to four sentences; {@link MAX_WORDS} words fit easily). */
+export const PRACTICE_MAX_CHARS = 2000;
+
+/** The practice box's counter: "123 / 2,000 characters", and "(the limit)" once it is reached. */
+export function practiceCharCount(length: number): string {
+  const count = `${length.toLocaleString("en-US")} / ${PRACTICE_MAX_CHARS.toLocaleString("en-US")} characters`;
+  return length >= PRACTICE_MAX_CHARS ? `${count} (the limit)` : count;
+}
+
 /** What the learner's text mentions of the trial's mistake. */
 export interface MistakeCheck {
   ok: boolean;

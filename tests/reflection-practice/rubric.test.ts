@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assessReflection, mistakeCandidates, MAX_WORDS } from "@/components/reflection-practice/rubric";
+import { assessReflection, mistakeCandidates, MAX_WORDS, PRACTICE_MAX_CHARS, practiceCharCount } from "@/components/reflection-practice/rubric";
 import { foldRun, type TrialView } from "@/lib/domain/fold-run";
 import { keyFactsResponseSchema } from "@/lib/domain/key-facts";
 import { MemoryRunStore } from "@/lib/db/memory-store";
@@ -80,6 +80,15 @@ describe("the write-your-own-reflection rubric", () => {
     const trial = await failedTrial("qa", "qa-builtin-01");
     expect(assessReflection("Search Dunmere for the river.", trial, null).helps).toEqual({ known: false, facts: [], helps: false, matched: [], missing: [] });
   }, 30_000);
+});
+
+describe("the practice box's counter", () => {
+  it("counts characters against the limit and says when it is reached", () => {
+    expect(PRACTICE_MAX_CHARS).toBe(2000);
+    expect(practiceCharCount(0)).toBe("0 / 2,000 characters");
+    expect(practiceCharCount(1234)).toBe("1,234 / 2,000 characters");
+    expect(practiceCharCount(2000)).toBe("2,000 / 2,000 characters (the limit)");
+  });
 });
 
 describe("GET /api/key-facts", () => {
