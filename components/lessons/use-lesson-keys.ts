@@ -5,12 +5,12 @@ import { isTypingTarget } from "@/components/replay";
 
 /** What the lesson's keys do (shown in the narration panel and the README). */
 export const LESSON_KEYS: ReadonlyArray<{ keys: string; does: string }> = [
-  { keys: "PageDown  →", does: "next step (on an open question: skip it)" },
+  { keys: "PageDown  →", does: "next step (on an open question: skip it and reveal the answer)" },
   { keys: "PageUp  ←", does: "previous step" },
-  { keys: "1 … 4", does: "answer a prediction" },
-  { keys: "s", does: "skip a prediction" },
+  { keys: "1, 2, 3 …", does: "answer a prediction (the choice's number, 1–9)" },
+  { keys: "s", does: "skip a prediction (reveals the answer)" },
   { keys: "Esc", does: "leave the lesson: explore freely at the same moment" },
-  { keys: "l", does: "back to the lesson" },
+  { keys: "l", does: "back to the lesson (in presenter mode again if it was on)" },
 ];
 
 /** The handlers the lesson's keys call. */
