@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
@@ -8,7 +8,7 @@ import { expect, test } from "./fixtures";
  * the dark theme (the system setting, emulated): no horizontal scroll, and the
  * Branches panel never covers a trial lane's header. Screenshots go to
  * test-results/screens/ (docs/images/phone-layout.png and dark-theme.png are
- * copies of two of them).
+ * copies of two of them, written with DOCS_SCREENSHOTS=1).
  */
 
 const VIEWPORTS = [
@@ -18,6 +18,9 @@ const VIEWPORTS = [
 ] as const;
 const THEMES = ["light", "dark"] as const;
 const SHOTS = "test-results/screens";
+const screenshots = process.env.DOCS_SCREENSHOTS === "1";
+/** The README's copies: the run page (the forked run) on a phone in the light theme, on a projector in the dark one. */
+const DOCS_COPIES: Record<string, string> = { "run-phone-light": "docs/images/phone-layout.png", "run-projector-dark": "docs/images/dark-theme.png" };
 
 /** Creates a demo run through the API and waits until it has ended. */
 async function endedRun(request: APIRequestContext, taskId: string, environment = "qa", strategy = "reflexion", maxTrials?: number): Promise<string> {
@@ -93,6 +96,8 @@ for (const viewport of VIEWPORTS) {
         }
       }
       await page.screenshot({ path: `${SHOTS}/run-${viewport.name}-${theme}.png` });
+      const docsCopy = DOCS_COPIES[`run-${viewport.name}-${theme}`];
+      if (screenshots && docsCopy) copyFileSync(`${SHOTS}/run-${viewport.name}-${theme}.png`, docsCopy);
 
       if (viewport.width < 1024) {
         // A tap on a node opens its details in the Details pane; Graph comes back.
