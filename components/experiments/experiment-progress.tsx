@@ -25,7 +25,7 @@ export function ExperimentProgress({ summary }: { summary: Pick<ExperimentSummar
         className="h-2.5 min-w-40 max-w-md flex-1 overflow-hidden rounded-full bg-slate-200"
       >
         <div
-          className={cn("h-full rounded-full transition-[width] duration-500", summary.status === "cancelled" ? "bg-red-400" : done >= total && total > 0 ? "bg-green-600" : "bg-sky-600")}
+          className={cn("h-full rounded-full transition-[width] duration-500", summary.status === "cancelled" ? "bg-red-400" : summary.status === "stopped" ? "bg-rose-400" : done >= total && total > 0 ? "bg-green-600" : "bg-sky-600")}
           style={{ width: `${percent}%` }}
         />
       </div>

@@ -111,7 +111,7 @@ export function SuccessCurves({
           <Tooltip content={(props) => <CurveTooltip active={props.active} label={props.label} rows={rows} arms={arms} />} />
           {arms.map((arm, index) => {
             const style = armStyle(index);
-            const armLast = arm.successByTrial.length - 1;
+            const armLast = Math.min(arm.successByTrial.length, arm.trialsReached ?? Infinity) - 1;
             return (
               <Line
                 key={arm.label}

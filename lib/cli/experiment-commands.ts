@@ -6,6 +6,7 @@ import { Option, type Command } from "commander";
 import { z } from "zod";
 import { strategySchema } from "@/lib/domain/config";
 import { armSchema, experimentSummaryLine, type ArmInput, type ExperimentSummary } from "@/lib/domain/experiment";
+import { experimentStatusText } from "@/lib/domain/experiment-summary";
 import { environmentEntry } from "@/lib/environments/registry";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
@@ -100,7 +101,7 @@ function reportUnfinished(summary: ExperimentSummary): number {
 
 /** People's view of a summary: one block per arm with the cumulative success curve. */
 function describe(summary: ExperimentSummary): string {
-  const lines = [`Experiment ${summary.experiment.id} — ${summary.experiment.definition.name} (${summary.status}, ${summary.progress.done}/${summary.progress.total} runs ended)`];
+  const lines = [`Experiment ${summary.experiment.id} — ${summary.experiment.definition.name} (${experimentStatusText(summary)}, ${summary.progress.done}/${summary.progress.total} runs ended)`];
   for (const arm of summary.arms) {
     const curve = arm.successByTrial.map((n, k) => `t${k + 1} ${n}/${arm.tasks} (${arm.tasks ? Math.round((100 * n) / arm.tasks) : 0}%)`).join(" · ");
     const cost = arm.costUsd === null ? "cost unknown" : `$${arm.costUsd.toFixed(4)}`;

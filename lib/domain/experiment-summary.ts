@@ -101,7 +101,24 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
     falsePositives: cells.filter((cell) => cell.summary.status === "ended" && cell.summary.lastFalsePositive).length,
     halts: cells.reduce((n, cell) => n + cell.summary.halts, 0),
     ...optionalF1(meanF1ByTrial(cells.map((cell) => ({ f1ByTrial: cell.f1ByTrial, ended: cell.summary.status === "ended" })), trials)),
+    ...trialsReachedOf(cells, trials),
   };
+}
+
+/** `trialsReached` when some runs stopped on their budget: the fewest trials a run of the arm got through. */
+function trialsReachedOf(cells: readonly CellInput[], trials: number): Pick<ArmResult, "trialsReached"> {
+  if (!cells.some((cell) => cell.status === "budget-exhausted")) return {};
+  return { trialsReached: Math.min(trials, ...cells.map((cell) => (cell.status === "budget-exhausted" ? cell.summary.trialsEnded : trials))) };
+}
+
+/**
+ * The status in words for people: "running", "ended", "cancelled", or for a stopped experiment
+ * "stopped: 2 runs out of budget — Continue with a larger budget".
+ */
+export function experimentStatusText(summary: Pick<ExperimentSummary, "status" | "progress">): string {
+  if (summary.status !== "stopped") return summary.status;
+  const n = summary.progress.outOfBudget ?? 0;
+  return `stopped: ${n} run${n === 1 ? "" : "s"} out of budget — Continue with a larger budget`;
 }
 
 function optionalF1(values: Array<number | null> | undefined): Pick<ArmResult, "meanF1ByTrial"> {
@@ -118,9 +135,12 @@ export function summarizeExperiment(record: ExperimentRecord, cells: readonly Ce
   const total = definition.taskIds.length * definition.arms.length;
   const done = cells.filter((cell) => cell.summary.status === "ended").length;
   const elapsed = Math.max(0, now - Date.parse(record.createdAt));
-  const etaMs = done > 0 && done < total ? (elapsed / done) * (total - done) : null;
   const allEnded = cells.length === total && done === total;
   const cancelled = cells.some((cell) => cell.summary.outcome === "cancelled");
+  // Budget-exhausted runs are stopped, not running: with every other run ended, the experiment is stopped (no ETA).
+  const outOfBudget = cells.filter((cell) => cell.status === "budget-exhausted").length;
+  const stopped = !cancelled && cells.length === total && outOfBudget > 0 && cells.every((cell) => cell.summary.status === "ended" || cell.status === "budget-exhausted");
+  const etaMs = !stopped && done > 0 && done < total ? (elapsed / done) * (total - done) : null;
   const gridCells: ExperimentCell[] = cells.map((cell) => ({
     taskId: cell.taskId,
     arm: cell.arm,
@@ -134,8 +154,8 @@ export function summarizeExperiment(record: ExperimentRecord, cells: readonly Ce
   }));
   return {
     experiment: record,
-    status: allEnded ? (cancelled ? "cancelled" : "ended") : cancelled && cells.every((cell) => cell.summary.status !== "running") ? "cancelled" : "running",
-    progress: { total, done, etaMs },
+    status: allEnded ? (cancelled ? "cancelled" : "ended") : cancelled && cells.every((cell) => cell.summary.status !== "running") ? "cancelled" : stopped ? "stopped" : "running",
+    progress: { total, done, etaMs, outOfBudget },
     arms: definition.arms.map((arm) => armResult(record, arm.label, cells.filter((cell) => cell.arm === arm.label))),
     cells: gridCells,
   };

@@ -143,19 +143,33 @@ export const armResultSchema = z.object({
    * recorded F1. Absent for other families and when no cell carries F1 (decision 0020).
    */
   meanF1ByTrial: z.array(z.number().min(0).max(1).nullable()).optional(),
+  /**
+   * Set when some of the arm's runs stopped on their budget: the last trial every run of the arm
+   * reached (ended runs count as reaching T). The curve is complete only up to it, and drawn only so far.
+   */
+  trialsReached: z.number().int().nonnegative().optional(),
 });
 export type ArmResult = z.infer<typeof armResultSchema>;
+
+/**
+ * An experiment's status: `running`, `ended`, `cancelled`, or `stopped` — no run is left to work on
+ * and some stopped on their budget (budget-exhausted runs do not run; continue with a larger budget).
+ */
+export const experimentStatusSchema = z.enum(["running", "ended", "cancelled", "stopped"]);
+export type ExperimentStatus = z.infer<typeof experimentStatusSchema>;
 
 /** The results view's data and the `--json` summary's source. */
 export const experimentSummarySchema = z.object({
   experiment: experimentRecordSchema,
-  status: z.enum(["running", "ended", "cancelled"]),
+  status: experimentStatusSchema,
   progress: z.object({
     /** (task, arm) runs in all, and those that have ended. */
     total: z.number().int().nonnegative(),
     done: z.number().int().nonnegative(),
-    /** Estimated ms until all end, from the pace so far; null before the first ends or after the last. */
+    /** Estimated ms until all end, from the pace so far; null before the first ends, after the last, or when stopped. */
     etaMs: z.number().nonnegative().nullable(),
+    /** Runs stopped by their budget (status `budget-exhausted`); absent in summaries written before it was counted. */
+    outOfBudget: z.number().int().nonnegative().optional(),
   }),
   arms: z.array(armResultSchema),
   cells: z.array(experimentCellSchema),
@@ -170,7 +184,7 @@ export const experimentListItemSchema = z.object({
   environment: environmentIdSchema,
   arms: z.array(z.string()),
   tasks: z.number().int().nonnegative(),
-  status: z.enum(["running", "ended", "cancelled"]),
+  status: experimentStatusSchema,
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
   /** Set on experiments imported from the authors' published logs (issue 11); null otherwise. */

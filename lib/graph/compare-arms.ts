@@ -1,4 +1,5 @@
 import type { ArmResult, ExperimentCell, ExperimentSummary } from "@/lib/domain/experiment";
+import { experimentStatusText } from "@/lib/domain/experiment-summary";
 import { isLiveStatus } from "@/lib/domain/status";
 
 /**
@@ -42,12 +43,13 @@ export function percentOf(solved: number, tasks: number): number {
  * The curves' data: x = trial 1 … the largest trial budget, y = % of the arm's
  * tasks solved at or before that trial (cumulative: `successByTrial`).
  */
-export function successCurveRows(arms: readonly Pick<ArmResult, "successByTrial" | "tasks">[]): CurveRow[] {
+export function successCurveRows(arms: readonly Pick<ArmResult, "successByTrial" | "tasks" | "trialsReached">[]): CurveRow[] {
   const trials = Math.max(0, ...arms.map((arm) => arm.successByTrial.length));
   return Array.from({ length: trials }, (_, index) => {
     const row: CurveRow = { trial: index + 1, points: [] };
     arms.forEach((arm, armIndex) => {
-      const solved = arm.successByTrial[index];
+      // Past the trial every run reached (some stopped on their budget) the count is incomplete: not drawn.
+      const solved = index < (arm.trialsReached ?? Infinity) ? arm.successByTrial[index] : undefined;
       if (solved === undefined) {
         row.points.push(null);
         return;
@@ -156,6 +158,7 @@ export function differsCounts(rows: readonly GridRow[], a: number, b: number): {
 export function progressText(progress: ExperimentSummary["progress"], status: ExperimentSummary["status"], formatEta: (ms: number) => string): string {
   const runs = `${progress.done}/${progress.total} runs`;
   if (status === "cancelled") return `${runs} · cancelled`;
+  if (status === "stopped") return `${runs} · ${experimentStatusText({ status, progress })}`;
   if (progress.total > 0 && progress.done >= progress.total) return `${runs} · done`;
   if (progress.etaMs === null) return `${runs} · ETA after the first run ends`;
   return `${runs} · ETA ${formatEta(progress.etaMs)}`;
