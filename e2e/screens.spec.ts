@@ -114,7 +114,7 @@ for (const viewport of VIEWPORTS) {
       }
 
       // The other pages fit too.
-      for (const path of ["/experiments", "/experiments/new", "/templates", "/imports", "/reflections", "/lessons"]) {
+      for (const path of ["/experiments", "/experiments/new", "/templates", "/imports", "/reflections", "/lessons", "/settings"]) {
         const response = await page.goto(path);
         if (response?.status() === 404) continue;
         await page.waitForLoadState("networkidle");

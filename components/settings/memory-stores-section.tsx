@@ -71,6 +71,7 @@ export function MemoryStoresSection() {
           No memory store yet. Create one here, or start a run with &quot;Remember reflections in&quot; a new store name (it is created with a 30-day retention).
         </p>
       ) : (
+        <div className="overflow-x-auto">
         <table className="w-full border-collapse text-xs" data-testid="memory-stores-table">
           <thead>
             <tr className="border-b border-slate-200 text-left text-slate-600">
@@ -93,6 +94,7 @@ export function MemoryStoresSection() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </div>
   );

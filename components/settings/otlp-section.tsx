@@ -24,7 +24,7 @@ export function OtlpSection() {
       {settings.isPending ? <Spinner /> : null}
       {settings.isError ? <Notice tone="error">{settings.error.message}</Notice> : null}
       {settings.data ? (
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-xs">
+        <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 text-xs [overflow-wrap:anywhere]">
           <dt className="font-medium text-slate-900">Endpoint</dt>
           <dd data-testid="otlp-endpoint">{settings.data.endpoint ? <code className="font-mono">{settings.data.endpoint}</code> : <span className="text-slate-500">not set — sending is off; the OTLP file download always works</span>}</dd>
           <dt className="font-medium text-slate-900">Headers</dt>

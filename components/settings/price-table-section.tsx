@@ -43,7 +43,7 @@ function AddPriceForm({ prefill }: { prefill: PriceRow | null }) {
     >
       <label className="flex flex-col text-xs text-slate-700">
         Model (provider:model or provider:*)
-        <input className={`${input} w-64 font-mono`} data-testid="price-model" value={modelId} onChange={(e) => setModelId(e.target.value)} placeholder="compatible:my-model" />
+        <input className={`${input} w-64 max-w-full font-mono`} data-testid="price-model" value={modelId} onChange={(e) => setModelId(e.target.value)} placeholder="compatible:my-model" />
       </label>
       <label className="flex flex-col text-xs text-slate-700">
         Input, $ / 1M
@@ -100,7 +100,7 @@ export function PriceTableSection() {
   const current = new Set(prices.data.currentIds);
   const rows = [...prices.data.rows].filter((row) => showHistory || current.has(row.id)).sort((a, b) => a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model) || b.enteredAt.localeCompare(a.enteredAt));
   return (
-    <div className="space-y-3" data-testid="price-table-section">
+    <div className="min-w-0 space-y-3" data-testid="price-table-section">
       <p className="text-xs text-slate-600">
         Every model call is priced when it is recorded, with the row in force then: (input − cached) × input rate + cached × cached rate + output × output rate. A model with no row costs “unknown” (budgets in USD do not stop it; use a token budget). The demo model costs $0. Editing adds a dated row; the old one stays as history.
       </p>
@@ -108,7 +108,8 @@ export function PriceTableSection() {
       <label className="flex items-center gap-2 text-xs text-slate-700">
         <input type="checkbox" checked={showHistory} onChange={(e) => setShowHistory(e.target.checked)} data-testid="price-history-toggle" /> Show older rows
       </label>
-      <div className="overflow-x-auto">
+      {/* The table scrolls sideways on a phone; the page does not. */}
+      <div className="max-w-full overflow-x-auto" data-testid="price-table-scroll">
         <table className="w-full border-collapse text-xs" data-testid="price-table">
           <thead>
             <tr className="border-b border-slate-200 text-left text-slate-600">

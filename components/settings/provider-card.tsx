@@ -28,7 +28,7 @@ export function ProviderCard({ provider }: { provider: ProviderStatus }) {
   const result = test.data && test.data.provider === provider.id ? test.data : null;
 
   return (
-    <article aria-labelledby={headingId} data-testid={`provider-${provider.id}`} className="rounded-md border border-slate-200 p-3">
+    <article aria-labelledby={headingId} data-testid={`provider-${provider.id}`} className="min-w-0 rounded-md border border-slate-200 p-3 [overflow-wrap:anywhere]">
       <header className="flex flex-wrap items-center gap-2">
         <h3 id={headingId} className="text-sm font-semibold text-slate-900">
           {provider.label}
@@ -39,7 +39,7 @@ export function ProviderCard({ provider }: { provider: ProviderStatus }) {
       </header>
       <p className="mt-1 text-xs text-slate-600">{provider.summary}</p>
 
-      <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
+      <dl className="mt-2 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs [overflow-wrap:anywhere]">
         <dt className="text-slate-500">Variables</dt>
         <dd>
           <ul className="flex flex-wrap gap-1.5">

@@ -6,7 +6,7 @@ import { SETTINGS_SECTIONS } from "./sections";
 /** `/settings`: every section of {@link SETTINGS_SECTIONS}, each a titled card. */
 export function SettingsPage() {
   return (
-    <main className="mx-auto w-full max-w-6xl flex-1 space-y-4 px-4 py-6" data-testid="settings-page">
+    <main className="mx-auto w-full min-w-0 max-w-6xl flex-1 space-y-4 px-4 py-6" data-testid="settings-page">
       <h1 className="text-lg font-semibold text-slate-900">Settings</h1>
       <nav aria-label="Settings sections" className="flex flex-wrap gap-2 text-xs">
         {SETTINGS_SECTIONS.map((s) => (
