@@ -17,10 +17,19 @@ const screenshots = process.env.DOCS_SCREENSHOTS === "1";
 /** The shared data folder (read in place, never copied into the repo). */
 const DATA_ROOT = process.env.REFLEXION_DATA_ROOT ?? path.resolve("../shared/data");
 
-/** Imports the list's row whose path ends with `suffix`; resolves with its experiment id (from the result's link). */
+/**
+ * Imports the list's row whose path ends with `suffix`; resolves with its experiment id (from the result's link).
+ * The journeys share one database: when an earlier journey already imported the log (the lessons
+ * journey's paper lesson imports the ReAct + Reflexion log on first use), the row offers "Open →"
+ * instead, and its experiment is the one to check.
+ */
 async function importFromList(page: import("@playwright/test").Page, suffix: string, figures: string): Promise<string> {
   const row = page.locator(`[data-testid="importable-file"][data-path$="${suffix}"]`);
   await expect(row).toHaveCount(1);
+  if ((await row.getAttribute("data-imported")) === "true") {
+    const href = (await row.getByTestId("open-import").getAttribute("href")) ?? "";
+    return decodeURIComponent(href.split("/").at(-1) ?? "");
+  }
   await row.getByTestId("import-file").click();
   const result = page.getByTestId("import-result").filter({ hasText: figures });
   await expect(result).toBeVisible({ timeout: 60_000 });

@@ -66,6 +66,7 @@ export function ExperimentList() {
             </p>
           </EmptyState>
         ) : (
+          <div className="overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="experiment-list">
             <thead className="bg-slate-50 text-[11px] uppercase tracking-wide text-slate-500">
               <tr>
@@ -116,6 +117,7 @@ export function ExperimentList() {
                 ))}
               </tbody>
             </table>
+          </div>
           )}
         </section>
       </main>
