@@ -174,7 +174,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
           </Link>
         </p>
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-lg font-semibold text-slate-900" data-testid="experiment-name-heading">
+          <h1 className="min-w-0 text-lg font-semibold text-slate-900 [overflow-wrap:anywhere]" data-testid="experiment-name-heading">
             {definition.name}
           </h1>
           <ExperimentStatusBadge status={summary.status} />
@@ -233,8 +233,10 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         <ArmTable arms={summary.arms} environment={environment} scripted={scripted} recorded={Boolean(summary.experiment.provenance)} />
         <p className="mt-3 text-xs text-slate-600" data-testid="shared-prefix-note">
           Arms share what they have in common: trial 1 of one arm is served from the response cache to the others when their prompts are identical (same
-          model, settings and messages) — e.g. ReAct only and Reflexion make the same trial-1 calls, so one arm&apos;s count them as <em>live</em> and the
-          other&apos;s as <em>cached</em>; a call identical to one an earlier experiment recorded is served from the cache too. Cached calls cost nothing; costs are estimated from a price table (USD), &ldquo;unknown&rdquo; when a model has no price.
+          model, settings and messages) — e.g. ReAct only and Reflexion make the same trial-1 calls — even when both runs ask at the same moment: the call
+          is made once. For each task the arm whose run asks first counts it as <em>live</em> and the others as <em>cached</em>, so with runs side by side
+          the cached calls can fall on either arm. Only calls of this experiment are shared (a new experiment samples the model afresh). Cached calls cost
+          nothing; costs are estimated from a price table (USD), &ldquo;unknown&rdquo; when a model has no price.
         </p>
       </Section>
 
