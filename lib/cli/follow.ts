@@ -1,6 +1,8 @@
 import type { RunEvent } from "@/lib/domain/events";
 import type { BranchId } from "@/lib/domain/ids";
 import type { ServerContext } from "@/lib/server/app-context";
+import { spendText, suggestedBudget } from "@/lib/domain/budget";
+import { foldRun } from "@/lib/domain/fold-run";
 import { formatEventLine } from "./format-event";
 
 /** How often `follow` re-reads the log for events other processes appended, in ms. */
@@ -23,7 +25,8 @@ export interface FollowOptions {
  * Prints a branch's events (root by default) as they are appended — by this
  * process or any other on the same database — until the branch stops running
  * (paused, ended, error); resolves with the CLI's exit code: 0 when it ended or
- * stopped at a breakpoint, 1 when a provider failure paused it or it failed.
+ * stopped at a breakpoint, 1 when a provider failure paused it or it failed,
+ * {@link EXIT_BUDGET_EXHAUSTED} (3) when its budget stopped it.
  * The closing lines give the status, tokens and the live and cached model calls
  * made on this branch. While a model call is in flight for more than 5 s, a
  * line on stderr says how long it has run.
@@ -72,17 +75,41 @@ export async function follow(context: ServerContext, runId: string, branchId: st
   return report(context, run.id, branch, json);
 }
 
+/** Exit code of a run stopped by its budget (README, CLI): not a provider failure (1) nor bad input (2). */
+export const EXIT_BUDGET_EXHAUSTED = 3;
+
+/**
+ * The models of the summary line: " (demo model: a scripted stand-in, not an LLM)" when every
+ * role uses the demo model, " (Actor demo — …, Evaluator compatible:fake-model, Self-Reflection demo)"
+ * when the roles differ, " (gpt-4o-mini)" for one real model.
+ */
+export function modelsText(models: { actor: { modelId: string }; reflector: { modelId: string }; evaluator?: { modelId: string } | null }): string {
+  const roles: Array<[string, string]> = [["Actor", models.actor.modelId], ...(models.evaluator ? ([["Evaluator", models.evaluator.modelId]] as Array<[string, string]>) : []), ["Self-Reflection", models.reflector.modelId]];
+  const distinct = new Set(roles.map(([, id]) => id));
+  const named = (id: string) => (id === "demo" ? "demo (a scripted stand-in, not an LLM)" : id);
+  if (distinct.size === 1) return models.actor.modelId === "demo" ? " (demo model: a scripted stand-in, not an LLM)" : ` (${models.actor.modelId})`;
+  return ` (${roles.map(([role, id]) => `${role} ${named(id)}`).join(", ")})`;
+}
+
 /** Prints the closing lines of a followed branch and returns the exit code. */
 async function report(context: ServerContext, runId: string, branch: BranchId, json: boolean): Promise<number> {
   const run = await context.service.getRun(runId);
   const summary = await context.store.getBranchSummary(branch);
   const status = await context.service.status(run, { branchId: branch });
   const say = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
-  const demo = run.config.models.actor.modelId === "demo" ? " (demo model: a scripted stand-in, not an LLM)" : "";
+  const models = modelsText(run.config.models);
   const where = branch === run.rootBranchId ? `Run ${run.id}` : `Run ${run.id}, branch ${branch}`;
   const outcome = summary?.outcome ? ` (${summary.outcome})` : "";
   say(`${where}: ${status}${outcome}; tokens in/out ${summary?.totals.inputTokens ?? 0}/${summary?.totals.outputTokens ?? 0}.`);
-  say(`model calls${demo}: ${summary?.own.liveCalls ?? 0} live, ${summary?.own.cachedCalls ?? 0} cached`);
+  say(`model calls${models}: ${summary?.own.liveCalls ?? 0} live, ${summary?.own.cachedCalls ?? 0} cached`);
+  if (status === "budget-exhausted") {
+    const state = foldRun((await context.service.events(run.id, 0, branch)).events);
+    const next = suggestedBudget(state.effectiveConfig?.budget, state.spend, state.totals.unpricedCalls);
+    const flag = next.usd !== undefined ? `--budget-usd ${next.usd}` : `--budget-tokens ${next.tokens}`;
+    const branchFlag = branch === run.rootBranchId ? "" : ` --branch ${branch}`;
+    say(`Budget exhausted: ${spendText(state.spend, state.totals.unpricedCalls)} spent; resume with \`npm run cli -- resume --run ${run.id}${branchFlag} ${flag}\`${state.totals.unpricedCalls > 0 ? " (the model has no price: a USD budget cannot stop it)" : ""}`);
+    return EXIT_BUDGET_EXHAUSTED;
+  }
   if (status === "paused") {
     const branchFlag = branch === run.rootBranchId ? "" : ` --branch ${branch}`;
     const command = `npm run cli -- resume --run ${run.id}${branchFlag}`;

@@ -1,3 +1,4 @@
+import { budgetPauseDetail } from "@/lib/domain/budget";
 import type { RunEvent } from "@/lib/domain/events";
 
 const MAX_OBSERVATION_CHARS = 160;
@@ -67,7 +68,10 @@ export function formatEventLine(event: RunEvent): string | null {
       return `Model call failed (${event.data.code}, ${event.data.attempts} attempt(s)): ${event.data.message}`;
     case "run-pause":
       // A provider error's message was printed with its model-call-error line just before.
-      return event.data.reason === "model-error" ? "Paused by the provider error above." : `Paused: ${event.data.detail}`;
+      if (event.data.reason === "model-error") return "Paused by the provider error above.";
+      // The closing lines say how to resume with a larger budget.
+      if (event.data.reason === "budget") return `Budget exhausted: ${budgetPauseDetail(event.data.detail)}`;
+      return `Paused: ${event.data.detail}`;
     case "pause-request":
       return `Pause requested (${event.data.requestedBy}); it takes effect at the next step boundary.`;
     case "cancel-request":
@@ -80,6 +84,7 @@ export function formatEventLine(event: RunEvent): string | null {
     case "budget-edit":
       return `Budget: ${budgetText(event.data.oldValue)} → ${budgetText(event.data.newValue)}.`;
     case "memory-carried-in":
+      if (event.data.note) return `Warm start: nothing carried in — ${event.data.note}.`;
       return `Warm start: ${event.data.entries.length} reflection(s) carried in from memory store ${event.data.store}${event.data.entries.map((entry) => `\n  - ${clip(entry.text, MAX_OBSERVATION_CHARS)} (run ${entry.source.runId.slice(0, 8)}, trial ${entry.source.trial})`).join("")}`;
     case "run-error":
       return `Run error: ${event.data.message}`;

@@ -11,6 +11,7 @@ import { modelIdArg, roleModelOption, roleModelsFromFlags } from "./model-flags"
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
 import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
+import { missingStoreNote } from "@/lib/engine/warm-start";
 
 /** A CLI context: the same database as the web app; its worker pool claims nothing by itself. */
 function cliContext(): ServerContext {
@@ -95,6 +96,10 @@ export function registerRunCommands(program: Command): void {
           const imported = await context.service.importTaskSet(options.env, path.basename(options.tasks), content, { requireTaskId: options.taskId });
           taskSet = imported.taskSet.id;
         }
+        // A misspelt --warm-start store would carry in nothing without a word (the run records the same note).
+        const warmStore = runExtrasFromFlags(options).warmStart?.store;
+        const missing = warmStore ? await missingStoreNote(warmStore, async () => (await context.memoryStores.list()).map((store) => store.name)) : null;
+        if (missing) process.stderr.write(`Warning: ${missing}; the run starts with no reflections carried in.\n`);
         const run = await context.service.createRun(
           {
             environment: family.id,

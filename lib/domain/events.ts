@@ -336,6 +336,8 @@ export const eventDataSchemas = {
         createdAt: z.string(),
       }),
     ),
+    /** Why nothing was carried in when that is not just an empty task, e.g. "memory store 'x' does not exist (stores: a, b)". */
+    note: z.string().optional(),
   }),
   "run-error": z.object({ code: z.string(), message: z.string() }),
 } as const;

@@ -26,6 +26,8 @@ export interface CarriedEntry {
 export interface MemoryPort {
   /** The task's newest unexpired entries, newest first, at most `limit`. */
   carryIn(query: { store: string; environment: string; taskId: string; limit: number }): Promise<CarriedEntry[]>;
+  /** The names of the existing stores (to say that a warm start's store does not exist); optional. */
+  storeNames?(): Promise<string[]>;
   /** Stores one reflection (idempotent per source event). */
   remember(entry: { store: string; environment: string; taskId: string; text: string; source: MemorySource }): Promise<void>;
 }
@@ -40,8 +42,23 @@ export async function warmStartDraft(state: RunState, config: RunConfig, trial: 
   if (!warm || trial !== 1 || state.carriedIn !== null) return null;
   const found = port ? await port.carryIn({ store: warm.store, environment: config.environment, taskId: config.taskId, limit: warm.maxEntries }) : [];
   const entries: EventData<"memory-carried-in">["entries"] = found.slice(0, warm.maxEntries).map((entry) => ({ ...entry, itemId: carriedItemId(entry.entryId) }));
+  // A store name with a typo would silently carry in nothing: record why.
+  const note = entries.length === 0 && port?.storeNames ? await missingStoreNote(warm.store, port.storeNames) : null;
   // Newest first in the event; memory is oldest first, so the newest carried reflection is the one Ω keeps longest.
-  return draft("memory-carried-in", { store: warm.store, entries });
+  return draft("memory-carried-in", { store: warm.store, entries, ...(note ? { note } : {}) });
+}
+
+/**
+ * "memory store 'x' does not exist (stores: a, b)" when `store` is not among the existing stores,
+ * else null (also when they cannot be listed: a warm start never fails on it).
+ */
+export async function missingStoreNote(store: string, storeNames: () => Promise<string[]>): Promise<string | null> {
+  try {
+    const names = await storeNames();
+    return names.includes(store) ? null : `memory store '${store}' does not exist (stores: ${names.length > 0 ? names.join(", ") : "none yet"})`;
+  } catch {
+    return null;
+  }
 }
 
 /**

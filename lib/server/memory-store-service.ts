@@ -75,6 +75,7 @@ export class MemoryStoreService {
           source: entry.source,
           createdAt: entry.createdAt,
         })),
+      storeNames: async () => (await this.list()).map((store) => store.name),
       remember: async (entry) => {
         let retention = await this.repository.retentionOf(entry.store);
         if (retention === null) {

@@ -83,7 +83,10 @@ describe("warm starts from a memory store", () => {
     const run = await context.service.createRun({ ...qa, taskId: "qa-builtin-01", warmStart: { store: "nothing-here", maxEntries: 2 } });
     await context.workers.untilSettled(run.rootBranchId);
     const events = (await context.service.events(run.id)).events;
-    expect(events.filter((event) => event.type === "memory-carried-in")).toHaveLength(1);
+    const carried = events.filter((event) => event.type === "memory-carried-in");
+    expect(carried).toHaveLength(1);
+    // The store does not exist: the log says so (a typo would otherwise carry in nothing without a word).
+    expect(carried[0]?.type === "memory-carried-in" && carried[0].data.note).toBe("memory store 'nothing-here' does not exist (stores: none yet)");
     expect(foldRun(events).trials[0]?.memory).toEqual([]);
   });
 });
