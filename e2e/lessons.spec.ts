@@ -115,9 +115,13 @@ test.describe("lessons", () => {
     await expect(page.getByTestId("trial-strip")).toBeVisible();
     await expect(page.getByTestId("replay-bar")).toHaveAttribute("data-cursor", cursor ?? "");
     await expect(page.locator("[data-spotlight]")).toHaveCount(0);
+    await expect(page).toHaveURL(/present=1/);
     await page.keyboard.press("l");
     await expect(narration).toBeVisible();
     await expect(counter).toHaveText("Step 10 of 10");
+    // Back in presenter mode: a teacher at a clicker never clicks Present again.
+    await expect(player).toHaveAttribute("data-presenter", "true");
+    await expect(page).toHaveURL(/present=1/);
     // A reload opens the same step (the URL holds it) with the answers kept in this browser.
     await page.reload();
     await expect(page.getByTestId("lesson-step-counter")).toHaveText("Step 10 of 10");

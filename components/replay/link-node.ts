@@ -1,5 +1,3 @@
-import type { RunEvent } from "@/lib/domain/events";
-
 /**
  * What a link's `?node=` names in the branch's log (issue 15 part 5): `shown` — an event the
  * page draws at the cursor (it is selected, the inspector opens); `later` — an event after the
@@ -9,7 +7,7 @@ import type { RunEvent } from "@/lib/domain/events";
 export type LinkNodeStatus = "shown" | "later" | "missing";
 
 /** {@link LinkNodeStatus} of `nodeId` in `events` (the whole log) with the cursor at `cursor` (null = live). */
-export function linkNodeStatus(events: readonly Pick<RunEvent, "id">[], cursor: number | null, nodeId: string): LinkNodeStatus {
+export function linkNodeStatus(events: readonly { readonly id: string }[], cursor: number | null, nodeId: string): LinkNodeStatus {
   const index = events.findIndex((event) => event.id === nodeId);
   if (index === -1) return "missing";
   return cursor !== null && index >= cursor ? "later" : "shown";
