@@ -8,6 +8,11 @@ const BUILTIN_QA_TASKS = 12;
 test("experiment: built-in QA × {none, reflexion} with the demo model — progress, curves, side-by-side compare, CSV export", async ({ page }) => {
   test.setTimeout(180_000);
   const experiments = new ExperimentsPage(page);
+  // Not an A/B template comparison: its page never asks for the A/B read-out (which would answer 404).
+  const abRequests: string[] = [];
+  page.on("request", (request) => {
+    if (/\/api\/experiments\/[^/]+\/ab(\?|$)/.test(new URL(request.url()).pathname)) abRequests.push(request.url());
+  });
   await experiments.openListFromHeader();
   await experiments.startFromForm({ environment: "qa", arms: ["none", "reflexion"], model: "demo", trials: 5 });
   const total = BUILTIN_QA_TASKS * 2;
@@ -16,6 +21,7 @@ test("experiment: built-in QA × {none, reflexion} with the demo model — progr
   await expect(experiments.progressBar).toHaveAttribute("aria-valuemax", String(total));
   await expect(page.getByTestId("experiment-progress-text")).toContainText(new RegExp(`^\\d+/${total} runs · `));
   await experiments.waitUntilFinished(total);
+  expect(abRequests).toEqual([]);
 
   // Labelled honestly: the demo model is a scripted stand-in, EM is an oracle signal.
   await expect(page.getByTestId("experiment-demo-notice")).toContainText("scripted stand-in");
