@@ -71,7 +71,7 @@ describe("experiments: tasks × arms × trials", () => {
     expect(links.map((link) => `${link.taskId}/${link.arm}`)).toEqual(qaTasks.flatMap((task) => [`${task}/ReAct`, `${task}/Reflexion`]));
     const summary = await context.experiments.summary(record.id);
     expect(summary.status).toBe("ended");
-    expect(summary.progress).toEqual({ total: 6, done: 6, etaMs: null });
+    expect(summary.progress).toEqual({ total: 6, done: 6, etaMs: null, outOfBudget: 0 });
 
     const logs = await logsByCell(context, record.id);
     for (const arm of summary.arms) {
