@@ -33,6 +33,22 @@ if (vitest) {
   lines.push("vitest: no report");
 }
 
+// The client-bundle check runs after the build (it reads .next/static); absent when the build failed.
+const bundle = read("vitest-bundle.json");
+if (bundle) {
+  const report = JSON.parse(bundle);
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  lines.push(`vitest (client bundle): ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests ?? 0} skipped`);
+  if (read("vitest-bundle.status") !== "0" && report.numFailedTests === 0) {
+    failed += 1;
+    lines.push("vitest (client bundle): exited non-zero");
+  }
+} else if (read("build.status") === "0") {
+  failed += 1;
+  lines.push("vitest (client bundle): no report");
+}
+
 const playwright = read("playwright.json");
 if (playwright) {
   const stats = JSON.parse(playwright).stats;

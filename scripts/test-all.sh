@@ -18,9 +18,20 @@ npx tsc --noEmit ; echo $? > .reports/typecheck.status
 step "Vitest"
 npx vitest run --reporter=default --reporter=json --outputFile.json=.reports/vitest.json ; echo $? > .reports/vitest.status
 
-step "Next.js production build (for the end-to-end tests)"
-npx next build ; build=$?
+step "Next.js production build (for the end-to-end tests), with test key values in its environment"
+# The values tests/settings/client-bundle.test.ts looks for: a key that leaked into the browser bundle
+# would show up in .next/static. Server code reads keys at run time, so they do not reach `next start`.
+OPENAI_API_KEY=sk-test-XYZ-bundle-openai-4a8a08f09d37b737 \
+ANTHROPIC_API_KEY=sk-ant-test-XYZ-bundle-8277e0910d750195 \
+GOOGLE_GENERATIVE_AI_API_KEY=AIza-test-XYZ-bundle-e4da3b7fbbce2345 \
+OPENAI_COMPATIBLE_API_KEY=sk-test-XYZ-bundle-compat-1679091c5a880faf \
+  npx next build ; build=$?
 echo $build > .reports/build.status
+
+if [[ $build -eq 0 ]]; then
+  step "Vitest on the build: no key value in the client bundle"
+  npx vitest run tests/settings/client-bundle.test.ts --reporter=default --reporter=json --outputFile.json=.reports/vitest-bundle.json ; echo $? > .reports/vitest-bundle.status
+fi
 
 if [[ $build -eq 0 ]]; then
   step "Playwright (system Chromium)"

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Issue 16: no key reaches the client bundle. Runs only after a production build
- * (`.next/static` exists). Build with these test keys in the environment so the check
- * means something — e.g. in a private clone:
+ * (`.next/static` exists): `scripts/test-all.sh` (CI) builds with these test keys in the
+ * environment and runs this file after the build. By hand, e.g. in a private clone:
  *
  *   OPENAI_API_KEY=sk-test-XYZ-bundle-openai-4a8a08f09d37b737 \
  *   ANTHROPIC_API_KEY=sk-ant-test-XYZ-bundle-8277e0910d750195 \
