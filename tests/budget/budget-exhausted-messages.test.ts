@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { budgetExhausted, budgetPauseDetail, spendText, suggestedBudget } from "@/lib/domain/budget";
 import { foldRun } from "@/lib/domain/fold-run";
 import { budgetResumeDrafts } from "@/lib/server/budget-resume";
+import { makeRunConfig } from "../helpers/run-config";
 import { showsLiveDot, trialChipLabel, trialChipState } from "@/components/run/run-messages";
 
 /** Issue 16, a new user's test: a budget-exhausted run must not look as if it were running, and its hints must fit an unpriced model. */
@@ -33,7 +34,7 @@ describe("budget-exhausted run messages", () => {
 
   it("the 409 for a spent token-only budget on an unpriced model suggests a larger token budget, not { usd: 0.01 }", () => {
     const state = foldRun([]);
-    state.effectiveConfig = { budget: { tokens: 500 } } as unknown as NonNullable<typeof state.effectiveConfig>;
+    state.effectiveConfig = makeRunConfig({ budget: { tokens: 500 } });
     state.spend = { usd: 0, tokens: 1010 };
     state.totals.unpricedCalls = 2;
     expect(() => budgetResumeDrafts(state, true, undefined)).toThrow('The run\'s budget is spent (cost unknown, 1,010 tokens so far): resume with a higher budget (e.g. {"budget":{"tokens":3000}}), or none.');
