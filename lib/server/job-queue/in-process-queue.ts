@@ -1,6 +1,6 @@
 import type { BranchId } from "@/lib/domain/ids";
 import type { WorkerPool } from "../worker-pool";
-import type { BranchJob, BranchJobHandler, DeadLetter, JobQueue, QueueStats, WorkOptions } from "./port";
+import type { BranchJob, BranchJobHandler, DeadLetter, JobQueue, QueueStats, RequeueResult, WorkOptions } from "./port";
 
 /**
  * The embedded default behind the {@link JobQueue} port: no job is stored — the store's runnable
@@ -31,6 +31,19 @@ export class InProcessJobQueue implements JobQueue {
 
   async listDeadLetters(_limit: number): Promise<DeadLetter[]> {
     return [];
+  }
+
+  /** No dead letters in the embedded mode. */
+  async deadLetter(_id: string): Promise<DeadLetter | null> {
+    return null;
+  }
+
+  async requeueDeadLetter(_id: string): Promise<RequeueResult | null> {
+    return null;
+  }
+
+  async discardDeadLetter(_id: string): Promise<boolean> {
+    return false;
   }
 
   async stats(): Promise<QueueStats> {

@@ -1,7 +1,7 @@
 import { PgBoss, type Job, type JobWithMetadata } from "pg-boss";
 import { z } from "zod";
 import { asBranchId, asRunId, type BranchId } from "@/lib/domain/ids";
-import { jobKeyOf, PRIORITY_VALUE, type BranchJob, type BranchJobHandler, type DeadLetter, type JobQueue, type QueueStats, type WorkOptions } from "./port";
+import { jobKeyOf, PRIORITY_VALUE, type BranchJob, type BranchJobHandler, type DeadLetter, type JobQueue, type QueueStats, type RequeueResult, type WorkOptions } from "./port";
 
 /** The queue of branch-drive jobs. */
 export const BRANCH_QUEUE = "reflexion-branch-drive";
@@ -169,6 +169,29 @@ export class PgBossJobQueue implements JobQueue {
       .filter((letter): letter is DeadLetter => letter !== null)
       .sort((a, b) => (a.failedAt ?? "") < (b.failedAt ?? "") ? 1 : -1)
       .slice(0, limit);
+  }
+
+  // Dead-letter actions (issue 17, /jobs and `cli jobs`): see JobQueue.deadLetter / requeueDeadLetter / discardDeadLetter.
+  async deadLetter(id: string): Promise<DeadLetter | null> {
+    return (await this.listDeadLetters(100_000)).find((letter) => letter.id === id) ?? null;
+  }
+
+  async requeueDeadLetter(id: string): Promise<RequeueResult | null> {
+    await this.start();
+    const [letter] = await this.boss.findJobs(DEAD_LETTER_QUEUE, { id });
+    const job = letter ? toBranchJob(letter.data) : null;
+    if (!job) return null;
+    const created = await this.enqueue([job]);
+    await this.boss.deleteJob(DEAD_LETTER_QUEUE, id);
+    return created > 0 ? "requeued" : "already-queued";
+  }
+
+  async discardDeadLetter(id: string): Promise<boolean> {
+    await this.start();
+    const [letter] = await this.boss.findJobs(DEAD_LETTER_QUEUE, { id });
+    if (!letter) return false;
+    await this.boss.deleteJob(DEAD_LETTER_QUEUE, id);
+    return true;
   }
 
   async stats(): Promise<QueueStats> {

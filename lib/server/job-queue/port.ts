@@ -35,6 +35,9 @@ export function jobKeyOf(job: Pick<BranchJob, "branchId">): string {
 /** A job that failed every attempt (its dead letter), as `GET /api/jobs/dead-letters` returns it. */
 export type DeadLetter = DeadLetterView;
 
+/** What {@link JobQueue.requeueDeadLetter} did. */
+export type RequeueResult = "requeued" | "already-queued";
+
 /** Counts of a queue's jobs by state (for `cli worker`, the jobs page and the bench). */
 export interface QueueStats {
   queued: number;
@@ -66,6 +69,18 @@ export interface JobQueue {
   queuedBranches(): Promise<BranchId[]>;
   /** Jobs that failed every attempt, newest first. */
   listDeadLetters(limit: number): Promise<DeadLetter[]>;
+  /** One dead letter by its id, or null when there is none (never in the embedded mode). */
+  deadLetter(id: string): Promise<DeadLetter | null>;
+  /**
+   * Enqueues the letter's branch job again — same key ({@link jobKeyOf}) and priority, so the
+   * branch resumes from its log like any retried job — and removes the letter. Resolves to
+   * `requeued`, `already-queued` (a job for the branch was queued or running already: nothing new
+   * was created, the letter is still removed), or null when there is no such letter. Whether the
+   * branch should run again is the caller's check (lib/server/job-queue/dead-letter-service.ts).
+   */
+  requeueDeadLetter(id: string): Promise<RequeueResult | null>;
+  /** Removes a dead letter; false when there was none. The run's log is not touched. */
+  discardDeadLetter(id: string): Promise<boolean>;
   stats(): Promise<QueueStats>;
   /** Starts fetching jobs and handing them to `handler`, at most `concurrency` at once. */
   work(handler: BranchJobHandler, options: WorkOptions): Promise<void>;

@@ -1,0 +1,91 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { pgErrorCode } from "@/lib/db/pg/database";
+import { isPostgresUrl } from "@/lib/db/pg/database-url";
+import { PgRunStore } from "@/lib/db/pg/pg-store";
+import type { RunStore } from "@/lib/db/store";
+import type { BlockedModel, RateLimitEntry, RateLimitView } from "@/lib/domain/rate-limit-view";
+import { RATE_LIMIT_TABLE } from "@/lib/llm/rate-limits/call-limiter";
+import { parseRateLimits, type RateLimitTable } from "@/lib/llm/rate-limits/config";
+
+/**
+ * The read-only view of the shared provider limits for `/jobs` (issue 17 part 3; served by
+ * `GET /api/jobs/rate-limits`). It sits with the job queue because both are what shared mode's
+ * workers hold in common: the limits come from this process's `REFLEXION_RATE_LIMITS` (every
+ * process should have the same), the blocks from the limiter's PostgreSQL table.
+ *
+ * A 429 block is the row `rl-blocked:<provider:model>|<key id>` of {@link RATE_LIMIT_TABLE}
+ * (rate-limiter-flexible's `block()`: points = 2, `expire` the block's end in epoch ms;
+ * lib/llm/rate-limits/call-limiter.ts). Only the part before the last `|` — the provider + model —
+ * leaves this module; the key id (a hash of the API key) is dropped here and never reaches a client.
+ * In the embedded mode blocks live in each process's memory and are not readable: `blocked` is null.
+ */
+export async function readRateLimitView(env: Record<string, string | undefined>, store: RunStore, now = Date.now()): Promise<RateLimitView> {
+  let table: RateLimitTable = {};
+  let problem: string | null = null;
+  try {
+    table = parseRateLimits(env.REFLEXION_RATE_LIMITS);
+  } catch (error) {
+    problem = `${error instanceof Error ? error.message : String(error)} Fix REFLEXION_RATE_LIMITS in every process's environment and restart them.`;
+  }
+  const limits = rateLimitEntries(table);
+  const shared = isPostgresUrl(env.REFLEXION_DATABASE_URL) && store instanceof PgRunStore;
+  let blocked: BlockedModel[] | null = null;
+  if (shared) {
+    try {
+      blocked = await readBlocks(store, now);
+    } catch (error) {
+      blocked = null;
+      problem ??= `Could not read the rate-limit table ${RATE_LIMIT_TABLE}: ${error instanceof Error ? error.message : String(error)}. Check that REFLEXION_DATABASE_URL's database is reachable, then reload.`;
+    }
+  }
+  return { counters: shared ? "shared" : limits.length > 0 ? "process" : "off", limits, blocked, problem, readAt: new Date(now).toISOString() };
+}
+
+const SCOPE_ORDER = { model: 0, provider: 1, all: 2 } as const;
+
+/** The configured patterns, most specific first (the order `limitFor` matches them), with per-window figures. */
+export function rateLimitEntries(table: RateLimitTable): RateLimitEntry[] {
+  const perWindow = (perMinute: number | undefined, window: number) => (perMinute ? Math.max(1, Math.floor((perMinute * window) / 60)) : null);
+  return Object.entries(table)
+    .map(([pattern, limit]): RateLimitEntry => ({
+      pattern,
+      scope: pattern === "*" ? "all" : pattern.includes(":") ? "model" : "provider",
+      requestsPerMinute: limit.requestsPerMinute ?? null,
+      tokensPerMinute: limit.tokensPerMinute ?? null,
+      concurrent: limit.concurrent ?? null,
+      windowSeconds: limit.windowSeconds,
+      requestsPerWindow: perWindow(limit.requestsPerMinute, limit.windowSeconds),
+      tokensPerWindow: perWindow(limit.tokensPerMinute, limit.windowSeconds),
+    }))
+    .sort((a, b) => SCOPE_ORDER[a.scope] - SCOPE_ORDER[b.scope] || a.pattern.localeCompare(b.pattern));
+}
+
+const BLOCK_PREFIX = "rl-blocked:";
+const rowsSchema = z.object({ rows: z.array(z.object({ key: z.string(), expire: z.coerce.number().nullable() })) });
+/** PostgreSQL's `undefined_table`: no call was limited yet, so the table was never created. */
+const UNDEFINED_TABLE = "42P01";
+
+/** Models blocked now, by provider + model (the latest end of their keys' blocks), soonest end first. */
+async function readBlocks(store: PgRunStore, now: number): Promise<BlockedModel[]> {
+  let result: unknown;
+  try {
+    result = await store.pg.db.execute(
+      sql`SELECT key, expire FROM ${sql.identifier(RATE_LIMIT_TABLE)} WHERE key LIKE ${`${BLOCK_PREFIX}%`} AND points > 1 AND expire > ${now}`,
+    );
+  } catch (error) {
+    if (pgErrorCode(error) === UNDEFINED_TABLE) return [];
+    throw error;
+  }
+  const byModel = new Map<string, { keys: number; until: number }>();
+  for (const row of rowsSchema.parse(result).rows) {
+    const limiterKey = row.key.slice(BLOCK_PREFIX.length);
+    const bar = limiterKey.lastIndexOf("|");
+    const modelId = bar === -1 ? limiterKey : limiterKey.slice(0, bar);
+    const seen = byModel.get(modelId) ?? { keys: 0, until: 0 };
+    byModel.set(modelId, { keys: seen.keys + 1, until: Math.max(seen.until, row.expire ?? now) });
+  }
+  return [...byModel.entries()]
+    .map(([modelId, { keys, until }]) => ({ modelId, keys, until: new Date(until).toISOString() }))
+    .sort((a, b) => a.until.localeCompare(b.until));
+}
