@@ -90,6 +90,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerProviderCommands(program);
   registerPriceCommands(program);
   registerDbCommands(program);
+  (await import("@/lib/cli/job-commands")).registerJobCommands(program);
 }
 
 program
