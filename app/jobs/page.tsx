@@ -1,9 +1,13 @@
 import type { Metadata } from "next";
 import { DeadLettersPanel } from "@/components/jobs/dead-letters-panel";
+import { RateLimitsPanel } from "@/components/jobs/rate-limits-panel";
 
 export const metadata: Metadata = { title: "Jobs" };
 
-/** `/jobs`: the job queue of shared mode — counts and dead letters (issue 17 part 2); fetched client-side. */
+/**
+ * `/jobs`: the job queue of shared mode — counts and dead letters with Retry / Discard (issue 17
+ * part 2) — and the provider rate limits the workers share (part 3, read-only); fetched client-side.
+ */
 export default function JobsPage() {
   return (
     <main className="mx-auto w-full max-w-5xl flex-1 space-y-4 px-4 py-6" data-testid="jobs-page">
@@ -11,10 +15,11 @@ export default function JobsPage() {
         <h1 className="text-lg font-semibold text-slate-900">Jobs</h1>
         <p className="max-w-3xl text-xs leading-relaxed text-slate-600">
           In shared mode every branch to drive is a job in PostgreSQL, fetched by workers on any machine; interactive runs go before
-          experiment runs. A job whose attempts all fail is kept here as a dead letter; its run keeps everything it recorded.
+          experiment runs. A job whose attempts all fail is kept here as a dead letter; its run keeps everything it recorded — retry it (the run resumes from its log) or discard it.
         </p>
       </header>
       <DeadLettersPanel />
+      <RateLimitsPanel />
     </main>
   );
 }

@@ -1,21 +1,36 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
-import type { DeadLetterView } from "@/lib/domain/job-queue";
-import { Badge } from "@/components/ui/badge";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { PageSection } from "@/components/ui/page-section";
 import { Spinner } from "@/components/ui/spinner";
-import { deadLettersQuery } from "./dead-letters-query";
+import { DeadLetterRow } from "./dead-letter-row";
+import { deadLettersQuery, JOBS_QUERY_KEY, retryAllDeadLetters } from "./dead-letters-query";
 
 /**
  * The job queue at a glance (issue 17 part 2): how many branch jobs wait and run, and the dead
  * letters — jobs that failed every attempt (retried with backoff first) — each with its run, the
- * last error and the attempts made. In the embedded default there is no queue, and it says so.
+ * last error and the attempts made, what its branch is doing now, and Retry / Discard on each row
+ * (./dead-letter-row.tsx) plus *Retry all*. What an action did is announced above the list. In the
+ * embedded default there is no queue, and it says so.
  */
 export function DeadLettersPanel() {
   const query = useQuery(deadLettersQuery());
+  const client = useQueryClient();
+  const [announcement, setAnnouncement] = useState<string | null>(null);
+  const retryAll = useMutation({
+    mutationFn: retryAllDeadLetters,
+    onSuccess: async (result) => {
+      setAnnouncement(
+        result.results.length === 0
+          ? "No dead letters to retry."
+          : `${result.requeued} dead letter(s) retried: their runs resume from their logs.${result.refused > 0 ? ` ${result.refused} refused (their branch ended, is paused or is missing); they stay — discard them.` : ""}`,
+      );
+      await client.invalidateQueries({ queryKey: JOBS_QUERY_KEY });
+    },
+  });
   if (query.isPending) {
     return (
       <p className="flex items-center gap-2 text-sm text-slate-600">
@@ -47,10 +62,33 @@ export function DeadLettersPanel() {
         <Count label="Running" value={stats.active} />
         <Count label="Dead letters" value={stats.failed} />
       </dl>
-      <PageSection title="Dead letters" id="dead-letters">
+      {announcement ? (
+        <Notice tone="success" data-testid="dead-letters-announcement">
+          {announcement}
+        </Notice>
+      ) : null}
+      <PageSection
+        title="Dead letters"
+        id="dead-letters"
+        right={
+          deadLetters.some((letter) => letter.retryRefusal === null) ? (
+            <span className="flex items-center gap-2">
+              {retryAll.error ? (
+                <span className="text-xs text-red-800" role="alert">
+                  {retryAll.error.message}
+                </span>
+              ) : null}
+              <Button size="sm" disabled={retryAll.isPending} onClick={() => retryAll.mutate()}>
+                {retryAll.isPending ? "Retrying all…" : "Retry all"}
+              </Button>
+            </span>
+          ) : undefined
+        }
+      >
         {deadLetters.length === 0 ? (
           <p className="text-sm text-slate-600">No job has failed every attempt. A failed attempt is retried with a growing delay before it lands here.</p>
         ) : (
+          <div className="overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="dead-letters">
             <thead className="text-xs text-slate-500">
               <tr>
@@ -58,15 +96,17 @@ export function DeadLettersPanel() {
                 <th scope="col" className="py-1 pr-3 font-medium">Kind</th>
                 <th scope="col" className="py-1 pr-3 font-medium">Attempts</th>
                 <th scope="col" className="py-1 pr-3 font-medium">Last error</th>
-                <th scope="col" className="py-1 font-medium">Failed</th>
+                <th scope="col" className="py-1 pr-3 font-medium">Failed</th>
+                <th scope="col" className="py-1 font-medium">Now</th>
               </tr>
             </thead>
             <tbody>
               {deadLetters.map((letter) => (
-                <DeadLetterRow key={letter.id} letter={letter} />
+                <DeadLetterRow key={letter.id} letter={letter} onDone={setAnnouncement} />
               ))}
             </tbody>
           </table>
+          </div>
         )}
       </PageSection>
     </div>
@@ -79,23 +119,5 @@ function Count({ label, value }: { label: string; value: number }) {
       <dt className="text-xs text-slate-500">{label}</dt>
       <dd className="text-lg font-semibold tabular-nums text-slate-900">{value}</dd>
     </div>
-  );
-}
-
-function DeadLetterRow({ letter }: { letter: DeadLetterView }) {
-  return (
-    <tr className="border-t border-slate-100 align-top">
-      <td className="py-1.5 pr-3">
-        <Link href={`/runs/${letter.runId}`} className="font-mono text-xs text-sky-800 underline">
-          {letter.runId.slice(0, 8)}
-        </Link>
-      </td>
-      <td className="py-1.5 pr-3">
-        <Badge tone={letter.priority === "interactive" ? "sky" : "neutral"}>{letter.priority}</Badge>
-      </td>
-      <td className="py-1.5 pr-3 tabular-nums">{letter.attempts}</td>
-      <td className="py-1.5 pr-3 break-words text-slate-700">{letter.error ?? "no message recorded"}</td>
-      <td className="py-1.5 text-xs text-slate-500">{letter.failedAt ? new Date(letter.failedAt).toLocaleString() : "—"}</td>
-    </tr>
   );
 }
