@@ -37,14 +37,18 @@ export function DeadLetterRow({ letter, onDone }: { letter: DeadLetterRowData; o
       await refresh();
     },
   });
+  // Focus follows the confirm step: onto its Discard button, and back to "Discard…" when kept (after the re-render that shows it).
+  const returnFocus = useRef(false);
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
+    else if (returnFocus.current) discardRef.current?.focus();
+    returnFocus.current = false;
   }, [confirming]);
   const busy = retry.isPending || discard.isPending;
   const error = retry.error ?? discard.error;
   const keep = () => {
+    returnFocus.current = true;
     setConfirming(false);
-    discardRef.current?.focus();
   };
 
   return (
