@@ -1,6 +1,6 @@
 import type { TrajectoryStep } from "./environment";
 import { budgetTokens } from "./tokenizer";
-import { truncateLongestObservations, type TextMeasure } from "./trajectory-budget";
+import { budgetTokensFloor, truncateLongestObservations, type TextMeasure } from "./trajectory-budget";
 
 /**
  * Context budgets of the prompts the engine builds (docs/decisions/0016):
@@ -121,7 +121,7 @@ export function fitReflectionInput(
   budget: number | null = REFLECTION_TOKEN_BUDGET,
 ): readonly TrajectoryStep[] {
   const shortened = shortenLongObservations(steps);
-  return budget === null ? shortened : truncateLongestObservations(shortened, render, budget, OMITTED_OBSERVATION, budgetTokens);
+  return budget === null ? shortened : truncateLongestObservations(shortened, render, budget, OMITTED_OBSERVATION, budgetTokens, budgetTokensFloor);
 }
 
 /** What {@link shrinkToFit} did. */
