@@ -38,8 +38,16 @@ export function budgetPause(state: RunState, next: Exclude<NextAction, { kind: "
  */
 export function adaptiveNext(state: RunState, next: NextAction): NextAction {
   if (next.kind !== "start-trial" || next.trial < 2) return next;
-  const reflections = state.trials.flatMap((trial) => (trial.reflection ? [trial.reflection.text] : []));
-  const stop = adaptiveStop(state.effectiveConfig?.adaptiveTrials, { reflections, spentUsd: state.spend.usd });
+  const settings = state.effectiveConfig?.adaptiveTrials;
+  if (!settings) return next;
+  // Only the newest k reflections are compared: walk back from the last trial, not over the whole run.
+  const reflections: string[] = [];
+  const wanted = settings.repeatWindow ?? 0;
+  for (let i = state.trials.length - 1; i >= 0 && reflections.length < wanted; i -= 1) {
+    const reflection = state.trials[i]?.reflection;
+    if (reflection) reflections.unshift(reflection.text);
+  }
+  const stop = adaptiveStop(settings, { reflections, spentUsd: state.spend.usd });
   if (!stop) return next;
   return { kind: "end-run", outcome: "failure", stopReason: stop.reason, stopDetail: stop.detail };
 }
