@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { preloadTokenizers } from "@/lib/domain/tokenizer";
 import { createServerContext, databasePath } from "@/lib/server/app-context";
 import { QueueingWorkerPool } from "@/lib/server/job-queue/queueing-pool";
 import { formatEventLine } from "./format-event";
@@ -32,6 +33,8 @@ export function registerWorkerCommands(program: Command): void {
       });
       const { workers, store, jobs } = context;
       say(`${workers.owner}: executing queued runs from ${databaseLabel()}. Ctrl-C stops after the current steps (the runs stay queued).`);
+      // A worker lives long: load the token counter's encoding now, not in the middle of its first run.
+      preloadTokenizers();
       // Issue 17: with REFLEXION_DATABASE_URL this process is a pg-boss worker (jobs fetched from PostgreSQL, on any machine).
       workers.start();
       if (workers instanceof QueueingWorkerPool) say(`pg-boss worker: at most ${workers.jobConcurrency} branch job(s) at once.`);

@@ -85,6 +85,7 @@ export async function startScaleHarness(options: ScaleHarnessOptions): Promise<S
       REFLEXION_JOB_RETRY_DELAY_S: "1",
       REFLEXION_JOB_RETRY_DELAY_MAX_S: "4",
       REFLEXION_JOB_POLL_S: "0.5",
+      REFLEXION_JOB_NOTIFY_POLL_S: "0.5",
       REFLEXION_JOB_RECONCILE_MS: "500",
       REFLEXION_MODEL_TIMEOUT_S: "60",
       NEXT_TELEMETRY_DISABLED: "1",

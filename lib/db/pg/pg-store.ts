@@ -12,7 +12,7 @@ import { asBranchId, asRunId, type BranchId, type RunId } from "@/lib/domain/ids
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import type { CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
-import { branchPath } from "../branch-path";
+import { branchPath, type PathSegment } from "../branch-path";
 import type { ExperimentCellKey } from "../experiment-store";
 import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "../store";
 import { materializeEvent } from "../validate-event";
@@ -51,6 +51,8 @@ export class PgRunStore implements RunStore {
   /** Identifies this store's appends in their notifications ({@link EventNotice.origin}). */
   readonly origin: string = randomUUID();
   private readyPromise: Promise<void> | null = null;
+  /** Branch paths read by {@link list}: a branch's ancestry is fixed when it is created (nothing updates or deletes `branches`), so reads after the first are one query. */
+  private readonly paths = new BranchPathCache();
 
   constructor(
     private readonly connection: PgConnection,
@@ -175,17 +177,31 @@ export class PgRunStore implements RunStore {
 
   async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
     await this.ready();
-    return listEvents(this.db, runId, branchId, after);
+    return listEvents(this.db, runId, branchId, after, this.paths);
   }
 
   async append(runId: RunId, branchId: BranchId, drafts: readonly EventDraft[]): Promise<RunEvent[]> {
     await this.ready();
     if (drafts.length === 0) return [];
     return this.db.transaction(async (tx) => {
-      // Writers of one branch queue up here (any process, any machine): the seq read below is the last one.
-      const [branch] = await tx.select().from(schema.branches).where(eq(schema.branches.id, branchId)).for("no key update");
-      if (!branch || branch.runId !== runId) throw new AppError("not-found", `Run ${runId} has no branch ${branchId}`);
-      return insertBatch(tx, branchFromRow(branch), drafts, await lastSeq(tx, branchFromRow(branch)), this.origin);
+      // Writers of one branch queue up here (any process, any machine).
+      const [locked] = await tx.select({ id: schema.branches.id }).from(schema.branches).where(eq(schema.branches.id, branchId)).for("no key update");
+      if (!locked) throw new AppError("not-found", `Run ${runId} has no branch ${branchId}`);
+      // Read after the lock, in a statement of its own (READ COMMITTED: a fresh snapshot sees the previous holder's commit), in one round trip: the branch, its last own seq and its summary.
+      const [row] = await tx
+        .select({
+          branch: schema.branches,
+          last: sql<number | null>`(SELECT max(${schema.events.seq}) FROM ${schema.events} WHERE ${schema.events.branchId} = ${schema.branches.id})`.mapWith(Number),
+          summary: schema.branchSummaries.summary,
+          queuedAt: schema.branchSummaries.queuedAt,
+        })
+        .from(schema.branches)
+        .leftJoin(schema.branchSummaries, eq(schema.branchSummaries.branchId, schema.branches.id))
+        .where(eq(schema.branches.id, branchId));
+      if (!row || row.branch.runId !== runId) throw new AppError("not-found", `Run ${runId} has no branch ${branchId}`);
+      const branch = branchFromRow(row.branch);
+      const existing = row.summary === null || row.queuedAt === null ? null : { summary: summaryFromJson(row.summary, branchId), queuedAt: row.queuedAt };
+      return insertBatch(tx, branch, drafts, row.last ?? branch.forkSeq ?? 0, this.origin, existing);
     });
   }
 
@@ -376,12 +392,15 @@ async function lastSeq(tx: PgExecutor, branch: BranchRecord): Promise<number> {
   return last?.seq ?? branch.forkSeq ?? 0;
 }
 
-/** Inserts a batch after `after`, updates the summary and notifies, in `tx`. */
-async function insertBatch(tx: PgExecutor, branch: BranchRecord, drafts: readonly EventDraft[], after: number, origin: string): Promise<RunEvent[]> {
+/** A branch's summary row as stored: its state and when it last became runnable. */
+type SummaryRow = { summary: BranchSummaryState; queuedAt: string };
+
+/** Inserts a batch after `after`, updates the summary and notifies, in `tx`. `known` is the summary row when the caller read it already (undefined: read it here). */
+async function insertBatch(tx: PgExecutor, branch: BranchRecord, drafts: readonly EventDraft[], after: number, origin: string, known?: SummaryRow | null): Promise<RunEvent[]> {
   let seq = after;
   const occurredAt = new Date().toISOString();
   const stored = drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), runId: branch.runId, branchId: branch.id, seq: ++seq, occurredAt }));
-  const existing = await readSummaryRow(tx, branch.id);
+  const existing = known === undefined ? await readSummaryRow(tx, branch.id) : known;
   // A fork's first own events: its summary starts from the parent path it sees.
   const summary = existing?.summary ?? summarizeBranch(branch.id, await listEvents(tx, branch.runId, branch.id, 0));
   let queuedAt = existing?.queuedAt ?? occurredAt;
@@ -396,13 +415,39 @@ async function insertBatch(tx: PgExecutor, branch: BranchRecord, drafts: readonl
   return stored;
 }
 
-/** Events visible on a branch after `after` (its path: DESIGN.md §1), in one indexed query. */
-async function listEvents(tx: PgExecutor, runId: RunId, branchId: BranchId, after: number): Promise<RunEvent[]> {
+/**
+ * Branch id → the path segments it sees ({@link branchPath}), for one store: only committed
+ * branches are put here (reads outside a transaction), and a branch's ancestry never changes.
+ * Holds at most {@link BranchPathCache.LIMIT} branches, then starts over (a long-lived app server).
+ */
+class BranchPathCache {
+  static readonly LIMIT = 10_000;
+  private readonly map = new Map<string, PathSegment[]>();
+  get(branchId: string): PathSegment[] | undefined {
+    return this.map.get(branchId);
+  }
+  set(branchId: string, segments: PathSegment[]): void {
+    if (this.map.size >= BranchPathCache.LIMIT) this.map.clear();
+    this.map.set(branchId, segments);
+  }
+}
+
+/** The segments `branchId` sees, from `paths` when it holds them, else read (two queries) and kept there. */
+async function pathOf(tx: PgExecutor, branchId: BranchId, paths?: BranchPathCache): Promise<PathSegment[]> {
+  const known = paths?.get(branchId);
+  if (known) return known;
   const leaf = await getBranch(tx, branchId);
   if (!leaf) throw new AppError("not-found", `No branch ${branchId}`);
   const family = new Map<string, BranchRecord>();
   for (const row of await tx.select().from(schema.branches).where(eq(schema.branches.runId, leaf.runId))) family.set(row.id, branchFromRow(row));
   const segments = branchPath(branchId, (id) => family.get(id) ?? null);
+  paths?.set(branchId, segments);
+  return segments;
+}
+
+/** Events visible on a branch after `after` (its path: DESIGN.md §1), in one indexed query (plus the path's, unless `paths` holds it). */
+async function listEvents(tx: PgExecutor, runId: RunId, branchId: BranchId, after: number, paths?: BranchPathCache): Promise<RunEvent[]> {
+  const segments = await pathOf(tx, branchId, paths);
   const conditions: SQL[] = [];
   for (const segment of segments) {
     const parts = [eq(schema.events.branchId, segment.branchId), gt(schema.events.seq, after)];

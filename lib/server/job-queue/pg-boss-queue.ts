@@ -22,15 +22,27 @@ export interface PgBossQueueSettings {
   expireInSeconds: number;
   /** How often pg-boss looks for dead heartbeats and expired jobs. Default 10 s. */
   superviseIntervalSeconds: number;
-  /** How often an idle worker polls for jobs (pg-boss also wakes on NOTIFY). Default 1 s. */
+  /**
+   * How often an idle worker polls for jobs when LISTEN/NOTIFY is not available (e.g. behind
+   * PgBouncer in transaction mode). With it, a new job wakes idle workers at once and polling is
+   * only a backstop every {@link notifyPollingIntervalSeconds}. Default 1 s.
+   */
   pollingIntervalSeconds: number;
+  /** The backstop poll while LISTEN/NOTIFY wakes workers (pg-boss `notifyPollingIntervalSeconds`): it still takes up retries whose delay has passed and jobs of a dead worker, which send no NOTIFY. Default 2 s. */
+  notifyPollingIntervalSeconds: number;
+  /** Wake idle workers with PostgreSQL LISTEN/NOTIFY when a job is created (pg-boss `useListenNotify`; one held connection per process). Default true. */
+  listenNotify: boolean;
   /** PostgreSQL schema of pg-boss's tables. Default `pgboss`. */
   schema: string;
 }
 
 const positive = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
-/** The settings from the environment: `REFLEXION_JOB_RETRY_LIMIT`, `…_RETRY_DELAY_S`, `…_RETRY_DELAY_MAX_S`, `…_HEARTBEAT_S`, `…_EXPIRE_S`, `…_SUPERVISE_S`, `…_POLL_S`, `REFLEXION_JOB_SCHEMA`. */
+/**
+ * The settings from the environment: `REFLEXION_JOB_RETRY_LIMIT`, `…_RETRY_DELAY_S`, `…_RETRY_DELAY_MAX_S`, `…_HEARTBEAT_S`,
+ * `…_EXPIRE_S`, `…_SUPERVISE_S`, `…_POLL_S`, `…_NOTIFY_POLL_S`, `REFLEXION_JOB_LISTEN_NOTIFY` (`0` turns it off), `REFLEXION_JOB_SCHEMA`.
+ * @throws Error naming the bad variable and docs/shared-mode.md.
+ */
 export function pgBossSettings(env: Record<string, string | undefined>): PgBossQueueSettings {
   const schema = z.object({
     retryLimit: z.coerce.number().int().min(0).default(4),
@@ -40,6 +52,8 @@ export function pgBossSettings(env: Record<string, string | undefined>): PgBossQ
     expireInSeconds: positive(6 * 3600),
     superviseIntervalSeconds: positive(10),
     pollingIntervalSeconds: z.coerce.number().min(0.5).default(1),
+    notifyPollingIntervalSeconds: z.coerce.number().min(0.5).default(2),
+    listenNotify: z.enum(["0", "1", "false", "true"]).default("1").transform((value) => value === "1" || value === "true"),
     schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("pgboss"),
   });
   const blank = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
@@ -51,6 +65,8 @@ export function pgBossSettings(env: Record<string, string | undefined>): PgBossQ
     expireInSeconds: blank(env.REFLEXION_JOB_EXPIRE_S),
     superviseIntervalSeconds: blank(env.REFLEXION_JOB_SUPERVISE_S),
     pollingIntervalSeconds: blank(env.REFLEXION_JOB_POLL_S),
+    notifyPollingIntervalSeconds: blank(env.REFLEXION_JOB_NOTIFY_POLL_S),
+    listenNotify: blank(env.REFLEXION_JOB_LISTEN_NOTIFY)?.toLowerCase(),
     schema: blank(env.REFLEXION_JOB_SCHEMA),
   });
   if (!parsed.success) {
@@ -76,7 +92,10 @@ function toBranchJob(data: unknown): BranchJob | null {
  * job is copied to {@link DEAD_LETTER_QUEUE}. Workers heart-beat their jobs: a worker killed
  * mid-run stops beating and its job is retried on another worker after `heartbeatSeconds`, where
  * the branch resumes from its log (its lease and the store's unique `(branch_id, seq)` keep a
- * zombie attempt from appending).
+ * zombie attempt from appending). With {@link PgBossQueueSettings.listenNotify} (the default) the
+ * queue is created with pg-boss's `notify` option and each process holds one LISTEN connection, so
+ * an idle worker takes a new job at once instead of on its next poll: an interactive run starts
+ * within milliseconds on any machine, and a batch drains without a poll interval per job.
  */
 export class PgBossJobQueue implements JobQueue {
   readonly kind = "pg-boss" as const;
@@ -95,6 +114,7 @@ export class PgBossJobQueue implements JobQueue {
       superviseIntervalSeconds: settings.superviseIntervalSeconds,
       monitorIntervalSeconds: settings.superviseIntervalSeconds,
       max: 4,
+      useListenNotify: settings.listenNotify,
     });
     // pg-boss reports connection trouble as events; without a listener Node would throw them.
     this.boss.on("error", (error: unknown) => console.error(`[jobs] ${error instanceof Error ? error.message : String(error)}`));
@@ -106,8 +126,12 @@ export class PgBossJobQueue implements JobQueue {
       await this.boss.start();
       const { retryLimit, retryDelaySeconds, retryDelayMaxSeconds, heartbeatSeconds, expireInSeconds } = this.settings;
       if (!(await this.boss.getQueue(DEAD_LETTER_QUEUE))) await this.boss.createQueue(DEAD_LETTER_QUEUE, { retentionSeconds: 30 * 24 * 3600 }).catch(ignoreExists);
-      const options = { policy: "stately" as const, deadLetter: DEAD_LETTER_QUEUE, retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, retryDelayMax: retryDelayMaxSeconds, heartbeatSeconds, expireInSeconds };
-      if (!(await this.boss.getQueue(BRANCH_QUEUE))) await this.boss.createQueue(BRANCH_QUEUE, options).catch(ignoreExists);
+      const notify = this.settings.listenNotify;
+      const options = { policy: "stately" as const, deadLetter: DEAD_LETTER_QUEUE, retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, retryDelayMax: retryDelayMaxSeconds, heartbeatSeconds, expireInSeconds, notify };
+      const existing = await this.boss.getQueue(BRANCH_QUEUE);
+      if (!existing) await this.boss.createQueue(BRANCH_QUEUE, options).catch(ignoreExists);
+      // A queue made before LISTEN/NOTIFY was on (or by a process with it off) is switched on; only turning it on, so a process with it off never turns it off for the others.
+      else if (notify && existing.notify !== true) await this.boss.updateQueue(BRANCH_QUEUE, { notify: true });
     })();
     return this.ready;
   }
@@ -211,7 +235,7 @@ export class PgBossJobQueue implements JobQueue {
     this.working = true;
     await this.boss.work<unknown>(
       BRANCH_QUEUE,
-      { localConcurrency: Math.max(1, options.concurrency), batchSize: 1, pollingIntervalSeconds: this.settings.pollingIntervalSeconds },
+      { localConcurrency: Math.max(1, options.concurrency), batchSize: 1, pollingIntervalSeconds: this.settings.pollingIntervalSeconds, notifyPollingIntervalSeconds: this.settings.notifyPollingIntervalSeconds },
       async (jobs: Array<Job<unknown>>) => {
         for (const job of jobs) {
           const branchJob = toBranchJob(job.data);

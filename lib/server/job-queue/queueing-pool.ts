@@ -1,4 +1,4 @@
-import type { RunId } from "@/lib/domain/ids";
+import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { RunStore } from "@/lib/db/store";
 import type { EngineDeps } from "@/lib/engine/run-engine";
 import { leaseStateOf } from "../lease-owner";
@@ -108,19 +108,24 @@ export class QueueingWorkerPool extends WorkerPool {
   }
 
   private async pass(): Promise<void> {
+    // Queued first: a branch whose job is still queued needs no send (with hundreds of queued runs and several
+    // processes reconciling every few seconds, re-sending each one would be most of the database's work).
+    const queued = new Set<BranchId>(await this.queue.queuedBranches());
     const runnable = await this.runStore.listRunnableBranches(100_000);
     const jobs: BranchJob[] = [];
     const runnableIds = new Set<string>();
     for (const branch of runnable) {
       runnableIds.add(branch.branchId);
-      if (this.isActive(branch.branchId) || leaseStateOf(branch.lease) === "live") continue;
+      if (queued.has(branch.branchId) || this.isActive(branch.branchId) || leaseStateOf(branch.lease) === "live") continue;
       jobs.push({ runId: branch.runId, branchId: branch.branchId, priority: await this.priorityOf(branch.runId) });
     }
+    // Keyed: a job another process enqueued in the meantime is not made twice.
     if (jobs.length > 0) await this.queue.enqueue(jobs);
     // Queued jobs of branches that stopped being runnable (cancelled, paused) go; a job naming a branch
-    // this database does not have stays, to fail and show up as a dead letter.
+    // this database does not have stays, to fail and show up as a dead letter. (A branch made runnable
+    // after the list above was read is not among the queued ones read before it, so it is not cancelled.)
     const stale = [];
-    for (const branchId of await this.queue.queuedBranches()) {
+    for (const branchId of queued) {
       if (!runnableIds.has(branchId) && (await this.runStore.getBranchSummary(branchId)) !== null) stale.push(branchId);
     }
     if (stale.length > 0) await this.queue.cancelQueued(stale);
