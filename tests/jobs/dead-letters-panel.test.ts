@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { createElement } from "react";
+import { createElement, type ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DeadLetterListResponse, DeadLetterRow } from "@/lib/domain/dead-letter-actions";
 import type { RateLimitView } from "@/lib/domain/rate-limit-view";
@@ -17,7 +17,7 @@ import { RateLimitsView } from "@/components/jobs/rate-limits-panel";
  */
 
 // next/link needs the app router; a plain anchor is what it renders.
-vi.mock("next/link", () => ({ default: ({ href, children, ...rest }: { href: string; children: unknown }) => createElement("a", { href, ...rest }, children as never) }));
+vi.mock("next/link", () => ({ default: ({ href, children, ...rest }: { href: string; children?: ReactNode }) => createElement("a", { href, ...rest }, children) }));
 
 const letter = (id: string, overrides: Partial<DeadLetterRow> = {}): DeadLetterRow => ({
   id,
@@ -80,7 +80,7 @@ afterEach(() => {
 
 describe("/jobs dead-letter actions (issue 17)", () => {
   it("Retry shows its pending state, announces what the server did and reloads the list", async () => {
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const api: FakeApi = { letters: [letter("aaaa1111"), letter("bbbb2222")], hold: new Promise<void>((resolve) => (release = resolve)), calls: [] };
     installFetch(api);
     renderPanel();

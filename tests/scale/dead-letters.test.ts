@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { RunEvent } from "@/lib/domain/events";
 import { isAppError } from "@/lib/domain/errors";
 import { asBranchId, asRunId, type BranchId } from "@/lib/domain/ids";
@@ -58,8 +59,9 @@ async function cli(args: string[], env: Record<string, string | undefined> = har
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [...TSX_ARGS, "bin/cli.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 90_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === "number" ? failed.code : -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+    // execFile rejects on a non-zero exit with the exit code and both outputs on the error.
+    const failed = z.object({ code: z.number().catch(-1), stdout: z.string().catch(""), stderr: z.string().catch("") }).parse(error);
+    return failed;
   }
 }
 
