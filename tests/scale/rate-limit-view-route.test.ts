@@ -44,18 +44,11 @@ beforeAll(async () => {
     OPENAI_COMPATIBLE_API_KEY: COMPATIBLE_KEY,
     OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:9/v1",
     OPENAI_API_KEY: OPENAI_KEY,
-    REFLEXION_JOB_RECONCILE_MS: "60000",
   });
   route = await import("@/app/api/jobs/rate-limits/route");
 }, 120_000);
 
 afterAll(async () => {
-  const { getServerContext } = await import("@/lib/server/app-context");
-  const context = getServerContext();
-  await context.workers.stop();
-  await context.jobs.stop({ graceful: false });
-  await context.fanOut?.stop();
-  await context.store.close();
   await pg?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 }, 60_000);

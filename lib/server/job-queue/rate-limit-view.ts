@@ -1,9 +1,7 @@
-import { sql } from "drizzle-orm";
+import { Pool } from "pg";
 import { z } from "zod";
 import { pgErrorCode } from "@/lib/db/pg/database";
 import { isPostgresUrl } from "@/lib/db/pg/database-url";
-import { PgRunStore } from "@/lib/db/pg/pg-store";
-import type { RunStore } from "@/lib/db/store";
 import type { BlockedModel, RateLimitEntry, RateLimitView } from "@/lib/domain/rate-limit-view";
 import { RATE_LIMIT_TABLE } from "@/lib/llm/rate-limits/call-limiter";
 import { parseRateLimits, type RateLimitTable } from "@/lib/llm/rate-limits/config";
@@ -19,8 +17,11 @@ import { parseRateLimits, type RateLimitTable } from "@/lib/llm/rate-limits/conf
  * lib/llm/rate-limits/call-limiter.ts). Only the part before the last `|` — the provider + model —
  * leaves this module; the key id (a hash of the API key) is dropped here and never reaches a client.
  * In the embedded mode blocks live in each process's memory and are not readable: `blocked` is null.
+ * The blocks are read through a small pool of this module's own (one connection, closed when idle)
+ * rather than the run store's: the production build may bundle the store classes into several
+ * chunks, so the store cannot be recognised as PostgreSQL by its class here.
  */
-export async function readRateLimitView(env: Record<string, string | undefined>, store: RunStore, now = Date.now()): Promise<RateLimitView> {
+export async function readRateLimitView(env: Record<string, string | undefined>, now = Date.now()): Promise<RateLimitView> {
   let table: RateLimitTable = {};
   let problem: string | null = null;
   try {
@@ -29,11 +30,12 @@ export async function readRateLimitView(env: Record<string, string | undefined>,
     problem = `${error instanceof Error ? error.message : String(error)} Fix REFLEXION_RATE_LIMITS in every process's environment and restart them.`;
   }
   const limits = rateLimitEntries(table);
-  const shared = isPostgresUrl(env.REFLEXION_DATABASE_URL) && store instanceof PgRunStore;
+  const url = env.REFLEXION_DATABASE_URL?.trim();
+  const shared = isPostgresUrl(url);
   let blocked: BlockedModel[] | null = null;
-  if (shared) {
+  if (shared && url) {
     try {
-      blocked = await readBlocks(store, now);
+      blocked = await readBlocks(url, now);
     } catch (error) {
       blocked = null;
       problem ??= `Could not read the rate-limit table ${RATE_LIMIT_TABLE}: ${error instanceof Error ? error.message : String(error)}. Check that REFLEXION_DATABASE_URL's database is reachable, then reload.`;
@@ -66,13 +68,25 @@ const rowsSchema = z.object({ rows: z.array(z.object({ key: z.string(), expire: 
 /** PostgreSQL's `undefined_table`: no call was limited yet, so the table was never created. */
 const UNDEFINED_TABLE = "42P01";
 
+const pools = new Map<string, Pool>();
+
+/** This module's pool on `url`: at most one connection, closed after 10 s idle, never holding the process open. */
+function poolFor(url: string): Pool {
+  let pool = pools.get(url);
+  if (!pool) {
+    pool = new Pool({ connectionString: url, max: 1, idleTimeoutMillis: 10_000, allowExitOnIdle: true, application_name: "reflexion-rate-limit-view" });
+    // An idle connection the server closes (restart, test teardown) must not crash the process.
+    pool.on("error", () => undefined);
+    pools.set(url, pool);
+  }
+  return pool;
+}
+
 /** Models blocked now, by provider + model (the latest end of their keys' blocks), soonest end first. */
-async function readBlocks(store: PgRunStore, now: number): Promise<BlockedModel[]> {
+async function readBlocks(url: string, now: number): Promise<BlockedModel[]> {
   let result: unknown;
   try {
-    result = await store.pg.db.execute(
-      sql`SELECT key, expire FROM ${sql.identifier(RATE_LIMIT_TABLE)} WHERE key LIKE ${`${BLOCK_PREFIX}%`} AND points > 1 AND expire > ${now}`,
-    );
+    result = await poolFor(url).query(`SELECT key, expire FROM "${RATE_LIMIT_TABLE}" WHERE key LIKE $1 AND points > 1 AND expire > $2`, [`${BLOCK_PREFIX}%`, now]);
   } catch (error) {
     if (pgErrorCode(error) === UNDEFINED_TABLE) return [];
     throw error;

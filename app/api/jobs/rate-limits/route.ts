@@ -1,5 +1,4 @@
 import { rateLimitViewSchema } from "@/lib/domain/rate-limit-view";
-import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 import { readRateLimitView } from "@/lib/server/job-queue/rate-limit-view";
 
@@ -12,7 +11,4 @@ export const dynamic = "force-dynamic";
  * shared through PostgreSQL or kept per process; and in shared mode the provider + model pairs a
  * 429's `Retry-After` blocks now, with until when. Never an API key or a key's hash.
  */
-export const GET = handle(async () => {
-  const { store } = getServerContext();
-  return Response.json(rateLimitViewSchema.parse(await readRateLimitView(process.env, store)));
-});
+export const GET = handle(async () => Response.json(rateLimitViewSchema.parse(await readRateLimitView(process.env))));
