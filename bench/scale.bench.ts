@@ -3,11 +3,19 @@
  * against a fake OpenAI-compatible model with a fixed 200 ms latency, in one run of the script, and
  * the shared rate limit holding across 4 workers.
  *
- *   npm run bench:scale [-- --runs 32 --concurrency 2 --latency-ms 200]
+ *   npm run bench:scale [-- --runs 64 --limit-runs 32 --concurrency 2 --latency-ms 200 --workers 1,2,4]
+ *
+ * 64 runs by default: with 4 workers × 2 runs at once, 32 runs are only four "waves" of 8, and
+ * the figure would mostly measure the first and last wave (submitting the experiment, the
+ * workers' first run, the wave that ends last) rather than how fast a queue of a lab's size
+ * drains; 64 give eight waves. The rate-limit phase runs 32 (at 240 requests/min, 64 runs would
+ * take over three minutes and show nothing more).
  *
  * Each worker count gets a fresh PostgreSQL (the machine's, in a temp dir on 127.0.0.1; see
- * tests/helpers/postgres-server.ts). The workers are started and ready before the experiment is
- * submitted, so the figure is runs per minute of the queue draining, not process start-up. Episodes
+ * tests/helpers/postgres-server.ts). The workers are started and ready, and the task set imported,
+ * before the clock starts; the measured time is from submitting the experiment (its runs created,
+ * their jobs enqueued) until its last run ended — runs per minute of the queue draining, not
+ * process start-up. It also prints the workers' CPU time per run (Linux /proc). Episodes
  * are I/O bound on the model's latency, so runs/min should rise near-linearly with workers (target:
  * 1 → 4 workers ≥ 3.2×). The last phase configures a requests/min limit for the model and prints the
  * highest request rate the fake provider saw (any 60 s, or the whole phase when shorter) against it.
@@ -18,10 +26,11 @@ import { parseArgs } from "node:util";
 import { startScaleHarness, sleep, waitUntil, type ScaleHarness } from "../tests/scale/harness";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "32" }, concurrency: { type: "string", default: "2" }, "latency-ms": { type: "string", default: "200" }, workers: { type: "string", default: "1,2,4" } },
+  options: { runs: { type: "string", default: "64" }, "limit-runs": { type: "string", default: "32" }, concurrency: { type: "string", default: "2" }, "latency-ms": { type: "string", default: "200" }, workers: { type: "string", default: "1,2,4" } },
   strict: true,
 });
 const RUNS = Number(values.runs);
+const LIMIT_RUNS = Number(values["limit-runs"]);
 const CONCURRENCY = Number(values.concurrency);
 const LATENCY_MS = Number(values["latency-ms"]);
 const WORKER_COUNTS = (values.workers ?? "1,2,4").split(",").map(Number);
@@ -36,38 +45,62 @@ interface Phase {
   requests: number;
   runsPerMin: number;
   requestsPerMin: number;
+  /** CPU time of the worker processes (user + system) per run, ms: what a run costs a worker besides waiting on the model. */
+  workerCpuMsPerRun: number;
 }
 
-async function experiment(h: ScaleHarness, runs: number): Promise<string> {
+/** CPU time (user + system) a process has used so far, ms, from /proc (Linux); 0 where it cannot be read. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the ")" that ends the command name; in clock ticks (100 per second on Linux).
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Imports the HotpotQA sample as a task set (set-up, before the clock starts: it does not depend on the workers). */
+async function importTasks(h: ScaleHarness): Promise<{ id: string; taskIds: string[] }> {
   const listing = await h.producer.service.importTaskSet("qa", "hotpotqa-sample100.json", fs.readFileSync(HOTPOT, "utf8"));
+  return { id: listing.taskSet.id, taskIds: listing.tasks.map((task) => task.id) };
+}
+
+/** Submits the experiment (its runs are created and their jobs enqueued: inside the measured time). */
+async function experiment(h: ScaleHarness, tasks: { id: string; taskIds: string[] }, runs: number): Promise<string> {
   const record = await h.producer.experiments.start({
     name: `bench scale ${runs}`,
     environment: "qa",
-    taskSet: listing.taskSet.id,
-    taskIds: listing.tasks.slice(0, runs).map((task) => task.id),
+    taskSet: tasks.id,
+    taskIds: tasks.taskIds.slice(0, runs),
     arms: [{ label: "reflexion", strategy: "reflexion", modelId: MODEL }],
     maxTrials: 5,
   });
   return record.id;
 }
 
-async function phase(workers: number, options: { rateLimits?: string } = {}): Promise<Phase> {
+async function phase(workers: number, options: { rateLimits?: string; runs?: number } = {}): Promise<Phase> {
+  const runs = options.runs ?? RUNS;
   // Reconciling every 5 s: the jobs are enqueued once by the producer; workers' passes are only a safety net.
   const h = await startScaleHarness({ latencyMs: LATENCY_MS, rateLimits: options.rateLimits, env: { REFLEXION_JOB_RECONCILE_MS: "5000" } });
   try {
     const processes = Array.from({ length: workers }, () => h.startWorker({ concurrency: CONCURRENCY }));
     await Promise.all(processes.map((worker) => worker.waitFor(/pg-boss worker:/, 120_000)));
+    const tasks = await importTasks(h);
     await sleep(500);
+    const cpuBefore = processes.map((worker) => cpuMs(worker.child.pid));
     const startedAt = Date.now();
-    const id = await experiment(h, RUNS);
+    const id = await experiment(h, tasks, runs);
     await h.pool.reconcile();
     await waitUntil(async () => {
       const summary = await h.producer.experiments.summary(id);
       return summary.progress.done >= summary.progress.total;
     }, `the experiment with ${workers} worker(s)`, 30 * 60_000, 100);
     const seconds = (Date.now() - startedAt) / 1000;
+    const workerCpuMs = processes.reduce((sum, worker, index) => sum + (cpuMs(worker.child.pid) - (cpuBefore[index] ?? 0)), 0);
     const requests = h.fake.chatRequests().length;
-    return { workers, runs: RUNS, seconds, requests, runsPerMin: (RUNS / seconds) * 60, requestsPerMin: maxRequestsPerMinute(h) };
+    return { workers, runs, seconds, requests, runsPerMin: (runs / seconds) * 60, requestsPerMin: maxRequestsPerMinute(h), workerCpuMsPerRun: workerCpuMs / runs };
   } finally {
     await h.stop();
   }
@@ -94,7 +127,9 @@ async function main(): Promise<void> {
   for (const workers of WORKER_COUNTS) {
     const result = await phase(workers);
     phases.push(result);
-    console.log(`  ${workers} worker(s): ${result.runs} runs in ${result.seconds.toFixed(1)} s = ${result.runsPerMin.toFixed(1)} runs/min (${result.requests} model requests, ${result.requestsPerMin.toFixed(0)} requests/min)`);
+    console.log(
+      `  ${workers} worker(s): ${result.runs} runs in ${result.seconds.toFixed(1)} s = ${result.runsPerMin.toFixed(1)} runs/min (${result.requests} model requests, ${result.requestsPerMin.toFixed(0)} requests/min; workers' CPU ${result.workerCpuMsPerRun.toFixed(0)} ms per run)`,
+    );
   }
   const one = phases.find((p) => p.workers === 1);
   const most = phases.at(-1);
@@ -105,7 +140,7 @@ async function main(): Promise<void> {
   // 2-s windows (8 requests each): any 60 s overlaps at most 31 of them, so at most 248 requests — the limit plus one window.
   const windowSeconds = 2;
   const bound = LIMIT_PER_MIN + (LIMIT_PER_MIN * windowSeconds) / 60;
-  const limited = await phase(Math.max(...WORKER_COUNTS), { rateLimits: JSON.stringify({ compatible: { requestsPerMinute: LIMIT_PER_MIN, windowSeconds } }) });
+  const limited = await phase(Math.max(...WORKER_COUNTS), { runs: LIMIT_RUNS, rateLimits: JSON.stringify({ compatible: { requestsPerMinute: LIMIT_PER_MIN, windowSeconds } }) });
   const held = limited.requestsPerMin <= bound;
   console.log(
     `  shared limit ${LIMIT_PER_MIN} requests/min (${windowSeconds}-s windows, so ≤ ${bound} in any 60 s) across ${limited.workers} workers: observed max ${limited.requestsPerMin.toFixed(0)} requests/min over ${limited.seconds.toFixed(0)} s, ${limited.runsPerMin.toFixed(1)} runs/min — ${held ? "held" : "NOT held"}`,

@@ -409,9 +409,30 @@ async function insertBatch(tx: PgExecutor, branch: BranchRecord, drafts: readonl
     applyToBranchSummary(summary, event);
     if (!wasRunning && summary.status === "running") queuedAt = occurredAt;
   }
-  await tx.insert(schema.events).values(stored.map(eventToRow));
-  await writeSummary(tx, branch.runId, branch.id, summary, queuedAt, existing === null);
-  await notify(tx, { runId: branch.runId, branchId: branch.id, firstSeq: after + 1, seq, origin });
+  const notice: EventNotice = { runId: branch.runId, branchId: branch.id, firstSeq: after + 1, seq, origin };
+  if (existing === null) {
+    await tx.insert(schema.events).values(stored.map(eventToRow));
+    await writeSummary(tx, branch.runId, branch.id, summary, queuedAt, true);
+    await notify(tx, notice);
+    return stored;
+  }
+  // The usual case, in one round trip: the events inserted and the summary updated as data-modifying
+  // CTEs (each runs exactly once, whether or not the outer query reads it), the notification sent
+  // once (one summary row). The unique (branch_id, seq) index still rejects a second writer's seq.
+  const inserted = tx.$with("inserted").as(tx.insert(schema.events).values(stored.map(eventToRow)).returning({ seq: schema.events.seq }));
+  const updated = tx
+    .$with("updated")
+    .as(
+      tx
+        .update(schema.branchSummaries)
+        .set({ branchId: branch.id, runId: branch.runId, status: summary.status, queuedAt, summary })
+        .where(eq(schema.branchSummaries.branchId, branch.id))
+        .returning({ branchId: schema.branchSummaries.branchId }),
+    );
+  await tx
+    .with(inserted, updated)
+    .select({ notified: sql`pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(notice)})` })
+    .from(updated);
   return stored;
 }
 
