@@ -62,9 +62,9 @@ export function DeadLetterRow({ letter, onDone }: { letter: DeadLetterRowData; o
         <Badge tone={letter.priority === "interactive" ? "sky" : "neutral"}>{letter.priority}</Badge>
       </td>
       <td className="py-1.5 pr-3 tabular-nums">{letter.attempts}</td>
-      <td className="py-1.5 pr-3 break-words text-slate-700">{letter.error ?? "no message recorded"}</td>
+      <td className="min-w-64 py-1.5 pr-3 break-words text-slate-700">{letter.error ?? "no message recorded"}</td>
       <td className="py-1.5 pr-3 text-xs text-slate-500">{letter.failedAt ? new Date(letter.failedAt).toLocaleString() : "—"}</td>
-      <td className="py-1.5 text-xs">
+      <td className="min-w-52 py-1.5 text-xs">
         <p className="text-slate-700" data-testid="dead-letter-branch">
           {branchNow(letter)}
         </p>

@@ -146,7 +146,7 @@ describe("dead letters you can act on (issue 17, pg-boss)", () => {
     // B ended meanwhile: its letter says so, a retry is refused (nothing enqueued, the letter stays), then it is discarded.
     const staleB = await letterOf(b.id);
     expect(staleB).toMatchObject({ branch: { status: "ended", outcome: "success" } });
-    expect(staleB?.retryRefusal).toMatch(/already ended \(success\).*Discard the letter/);
+    expect(staleB?.retryRefusal).toMatch(/^This run already ended \(success\).*Discard the letter/);
     const refused = await service.retry(letterB?.id ?? "");
     expect(refused).toMatchObject({ outcome: "finished" });
     expect(refused.message).toMatch(/already ended \(success\) — nothing to retry/);
@@ -165,6 +165,7 @@ describe("dead letters you can act on (issue 17, pg-boss)", () => {
     expect(await harness.producer.jobs.enqueue([{ runId: asRunId(ghostRun), branchId: asBranchId("00000000-0000-4000-8000-00000000b0b0"), priority: "batch" }])).toBe(1);
     await waitUntil(async () => (await letterOf(ghostRun)) !== null, "the ghost job's dead letter", 60_000, 300);
     expect(await letterOf(ghostRun)).toMatchObject({ branch: { status: "missing", queuedAgain: false } });
+    expect((await letterOf(ghostRun))?.retryRefusal).toMatch(/^This run: its branch is not in this database .* Discard the letter\.$/);
     const all = await cli(["jobs", "retry", "--all"]);
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(/\tmissing\t.*not in this database .* Discard the letter/);

@@ -94,7 +94,7 @@ export class DeadLetterService {
   private async retryLetter(letter: DeadLetter): Promise<RetryResult> {
     const base = { letterId: letter.id, runId: letter.runId, branchId: letter.branchId };
     const summary = await this.store.getBranchSummary(asBranchId(letter.branchId));
-    const refusal = refusalOf(letter, summary);
+    const refusal = refusalOf(letter, summary, true);
     if (refusal) return { ...base, ...refusal };
     const done = await this.jobs.requeueDeadLetter(letter.id);
     if (done === null) throw new AppError("not-found", `Dead letter ${letter.id} was removed meanwhile (retried or discarded by someone else).`);
@@ -108,7 +108,7 @@ export class DeadLetterService {
   private async row(letter: DeadLetter, queued: ReadonlySet<string>): Promise<DeadLetterRow> {
     const branchId: BranchId = asBranchId(letter.branchId);
     const [summary, lease] = await Promise.all([this.store.getBranchSummary(branchId), this.store.getLease(branchId)]);
-    const refusal = refusalOf(letter, summary);
+    const refusal = refusalOf(letter, summary, false);
     return {
       ...letter,
       branch: {
@@ -125,11 +125,16 @@ export class DeadLetterService {
   }
 }
 
-/** Why the letter's branch must not be enqueued again, or null when its log still says running. */
-function refusalOf(letter: DeadLetter, summary: BranchSummaryState | null): Pick<RetryResult, "outcome" | "message"> | null {
-  const run = `Run ${letter.runId}`;
+/**
+ * Why the letter's branch must not be enqueued again, or null when its log still says running.
+ * `named`: the sentence names the run and branch (a retry's result, the CLI); else it says "This
+ * run" (a row of the list, which shows the run beside it).
+ */
+function refusalOf(letter: DeadLetter, summary: BranchSummaryState | null, named: boolean): Pick<RetryResult, "outcome" | "message"> | null {
+  const run = named ? `Run ${letter.runId}` : "This run";
   if (!summary) {
-    return { outcome: "missing", message: `${run}: its branch ${letter.branchId} is not in this database (deleted, or the job came from another database on the same queue) — nothing to retry. Discard the letter.` };
+    const branch = named ? `its branch ${letter.branchId}` : "its branch";
+    return { outcome: "missing", message: `${run}: ${branch} is not in this database (deleted, or the job came from another database on the same queue) — nothing to retry. Discard the letter.` };
   }
   switch (summary.status) {
     case "running":
