@@ -103,7 +103,11 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
   const append = async (drafts: EventDraft[]): Promise<void> => {
     const stored = await deps.log.append(runId, branchId, drafts);
     options.onEvents?.(stored);
-    await refresh();
+    // Our batch came right after what we had seen (the usual case): fold it as the store returned
+    // it, without reading it back. If another writer appended in between, read everything since.
+    // Either way the next boundary's refresh picks up what others append later.
+    if (stored[0]?.seq === state.lastSeq + 1) for (const event of stored) applyEvent(state, event);
+    else await refresh();
   };
 
   for (let iteration = 0; ; iteration += 1) {
