@@ -8,6 +8,9 @@ import { PgBossJobQueue, pgBossSettings } from "./pg-boss-queue";
 import type { JobQueue } from "./port";
 import { DEFAULT_RECONCILE_MS, QueueingWorkerPool } from "./queueing-pool";
 
+/** How often a shared-mode worker re-reads a driven branch's summary for a cancel request it may have missed, ms. */
+export const SHARED_INTENT_POLL_MS = 1_000;
+
 /**
  * The worker pool and job queue of a process (issue 17 part 2): with
  * `REFLEXION_DATABASE_URL=postgres://…` a {@link QueueingWorkerPool} over the pg-boss queue on that
@@ -31,5 +34,8 @@ export function workersFromEnv(
   const reconcileMs = Number(env.REFLEXION_JOB_RECONCILE_MS?.trim() || DEFAULT_RECONCILE_MS);
   if (!Number.isInteger(reconcileMs) || reconcileMs < 100) throw new Error(`REFLEXION_JOB_RECONCILE_MS must be a whole number of ms ≥ 100 (got "${env.REFLEXION_JOB_RECONCILE_MS}").`);
   const jobs = new PgBossJobQueue(url, pgBossSettings(env));
-  return { workers: new QueueingWorkerPool(store, deps, bus, options, jobs, reconcileMs), jobs };
+  // A cancel or pause request appended by another process reaches this one's bus at once through the
+  // LISTEN fan-out (lib/server/pg-notify-bus.ts); polling each driven branch's summary is only the
+  // backstop for a missed notification, so once a second rather than the embedded pool's 250 ms.
+  return { workers: new QueueingWorkerPool(store, deps, bus, { intentPollMs: SHARED_INTENT_POLL_MS, ...options }, jobs, reconcileMs), jobs };
 }
