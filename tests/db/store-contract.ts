@@ -33,6 +33,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
       await store.close();
     });
 
+    it("stores text with NUL characters (a model's completion, a program's output) in events and the response cache", async () => {
+      const store = await makeStore();
+      const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
+      // A real NUL, then the six characters backslash-u-0-0-0-0, which must stay as they are.
+      const text = "answer\u0000tail, literally \\u0000 here";
+      await store.append(run.id, run.rootBranchId, [draft("trial-end", { trial: 1, outcome: "failure", reason: text })]);
+      await store.putCachedResponse("nul-key", { text, usage: { inputTokens: 1, outputTokens: 1 }, finishReason: "stop" });
+      // SQLite keeps the NUL; PostgreSQL's jsonb cannot hold one and stores U+FFFD instead. Nothing else changes.
+      const kept = (value: string | undefined) => value?.replaceAll("\u0000", "\uFFFD");
+      const [, stored] = await store.list(run.id, run.rootBranchId);
+      expect(stored?.type).toBe("trial-end");
+      const reason = stored?.type === "trial-end" ? stored.data.reason : undefined;
+      expect(kept(reason)).toBe("answer\uFFFDtail, literally \\u0000 here");
+      expect(kept((await store.getCachedResponse("nul-key"))?.text)).toBe("answer\uFFFDtail, literally \\u0000 here");
+      await store.close();
+    });
+
     it("rejects a malformed event and stores nothing of its batch", async () => {
       const store = await makeStore();
       const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });

@@ -1,4 +1,6 @@
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+// NUL-safe: jsonb cannot hold U+0000, which text from a model or a program may contain (see the module).
+import { jsonb } from "./nul-safe-jsonb";
 
 /**
  * PostgreSQL schema (drizzle `pg-core`), mirroring the SQLite one (lib/db/schema.ts) table for
