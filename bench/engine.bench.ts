@@ -7,7 +7,11 @@
  * - events per second appended by the engine, in memory and in SQLite on disk;
  * - a fully recorded replay of that run;
  * - the engine's cost per event for runs of ~150, ~1,500 and ~15,000 events
- *   (it must not grow with the run: largest / smallest ≤ 1.25);
+ *   (it must not grow with the run: largest / smallest ≤ 1.25). Each cell is the median over
+ *   {@link ROUNDS} = 3 interleaved rounds (the ~15,000-event run: the median of 3 runs, one per
+ *   round). On a shared machine one bench run still moves by ±0.1 in the ratio (about half of
+ *   SQLite's CPU time per event is the fsync of each append, which varies with other processes'
+ *   disk writes), so the README quotes the median of 3 bench runs;
  * - the event-loop delay (p99, max) while a 50-trial demo-model run executes
  *   through the real model port, the response cache and SQLite (target p99 < 50 ms).
  *
