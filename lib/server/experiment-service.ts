@@ -122,6 +122,9 @@ export class ExperimentService {
         );
         created += 1;
       }
+      // Workers start on a task as soon as all its arms exist, not after the whole experiment is
+      // created (seconds for hundreds of runs). Wakes are coalesced: at most one pass runs, one waits.
+      if (options.start !== false) this.workers.wake();
     }
     if (options.start !== false) this.workers.wake();
     return created;
