@@ -80,16 +80,21 @@ function quoteObservation(observation: string): string {
 }
 
 /**
- * Applies the loop rules to the steps so far (oldest first). Pure; looks only
- * at the last steps, so it finds the loop at the step it closes.
+ * Applies the loop rules to the steps so far (oldest first). Pure; reads only
+ * the last max(repeatLimit, 2 × the longest period) steps, so it finds the loop at the step it closes.
  */
-export function detectLoop(steps: readonly LoopStep[], reading: ActionReading, rules: LoopRules = DEFAULT_LOOP_RULES): LoopHalt | null {
+export function detectLoop(allSteps: readonly LoopStep[], reading: ActionReading, rules: LoopRules = DEFAULT_LOOP_RULES): LoopHalt | null {
+  const limit = Math.max(2, Math.floor(rules.repeatLimit));
+  const periods = [...new Set(rules.cyclePeriods.map((p) => Math.floor(p)).filter((p) => p >= 2))].sort((a, b) => a - b);
+  // Both rules compare only the last max(limit, 2 × period) steps: read those alone, so that the
+  // check after each step costs the same however long the trial is (engine bench, per-event cost).
+  const lookback = Math.max(limit, ...periods.map((period) => 2 * period));
+  const steps = allSteps.length > lookback ? allSteps.slice(-lookback) : allSteps;
   const keys = steps.map((step) => reading.key(step.actionText));
   const observations = steps.map((step) => step.observation.toLowerCase().replace(/\s+/gu, " ").trim());
   const same = (i: number, j: number) => keys[i] === keys[j] && observations[i] === observations[j];
   const n = steps.length;
 
-  const limit = Math.max(2, Math.floor(rules.repeatLimit));
   if (n >= limit) {
     const first = n - limit;
     let repeated = true;
@@ -103,7 +108,6 @@ export function detectLoop(steps: readonly LoopStep[], reading: ActionReading, r
     }
   }
 
-  const periods = [...new Set(rules.cyclePeriods.map((p) => Math.floor(p)).filter((p) => p >= 2))].sort((a, b) => a - b);
   for (const period of periods) {
     if (n < 2 * period) continue;
     const start = n - 2 * period;
