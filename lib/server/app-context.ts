@@ -31,7 +31,10 @@ import type { TemplateStore } from "@/lib/db/template-store";
 import { TemplateService } from "./template-service";
 import { TemplateWorkbench } from "./template-workbench";
 import { DEFAULT_CONCURRENCY, parseProviderCaps, type WorkerPool, type WorkerPoolOptions } from "./worker-pool";
-import { workersFromEnv } from "./job-queue/from-env";
+import type { CallRateLimiter } from "@/lib/llm/rate-limits/call-limiter";
+import { SHARED_INTENT_POLL_MS, workersFromEnv } from "./job-queue/from-env";
+import { PgBossJobQueue, pgBossSettings } from "./job-queue/pg-boss-queue";
+import { WorkerPool as PlainWorkerPool } from "./worker-pool";
 import type { JobQueue } from "./job-queue/port";
 import { callLimiterFromEnv } from "@/lib/llm/rate-limits/from-env";
 import { PriceService } from "./price-service";
@@ -96,6 +99,14 @@ export interface ServerContext {
    * app servers and workers reach this process's bus); `ready` resolves once it listens.
    */
   fanOut?: { ready: Promise<void>; stop(): Promise<void>; watched(runId: string): boolean };
+  /**
+   * Releases everything this context holds, so a short-lived process (every CLI command) exits:
+   * stops the worker pool (its timers; driven branches stop at their next boundary and stay
+   * runnable), the job queue (pg-boss: `graceful` waits for the handlers running now, default false),
+   * the LISTEN fan-out, the memory-store sweep and the shared rate limiter's pool, then closes the store.
+   * Safe to call twice.
+   */
+  close(options?: { graceful?: boolean }): Promise<void>;
 }
 
 /** The database file this process uses. */
@@ -115,48 +126,69 @@ export function openRunStore(env: Record<string, string | undefined> = process.e
   return url ? new PgRunStore(openNodePostgres(url)) : new SqliteRunStore(databasePath(env));
 }
 
+/** Options of {@link createServerContext}. */
+export interface ServerContextOptions {
+  store?: RunStore;
+  env?: Record<string, string | undefined>;
+  /** The live model port (tests pass one over AI SDK mock models); it is wrapped with the response cache. */
+  model?: ModelPort;
+  /** Start the worker pool, so queued runs are claimed (default true; the CLI's `run` passes false). */
+  startWorkers?: boolean;
+  /**
+   * Shared mode only (`REFLEXION_DATABASE_URL`): this process drives only the branches it is asked
+   * to (`cli run`, `resume`, `fork`, `replay`, `experiment run --here`) — its pool is a plain
+   * {@link WorkerPool} that never reconciles the store with the job queue nor works jobs, so a CLI
+   * command never starts other runs' jobs; `jobs` is still the pg-boss queue (to enqueue, or for the
+   * dead letters), started only when used. Default false. No effect on the embedded default.
+   */
+  driveOnly?: boolean;
+  /** Overrides of the pool's settings (default from the environment). */
+  workers?: WorkerPoolOptions;
+  /** Written into pause and cancel requests: `web` (default), `cli`, … */
+  requestedBy?: string;
+  /**
+   * The template library's store. Default: the SQLite file of the database when no `store` is given,
+   * else an in-memory one (tests that pass a store get a library of their own).
+   */
+  templates?: TemplateStore;
+  /** Issue 16: the price table's and memory stores' clock (tests); default the wall clock. */
+  now?: () => Date;
+}
+
 /**
  * Composition root: wires the store, model port, environments, executor and
  * service. Exported for the CLI and tests; routes use {@link getServerContext}.
+ * Short-lived callers (the CLI) release it with {@link ServerContext.close}.
  */
-export function createServerContext(
-  options: {
-    store?: RunStore;
-    env?: Record<string, string | undefined>;
-    /** The live model port (tests pass one over AI SDK mock models); it is wrapped with the response cache. */
-    model?: ModelPort;
-    /** Start the worker pool, so queued runs are claimed (default true; the CLI's `run` passes false). */
-    startWorkers?: boolean;
-    /** Overrides of the pool's settings (default from the environment). */
-    workers?: WorkerPoolOptions;
-    /** Written into pause and cancel requests: `web` (default), `cli`, … */
-    requestedBy?: string;
-    /**
-     * The template library's store. Default: the SQLite file of the database when no `store` is given,
-     * else an in-memory one (tests that pass a store get a library of their own).
-     */
-    templates?: TemplateStore;
-    /** Issue 16: the price table's and memory stores' clock (tests); default the wall clock. */
-    now?: () => Date;
-  } = {},
-): ServerContext {
+export function createServerContext(options: ServerContextOptions = {}): ServerContext {
   const env = options.env ?? process.env;
   const store = options.store ?? openRunStore(env);
+  try {
+    return wireContext(store, env, options);
+  } catch (error) {
+    // A bad setting (REFLEXION_RATE_LIMITS, REFLEXION_CONCURRENCY, …) must not leave the store's pool open: the process could not exit.
+    if (!options.store) void store.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function wireContext(store: RunStore, env: Record<string, string | undefined>, options: ServerContextOptions): ServerContext {
   const bus = new RunEventBus();
   // Issue 17: on PostgreSQL, appends of other processes (and their live calls) reach this bus at once.
+  // Started last, once nothing below can throw on a bad setting (its LISTEN connection would keep the process alive).
   const pgFanOut = store instanceof PgRunStore ? new PgFanOut(store, bus) : null;
-  const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   // Issue 17: in shared mode the template library, prices, grades and memory stores live in the same PostgreSQL database.
   const shared = !options.store && store instanceof PgRunStore ? pgCompanionStores(store) : null;
   // Issue 16 (M2): on the database file, or in memory when the caller passes its own run store (tests).
   const prices = new PriceService(options.store ? new MemoryPriceStore() : (shared?.prices ?? new SqlitePriceStore(databasePath(env))), options.now);
   const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : (shared?.memoryStores ?? new SqliteMemoryStoreRepository(databasePath(env))), options.now);
   const otlp = new OtlpService(store, env);
+  let limiter: CallRateLimiter | null = null;
   const engineDeps: EngineDeps = {
     // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended (issue 18).
     log: otlp.liveLog(store),
     model: createCachingModelPort(
-      options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook], rateLimiter: callLimiterFromEnv(env) }),
+      options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook], rateLimiter: (limiter = callLimiterFromEnv(env)) }),
       store,
     ),
     environmentFor: (id) => environmentEntry(id).family,
@@ -164,7 +196,11 @@ export function createServerContext(
     memory: memoryStores.port(),
   };
   // Issue 17: in shared mode (REFLEXION_DATABASE_URL) runs become pg-boss jobs for `cli worker` processes.
-  const { workers, jobs } = workersFromEnv(store, engineDeps, bus, { ...workerSettings(env), ...options.workers }, env);
+  const poolOptions: WorkerPoolOptions = { ...workerSettings(env), ...options.workers };
+  const { workers, jobs } =
+    options.driveOnly && isPostgresUrl(env.REFLEXION_DATABASE_URL)
+      ? { workers: new PlainWorkerPool(store, engineDeps, bus, { intentPollMs: SHARED_INTENT_POLL_MS, ...poolOptions }), jobs: new PgBossJobQueue(env.REFLEXION_DATABASE_URL, pgBossSettings(env)) }
+      : workersFromEnv(store, engineDeps, bus, poolOptions, env);
   const service = new RunService(store, workers, bus, env, options.requestedBy ?? "web");
   const experiments = new ExperimentService(store, service, workers);
   const experimentExport = new ExperimentExport(store, experiments);
@@ -175,11 +211,25 @@ export function createServerContext(
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
+  const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
     workers.start();
     memoryStores.start();
   }
+  let closing: Promise<void> | null = null;
+  const close = (closeOptions: { graceful?: boolean } = {}) =>
+    (closing ??= (async () => {
+      await workers.stop();
+      await jobs.stop({ graceful: closeOptions.graceful ?? false });
+      // A stop while the first LISTEN is still being set up would leave that connection open: wait for it.
+      if (fanOut) await fanOut.ready.catch(() => undefined);
+      await fanOut?.stop();
+      memoryStores.stop();
+      await limiter?.close().catch(() => undefined);
+      await store.close();
+    })());
   return {
+    close,
     store,
     bus,
     workers,
@@ -215,14 +265,21 @@ export function createServerContext(
 /**
  * The pool's settings from the environment: `REFLEXION_CONCURRENCY` (runs driven
  * at once by one process, default 4) and `REFLEXION_PROVIDER_CONCURRENCY`
- * (per-provider caps, `openai=2,compatible=1`).
- * @throws Error naming the variable when a value is malformed.
+ * (per-provider caps, `openai=2,compatible=1`). In shared mode (`REFLEXION_DATABASE_URL` set)
+ * `REFLEXION_CONCURRENCY=0` is allowed: an app server that only serves pages — it still
+ * reconciles runs into jobs but works none (`cli worker` processes drive them).
+ * @throws Error naming the variable when a value is malformed (0 without REFLEXION_DATABASE_URL too).
  */
 export function workerSettings(env: Record<string, string | undefined>): WorkerPoolOptions {
   const raw = env.REFLEXION_CONCURRENCY?.trim();
   const concurrency = raw ? Number(raw) : DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new Error(`REFLEXION_CONCURRENCY must be a positive whole number (got "${raw}").`);
+  const shared = isPostgresUrl(env.REFLEXION_DATABASE_URL);
+  if (!Number.isInteger(concurrency) || concurrency < (shared ? 0 : 1)) {
+    throw new Error(
+      shared
+        ? `REFLEXION_CONCURRENCY must be a whole number ≥ 0 (0: this process works no jobs, it only serves pages; got "${raw}").`
+        : `REFLEXION_CONCURRENCY must be a positive whole number (got "${raw}"); 0 (a server that works no runs) needs shared mode, REFLEXION_DATABASE_URL.`,
+    );
   }
   return { concurrency, providerCaps: parseProviderCaps(env.REFLEXION_PROVIDER_CONCURRENCY) };
 }
