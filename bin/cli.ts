@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { ZodError } from "zod";
+import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import { isAppError } from "@/lib/domain/errors";
 import { registerCheckCommands } from "@/lib/cli/check-commands";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
@@ -16,12 +17,13 @@ import { closeSharedSandboxPool } from "@/lib/sandbox";
 /** Commands that need none of the server, database or model modules. */
 const LIGHT_COMMANDS = new Set(["verify-code", "conformance-household"]);
 
-/** One line for any error: zod issues joined, app errors as they are. */
+/** One line for any error: zod issues joined, app errors as they are, others with their cause (lib/db/pg/describe-pg-error.ts). */
 function describeError(error: unknown): string {
   if (error instanceof ZodError) {
     return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
   }
-  return isAppError(error) || error instanceof Error ? error.message : String(error);
+  // Database errors (drizzle's "Failed query: … params: …") show their cause: "password authentication failed … (while: select from …)".
+  return isAppError(error) ? error.message : describePgError(error);
 }
 
 // Output into a closed pipe (`… | head`) ends the CLI quietly, as other Unix tools do.

@@ -5,6 +5,7 @@ import { driveRun, type CallInfo, type DriveResult, type EngineDeps } from "@/li
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
 import type { RunEventBus } from "./run-event-bus";
 import { TokenCoalescer } from "./token-coalescer";
+import { describePgError } from "@/lib/db/pg/describe-pg-error";
 
 /** Lease length in ms; renewed every {@link LEASE_RENEW_MS}. A branch whose lease lapses shows as interrupted until a worker takes it over. */
 export const LEASE_TTL_MS = 15_000;
@@ -86,6 +87,8 @@ export class WorkerPool {
   /** Identifies this process in leases: `host:pid:random`. */
   readonly owner = newLeaseOwner();
   private readonly active = new Map<string, ActiveBranch>();
+  /** Branch id → why its last drive here failed ({@link lastFailure}). */
+  private readonly failures = new Map<string, string>();
   private readonly concurrency: number;
   private readonly options: Required<Omit<WorkerPoolOptions, "providerCaps" | "concurrency" | "onClaim" | "onSettled" | "accept">> &
     Pick<WorkerPoolOptions, "onClaim" | "onSettled" | "accept"> & { providerCaps: Readonly<Record<string, number>> };
@@ -132,7 +135,7 @@ export class WorkerPool {
 
   /** Looks for queued work soon (after a run is created, resumed or forked in this process). No-op unless started. */
   wake(): void {
-    if (this.pollTimer) void this.claimPass().catch((error: unknown) => console.error("[worker-pool] claim pass failed:", describe(error)));
+    if (this.pollTimer) void this.claimPass().catch((error: unknown) => console.error("[worker-pool] claim pass failed:", describePgError(error)));
   }
 
   /** Whether this pool is driving `branchId` now. */
@@ -164,6 +167,15 @@ export class WorkerPool {
   async drive(runId: RunId, branchId: BranchId): Promise<boolean> {
     if (this.active.has(branchId) || this.stopped) return false;
     return this.take(runId, branchId, await this.store.getLease(branchId));
+  }
+
+  /**
+   * Why this pool's last drive of the branch failed (the event log could not be read or written:
+   * the database's own message, e.g. `connect ECONNREFUSED 127.0.0.1:5432 (while: select from "events")`),
+   * or null when no drive of it failed here. Kept for the job's failure message (one short string per failed branch).
+   */
+  lastFailure(branchId: BranchId): string | null {
+    return this.failures.get(branchId) ?? null;
   }
 
   /** Resolves when this pool's current drive of the branch returns; null when it is not driving it. */
@@ -320,6 +332,7 @@ export class WorkerPool {
       const base = { branchId, role: call.role, trial: call.trial, step: call.step, startedAt: call.startedAt };
       this.bus?.publishLive(runId, kind === "token-delta" ? { kind, ...base, text: text ?? "" } : kind === "call-start" ? { kind, ...base } : { kind: "call-end", ...base });
     };
+    this.failures.delete(branchId);
     try {
       return await driveRun(this.deps, {
         runId,
@@ -357,7 +370,9 @@ export class WorkerPool {
         },
       });
     } catch (error) {
-      console.error(`[run ${runId} branch ${branchId}] the event log failed:`, describe(error));
+      const why = describePgError(error);
+      this.failures.set(branchId, why);
+      console.error(`[run ${runId} branch ${branchId}] the event log failed: ${why}`);
       return null;
     } finally {
       for (const cleanup of cleanups) cleanup();
@@ -374,6 +389,3 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -4,6 +4,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { guardPool } from "./pool-error-listener";
 import * as schema from "./schema";
 
 /** Folder of the drizzle-kit PostgreSQL migrations (committed; `npm run db:generate` writes them). */
@@ -56,9 +57,9 @@ export interface PgConnection {
  * until the first query. `max`: connections in the pool (default 10).
  */
 export function openNodePostgres(url: string, options: { max?: number } = {}): PgConnection {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
-  // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
-  pool.on("error", () => undefined);
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: "reflexion-store" });
+  // A client's error (the server restarted, idle or mid-transaction) must not crash the process; the next query reconnects.
+  guardPool(pool, "run store");
   const db: PgDb = drizzleNodePg({ client: pool, schema });
   const listeners = new Set<pg.Client>();
   return {

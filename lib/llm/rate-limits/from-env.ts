@@ -1,5 +1,6 @@
 import { Pool } from "pg";
 import { isPostgresUrl } from "@/lib/db/pg/database-url";
+import { guardPool } from "@/lib/db/pg/pool-error-listener";
 import { createMemoryCallLimiter, createPostgresCallLimiter, type CallPermit, type CallRateLimiter } from "./call-limiter";
 import { parseRateLimits } from "./config";
 
@@ -16,7 +17,7 @@ export function callLimiterFromEnv(env: Record<string, string | undefined>): Cal
   const table = parseRateLimits(env.REFLEXION_RATE_LIMITS);
   const url = env.REFLEXION_DATABASE_URL;
   if (isPostgresUrl(url)) {
-    return lazyLimiter(() => createPostgresCallLimiter(table, new Pool({ connectionString: url, max: 4, application_name: "reflexion-rate-limits", allowExitOnIdle: true }), { ownsPool: true }));
+    return lazyLimiter(() => createPostgresCallLimiter(table, guardPool(new Pool({ connectionString: url, max: 4, application_name: "reflexion-rate-limits", allowExitOnIdle: true }), "rate-limit counters"), { ownsPool: true }));
   }
   return Object.keys(table).length > 0 ? createMemoryCallLimiter(table) : null;
 }

@@ -1,7 +1,9 @@
 import { Pool } from "pg";
 import { z } from "zod";
 import { pgErrorCode } from "@/lib/db/pg/database";
+import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import { isPostgresUrl } from "@/lib/db/pg/database-url";
+import { guardPool } from "@/lib/db/pg/pool-error-listener";
 import type { BlockedModel, RateLimitEntry, RateLimitView } from "@/lib/domain/rate-limit-view";
 import { RATE_LIMIT_TABLE } from "@/lib/llm/rate-limits/call-limiter";
 import { parseRateLimits, type RateLimitTable } from "@/lib/llm/rate-limits/config";
@@ -38,7 +40,7 @@ export async function readRateLimitView(env: Record<string, string | undefined>,
       blocked = await readBlocks(url, now);
     } catch (error) {
       blocked = null;
-      problem ??= `Could not read the rate-limit table ${RATE_LIMIT_TABLE}: ${error instanceof Error ? error.message : String(error)}. Check that REFLEXION_DATABASE_URL's database is reachable, then reload.`;
+      problem ??= `Could not read the rate-limit table ${RATE_LIMIT_TABLE}: ${describePgError(error)}. Check that REFLEXION_DATABASE_URL's database is reachable, then reload.`;
     }
   }
   return { counters: shared ? "shared" : limits.length > 0 ? "process" : "off", limits, blocked, problem, readAt: new Date(now).toISOString() };
@@ -75,8 +77,8 @@ function poolFor(url: string): Pool {
   let pool = pools.get(url);
   if (!pool) {
     pool = new Pool({ connectionString: url, max: 1, idleTimeoutMillis: 10_000, allowExitOnIdle: true, application_name: "reflexion-rate-limit-view" });
-    // An idle connection the server closes (restart, test teardown) must not crash the process.
-    pool.on("error", () => undefined);
+    // A connection the server closes (restart, test teardown) must not crash the process.
+    guardPool(pool, "rate-limit view");
     pools.set(url, pool);
   }
   return pool;
