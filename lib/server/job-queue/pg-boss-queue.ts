@@ -1,5 +1,6 @@
 import { PgBoss, type Job, type JobWithMetadata } from "pg-boss";
 import { z } from "zod";
+import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import { asBranchId, asRunId, type BranchId } from "@/lib/domain/ids";
 import { jobKeyOf, PRIORITY_VALUE, type BranchJob, type BranchJobHandler, type DeadLetter, type JobQueue, type QueueStats, type RequeueResult, type WorkOptions } from "./port";
 
@@ -117,7 +118,7 @@ export class PgBossJobQueue implements JobQueue {
       useListenNotify: settings.listenNotify,
     });
     // pg-boss reports connection trouble as events; without a listener Node would throw them.
-    this.boss.on("error", (error: unknown) => console.error(`[jobs] ${error instanceof Error ? error.message : String(error)}`));
+    this.boss.on("error", (error: unknown) => console.error(`[jobs] ${describePgError(error)}`));
   }
 
   /** Starts pg-boss (installing or migrating its schema on first use) and creates the two queues. Idempotent. */

@@ -1,4 +1,5 @@
 import type { BranchId, RunId } from "@/lib/domain/ids";
+import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import type { RunStore } from "@/lib/db/store";
 import type { EngineDeps } from "@/lib/engine/run-engine";
 import { leaseStateOf } from "../lease-owner";
@@ -51,7 +52,7 @@ export class QueueingWorkerPool extends WorkerPool {
     this.wake();
     void this.queue
       .work(branchJobHandler(this, this.runStore), { concurrency: this.jobConcurrency })
-      .catch((error: unknown) => console.error(`[jobs] cannot fetch jobs: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) => console.error(`[jobs] cannot fetch jobs: ${describePgError(error)}`));
     return this;
   }
 
@@ -67,7 +68,7 @@ export class QueueingWorkerPool extends WorkerPool {
   /** Reconciles soon (coalesced: at most one pass at a time, one more queued behind it). */
   override wake(): void {
     if (this.halted) return;
-    void this.reconcile().catch((error: unknown) => console.error(`[jobs] reconcile failed: ${error instanceof Error ? error.message : String(error)}`));
+    void this.reconcile().catch((error: unknown) => console.error(`[jobs] reconcile failed: ${describePgError(error)}`));
   }
 
   /** One reconciliation pass (awaited by tests and `cli run --detach`); see the class comment. */
@@ -164,7 +165,7 @@ export function branchJobHandler(pool: WorkerPool, store: RunStore): BranchJobHa
     // Done with the job exactly when the branch is no longer runnable (paused, ended, failed).
     const after = await store.getBranchSummary(job.branchId);
     if (!after || after.status !== "running") return;
-    if (result === null) throw new RetryLater(`branch ${job.branchId}: the event log failed (see the worker's output)`);
+    if (result === null) throw new RetryLater(`branch ${job.branchId}: the event log failed: ${pool.lastFailure(job.branchId) ?? "see the worker's output"}`);
     throw new RetryLater(`branch ${job.branchId}: this worker stopped before the branch did (${result.stoppedBecause})`);
   };
 }
