@@ -50,7 +50,8 @@ export class QueueingWorkerPool extends WorkerPool {
     this.timer = setInterval(() => this.wake(), this.reconcileMs);
     this.timer.unref?.();
     this.wake();
-    void this.queue
+    // REFLEXION_CONCURRENCY=0 (shared mode): an app server that only serves pages reconciles but works no job.
+    if (this.poolOptions.concurrency !== 0) void this.queue
       .work(branchJobHandler(this, this.runStore), { concurrency: this.jobConcurrency })
       .catch((error: unknown) => console.error(`[jobs] cannot fetch jobs: ${describePgError(error)}`));
     return this;
