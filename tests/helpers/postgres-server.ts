@@ -22,6 +22,12 @@ export interface PostgresServer {
   readonly startMs: number;
   /** Creates a fresh database and returns its URL. */
   createDatabase(prefix?: string): Promise<string>;
+  /**
+   * Stops the server with a fast shutdown (every session gets "terminating connection due to
+   * administrator command"), waits `downMs` ms, and starts it again on the same port and data
+   * directory; resolves once it accepts connections (bounded by {@link STARTUP_TIMEOUT_MS}).
+   */
+  restart(downMs: number): Promise<void>;
   /** Stops the server (fast shutdown) and deletes its directory. */
   stop(): Promise<void>;
 }
@@ -75,21 +81,28 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     "-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${dir}`,
     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200", "-c", "shared_buffers=32MB",
   ]);
-  const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"], cwd: dir });
+  const pidFile = path.join(dir, "server.pid");
+  let child: ChildProcess;
   let log = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-4000);
-  });
-  const pid = child.pid ?? 0;
+  const launch = () => {
+    child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"], cwd: dir });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
+    });
+    fs.writeFileSync(pidFile, String(child.pid ?? 0));
+    return child;
+  };
+  child = launch();
   const kill = () => {
+    if (child.pid === undefined) return;
     try {
-      process.kill(pid, "SIGQUIT");
+      process.kill(child.pid, "SIGQUIT");
     } catch {
       // gone already
     }
   };
   process.once("exit", kill);
-  startWatchdog(process.pid, pid, dir);
+  startWatchdog(process.pid, pidFile, dir);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   try {
     await waitReady(url, child, () => log);
@@ -113,6 +126,12 @@ export async function startPostgresServer(): Promise<PostgresServer> {
         await client.end();
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async restart(downMs) {
+      await stopChild(child);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      launch();
+      await waitReady(url, child, () => log);
     },
     async stop() {
       process.off("exit", kill);
@@ -162,9 +181,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** A detached shell that stops the server and deletes its directory when `parent` is gone or after {@link MAX_LIFETIME_S}. */
-function startWatchdog(parent: number, server: number, dir: string): void {
-  const script = `i=0; while kill -0 ${parent} 2>/dev/null && kill -0 ${server} 2>/dev/null && [ $i -lt ${MAX_LIFETIME_S} ]; do sleep 1; i=$((i+1)); done; kill -QUIT ${server} 2>/dev/null; sleep 3; rm -rf '${dir}'`;
+/**
+ * A detached shell that stops the server (the pid in `pidFile`, rewritten by a restart) and deletes
+ * its directory when `parent` is gone or after {@link MAX_LIFETIME_S}; it ends by itself once
+ * {@link PostgresServer.stop} deleted the directory.
+ */
+function startWatchdog(parent: number, pidFile: string, dir: string): void {
+  const script = `i=0; while kill -0 ${parent} 2>/dev/null && [ -d '${dir}' ] && [ $i -lt ${MAX_LIFETIME_S} ]; do sleep 1; i=$((i+1)); done; [ -f '${pidFile}' ] && kill -QUIT "$(cat '${pidFile}')" 2>/dev/null; sleep 3; rm -rf '${dir}'`;
   const watchdog = spawn("sh", ["-c", script], { detached: true, stdio: "ignore" });
   watchdog.unref();
 }
