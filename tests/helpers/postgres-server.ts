@@ -28,6 +28,11 @@ export interface PostgresServer {
    * directory; resolves once it accepts connections (bounded by {@link STARTUP_TIMEOUT_MS}).
    */
   restart(downMs: number): Promise<void>;
+  /**
+   * Creates login role `user` with `password` and makes the server ask it for that password
+   * (scram-sha-256 on 127.0.0.1; every other role keeps trust): for tests of a wrong password.
+   */
+  requirePassword(user: string, password: string): Promise<void>;
   /** Stops the server (fast shutdown) and deletes its directory. */
   stop(): Promise<void>;
 }
@@ -126,6 +131,18 @@ export async function startPostgresServer(): Promise<PostgresServer> {
         await client.end();
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async requirePassword(user, password) {
+      const hba = path.join(dataDir, "pg_hba.conf");
+      fs.writeFileSync(hba, `host all ${user} 127.0.0.1/32 scram-sha-256\n${fs.readFileSync(hba, "utf8")}`);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE ROLE "${user}" LOGIN PASSWORD '${password.replace(/'/g, "''")}'`);
+        await client.query("SELECT pg_reload_conf()");
+      } finally {
+        await client.end();
+      }
     },
     async restart(downMs) {
       await stopChild(child);

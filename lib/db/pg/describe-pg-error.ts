@@ -43,17 +43,27 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return false;
 }
 
-/** The statement's kind and first table, e.g. `select from "runs"`, `insert into "events"`; else its first {@link STATEMENT_CHARS} characters. */
+/**
+ * The statement's first write and its table (`insert into "events"`, `update "leases"`,
+ * `delete from "x"`; inside a `WITH` too), else the table a select reads first
+ * (`select from "runs"`), else its first {@link STATEMENT_CHARS} characters.
+ */
 export function shortStatement(query: string): string {
   const flat = query.replace(/\s+/g, " ").trim();
-  const body = flat.replace(/^with (?:recursive )?"?[\w$]+"? as \(\s*/i, "");
-  const insert = /^insert into ("?[\w$.]+"?)/i.exec(body);
-  if (insert) return `insert into ${insert[1]}`;
-  const update = /^update ("?[\w$.]+"?)/i.exec(body);
-  if (update) return `update ${update[1]}`;
-  const del = /^delete from ("?[\w$.]+"?)/i.exec(body);
-  if (del) return `delete from ${del[1]}`;
-  const from = /^select\b.*?\bfrom ("?[\w$.]+"?(?:\."?[\w$]+"?)?)/i.exec(body);
+  const table = String.raw`("?[\w$]+"?(?:\."?[\w$]+"?)?)`;
+  const writes = (
+    [
+      ["insert into", String.raw`\binsert into ${table}`],
+      ["update", String.raw`\bupdate ${table} set\b`],
+      ["delete from", String.raw`\bdelete from ${table}`],
+    ] as const
+  )
+    .map(([kind, pattern]) => ({ kind, match: new RegExp(pattern, "i").exec(flat) }))
+    .flatMap(({ kind, match }) => (match ? [{ kind, index: match.index, table: match[1] ?? "" }] : []))
+    .sort((a, b) => a.index - b.index);
+  const first = writes[0];
+  if (first) return `${first.kind} ${first.table}`;
+  const from = new RegExp(String.raw`^select\b.*?\bfrom ${table}`, "i").exec(flat);
   if (from) return `select from ${from[1]}`;
   return flat.length > STATEMENT_CHARS ? `${flat.slice(0, STATEMENT_CHARS)}…` : flat;
 }
