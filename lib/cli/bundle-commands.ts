@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { AppError } from "@/lib/domain/errors";
-import { createServerContext } from "@/lib/server/app-context";
+import { cliContext } from "./context";
 
 /**
  * `cli export --run <id> | --experiment <id> --out <file>` and `cli import <file> [--json]`
@@ -21,7 +21,7 @@ export function registerBundleCommands(program: Command): void {
     .requiredOption("--out <file>", "where to write the bundle (e.g. run.reflexion.json.gz)")
     .action(async (options: { run?: string; experiment?: string; out: string }) => {
       if (Boolean(options.run) === Boolean(options.experiment)) throw new AppError("invalid-input", "Give exactly one of --run <id> or --experiment <id>.");
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const download = options.run ? await context.bundles.exportRun(options.run) : await context.bundles.exportExperiment(options.experiment ?? "");
         fs.mkdirSync(path.dirname(path.resolve(options.out)), { recursive: true });
@@ -31,7 +31,7 @@ export function registerBundleCommands(program: Command): void {
           `${options.out}: ${counts.runs} run${counts.runs === 1 ? "" : "s"}, ${counts.branches} branches, ${counts.events} events, ${counts.cacheEntries} cached responses, ${download.bytes.length} bytes\n  content SHA-256 ${contentSha256}\n`,
         );
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -47,7 +47,7 @@ export function registerBundleCommands(program: Command): void {
       } catch (error) {
         throw new AppError("invalid-input", `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const result = await context.bundles.importBundle(bytes, path.basename(file));
         const { bundle } = result;
@@ -61,7 +61,7 @@ export function registerBundleCommands(program: Command): void {
         for (const experimentId of bundle.experimentIds) process.stdout.write(`  experiment ${experimentId}\n`);
         process.stdout.write(`  shared view: /shared/${bundle.contentHash}\n  replay with zero model calls: npm run cli -- replay --run <id>\n`);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 }

@@ -8,8 +8,11 @@ import { strategySchema } from "@/lib/domain/config";
 import { armSchema, experimentSummaryLine, type ArmInput, type ExperimentSummary } from "@/lib/domain/experiment";
 import { experimentStatusText } from "@/lib/domain/experiment-summary";
 import { environmentEntry } from "@/lib/environments/registry";
-import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+import type { ServerContext } from "@/lib/server/app-context";
+import { cliContext } from "./context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
+import { leaseStateOf } from "@/lib/server/lease-owner";
+import type { BranchJob } from "@/lib/server/job-queue/port";
 import { modelIdArg, roleModelOption, withRoleFlags, type RoleModelFlags } from "./model-flags";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { armWithVersionReferences } from "./template-commands";
@@ -25,6 +28,8 @@ interface RunOptions extends RoleModelFlags, BudgetFlags {
   concurrency?: number;
   name?: string;
   json?: boolean;
+  detach?: boolean;
+  here?: boolean;
 }
 
 /** The arms of `--arms none,reflexion` (label = strategy) or of `--arms-file arms.json` (a JSON list of labelled arm configurations). */
@@ -48,8 +53,34 @@ function defaultName(arms: readonly ArmInput[], family: string, tasks: string): 
   return name.length <= 120 ? name : `${name.slice(0, 119)}…`;
 }
 
-/** Executes the experiment's queued runs here, at most `concurrency` at once, with a progress bar on stderr; resolves when none is left. */
-async function execute(context: ServerContext, experimentId: string, concurrency: number): Promise<ExperimentSummary> {
+/** Whether this process hands runs to the workers (shared mode, `REFLEXION_DATABASE_URL`) rather than drives them itself. */
+function sharedMode(context: ServerContext): boolean {
+  return context.jobs.kind === "pg-boss";
+}
+
+/**
+ * Shared mode: one job (priority batch) for each of the experiment's runs whose root branch is
+ * runnable and not held by a live worker, so `cli worker` processes drive them (an idle one at once).
+ * Resolves to the number of runs handed over.
+ */
+async function handToWorkers(context: ServerContext, experimentId: string): Promise<number> {
+  const jobs: BranchJob[] = [];
+  for (const runId of await context.experiments.runIds(experimentId)) {
+    const run = await context.service.getRun(runId);
+    const summary = await context.store.getBranchSummary(run.rootBranchId);
+    if (summary?.status !== "running" || leaseStateOf(await context.store.getLease(run.rootBranchId)) === "live") continue;
+    jobs.push({ runId: run.id, branchId: run.rootBranchId, priority: "batch" });
+  }
+  if (jobs.length > 0) await context.jobs.enqueue(jobs);
+  return jobs.length;
+}
+
+/**
+ * Follows the experiment until none of its runs is running, with a progress bar on stderr: its runs
+ * are driven here (`here`: at most `concurrency` at once, the embedded default and `--here`) or by the
+ * workers of shared mode. Resolves with the final summary.
+ */
+async function execute(context: ServerContext, experimentId: string, concurrency: number, here: boolean): Promise<ExperimentSummary> {
   const runIds = new Set(await context.experiments.runIds(experimentId));
   const { WorkerPool } = await import("@/lib/server/worker-pool");
   const pool = new WorkerPool(context.store, context.engineDeps, context.bus, { concurrency, accept: (runId) => runIds.has(runId) });
@@ -66,13 +97,15 @@ async function execute(context: ServerContext, experimentId: string, concurrency
     void context.experiments.summary(experimentId).then((summary) => bar.update(summary.progress.done, { eta: etaText(summary) }), () => undefined);
   }, 500);
   try {
-    pool.start();
-    await pool.whenIdle();
+    if (here) {
+      pool.start();
+      await pool.whenIdle();
+    }
     await pool.stop();
     // Another worker (the web server's pool) may have taken some of the runs: wait until none is running anywhere.
     for (const runId of runIds) {
       const run = await context.service.getRun(runId);
-      await pool.untilSettled(run.rootBranchId, 200);
+      await pool.untilSettled(run.rootBranchId, here ? 200 : 500);
     }
   } finally {
     clearInterval(tick);
@@ -126,7 +159,7 @@ export function registerExperimentCommands(program: Command): void {
 
   experiment
     .command("run")
-    .description("Define an experiment (tasks × arms), execute its runs here and print the results.")
+    .description("Define an experiment (tasks × arms), execute its runs and print the results: here, or in shared mode (REFLEXION_DATABASE_URL) by the `cli worker` processes while this command follows (--here: drive them in this process).")
     .addOption(new Option("--env <family>", "task family: qa, household, code or open (open tasks judged by a model)").default("qa"))
     .requiredOption("--tasks <file|builtin>", 'a dataset file or "builtin"')
     .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
@@ -140,11 +173,13 @@ export function registerExperimentCommands(program: Command): void {
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
     .option("--name <name>", "a name for the experiment")
     .option("--json", "end with one summary line: {type: experiment-summary, …}")
+    .option("--detach", "only record the experiment and queue its runs, print its id and return (a worker executes them; follow with `experiment show --id <id>`)")
+    .option("--here", "shared mode: drive the runs in this process instead of handing them to the workers")
     // Issue 16 (M2): the experiment's budget, split evenly over its runs (an arms-file arm's own "budget" wins).
     .addOption(budgetOptions()[0])
     .addOption(budgetOptions()[1])
     .action(async (options: RunOptions) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const family = environmentEntry(options.env).family;
         let taskSet = BUILTIN_TASK_SET;
@@ -168,12 +203,22 @@ export function registerExperimentCommands(program: Command): void {
           },
           { start: false },
         );
-        process.stderr.write(`Experiment ${record.id}: ${record.definition.taskIds.length} tasks × ${arms.length} arms. If it is stopped, continue with: npm run cli -- experiment resume --id ${record.id}\n`);
-        const summary = await execute(context, record.id, concurrency);
+        const here = !sharedMode(context) || (options.here ?? false);
+        if (options.detach && options.here) throw new Error("--detach and --here exclude each other: --detach leaves the runs to the workers.");
+        if (sharedMode(context) && !here) await handToWorkers(context, record.id);
+        if (options.detach) {
+          // stdout is the id alone, for scripts: `id=$(npm run -s cli -- experiment run --detach …)`.
+          process.stdout.write(`${record.id}\n`);
+          process.stderr.write(`Queued experiment ${record.id}: ${record.definition.taskIds.length} tasks × ${arms.length} arms. ${sharedMode(context) ? "The `cli worker` processes on this database execute its runs" : "A worker executes its runs: the web server, or `npm run cli -- worker`"}; see progress with \`npm run cli -- experiment show --id ${record.id}\`.\n`);
+          return;
+        }
+        const where = here ? "" : " Its runs are handed to the workers (`cli worker`); this command follows them.";
+        process.stderr.write(`Experiment ${record.id}: ${record.definition.taskIds.length} tasks × ${arms.length} arms.${where} If it is stopped, continue with: npm run cli -- experiment resume --id ${record.id}\n`);
+        const summary = await execute(context, record.id, concurrency, here);
         report(summary, options.json ?? false);
         process.exitCode = reportUnfinished(summary);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -183,18 +228,21 @@ export function registerExperimentCommands(program: Command): void {
     .requiredOption("--id <id>", "experiment id")
     .option("--concurrency <n>", "runs executed at once (default: the experiment's)", positiveInt)
     .option("--json", "end with one summary line")
+    .option("--here", "shared mode: drive the runs in this process instead of handing them to the workers")
     .addOption(budgetOptions()[0])
     .addOption(budgetOptions()[1])
-    .action(async (options: { id: string; concurrency?: number; json?: boolean } & BudgetFlags) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+    .action(async (options: { id: string; concurrency?: number; json?: boolean; here?: boolean } & BudgetFlags) => {
+      const context = cliContext();
       try {
         // Issue 16: --budget-* continue budget-exhausted runs with their share of a new experiment budget.
         const record = await context.experiments.resume(options.id, { budget: budgetFromFlags(options) });
-        const summary = await execute(context, record.id, options.concurrency ?? record.definition.concurrency);
+        const here = !sharedMode(context) || (options.here ?? false);
+        if (!here) await handToWorkers(context, record.id);
+        const summary = await execute(context, record.id, options.concurrency ?? record.definition.concurrency, here);
         report(summary, options.json ?? false);
         process.exitCode = reportUnfinished(summary);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -204,11 +252,11 @@ export function registerExperimentCommands(program: Command): void {
     .requiredOption("--id <id>", "experiment id")
     .option("--json", "one summary line")
     .action(async (options: { id: string; json?: boolean }) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         report(await context.experiments.summary(options.id), options.json ?? false);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -219,7 +267,7 @@ export function registerExperimentCommands(program: Command): void {
     .addOption(new Option("--format <format>", "csv, json or events").choices(["csv", "json", "events"]).default("csv"))
     .option("--out <file>", "write to this file instead of stdout")
     .action(async (options: { id: string; format: "csv" | "json" | "events"; out?: string }) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const exporter = context.experimentExport;
         const text =
@@ -229,7 +277,7 @@ export function registerExperimentCommands(program: Command): void {
           process.stderr.write(`Wrote ${options.out}.\n`);
         } else process.stdout.write(text);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -237,13 +285,13 @@ export function registerExperimentCommands(program: Command): void {
     .command("list")
     .description("List experiments, newest first: id, name, status, runs ended / all.")
     .action(async () => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const items = await context.experiments.list();
         for (const item of items) process.stdout.write(`${item.id}\t${item.name}\t${item.status}\t${item.done}/${item.total}\n`);
         if (items.length === 0) process.stderr.write("No experiments yet. Start one with `npm run cli -- experiment run --tasks builtin --arms none,reflexion`.\n");
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 }

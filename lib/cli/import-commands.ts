@@ -7,7 +7,8 @@ import { experimentSummaryLine } from "@/lib/domain/experiment";
 import { asRunId } from "@/lib/domain/ids";
 import { resolveModelId } from "@/lib/llm/provider-registry";
 import type { ImportResult } from "@/lib/domain/paper-import";
-import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+import type { ServerContext } from "@/lib/server/app-context";
+import { cliContext } from "./context";
 
 /**
  * `cli import-logs <file-or-folder> [--json]` (issue 11): imports the authors'
@@ -46,7 +47,7 @@ export function registerImportCommands(program: Command): void {
     .argument("<file-or-folder>", "a log file, an ALFWorld run folder, or a folder to search (e.g. ../shared/data/reflexion)")
     .option("--json", "print one experiment-summary JSON line per import (with its warnings)")
     .action(async (target: string, options: { json?: boolean }) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const { imports, skipped } = await context.imports.importPath(target);
         for (const result of imports) {
@@ -63,7 +64,7 @@ export function registerImportCommands(program: Command): void {
           process.exitCode = 2;
         }
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -77,7 +78,7 @@ export function registerImportCommands(program: Command): void {
     .action(async (options: { run: string; at: number; model: string; json?: boolean }) => {
       // Fail fast, before any branch is recorded, as `cli run` does: a malformed id or an unconfigured provider (exit 2).
       resolveModelId(options.model);
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const imported = await context.store.getRun(asRunId(options.run));
         if (imported) {
@@ -99,7 +100,7 @@ export function registerImportCommands(program: Command): void {
           },
         });
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 }

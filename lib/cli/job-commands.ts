@@ -90,14 +90,12 @@ async function withDeadLetters(acts: boolean, body: (service: Service) => Promis
     if (acts) process.exitCode = 2;
     return;
   }
-  const { createServerContext } = await import("@/lib/server/app-context");
-  const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+  const { cliContext } = await import("./context");
+  const context = cliContext();
   try {
     await body(new DeadLetterService(context.store, context.jobs));
   } finally {
-    await context.jobs.stop({ graceful: false });
-    await context.fanOut?.stop();
-    await context.store.close();
+    await context.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { createServerContext } from "@/lib/server/app-context";
+import { cliContext } from "./context";
 
 /**
  * `cli export-otlp --run <id> [--endpoint <url>] [--out file.jsonl]` (issue 18): the run's traces
@@ -17,7 +17,7 @@ export function registerOtlpCommands(program: Command): void {
     .option("--endpoint <url>", "the collector's traces URL (default REFLEXION_OTLP_ENDPOINT), e.g. http://127.0.0.1:6006/v1/traces")
     .option("--out <file>", "write OTLP JSON lines to this file instead of sending")
     .action(async (options: { run: string; endpoint?: string; out?: string }) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         if (options.out) {
           const lines = await context.otlp.jsonLines(options.run);
@@ -29,7 +29,7 @@ export function registerOtlpCommands(program: Command): void {
         const sent = await context.otlp.send(options.run, options.endpoint);
         process.stdout.write(`Sent ${sent.spans} spans in ${sent.requests} request(s) to ${sent.endpoint}\n`);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 }

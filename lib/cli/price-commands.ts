@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { PriceRow } from "@/lib/domain/prices";
-import { createServerContext } from "@/lib/server/app-context";
+import { cliContext } from "./context";
 import { positiveNumber } from "./budget-flags";
 
 /**
@@ -30,7 +30,7 @@ export function registerPriceCommands(program: Command): void {
     .option("--all", "include the older rows (history)")
     .option("--json", "print the table as JSON")
     .action(async (options: { all?: boolean; json?: boolean }) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const table = await context.prices.table();
         if (options.json) {
@@ -40,7 +40,7 @@ export function registerPriceCommands(program: Command): void {
         const current = new Set(table.currentIds);
         for (const row of table.rows.filter((r) => options.all || current.has(r.id))) process.stdout.write(`${priceLine(row, current.has(row.id))}\n`);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
   prices
@@ -51,12 +51,12 @@ export function registerPriceCommands(program: Command): void {
     .option("--cached <usd>", "USD per 1M cached input tokens (default: unknown, cached tokens then priced as input)", rate)
     .option("--note <text>", "where the price comes from", "set by hand (cli)")
     .action(async (modelId: string, options: { input: number; output: number; cached?: number; note: string }) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const row = await context.prices.set({ modelId, inputUsdPerMTok: options.input, outputUsdPerMTok: options.output, cachedInputUsdPerMTok: options.cached ?? null, note: options.note });
         process.stdout.write(`${priceLine(row, true)}\n`);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 }

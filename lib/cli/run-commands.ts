@@ -4,7 +4,8 @@ import { strategySchema, type Strategy } from "@/lib/domain/config";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { environmentEntry } from "@/lib/environments/registry";
-import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+import type { ServerContext } from "@/lib/server/app-context";
+import { cliContext } from "./context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
 import { follow } from "./follow";
 import { modelIdArg, roleModelOption, roleModelsFromFlags } from "./model-flags";
@@ -12,11 +13,6 @@ import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
 import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
 import { missingStoreNote } from "@/lib/engine/warm-start";
-
-/** A CLI context: the same database as the web app; its worker pool claims nothing by itself. */
-function cliContext(): ServerContext {
-  return createServerContext({ startWorkers: false, requestedBy: "cli" });
-}
 
 /** Drives the branch in this process (when no other worker holds it) and follows it to its end or pause; resolves with the exit code. */
 function driveAndFollow(context: ServerContext, runId: RunId, branchId: BranchId, json: boolean | undefined): Promise<number> {
@@ -51,9 +47,11 @@ interface RunOptions extends BudgetFlags {
 
 /**
  * Registers `run`, `resume`, `pause`, `cancel`, `fork` and `replay`: the
- * commands that create or control one run. `run` drives the run in this process
- * and follows it; `run --detach` only enqueues it (a worker — the web server's
- * pool or `cli worker` — executes it) and prints its id.
+ * commands that create or control one run. `run`, `resume`, `fork` and `replay` drive the branch
+ * in this process and follow it — in shared mode too, where this process drives only that branch
+ * (it never works other runs' jobs) and exits when it ends; should the CLI die, the branch's
+ * lease lapses and the workers take it over. `run --detach` only enqueues the run (a worker — the
+ * web server's pool or `cli worker`; in shared mode its pg-boss job) and prints its id.
  */
 export function registerRunCommands(program: Command): void {
   program
@@ -125,15 +123,18 @@ export function registerRunCommands(program: Command): void {
           { start: false },
         );
         if (options.detach) {
+          // Shared mode: the run's job now, so an idle `cli worker` takes it at once (NOTIFY) rather than at the next reconcile.
+          if (context.jobs.kind === "pg-boss") await context.jobs.enqueue([{ runId: run.id, branchId: run.rootBranchId, priority: "interactive" }]);
           // stdout is the id alone, for scripts: `id=$(npm run -s cli -- run --detach …)`.
           process.stdout.write(`${run.id}\n`);
-          process.stderr.write(`Queued run ${run.id} — ${run.title}. A worker executes it: the web server, or \`npm run cli -- worker\`.\n`);
+          const who = context.jobs.kind === "pg-boss" ? "a `npm run cli -- worker` process (or an app server) on this database" : "the web server, or `npm run cli -- worker`";
+          process.stderr.write(`Queued run ${run.id} — ${run.title}. A worker executes it: ${who}.\n`);
           return;
         }
         if (!options.json) process.stdout.write(`Run ${run.id} — ${run.title}\n`);
         process.exitCode = await driveAndFollow(context, run.id, run.rootBranchId, options.json);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -164,7 +165,7 @@ export function registerRunCommands(program: Command): void {
           },
         });
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -181,7 +182,7 @@ export function registerRunCommands(program: Command): void {
           status === "pausing" ? "pausing (its worker pauses it at the next step boundary)" : status === "cancelling" ? "cancelling already" : status;
         process.stdout.write(`Run ${options.run}: ${what}.\n`);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -196,7 +197,7 @@ export function registerRunCommands(program: Command): void {
         const status = await context.service.cancel(options.run, options.branch);
         process.stdout.write(status === "ended" ? `Run ${options.run} cancelled.\n` : `Run ${options.run}: cancelling (its worker aborts the call in flight).\n`);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -221,7 +222,7 @@ export function registerRunCommands(program: Command): void {
         if (!options.json) process.stdout.write(`Branch ${branchId} of run ${run.id}, forked at seq ${options.at} (${options.replay} replay)\n`);
         process.exitCode = await driveAndFollow(context, run.id, branchId, options.json);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -238,7 +239,7 @@ export function registerRunCommands(program: Command): void {
         if (!options.json) process.stdout.write(`Replaying run ${run.id} on branch ${branchId} (${options.mode})\n`);
         process.exitCode = await driveAndFollow(context, run.id, branchId, options.json);
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 }

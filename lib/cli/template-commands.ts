@@ -5,7 +5,8 @@ import { environmentIdSchema, strategySchema, type Strategy } from "@/lib/domain
 import type { ArmInput } from "@/lib/domain/experiment";
 import { templateRoleSchema, type TemplateRole, type TemplateVersionChoice } from "@/lib/domain/template-library";
 import { environmentEntry } from "@/lib/environments/registry";
-import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+import type { ServerContext } from "@/lib/server/app-context";
+import { cliContext } from "./context";
 
 /**
  * `cli templates list|show|save|label|export|import` (issue 14): the template
@@ -79,11 +80,11 @@ function markdownFiles(dir: string): string[] {
 }
 
 async function withContext(action: (context: ServerContext) => Promise<void>): Promise<void> {
-  const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+  const context = cliContext();
   try {
     await action(context);
   } finally {
-    await context.store.close();
+    await context.close();
   }
 }
 

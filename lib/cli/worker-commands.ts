@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { preloadTokenizers } from "@/lib/domain/tokenizer";
-import { createServerContext, databasePath } from "@/lib/server/app-context";
+import { isPostgresUrl, safeDatabaseUrl } from "@/lib/db/pg/database-url";
+import { createServerContext, databasePath, workerSettings } from "@/lib/server/app-context";
+import { cliContext } from "./context";
 import { QueueingWorkerPool } from "@/lib/server/job-queue/queueing-pool";
 import { formatEventLine } from "./format-event";
 import { nonNegativeInt, positiveInt } from "./options";
@@ -18,6 +20,9 @@ export function registerWorkerCommands(program: Command): void {
     .option("--exit-when-idle", "exit once nothing is queued and nothing runs here")
     .action(async (options: { concurrency?: number; exitWhenIdle?: boolean }) => {
       const say = (line: string) => process.stderr.write(`[worker] ${line}\n`);
+      if (options.concurrency === undefined && workerSettings(process.env).concurrency === 0) {
+        throw new Error("REFLEXION_CONCURRENCY=0 is for an app server that only serves pages (it works no jobs); give a worker --concurrency <n> or REFLEXION_CONCURRENCY ≥ 1.");
+      }
       const context = createServerContext({
         startWorkers: false,
         requestedBy: "cli",
@@ -31,7 +36,7 @@ export function registerWorkerCommands(program: Command): void {
           },
         },
       });
-      const { workers, store, jobs } = context;
+      const { workers } = context;
       say(`${workers.owner}: executing queued runs from ${databaseLabel()}. Ctrl-C stops after the current steps (the runs stay queued).`);
       // A worker lives long: load the token counter's encoding now, not in the middle of its first run.
       preloadTokenizers();
@@ -39,12 +44,9 @@ export function registerWorkerCommands(program: Command): void {
       workers.start();
       if (workers instanceof QueueingWorkerPool) say(`pg-boss worker: at most ${workers.jobConcurrency} branch job(s) at once.`);
       const stop = async () => {
-        await workers.stop();
-        await jobs.stop({ graceful: true });
-        // Shared mode: the LISTEN connection would keep the process alive (and reconnect).
-        await context.fanOut?.stop();
+        // Pool, pg-boss (waiting for the handlers running now), the LISTEN connection, the store.
+        await context.close({ graceful: true });
         say(`stopped; at most ${workers.maxObservedConcurrency} run(s) were in flight at once.`);
-        await store.close();
       };
       if (options.exitWhenIdle) {
         await workers.whenIdle();
@@ -69,7 +71,7 @@ export function registerWorkerCommands(program: Command): void {
     .option("--limit <n>", "at most this many runs", positiveInt, 50)
     .option("--json", "one JSON object per line")
     .action(async (options: { limit: number; json?: boolean }) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const runs = await context.service.listRuns(options.limit);
         for (const run of runs) {
@@ -82,7 +84,7 @@ export function registerWorkerCommands(program: Command): void {
         }
         if (runs.length === 0 && !options.json) process.stderr.write("No runs yet. Start one with `npm run cli -- run …` or in the web app.\n");
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 
@@ -94,7 +96,7 @@ export function registerWorkerCommands(program: Command): void {
     .option("--after <seq>", "only events with a larger seq (default 0: all)", nonNegativeInt, 0)
     .option("--json", "the stored envelopes as JSON, one per line")
     .action(async (options: { run: string; branch?: string; after: number; json?: boolean }) => {
-      const context = createServerContext({ startWorkers: false, requestedBy: "cli" });
+      const context = cliContext();
       try {
         const { events } = await context.service.events(options.run, options.after, options.branch);
         for (const event of events) {
@@ -102,11 +104,13 @@ export function registerWorkerCommands(program: Command): void {
           else process.stdout.write(`${event.seq}\t${event.type}\t${formatEventLine(event) ?? ""}\n`);
         }
       } finally {
-        await context.store.close();
+        await context.close();
       }
     });
 }
 
-function databaseLabel(): string {
-  return databasePath();
+/** The database a worker uses, for its start-up line: the PostgreSQL URL without its password in shared mode, else the SQLite file. */
+export function databaseLabel(env: Record<string, string | undefined> = process.env): string {
+  const url = env.REFLEXION_DATABASE_URL;
+  return isPostgresUrl(url) ? safeDatabaseUrl(url) : databasePath(env);
 }
