@@ -133,23 +133,31 @@ describe("dead letters you can act on (issue 17, pg-boss)", () => {
     expect(await harness.producer.jobs.queuedBranches()).toEqual([branchA]);
     await expect(service.retry(letterA?.id ?? "")).rejects.toSatisfy((error: unknown) => isAppError(error, "not-found"));
 
-    // A worker finishes A from its log; its own reconciliation picks B up too (the queue's self-healing).
+    // A worker finishes A from its log. B is not enqueued again by anyone's reconciliation: a dead-lettered
+    // branch waits for a person (its log still says running), so its letter does not come back as a copy.
     const worker = harness.startWorker({ concurrency: 2 });
-    await waitUntil(async () => (await Promise.all([a.id, b.id].map((id) => harness.producer.service.getRun(id).then((run) => harness.producer.service.status(run))))).every((status) => status === "ended"), "runs A and B to end", 120_000, 300);
+    await waitUntil(async () => (await harness.producer.service.status(await harness.producer.service.getRun(a.id))) === "ended", "run A to end", 120_000, 300);
     expect(worker.started()).toContain(a.id);
+    await harness.pool.reconcile();
+    expect(worker.started()).not.toContain(b.id);
+    expect(await harness.producer.jobs.queuedBranches()).not.toContain(branchB);
+    expect((await harness.producer.jobs.listDeadLetters(100)).filter((letter) => letter.runId === b.id)).toHaveLength(1);
+    // Its log still says runnable (status "queued": no worker holds it).
+    expect(await harness.producer.service.status(await harness.producer.service.getRun(b.id))).toBe("queued");
     const after = await eventsOf(a.id);
     expect(after.map((event) => event.seq)).toEqual(after.map((_, index) => index + 1));
     expect(after.slice(0, before.length).map((event) => event.id)).toEqual(before.map((event) => event.id));
     expect(after.filter((event) => event.type === "run-start")).toHaveLength(1);
     expect(after.filter((event) => event.type === "run-end")).toHaveLength(1);
 
-    // B ended meanwhile: its letter says so, a retry is refused (nothing enqueued, the letter stays), then it is discarded.
+    // B is cancelled meanwhile: its letter says it ended, a retry is refused (nothing enqueued, the letter stays), then it is discarded.
+    await harness.producer.service.cancel(b.id);
     const staleB = await letterOf(b.id);
-    expect(staleB).toMatchObject({ branch: { status: "ended", outcome: "success" } });
-    expect(staleB?.retryRefusal).toMatch(/^This run already ended \(success\).*Discard the letter/);
+    expect(staleB).toMatchObject({ branch: { status: "ended", outcome: "cancelled" } });
+    expect(staleB?.retryRefusal).toMatch(/^This run already ended \(cancelled\).*Discard the letter/);
     const refused = await service.retry(letterB?.id ?? "");
     expect(refused).toMatchObject({ outcome: "finished" });
-    expect(refused.message).toMatch(/already ended \(success\) — nothing to retry/);
+    expect(refused.message).toMatch(/already ended \(cancelled\) — nothing to retry/);
     expect(await letterOf(b.id)).not.toBeNull();
     expect(await harness.producer.jobs.queuedBranches()).not.toContain(branchB);
     const cliRefused = await cli(["jobs", "retry", letterB?.id.slice(0, 8) ?? ""]);

@@ -101,7 +101,7 @@ export class DeadLetterService {
     const message =
       done === "requeued"
         ? `Run ${letter.runId}: its branch job is queued again (key branch:${letter.branchId}); a worker resumes it from its log. The letter is removed.`
-        : `Run ${letter.runId}: a job for its branch was already queued or running (the queue re-enqueues runnable branches by itself); nothing new was queued. The letter is removed.`;
+        : `Run ${letter.runId}: a job for its branch was already queued or running (someone retried it from another process); nothing new was queued. The letter is removed.`;
     return { ...base, outcome: done, message };
   }
 

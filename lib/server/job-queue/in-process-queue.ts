@@ -29,6 +29,11 @@ export class InProcessJobQueue implements JobQueue {
     return [];
   }
 
+  /** No jobs are stored: the log is the queue. */
+  async branchesWithJobs(_branchIds: readonly BranchId[]): Promise<Set<BranchId>> {
+    return new Set();
+  }
+
   async listDeadLetters(_limit: number): Promise<DeadLetter[]> {
     return [];
   }

@@ -77,6 +77,9 @@ export function pgBossSettings(env: Record<string, string | undefined>): PgBossQ
   return parsed.data;
 }
 
+/** pg-boss job states before a job is done: waiting, waiting for its retry, being worked. */
+const UNFINISHED_STATES: ReadonlySet<string> = new Set(["created", "retry", "active"]);
+
 const jobDataSchema = z.object({ runId: z.string().min(1), branchId: z.string().min(1), priority: z.enum(["interactive", "batch"]).default("batch") });
 
 function toBranchJob(data: unknown): BranchJob | null {
@@ -164,6 +167,27 @@ export class PgBossJobQueue implements JobQueue {
     await this.start();
     const queued = await this.boss.findJobs(BRANCH_QUEUE, { queued: true, limit: 100_000 });
     return queued.map((job) => toBranchJob(job.data)?.branchId).filter((id): id is BranchId => id !== undefined);
+  }
+
+  async branchesWithJobs(branchIds: readonly BranchId[]): Promise<Set<BranchId>> {
+    await this.start();
+    const found = new Set<BranchId>();
+    // One small indexed lookup per branch (by its key); a few at a time.
+    for (let start = 0; start < branchIds.length; start += 16) {
+      const chunk = branchIds.slice(start, start + 16);
+      const results = await Promise.all(
+        chunk.map(async (branchId) => {
+          const key = jobKeyOf({ branchId });
+          const [jobs, letters] = await Promise.all([this.boss.findJobs(BRANCH_QUEUE, { key }), this.boss.findJobs(DEAD_LETTER_QUEUE, { key, queued: true })]);
+          return jobs.some((job) => UNFINISHED_STATES.has(job.state)) || letters.length > 0;
+        }),
+      );
+      results.forEach((has, index) => {
+        const branchId = chunk[index];
+        if (has && branchId !== undefined) found.add(branchId);
+      });
+    }
+    return found;
   }
 
   async listDeadLetters(limit: number): Promise<DeadLetter[]> {

@@ -67,6 +67,14 @@ export interface JobQueue {
   cancelQueued(branchIds: readonly BranchId[]): Promise<number>;
   /** The branches that have a queued job now (for reconciliation and tests). */
   queuedBranches(): Promise<BranchId[]>;
+  /**
+   * Those of `branchIds` that have a job queued, waiting for a retry or being worked now, or a dead
+   * letter nobody has retried or discarded yet. A branch is enqueued only when it has none of
+   * these: a second job beside an active one would take its retry slot (pg-boss's `stately` policy
+   * keeps one job per state and key) and send it straight to the dead letters, and a dead-lettered
+   * branch waits for a person (its log still says running).
+   */
+  branchesWithJobs(branchIds: readonly BranchId[]): Promise<Set<BranchId>>;
   /** Jobs that failed every attempt, newest first. */
   listDeadLetters(limit: number): Promise<DeadLetter[]>;
   /** One dead letter by its id, or null when there is none (never in the embedded mode). */

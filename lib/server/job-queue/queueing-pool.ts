@@ -116,9 +116,19 @@ export class QueueingWorkerPool extends WorkerPool {
     const runnable = await this.runStore.listRunnableBranches(100_000);
     const jobs: BranchJob[] = [];
     const runnableIds = new Set<string>();
+    const candidates = [];
     for (const branch of runnable) {
       runnableIds.add(branch.branchId);
       if (queued.has(branch.branchId) || this.isActive(branch.branchId) || leaseStateOf(branch.lease) === "live") continue;
+      candidates.push(branch);
+    }
+    // A branch whose job is being worked (its worker between drives, or dead but not yet noticed) or
+    // waits for a retry gets no second job: that one would take the retry's place and the failing
+    // attempt would go straight to the dead letters (pg-boss `stately`: one job per state and key).
+    // Nor does a dead-lettered one: it waits for a person to retry or discard its letter (/jobs).
+    const withJobs = candidates.length > 0 ? await this.queue.branchesWithJobs(candidates.map((branch) => branch.branchId)) : new Set<BranchId>();
+    for (const branch of candidates) {
+      if (withJobs.has(branch.branchId)) continue;
       jobs.push({ runId: branch.runId, branchId: branch.branchId, priority: await this.priorityOf(branch.runId) });
     }
     // Keyed: a job another process enqueued in the meantime is not made twice.
