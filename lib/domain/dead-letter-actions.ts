@@ -18,7 +18,7 @@ export const deadLetterRowSchema = deadLetterSchema.extend({
     status: letterBranchStatusSchema,
     /** `run-end`'s outcome (`success`, `failure`, `cancelled`, …) once the branch ended, else null. */
     outcome: z.string().nullable(),
-    /** A job for the branch is queued or running again (the reconciliation re-enqueued a runnable branch). */
+    /** A job for the branch is queued or running again (the letter was retried from another process). */
     queuedAgain: z.boolean(),
   }),
   /** Why a retry would be refused (the branch ended, is paused, or is missing), or null when it can be retried. */
