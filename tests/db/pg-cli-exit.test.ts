@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { openNodePostgres } from "@/lib/db/pg/database";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
+import { createServerContext, workerSettings } from "@/lib/server/app-context";
 import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server";
 
 // Issue 17, found by a new lab member: in shared mode (REFLEXION_DATABASE_URL) every CLI command
@@ -86,8 +87,10 @@ async function query<T extends pg.QueryResultRow>(text: string, values: unknown[
   }
 }
 
-/** Branch jobs of the run in pg-boss (any state). */
+/** Branch jobs of the run in pg-boss (any state); none while pg-boss has not made its schema yet. */
 async function jobsOf(runId: string): Promise<Array<{ state: string }>> {
+  const [{ made } = { made: null }] = await query<{ made: string | null }>(`select to_regclass('pgboss.job')::text as made`);
+  if (made === null) return [];
   return query<{ state: string }>(`select state from pgboss.job where name = 'reflexion-branch-drive' and data->>'runId' = $1`, [runId]);
 }
 
@@ -215,4 +218,28 @@ describe("cli experiment run in shared mode hands its runs to the workers", () =
     const priorities = await query<{ priority: number }>(`select priority from pgboss.job where name = 'reflexion-branch-drive' and data->>'runId' = any($1)`, [links.map((link) => link.runId)]);
     expect(priorities.map((row) => row.priority)).toEqual([0, 0]);
   }, 90_000);
+});
+
+describe("REFLEXION_CONCURRENCY=0: an app server that only serves pages (shared mode only)", () => {
+  it("is refused without REFLEXION_DATABASE_URL, allowed with it", () => {
+    expect(() => workerSettings({ REFLEXION_CONCURRENCY: "0" })).toThrow(/needs shared mode, REFLEXION_DATABASE_URL/);
+    expect(workerSettings({ REFLEXION_CONCURRENCY: "0", REFLEXION_DATABASE_URL: url }).concurrency).toBe(0);
+    expect(() => workerSettings({ REFLEXION_CONCURRENCY: "-1", REFLEXION_DATABASE_URL: url })).toThrow(/whole number ≥ 0/);
+  });
+
+  it("reconciles a new run into its job but never works it", async () => {
+    const context = createServerContext({ env: { ...process.env, ...env, REFLEXION_CONCURRENCY: "0" }, requestedBy: "test" });
+    try {
+      const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-03", strategy: "reflexion", modelId: "demo", maxTrials: 1 });
+      const deadline = Date.now() + 20_000;
+      while ((await jobsOf(run.id)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await jobsOf(run.id)).toEqual([{ state: "created" }]);
+      // Several reconcile periods later the job still waits and the run has not started a trial.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(await jobsOf(run.id)).toEqual([{ state: "created" }]);
+      expect((await context.store.list(run.id, run.rootBranchId)).map((event) => event.type)).not.toContain("trial-start");
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
