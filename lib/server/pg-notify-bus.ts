@@ -4,6 +4,7 @@ import { z } from "zod";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { liveCallMessageSchema, splitSendable, type LiveCallMessage } from "@/lib/domain/live-call";
 import { EVENTS_CHANNEL, LIVE_CHANNEL, WATCH_CHANNEL, type PgConnection } from "@/lib/db/pg/database";
+import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import type { PgRunStore } from "@/lib/db/pg/pg-store";
 import type { RunEventBus } from "./run-event-bus";
 
@@ -54,6 +55,8 @@ export class PgFanOut {
   private sending: Promise<void> = Promise.resolve();
   /** Times the LISTEN connection was (re)established (tests, diagnostics). */
   connects = 0;
+  /** The LISTEN connection is lost and not yet back (its loss was logged once). */
+  private down = false;
 
   constructor(
     private readonly store: PgRunStore,
@@ -100,6 +103,8 @@ export class PgFanOut {
       this.stopListening = await this.pg.listen([EVENTS_CHANNEL, LIVE_CHANNEL, WATCH_CHANNEL], (channel, payload) => this.receive(channel, payload), (error) => this.lost(error));
       this.connects += 1;
       this.delay = RECONNECT_MS.first;
+      if (this.down) console.error("[fan-out] the LISTEN connection is back: live events flow again");
+      this.down = false;
     } catch (error) {
       this.lost(error instanceof Error ? error : new Error(String(error)));
     }
@@ -109,6 +114,9 @@ export class PgFanOut {
     this.stopListening = null;
     if (this.stopped) return;
     this.options.onError?.(error);
+    // Once per outage, not at every reconnect attempt.
+    if (!this.down) console.error(`[fan-out] the LISTEN connection was lost: ${describePgError(error)} — reconnecting (${RECONNECT_MS.first} ms doubling to ${RECONNECT_MS.max / 1000} s; SSE clients re-read every second meanwhile)`);
+    this.down = true;
     const wait = this.delay;
     this.delay = Math.min(this.delay * 2, RECONNECT_MS.max);
     this.timer = setTimeout(() => void this.connect(), wait);

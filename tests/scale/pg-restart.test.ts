@@ -64,6 +64,9 @@ describe("a PostgreSQL restart mid-run (issue 17)", () => {
     expect(lost.length).toBeGreaterThan(0);
     expect(lost.some((line) => line.includes("terminating connection due to administrator command"))).toBe(true);
     expect(new Set(lost.map((line) => line.slice(0, line.indexOf(": lost")))).size).toBe(lost.length);
+    // The LISTEN fan-out says it lost its connection once, and that it is back.
+    expect(worker.lines.filter((line) => line.startsWith("[fan-out] the LISTEN connection was lost: terminating connection due to administrator command"))).toHaveLength(1);
+    expect(worker.lines).toContain("[fan-out] the LISTEN connection is back: live events flow again");
     if (process.env.SCALE_DEBUG) console.log(worker.lines.join("\n"));
     worker.child.kill("SIGTERM");
     await worker.exited;

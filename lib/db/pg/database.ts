@@ -108,8 +108,10 @@ export function openNodePostgres(url: string, options: { max?: number } = {}): P
       };
     },
     close: async () => {
-      await Promise.all([...listeners].map((client) => client.end().catch(() => undefined)));
+      // Out of the set first: a listener closed here is not "lost" (its onLost would reconnect).
+      const open = [...listeners];
       listeners.clear();
+      await Promise.all(open.map((client) => client.end().catch(() => undefined)));
       await pool.end();
     },
   };
