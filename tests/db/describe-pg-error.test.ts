@@ -89,7 +89,8 @@ describe("describePgError on real driver errors", () => {
     );
     expect(isDatabaseUnreachable(Object.assign(new AggregateError([Object.assign(new Error("connect ECONNREFUSED ::1:5432"), { code: "ECONNREFUSED" })], ""), {}))).toBe(true);
     expect(describePgError("plain text")).toBe("plain text");
-    expect(describePgError(new Error("bad url postgres://bob:hunter2@db:5432/x?sslkey=k"))).toBe("bad url postgres://bob:***@db:5432/x");
+    expect(describePgError(new Error("bad url postgres://bob:hunter2@db:5432/x?password=p2&sslmode=require"))).toBe("bad url postgres://bob:***@db:5432/x?password=***&sslmode=require");
+    expect(describePgError(new Error("must be a postgres://user:password@host:port/database URL"))).toBe("must be a postgres://user:password@host:port/database URL");
   });
 
   it("short statements name the kind and the first table", () => {

@@ -5,10 +5,9 @@
  * pg-boss emits plain objects `{ message, stack, queue, worker }`; Node's connect failures to a
  * host with several addresses are an `AggregateError` whose own message is empty. This module
  * turns all of them into `"<cause message> (while: <short statement>)"` — never the parameters
- * (they may hold user text) and never a password (connection URLs in a message are shown through
- * {@link safeDatabaseUrl}).
+ * (they may hold user text) and never a password (a connection URL's password in a message becomes
+ * `***`, as lib/db/pg/database-url.ts `safeDatabaseUrl` does).
  */
-import { safeDatabaseUrl } from "./database-url";
 
 /** Longest statement summary after "while:", in characters. */
 const STATEMENT_CHARS = 60;
@@ -101,8 +100,13 @@ function messageOf(value: unknown): string {
   return code ?? "";
 }
 
+/**
+ * `text` with the password of any connection URL in it (`scheme://user:secret@…`, `password=…`)
+ * replaced by `***` (the placeholder `user:password@` of a usage message is left as it is).
+ */
 function redactUrls(text: string): string {
-  return text.replace(/postgres(?:ql)?:\/\/[^\s'"]+/gi, (url) => safeDatabaseUrl(url));
+  return text
+    .replace(/(\b[a-z][\w+.-]*:\/\/[^\s:@/'"]*:)([^\s@'"]+)@/gi, (whole: string, head: string, secret: string) => (secret === "password" ? whole : `${head}***@`)).replace(/([?&]password=)[^&\s'"]+/gi, "$1***");
 }
 
 function field(value: unknown, name: string): unknown {
