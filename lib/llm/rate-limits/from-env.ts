@@ -1,5 +1,7 @@
+import { setTimeout as wait } from "node:timers/promises";
 import { Pool } from "pg";
 import { isPostgresUrl } from "@/lib/db/pg/database-url";
+import { isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
 import { guardPool } from "@/lib/db/pg/pool-error-listener";
 import { createMemoryCallLimiter, createPostgresCallLimiter, type CallPermit, type CallRateLimiter } from "./call-limiter";
 import { parseRateLimits } from "./config";
@@ -22,6 +24,26 @@ export function callLimiterFromEnv(env: Record<string, string | undefined>): Cal
   return Object.keys(table).length > 0 ? createMemoryCallLimiter(table) : null;
 }
 
+/**
+ * Longest a call waits for the limiter's database to come back, in ms (a PostgreSQL restart takes
+ * seconds). Until then an unreachable database is not the model's failure: the call is held, as by
+ * a block, instead of failing — which would record a model-call-error and pause the run.
+ */
+export const UNREACHABLE_WAIT_MS = 30_000;
+
+/** `attempt()`, tried again (250 ms doubling to 5 s) while its error says the database is unreachable, for at most {@link UNREACHABLE_WAIT_MS}. */
+async function untilReachable<T>(attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const deadline = Date.now() + UNREACHABLE_WAIT_MS;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isDatabaseUnreachable(error) || Date.now() + delay > deadline) throw error;
+      await wait(delay, undefined, { signal });
+    }
+  }
+}
+
 /** A limiter created on first use (the shared one needs its table before the first call). */
 function lazyLimiter(create: () => Promise<CallRateLimiter>): CallRateLimiter {
   let made: Promise<CallRateLimiter> | null = null;
@@ -34,8 +56,8 @@ function lazyLimiter(create: () => Promise<CallRateLimiter>): CallRateLimiter {
   };
   return {
     shared: true,
-    acquire: async (call, signal): Promise<CallPermit> => (await get()).acquire(call, signal),
-    block: async (key, ms) => (await get()).block(key, ms),
+    acquire: async (call, signal): Promise<CallPermit> => untilReachable(async () => (await get()).acquire(call, signal), signal),
+    block: async (key, ms) => untilReachable(async () => (await get()).block(key, ms)),
     close: async () => {
       if (made) await (await made.catch(() => null))?.close();
     },
