@@ -208,6 +208,17 @@ describe("cli experiment run in shared mode hands its runs to the workers", () =
     expect(workerOut).toMatch(/\[worker\] stopped;/);
   }, 180_000);
 
+  it("--here drives the runs in the CLI process (no worker running, no job sent) and exits 0 when they ended", async () => {
+    const result = await cli(["experiment", "run", "--env", "qa", "--tasks", "builtin", "--task-ids", "qa-builtin-02", "--arms", "none,reflexion", "--model", "demo", "--here", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as { experimentId?: string };
+    const links = await withStore((store) => store.experiments.listExperimentRuns(summary.experimentId ?? ""));
+    expect(links).toHaveLength(2);
+    for (const link of links) expect(await jobsOf(link.runId)).toEqual([]);
+    const statuses = await withStore(async (store) => Promise.all(links.map(async (link) => (await store.getBranchSummary((await store.getRun(asRunId(link.runId)))?.rootBranchId ?? asBranchId("none")))?.status)));
+    expect(statuses).toEqual(["ended", "ended"]);
+  }, 90_000);
+
   it("--detach records the experiment, queues its runs as batch jobs, prints the id and exits 0", async () => {
     const result = await cli(["experiment", "run", "--env", "qa", "--tasks", "builtin", "--task-ids", "qa-builtin-01", "--arms", "none,reflexion", "--model", "demo", "--detach"]);
     expect(result.code, result.stderr).toBe(0);
