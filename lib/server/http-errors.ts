@@ -20,25 +20,34 @@ const statusByCode: Record<AppErrorCode, number> = {
  * bare 500 (no SQL or parameters reach the client) with the cause in the server log.
  */
 export function errorResponse(error: unknown): Response {
-  if (isAppError(error)) {
-    return Response.json({ error: { code: error.code, message: error.message } }, { status: statusByCode[error.code] });
-  }
+  const { status, code, message } = publicError(error);
+  return Response.json({ error: { code, message } }, { status });
+}
+
+/**
+ * What a client may be told about a thrown value — the HTTP status, code and message of
+ * {@link errorResponse} — for routes and for streams (an SSE `stream-error`). Logs the cause of
+ * an unexpected error on the server; never returns SQL, parameters or a password.
+ */
+export function publicError(error: unknown): { status: number; code: string; message: string } {
+  if (isAppError(error)) return { status: statusByCode[error.code], code: error.code, message: error.message };
   if (error instanceof ZodError) {
-    const message = error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; ");
-    return Response.json({ error: { code: "invalid-input", message } }, { status: 400 });
+    return { status: 400, code: "invalid-input", message: error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; ") };
   }
-  if (error instanceof SyntaxError) {
-    return Response.json({ error: { code: "invalid-input", message: `The request body is not valid JSON: ${error.message}` } }, { status: 400 });
-  }
+  if (error instanceof SyntaxError) return { status: 400, code: "invalid-input", message: `The request body is not valid JSON: ${error.message}` };
   if (isDatabaseUnreachable(error)) {
     // Shared mode's PostgreSQL is down or restarting: say so (the cause names host and port, never a password; no SQL, no params).
     const cause = describePgError(error);
     console.error(`[api] the database is unreachable: ${cause}`);
-    return Response.json({ error: { code: "database-unreachable", message: `The database is unreachable: ${cause.replace(/ \(while: .*\)$/, "")} — check REFLEXION_DATABASE_URL and that PostgreSQL is running, then retry.` } }, { status: 503 });
+    return {
+      status: 503,
+      code: "database-unreachable",
+      message: `The database is unreachable: ${cause.replace(/ \(while: .*\)$/, "")} — check REFLEXION_DATABASE_URL and that PostgreSQL is running, then retry.`,
+    };
   }
   // The log gets the driver's cause and the statement's kind (not the parameters); the client only that it failed.
   console.error(`Unexpected error: ${describePgError(error)}`, error instanceof Error && error.stack ? `\n${error.stack}` : "");
-  return Response.json({ error: { code: "internal", message: "Unexpected server error; see the server log." } }, { status: 500 });
+  return { status: 500, code: "internal", message: "Unexpected server error; see the server log." };
 }
 
 /** Wraps a route handler so every failure goes through {@link errorResponse}. */

@@ -1,4 +1,5 @@
 import type { BranchId } from "@/lib/domain/ids";
+import { publicError } from "./http-errors";
 import type { RunEventBus } from "./run-event-bus";
 import type { RunService } from "./run-service";
 
@@ -73,7 +74,8 @@ export function runEventStream(
             }
           } while (again && !closed);
         } catch (error) {
-          send(`event: stream-error\ndata: ${JSON.stringify({ message: error instanceof Error ? error.message : String(error) })}\n\n`);
+          // What a route would answer (an unreachable database says so; no SQL or parameters reach the client).
+          send(`event: stream-error\ndata: ${JSON.stringify({ message: publicError(error).message })}\n\n`);
           close();
         } finally {
           busy = false;

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { openNodePostgres } from "@/lib/db/pg/database";
 import { openPglite } from "@/lib/db/pg/pglite";
 import { apiErrorSchema } from "@/lib/domain/api";
-import { errorResponse } from "@/lib/server/http-errors";
+import { AppError } from "@/lib/domain/errors";
+import { errorResponse, publicError } from "@/lib/server/http-errors";
 
 /**
  * An API request that hits a database error (issue 17, lib/server/http-errors.ts): unreachable →
@@ -45,6 +46,17 @@ describe("errorResponse for database errors", () => {
     const body = apiErrorSchema.parse(await response.json());
     expect(body.error).toEqual({ code: "internal", message: "Unexpected server error; see the server log." });
     expect(String(log.mock.calls[0]?.[0])).toBe('Unexpected error: relation "no_such_table" does not exist (while: select from no_such_table)');
+    log.mockRestore();
+  });
+
+  it("publicError (what an SSE stream-error says) is the same message: an AppError's own, never SQL or parameters", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect(publicError(new AppError("not-found", "No run r1."))).toEqual({ status: 404, code: "not-found", message: "No run r1." });
+    const failed = publicError(await failure(pglite.db.execute(sql`select * from no_such_table where x = ${"secret-param"}`)));
+    expect(failed).toEqual({ status: 500, code: "internal", message: "Unexpected server error; see the server log." });
+    const down = publicError(await failure(closed.db.execute(sql`select * from runs where id = ${"secret-param"}`)));
+    expect(down.code).toBe("database-unreachable");
+    expect(JSON.stringify([failed, down])).not.toMatch(/secret-param|s3cret|select/);
     log.mockRestore();
   });
 });
