@@ -77,6 +77,9 @@ export function pgBossSettings(env: Record<string, string | undefined>): PgBossQ
   return parsed.data;
 }
 
+/** How often one pg-boss error text is printed at most, ms. */
+const REPEAT_REPORT_MS = 60_000;
+
 /** pg-boss job states before a job is done: waiting, waiting for its retry, being worked. */
 const UNFINISHED_STATES: ReadonlySet<string> = new Set(["created", "retry", "active"]);
 
@@ -121,7 +124,22 @@ export class PgBossJobQueue implements JobQueue {
       useListenNotify: settings.listenNotify,
     });
     // pg-boss reports connection trouble as events; without a listener Node would throw them.
-    this.boss.on("error", (error: unknown) => console.error(`[jobs] ${describePgError(error)}`));
+    // While the database is down every worker loop reports the same error at each poll: say it once a minute.
+    this.boss.on("error", (error: unknown) => this.report(describePgError(error)));
+  }
+
+  /** Last time each error text was printed, ms since epoch. */
+  private readonly reported = new Map<string, number>();
+
+  /** Prints `[jobs] <message>`, the same message (worker and queue names left out) at most once per {@link REPEAT_REPORT_MS}. */
+  private report(message: string): void {
+    const key = message.replace(/ \(Queue: [^)]*\)/g, "");
+    const now = Date.now();
+    const last = this.reported.get(key);
+    if (last !== undefined && now - last < REPEAT_REPORT_MS) return;
+    if (this.reported.size > 100) this.reported.clear();
+    this.reported.set(key, now);
+    console.error(`[jobs] ${message}${last === undefined ? "" : " (again; said at most once a minute)"}`);
   }
 
   /** Starts pg-boss (installing or migrating its schema on first use) and creates the two queues. Idempotent. */
