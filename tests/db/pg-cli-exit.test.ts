@@ -145,6 +145,16 @@ describe("CLI commands exit in shared mode", () => {
     expect(resumed.stdout).toMatch(/: (paused|ended)/);
   }, 150_000);
 
+  it("run stopped by its budget exits 3; run paused by a provider failure exits 1 (both with their closing lines)", async () => {
+    const budget = await cli([...QA_RUN, "--budget-tokens", "500"]);
+    expect(budget.code, budget.stderr).toBe(3);
+    expect(budget.stdout).toMatch(/^Budget exhausted: .* spent; resume with `npm run cli -- resume --run \S+ --budget-tokens \d+`/m);
+    // Nothing listens on port 9: every call is refused, retried, and the run pauses with a model-call-error.
+    const refused = await cli([...QA_RUN.slice(0, -4), "--model", "compatible:nobody-home"], { OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_COMPATIBLE_API_KEY: "test-key" });
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stdout).toMatch(/Resume with: npm run cli -- resume --run \S+/);
+  }, 150_000);
+
   it("run --detach with a provider that is not configured prints the error and exits 2 at once", async () => {
     const result = await cli([...QA_RUN.slice(0, -4), "--model", "openai:gpt-4o-mini", "--detach"], {}, ["OPENAI_API_KEY"]);
     expect(result.code).toBe(2);
