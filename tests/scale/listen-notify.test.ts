@@ -46,6 +46,11 @@ describe("pgBossSettings (LISTEN/NOTIFY)", () => {
     expect(pgBossSettings({ REFLEXION_JOB_LISTEN_NOTIFY: "TRUE" }).listenNotify).toBe(true);
   });
 
+  it("keeps the backstop poll at least the plain poll: raised with REFLEXION_JOB_POLL_S, refused when set lower", () => {
+    expect(pgBossSettings({ REFLEXION_JOB_POLL_S: "5" })).toMatchObject({ pollingIntervalSeconds: 5, notifyPollingIntervalSeconds: 5 });
+    expect(() => pgBossSettings({ REFLEXION_JOB_POLL_S: "5", REFLEXION_JOB_NOTIFY_POLL_S: "2" })).toThrow(/REFLEXION_JOB_NOTIFY_POLL_S \(2 s\) must be at least REFLEXION_JOB_POLL_S \(5 s\)/);
+  });
+
   it("names the variable and the docs when a value is wrong", () => {
     expect(() => pgBossSettings({ REFLEXION_JOB_LISTEN_NOTIFY: "sometimes" })).toThrow(/listenNotify.*docs\/shared-mode\.md/);
     expect(() => pgBossSettings({ REFLEXION_JOB_NOTIFY_POLL_S: "0.1" })).toThrow(/notifyPollingIntervalSeconds/);

@@ -74,7 +74,17 @@ export function pgBossSettings(env: Record<string, string | undefined>): PgBossQ
     const issue = parsed.error.issues[0];
     throw new Error(`REFLEXION_JOB_* setting ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"} (see docs/shared-mode.md, "Workers").`);
   }
-  return parsed.data;
+  const settings = parsed.data;
+  // pg-boss refuses a backstop poll shorter than the plain one (its worker would then fetch nothing, silently).
+  if (settings.notifyPollingIntervalSeconds < settings.pollingIntervalSeconds) {
+    if (blank(env.REFLEXION_JOB_NOTIFY_POLL_S) !== undefined) {
+      throw new Error(
+        `REFLEXION_JOB_NOTIFY_POLL_S (${settings.notifyPollingIntervalSeconds} s) must be at least REFLEXION_JOB_POLL_S (${settings.pollingIntervalSeconds} s): the poll while NOTIFY wakes workers is the slower backstop (see docs/shared-mode.md, "Workers").`,
+      );
+    }
+    settings.notifyPollingIntervalSeconds = settings.pollingIntervalSeconds;
+  }
+  return settings;
 }
 
 /** How often one pg-boss error text is printed at most, ms. */
