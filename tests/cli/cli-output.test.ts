@@ -69,10 +69,14 @@ describe("CLI output", () => {
     const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     let exitedEarly = false;
     void closed.then(() => (exitedEarly = true));
+    // Ready first (on a loaded machine start-up alone can take seconds; a Ctrl-C before it just kills the process).
+    const deadline = Date.now() + 15_000;
+    while (!/executing queued runs/.test(stderr) && !exitedEarly && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stderr).toMatch(/executing queued runs/);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(exitedEarly).toBe(false);
     child.kill("SIGINT");
     expect(await closed).toBe(0);
     expect(stderr).toMatch(/stopped; at most 0 run\(s\) were in flight/);
-  }, 20_000);
+  }, 40_000);
 });
