@@ -8,6 +8,7 @@ import { strategySchema } from "@/lib/domain/config";
 import { armSchema, experimentSummaryLine, type ArmInput, type ExperimentSummary } from "@/lib/domain/experiment";
 import { experimentStatusText } from "@/lib/domain/experiment-summary";
 import { environmentEntry } from "@/lib/environments/registry";
+import { describePgError, isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
 import type { ServerContext } from "@/lib/server/app-context";
 import { cliContext } from "./context";
 import { BUILTIN_TASK_SET } from "@/lib/server/run-service";
@@ -104,17 +105,45 @@ async function execute(context: ServerContext, experimentId: string, concurrency
     await pool.stop();
     // Another worker (the web server's pool) may have taken some of the runs: wait until none is running anywhere.
     for (const runId of runIds) {
-      const run = await context.service.getRun(runId);
-      await pool.untilSettled(run.rootBranchId, here ? 200 : 500);
+      const run = await throughOutages(() => context.service.getRun(runId));
+      await throughOutages(() => pool.untilSettled(run.rootBranchId, here ? 200 : 500));
     }
+    const summary = await throughOutages(() => context.experiments.summary(experimentId));
+    bar.update(summary.progress.done, { eta: etaText(summary) });
+    return summary;
   } finally {
     clearInterval(tick);
+    // Also on an error: the bar's redraw timer would keep the process alive.
+    bar.stop();
   }
-  const summary = await context.experiments.summary(experimentId);
-  bar.update(summary.progress.done, { eta: etaText(summary) });
-  bar.stop();
-  return summary;
 }
+
+/** How long a follower waits for a database that went away before it gives up, ms. */
+const OUTAGE_PATIENCE_MS = 5 * 60_000;
+
+/**
+ * Runs `read`, and while the database is unreachable (shared mode's PostgreSQL restarting, a
+ * dropped connection) says so once on stderr and tries again every second, for at most
+ * {@link OUTAGE_PATIENCE_MS}: following an experiment should outlast a restart, as the workers do.
+ * @throws the last error once the patience is spent, or at once for any other error.
+ */
+async function throughOutages<T>(read: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  let said = false;
+  for (;;) {
+    try {
+      const value = await read();
+      if (said) process.stderr.write("\n[experiment] the database is back.\n");
+      return value;
+    } catch (error) {
+      if (!isDatabaseUnreachable(error) || Date.now() - started > OUTAGE_PATIENCE_MS) throw error;
+      if (!said) process.stderr.write(`\n[experiment] the database is unreachable: ${describePgError(error)} — waiting for it (the workers go on; Ctrl-C stops following).\n`);
+      said = true;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
 
 /**
  * Says which runs stopped without ending (paused by a provider error or a person) and how to go
