@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
+import { ROOT, TSX_ARGS, startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
  * Issue 17: a foreground `cli experiment run` in shared mode follows runs that `cli worker`
@@ -11,8 +9,6 @@ import { startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
  * print one error and hang: the progress bar's timer kept the process alive). Bounded by timeouts.
  */
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-const TSX_ARGS = ["--require", path.join(ROOT, "node_modules/tsx/dist/preflight.cjs"), "--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href];
 let harness: ScaleHarness;
 
 beforeAll(async () => {

@@ -46,10 +46,11 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+/** The repository root (child processes run there). */
+export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 // tsx's own CLI runs the script in a child process (a SIGKILL of the CLI would leave that child
 // running): load tsx into one process instead, as its CLI does for its child.
-const TSX_ARGS = ["--require", path.join(ROOT, "node_modules/tsx/dist/preflight.cjs"), "--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href];
+export const TSX_ARGS = ["--require", path.join(ROOT, "node_modules/tsx/dist/preflight.cjs"), "--import", pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href];
 
 /** Options of {@link startScaleHarness}. */
 export interface ScaleHarnessOptions {
