@@ -62,8 +62,16 @@ export interface AgreementReport {
   differences: Difference[];
 }
 
-/** Deviation of decision 0004: our EM never counts an empty normalised prediction as correct. */
-export const EMPTY_PREDICTION_DEVIATION = "an empty prediction is never correct (decision 0004): the official script counts an empty prediction equal to an empty gold answer";
+/**
+ * Deviation of decision 0004: our EM never counts an empty normalised prediction as
+ * correct, and compares a gold answer that normalises to nothing ("A", "The The")
+ * without the article step (lib/environments/qa/exact-match.ts `compareAnswers`).
+ */
+export const EMPTY_PREDICTION_DEVIATION =
+  "an empty prediction is never correct (decision 0004): the official script counts a prediction that normalises to nothing equal to a gold answer that does too, ours compares such a gold answer without the article step";
+
+/** Our normaliser applies Unicode NFC first; the official one does not. */
+export const NFC_DEVIATION = "our normalisation applies Unicode NFC first: the two answers differ only in composed vs decomposed characters";
 
 /** The `100_questions_*_trials.txt` files under `root`, sorted. */
 export function findHotpotQaLogs(root: string): string[] {
@@ -122,7 +130,10 @@ export function officialScores(pairs: readonly Pick<QaPair, "prediction" | "gold
 
 /** The deviation explaining an EM difference, or null. */
 function explainEm(ours: boolean, official: OfficialScores, normalizedPrediction: string): string | null {
-  if (!ours && official.em && normalizedPrediction === "") return EMPTY_PREDICTION_DEVIATION;
+  if (!ours && official.em && official.normalizedGold === "" && (normalizedPrediction === "" || official.normalizedPrediction === "")) return EMPTY_PREDICTION_DEVIATION;
+  const differOnlyInComposition =
+    official.normalizedPrediction !== official.normalizedGold && official.normalizedPrediction.normalize("NFC") === official.normalizedGold.normalize("NFC");
+  if (ours && !official.em && differOnlyInComposition) return NFC_DEVIATION;
   return null;
 }
 

@@ -13,6 +13,11 @@ import { describeIssues, qaTaskSchema, type QaTask } from "./task";
  *   `context: { title: [], sentences: [[]] }`.
  *
  * Common fields: `question`, `answer`, optional `type` and `level`.
+ *
+ * Every text (question, answer, titles, sentences) is put in Unicode NFC as it is
+ * read, so a title or answer written with combining marks ("Zu\u0308rich") is the
+ * same string as its precomposed twin ("Z\u00fcrich"): supporting facts find their
+ * paragraph, Search finds the page, and exact match compares like with like.
  */
 
 /** Options for {@link loadHotpotQa}. */
@@ -28,7 +33,8 @@ export interface LoadHotpotQaResult {
   problems: string[];
 }
 
-const nonEmptyString = z.string().trim().min(1, { message: "expected a non-empty string" });
+const nonEmptyString = z.string().normalize("NFC").trim().min(1, { message: "expected a non-empty string" });
+const text = z.string().normalize("NFC");
 const sentenceIndex = z.number().int().nonnegative();
 
 /** `[[title, sent_id], …]` (original HotpotQA). */
@@ -41,10 +47,10 @@ const supportingFactsColumns = z
   });
 
 /** `[[title, [sentence, …]], …]` (original HotpotQA). */
-const contextPairs = z.array(z.tuple([nonEmptyString, z.array(z.string())]));
+const contextPairs = z.array(z.tuple([nonEmptyString, z.array(text)]));
 /** `{ title: [], sentences: [[]] }` (HF datasets), columns of equal length. */
 const contextColumns = z
-  .object({ title: z.array(nonEmptyString), sentences: z.array(z.array(z.string())) })
+  .object({ title: z.array(nonEmptyString), sentences: z.array(z.array(text)) })
   .refine((context) => context.title.length === context.sentences.length, {
     message: "context.title and context.sentences must have the same length",
   });

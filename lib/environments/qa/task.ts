@@ -8,15 +8,22 @@ import { AppError } from "@/lib/domain/errors";
  * (shared/docs/reflexion-reference.md §2.3, §11 item 17).
  */
 
+/**
+ * A task's texts are kept in Unicode NFC, whatever door they came through (dataset
+ * file, run config, bundle), so two spellings of one accented word (precomposed or
+ * with combining marks) are one string for Search, Lookup and exact match.
+ */
+const nfcString = () => z.string().normalize("NFC");
+
 /** One context paragraph: a page title and its sentences, as in HotpotQA's `context`. */
 export const qaParagraphSchema = z.object({
-  title: z.string().trim().min(1, { message: "a paragraph title must not be empty" }),
+  title: nfcString().trim().min(1, { message: "a paragraph title must not be empty" }),
   /**
    * The paragraph's sentences, kept as given. HotpotQA sentences after the first
    * usually start with a space (`"".join(sentences)` rebuilds the paragraph); see
    * {@link joinSentences}.
    */
-  sentences: z.array(z.string()).min(1, { message: "a paragraph needs at least one sentence" }),
+  sentences: z.array(nfcString()).min(1, { message: "a paragraph needs at least one sentence" }),
 });
 /** One context paragraph `{ title, sentences }`. */
 export type QaParagraph = z.infer<typeof qaParagraphSchema>;
@@ -28,12 +35,12 @@ export type QaParagraph = z.infer<typeof qaParagraphSchema>;
 export const qaTaskSchema = z
   .object({
     id: z.string().trim().min(1, { message: "the task id must not be empty" }),
-    question: z.string().trim().min(1, { message: "the question must not be empty" }),
+    question: nfcString().trim().min(1, { message: "the question must not be empty" }),
     /** The gold answer, scored by exact match after normalisation (exact-match.ts). */
-    answer: z.string().trim().min(1, { message: "the gold answer must not be empty" }),
+    answer: nfcString().trim().min(1, { message: "the gold answer must not be empty" }),
     paragraphs: z.array(qaParagraphSchema).min(1, { message: "a task needs at least one paragraph" }),
     /** Titles of the paragraphs that hold the supporting facts, each listed once. */
-    supportingTitles: z.array(z.string()),
+    supportingTitles: z.array(nfcString()),
     /** HotpotQA question type: `bridge` or `comparison`. */
     type: z.string().optional(),
     /** HotpotQA difficulty label (`easy`, `medium`, `hard`). */

@@ -31,8 +31,10 @@ describe("normalizeAnswer (HotpotQA / SQuAD normalize_answer)", () => {
     ["aé", "aé"],
     ["Café a la carte", "café la carte"],
     ["a\u00e9", "a\u00e9"],
-    // A combining mark is not a word character in Python's re, so "a" before it is a whole word.
-    ["a\u0301", "\u0301"],
+    // Unicode NFC comes first (our one addition to the official steps): "a" + U+0301 becomes "á",
+    // a single word character, where Python's re would see a whole word "a" before a combining mark.
+    ["a\u0301", "\u00e1"],
+    ["Zu\u0308rich", "z\u00fcrich"],
     // Whitespace as Python's str.split(): tabs, newlines, NBSP, U+0085 collapse; U+FEFF does not.
     ["  River\t\nSallow\u00a0\u0085 ", "river sallow"],
     ["x\ufeffy", "x\ufeffy"],
@@ -77,6 +79,32 @@ describe("exactMatch", () => {
     expect(exactMatch("The", "an")).toBe(false);
     expect(exactMatch("?!", "")).toBe(false);
   });
+
+  it.each([
+    ["A", "A", true],
+    ["a", "A", true],
+    [" a ", "A", true],
+    ["A.", "A", true],
+    ["the the", "The The", true],
+    ["The  The!", "The The", true],
+    ["The", "A", false],
+    ["A", "The The", false],
+    ["The The", "The", false],
+    ["?!", "?!", true],
+    ["!?", "?!", false],
+    ["", "A", false],
+  ])("a gold answer that normalises to nothing still has a match: %j vs gold %j → %s", (prediction, gold, expected) => {
+    expect(exactMatch(prediction, gold)).toBe(expected);
+  });
+
+  it("matches a decomposed answer against a precomposed gold answer and the other way round (NFC)", () => {
+    const decomposed = "Zu\u0308rich";
+    const precomposed = "Z\u00fcrich";
+    expect(decomposed).not.toBe(precomposed);
+    expect(exactMatch(decomposed, precomposed)).toBe(true);
+    expect(exactMatch(precomposed, decomposed)).toBe(true);
+    expect(exactMatch("Cafe\u0301 de Flore", "Caf\u00e9 de Flore")).toBe(true);
+  });
 });
 
 describe("evaluateQa", () => {
@@ -109,6 +137,19 @@ describe("evaluateQa", () => {
       oracle: true,
       details: { prediction: null, normalizedPrediction: null, normalizedGold: "river sallow", f1: 0, precision: 0, recall: 0 },
     });
+  });
+
+  it("passes the answer A against the gold answer A, and says how it compared them", () => {
+    const letter = { ...task, answer: "A" };
+    const verdict = evaluateQa(letter, "a");
+    expect(verdict).toMatchObject({ verdict: "pass", score: 1, details: { normalizedGold: "a", normalizedPrediction: "a" } });
+    expect(evaluateQa(letter, "The")).toMatchObject({ verdict: "fail", score: 0 });
+    expect(evaluateQa(letter, "The").feedback).not.toMatch(/empty after normalisation/);
+  });
+
+  it("passes a decomposed answer against a precomposed gold answer", () => {
+    const zurich = { ...task, answer: "Z\u00fcrich" };
+    expect(evaluateQa(zurich, "Zu\u0308rich")).toMatchObject({ verdict: "pass", score: 1, details: { f1: 1 } });
   });
 
   it("fails an answer that normalises to nothing, saying why", () => {

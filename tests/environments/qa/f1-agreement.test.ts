@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   EMPTY_PREDICTION_DEVIATION,
+  NFC_DEVIATION,
   compareScores,
   findHotpotQaLogs,
   formatAgreement,
@@ -30,9 +31,10 @@ describe("agreement:qa core", () => {
       pair("Ærøskøbing, the Danish town", "ærøskøbing"),
       pair("\u200bSallow", "sallow"),
       pair("the", "a"), // both normalise to "": the official EM is true, ours is not
+      pair("A", "A"), // both normalise to "": both EMs are true (ours compares "a" with "a")
     ];
     const official = officialScores(pairs);
-    expect(official.map((scores) => scores.em)).toEqual([true, false, false, false, true, true, false, false, false, true]);
+    expect(official.map((scores) => scores.em)).toEqual([true, false, false, false, true, true, false, false, false, true, true]);
     expect(official[1]?.f1).toBeCloseTo(2 / 3, 15);
     const report = compareScores(pairs, official, 1, 0);
     expect(report.f1Agreements).toBe(pairs.length);
@@ -40,6 +42,14 @@ describe("agreement:qa core", () => {
     expect(report.differences).toHaveLength(1);
     expect(report.differences[0]).toMatchObject({ metric: "em", ours: false, official: true, explanation: EMPTY_PREDICTION_DEVIATION });
     expect(formatAgreement(report)).toContain("1 explained by a documented deviation, 0 unexplained");
+  });
+
+  it("explains a match found only after Unicode NFC", () => {
+    const pairs = [pair("Zu\u0308rich", "Z\u00fcrich"), pair("Z\u00fcrich", "Z\u00fcrich")];
+    const official = officialScores(pairs);
+    expect(official.map((scores) => scores.em)).toEqual([false, true]);
+    const report = compareScores(pairs, official, 1, 0);
+    expect(report.differences.filter((difference) => difference.metric === "em")).toMatchObject([{ ours: true, official: false, explanation: NFC_DEVIATION }]);
   });
 
   it("flags a difference no deviation explains", () => {

@@ -106,6 +106,37 @@ describe("loadHotpotQa on the original HotpotQA layout", () => {
   });
 });
 
+describe("loadHotpotQa and Unicode normalisation", () => {
+  // "Zürich" written decomposed (u + U+0308 COMBINING DIAERESIS) and precomposed (U+00FC).
+  const decomposed = "Zu\u0308rich";
+  const precomposed = "Z\u00fcrich";
+
+  it("stores question, answer, titles and sentences in NFC, so the two spellings are one", () => {
+    const record = {
+      id: "nfc-1",
+      question: `Which lake is ${decomposed} on?`,
+      answer: decomposed,
+      supporting_facts: [[precomposed, 0]],
+      context: [[decomposed, [`${decomposed} lies on Lake ${decomposed}.`]]],
+    };
+    const { tasks, problems } = loadHotpotQa(JSON.stringify([record]));
+    expect(problems).toEqual([]);
+    const task = tasks[0]!;
+    expect(task.answer).toBe(precomposed);
+    expect(task.question).toBe(`Which lake is ${precomposed} on?`);
+    expect(task.paragraphs[0]!.title).toBe(precomposed);
+    expect(task.paragraphs[0]!.sentences[0]).toBe(`${precomposed} lies on Lake ${precomposed}.`);
+    expect(task.supportingTitles).toEqual([precomposed]);
+    expect(evaluateQa(task, precomposed).verdict).toBe("pass");
+  });
+
+  it("normalises a task given directly (qaTaskSchema) to NFC", () => {
+    const task = qaTaskSchema.parse({ id: "nfc-2", question: `Where is ${decomposed}?`, answer: decomposed, paragraphs: [{ title: decomposed, sentences: ["x"] }], supportingTitles: [precomposed] });
+    expect(task.answer).toBe(precomposed);
+    expect(task.paragraphs[0]!.title).toBe(precomposed);
+  });
+});
+
 describe("loadHotpotQa on broken input", () => {
   const good = {
     id: "good-1",
