@@ -8,11 +8,13 @@ export type AppErrorCode =
   | "invalid-input"
   | "conflict"
   | "invalid-dataset"
+  /** An upload, or what it decompresses to, is over a size limit (413); the message names the limit and how to raise it. */
+  | "too-large"
   | "provider-not-configured"
   | "model-call-failed"
   | "internal";
 
-const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "invalid-dataset", "provider-not-configured", "model-call-failed", "internal"]);
+const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "invalid-dataset", "too-large", "provider-not-configured", "model-call-failed", "internal"]);
 
 /**
  * Marks app errors across copies of this module: Next's production build can

@@ -6,6 +6,7 @@ const statusByCode: Record<AppErrorCode, number> = {
   "not-found": 404,
   "invalid-input": 400,
   "invalid-dataset": 422,
+  "too-large": 413,
   conflict: 409,
   "provider-not-configured": 400,
   "model-call-failed": 502,
