@@ -69,7 +69,8 @@ function readCompletionCommand(actionText: string): string {
 
 /** Why a trial should stop now, as a kind and a sentence; null when it may go on. */
 export interface HaltReason {
-  kind: "repetition" | "cycle" | "step-budget";
+  /** `stall` never happens here: the household reading has no `stallKey` (loop-rules.ts). */
+  kind: "repetition" | "stall" | "cycle" | "step-budget";
   message: string;
 }
 

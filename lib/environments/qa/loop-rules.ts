@@ -13,13 +13,19 @@
  *    action and the observation of the step p before it — and those p actions
  *    are not all the same (that is rule 1). A, B, A, B with B's observation
  *    repeating B's and A's repeating A's halts after the fourth step.
+ * 3. **Stall** (only for a family whose reading has `stallKey`): the last
+ *    `repeatLimit` steps are the same kind of action (QA: the same verb) with
+ *    different arguments and the same observation once the echoed argument is
+ *    taken out — three failed Searches that all get `Similar: ['Indian folk
+ *    music']` learn nothing new, though each observation names its own query.
  *
  * Actions compare by a family's key (case, spacing and trailing punctuation do
- * not matter); observations compare with case and runs of whitespace folded
- * (the QA environment echoes the argument as written: `Could not find
- * [dunmere]` after `search[dunmere]`) but otherwise exactly, so an action whose
+ * not matter); observations compare by the family's `observationKey` (QA: the
+ * echoed query taken out of `Could not find [x]. Similar: [...]`), then with case
+ * and runs of whitespace folded, but otherwise exactly, so an action whose
  * observation moves on (`Lookup[x]` giving the next result) is not a loop.
- * Repetition is checked before cycles, shorter periods before longer ones.
+ * Repetition is checked first, then the stall, then cycles, shorter periods
+ * before longer ones.
  *
  * Family-agnostic; it lives beside the QA reader and the household evaluator
  * uses it too.
@@ -53,11 +59,21 @@ export interface ActionReading {
   key(actionText: string): string;
   /** How the action is quoted in the halt reason. */
   display(actionText: string): string;
+  /**
+   * The observation as the rules compare it, before case and whitespace are folded:
+   * e.g. without the argument the environment echoed. Default: the observation itself.
+   */
+  observationKey?(actionText: string, observation: string): string;
+  /**
+   * The kind of action for the stall rule (QA: the verb), or null when the action takes
+   * no part in it. Without this function the family has no stall rule.
+   */
+  stallKey?(actionText: string): string | null;
 }
 
 /** A loop found by {@link detectLoop}: its kind and the sentence recorded as the halt reason. */
 export interface LoopHalt {
-  kind: "repetition" | "cycle";
+  kind: "repetition" | "stall" | "cycle";
   message: string;
 }
 
@@ -71,6 +87,11 @@ export function foldActionText(text: string): string {
     .replace(/\s+/gu, " ")
     .trim()
     .replace(/[\s.,;:!?]+$/u, "");
+}
+
+/** Case and runs of whitespace folded: how observations compare. */
+function foldObservation(observation: string): string {
+  return observation.toLowerCase().replace(/\s+/gu, " ").trim();
 }
 
 /** One line, trimmed, cut to {@link QUOTED_OBSERVATION_LIMIT} characters. */
@@ -91,7 +112,7 @@ export function detectLoop(allSteps: readonly LoopStep[], reading: ActionReading
   const lookback = Math.max(limit, ...periods.map((period) => 2 * period));
   const steps = allSteps.length > lookback ? allSteps.slice(-lookback) : allSteps;
   const keys = steps.map((step) => reading.key(step.actionText));
-  const observations = steps.map((step) => step.observation.toLowerCase().replace(/\s+/gu, " ").trim());
+  const observations = steps.map((step) => foldObservation(reading.observationKey?.(step.actionText, step.observation) ?? step.observation));
   const same = (i: number, j: number) => keys[i] === keys[j] && observations[i] === observations[j];
   const n = steps.length;
 
@@ -104,6 +125,21 @@ export function detectLoop(allSteps: readonly LoopStep[], reading: ActionReading
       return {
         kind: "repetition",
         message: `The same action "${reading.display(step.actionText)}" gave the same observation "${quoteObservation(step.observation)}" ${limit} times in a row.`,
+      };
+    }
+  }
+
+  if (n >= limit && reading.stallKey !== undefined) {
+    const first = n - limit;
+    const window = steps.slice(first);
+    const kind = reading.stallKey(window[0]!.actionText);
+    let stalled = kind !== null;
+    for (let i = first + 1; i < n && stalled; i += 1) stalled = reading.stallKey(steps[i]!.actionText) === kind && observations[i] === observations[first];
+    if (stalled && kind !== null) {
+      const actions = window.map((step) => `"${reading.display(step.actionText)}"`).join(", ");
+      return {
+        kind: "stall",
+        message: `${limit} ${kind} actions in a row (${actions}) gave the same observation apart from the echoed argument: "${quoteObservation(window[limit - 1]!.observation)}".`,
       };
     }
   }

@@ -16,10 +16,20 @@ import type { QaTask } from "./task";
  */
 
 /**
+ * The query a failed Search echoes (`Could not find [x]. Similar: [...]`, the
+ * reference's wording, environment.ts `notFoundObservation`): lazy, so a query
+ * holding brackets (`List [x]`) is taken up to the `]. Similar: ` that closes it.
+ */
+const echoedQuery = /^(\s*Could not find \[)[^]*?(\]\. Similar: )/u;
+
+/**
  * How QA actions compare: by the parsed action, the verb in any case and the
  * argument without case, extra spaces or trailing punctuation
  * (`search[ Dunmere. ]` ≡ `Search[Dunmere]`); text that does not parse compares
- * as text, folded the same way. Quoted as `Search[Dunmere]`.
+ * as text, folded the same way. Quoted as `Search[Dunmere]`. Observations
+ * compare without the query a failed Search echoes, and the stall rule groups
+ * actions by verb, so three failed Searches for different queries that get the
+ * same suggestion list end the trial.
  */
 export const qaActionReading: ActionReading = {
   key(actionText) {
@@ -28,6 +38,11 @@ export const qaActionReading: ActionReading = {
     return foldActionText(actionText);
   },
   display: displayAction,
+  observationKey: (_actionText, observation) => observation.replace(echoedQuery, "$1$2"),
+  stallKey(actionText) {
+    const parsed = parseAction(actionText);
+    return parsed.ok ? parsed.action.type : null;
+  },
 };
 
 /** The loop rules over QA steps (oldest first): the loop found at the last step, or null. */

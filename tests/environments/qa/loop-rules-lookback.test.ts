@@ -6,7 +6,7 @@ import { loggedSteps } from "./paper-logs";
 /** The rules applied to every step of the trial at once (what detectLoop did before it read only the last steps). */
 function overAllSteps(steps: ReadonlyArray<{ actionText: string; observation: string }>, reading: ActionReading, rules: LoopRules): string | null {
   const keys = steps.map((step) => reading.key(step.actionText));
-  const observations = steps.map((step) => step.observation.toLowerCase().replace(/\s+/gu, " ").trim());
+  const observations = steps.map((step) => (reading.observationKey?.(step.actionText, step.observation) ?? step.observation).toLowerCase().replace(/\s+/gu, " ").trim());
   const same = (i: number, j: number) => keys[i] === keys[j] && observations[i] === observations[j];
   const n = steps.length;
   const limit = Math.max(2, Math.floor(rules.repeatLimit));
@@ -14,6 +14,11 @@ function overAllSteps(steps: ReadonlyArray<{ actionText: string; observation: st
     let repeated = true;
     for (let i = n - limit + 1; i < n && repeated; i += 1) repeated = same(i, n - limit);
     if (repeated) return "repetition";
+  }
+  if (n >= limit && reading.stallKey !== undefined) {
+    const kinds = steps.slice(n - limit).map((step) => reading.stallKey!(step.actionText));
+    const sameObservation = observations.slice(n - limit).every((observation) => observation === observations[n - limit]);
+    if (kinds[0] !== null && kinds.every((kind) => kind === kinds[0]) && sameObservation) return "stall";
   }
   for (const period of [...new Set(rules.cyclePeriods.map((p) => Math.floor(p)).filter((p) => p >= 2))].sort((a, b) => a - b)) {
     if (n < 2 * period) continue;
@@ -24,9 +29,9 @@ function overAllSteps(steps: ReadonlyArray<{ actionText: string; observation: st
   return null;
 }
 
-/** `repetition`, `cycle<period>` or null, as {@link overAllSteps} labels them. */
+/** `repetition`, `stall`, `cycle<period>` or null, as {@link overAllSteps} labels them. */
 const label = (halt: ReturnType<typeof detectLoop>): string | null =>
-  halt === null ? null : halt.kind === "cycle" ? `cycle${/a cycle of (\d+) steps/.exec(halt.message)?.[1] ?? "?"}` : "repetition";
+  halt === null ? null : halt.kind === "cycle" ? `cycle${/a cycle of (\d+) steps/.exec(halt.message)?.[1] ?? "?"}` : halt.kind;
 
 describe("detectLoop reads only the last steps and finds what the rules over the whole trial find", () => {
   const logged = loggedSteps().filter((step) => step.observation !== null);

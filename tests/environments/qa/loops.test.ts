@@ -4,6 +4,7 @@ import { builtinQaTasks, createQaEnvironment, detectLoop, evaluateQaTrial, qaAct
 import { parseAction } from "@/lib/environments/qa/action-parser";
 import { LOOKUP_WITHOUT_PAGE_OBSERVATION, startQaEpisode } from "@/lib/environments/qa/environment";
 import { NO_ANSWER_FEEDBACK } from "@/lib/environments/qa/exact-match";
+import { loggedSteps } from "./paper-logs";
 
 const task = builtinQaTasks[0]!; // The Glass Orchard → Dunmere → River Sallow
 
@@ -48,6 +49,57 @@ describe("QA repetition: the same action and observation 3 times in a row", () =
     const message = qaEarlyStop(steps(page, page, page))!;
     expect(message.length).toBeLessThan(200);
     expect(message).toContain("…");
+  });
+});
+
+describe("QA stall: the same verb 3 times in a row with the same observation apart from the echoed argument", () => {
+  /**
+   * Every run of 3 consecutive failed Searches in the paper's HotpotQA logs whose queries differ but whose
+   * suggestion lists are the same (ReAct/base, e.g. "famous bhavageete by Arun Date" → "… in India" →
+   * "famous Marathi bhavageete by Arun Date", each "Similar: ['Indian folk music']").
+   */
+  function realStalls(): TrajectoryStep[][] {
+    const logged = loggedSteps();
+    const found: TrajectoryStep[][] = [];
+    for (let i = 2; i < logged.length; i += 1) {
+      const window = [logged[i - 2]!, logged[i - 1]!, logged[i]!];
+      if (window.some((step) => step.file !== window[0]!.file || step.step === null || step.observation === null)) continue;
+      if (window[1]!.step !== window[0]!.step! + 1 || window[2]!.step !== window[0]!.step! + 2) continue;
+      const similar = window.map((step) => /^Could not find \[.*\]\. Similar: (\[.*\])$/s.exec(step.observation!)?.[1] ?? null);
+      if (similar.some((list) => list === null) || new Set(similar).size !== 1) continue;
+      if (new Set(window.map((step) => qaActionReading.key(step.action))).size === 1) continue; // the same Search: a repetition
+      found.push(window.map((step, index) => ({ step: index + 1, thought: step.thought, actionText: step.action, observation: step.observation! })));
+    }
+    return found;
+  }
+
+  it("halts on real logged failed searches with different queries and one suggestion list", () => {
+    const stalls = realStalls();
+    expect(stalls.length).toBeGreaterThanOrEqual(10);
+    for (const stall of stalls) {
+      const message = qaEarlyStop(stall);
+      expect(message, stall.map((step) => step.actionText).join(" | ")).toMatch(/^3 Search actions in a row \(.*\) gave the same observation apart from the echoed argument: "Could not find \[/);
+      expect(qaEarlyStop(stall.slice(0, 2))).toBeNull();
+    }
+  });
+
+  it("names the queries and quotes the last observation", () => {
+    const similar = "Similar: ['Indian folk music']";
+    const stall = steps(
+      ["Search[famous bhavageete by Arun Date]", `Could not find [famous bhavageete by Arun Date]. ${similar}`],
+      ["Search[famous bhavageete by Arun Date in India]", `Could not find [famous bhavageete by Arun Date in India]. ${similar}`],
+      ["Search[famous Marathi bhavageete by Arun Date]", `Could not find [famous Marathi bhavageete by Arun Date]. ${similar}`],
+    );
+    expect(qaEarlyStop(stall)).toBe(
+      `3 Search actions in a row ("Search[famous bhavageete by Arun Date]", "Search[famous bhavageete by Arun Date in India]", "Search[famous Marathi bhavageete by Arun Date]") gave the same observation apart from the echoed argument: "Could not find [famous Marathi bhavageete by Arun Date]. Similar: ['Indian folk music']".`,
+    );
+  });
+
+  it("is no stall when the suggestions differ, or the verbs do", () => {
+    expect(
+      qaEarlyStop(steps(["Search[a]", "Could not find [a]. Similar: ['x']"], ["Search[b]", "Could not find [b]. Similar: ['y']"], ["Search[c]", "Could not find [c]. Similar: ['x']"])),
+    ).toBeNull();
+    expect(qaEarlyStop(steps(["Search[a]", "Could not find [a]. Similar: []"], ["Lookup[b]", "Could not find [b]. Similar: []"], ["Search[c]", "Could not find [c]. Similar: []"]))).toBeNull();
   });
 });
 
