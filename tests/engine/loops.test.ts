@@ -121,7 +121,8 @@ describe("QA: a looping Actor is halted with the loop as the reason", () => {
   });
 
   it("a trial that does not loop still runs to its step budget, with the budget as the reason", async () => {
-    const { state } = await drive(config("qa", { maxTrials: 1 }), qaResponder(["Search[Abbey 1]", "Search[Abbey 2]", "Search[Abbey 3]", "Search[Abbey 4]", "Search[Abbey 5]", "Search[Abbey 6]"]));
+    // Failed Searches alternate with Lookups: 3 Searches in a row with the same suggestions would be a stall.
+    const { state } = await drive(config("qa", { maxTrials: 1 }), qaResponder(["Search[Abbey 1]", "Lookup[bell]", "Search[Abbey 2]", "Lookup[tower]", "Search[Abbey 3]", "Lookup[river]"]));
     const trial = state.trials[0]!;
     expect(trial.steps).toHaveLength(6);
     expect(trial.endReason).toBe("Step limit reached (6 steps) without finishing.");

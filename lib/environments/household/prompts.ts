@@ -97,14 +97,19 @@ export function stepPrefix(_step: number): string {
 
 /**
  * Renders the memory for the Actor's `{memory}` slot: `""` without items that
- * have text; otherwise {@link MEMORY_HEADER}, then `Trial i:` and the reflection
- * on its own line for each item (i = 1, 2, … by position in the window; the
- * reference numbers from 0), then a blank line.
+ * have text; otherwise {@link MEMORY_HEADER}, then for each item a label and the
+ * reflection on its own line, then a blank line. The label is `Trial n:` with the
+ * trial the reflection came from (`MemoryItem.trial`), so at trial 6 with Ω = 3 the
+ * window reads Trial 3, 4, 5 — the reference numbers by position in the window
+ * (`Trial #0…`), which tells the Actor nothing true about when it learned the
+ * lesson; an entry without a trial (hand-written, a summary of earlier reflections,
+ * one carried over from another run) is labelled `Note:`.
  */
 export function renderMemory(memory: readonly MemoryItem[]): string {
-  const texts = memory.map((item) => oneLine(item.text)).filter((text) => text !== "");
-  if (texts.length === 0) return "";
-  return `${MEMORY_HEADER}\n${texts.map((text, index) => `Trial ${index + 1}:\n${text}`).join("\n")}\n\n`;
+  const entries = memory.map((item) => ({ trial: item.trial, text: oneLine(item.text) })).filter((entry) => entry.text !== "");
+  if (entries.length === 0) return "";
+  const label = (trial: number | null) => (trial === null ? "Note:" : `Trial ${trial}:`);
+  return `${MEMORY_HEADER}\n${entries.map((entry) => `${label(entry.trial)}\n${entry.text}`).join("\n")}\n\n`;
 }
 
 /** The line that introduces the previous trial under `last-attempt` and `last-attempt-and-reflexion`. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { householdEnvironment } from "@/lib/environments/household";
 import { builtinHouseholdTasks } from "@/lib/environments/household/builtin-tasks";
 import { householdActorExamples } from "@/lib/environments/household/prompt-examples";
+import { selectMemoryWindow } from "@/lib/domain/memory-window";
 import { MEMORY_HEADER, renderMemory, renderTrajectory, stepPrefix } from "@/lib/environments/household/prompts";
 import { HOUSEHOLD_TASK_TYPES } from "@/lib/environments/household/task";
 import { actorPrompt, memoryItem, reflectorPrompt } from "./simulate-trial";
@@ -26,6 +27,18 @@ describe("renderMemory", () => {
     expect(renderMemory([memoryItem("  ")])).toBe("");
     expect(renderMemory([memoryItem("First\nlesson.", 1), memoryItem("Second lesson.", 2)])).toBe(
       `${MEMORY_HEADER}\nTrial 1:\nFirst lesson.\nTrial 2:\nSecond lesson.\n\n`,
+    );
+  });
+
+  it("labels each reflection with the trial it came from, not its place in the window (trial 6, Ω = 3)", () => {
+    const memory = [1, 2, 3, 4, 5].map((trial) => memoryItem(`Lesson of trial ${trial}.`, trial));
+    const window = selectMemoryWindow(memory, 3).inContext;
+    expect(renderMemory(window)).toBe(`${MEMORY_HEADER}\nTrial 3:\nLesson of trial 3.\nTrial 4:\nLesson of trial 4.\nTrial 5:\nLesson of trial 5.\n\n`);
+  });
+
+  it("labels an entry without a trial (hand-written, summary, carried over) as a note, and skips empty ones without shifting the labels", () => {
+    expect(renderMemory([memoryItem("Open the drawer first.", null), memoryItem(" ", 2), memoryItem("Then look.", 3)])).toBe(
+      `${MEMORY_HEADER}\nNote:\nOpen the drawer first.\nTrial 3:\nThen look.\n\n`,
     );
   });
 });
