@@ -1,6 +1,7 @@
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { z } from "zod";
-import { AppError } from "@/lib/domain/errors";
+import { AppError, isAppError } from "@/lib/domain/errors";
+import { gunzipBounded } from "@/lib/io/gunzip-bounded";
 import packageJson from "@/package.json";
 import { contentSha256 } from "./content-hash";
 import {
@@ -51,17 +52,20 @@ function reject(message: string): never {
 
 /**
  * Reads a bundle file, in this order, so each fault gets its own message: gunzip (a truncated or
- * non-gzip file), JSON, the format marker, the format version (a newer one is refused by
- * name), the content hash over the canonical content as stored (any changed byte of the content),
- * the full strict schema, the counts, and the internal references (events of the run they
- * say, on its branches, seq 1… per branch).
- * @throws AppError("invalid-dataset") naming what is wrong; the caller imports nothing.
+ * non-gzip file; one that decompresses past `REFLEXION_MAX_INFLATED_MB` is refused as soon as it
+ * passes it, lib/io/gunzip-bounded.ts), JSON, the format marker, the format version (a newer one is
+ * refused by name), the content hash over the canonical content as stored (any changed byte of the
+ * content), the full strict schema, the counts, and the internal references (events of the run
+ * they say, on its branches, seq 1… per branch).
+ * @param env where `REFLEXION_MAX_INFLATED_MB` is read (default `process.env`).
+ * @throws AppError("invalid-dataset") naming what is wrong, AppError("too-large") naming the limit; the caller imports nothing.
  */
-export function decodeBundle(bytes: Uint8Array): BundleFile {
+export async function decodeBundle(bytes: Uint8Array, env: Record<string, string | undefined> = process.env): Promise<BundleFile> {
   let text: string;
   try {
-    text = gunzipSync(bytes).toString("utf8");
+    text = (await gunzipBounded(bytes, { what: "bundle", env })).toString("utf8");
   } catch (error) {
+    if (isAppError(error, "too-large")) throw error;
     reject(`This file is not a readable Reflexion bundle: it is not gzip data or it is cut short (${error instanceof Error ? error.message : String(error)}). Export it again and copy the whole file.`);
   }
   let json: unknown;

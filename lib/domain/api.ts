@@ -8,6 +8,7 @@ import { budgetSchema } from "./budget";
 import { adaptiveTrialsSchema } from "./adaptive-trials";
 import { warmStartSchema, writeMemorySchema } from "./memory-store";
 import { memoryManagementRequestSchema, templateVersionChoiceSchema } from "./template-library";
+import { templateTextSchema } from "./template-check";
 
 /**
  * HTTP contract between lib/query (client) and app/api (server). Both sides
@@ -82,6 +83,8 @@ export const environmentOptionSchema = z.object({
    * Self-Reflection templates (any other `{name}` reaches the model as literal text).
    */
   templateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()) }),
+  /** The placeholders every Actor / Self-Reflection template of the family must use (lib/domain/template-check.ts); absent from older servers. */
+  requiredTemplateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()) }).optional(),
   /** True when the family's Evaluator is a model (an LLM judge): forms then offer an Evaluator model (issue 16). */
   evaluatorUsesModel: z.boolean().optional(),
 });
@@ -114,6 +117,9 @@ export const taskSetListResponseSchema = z.object({
   ),
 });
 export type TaskSetListResponse = z.infer<typeof taskSetListResponseSchema>;
+
+/** Largest body of a task set upload, bytes: the 20 MB `content` plus room for the rest of the JSON. */
+export const MAX_TASK_SET_BODY_BYTES = 20_000_000 + 64 * 1024;
 
 export const uploadTaskSetRequestSchema = z.object({
   environment: environmentIdSchema,
@@ -208,25 +214,38 @@ export const eventPageResponseSchema = z.object({
 export type EventPageResponse = z.infer<typeof eventPageResponseSchema>;
 
 /** Edits allowed while a run is paused; each is appended as an edit event with old and new values. */
+/**
+ * Sent with every edit: the seq of the newest event the editor saw when the edit was made
+ * (`RunState.lastSeq`). When the branch has events after it, the edit is refused with 409
+ * `stale-edit` naming what changed, instead of silently overwriting another client's edit.
+ * Optional only so older clients keep working (they get last-writer-wins); the UI always sends it.
+ */
+const baseSeqSchema = z.number().int().nonnegative().optional();
+
 export const editRequestSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("reflection"),
     reflectionEventId: z.string().min(1),
     text: z.string().trim().min(1, "a reflection cannot be empty; delete it from the memory instead"),
     note: z.string().max(500).nullable().optional(),
+    baseSeq: baseSeqSchema,
   }),
   z.object({
     /** The whole episodic memory: add, delete, reorder or clear items. */
     kind: z.literal("memory"),
     memory: z.array(memoryItemSchema.extend({ text: z.string().trim().min(1) })),
     note: z.string().max(500).nullable().optional(),
+    baseSeq: baseSeqSchema,
   }),
   z.object({
     /** A role's prompt template text (its `{placeholders}` are filled as before). */
     kind: z.literal("prompt"),
     role: z.enum(["actor", "reflector"]),
-    text: z.string().min(1, "a prompt template cannot be empty"),
+    text: templateTextSchema,
+    /** Accept placeholders the family does not fill, or a text without a required one (lib/domain/template-check.ts). */
+    allowUnknown: z.boolean().optional(),
     note: z.string().max(500).nullable().optional(),
+    baseSeq: baseSeqSchema,
     /**
      * Use a saved library version instead of `text` (a version reference, lib/domain/template-library.ts);
      * its text replaces `text`. For "same checkpoint, template B" forks.
@@ -243,12 +262,14 @@ export const editRequestSchema = z.discriminatedUnion("kind", [
     temperature: z.number().min(0).max(2).optional(),
     maxOutputTokens: z.number().int().positive().max(8192).optional(),
     note: z.string().max(500).nullable().optional(),
+    baseSeq: baseSeqSchema,
   }),
   z.object({
     /** The Actor's next action, written by a person (injects a correct or a wrong step). */
     kind: z.literal("action"),
     text: z.string().trim().min(1, "write the action, e.g. Search[Dunmere]"),
     note: z.string().max(500).nullable().optional(),
+    baseSeq: baseSeqSchema,
   }),
 ]);
 export type EditRequest = z.infer<typeof editRequestSchema>;

@@ -25,6 +25,9 @@
  *   `alreadyImported: true` and the log's warnings (recomputed); other content at a path imported
  *   before is a new import with a warning saying so. `importedExperimentId` follows the file's
  *   current content.
+ * - Changed (behaviour only): a body over {@link MAX_IMPORT_UPLOAD_BYTES} → 413 `too-large`, refused
+ *   before it is read; an uploaded file may be gzip'd (gunzipped with the `REFLEXION_MAX_INFLATED_MB`
+ *   limit, 413 past it).
  */
 import { z } from "zod";
 import { environmentIdSchema } from "./config";
@@ -59,6 +62,9 @@ export const importListResponseSchema = z.object({
 export type ImportListResponse = z.infer<typeof importListResponseSchema>;
 
 /** `POST /api/imports` JSON body: entries of {@link importListResponseSchema} `files[].path`. */
+/** Largest `POST /api/imports` body, bytes (all uploaded files together; the authors' largest log is a few MB). */
+export const MAX_IMPORT_UPLOAD_BYTES = 64 * 1024 * 1024;
+
 export const importRequestSchema = z.object({ paths: z.array(z.string().min(1)).min(1).max(50) });
 export type ImportRequest = z.infer<typeof importRequestSchema>;
 

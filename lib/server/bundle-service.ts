@@ -171,7 +171,7 @@ export class BundleService {
    * @throws AppError("invalid-dataset") for a bad file, AppError("conflict") for a partial overlap.
    */
   async importBundle(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
-    const file = decodeBundle(bytes);
+    const file = await decodeBundle(bytes, this.env);
     const { manifest, content } = file;
     const name = fileName.trim() || "upload";
     const runs = content.runs.map((run) => {

@@ -133,7 +133,7 @@ describe("run bundles: export → import into a fresh database → recorded repl
       expect(text.includes(value), value).toBe(false);
       expect(bytes.includes(Buffer.from(value)), value).toBe(false);
     }
-    expect(Object.keys(decodeBundle(bytes))).toEqual(["manifest", "content"]);
+    expect(Object.keys(await decodeBundle(bytes))).toEqual(["manifest", "content"]);
   });
 
   it("refuses to export a run whose recorded text holds a key's value (the allow-list's second line of defence)", async () => {

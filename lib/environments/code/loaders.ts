@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { z } from "zod";
-import { AppError } from "@/lib/domain/errors";
 import { codeTaskSchema, type CodeLanguage, type CodeSourceFormat, type CodeTask } from "./task";
+import { gunzipBoundedSync, isGzip } from "@/lib/io/gunzip-bounded";
 
 /**
  * Loads code-generation datasets into {@link CodeTask}s. One JSON record per line
@@ -239,20 +238,15 @@ export function loadCodeTasks(content: string | Buffer, options: LoadCodeTasksOp
 }
 
 /**
- * Decodes a file's bytes: gunzips when it starts with the gzip magic number, then UTF-8.
- * @throws AppError("invalid-dataset") when gzip bytes cannot be decompressed (a truncated download).
+ * Decodes a file's bytes: gunzips when it starts with the gzip magic number (with the
+ * `REFLEXION_MAX_INFLATED_MB` ceiling on the output, lib/io/gunzip-bounded.ts), then UTF-8.
+ * Blocking: for the CLI and scripts; the server gunzips uploads with `textOfUpload` (off the event loop).
+ * @throws AppError("invalid-dataset") when gzip bytes cannot be decompressed (a truncated download);
+ *   AppError("too-large") naming the limit and how to raise it when they decompress past it.
  */
 export function decodeBuffer(bytes: Buffer): string {
-  const gzipped = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-  if (!gzipped) return bytes.toString("utf8");
-  try {
-    return gunzipSync(bytes).toString("utf8");
-  } catch (error) {
-    throw new AppError(
-      "invalid-dataset",
-      `The file looks gzip-compressed but could not be decompressed (${(error as Error).message}); it is probably truncated or corrupt. Download or copy it again, or give the uncompressed .jsonl.`,
-    );
-  }
+  if (!isGzip(bytes)) return bytes.toString("utf8");
+  return gunzipBoundedSync(bytes, { what: "dataset file" }).toString("utf8");
 }
 
 /** Reads and parses a dataset file (`.jsonl`, `.jsonl.gz`, `.json`). */

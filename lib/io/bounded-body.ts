@@ -1,0 +1,60 @@
+import { AppError } from "@/lib/domain/errors";
+
+/**
+ * Reading an HTTP request body with a ceiling. `request.arrayBuffer()`, `.json()` and
+ * `.formData()` read the whole body whatever its size; an upload route reads it through here
+ * instead, so an oversized body is refused from its `content-length` before a byte is read, or
+ * as soon as the bytes received pass the limit (a chunked body has no length), and the rest of
+ * it is never buffered.
+ */
+
+function tooLarge(what: string, maxBytes: number): AppError {
+  return new AppError("too-large", `This ${what} is larger than ${formatBytes(maxBytes)}, the most this server accepts; nothing was stored. Split it into smaller files.`);
+}
+
+/** `12.5 MB` (MiB, one decimal) or `900 bytes`, for messages. */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${bytes} bytes`;
+}
+
+/**
+ * The request's body bytes, at most `maxBytes`.
+ * @param what what the body is, for the message ("bundle upload", "task set upload").
+ * @throws AppError("too-large") naming the limit, before reading when `content-length` says so, else once past it.
+ */
+export async function readBodyBounded(request: Request, maxBytes: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(what, maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(what, maxBytes);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
+
+/** The body as JSON, at most `maxBytes`. @throws AppError("too-large"); SyntaxError for invalid JSON (400 by the route's error mapping). */
+export async function readJsonBounded(request: Request, maxBytes: number, what: string): Promise<unknown> {
+  return JSON.parse(new TextDecoder().decode(await readBodyBounded(request, maxBytes, what))) as unknown;
+}
+
+/** The body as multipart form data, at most `maxBytes` in all. @throws AppError("too-large"); TypeError for a body that is not multipart. */
+export async function readFormDataBounded(request: Request, maxBytes: number, what: string): Promise<FormData> {
+  const bytes = await readBodyBounded(request, maxBytes, what);
+  return new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
+}
