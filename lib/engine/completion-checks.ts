@@ -54,14 +54,55 @@ function normalized(text: string): string {
 }
 
 /**
- * Checks a Self-Reflection before it enters the episodic memory: empty or
- * markup only (e.g. three backticks), a copy of the trial's answer, or a
+ * Fewer words than this (words with a letter, see {@link lessonWordCount}) and a
+ * Self-Reflection is no lesson: "925", "Try again.", "Search first." say neither
+ * what went wrong nor what to do. The paper's own reflections (5,791 in
+ * shared/data/reflexion: ALFWorld, WebShop, HotpotQA, HumanEval, MBPP, Rust) have
+ * 23 such words or more, so the bar is far below any real one; a terse real plan
+ * ("Find the lamp first.") passes.
+ */
+export const MIN_LESSON_WORDS = 4;
+
+const wordSegmenter = new Intl.Segmenter("und", { granularity: "word" });
+const letter = /\p{L}/u;
+
+/**
+ * Words that hold at least one letter, by Unicode word segmentation (`Intl.Segmenter`,
+ * so a script written without spaces, such as Chinese, counts its words too);
+ * numbers and symbols alone are not words here. Counting stops at `cap`.
+ */
+export function lessonWordCount(text: string, cap = Number.POSITIVE_INFINITY): number {
+  let count = 0;
+  for (const segment of wordSegmenter.segment(text)) {
+    if (segment.isWordLike && letter.test(segment.segment)) count += 1;
+    if (count >= cap) break;
+  }
+  return count;
+}
+
+/** Why a reflection is not a lesson by the word rule, or null. */
+function notALesson(text: string): string | null {
+  const count = lessonWordCount(text, MIN_LESSON_WORDS);
+  if (count >= MIN_LESSON_WORDS) return null;
+  const what = count === 0 ? "it has no words, only numbers or symbols" : `${count} ${count === 1 ? "word" : "words"}, fewer than ${MIN_LESSON_WORDS}`;
+  return `the reflection is not a lesson: ${what}; a lesson names what went wrong and what to do next`;
+}
+
+/**
+ * Checks a Self-Reflection before it enters the episodic memory, in this order:
+ * empty or markup only (e.g. three backticks), a copy of the trial's answer, not a
+ * lesson (fewer than {@link MIN_LESSON_WORDS} words with a letter: "925"), or a
  * duplicate of a reflection already in memory. Returns what is wrong, or null.
+ * The engine asks the Self-Reflection model once more, then keeps a reflection that
+ * is still wrong with this text as its `warning` (`reflection-end`), which the run
+ * graph and the memory panel show so the user can edit or delete it.
  */
 export function reflectionProblem(text: string, context: { answer: string | null; memory: readonly MemoryItem[] }): string | null {
   const words = normalized(text);
   if (words === "") return "the reflection is empty or markup only";
   if (context.answer !== null && words === normalized(context.answer)) return "the reflection only repeats the trial's answer";
+  const short = notALesson(text);
+  if (short !== null) return short;
   if (context.memory.some((item) => normalized(item.text) === words)) return "the reflection repeats one already in memory";
   return null;
 }

@@ -166,3 +166,26 @@ describe("reflections are checked before they enter memory", () => {
     expect(mock.doStreamCalls.length).toBe(callsBefore);
   });
 });
+
+describe("a reflection that is not a lesson (\"925\")", () => {
+  it("is asked again; the lesson of the second answer, not the number, reaches trial 2", async () => {
+    const { drive, events } = await setup((role, n) => (role === "reflector" && n === 1 ? { text: "925" } : "demo"));
+    await drive();
+    const log = await events();
+    const reflection = foldRun(log).trials[0]?.reflection;
+    expect(reflection?.text).not.toBe("925");
+    expect(log.find((event) => event.type === "reflection-end")).toMatchObject({ data: { warning: null } });
+    const trial2 = log.find((event): event is RunEventOf<"model-call-end"> => event.type === "model-call-end" && event.data.role === "actor" && event.data.trial === 2);
+    expect(trial2?.data.messages.map((message) => message.content).join("\n")).toContain(reflection!.text);
+  });
+
+  it("twice: kept with a warning that says why, on the reflection the memory panel and the run graph read", async () => {
+    const { drive, events, mock } = await setup((role) => (role === "reflector" ? { text: "925" } : { text: " Not sure.\nAction 1: Finish[nope]" }), 2);
+    await drive();
+    const log = await events();
+    expect(mock.doStreamCalls.filter((call) => /Reflection:\s*$/.test(promptText(call)))).toHaveLength(2);
+    const warning = "the reflection is not a lesson: it has no words, only numbers or symbols; a lesson names what went wrong and what to do next (asked twice).";
+    expect(log.find((event) => event.type === "reflection-end")).toMatchObject({ data: { text: "925", warning } });
+    expect(foldRun(log).trials[0]?.reflection).toMatchObject({ text: "925", warning });
+  });
+});
