@@ -143,6 +143,20 @@ export const eventDataSchemas = {
     message: z.string(),
     retryable: z.boolean(),
     attempts: z.number().int().positive(),
+    /**
+     * Code `output-too-large`: the reply's size when the model port stopped reading it (UTF-8 bytes and
+     * tokens received) and the limits in force (`REFLEXION_MAX_OUTPUT_BYTES` / `_TOKENS`,
+     * lib/llm/output-limit.ts). Null for every other error and in logs written before the limit.
+     */
+    output: z
+      .object({
+        bytes: z.number().int().nonnegative(),
+        tokens: z.number().int().nonnegative(),
+        limitBytes: z.number().int().positive(),
+        limitTokens: z.number().int().positive(),
+      })
+      .nullable()
+      .default(null),
   }),
   /** `callId` is null when the step was written by a person (`action-edit`), not the model. */
   "step-thought": z.object({

@@ -49,6 +49,14 @@ export interface CallPricer {
   price(modelId: string, usage: ModelUsage, at: string): Promise<{ costUsd: number | null; price: { rowId: string; enteredAt: string } | null }>;
 }
 
+/** A reply's size when the output limit stopped it: UTF-8 bytes and tokens received, and the limits in force. */
+export interface ModelOutputSize {
+  bytes: number;
+  tokens: number;
+  limitBytes: number;
+  limitTokens: number;
+}
+
 /**
  * A model call that failed after the adapter's own retries. The engine records it
  * as `model-call-error` and pauses the run; it is never a failed trial.
@@ -57,13 +65,16 @@ export class ModelCallError extends Error {
   readonly code: string;
   readonly retryable: boolean;
   readonly attempts: number;
+  /** For code `output-too-large`: what was received when the call was stopped, and the limits. */
+  readonly output: ModelOutputSize | null;
 
-  constructor(message: string, options: { code: string; retryable: boolean; attempts: number; cause?: unknown }) {
+  constructor(message: string, options: { code: string; retryable: boolean; attempts: number; cause?: unknown; output?: ModelOutputSize }) {
     super(message, { cause: options.cause });
     this.name = "ModelCallError";
     this.code = options.code;
     this.retryable = options.retryable;
     this.attempts = options.attempts;
+    this.output = options.output ?? null;
   }
 }
 

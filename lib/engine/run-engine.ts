@@ -172,6 +172,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
             message: error.message,
             retryable: error.retryable,
             attempts: error.attempts,
+            output: error.output,
           }),
           // The message already says what to do (model-call-errors.ts): say it once.
           draft("run-pause", { reason: "model-error", detail: error.message, at: null }),

@@ -11,6 +11,8 @@ import { readContextLengthError } from "@/lib/domain/context-length";
 import { isAppError } from "@/lib/domain/errors";
 import { ModelCallError } from "@/lib/engine/ports";
 import { findModelTimeout } from "./model-timeouts";
+import { findOutputTooLarge, OUTPUT_LIMIT_SETTINGS } from "./output-limit";
+import { StreamEndedEarlyError } from "./stream-watch";
 import type { ProviderTarget } from "./provider-registry";
 
 /**
@@ -26,7 +28,10 @@ import type { ProviderTarget } from "./provider-registry";
  * - `server-error` (HTTP 5xx; retryable)
  * - `timeout` (HTTP 408, or the call ran into REFLEXION_MODEL_TIMEOUT_S: no first token, or no output for that long; retryable)
  * - `network` (connection refused/reset, DNS; retryable)
- * - `stream-broke-off` (the response started, then the connection dropped; retryable — the engine asks again, bounded)
+ * - `stream-broke-off` (the response started, then the connection dropped, or the stream ended without its
+ *   finish event; retryable — the engine asks again, bounded)
+ * - `output-too-large` (the reply went past REFLEXION_MAX_OUTPUT_BYTES / _TOKENS, output-limit.ts; the call was
+ *   stopped there and nothing of it is used; not retryable as it is)
  * - `auth` (HTTP 401/403; not retryable until the key is fixed)
  * - `context-length` (HTTP 400/413 saying the prompt is longer than the model's context window,
  *   lib/domain/context-length.ts; not retryable as it is: the engine shrinks the prompt once and retries)
@@ -42,6 +47,7 @@ export type ModelCallErrorCode =
   | "timeout"
   | "network"
   | "stream-broke-off"
+  | "output-too-large"
   | "auth"
   | "context-length"
   | "bad-request"
@@ -104,11 +110,19 @@ export function isAbortLike(error: unknown): boolean {
 }
 
 /**
- * Removes secret values from `text`, plus anything shaped like an OpenAI or
+ * Removes the user-info part (`user:password@`) of every URL in `text`, keeping the rest of the URL:
+ * `https://me:pw@host/v1` → `https://host/v1`. Linear: one pass of a regex without nested quantifiers.
+ */
+export function stripUrlCredentials(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@]*@/gi, "$1");
+}
+
+/**
+ * Removes URL credentials, secret values from `text`, plus anything shaped like an OpenAI or
  * Anthropic key (`sk-…`) as a second line of defence.
  */
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
-  let result = text;
+  let result = stripUrlCredentials(text);
   for (const secret of secrets) {
     if (secret.length >= 4) result = result.split(secret).join("[redacted]");
   }
@@ -152,6 +166,26 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
       code: "timeout",
       retryable: true,
       message: `${what}. ${limit.settingAdvice()}: raise it for a slow model, or check that the server is answering, then resume the run.`,
+    };
+  }
+  const tooLarge = findOutputTooLarge(error);
+  if (tooLarge) {
+    const { size } = tooLarge;
+    const what =
+      size.bytes > size.limitBytes
+        ? `more than ${size.limitBytes.toLocaleString("en-US")} bytes (${OUTPUT_LIMIT_SETTINGS.bytes})`
+        : `more than ${size.limitTokens.toLocaleString("en-US")} tokens (${OUTPUT_LIMIT_SETTINGS.tokens})`;
+    return {
+      code: "output-too-large",
+      retryable: false,
+      message: `${Who} sent a reply of ${what}: it was stopped at ${size.bytes.toLocaleString("en-US")} bytes and nothing of it was used. Lower the run's max output tokens or pick another model, or raise ${OUTPUT_LIMIT_SETTINGS.bytes} / ${OUTPUT_LIMIT_SETTINGS.tokens} on the server, then resume the run.`,
+    };
+  }
+  if (error instanceof StreamEndedEarlyError) {
+    return {
+      code: "stream-broke-off",
+      retryable: true,
+      message: `The response from ${who} ended before it was complete (no finish event). Resume the run to make the call again.`,
     };
   }
   if (isAbortLike(error)) {
@@ -298,11 +332,13 @@ export function toModelCallError(error: unknown, context: ModelCallErrorContext)
     cause = error.lastError;
   }
   const classified = classify(cause, context, attempts);
+  const tooLarge = findOutputTooLarge(cause);
   return new ModelCallError(scrubSecrets(classified.message, context.secrets), {
     code: classified.code,
     retryable: classified.retryable,
     attempts,
     cause: error,
+    ...(tooLarge ? { output: tooLarge.size } : {}),
   });
 }
 

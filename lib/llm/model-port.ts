@@ -2,14 +2,16 @@
 // caching, errors in words), kept together so each call is recorded the same way.
 // Issue 16 (M1): cached input tokens recorded from usage (inputTokenDetails.cacheReadTokens / cacheWriteTokens);
 // Anthropic cache control on the request's stable prefix (ModelRequest.cachePrefixChars).
-import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { APICallError, NoOutputGeneratedError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { APICallError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
 import type { ChatMessage, ModelUsage } from "@/lib/domain/events";
 import { contextWindowFor } from "@/lib/domain/model-windows";
 import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse, type RetryNotice } from "@/lib/engine/ports";
 import type { DemoScriptBook } from "./demo-model";
 import { isContextLengthError, toModelCallError, type ModelCallErrorContext } from "./model-call-errors";
-import { modelTimeoutFor, ModelTimeoutError, type ModelTimeout } from "./model-timeouts";
+import { modelTimeoutFor, type ModelTimeout } from "./model-timeouts";
+import { OutputMeter, outputLimitFor, type OutputLimit } from "./output-limit";
+import { StreamEndedEarlyError, streamWatchMiddleware, type StreamWatchState } from "./stream-watch";
 import { costUsdOf } from "./pricing";
 import { ADJUSTMENT_NOTES, rejectedParameter, type AdjustableParameter } from "./rejected-parameters";
 import {
@@ -199,8 +201,9 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
         throw new ModelCallError(message, { code: "bad-request", retryable: false, attempts: 1, cause: error });
       }
 
-      let attempts = 0;
-      const context = (): ModelCallErrorContext => ({ modelId, target, attempts, secrets: secretValues(env) });
+      /** What the stream watch learnt of this call's current request (time limit, output limit, attempts). */
+      const watch: StreamWatchState = { attempts: 0, timeout: null, tooLarge: null, armedTimers: 0 };
+      const context = (): ModelCallErrorContext => ({ modelId, target, attempts: watch.attempts, secrets: secretValues(env) });
 
       let baseModel: LanguageModelV3;
       try {
@@ -229,102 +232,37 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       } catch (error) {
         throw new ModelCallError(error instanceof Error ? error.message : String(error), { code: "bad-request", retryable: false, attempts: 1, cause: error });
       }
-      const limitMs = timeout.seconds * 1000;
-      /** Set when this call's current attempt ran into a time limit (an object, as closures set it). */
-      const limitHit: { error: ModelTimeoutError | null } = { error: null };
+      let outputLimit: OutputLimit;
+      try {
+        outputLimit = outputLimitFor(env);
+      } catch (error) {
+        throw new ModelCallError(error instanceof Error ? error.message : String(error), { code: "bad-request", retryable: false, attempts: 1, cause: error });
+      }
       /** Tells the caller a failed attempt will be retried by the SDK, and when. */
       const notifyRetry = (error: unknown, attempt: number) => {
         if (!callOptions.onRetry || attempt > maxRetries || callOptions.signal?.aborted) return;
-        const hit = currentLimit();
+        const hit = watch.timeout;
         const retryable = hit !== null || (APICallError.isInstance(error) && error.isRetryable);
         if (!retryable) return;
         const message = hit ? hit.message : APICallError.isInstance(error) ? `HTTP ${error.statusCode ?? "error"}: ${error.message}` : String(error);
         callOptions.onRetry({ attempt, delayMs: sdkRetryDelayMs(error, attempt), message });
       };
-      const currentLimit = (): ModelTimeoutError | null => limitHit.error;
 
-      // Counts requests actually started (including the SDK's retries); enforces the
-      // time-to-first-token and idle limits (a first-token timeout is thrown as a
-      // retryable APICallError, so the SDK retries it like any transient failure);
-      // and turns a model stream that ends without a `finish` part into an error:
-      // streamText would otherwise make up a finish ("other", no usage) for a truncated response.
       // Issue 17: the rate limiter (outermost, so waiting for a permit is not counted as time to first token).
       const limiter = options.rateLimiter ? [rateLimitMiddleware(options.rateLimiter, { modelId, key: limiterKeyOf(modelId, target.apiKeyEnvVar ? env[target.apiKeyEnvVar] : null) })] : [];
       const model = wrapLanguageModel({
         model: baseModel,
-        middleware: [...limiter, {
-          specificationVersion: "v3",
-          wrapStream: async ({ params, model: inner }) => {
-            attempts += 1;
-            limitHit.error = null;
-            const watchdog = new AbortController();
-            let output: TransformStreamDefaultController<LanguageModelV3StreamPart> | null = null;
-            let timer: ReturnType<typeof setTimeout> | undefined;
-            let rejectStart: ((error: unknown) => void) | null = null;
-            const arm = (kind: "first-token" | "idle") => {
-              clearTimeout(timer);
-              timer = setTimeout(() => {
-                const hit = new ModelTimeoutError(kind, timeout, target.provider);
-                limitHit.error = hit;
-                watchdog.abort(hit);
-                // Also end our side at once, in case the provider ignores the abort signal.
-                rejectStart?.(hit);
-                try {
-                  output?.error(hit);
-                } catch {
-                  // already closed
-                }
-              }, limitMs);
-            };
-            arm("first-token");
-            const signal = params.abortSignal ? AbortSignal.any([params.abortSignal, watchdog.signal]) : watchdog.signal;
-            let result: Awaited<ReturnType<LanguageModelV3["doStream"]>>;
-            try {
-              result = await Promise.race([
-                inner.doStream({ ...params, abortSignal: signal }),
-                new Promise<never>((_, reject) => {
-                  rejectStart = reject;
-                }),
-              ]);
-            } catch (error) {
-              clearTimeout(timer);
-              notifyRetry(error, attempts);
-              const hit = currentLimit();
-              if (hit) {
-                throw new APICallError({ message: hit.message, url: target.baseUrl ?? "", requestBodyValues: {}, isRetryable: true, cause: hit });
-              }
-              throw error;
-            } finally {
-              rejectStart = null;
-            }
-            let finished = false;
-            let first = true;
-            const checked = result.stream.pipeThrough(
-              new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-                start(controller) {
-                  output = controller;
-                },
-                transform(part, controller) {
-                  // The first part that carries output ends the first-token wait; every part re-arms the idle limit.
-                  if (first && part.type !== "stream-start" && part.type !== "response-metadata") first = false;
-                  arm(first ? "first-token" : "idle");
-                  if (part.type === "finish") {
-                    finished = true;
-                    clearTimeout(timer);
-                  }
-                  controller.enqueue(part);
-                },
-                flush(controller) {
-                  clearTimeout(timer);
-                  if (!finished) {
-                    controller.error(new NoOutputGeneratedError({ message: "the response stream ended without a finish event" }));
-                  }
-                },
-              }),
-            );
-            return { ...result, stream: checked };
-          },
-        }],
+        middleware: [
+          ...limiter,
+          streamWatchMiddleware({
+            timeout,
+            provider: target.provider,
+            url: target.baseUrl ?? "",
+            outputLimit,
+            state: watch,
+            onStartFailed: (error) => notifyRetry(error, watch.attempts),
+          }),
+        ],
       });
 
       const listeners = [options.onDelta, callOptions.onDelta].filter((l): l is DeltaListener => l !== undefined);
@@ -403,15 +341,15 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
 
       if (listenerError) throw listenerError.error;
       // A time limit, unless the caller's own signal fired (then it is an abort).
-      const limit = currentLimit();
+      const limit = watch.timeout;
       if (limit && !callOptions.signal?.aborted) throw toModelCallError(limit, context());
+      const tooLarge = watch.tooLarge ?? (finish ? new OutputMeter(outputLimit).reported(finish.outputTokens) : null);
+      if (tooLarge) throw toModelCallError(tooLarge, context());
       if (aborted || (streamError === undefined && callOptions.signal?.aborted)) {
         throw toModelCallError(abortError(), context());
       }
       if (streamError) throw toModelCallError(streamError.error, context());
-      if (finish === undefined) {
-        throw toModelCallError(new NoOutputGeneratedError({ message: "the response stream ended without a finish event" }), context());
-      }
+      if (finish === undefined) throw toModelCallError(new StreamEndedEarlyError(), context());
 
       const latencyMs = Math.max(0, Math.round(now() - started));
       // Prompt-cache reads/writes are recorded only when reported and non-zero (openai-compatible reports 0 when the server says nothing).

@@ -108,6 +108,12 @@ export interface FakeReply {
   text?: string;
   finishReason?: "stop" | "length" | "content_filter";
   splitUtf8?: boolean;
+  /** Stream the text in pieces of this many characters (a server sending big chunks) instead of word by word. */
+  chunkChars?: number;
+  /** End the stream cleanly (`[DONE]`, connection closed normally) without the chunk that carries the finish reason. */
+  omitFinish?: boolean;
+  /** Send the whole text even past `max_tokens` (a server that ignores the limit). */
+  ignoreMaxTokens?: boolean;
 }
 
 /** A running fake server. */
@@ -130,7 +136,8 @@ export interface FakeOpenAIServer {
    * responder's), a `finishReason` (`stop`, `length`, `content_filter`; default
    * `stop`, or `length` when `max_tokens` cut the text), and with `splitUtf8`
    * every streamed event is written in two network writes split inside a
-   * multi-byte character (the client must reassemble the bytes).
+   * multi-byte character (the client must reassemble the bytes); `chunkChars`,
+   * `omitFinish` and `ignoreMaxTokens` script a misbehaving server ({@link FakeReply}).
    */
   replyNext(count: number, reply: FakeReply): void;
   /** The next `count` chat requests get `failure` instead of a reply (queued after earlier failures). */
@@ -203,6 +210,12 @@ function cutAtStop(text: string, stop: unknown): string {
 
 function wordChunks(text: string): string[] {
   return text === "" ? [] : (text.match(/\s*\S+\s*/g) ?? [text]);
+}
+
+function fixedChunks(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -295,7 +308,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     let text = reply?.text ?? cutAtStop(respond(messages, body), body.stop);
     let finishReason: string = reply?.finishReason ?? "stop";
     const maxTokens = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : undefined;
-    if (maxTokens !== undefined && tokens(text) > maxTokens) {
+    if (maxTokens !== undefined && tokens(text) > maxTokens && !reply?.ignoreMaxTokens) {
       text = text.slice(0, maxTokens * 4);
       finishReason = "length";
     }
@@ -329,7 +342,11 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: CREATED, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
     const write = async (data: string) => {
       if (!reply?.splitUtf8) {
-        res.write(data);
+        // Honour back-pressure, so a reply of megabytes is not buffered whole (and a client that stops reading stops it).
+        if (!res.write(data)) await new Promise<void>((resolve) => {
+          res.once("drain", resolve);
+          res.once("close", resolve);
+        });
         return;
       }
       const bytes = Buffer.from(data, "utf8");
@@ -342,9 +359,10 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       await sleep(5);
       res.write(bytes.subarray(inside));
     };
-    const pieces = wordChunks(text);
+    const pieces = reply?.chunkChars ? fixedChunks(text, reply.chunkChars) : wordChunks(text);
     for (let i = 0; i < pieces.length; i += 1) {
       if (cutNow && i >= cutNow.afterChunks) break;
+      if (res.destroyed) return; // the client closed the connection
       if (chunkDelayMs > 0) await sleep(chunkDelayMs);
       await write(chunk(i === 0 ? { role: "assistant", content: pieces[i] } : { content: pieces[i] }, null));
     }
@@ -355,7 +373,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       res.socket?.destroy();
       return;
     }
-    await write(chunk({}, finishReason, { usage }));
+    if (!reply?.omitFinish) await write(chunk({}, finishReason, { usage }));
     res.end("data: [DONE]\n\n");
   }
 

@@ -98,10 +98,11 @@ describe("model port with a mock model", () => {
     expect(error.message).toMatch(/^OpenAI returned a server error \(HTTP 503: overloaded\)/);
   });
 
-  it("a stream that ends without a finish part → bad-response", async () => {
+  it("a stream that ends without a finish part → stream-broke-off (the engine asks again, like a cut connection)", async () => {
     const model = new MockLanguageModelV3({ doStream: async () => streamOf([{ type: "text-start", id: "t" }, { type: "text-end", id: "t" }]) });
     const error = await callError(portWith(model).generate(request));
-    expect(error).toMatchObject({ code: "bad-response", retryable: true });
+    expect(error).toMatchObject({ code: "stream-broke-off", retryable: true });
+    expect(error.message).toMatch(/ended before it was complete/);
   });
 
   it("counts the SDK's retries as attempts", async () => {
