@@ -21,6 +21,7 @@ import { ForkHere } from "./fork-here";
 import { MemoryInPrompt } from "./memory-in-prompt";
 import { PromptViewer } from "./prompt-viewer";
 import { QaEvaluationView } from "./qa-evaluation-view";
+import { ReflectionWarning } from "./reflection-warning";
 import { JUDGE_OPINION_LABEL, JudgeEvaluationView } from "./judge-evaluation-view";
 import { TemplateVersionLine } from "./template-version-line";
 
@@ -318,6 +319,7 @@ function NodeDetails({
           <Section title="Reflection" right={node.data.edited ? <Badge tone="amber">edited</Badge> : null}>
             <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
           </Section>
+          {node.data.warning && !node.data.edited ? <ReflectionWarning warning={node.data.warning} /> : null}
           {node.data.edited ? (
             <Section title="Original (as the model wrote it)">
               <TextBlock testId="inspector-original">{node.data.originalText}</TextBlock>
