@@ -1,19 +1,20 @@
 "use client";
 
-import { useState } from "react";
+import { useMemo } from "react";
 import { CarriedIn } from "@/components/costs/carried-in";
 import type { RunStatus } from "@/lib/domain/api";
 import type { MemoryItem } from "@/lib/domain/events";
 import type { ReflectionView, RunState } from "@/lib/domain/fold-run";
 import { nextTrialView } from "@/lib/domain/next-trial";
+import { allowedActions } from "@/lib/domain/status";
 import { strategyBehaviour } from "@/lib/domain/strategies";
 import { useEditRun } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Notice } from "@/components/ui/notice";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
 import { MemorySummaryList } from "@/components/templates/memory-summary-list";
+import { EditError, useDraft, useEditBase } from "@/components/run/stale-edit";
 
 /** Reflections by event id, to show "edited" and the original text next to memory items. */
 function reflectionsById(state: RunState): Map<string, ReflectionView> {
@@ -56,10 +57,10 @@ function MemoryEntry({ item, reflection, muted, note }: { item: MemoryItem; refl
 }
 
 /** Edits the newest reflection's text (paused runs only). */
-function ReflectionEditor({ runId, branch, reflection, trial }: { runId: string; branch: string | null; reflection: ReflectionView; trial: number }) {
-  const [text, setText] = useState(reflection.text);
-  const edit = useEditRun(runId, branch);
-  const dirty = text !== reflection.text;
+function ReflectionEditor({ runId, branch, reflection, trial, lastSeq }: { runId: string; branch: string | null; reflection: ReflectionView; trial: number; lastSeq: number }) {
+  const { draft: text, setDraft: setText, dirty, reload } = useDraft(reflection.text);
+  const base = useEditBase(lastSeq, dirty);
+  const edit = useEditRun(runId, branch, base.baseSeq);
   return (
     <form
       className="space-y-1.5"
@@ -84,13 +85,13 @@ function ReflectionEditor({ runId, branch, reflection, trial }: { runId: string;
           Edited {reflection.edits} {reflection.edits === 1 ? "time" : "times"}. Hover for the original.
         </p>
       ) : null}
-      {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
+      <EditError edit={edit} lastSeq={lastSeq} rebase={base.rebase} onReload={reload} />
       {edit.isSuccess && !dirty ? <p className="text-[11px] text-green-700">Saved. The next trial will see this text.</p> : null}
       <div className="flex gap-2">
         <Button type="submit" variant="primary" size="sm" disabled={!dirty || edit.isPending} data-testid="save-reflection">
           {edit.isPending ? "Saving…" : "Save reflection"}
         </Button>
-        <Button size="sm" variant="ghost" disabled={!dirty || edit.isPending} onClick={() => setText(reflection.text)}>
+        <Button size="sm" variant="ghost" disabled={!dirty || edit.isPending} onClick={reload}>
           Reset
         </Button>
       </div>
@@ -99,6 +100,11 @@ function ReflectionEditor({ runId, branch, reflection, trial }: { runId: string;
 }
 
 type Draft = { id: string; text: string; trial: number | null };
+
+/** Two memory drafts hold the same entries in the same order. */
+function sameDrafts(a: readonly Draft[], b: readonly Draft[]): boolean {
+  return a.length === b.length && a.every((draft, index) => draft.id === b[index]?.id && draft.text === b[index]?.text);
+}
 
 function newId(): string {
   return typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `memory-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -119,10 +125,11 @@ function moved<T>(items: readonly T[], index: number, delta: number): T[] {
  * hand-written entries (paused runs only). The order matters: the window Ω
  * keeps the newest (last) entries, and the Actor reads them in this order.
  */
-function MemoryListEditor({ runId, branch, memory, reachesPrompt }: { runId: string; branch: string | null; memory: readonly MemoryItem[]; reachesPrompt: boolean }) {
-  const [drafts, setDrafts] = useState<Draft[]>(() => memory.map((item) => ({ ...item })));
-  const edit = useEditRun(runId, branch);
-  const dirty = drafts.length !== memory.length || drafts.some((draft, index) => draft.id !== memory[index]?.id || draft.text !== memory[index]?.text);
+function MemoryListEditor({ runId, branch, memory, reachesPrompt, lastSeq }: { runId: string; branch: string | null; memory: readonly MemoryItem[]; reachesPrompt: boolean; lastSeq: number }) {
+  const live = useMemo<Draft[]>(() => memory.map((item) => ({ id: item.id, text: item.text, trial: item.trial })), [memory]);
+  const { draft: drafts, setDraft: setDrafts, dirty, reload } = useDraft<Draft[]>(live, sameDrafts);
+  const base = useEditBase(lastSeq, dirty);
+  const edit = useEditRun(runId, branch, base.baseSeq);
   const update = (id: string, text: string) => setDrafts((current) => current.map((draft) => (draft.id === id ? { ...draft, text } : draft)));
 
   return (
@@ -192,7 +199,7 @@ function MemoryListEditor({ runId, branch, memory, reachesPrompt }: { runId: str
           </li>
         ))}
       </ol>
-      {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
+      <EditError edit={edit} lastSeq={lastSeq} rebase={base.rebase} onReload={reload} />
       {edit.isSuccess && !dirty ? <p className="text-[11px] text-green-700">Memory saved.</p> : null}
       <div className="flex flex-wrap gap-2">
         <Button size="sm" onClick={() => setDrafts((current) => [...current, { id: newId(), text: "", trial: null }])} data-testid="memory-add">
@@ -234,7 +241,8 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
   const inNextPrompt = new Set(next?.inContext.map((item) => item.id));
   const reachesPrompt = next?.reflectionsInPrompt ?? true;
   const newestReflectionTrial = [...state.trials].reverse().find((trial) => trial.reflection !== null);
-  const paused = status === "paused";
+  // Edits are offered exactly when the server takes them (lib/domain/status.ts).
+  const paused = status !== null && allowedActions(status).edit;
   const strategy = state.config?.strategy;
   const behaviour = strategy ? strategyBehaviour(strategy) : null;
   const more = status !== "ended" && status !== "error";
@@ -318,8 +326,9 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
           </p>
           {newestReflectionTrial?.reflection ? (
             <ReflectionEditor
-              // Re-keyed by the saved text: an edit saved elsewhere (another tab) replaces a stale draft.
-              key={`${newestReflectionTrial.reflection.eventId}:${newestReflectionTrial.reflection.text}`}
+              // An edit saved elsewhere (another tab) shows up in an unchanged draft; a changed draft is kept and its save answers "stale" (useDraft).
+              key={newestReflectionTrial.reflection.eventId}
+              lastSeq={state.lastSeq}
               runId={runId}
               branch={branch}
               reflection={newestReflectionTrial.reflection}
@@ -331,7 +340,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
           <details className="group">
             <summary data-testid="memory-editor-toggle" className="cursor-pointer select-none text-xs font-medium text-slate-700 hover:text-slate-900">Edit the memory list (change, delete, add entries)</summary>
             <div className="mt-2">
-              <MemoryListEditor runId={runId} branch={branch} memory={state.memory} reachesPrompt={reachesPrompt} />
+              <MemoryListEditor runId={runId} branch={branch} memory={state.memory} reachesPrompt={reachesPrompt} lastSeq={state.lastSeq} />
             </div>
           </details>
         </div>

@@ -4,7 +4,8 @@ import { useCallback, useState } from "react";
 import type { RunStatus } from "@/lib/domain/api";
 import type { Breakpoints } from "@/lib/domain/config";
 import type { RunState } from "@/lib/domain/fold-run";
-import { isLiveStatus, useCancelRun, usePauseRun, useResumeRun, useSetBreakpoints } from "@/lib/query";
+import { allowedActions } from "@/lib/domain/status";
+import { useCancelRun, usePauseRun, useResumeRun, useSetBreakpoints } from "@/lib/query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Popover } from "@/components/ui/popover";
@@ -108,9 +109,10 @@ function BreakpointsPanel({ runId, branch, state, enabled }: { runId: string; br
  * Pause and cancel are requests the server records at once; the worker acts at
  * its next step boundary (cancel also stops the model call in flight). So Pause
  * reads "Pausing…" from the click until the status moves on and cannot be
- * clicked twice, and Cancel stays enabled whenever the branch is live (queued,
- * running, pausing, cancelling, interrupted) or paused — a hung model call can
- * always be stopped.
+ * clicked twice, and Cancel stays enabled until the branch has ended — a hung
+ * model call can always be stopped. Which button a status enables is
+ * `allowedActions` (lib/domain/status.ts), the rule the server applies: an
+ * interrupted branch (its worker died) can be paused, resumed, stepped or cancelled.
  */
 export function RunControls({ runId, branch, state, status }: { runId: string; branch: string | null; state: RunState; status: RunStatus | null }) {
   const pause = usePauseRun(runId, branch);
@@ -126,15 +128,18 @@ export function RunControls({ runId, branch, state, status }: { runId: string; b
   const [statusSeen, setStatusSeen] = useState(status);
   if (status !== statusSeen) {
     setStatusSeen(status);
-    if (status !== "running" && status !== "queued") setPauseClicked(false);
+    if (status === null || !allowedActions(status).pause) setPauseClicked(false);
   }
 
-  const canPause = status === "running" || status === "queued";
+  // Which controls the status allows is the server's rule too (lib/domain/status.ts).
+  const allowed = status === null ? null : allowedActions(status);
+  const canPause = allowed?.pause ?? false;
   const pausing = status === "pausing" || (canPause && (pauseClicked || pause.isPending));
-  const canResume = status === "paused" || status === "interrupted";
-  const canCancel = status !== null && (isLiveStatus(status) || status === "paused" || status === "budget-exhausted");
+  const canResume = allowed?.resume ?? false;
+  const canStep = allowed?.step ?? false;
+  const canCancel = allowed?.cancel ?? false;
   const cancelling = status === "cancelling" || cancel.isPending;
-  const canSetBreakpoints = status !== null && status !== "ended" && status !== "error";
+  const canSetBreakpoints = allowed?.breakpoints ?? false;
   const resumeBusy = resume.isPending || cancel.isPending;
   const stepping = resume.isPending && resume.variables?.step === true;
   const breakpointCount = countOn(state.breakpoints);
@@ -181,7 +186,7 @@ export function RunControls({ runId, branch, state, status }: { runId: string; b
           data-testid="step-run"
           size="sm"
           onClick={() => resume.mutate({ step: true })}
-          disabled={!canResume || resumeBusy}
+          disabled={!canStep || resumeBusy}
           title="Run one action (a step, an evaluation or a reflection), then pause again"
         >
           {stepping ? "Stepping…" : "Step"}

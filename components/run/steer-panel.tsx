@@ -13,6 +13,9 @@ import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { isRecordedBranch, ReadOnlyNote } from "@/components/provenance";
 import { ActionText } from "./action-text";
+import { checkTemplateText, placeholdersOf } from "@/lib/domain/template-check";
+import { allowedActions } from "@/lib/domain/status";
+import { EditError, useDraft, useEditBase } from "./stale-edit";
 import { UnknownPlaceholderWarning } from "./unknown-placeholder-warning";
 import { SaveAsVersionToggle, type SaveAsVersion } from "@/components/templates/save-as-version-toggle";
 
@@ -27,15 +30,8 @@ const ROLE_LABEL: Record<Role, string> = { actor: "Actor", reflector: "Self-Refl
 const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-xs text-slate-900 focus:border-sky-600 focus:outline-none focus:ring-1 focus:ring-sky-600 disabled:bg-slate-100 disabled:text-slate-500";
 
-/** The `{name}` placeholders of a template, in order of first use. */
-export function placeholdersOf(text: string): string[] {
-  const names: string[] = [];
-  for (const match of text.matchAll(/\{([A-Za-z][A-Za-z0-9_]*)\}/g)) {
-    const name = match[1];
-    if (name && !names.includes(name)) names.push(name);
-  }
-  return names;
-}
+// One scan for every door (lib/domain/template-check.ts); re-exported for the components that read it here.
+export { placeholdersOf };
 
 function PanelSection({ title, children, right, testId }: { title: string; children: ReactNode; right?: ReactNode; testId?: string }) {
   return (
@@ -52,7 +48,8 @@ function PanelSection({ title, children, right, testId }: { title: string; child
 /** The Actor's next action written by a person: that step makes no model call. */
 function NextActionForm({ runId, branch, state, paused }: { runId: string; branch: string | null; state: RunState; paused: boolean }) {
   const [text, setText] = useState("");
-  const edit = useEditRun(runId, branch);
+  const base = useEditBase(state.lastSeq, text.trim().length > 0);
+  const edit = useEditRun(runId, branch, base.baseSeq);
   const id = useId();
   const pending = state.pendingAction;
   const environment = state.config?.environment;
@@ -124,7 +121,7 @@ function NextActionForm({ runId, branch, state, paused }: { runId: string; branc
               {edit.isPending ? "Saving…" : pending ? "Replace" : "Use next"}
             </Button>
           </div>
-          {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
+          <EditError edit={edit} lastSeq={state.lastSeq} rebase={base.rebase} onReload={() => setText("")} />
         </form>
       ) : !pending ? (
         <p className="text-xs text-slate-500">Pause the run (or stop at a breakpoint) to write the Actor&apos;s next action yourself.</p>
@@ -142,6 +139,7 @@ function PromptTemplateEditor({
   original,
   environment,
   paused,
+  lastSeq,
 }: {
   runId: string;
   branch: string | null;
@@ -150,19 +148,28 @@ function PromptTemplateEditor({
   original: PromptTemplate | undefined;
   environment: string | undefined;
   paused: boolean;
+  lastSeq: number;
 }) {
-  const [draft, setDraft] = useState(template.text);
-  // Bumped by Reset: the editable Monaco is uncontrolled, so it is remounted with the saved text.
+  const { draft, setDraft, dirty, reload } = useDraft(template.text);
+  // Bumped by Reset and Reload: the editable Monaco is uncontrolled, so it is remounted with the saved text.
   const [generation, setGeneration] = useState(0);
-  const edit = useEditRun(runId, branch);
+  const base = useEditBase(lastSeq, dirty);
+  const edit = useEditRun(runId, branch, base.baseSeq);
   const [saveAsVersion, setSaveAsVersion] = useState<SaveAsVersion>(null);
-  const dirty = draft !== template.text;
   const expected = placeholdersOf(original?.text ?? template.text);
   const used = placeholdersOf(draft);
   const present = new Set(used);
   const missing = expected.filter((name) => !present.has(name));
   // The names the engine fills for this family and role; anything else stays literal text.
-  const known = useQuery(environmentsQuery()).data?.environments.find((option) => option.id === environment)?.templateVariables[role];
+  const family = useQuery(environmentsQuery()).data?.environments.find((option) => option.id === environment);
+  const known = family?.templateVariables[role];
+  // The server refuses what the template check flags (lib/domain/template-check.ts) unless saved with allowUnknown.
+  const problems = known && known.length > 0 ? checkTemplateText(draft, { known, required: family?.requiredTemplateVariables?.[role] ?? [] }) : null;
+  const flagged = problems !== null && (problems.unknown.length > 0 || problems.missing.length > 0);
+  const reloadDraft = () => {
+    reload();
+    setGeneration((count) => count + 1);
+  };
   return (
     <div className="space-y-1.5" data-testid={`prompt-template-${role}`}>
       <div className="flex flex-wrap items-center justify-between gap-2 text-xs">
@@ -194,7 +201,7 @@ function PromptTemplateEditor({
         </Notice>
       ) : null}
       <UnknownPlaceholderWarning placeholders={used} known={known} />
-      {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
+      <EditError edit={edit} lastSeq={lastSeq} rebase={base.rebase} onReload={reloadDraft} />
       {edit.isSuccess && !dirty ? (
         <p className="text-[11px] text-green-700">
           Saved as v{template.version}; the next {ROLE_LABEL[role]} call uses it.{template.versionId ? ` Library version ${template.versionId}.` : ""}
@@ -207,19 +214,17 @@ function PromptTemplateEditor({
             size="sm"
             variant="primary"
             disabled={!dirty || draft.trim().length === 0 || edit.isPending}
-            onClick={() => edit.mutate({ kind: "prompt", role, text: draft, ...(saveAsVersion ? { saveAsVersion } : {}) })}
+            onClick={() => edit.mutate({ kind: "prompt", role, text: draft, ...(flagged ? { allowUnknown: true } : {}), ...(saveAsVersion ? { saveAsVersion } : {}) })}
             data-testid={`prompt-save-${role}`}
+            title={flagged ? "Save with the placeholders flagged above (they reach the model as they are)" : undefined}
           >
-            {edit.isPending ? "Saving…" : "Save template"}
+            {edit.isPending ? "Saving…" : flagged ? "Save anyway" : "Save template"}
           </Button>
           <Button
             size="sm"
             variant="ghost"
             disabled={!dirty || edit.isPending}
-            onClick={() => {
-              setDraft(template.text);
-              setGeneration((count) => count + 1);
-            }}
+            onClick={reloadDraft}
             data-testid={`prompt-reset-${role}`}
           >
             Reset
@@ -231,9 +236,8 @@ function PromptTemplateEditor({
 }
 
 /** A role's model and sampling settings, saved as a `model` edit (from the next call of that role on). */
-function ModelSettingsForm({ runId, branch, role, settings, paused }: { runId: string; branch: string | null; role: Role; settings: ModelSettings; paused: boolean }) {
+function ModelSettingsForm({ runId, branch, role, settings, paused, lastSeq }: { runId: string; branch: string | null; role: Role; settings: ModelSettings; paused: boolean; lastSeq: number }) {
   const models = useQuery(modelsQuery());
-  const edit = useEditRun(runId, branch);
   const [modelId, setModelId] = useState(settings.modelId);
   const [temperature, setTemperature] = useState(String(settings.temperature));
   const [maxTokens, setMaxTokens] = useState(String(settings.maxOutputTokens));
@@ -249,6 +253,13 @@ function ModelSettingsForm({ runId, branch, role, settings, paused }: { runId: s
     maxTokensNumber >= 1 &&
     maxTokensNumber <= 8192;
   const dirty = modelId !== settings.modelId || temperatureNumber !== settings.temperature || maxTokensNumber !== settings.maxOutputTokens;
+  const base = useEditBase(lastSeq, dirty);
+  const edit = useEditRun(runId, branch, base.baseSeq);
+  const reload = () => {
+    setModelId(settings.modelId);
+    setTemperature(String(settings.temperature));
+    setMaxTokens(String(settings.maxOutputTokens));
+  };
   const options = models.data?.models ?? [];
   const known = options.some((option) => option.id === modelId);
   return (
@@ -305,7 +316,7 @@ function ModelSettingsForm({ runId, branch, role, settings, paused }: { runId: s
         </label>
       </div>
       {!valid ? <p className="text-[11px] text-red-700">Temperature is 0–2; max tokens a whole number from 1 to 8192.</p> : null}
-      {edit.error ? <Notice tone="error">{edit.error.message}</Notice> : null}
+      <EditError edit={edit} lastSeq={lastSeq} rebase={base.rebase} onReload={reload} />
       {edit.isSuccess && !dirty ? <p className="text-[11px] text-green-700">Saved; the next {ROLE_LABEL[role]} call uses it.</p> : null}
       {paused ? (
         <Button type="submit" size="sm" variant="primary" disabled={!dirty || !valid || edit.isPending} data-testid={`model-save-${role}`}>
@@ -324,7 +335,8 @@ function ModelSettingsForm({ runId, branch, role, settings, paused }: { runId: s
 export function SteerPanel({ runId, branch, state, status }: { runId: string; branch: string | null; state: RunState; status: RunStatus | null }) {
   // A branch recorded by the authors (imported) is never edited: fork it to continue live.
   const recordedProvenance = isRecordedBranch(state.config?.provenance, state.fork, branch) ? (state.config?.provenance ?? null) : null;
-  const paused = status === "paused" && recordedProvenance === null;
+  // Edits are offered exactly when the server takes them (lib/domain/status.ts).
+  const paused = status !== null && allowedActions(status).edit && recordedProvenance === null;
   // The templates and models in force: the run-start config with the prompt and model edits applied.
   const templates = state.effectiveConfig?.templates ?? null;
   const models = state.effectiveConfig?.models ?? null;
@@ -353,6 +365,7 @@ export function SteerPanel({ runId, branch, state, status }: { runId: string; br
               role={role}
               settings={models[role]}
               paused={paused}
+              lastSeq={state.lastSeq}
             />
           ))}
         </PanelSection>
@@ -361,7 +374,7 @@ export function SteerPanel({ runId, branch, state, status }: { runId: string; br
         <PanelSection title="Prompt templates">
           {(["actor", "reflector"] as const).map((role) => (
             <PromptTemplateEditor
-              key={`${role}:${templates[role].id}:${templates[role].version}`}
+              key={`${role}:${templates[role].id}`}
               runId={runId}
               branch={branch}
               role={role}
@@ -369,6 +382,7 @@ export function SteerPanel({ runId, branch, state, status }: { runId: string; br
               original={state.config?.templates[role]}
               environment={state.config?.environment}
               paused={paused}
+              lastSeq={state.lastSeq}
             />
           ))}
         </PanelSection>

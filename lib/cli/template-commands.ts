@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
+import { MAX_TEMPLATE_BYTES, templateTooLargeMessage } from "@/lib/domain/template-check";
 import { environmentIdSchema, strategySchema, type Strategy } from "@/lib/domain/config";
 import type { ArmInput } from "@/lib/domain/experiment";
 import { templateRoleSchema, type TemplateRole, type TemplateVersionChoice } from "@/lib/domain/template-library";
@@ -155,18 +156,25 @@ export function registerTemplateCommands(program: Command): void {
     .option("--template <id>", "save into this template instead of the default one")
     .option("--new <name>", "create a new template with this name (for this role and strategy) instead")
     .option("--label <label>", "also point this label (e.g. candidate) at the saved version")
-    .action(async (options: { env: "qa" | "household" | "code"; role: TemplateRole; strategy: Strategy; file: string; message: string; template?: string; new?: string; label?: string }) =>
+    .option("--allow-unknown", "save even with placeholders the family does not fill (e.g. {memroy}) or without a required one (e.g. {question})")
+    .action(async (options: { env: "qa" | "household" | "code"; role: TemplateRole; strategy: Strategy; file: string; message: string; template?: string; new?: string; label?: string; allowUnknown?: boolean }) =>
       withContext(async (context) => {
+        // Checked before reading: a huge file is refused without loading it.
+        const size = fs.statSync(options.file).size;
+        if (size > MAX_TEMPLATE_BYTES) throw new Error(`${options.file}: ${templateTooLargeMessage(size)}.`);
         const text = fs.readFileSync(options.file, "utf8");
         let templateId: string;
         let versionId: string;
         if (options.new) {
-          const created = await context.templates.create({ name: options.new, family: options.env, role: options.role, strategy: options.strategy, text, message: options.message });
+          const created = await context.templates.create(
+            { name: options.new, family: options.env, role: options.role, strategy: options.strategy, text, message: options.message, allowUnknown: options.allowUnknown },
+            { override: "--allow-unknown" },
+          );
           templateId = created.template.id;
           versionId = created.version.id;
         } else {
           templateId = options.template ?? defaultTemplateId(options.env, options.role, options.strategy);
-          const saved = await context.templates.saveVersion(templateId, { text, message: options.message });
+          const saved = await context.templates.saveVersion(templateId, { text, message: options.message, allowUnknown: options.allowUnknown }, { override: "--allow-unknown" });
           if (!saved.created) process.stderr.write(`note: ${templateId} already has this text as v${saved.version.number}; nothing new was saved.\n`);
           else process.stderr.write(`Saved ${templateId} v${saved.version.number}.\n`);
           versionId = saved.version.id;
@@ -228,11 +236,12 @@ export function registerTemplateCommands(program: Command): void {
     .command("import <dir>")
     .description("Import the template files (*.md) under a directory; versions already here (same text) are skipped.")
     .option("--json", "print {imported, skipped} as JSON")
-    .action(async (dir: string, options: { json?: boolean }) =>
+    .option("--allow-unknown", "import files whose placeholders the family does not fill, or that leave out a required one (else they are skipped with the reason)")
+    .action(async (dir: string, options: { json?: boolean; allowUnknown?: boolean }) =>
       withContext(async (context) => {
         if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new Error(`${dir} is not a directory; give the folder \`templates export\` wrote.`);
         const files = markdownFiles(dir).map((relative) => ({ path: relative, content: fs.readFileSync(path.join(dir, relative), "utf8") }));
-        const result = await context.templateWorkbench.importFiles({ files });
+        const result = await context.templateWorkbench.importFiles({ files, allowUnknown: options.allowUnknown });
         if (options.json) {
           process.stdout.write(`${JSON.stringify(result)}\n`);
           return;

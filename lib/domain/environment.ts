@@ -258,6 +258,12 @@ export interface EnvironmentFamily<Task = unknown> {
    * `context` (the supporting paragraphs) under `cot-gold-context`.
    */
   promptVariables(task: Task, strategy?: Strategy): Record<string, string>;
+  /**
+   * The placeholders every Actor / Self-Reflection template of this family must use: the task
+   * and the trajectory (e.g. QA `question`, `scratchpad`). A template edit that leaves one out is
+   * refused unless the caller allows it explicitly (lib/domain/template-check.ts). Absent: none.
+   */
+  requiredTemplateVariables?: { actor: readonly string[]; reflector: readonly string[] };
   /** The default templates for this family (ids and versions included). */
   defaultTemplates: { actor: { id: string; version: number; text: string }; reflector: { id: string; version: number; text: string } };
   /**

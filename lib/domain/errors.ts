@@ -7,6 +7,8 @@ export type AppErrorCode =
   | "not-found"
   | "invalid-input"
   | "conflict"
+  /** An edit made against an older state of a run (its `baseSeq`): HTTP 409, the message names what changed since. */
+  | "stale-edit"
   | "invalid-dataset"
   /** An upload, or what it decompresses to, is over a size limit (413); the message names the limit and how to raise it. */
   | "too-large"
@@ -14,7 +16,7 @@ export type AppErrorCode =
   | "model-call-failed"
   | "internal";
 
-const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "invalid-dataset", "too-large", "provider-not-configured", "model-call-failed", "internal"]);
+const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "stale-edit", "invalid-dataset", "too-large", "provider-not-configured", "model-call-failed", "internal"]);
 
 /**
  * Marks app errors across copies of this module: Next's production build can

@@ -54,6 +54,36 @@ export function isLiveStatus(status: RunStatus): boolean {
   return status === "queued" || status === "running" || status === "pausing" || status === "cancelling" || status === "interrupted";
 }
 
+/** What a person (UI button, API route, CLI command) can ask of a branch. */
+export type BranchAction = "pause" | "resume" | "step" | "cancel" | "edit" | "breakpoints";
+
+/**
+ * Which controls a branch's status allows — the one rule the run service (which refuses the
+ * rest with a conflict), the run page's controls, the Steer tab, the memory panel and the CLI
+ * read. Forking is not here: a fork starts from a checkpoint of any branch, whatever its status.
+ *
+ * - `pause`: a branch a worker runs or is about to run — `queued`, `running`, and `interrupted`
+ *   (its worker died; pausing it keeps the next worker from taking it over);
+ * - `resume`: `paused`, `interrupted`, and `budget-exhausted` (only with a higher budget: the
+ *   server refuses a resume that leaves no room, naming what was spent);
+ * - `step` (resume for one action, then pause): as `resume`;
+ * - `cancel`: anything not yet finished (`ended`, `error`); `cancelling` re-sends the request;
+ * - `edit` (reflections, memory, templates, models, the next action): the log says paused —
+ *   `paused` and `budget-exhausted` — so no worker is driving the branch;
+ * - `breakpoints`: anything not yet finished.
+ */
+export function allowedActions(status: RunStatus): Record<BranchAction, boolean> {
+  const finished = isTerminalStatus(status);
+  return {
+    pause: status === "queued" || status === "running" || status === "interrupted",
+    resume: status === "paused" || status === "interrupted" || status === "budget-exhausted",
+    step: status === "paused" || status === "interrupted" || status === "budget-exhausted",
+    cancel: !finished,
+    edit: status === "paused" || status === "budget-exhausted",
+    breakpoints: !finished,
+  };
+}
+
 /**
  * The model call a worker is waiting on now, for "how long has it run" in the
  * UI and the CLI. Kept with the branch's lease (not in the log: it is transient).

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { environmentIdSchema, strategySchema } from "./config";
 import { chatMessageSchema } from "./events";
+import { templateTextSchema } from "./template-check";
 
 /**
  * The template library (issue 14, docs/decisions/0018-template-library.md):
@@ -144,7 +145,9 @@ export const createTemplateRequestSchema = z.object({
   family: environmentIdSchema,
   role: templateRoleSchema,
   strategy: strategySchema.nullable().default(null),
-  text: z.string().min(1, "a template cannot be empty"),
+  text: templateTextSchema,
+  /** Accept placeholders the family does not fill, or a text without a required one (lib/domain/template-check.ts). */
+  allowUnknown: z.boolean().optional(),
   message: z.string().max(500).default(""),
   /** The version this text was derived from (e.g. a built-in's), recorded as the first version's parent. */
   parentId: z.string().nullable().optional(),
@@ -154,7 +157,9 @@ export const createTemplateResponseSchema = z.object({ template: templateSchema,
 
 /** Saves a new version (built-in templates included: the seeded versions stay as they are, a new version is added). */
 export const saveVersionRequestSchema = z.object({
-  text: z.string().min(1, "a template cannot be empty"),
+  text: templateTextSchema,
+  /** Accept placeholders the family does not fill, or a text without a required one (lib/domain/template-check.ts). */
+  allowUnknown: z.boolean().optional(),
   message: z.string().max(500).default(""),
   /** The version the text was edited from; default the template's newest. */
   parentId: z.string().nullable().optional(),
@@ -205,7 +210,11 @@ export type PreviewResponse = z.infer<typeof previewResponseSchema>;
 export const templateFileSchema = z.object({ path: z.string().min(1), content: z.string() });
 export type TemplateFile = z.infer<typeof templateFileSchema>;
 /** Export/import bundle: one file per template version, `<family>/<template id with / as __>/v<NNN>.md`. */
-export const templateBundleSchema = z.object({ files: z.array(templateFileSchema).max(5_000) });
+export const templateBundleSchema = z.object({
+  files: z.array(templateFileSchema).max(5_000),
+  /** On import: keep files whose placeholders the family does not fill, or that leave a required one out (else they are skipped with the reason). */
+  allowUnknown: z.boolean().optional(),
+});
 export type TemplateBundle = z.infer<typeof templateBundleSchema>;
 
 /**

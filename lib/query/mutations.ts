@@ -130,13 +130,15 @@ export function useCancelRun(runId: string, branch: string | null = null) {
 
 /**
  * `POST /api/runs/:runId/edits[?branch=]` with one {@link EditRequest}
- * (reflection, memory, prompt, model or action; paused branches only).
+ * (reflection, memory, prompt, model or action; paused branches only), always with the seq the
+ * edit was made against (`baseSeq`: see `useEditBase`); a run that moved on since answers 409
+ * `stale-edit` naming what changed (`isStaleEdit`).
  */
-export function useEditRun(runId: string, branch: string | null = null) {
+export function useEditRun(runId: string, branch: string | null, baseSeq: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (edit: EditRequest) =>
-      fetchJson(branchRoute(runId, "edits", branch), runDetailResponseSchema, { method: "POST", body: checked(editRequestSchema, edit) }),
+      fetchJson(branchRoute(runId, "edits", branch), runDetailResponseSchema, { method: "POST", body: checked(editRequestSchema, { ...edit, baseSeq: edit.baseSeq ?? baseSeq }) }),
     onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
   });
 }

@@ -1,6 +1,6 @@
 import type { EditRequest } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
-import { draft, type EventDraft } from "@/lib/domain/events";
+import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import type { RunState } from "@/lib/domain/fold-run";
 import { asEventId } from "@/lib/domain/ids";
 import { nextActorStep } from "@/lib/domain/next-step";
@@ -49,4 +49,42 @@ export function editDrafts(state: RunState, request: EditRequest): EventDraft[] 
       return [draft("action-edit", { trial, step, text: request.text, note })];
     }
   }
+}
+
+const ROLE_NAME = { actor: "Actor", reflector: "Self-Reflection" } as const;
+
+/** One line for an event that landed after an editor's base (what another client changed). */
+export function describeChange(event: RunEvent): string {
+  switch (event.type) {
+    case "reflection-edit":
+      return `seq ${event.seq}: a reflection was edited (now "${clip(event.data.newText)}")`;
+    case "memory-edit":
+      return `seq ${event.seq}: the memory was edited (${event.data.oldMemory.length} → ${event.data.newMemory.length} items)`;
+    case "prompt-edit":
+      return `seq ${event.seq}: the ${ROLE_NAME[event.data.role]} template was edited (v${event.data.oldTemplate.version} → v${event.data.newTemplate.version})`;
+    case "settings-edit":
+      return event.data.target === "model"
+        ? `seq ${event.seq}: the ${ROLE_NAME[event.data.role]} model settings were edited (${event.data.oldValue.modelId} → ${event.data.newValue.modelId}, temperature ${event.data.newValue.temperature})`
+        : `seq ${event.seq}: the breakpoints were changed`;
+    case "action-edit":
+      return `seq ${event.seq}: the Actor's next action was written (trial ${event.data.trial}, step ${event.data.step}: "${clip(event.data.text)}")`;
+    default:
+      return `seq ${event.seq}: ${event.type}`;
+  }
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/**
+ * The 409 message for an edit made against `baseSeq` when `since` (the events after it) exist:
+ * what changed (at most 10 lines, then a count) and what to do.
+ */
+export function staleEditMessage(since: readonly RunEvent[], baseSeq: number): string {
+  const lines = since.slice(0, 10).map(describeChange);
+  if (since.length > 10) lines.push(`and ${since.length - 10} more events`);
+  const last = since.at(-1)?.seq ?? baseSeq;
+  return `The run changed after your edit was started (it was made against seq ${baseSeq}; the run is at seq ${last}): ${lines.join("; ")}. Reload to see the current values, then re-apply your edit.`;
 }

@@ -8,6 +8,7 @@ const statusByCode: Record<AppErrorCode, number> = {
   "invalid-dataset": 422,
   "too-large": 413,
   conflict: 409,
+  "stale-edit": 409,
   "provider-not-configured": 400,
   "model-call-failed": 502,
   internal: 500,

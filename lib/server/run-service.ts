@@ -8,18 +8,19 @@ import type { BranchSummary, CreateRunRequest, EditRequest, EnvironmentsResponse
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
-import { branchStatus, isTerminalStatus, type CallActivity } from "@/lib/domain/status";
+import { allowedActions, branchStatus, type CallActivity } from "@/lib/domain/status";
 import { asBranchId, asRunId, type BranchId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
-import { templateVariableNames } from "@/lib/engine/prompts";
 import { supportedStrategiesOf } from "@/lib/engine/strategies";
 import type { ExperimentCellKey } from "@/lib/db/experiment-store";
 import type { RunRecord, RunStore } from "@/lib/db/store";
-import { availableEnvironments, environmentEntry, type EnvironmentEntry } from "@/lib/environments/registry";
+import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import { modelTimeoutFor } from "@/lib/llm/model-timeouts";
 import { resolveModelId } from "@/lib/llm/provider-registry";
 import { assertForkable, assertWritable } from "@/lib/bundles/read-only";
-import { editDrafts } from "./edit-drafts";
+import { assertTemplateText } from "@/lib/domain/template-check";
+import { editDrafts, staleEditMessage } from "./edit-drafts";
+import { requiredTemplateVariablesOf, templateRulesFor, templateVariablesOf } from "./template-rules";
 import { buildRunConfig } from "./run-config-factory";
 import { budgetResumeDrafts } from "./budget-resume";
 import type { Budget } from "@/lib/domain/budget";
@@ -27,12 +28,6 @@ import type { TemplateService } from "./template-service";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
 import type { RunEventBus } from "./run-event-bus";
 import { providerOfModel, type WorkerPool } from "./worker-pool";
-
-/** The placeholders a family's templates can use, computed on its first built-in task (none without one). */
-function templateVariablesOf(entry: EnvironmentEntry): { actor: string[]; reflector: string[] } {
-  const sample = entry.builtinTasks[0];
-  return sample === undefined ? { actor: [], reflector: [] } : templateVariableNames(entry.family, entry.family.parseTask(sample));
-}
 
 /** The id of the task set built into each family. */
 export const BUILTIN_TASK_SET = "builtin";
@@ -59,8 +54,19 @@ export class RunService {
     this.templates = templates;
   }
 
-  /** Resolves a prompt edit's library version (`versionId`, `saveAsVersion`); other edits pass through. */
+  /**
+   * Checks a prompt edit's text (lib/domain/template-check.ts: size, unknown and missing placeholders
+   * unless `allowUnknown`; a library `versionId` was checked when it was saved) and resolves its library
+   * version (`versionId`, `saveAsVersion`); other edits pass through.
+   * @throws AppError("invalid-input") naming the placeholders or the size limit.
+   */
   private async resolveEdit(edit: EditRequest, state: ReturnType<typeof foldRun>): Promise<EditRequest> {
+    if (edit.kind === "prompt" && edit.versionId === undefined && state.effectiveConfig) {
+      assertTemplateText(edit.text, templateRulesFor(state.effectiveConfig.environment, edit.role), {
+        allowUnknown: edit.allowUnknown,
+        what: `The ${edit.role === "actor" ? "Actor" : "Self-Reflection"} template`,
+      });
+    }
     if (edit.kind !== "prompt" || (edit.versionId === undefined && edit.saveAsVersion === undefined)) return edit;
     if (!this.templates) throw new AppError("invalid-input", "This server has no template library; send the prompt text without versionId or saveAsVersion.");
     const config = state.effectiveConfig;
@@ -82,6 +88,7 @@ export class RunService {
           defaultMemoryWindow: entry.family.defaultMemoryWindow === undefined ? DEFAULT_MEMORY_WINDOW : entry.family.defaultMemoryWindow,
           supportedStrategies: supportedStrategiesOf(entry.family),
           templateVariables: templateVariablesOf(entry),
+          requiredTemplateVariables: requiredTemplateVariablesOf(entry),
           evaluatorUsesModel: entry.family.evaluatorUsesModel ?? false,
         };
       }),
@@ -262,8 +269,11 @@ export class RunService {
     const branch = await this.branchOf(run, branchId);
     assertWritable(run, branch, "pause");
     const status = await this.status(run, { branchId: branch });
-    if (status === "paused" || status === "pausing" || status === "cancelling") return status;
-    if (isTerminalStatus(status)) throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to pause.`);
+    if (!allowedActions(status).pause) {
+      // Already paused or on its way there (or to an end): asking again changes nothing.
+      if (status === "paused" || status === "budget-exhausted" || status === "pausing" || status === "cancelling") return status;
+      throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to pause.`);
+    }
     const request = draft("pause-request", { requestedBy: this.requestedBy, note: null });
     const direct = status === "queued" || status === "interrupted";
     if (!direct || !(await this.appendHoldingLease(run, branch, [request, draft("run-pause", { reason: "user", detail: "Paused by the user." })]))) {
@@ -283,10 +293,11 @@ export class RunService {
     const branch = await this.branchOf(run, branchId);
     assertWritable(run, branch, "resume");
     const status = await this.status(run, { branchId: branch });
-    if (status === "running" || status === "queued" || status === "pausing" || status === "cancelling") {
-      throw new AppError("conflict", `Run ${runId} is already ${status}.`);
-    }
-    if (status !== "paused" && status !== "interrupted" && status !== "budget-exhausted") {
+    const allowed = allowedActions(status);
+    if (!(options.step ? allowed.step : allowed.resume)) {
+      if (status === "running" || status === "queued" || status === "pausing" || status === "cancelling") {
+        throw new AppError("conflict", `Run ${runId} is already ${status}.`);
+      }
       throw new AppError("conflict", `Run ${runId} has ${status}; only a paused, interrupted or budget-exhausted run can be resumed.`);
     }
     const budgetDrafts = status === "budget-exhausted" || options.budget !== undefined ? budgetResumeDrafts(foldRun(await this.store.list(run.id, branch)), status === "budget-exhausted", options.budget) : [];
@@ -312,7 +323,7 @@ export class RunService {
     const branch = await this.branchOf(run, branchId);
     assertWritable(run, branch, "cancel");
     const status = await this.status(run, { branchId: branch });
-    if (isTerminalStatus(status)) throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to cancel.`);
+    if (!allowedActions(status).cancel) throw new AppError("conflict", `Run ${runId} has ${status === "ended" ? "ended" : "failed"}; there is nothing to cancel.`);
     if (status === "cancelling") return status;
     const request = draft("cancel-request", { requestedBy: this.requestedBy, note: null });
     const direct = status === "queued" || status === "paused" || status === "budget-exhausted" || status === "interrupted";
@@ -324,6 +335,28 @@ export class RunService {
     }
     await this.append(run, branch, [request]);
     return this.status(run, { branchId: branch });
+  }
+
+  /**
+   * Runs `fn` holding the branch's lease (waiting up to 5 s for another request's short hold to end),
+   * so no worker starts driving the branch and no other edit appends in between.
+   * @throws AppError("conflict") when a worker holds the branch throughout.
+   */
+  private async holdingLease<T>(branchId: BranchId, fn: () => Promise<T>): Promise<T> {
+    const owner = `${newLeaseOwner()}:edit`;
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const lease = await this.store.getLease(branchId);
+      if (lease && leaseStateOf(lease) === "dead") await this.store.releaseLease(branchId, lease.owner);
+      if (await this.store.claimLease(branchId, owner, 10_000)) break;
+      if (Date.now() > deadline) throw new AppError("conflict", "A worker is driving this branch; edits wait until it is paused.");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    try {
+      return await fn();
+    } finally {
+      await this.store.releaseLease(branchId, owner);
+    }
   }
 
   /**
@@ -347,17 +380,33 @@ export class RunService {
     }
   }
 
-  /** Records an edit of a paused branch (a reflection's text, or the whole memory) as an event. */
+  /**
+   * Records an edit of a paused branch (a reflection, the memory, a template, a model, the next action)
+   * as an event. An edit made against `baseSeq` is refused when the branch has moved on since (another
+   * client's edit, a resume): the message lists what changed, so the editor can reload and re-apply.
+   * @throws AppError("conflict") unless the status allows edits (`allowedActions`); AppError("stale-edit")
+   *   (HTTP 409) for a stale `baseSeq`; AppError("invalid-input") for a template the check refuses.
+   */
   async edit(runId: string, request: EditRequest, branchId?: string | null): Promise<RunRecord> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
     assertWritable(run, branch, "edit");
-    const state = foldRun(await this.store.list(run.id, branch));
-    if (state.status !== "paused") {
-      throw new AppError("conflict", "Edits are allowed only while the run is paused. Pause it (or set a breakpoint) first.");
+    const status = await this.status(run, { branchId: branch });
+    if (!allowedActions(status).edit) {
+      throw new AppError("conflict", `Edits are allowed only while the run is paused (it is ${status}). Pause it (or set a breakpoint) first.`);
     }
-    const drafts = editDrafts(state, await this.resolveEdit(request, state));
-    if (drafts.length > 0) await this.append(run, branch, drafts);
+    // Under the branch's lease, so two edits from the same base cannot both pass the check below.
+    await this.holdingLease(branch, async () => {
+      const events = await this.store.list(run.id, branch);
+      const state = foldRun(events);
+      const baseSeq = request.baseSeq;
+      if (baseSeq !== undefined && state.lastSeq > baseSeq) {
+        throw new AppError("stale-edit", staleEditMessage(events.filter((event) => event.seq > baseSeq), baseSeq));
+      }
+      if (state.status !== "paused") throw new AppError("conflict", "Edits are allowed only while the run is paused. Pause it (or set a breakpoint) first.");
+      const drafts = editDrafts(state, await this.resolveEdit(request, state));
+      if (drafts.length > 0) await this.append(run, branch, drafts);
+    });
     return run;
   }
 

@@ -7,15 +7,14 @@ import { countTokens } from "@/lib/domain/tokenizer";
 import type { PreviewResponse, TemplateRole } from "@/lib/domain/template-library";
 import { buildSummarizerMessages } from "@/lib/engine/memory-summary";
 import { buildActorMessages, buildReflectorMessages, templateVariableNames } from "@/lib/engine/prompts";
+import { placeholdersOf } from "@/lib/domain/template-check";
 import { environmentEntry } from "@/lib/environments/registry";
 
 /** The token budget shown in a summariser preview of a run that does not summarise (the new-run form's default). */
 export const PREVIEW_SUMMARY_BUDGET = 200;
 
-/** The `{name}`s a template text uses, in order of first use. */
-export function placeholdersOf(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{([A-Za-z][A-Za-z0-9_]*)\}/g)].map((match) => match[1]!))];
-}
+/** The `{name}`s a template text uses, in order of first use (lib/domain/template-check.ts). */
+export { placeholdersOf };
 
 /**
  * The events of a branch path up to (not including) the recorded model call

@@ -15,9 +15,16 @@ import {
   type TemplateVersion,
   type TemplateVersionChoice,
 } from "@/lib/domain/template-library";
+import { assertTemplateText } from "@/lib/domain/template-check";
 import { templateVersionId, type TemplateStore } from "@/lib/db/template-store";
+import { templateRulesFor } from "./template-rules";
 import type { ResolvedTemplates } from "./run-config-factory";
 import { builtInSeeds } from "./template-seeds";
+
+/** How a door into the library names its opt-out in refusals (the CLI: `--allow-unknown`; default the API's `allowUnknown: true`). */
+export interface TemplateCheckOptions {
+  override?: string;
+}
 
 /** A version with its template. */
 export interface ResolvedVersion {
@@ -102,10 +109,19 @@ export class TemplateService {
     return template;
   }
 
-  /** A new template (id `tpl-<12 hex>`) with its first version. */
-  async create(input: CreateTemplateRequest): Promise<ResolvedVersion> {
+  /**
+   * A new template (id `tpl-<12 hex>`) with its first version.
+   * @throws AppError("invalid-input") for a text over the size cap, or with unknown or missing placeholders
+   *   unless `allowUnknown` (lib/domain/template-check.ts).
+   */
+  async create(input: CreateTemplateRequest, options: TemplateCheckOptions = {}): Promise<ResolvedVersion> {
     await this.ensureSeeded();
     const request = createTemplateRequestSchema.parse(input);
+    assertTemplateText(request.text, templateRulesFor(request.family, request.role), {
+      allowUnknown: request.allowUnknown,
+      what: `The ${request.family} ${request.role} template "${request.name}"`,
+      override: options.override,
+    });
     const parentId = request.parentId ? (await this.resolve(request.parentId)).version.id : null;
     const template = await this.store.createTemplate({
       id: `tpl-${randomBytes(6).toString("hex")}`,
@@ -126,12 +142,18 @@ export class TemplateService {
   /**
    * Saves `text` as the template's next version (the earlier ones stay exactly as they are).
    * The same text as an existing version of the template returns that version, `created: false`.
-   * @throws AppError("not-found") for an unknown template; AppError("invalid-input") for a parent of another template.
+   * @throws AppError("not-found") for an unknown template; AppError("invalid-input") for a parent of another template,
+   *   or for a text the template check refuses (size, unknown or missing placeholders unless `allowUnknown`).
    */
-  async saveVersion(templateId: string, input: SaveVersionRequest): Promise<{ version: TemplateVersion; created: boolean }> {
+  async saveVersion(templateId: string, input: SaveVersionRequest, options: TemplateCheckOptions = {}): Promise<{ version: TemplateVersion; created: boolean }> {
     await this.ensureSeeded();
     const request = saveVersionRequestSchema.parse(input);
-    await this.template(templateId);
+    const template = await this.template(templateId);
+    assertTemplateText(request.text, templateRulesFor(template.family, template.role), {
+      allowUnknown: request.allowUnknown,
+      what: `The new version of ${templateId}`,
+      override: options.override,
+    });
     const versions = await this.store.listVersions(templateId);
     let parentId = versions[0]?.id ?? null;
     if (request.parentId) {
@@ -241,6 +263,7 @@ export class TemplateService {
       text: edit.text,
       message: edit.saveAsVersion.message,
       parentId: parent?.templateId === templateId ? parent.id : undefined,
+      allowUnknown: edit.allowUnknown,
     });
     return { ...edit, versionId: version.id, saveAsVersion: undefined };
   }

@@ -8,8 +8,12 @@ import {
   type PreviewResponse,
   type TemplateBundle,
   type TemplateFile,
+  type TemplateRole,
 } from "@/lib/domain/template-library";
+import { isAppError } from "@/lib/domain/errors";
+import { assertTemplateText } from "@/lib/domain/template-check";
 import { templateVersionId } from "@/lib/db/template-store";
+import { templateRulesFor } from "./template-rules";
 import { abDefinition, abResult } from "./template-ab";
 import { parseTemplateFile, toTemplateFile } from "./template-files";
 import { previewPrompt } from "./template-preview";
@@ -75,6 +79,11 @@ export class TemplateWorkbench {
         result.skipped.push({ path: file.path, reason: `template ${front.template} exists here as a ${template.family} ${template.role} template, the file is ${front.family} ${front.role}`, versionId: null });
         continue;
       }
+      const refusal = templateRefusal(text, front.family, front.role, bundle.allowUnknown ?? false);
+      if (refusal) {
+        result.skipped.push({ path: file.path, reason: refusal, versionId: null });
+        continue;
+      }
       template ??= await store.createTemplate({
         id: front.template,
         name: front.name,
@@ -121,5 +130,16 @@ export class TemplateWorkbench {
     const record = await this.experiments.get(experimentId);
     const summary = await this.experiments.summary(experimentId);
     return abResult(record, summary, async (runId) => (await this.runs.events(runId)).events);
+  }
+}
+
+/** Why the template check (lib/domain/template-check.ts) refuses an imported file's text, or null. */
+function templateRefusal(text: string, family: string, role: TemplateRole, allowUnknown: boolean): string | null {
+  try {
+    assertTemplateText(text, templateRulesFor(family, role), { allowUnknown, what: "the text", override: "--allow-unknown (CLI) or allowUnknown: true" });
+    return null;
+  } catch (error) {
+    if (isAppError(error, "invalid-input")) return error.message;
+    throw error;
   }
 }

@@ -12,16 +12,16 @@ function library(store: MemoryTemplateStore | SqliteTemplateStore = new MemoryTe
 }
 
 // Texts that a naive front-matter writer would damage: a leading ---, trailing newlines, YAML-looking lines, unicode.
-const TRICKY = "---\nnot: front matter\n---\n  Reflect on {scratchpad} — carefully: #1\n\n";
+const TRICKY = "---\nnot: front matter\n---\n  Reflect on {question} and {scratchpad} — carefully: #1\n\n";
 
 describe("template files", () => {
   it("export → import into a fresh store round-trips every version, id, message, parent and label", async () => {
     const source = library();
-    const created = await source.templates.create({ name: "My reflector", family: "qa", role: "reflector", strategy: null, text: "v1 {scratchpad}", message: "first" });
+    const created = await source.templates.create({ name: "My reflector", family: "qa", role: "reflector", strategy: null, text: "v1 {question} {scratchpad}", message: "first" });
     const v2 = await source.templates.saveVersion(created.template.id, { text: TRICKY, message: "second: with 'quotes' and # hashes" });
     await source.templates.moveLabel(created.template.id, "baseline", created.version.id);
     await source.templates.moveLabel(created.template.id, "candidate", v2.version.id);
-    await source.templates.saveVersion("qa/reflect", { text: "edited built-in {feedback}", message: "tweak" });
+    await source.templates.saveVersion("qa/reflect", { text: "edited built-in {question} {scratchpad} {feedback}", message: "tweak" });
 
     const bundle = await source.workbench.exportFiles([created.template.id, "qa/reflect"]);
     expect(bundle.files.map((file) => file.path)).toEqual([`qa/${created.template.id}/v001.md`, `qa/${created.template.id}/v002.md`, "qa/qa__reflect/v001.md", "qa/qa__reflect/v002.md"]);
@@ -38,7 +38,7 @@ describe("template files", () => {
     const copy = await target.templates.detail(created.template.id);
     expect(copy.versions).toEqual(original.versions);
     expect(copy.template).toMatchObject({ name: "My reflector", family: "qa", role: "reflector", labels: original.template.labels });
-    expect((await target.templates.resolve("qa/reflect@v2")).version.text).toBe("edited built-in {feedback}");
+    expect((await target.templates.resolve("qa/reflect@v2")).version.text).toBe("edited built-in {question} {scratchpad} {feedback}");
 
     // Idempotent: importing the same files again imports nothing and changes nothing.
     const again = await target.workbench.importFiles(bundle);

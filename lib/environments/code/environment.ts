@@ -143,6 +143,7 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
       };
     },
     defaultTemplates: { actor: CODE_ACTOR_TEMPLATE, reflector: CODE_REFLECTOR_TEMPLATE },
+    requiredTemplateVariables: { actor: ["scratchpad"], reflector: ["scratchpad", "feedback"] },
     renderTrajectory(steps) {
       const last = lastImplementation(steps);
       if (!last) return "(no implementation was written)";

@@ -42,6 +42,7 @@ export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristi
     defaultMaxStepsPerTrial: DEFAULT_STEP_BUDGET,
     promptVariables: householdPromptVariables,
     defaultTemplates: { actor: householdActorTemplate, reflector: householdReflectorTemplate },
+    requiredTemplateVariables: { actor: ["initialObservation", "scratchpad"], reflector: ["initialObservation", "scratchpad"] },
     // Chain of thought is a QA setting (one Thought, then Finish); it has no household counterpart.
     supportedStrategies: ["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"],
     renderLastAttempt,

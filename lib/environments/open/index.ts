@@ -45,6 +45,7 @@ export const openEnvironment: EnvironmentFamily<OpenTask> = {
   maxOutputTokens: { actor: 512, reflector: 256, evaluator: 768 },
   promptVariables: (task) => ({ prompt: task.prompt }),
   defaultTemplates: { actor: openActorTemplate, reflector: openReflectorTemplate },
+  requiredTemplateVariables: { actor: ["prompt", "scratchpad"], reflector: ["prompt", "scratchpad"] },
   supportedStrategies: ["none", "reflexion"],
   renderTrajectory: renderOpenTrajectory,
   renderMemory: renderOpenMemory,
