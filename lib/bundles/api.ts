@@ -6,7 +6,8 @@ import { bundleManifestSchema } from "./format";
  * HTTP contract of run bundles (issue 18):
  * - `GET  /api/runs/:id/bundle`, `GET /api/experiments/:id/bundle` → the bundle file (application/gzip, attachment)
  * - `POST /api/bundles` — multipart `file` (or the raw file as the body, `x-file-name` header) → {@link bundleImportResponseSchema};
- *   a bad file answers 422 `invalid-dataset` saying what is wrong, and nothing is stored
+ *   a bad file answers 422 `invalid-dataset` saying what is wrong, and nothing is stored; a run that is here
+ *   already is kept and the rest imported (`skippedRunIds`, `notes`)
  * - `GET  /api/bundles` → {@link bundleListResponseSchema}
  * - `GET  /api/bundles/:hash` → {@link sharedBundleResponseSchema} (the `/shared/<hash>` view), 404 when not imported here
  */
@@ -16,12 +17,16 @@ export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
 
 export const bundleImportResponseSchema = z.object({
   contentSha256: z.string(),
-  /** False when this bundle was imported before (same hash) or its runs were recorded here. */
+  /** False when this bundle was imported before (same hash) or all its runs and experiments were here already. */
   created: z.boolean(),
   alreadyHere: z.boolean(),
   runIds: z.array(z.string()),
   experimentIds: z.array(z.string()),
   manifest: bundleManifestSchema,
+  /** Runs of the bundle that were here already (same id, e.g. imported before from their own bundle) and were kept, not written again. */
+  skippedRunIds: z.array(z.string()).default([]),
+  /** One sentence per such run: reused (same content hash) or kept though its content differs. */
+  notes: z.array(z.string()).default([]),
 });
 export type BundleImportResponse = z.infer<typeof bundleImportResponseSchema>;
 

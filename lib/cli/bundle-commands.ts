@@ -52,13 +52,15 @@ export function registerBundleCommands(program: Command): void {
         const result = await context.bundles.importBundle(bytes, path.basename(file));
         const { bundle } = result;
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ type: "bundle-import", contentSha256: bundle.contentHash, created: result.created, alreadyHere: result.alreadyHere, runIds: bundle.runIds, experimentIds: bundle.experimentIds })}\n`);
+          process.stdout.write(`${JSON.stringify({ type: "bundle-import", contentSha256: bundle.contentHash, created: result.created, alreadyHere: result.alreadyHere, runIds: bundle.runIds, experimentIds: bundle.experimentIds, skippedRunIds: result.skippedRunIds, notes: result.notes })}\n`);
           return;
         }
-        const what = result.alreadyHere ? "already in this database (recorded here)" : result.created ? "imported" : "imported before";
+        const skipped = result.skippedRunIds.length;
+        const what = result.alreadyHere ? "already in this database (recorded here)" : result.created ? (skipped > 0 ? `imported (${skipped} of them here already, kept)` : "imported") : "imported before";
         process.stdout.write(`${path.basename(file)}: ${bundle.runIds.length} run${bundle.runIds.length === 1 ? "" : "s"} ${what}\n`);
         for (const runId of bundle.runIds) process.stdout.write(`  run ${runId}\n`);
         for (const experimentId of bundle.experimentIds) process.stdout.write(`  experiment ${experimentId}\n`);
+        for (const note of result.notes) process.stdout.write(`  ${note}\n`);
         process.stdout.write(`  shared view: /shared/${bundle.contentHash}\n  replay with zero model calls: npm run cli -- replay --run <id>\n`);
       } finally {
         await context.close();

@@ -27,12 +27,14 @@ export interface BundleImportInput {
   cache: Array<{ key: string; response: CachedResponse }>;
 }
 
-/** What an import did. `created: false`: the bundle (same hash) was here already, or its runs were (the machine it was exported from). */
+/** What an import did. `created: false`: the bundle (same hash) was here already, or all its runs and experiments were (the machine it was exported from). */
 export interface BundleImportResult {
   bundle: BundleRecord;
   created: boolean;
-  /** True when the runs existed before (same ids): this database is where they were recorded; only the bundle row was added. */
+  /** True when every run and experiment existed before (same ids): e.g. this database is where they were recorded; only the bundle row was added. */
   alreadyHere: boolean;
+  /** Runs of the bundle that were in this database before (same id), so they were not written again; the rest were imported. */
+  skippedRunIds: string[];
 }
 
 /** Storage of imported bundles (SQLite: lib/db/sqlite-bundles.ts). */
@@ -40,9 +42,10 @@ export interface BundleStore {
   /**
    * Stores a bundle in one transaction: runs, branches, events, branch summaries, experiments and
    * their cell links, task sets and response-cache entries (`ON CONFLICT DO NOTHING`), and the
-   * bundle row. Importing the same hash again returns the stored row (`created: false`). When every
-   * run id exists already, only the bundle row is added (`alreadyHere`).
-   * @throws AppError("conflict") when some of its runs exist and others do not (nothing is stored).
+   * bundle row. Importing the same hash again returns the stored row (`created: false`). A run or
+   * experiment whose id exists already is left as it is here and not written again (listed in
+   * `skippedRunIds`; e.g. a run imported before from its own bundle), the others are imported; when
+   * every one exists, only the bundle row is added (`alreadyHere`).
    */
   importBundle(input: BundleImportInput): Promise<BundleImportResult>;
   getBundle(contentHash: string): Promise<BundleRecord | null>;

@@ -3,7 +3,6 @@ import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { z } from "zod";
 import { summarizeBranch } from "@/lib/domain/branch-summary";
-import { AppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import type { CachedResponse } from "@/lib/engine/ports";
 import type { BundleImportInput, BundleImportResult, BundleRecord, BundleStore } from "./bundle-store";
@@ -55,41 +54,42 @@ export class SqliteBundleStore implements BundleStore {
     return this.client
       .transaction((): BundleImportResult => {
         const existing = this.db.select().from(schema.bundles).where(eq(schema.bundles.contentHash, input.contentHash)).get();
-        if (existing) return { bundle: toRecord(existing), created: false, alreadyHere: false };
+        if (existing) return { bundle: toRecord(existing), created: false, alreadyHere: false, skippedRunIds: [] };
         const runIds = input.runs.map((run) => run.record.id);
-        const present = runIds.length ? this.db.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all() : [];
-        const alreadyHere = present.length > 0;
-        if (alreadyHere && present.length !== runIds.length) {
-          throw new AppError("conflict", `${present.length} of this bundle's ${runIds.length} runs are in this database already and the others are not, so it cannot be imported here. Nothing was imported.`);
+        const experimentIds = input.experiments.map((experiment) => experiment.record.id);
+        const presentRuns = new Set(runIds.length ? this.db.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all().map((row) => row.id) : []);
+        const presentExperiments = new Set(
+          experimentIds.length ? this.db.select({ id: schema.experiments.id }).from(schema.experiments).where(inArray(schema.experiments.id, experimentIds)).all().map((row) => row.id) : [],
+        );
+        const alreadyHere = presentRuns.size === runIds.length && presentExperiments.size === experimentIds.length;
+        for (const set of input.taskSets) {
+          this.db
+            .insert(schema.taskSets)
+            .values({ ...set, tasks: JSON.stringify(set.tasks), problems: JSON.stringify(set.problems) })
+            .onConflictDoNothing()
+            .run();
         }
-        if (!alreadyHere) {
-          for (const set of input.taskSets) {
+        for (const run of input.runs) {
+          const { record } = run;
+          if (presentRuns.has(record.id)) continue;
+          this.db.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: JSON.stringify(record.config) }).run();
+          for (const branch of run.branches) this.db.insert(schema.branches).values(branch).run();
+          for (const event of run.events) {
             this.db
-              .insert(schema.taskSets)
-              .values({ ...set, tasks: JSON.stringify(set.tasks), problems: JSON.stringify(set.problems) })
-              .onConflictDoNothing()
+              .insert(schema.events)
+              .values({ ...event, data: JSON.stringify(event.data) })
               .run();
           }
-          for (const run of input.runs) {
-            const { record } = run;
-            this.db.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: JSON.stringify(record.config) }).run();
-            for (const branch of run.branches) this.db.insert(schema.branches).values(branch).run();
-            for (const event of run.events) {
-              this.db
-                .insert(schema.events)
-                .values({ ...event, data: JSON.stringify(event.data) })
-                .run();
-            }
-            for (const branch of run.branches) {
-              const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
-              this.db.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary: JSON.stringify(summary) }).run();
-            }
+          for (const branch of run.branches) {
+            const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
+            this.db.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary: JSON.stringify(summary) }).run();
           }
-          for (const { record, cells } of input.experiments) {
-            const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
-            this.db.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(stored), taskSetName: record.taskSetName }).run();
-            cells.forEach((cell, position) => this.db.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position }).run());
-          }
+        }
+        for (const { record, cells } of input.experiments) {
+          if (presentExperiments.has(record.id)) continue;
+          const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
+          this.db.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(stored), taskSetName: record.taskSetName }).run();
+          cells.forEach((cell, position) => this.db.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position }).run());
         }
         for (const entry of input.cache) {
           this.db.insert(schema.responseCache).values({ requestHash: entry.key, response: JSON.stringify(entry.response), createdAt: importedAt }).onConflictDoNothing().run();
@@ -100,10 +100,10 @@ export class SqliteBundleStore implements BundleStore {
           fileName: input.fileName,
           manifest: input.manifestJson,
           runIds: JSON.stringify(runIds),
-          experimentIds: JSON.stringify(input.experiments.map((experiment) => experiment.record.id)),
+          experimentIds: JSON.stringify(experimentIds),
         };
         this.db.insert(schema.bundles).values(row).run();
-        return { bundle: toRecord(row), created: !alreadyHere, alreadyHere };
+        return { bundle: toRecord(row), created: !alreadyHere, alreadyHere, skippedRunIds: runIds.filter((id) => presentRuns.has(id)) };
       })
       .immediate();
   }

@@ -5,6 +5,7 @@ import type { SharedBundleResponse } from "@/lib/bundles/api";
 import { bundleManifestSchema } from "@/lib/bundles/format";
 import type { BundleContent, BundleExperiment, BundleManifest, BundleRun, BundleTemplateVersion } from "@/lib/bundles/format";
 import { bundleProvenance, withProvenance } from "@/lib/bundles/provenance";
+import { runContentSha256 } from "@/lib/bundles/run-identity";
 import { findSecrets } from "@/lib/bundles/secret-scan";
 import { runConfigSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
@@ -25,6 +26,8 @@ export interface BundleDownload {
 /** The answer of an import: the stored bundle row, whether anything new was written, and the manifest. */
 export interface BundleImportOutcome extends BundleImportResult {
   manifest: BundleManifest;
+  /** One line per run of the bundle that was here already and was kept as it is (same content, or what differs), for people. */
+  notes: string[];
 }
 
 function slug(text: string): string {
@@ -59,12 +62,17 @@ export class BundleService {
 
   /** A run as bundled: its branches (oldest first) and each branch's own events, checked against the event schemas. */
   private async bundleRun(runId: string): Promise<BundleRun> {
+    return this.readRun(runId, true);
+  }
+
+  /** The run as a bundle holds it; with `ended`, refuses a run with a branch still running. @throws AppError("not-found") */
+  private async readRun(runId: string, ended: boolean): Promise<BundleRun> {
     const run = await this.store.getRun(asRunId(runId));
     if (!run) throw new AppError("not-found", `No run ${runId}.`);
     const branches = await this.store.listBranches(run.id);
     const events: RunEvent[] = [];
     for (const branch of branches) {
-      const summary = await this.store.getBranchSummary(branch.id);
+      const summary = ended ? await this.store.getBranchSummary(branch.id) : null;
       if (summary?.status === "running") {
         throw new AppError("conflict", `Run ${run.id} has a branch that is still running (${branch.id}). Export it when it has ended or is paused.`);
       }
@@ -167,8 +175,10 @@ export class BundleService {
    * malformed or newer-format file is refused with what is wrong), marks every run and experiment
    * read-only with provenance "Imported bundle", and stores it all in one transaction. The same
    * bundle again returns what it brought the first time; the template versions it carries are
-   * added to the library afterwards (content-addressed, so nothing is duplicated).
-   * @throws AppError("invalid-dataset") for a bad file, AppError("conflict") for a partial overlap.
+   * added to the library afterwards (content-addressed, so nothing is duplicated). A run that is
+   * here already (e.g. imported before from its own bundle) is kept as it is and the rest imported;
+   * `notes` says, per such run, whether its content is the same (by content hash) or differs.
+   * @throws AppError("invalid-dataset") for a bad file, AppError("too-large") for one that decompresses past the limit.
    */
   async importBundle(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
     const file = await decodeBundle(bytes, this.env);
@@ -201,6 +211,7 @@ export class BundleService {
       },
       cells: experiment.cells,
     }));
+    const present = await this.presentRuns(content.runs);
     const result = await this.bundles().importBundle({
       contentHash: manifest.contentSha256,
       fileName: name,
@@ -213,7 +224,28 @@ export class BundleService {
     if (content.templateVersions.length > 0) {
       await this.workbench.importFiles({ files: content.templateVersions.map(({ template, version }) => toTemplateFile(template, version)) });
     }
-    return { ...result, manifest };
+    const notes = result.skippedRunIds.map((runId) => present.get(runId) ?? `Run ${runId} was in this database already and was kept as it is here.`);
+    return { ...result, manifest, notes };
+  }
+
+  /**
+   * For each run of the bundle that this database has already (same id): what to tell the person
+   * about keeping it — the same recorded content (by {@link runContentSha256}), or how it differs.
+   */
+  private async presentRuns(runs: BundleRun[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const run of runs) {
+      if (!(await this.store.getRun(asRunId(run.id)))) continue;
+      const here = await this.readRun(run.id, false);
+      const hash = runContentSha256(run);
+      if (runContentSha256(here) === hash) {
+        found.set(run.id, `Run ${run.id} ("${run.title}") is here already with the same content (SHA-256 ${hash.slice(0, 12)}…): the copy here was reused, not imported twice.`);
+      } else {
+        const branches = `${here.branches.length} branch${here.branches.length === 1 ? "" : "es"} and ${here.events.length} events here, ${run.branches.length} and ${run.events.length} in the bundle`;
+        found.set(run.id, `Run ${run.id} ("${run.title}") is here already with other content (${branches}, e.g. continued or forked here): the copy here was kept and the bundle's was not imported.`);
+      }
+    }
+    return found;
   }
 
   /** A bundle imported here, by its content hash (`/shared/<hash>`); null when it is not. */

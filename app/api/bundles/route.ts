@@ -56,6 +56,8 @@ export const POST = handle(async (request: Request) => {
       runIds: result.bundle.runIds,
       experimentIds: result.bundle.experimentIds,
       manifest: result.manifest,
+      skippedRunIds: result.skippedRunIds,
+      notes: result.notes,
     }),
     { status: result.created ? 201 : 200 },
   );

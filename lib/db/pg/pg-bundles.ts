@@ -1,7 +1,6 @@
 import { desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { summarizeBranch } from "@/lib/domain/branch-summary";
-import { AppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import type { BundleImportInput, BundleImportResult, BundleRecord, BundleStore } from "../bundle-store";
 import type { PgDb } from "./database";
@@ -41,36 +40,36 @@ export class PgBundleStore implements BundleStore {
     const importedAt = new Date().toISOString();
     return this.db.transaction(async (tx): Promise<BundleImportResult> => {
       const [existing] = await tx.select().from(schema.bundles).where(eq(schema.bundles.contentHash, input.contentHash));
-      if (existing) return { bundle: toRecord(existing), created: false, alreadyHere: false };
+      if (existing) return { bundle: toRecord(existing), created: false, alreadyHere: false, skippedRunIds: [] };
       const runIds = input.runs.map((run) => run.record.id);
-      const present = runIds.length ? await tx.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds)) : [];
-      const alreadyHere = present.length > 0;
-      if (alreadyHere && present.length !== runIds.length) {
-        throw new AppError("conflict", `${present.length} of this bundle's ${runIds.length} runs are in this database already and the others are not, so it cannot be imported here. Nothing was imported.`);
+      const experimentIds = input.experiments.map((experiment) => experiment.record.id);
+      const presentRuns = new Set(runIds.length ? (await tx.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds))).map((row) => row.id) : []);
+      const presentExperiments = new Set(
+        experimentIds.length ? (await tx.select({ id: schema.experiments.id }).from(schema.experiments).where(inArray(schema.experiments.id, experimentIds))).map((row) => row.id) : [],
+      );
+      const alreadyHere = presentRuns.size === runIds.length && presentExperiments.size === experimentIds.length;
+      for (const set of input.taskSets) await tx.insert(schema.taskSets).values(set).onConflictDoNothing();
+      for (const run of input.runs) {
+        const { record } = run;
+        if (presentRuns.has(record.id)) continue;
+        await tx.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: record.config });
+        for (const branch of run.branches) await tx.insert(schema.branches).values(branch);
+        for (let i = 0; i < run.events.length; i += 500) await tx.insert(schema.events).values(run.events.slice(i, i + 500).map(eventToRow));
+        for (const branch of run.branches) {
+          const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
+          await tx.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary });
+        }
       }
-      if (!alreadyHere) {
-        for (const set of input.taskSets) await tx.insert(schema.taskSets).values(set).onConflictDoNothing();
-        for (const run of input.runs) {
-          const { record } = run;
-          await tx.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: record.config });
-          for (const branch of run.branches) await tx.insert(schema.branches).values(branch);
-          for (let i = 0; i < run.events.length; i += 500) await tx.insert(schema.events).values(run.events.slice(i, i + 500).map(eventToRow));
-          for (const branch of run.branches) {
-            const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
-            await tx.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary });
-          }
-        }
-        for (const { record, cells } of input.experiments) {
-          const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
-          await tx.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: stored, taskSetName: record.taskSetName });
-          for (const [position, cell] of cells.entries()) await tx.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position });
-        }
+      for (const { record, cells } of input.experiments) {
+        if (presentExperiments.has(record.id)) continue;
+        const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
+        await tx.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: stored, taskSetName: record.taskSetName });
+        for (const [position, cell] of cells.entries()) await tx.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position });
       }
       for (const entry of input.cache) await tx.insert(schema.responseCache).values({ requestHash: entry.key, response: entry.response, createdAt: importedAt }).onConflictDoNothing();
-      const experimentIds = input.experiments.map((experiment) => experiment.record.id);
       const row = { contentHash: input.contentHash, importedAt, fileName: input.fileName, manifest: input.manifestJson, runIds, experimentIds };
       await tx.insert(schema.bundles).values(row);
-      return { bundle: toRecord(row), created: !alreadyHere, alreadyHere };
+      return { bundle: toRecord(row), created: !alreadyHere, alreadyHere, skippedRunIds: runIds.filter((id) => presentRuns.has(id)) };
     });
   }
 
