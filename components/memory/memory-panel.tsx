@@ -236,6 +236,8 @@ function MemoryListEditor({ runId, branch, memory, reachesPrompt, lastSeq }: { r
 export function MemoryPanel({ runId, branch = null, state, status }: { runId: string; branch?: string | null; state: RunState; status: RunStatus | null }) {
   const reflections = reflectionsById(state);
   const memoryWindow = state.config?.memoryWindow ?? null;
+  // Under the summarize option the engine merges the memory instead of windowing it: Ω does not apply.
+  const summarizing = state.config?.memoryManagement?.kind === "summarize";
   const newestTrial = state.trials.at(-1);
   const next = nextTrialView(state);
   const inNextPrompt = new Set(next?.inContext.map((item) => item.id));
@@ -252,7 +254,9 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
       <div className="flex items-baseline justify-between gap-2">
         <h2 className="text-sm font-semibold text-slate-900">Episodic memory</h2>
         <span className="text-xs text-slate-500" data-testid="memory-window">
-          window Ω = {memoryWindow === null ? "∞" : memoryWindow}
+          {summarizing
+            ? `summarised above ${state.config?.memoryManagement?.kind === "summarize" ? state.config.memoryManagement.tokenBudget : ""} tokens (Ω not applied)`
+            : `window Ω = ${memoryWindow === null ? "∞" : memoryWindow}`}
         </span>
       </div>
 

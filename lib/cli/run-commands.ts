@@ -1,5 +1,6 @@
 import path from "node:path";
 import { Option, type Command } from "commander";
+import { allowedActions } from "@/lib/domain/status";
 import { strategySchema, type Strategy } from "@/lib/domain/config";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
@@ -153,7 +154,7 @@ export function registerRunCommands(program: Command): void {
         const run = await context.service.getRun(options.run);
         const branch = await context.service.branchOf(run, options.branch);
         const status = await context.service.status(run, { branchId: branch });
-        if (status !== "paused" && status !== "interrupted" && status !== "budget-exhausted") {
+        if (!(options.step ? allowedActions(status).step : allowedActions(status).resume)) {
           // Checked before anything is printed, so a refused resume writes nothing to stdout.
           throw new Error(`Run ${run.id} is ${status}; only a paused or interrupted run can be resumed.`);
         }

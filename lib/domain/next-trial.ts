@@ -71,15 +71,25 @@ export interface NextTrialView {
 }
 
 /**
+ * The window a trial's memory is cut to: the run's Ω, except under the `summarize` memory option
+ * (`RunConfig.memoryManagement`), which bounds the memory by merging it (lib/domain/memory-summary.ts)
+ * instead of windowing it — there Ω does not apply (null: keep every item).
+ */
+export function effectiveMemoryWindow(config: Pick<RunConfig, "memoryWindow" | "memoryManagement">): number | null {
+  return config.memoryManagement?.kind === "summarize" ? null : config.memoryWindow;
+}
+
+/**
  * The memory a trial starts with: the strategy's rule
  * (`StrategyBehaviour.memoryForTrial`) over the whole episodic memory with the
- * run's Ω — the same call the engine makes for `trial-start`.
+ * run's effective window ({@link effectiveMemoryWindow}) — the one call the engine makes for
+ * `trial-start` and the memory panel makes for "the next trial sees".
  */
 export function memoryForTrial(
-  config: Pick<RunConfig, "strategy" | "memoryWindow">,
+  config: Pick<RunConfig, "strategy" | "memoryWindow" | "memoryManagement">,
   memory: readonly MemoryItem[],
 ): { inContext: MemoryItem[]; evicted: MemoryItem[] } {
-  return strategyBehaviour(config.strategy).memoryForTrial(memory, config.memoryWindow);
+  return strategyBehaviour(config.strategy).memoryForTrial(memory, effectiveMemoryWindow(config));
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Episode, EnvironmentFamily, StepResult } from "@/lib/domain/enviro
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { applyEvent, emptyRunState, type RunState, type TrialView } from "@/lib/domain/fold-run";
 import type { RunConfig } from "@/lib/domain/config";
+import { memoryForTrial } from "@/lib/domain/next-trial";
 import { asCallId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { decideNext, type NextAction } from "./decide";
 import { digestState } from "./digest";
@@ -250,8 +251,8 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         await append(summary);
         return;
       }
-      const window = config.memoryManagement?.kind === "summarize" ? null : config.memoryWindow;
-      const { inContext, evicted } = behaviour.memoryForTrial(state.memory, window);
+      // The same rule the memory panel shows as "the next trial sees" (Ω, or none under summarize).
+      const { inContext, evicted } = memoryForTrial(config, state.memory);
       await append([draft("trial-start", { trial: next.trial, memory: inContext, evicted })]);
       return;
     }
