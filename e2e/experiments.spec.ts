@@ -2,7 +2,8 @@ import { expect, test } from "./fixtures";
 import { ExperimentsPage } from "./pages/experiments-page";
 
 /** The CSV export's header row (lib/server/experiment-export.ts): one row per task × arm × trial. */
-const CSV_HEADER = "task_id,arm,strategy,model,trial,outcome,verdict,score,f1,tokens_in,tokens_out,cost_usd,latency_ms,run_id";
+const CSV_HEADER =
+  "task_id,arm,strategy,model,trial,outcome,trial_outcome,halt_reason,internal_verdict,hidden_verdict,false_positive,score,f1,steps,cached,model_calls,cached_calls,tokens_in,tokens_out,cost_usd,latency_ms,actor_template,actor_template_version_id,reflector_template,reflector_template_version_id,actor_temperature,reflector_temperature,memory_window,run_id";
 const BUILTIN_QA_TASKS = 12;
 
 test("experiment: built-in QA × {none, reflexion} with the demo model — progress, curves, side-by-side compare, CSV export", async ({ page }) => {

@@ -1,36 +1,23 @@
 import { stringify } from "csv-stringify/sync";
 import { experimentSummaryLine, type ExperimentSummary } from "@/lib/domain/experiment";
 import { meanF1ByTrial } from "@/lib/domain/experiment-summary";
+import { EXPERIMENT_TRIAL_COLUMNS, experimentTrialRows, type ExperimentTrialRow } from "@/lib/domain/experiment-trial-rows";
+import type { RunEvent } from "@/lib/domain/events";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { asRunId } from "@/lib/domain/ids";
 import type { RunStore } from "@/lib/db/store";
 import type { ExperimentService } from "./experiment-service";
 
-/**
- * CSV columns, one row per task × arm × trial. Tokens are counts, cost USD (empty when unpriced), latency ms (the trial's model calls);
- * `f1` the QA evaluation's F1 in [0, 1] (hotpot_evaluate_v1), empty for other families and evaluations recorded without it.
- */
-export const EXPERIMENT_CSV_COLUMNS = [
-  "task_id",
-  "arm",
-  "strategy",
-  "model",
-  "trial",
-  "outcome",
-  "verdict",
-  "score",
-  "f1",
-  "tokens_in",
-  "tokens_out",
-  "cost_usd",
-  "latency_ms",
-  "run_id",
-] as const;
+/** CSV columns, one row per task × arm × trial (lib/domain/experiment-trial-rows.ts says what each holds). */
+export const EXPERIMENT_CSV_COLUMNS = EXPERIMENT_TRIAL_COLUMNS;
 
 /**
  * Exports of an experiment: a CSV of its trials (csv-stringify), a JSON summary
- * with per-run outcomes, and its runs' stored events as NDJSON. Each run's log
- * is folded here (an export is a person's request, not a poll).
+ * with per-run outcomes and the same trial rows, and its runs' stored events as
+ * NDJSON. The CSV rows and the JSON's `trials` are one list, built by
+ * `experimentTrialRows` from the experiment's summary, so neither can count a
+ * trial differently from the summary (e.g. a code false positive as a success).
+ * Each run's log is folded here (an export is a person's request, not a poll).
  */
 export class ExperimentExport {
   constructor(
@@ -38,49 +25,44 @@ export class ExperimentExport {
     private readonly experiments: ExperimentService,
   ) {}
 
-  /** One row per task × arm × trial (RFC 4180, header first). */
+  /** One row per task × arm × trial (RFC 4180, header first; booleans `true`/`false`, null empty). */
   async csv(id: string): Promise<string> {
+    const { rows } = await this.rows(id);
+    return stringify(rows, { header: true, columns: [...EXPERIMENT_CSV_COLUMNS], cast: { boolean: (value) => (value ? "true" : "false") } });
+  }
+
+  /** The summary and its trial rows, from one read of the summary. */
+  private async rows(id: string): Promise<{ summary: ExperimentSummary; rows: ExperimentTrialRow[] }> {
     const summary = await this.experiments.summary(id);
-    const rows: Array<Record<(typeof EXPERIMENT_CSV_COLUMNS)[number], string | number>> = [];
-    for (const cell of summary.cells) {
-      const arm = summary.experiment.definition.arms.find((candidate) => candidate.label === cell.arm);
-      const state = foldRun(await this.events(cell.runId));
-      for (const trial of state.trials) {
-        const calls = trial.callIds.map((callId) => state.calls[callId]).filter((call) => call !== undefined);
-        const unpriced = calls.some((call) => call.costUsd === null);
-        rows.push({
-          task_id: cell.taskId,
-          arm: cell.arm,
-          strategy: arm?.strategy ?? "",
-          model: arm?.modelId ?? "",
-          trial: trial.trial,
-          outcome: trial.outcome ?? "",
-          verdict: trial.evaluation?.verdict ?? "",
-          score: trial.evaluation?.score ?? "",
-          f1: recordedF1(trial.evaluation?.details) ?? "",
-          tokens_in: calls.reduce((n, call) => n + call.usage.inputTokens, 0),
-          tokens_out: calls.reduce((n, call) => n + call.usage.outputTokens, 0),
-          cost_usd: unpriced ? "" : calls.reduce((n, call) => n + (call.costUsd ?? 0), 0),
-          latency_ms: calls.reduce((n, call) => n + call.latencyMs, 0),
-          run_id: cell.runId,
-        });
-      }
-    }
-    return stringify(rows, { header: true, columns: [...EXPERIMENT_CSV_COLUMNS] });
+    const logs = new Map<string, RunEvent[]>();
+    for (const cell of summary.cells) logs.set(cell.runId, await this.events(cell.runId));
+    return { summary, rows: experimentTrialRows(summary, logs) };
   }
 
   /**
-   * The `--json` summary object plus the experiment's definition, progress and every cell's outcome.
+   * The `--json` summary object plus the experiment's definition, progress, each arm's totals
+   * (false positives and halts included), every cell's outcome and the CSV's trial rows (`trials`).
    * QA arms get `meanF1ByTrial` from the runs' recorded evaluations (folded here) when the summary lacks it.
    */
-  async json(id: string): Promise<{ summary: unknown; experiment: ExperimentSummary["experiment"]; status: ExperimentSummary["status"]; progress: ExperimentSummary["progress"]; cells: ExperimentSummary["cells"] }> {
-    const summary = await this.withF1(await this.experiments.summary(id));
+  async json(id: string): Promise<{
+    summary: unknown;
+    experiment: ExperimentSummary["experiment"];
+    status: ExperimentSummary["status"];
+    progress: ExperimentSummary["progress"];
+    arms: ExperimentSummary["arms"];
+    cells: ExperimentSummary["cells"];
+    trials: ExperimentTrialRow[];
+  }> {
+    const { summary: read, rows } = await this.rows(id);
+    const summary = await this.withF1(read);
     return {
       summary: JSON.parse(experimentSummaryLine(summary)) as unknown,
       experiment: summary.experiment,
       status: summary.status,
       progress: summary.progress,
+      arms: summary.arms,
       cells: summary.cells,
+      trials: rows,
     };
   }
 

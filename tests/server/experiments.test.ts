@@ -165,7 +165,7 @@ describe("experiments: tasks × arms × trials", () => {
         const row = rows.find((candidate) => candidate.task_id === task && candidate.arm === arm && Number(candidate.trial) === trial.trial);
         expect(row).toBeDefined();
         const tokensIn = trial.callIds.reduce((n, id) => n + (state.calls[id]?.usage.inputTokens ?? 0), 0);
-        expect(row).toMatchObject({ outcome: trial.outcome, verdict: trial.evaluation?.verdict, tokens_in: String(tokensIn), strategy: arm === "ReAct" ? "none" : "reflexion", model: "demo" });
+        expect(row).toMatchObject({ trial_outcome: trial.outcome, internal_verdict: trial.evaluation?.verdict, tokens_in: String(tokensIn), strategy: arm === "ReAct" ? "none" : "reflexion", model: "demo" });
       }
     }
     expect(rows).toHaveLength(expected);

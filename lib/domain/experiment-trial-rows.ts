@@ -1,0 +1,172 @@
+import type { RunConfig } from "./config";
+import type { RunEvent } from "./events";
+import type { ExperimentCell, ExperimentSummary } from "./experiment";
+import { applyEvent, emptyRunState, type TrialView } from "./fold-run";
+
+/**
+ * One row per task × arm × trial of an experiment: what the CSV export writes and the JSON export
+ * carries as `trials`, built by {@link experimentTrialRows} from the experiment's summary
+ * (lib/domain/experiment-summary.ts) and its runs' logs, so the three cannot disagree: a row's
+ * `outcome` is success exactly at the trial where the summary counts the cell as solved.
+ *
+ * Units: tokens are counts, `cost_usd` USD (null when a call has no known price), `latency_ms`
+ * milliseconds (the trial's model calls). Null is an empty CSV cell.
+ */
+export interface ExperimentTrialRow {
+  task_id: string;
+  arm: string;
+  strategy: string;
+  model: string;
+  /** 1-based. */
+  trial: number;
+  /**
+   * The trial as the summary counts it: `success` at the trial where the cell is solved (for code,
+   * pass@1 on the hidden tests — an internal pass with a hidden fail is a `failure`), `failure` for
+   * any other ended trial, null while the trial (or the run's verdict on it) is still open.
+   */
+  outcome: "success" | "failure" | null;
+  /** The trial's own end (`trial-end`): `success` when its Evaluator passed (code: the internal tests), `failure`, or `halted`. */
+  trial_outcome: "success" | "failure" | "halted" | null;
+  /** Why the trial was halted (e.g. the step limit), null when it was not. */
+  halt_reason: string | null;
+  /** The Evaluator's verdict that drives the loop: code's internal tests, QA's exact match, a household's success, the judge's. */
+  internal_verdict: "pass" | "fail" | null;
+  /** Code: the dataset's hidden tests (reported only, never shown to the agent); null for other families. */
+  hidden_verdict: "pass" | "fail" | null;
+  /** Code: the internal tests passed and the hidden tests did not (paper §4, Table 2). */
+  false_positive: boolean;
+  /** The Evaluator's score in [0, 1]. */
+  score: number | null;
+  /** QA: F1 of the answer (hotpot_evaluate_v1); null for other families and evaluations recorded without it. */
+  f1: number | null;
+  /** Actor steps of the trial. */
+  steps: number;
+  /** Every model call of the trial was served from the response cache (a recorded replay or an arm sharing the call). */
+  cached: boolean;
+  model_calls: number;
+  cached_calls: number;
+  tokens_in: number;
+  tokens_out: number;
+  cost_usd: number | null;
+  latency_ms: number;
+  /** The templates in force when the trial started: `id@version`, and the library version id (`tv-…`) when the text is a saved version. */
+  actor_template: string | null;
+  actor_template_version_id: string | null;
+  reflector_template: string | null;
+  reflector_template_version_id: string | null;
+  /** Sampling temperatures in force when the trial started. */
+  actor_temperature: number | null;
+  reflector_temperature: number | null;
+  /** The memory window Ω (reflections the Actor sees); null = unbounded. */
+  memory_window: number | null;
+  run_id: string;
+}
+
+/** The columns, in order (the CSV header). */
+export const EXPERIMENT_TRIAL_COLUMNS = [
+  "task_id",
+  "arm",
+  "strategy",
+  "model",
+  "trial",
+  "outcome",
+  "trial_outcome",
+  "halt_reason",
+  "internal_verdict",
+  "hidden_verdict",
+  "false_positive",
+  "score",
+  "f1",
+  "steps",
+  "cached",
+  "model_calls",
+  "cached_calls",
+  "tokens_in",
+  "tokens_out",
+  "cost_usd",
+  "latency_ms",
+  "actor_template",
+  "actor_template_version_id",
+  "reflector_template",
+  "reflector_template_version_id",
+  "actor_temperature",
+  "reflector_temperature",
+  "memory_window",
+  "run_id",
+] as const satisfies ReadonlyArray<keyof ExperimentTrialRow>;
+
+/**
+ * How the summary counts one trial of a cell: success at its `solvedAtTrial`; null for a trial not
+ * ended, or an ended trial that passed its Evaluator while the run has no verdict yet (code: the
+ * hidden tests decide at run end); failure otherwise.
+ */
+export function countedTrialOutcome(cell: Pick<ExperimentCell, "solvedAtTrial" | "outcome">, trial: Pick<TrialView, "trial" | "outcome">): "success" | "failure" | null {
+  if (trial.outcome === null) return null;
+  if (cell.solvedAtTrial === trial.trial) return "success";
+  if (trial.outcome === "success" && cell.outcome === null) return null;
+  return "failure";
+}
+
+function templateName(template: { id: string; version: number } | undefined): string | null {
+  return template ? `${template.id}@${template.version}` : null;
+}
+
+function recordedF1(details: Record<string, unknown> | undefined): number | null {
+  return typeof details?.f1 === "number" ? details.f1 : null;
+}
+
+/** A cell's rows from its run's root-branch log (folded once; the config in force is taken at each trial-start). */
+export function trialRowsOfCell(summary: Pick<ExperimentSummary, "experiment">, cell: ExperimentCell, events: readonly RunEvent[]): ExperimentTrialRow[] {
+  const arm = summary.experiment.definition.arms.find((candidate) => candidate.label === cell.arm);
+  const state = emptyRunState();
+  const configAtStart = new Map<number, RunConfig>();
+  for (const event of events) {
+    applyEvent(state, event);
+    if (event.type === "trial-start" && state.effectiveConfig) configAtStart.set(event.data.trial, state.effectiveConfig);
+  }
+  return state.trials.map((trial) => {
+    const config = configAtStart.get(trial.trial) ?? state.effectiveConfig;
+    const calls = trial.callIds.map((callId) => state.calls[callId]).filter((call) => call !== undefined);
+    const cachedCalls = calls.filter((call) => call.source === "cache").length;
+    const evaluation = trial.evaluation;
+    return {
+      task_id: cell.taskId,
+      arm: cell.arm,
+      strategy: arm?.strategy ?? config?.strategy ?? "",
+      model: arm?.modelId ?? config?.models.actor.modelId ?? "",
+      trial: trial.trial,
+      outcome: countedTrialOutcome(cell, trial),
+      trial_outcome: trial.outcome,
+      halt_reason: trial.outcome === "halted" ? trial.endReason : null,
+      internal_verdict: evaluation?.verdict ?? null,
+      hidden_verdict: evaluation?.hiddenTests?.verdict ?? null,
+      false_positive: evaluation?.falsePositive ?? false,
+      score: evaluation?.score ?? null,
+      f1: recordedF1(evaluation?.details),
+      steps: trial.steps.length,
+      cached: calls.length > 0 && cachedCalls === calls.length,
+      model_calls: calls.length,
+      cached_calls: cachedCalls,
+      tokens_in: calls.reduce((n, call) => n + call.usage.inputTokens, 0),
+      tokens_out: calls.reduce((n, call) => n + call.usage.outputTokens, 0),
+      cost_usd: calls.some((call) => call.costUsd === null) ? null : calls.reduce((n, call) => n + (call.costUsd ?? 0), 0),
+      latency_ms: calls.reduce((n, call) => n + call.latencyMs, 0),
+      actor_template: templateName(config?.templates.actor),
+      actor_template_version_id: config?.templates.actor.versionId ?? null,
+      reflector_template: templateName(config?.templates.reflector),
+      reflector_template_version_id: config?.templates.reflector.versionId ?? null,
+      actor_temperature: config?.models.actor.temperature ?? null,
+      reflector_temperature: config?.models.reflector.temperature ?? null,
+      memory_window: config?.memoryWindow ?? null,
+      run_id: cell.runId,
+    };
+  });
+}
+
+/**
+ * Every trial row of an experiment, cell by cell in the summary's order.
+ * @param logs each cell's run's root-branch events, by run id (a run with no log gives no rows).
+ */
+export function experimentTrialRows(summary: Pick<ExperimentSummary, "experiment" | "cells">, logs: ReadonlyMap<string, readonly RunEvent[]>): ExperimentTrialRow[] {
+  return summary.cells.flatMap((cell) => trialRowsOfCell(summary, cell, logs.get(cell.runId) ?? []));
+}
