@@ -3,9 +3,20 @@
 # the hook, after which user code can no longer remove it (PEP 578).
 #
 # The hook blocks the JavaScript bridge modules (`js`, `pyodide_js`, `pyodide.ffi`,
-# ...), ctypes, processes, sockets, file access outside the read-only stdlib,
-# frame and gc introspection, tracing, and changes to types and code objects
-# that existed before user code ran.
+# ...), ctypes, processes, every socket operation, file access outside the read-only
+# stdlib and the test's own working directory, frame and gc introspection, tracing,
+# and changes to types and code objects that existed before user code ran.
+#
+# `import socket` itself is allowed (solutions use `socket.inet_aton` and friends, and
+# the official harnesses import it freely): creating, connecting, binding or resolving
+# raises PermissionError, an OSError, as a refused connection would. This matters
+# because Pyodide's socket emulation "connects" without error (it would open a
+# WebSocket later), so the audit hook, not the network namespace, is what fails the call.
+#
+# Files: each test of a job runs in a fresh working directory of its own in the
+# interpreter's in-memory file system (`/sandbox/job-<random>`, never the host's disk);
+# relative paths land there, and writes, mkdir, rename and remove are allowed inside it
+# only. It is removed when the next test starts and when the job ends (reset_state).
 
 import gc
 import operator
@@ -27,8 +38,8 @@ _BLOCKED_IMPORT_ROOTS = frozenset({
     # raw memory access and interpreter test hooks
     "ctypes", "_ctypes", "_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase",
     "_testsinglephase", "_testimportmultiple", "_testlimitedcapi", "_xxtestfuzz",
-    # processes and sockets (useless in wasm, and Emscripten maps sockets to WebSockets)
-    "subprocess", "_posixsubprocess", "socket", "_socket", "ssl", "_ssl", "socketserver",
+    # processes, TLS and servers (socket itself imports; its operations are blocked below)
+    "subprocess", "_posixsubprocess", "ssl", "_ssl", "socketserver",
     "ftplib", "smtplib", "poplib", "imaplib", "webbrowser", "xmlrpc",
 })
 _BLOCKED_IMPORTS = frozenset({"urllib.request", "http.client", "http.server", "http.cookiejar"})
@@ -61,6 +72,48 @@ def _deny(what):
     raise PermissionError(f"{what} is not allowed in the sandbox")
 
 
+# The working directory of the current test (None between jobs) and the baseline one.
+_workdir = [None]
+_WORKDIR_PARENT = "/sandbox"
+# Path events allowed inside the working directory: (indexes of path arguments, indexes of
+# dir_fd arguments, which must be unset — None, or -1 as CPython's os functions report it —
+# since a descriptor cannot be checked).
+_WORKDIR_EVENTS = {
+    "os.remove": ((0,), (1,)), "os.rmdir": ((0,), (1,)), "os.mkdir": ((0,), (2,)),
+    "os.rename": ((0, 1), (2, 3)), "os.utime": ((0,), (3,)), "os.truncate": ((0,), ()),
+    "shutil.copyfile": ((0, 1), ()), "shutil.copymode": ((0, 1), ()), "shutil.copystat": ((0, 1), ()),
+    "shutil.copytree": ((0, 1), ()), "shutil.move": ((0, 1), ()), "shutil.rmtree": ((0,), (1,)),
+    "tempfile.mkstemp": ((0,), ()), "tempfile.mkdtemp": ((0,), ()),
+}
+
+
+def _inside_workdir(path):
+    """True for a str path below the working directory, `..` resolved as text (no symlinks can exist there)."""
+    root = _workdir[0]
+    if root is None or type(path) is not str or "\x00" in path:
+        return False
+    full = path if path.startswith("/") else root + "/" + path
+    parts = []
+    for part in full.split("/"):
+        if part == "" or part == ".":
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return ("/" + "/".join(parts)).startswith(root + "/")
+
+
+def _workdir_event_allowed(event, args):
+    rule = _WORKDIR_EVENTS.get(event)
+    if rule is None:
+        return False
+    args = tuple(args)
+    paths, fds = rule
+    return all(i < len(args) and _inside_workdir(args[i]) for i in paths) and all(i >= len(args) or args[i] is None or (type(args[i]) is int and args[i] == -1) for i in fds)
+
+
 def _audit(event, args):
     if _trusted[0]:
         return
@@ -71,13 +124,19 @@ def _audit(event, args):
         return
     if event == "open":
         path, mode, flags = (tuple(args) + (None, None, None))[:3]
+        if _inside_workdir(path):
+            return
         if isinstance(path, str) and path.startswith("/lib/"):
             if isinstance(mode, str) and not any(c in mode for c in "wax+"):
                 return
             if mode is None and isinstance(flags, int) and not (flags & _WRITE_FLAGS):
                 return
-        _deny(f"opening files ({path!r})")
+        _deny(f"opening files outside the working directory ({path!r})")
+    if event.startswith("socket."):
+        _deny(f"network access ({event})")
     if event in _BLOCKED_EVENTS or event.startswith(_BLOCKED_EVENT_PREFIXES):
+        if _workdir_event_allowed(event, args):
+            return
         _deny(event)
     if event == "object.__getattr__":
         if len(args) > 1 and args[1] in _FRAME_ATTRS:
@@ -111,6 +170,7 @@ def _take_baseline():
     _baseline_sys["recursionlimit"] = sys.getrecursionlimit()
     _baseline_sys["int_max_str_digits"] = sys.get_int_max_str_digits()
     _baseline_sys["environ"] = dict(os.environ)
+    _baseline_sys["cwd"] = os.getcwd()
     for attr in _SYS_RESTORE:
         _baseline_sys[attr] = getattr(sys, attr, None)
     for obj in gc.get_objects():
@@ -127,6 +187,12 @@ _modules = sys.modules
 _ModuleType = types.ModuleType
 _environ = os.environ
 _setrecursionlimit = sys.setrecursionlimit
+_scandir = os.scandir
+_unlink = os.unlink
+_rmdir = os.rmdir
+_makedirs = os.makedirs
+_chdir = os.chdir
+_urandom = os.urandom
 _set_int_max_str_digits = sys.set_int_max_str_digits
 _sys = sys
 
@@ -134,6 +200,54 @@ _sys = sys
 def _unchanged(current, keys, values):
     # C-level identity checks only: never calls __eq__ of user objects.
     return len(current) == len(keys) and all(map(_is, current.values(), values)) and all(map(_is, current.keys(), keys))
+
+
+def _remove_tree(root):
+    """Deletes a directory tree (iteratively: a program may nest deeply). Harness-trusted."""
+    dirs, todo = [], [root]
+    while todo:
+        current = todo.pop()
+        dirs.append(current)
+        with _scandir(current) as entries:
+            found = list(entries)
+        for entry in found:
+            full = current + "/" + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                todo.append(full)
+            else:
+                _unlink(full)
+    for current in reversed(dirs):
+        _rmdir(current)
+
+
+def _end_workdir():
+    """Removes the working directory of the last test and goes back to the baseline one; False on failure."""
+    root = _workdir[0]
+    _workdir[0] = None
+    _trusted[0] += 1
+    try:
+        _chdir(_baseline_sys["cwd"])
+        if root is not None:
+            _remove_tree(root)
+        return True
+    except Exception:  # noqa: BLE001 - reported as a change, so the worker is recycled
+        return False
+    finally:
+        _trusted[0] -= 1
+
+
+def _begin_workdir():
+    """A fresh, empty working directory for the test about to run (the previous one removed)."""
+    ok = _end_workdir()
+    root = _WORKDIR_PARENT + "/job-" + _urandom(8).hex()
+    _trusted[0] += 1
+    try:
+        _makedirs(root)
+        _chdir(root)
+    finally:
+        _trusted[0] -= 1
+    _workdir[0] = root
+    return ok
 
 
 def reset_state():
@@ -171,6 +285,8 @@ def reset_state():
     for attr in _SYS_RESTORE:
         if getattr(_sys, attr, None) is not _baseline_sys[attr]:
             setattr(_sys, attr, _baseline_sys[attr])
+    if not _end_workdir():
+        changed.append("working directory (could not be removed)")
     return _dumps(changed)
 
 

