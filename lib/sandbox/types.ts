@@ -9,7 +9,22 @@ export type SandboxLanguage = "python" | "javascript" | "typescript";
 /** The two kinds of sandbox child process: Pyodide (Python) or QuickJS (JavaScript). */
 export type SandboxEngine = "python" | "javascript";
 
-/** One test: code run after the candidate program, in its own fresh namespace. */
+/**
+ * One test: code run after the candidate program, in a fresh namespace of its own that
+ * holds the program's top-level names, as the official harnesses run program and test in
+ * one namespace (human-eval `execution.py` `check_correctness`: `exec(prompt + completion +
+ * test + check(entry_point))`; MBPP: the program, then its `test_list` asserts; MultiPL-E /
+ * HumanEval-X: one concatenated file). A test may use a module the program imported
+ * (`sys.getsizeof` after the program's `import sys`), its constants, or its
+ * `require("node:assert")`. Each name reaches the test in a form that keeps the test's own
+ * operations trusted: modules and names imported from them are the test interpreter's
+ * own, functions are stubs that run in the program's interpreter, other values are
+ * plain-data copies (docs/decisions/0006-code-sandbox.md). Verdicts stay per test.
+ *
+ * Python: each test runs in a fresh, empty working directory of the interpreter's
+ * in-memory file system, where the program may write (removed afterwards); `import
+ * socket` works and every socket operation raises an `OSError` (PermissionError).
+ */
 export interface SandboxTest {
   /** Shown in results and feedback. */
   name: string;

@@ -7,9 +7,11 @@
  * interrupt handler at the deadline) with two contexts:
  *   C runs the candidate program; T runs the test code wrapped as
  *   `(function (console, require, <names>) { { <test> } })`, where each <name> the
- *   test mentions and the candidate defines as a function is a stub that calls
- *   into C through the host with JSON plain data (quickjs-harness.js). Candidate
- *   code never runs in T: it cannot patch T's prototypes, console or assert.
+ *   test mentions and the candidate declares is bound as in one shared file (the
+ *   suites' own harnesses concatenate program and test): a function is a stub that
+ *   calls into C through the host with JSON plain data (quickjs-harness.js), the
+ *   program's `require("node:assert")` is T's own assert, any other value a plain-data
+ *   copy. Candidate code never runs in T: it cannot patch T's prototypes, console or assert.
  * QuickJS has no Node APIs at all; `require` only knows `node:assert` (a shim).
  */
 
@@ -189,22 +191,65 @@ async function createQuickJsEngine(config, sink) {
       const asyncFailure = drainJobs();
       if (asyncFailure) asyncFailure.dispose();
 
+      // One namespace, as the suites' own harnesses have it (MultiPL-E and HumanEval-X write the
+      // program and the test into one file): every name the test mentions that the program declares
+      // reaches the test. A function is a stub into C; the program's `require("node:assert")` is T's
+      // own assert; any other value is copied as plain data (getters read in C; a value holding a
+      // function, a symbol or a cycle cannot cross and stays undeclared).
       const names = mentionedNames(test.code, testGlobals, job.entryPoint || "");
+      const copied = new Map(); // name -> JSON text of the value (quickjs-harness.js encoding)
+      const assertNames = new Set();
       if (names.length > 0) {
-        const probe = C.evalCode(`[${names.map((n) => `(function(){try{return typeof ${n}==="function"?${n}:undefined}catch(e){return undefined}})()`).join(",")}]`, "probe.js");
+        const probe = C.evalCode(`[${names.map((n) => `(function(){try{return [true, ${n}]}catch(e){return [false]}})()`).join(",")}]`, "probe.js");
         if (probe.error) {
           probe.error.dispose();
         } else {
+          const requireC = C.getProp(apiC, "require");
+          const assertId = C.newString("node:assert");
+          const assertC = C.callFunction(requireC, C.undefined, assertId);
+          requireC.dispose();
+          assertId.dispose();
+          const cAssert = assertC.error ? null : assertC.value;
+          if (assertC.error) assertC.error.dispose();
+          const encode = C.getProp(apiC, "encode");
           names.forEach((name, i) => {
-            const value = C.getProp(probe.value, i);
-            if (C.typeof(value) === "function") cFunctions.set(name, own(value));
-            else value.dispose();
+            const pair = C.getProp(probe.value, i);
+            const declared = C.getProp(pair, 0);
+            const isDeclared = C.typeof(declared) === "boolean" && C.dump(declared) === true;
+            declared.dispose();
+            if (!isDeclared) {
+              pair.dispose();
+              return;
+            }
+            const value = C.getProp(pair, 1);
+            pair.dispose();
+            if (C.typeof(value) === "function") {
+              if (cAssert !== null && C.sameValue(value, cAssert)) {
+                assertNames.add(name);
+                value.dispose();
+              } else {
+                cFunctions.set(name, own(value));
+              }
+              return;
+            }
+            const encoded = C.callFunction(encode, C.undefined, value);
+            value.dispose();
+            if (encoded.error) {
+              encoded.error.dispose();
+              return;
+            }
+            const text = C.getString(encoded.value);
+            encoded.value.dispose();
+            if (text.length <= MAX_REPLY_CHARS) copied.set(name, text);
           });
+          encode.dispose();
+          if (cAssert !== null) cAssert.dispose();
           probe.value.dispose();
         }
       }
       const stubNames = [...cFunctions.keys()];
-      const wrapper = T.evalCode(`(function (console, require${stubNames.map((n) => `, ${n}`).join("")}) { {\n${test.code}\n} })`, "test.js");
+      const paramNames = [...stubNames, ...assertNames, ...copied.keys()];
+      const wrapper = T.evalCode(`(function (console, require${paramNames.map((n) => `, ${n}`).join("")}) { {\n${test.code}\n} })`, "test.js");
       if (wrapper.error) {
         const info = describe(T, apiT, wrapper.error);
         wrapper.error.dispose();
@@ -212,12 +257,24 @@ async function createQuickJsEngine(config, sink) {
         return finish();
       }
       const testFn = own(wrapper.value);
-      const args = [own(T.getProp(apiT, "console")), own(T.getProp(apiT, "require"))];
+      const requireT = own(T.getProp(apiT, "require"));
+      const args = [own(T.getProp(apiT, "console")), requireT];
       const makeStub = own(T.getProp(apiT, "makeStub"));
       for (const name of stubNames) {
         const nameHandle = T.newString(name);
         args.push(own(T.unwrapResult(T.callFunction(makeStub, T.undefined, nameHandle))));
         nameHandle.dispose();
+      }
+      for (const _name of assertNames) {
+        const id = T.newString("node:assert");
+        args.push(own(T.unwrapResult(T.callFunction(requireT, T.undefined, id))));
+        id.dispose();
+      }
+      const decode = own(T.getProp(apiT, "decode"));
+      for (const text of copied.values()) {
+        const textHandle = T.newString(text);
+        args.push(own(T.unwrapResult(T.callFunction(decode, T.undefined, textHandle))));
+        textHandle.dispose();
       }
       const ran = T.callFunction(testFn, T.undefined, ...args);
       let failure = null;
