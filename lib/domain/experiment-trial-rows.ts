@@ -22,9 +22,10 @@ export interface ExperimentTrialRow {
   /**
    * The trial as the summary counts it: `success` at the trial where the cell is solved (for code,
    * pass@1 on the hidden tests — an internal pass with a hidden fail is a `failure`), `failure` for
-   * any other ended trial, null while the trial (or the run's verdict on it) is still open.
+   * any other ended trial, `cancelled` for the trial a cancel cut short, null while the trial (or the
+   * run's verdict on it) is still open.
    */
-  outcome: "success" | "failure" | null;
+  outcome: "success" | "failure" | "cancelled" | null;
   /** The trial's own end (`trial-end`): `success` when its Evaluator passed (code: the internal tests), `failure`, or `halted`. */
   trial_outcome: "success" | "failure" | "halted" | null;
   /** Why the trial was halted (e.g. the step limit), null when it was not. */
@@ -98,10 +99,11 @@ export const EXPERIMENT_TRIAL_COLUMNS = [
 /**
  * How the summary counts one trial of a cell: success at its `solvedAtTrial`; null for a trial not
  * ended, or an ended trial that passed its Evaluator while the run has no verdict yet (code: the
- * hidden tests decide at run end); failure otherwise.
+ * hidden tests decide at run end); `cancelled` for the trial a cancel cut short; failure otherwise.
  */
-export function countedTrialOutcome(cell: Pick<ExperimentCell, "solvedAtTrial" | "outcome">, trial: Pick<TrialView, "trial" | "outcome">): "success" | "failure" | null {
-  if (trial.outcome === null) return null;
+export function countedTrialOutcome(cell: Pick<ExperimentCell, "solvedAtTrial" | "outcome">, trial: Pick<TrialView, "trial" | "outcome">): "success" | "failure" | "cancelled" | null {
+  // A trial with no end in a run that has ended was cut short by a cancel.
+  if (trial.outcome === null) return cell.outcome === null ? null : cell.outcome === "cancelled" ? "cancelled" : "failure";
   if (cell.solvedAtTrial === trial.trial) return "success";
   if (trial.outcome === "success" && cell.outcome === null) return null;
   return "failure";
