@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JUDGE_SCALE_MAX, type CriterionScore, type Rubric } from "./judge";
+import { takeTaggedBlocks } from "./linear-text";
 
 /**
  * Reads a judge model's answer (issue 16 part 6): the JSON asked for by the judge template,
@@ -45,7 +46,7 @@ type Entry = { criterion: string; score: number; justification: string };
 
 /** The JSON text inside `answer`: reasoning blocks and fences removed, from the first `{` to the last `}`; null when there is none. */
 export function extractJsonObject(answer: string): string | null {
-  const text = answer.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, "").replace(/```[a-zA-Z]*\n?/g, "");
+  const text = takeTaggedBlocks(answer).text.replace(/```[a-zA-Z]*\n?/g, "");
   const start = text.indexOf("{");
   const end = text.lastIndexOf("}");
   if (start === -1 || end <= start) return null;

@@ -3,6 +3,7 @@ import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
 import { fitReflectionInput, reflectionBudgetFor, shortenLongObservations, shrinkToFit, type ShrinkResult } from "@/lib/domain/context-budget";
 import type { ChatMessage } from "@/lib/domain/events";
+import { foldLineBreaks } from "@/lib/domain/linear-text";
 import type { StepView, TrialView } from "@/lib/domain/fold-run";
 import type { TextMeasure } from "@/lib/domain/trajectory-budget";
 import { renderTemplate } from "./render-template";
@@ -257,5 +258,5 @@ export function actorCachePrefixChars<Task>(config: RunConfig, family: Environme
 
 /** Reflections are kept to one paragraph: trimmed, inner newlines folded to spaces (reference §2.6). */
 export function cleanReflection(text: string): string {
-  return text.replace(/\s*\n+\s*/g, " ").trim();
+  return foldLineBreaks(text).trim();
 }

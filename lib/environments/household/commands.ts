@@ -1,4 +1,5 @@
 import type { ActionParse, StepCompletion } from "@/lib/domain/environment";
+import { dropClosingMark, trimEndChars, unwrapOnce } from "@/lib/domain/linear-text";
 import { stripReasoning } from "@/lib/environments/qa/reasoning-blocks";
 
 /**
@@ -37,11 +38,11 @@ export function cleanActionLine(text: string): string {
   return text.trim().replace(/^>+\s*/, "").trim();
 }
 
-/** Trailing punctuation a model puts after a command (`go to desk 1.`); ALFWorld's names never end in it. */
-const trailingPunctuation = /[\s.,;:!?]+$/u;
+/** Trailing punctuation a model puts after a command (`go to desk 1.`); ALFWorld's names never end in it (with white space). */
+const trailingPunctuation = ".,;:!?";
 
-/** Trailing punctuation and closing quotes, backticks or `**` (`go to desk 1."`), for {@link normaliseCommand}. */
-const trailingNoise = /[\s.,;:!?"'`”’*]+$/u;
+/** Trailing punctuation and closing quotes, backticks or `**` (`go to desk 1."`), for {@link normaliseCommand} (with white space). */
+const trailingNoise = ".,;:!?\"'`”’*";
 
 /**
  * The one normalisation every household command goes through before it is
@@ -53,7 +54,7 @@ const trailingNoise = /[\s.,;:!?"'`”’*]+$/u;
  * @example normaliseCommand("> Go  to Desk 1.") === "go to desk 1"
  */
 export function normaliseCommand(text: string): string {
-  return cleanActionLine(text).toLowerCase().replace(/\s+/g, " ").replace(trailingNoise, "").trim();
+  return trimEndChars(cleanActionLine(text).toLowerCase().replace(/\s+/g, " "), trailingNoise).trim();
 }
 
 const withTool = /^(heat|cool|clean|slice) (.+?) with (.+)$/;
@@ -117,11 +118,11 @@ export function describeCommand(command: HouseholdCommand): { type: string; argu
 }
 
 /** An `Action:` / `Action 3:` / `**Action:**` label at the start of a line (any case). */
-const actionLabel = /^[ \t]*[*_]*[ \t]*action(?:[ \t]*\d+)?[ \t]*[*_]*[ \t]*:[*_]*[ \t]*/i;
+const actionLabel = /^[ \t]*(?:[*_]{1,4}[ \t]*)?action[ \t]*(?:\d+[ \t]*)?(?:[*_]{1,4}[ \t]*)?:[*_]*[ \t]*/i;
 /** A line holding only a code fence (```, ```text, ~~~). */
 const codeFence = /^[ \t]*(?:```|~~~)[\w-]*[ \t]*$/;
 /** Where an unclosed `<think>` block ends: a line with an `Action` label or a `>` prompt sign. */
-const reasoningEndsAt = /^[ \t]*(?:[*_]*[ \t]*action(?:[ \t]*\d+)?[ \t]*[*_]*[ \t]*:|>)/i;
+const reasoningEndsAt = /^[ \t]*(?:(?:[*_]{1,4}[ \t]*)?action[ \t]*(?:\d+[ \t]*)?(?:[*_]{1,4}[ \t]*)?:|>)/i;
 /** An entity name of ALFWorld (`cabinet 12`): one word, a space, a number (task.ts `ENTITY_NAME`). */
 const NAME = String.raw`[a-z]+[ \t]+[1-9]\d*`;
 /** The command shapes whose end is known, so that text after them can be told apart (case-insensitive). */
@@ -150,9 +151,9 @@ function unwrapLine(text: string): string {
       current = cleanActionLine(current.slice(label[0].length));
       continue;
     }
-    const wrapped = /^(`+|\*\*|"|'|“|‘)(.*)(`+|\*\*|"|'|”|’)$/su.exec(current);
-    if (wrapped !== null && current.length >= 2) {
-      current = cleanActionLine(wrapped[2] ?? "");
+    const wrapped = unwrapOnce(current);
+    if (wrapped !== null) {
+      current = cleanActionLine(wrapped);
       continue;
     }
     // An opening quote or backtick whose closing one comes after the command (`"go to desk 1". Then …`).
@@ -184,7 +185,7 @@ export interface CommandReading {
 export function readCommandLine(line: string): CommandReading {
   const text = unwrapLine(line);
   if (/^think\s*:/i.test(text)) {
-    return { command: text.replace(/(?:`+|\*\*|["”’])$/u, "").trim(), trailing: "" };
+    return { command: dropClosingMark(text, "\"”’").trim(), trailing: "" };
   }
   for (const shape of commandShapes) {
     const match = shape.exec(text);
@@ -192,7 +193,7 @@ export function readCommandLine(line: string): CommandReading {
     const rest = text.slice(match[0].length);
     return { command: match[0].trim(), trailing: meaningful(rest) ? rest.replace(/^[\s.,;:!?"'`”’*]+/u, "").trim() : "" };
   }
-  return { command: text.replace(trailingPunctuation, "").replace(/(?:`+|\*\*|["”’])$/u, "").trim(), trailing: "" };
+  return { command: dropClosingMark(trimEndChars(text, trailingPunctuation), "\"”’").trim(), trailing: "" };
 }
 
 /** What {@link readCompletion} found. */

@@ -1,6 +1,7 @@
 import type { ActionParse, MemoryRenderOptions, StepCompletion, TrajectoryStep } from "@/lib/domain/environment";
 import type { ChatMessage, MemoryItem } from "@/lib/domain/events";
 import { JUDGE_SCALE_MAX, type JudgeVerdict } from "@/lib/domain/judge";
+import { findLineLabel, takeTaggedBlocks } from "@/lib/domain/linear-text";
 import type { OpenTask } from "./task";
 
 /**
@@ -159,29 +160,29 @@ export function openStepPrefix(step: number): string {
 /** The Actor must not write the Observation itself. */
 export const openActorStopSequences: string[] = ["\nObservation"];
 
-const REASONING = /<(think|thinking|reasoning)>([\s\S]*?)<\/\1>/gi;
-
 /**
  * Splits an Actor completion: reasoning blocks apart, the thought before the `Action n:` label
  * (or before `Finish[` when the label is missing), the action after it — all of it, since an
  * answer may span lines — up to any `Observation` the model wrote itself (dropped as ignored).
+ * Linear in the completion (lib/domain/linear-text.ts): no regex here retries over the whole text.
  */
 export function splitOpenCompletion(completion: string): StepCompletion {
-  const reasoning = [...completion.matchAll(REASONING)].map((match) => (match[2] ?? "").trim()).join("\n\n");
-  let text = completion.replace(REASONING, "");
+  const taken = takeTaggedBlocks(completion);
+  const reasoning = taken.blocks.map((block) => block.trim()).join("\n\n");
+  let text = taken.text;
   let ignored: string | undefined;
-  const observation = /\n\s*Observation\s*\d*\s*:/i.exec(text);
+  const observation = findLineLabel(text, "Observation", false);
   if (observation) {
     ignored = text.slice(observation.index).trim();
     text = text.slice(0, observation.index);
   }
-  const label = /(^|\n)\s*Action\s*\d*\s*:/i.exec(text);
-  const cut = label ? { at: label.index, after: label.index + label[0].length } : (() => {
+  const label = findLineLabel(text, "Action", true);
+  const cut = label ? { at: label.index, after: label.end } : (() => {
     const finish = text.search(/Finish\s*\[/);
     return finish === -1 ? null : { at: finish, after: finish };
   })();
   const thoughtPart = cut ? text.slice(0, cut.at) : text;
-  const thought = thoughtPart.replace(/^\s*Thought\s*\d*\s*:/i, "").trim();
+  const thought = thoughtPart.replace(/^\s*Thought\s*(?:\d+\s*)?:/i, "").trim();
   const actionText = cut ? text.slice(cut.after).trim() : "";
   return { thought, actionText, ...(reasoning ? { reasoning } : {}), ...(ignored ? { ignored } : {}) };
 }

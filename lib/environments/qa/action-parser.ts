@@ -1,4 +1,5 @@
 import type { ActionParse, StepCompletion } from "@/lib/domain/environment";
+import { trimEndChars, unwrapOnce } from "@/lib/domain/linear-text";
 import { stripReasoning } from "./reasoning-blocks";
 
 /**
@@ -27,19 +28,19 @@ export type QaVerb = (typeof qaVerbs)[number];
 export const QA_ACTION_FORMS = "Search[<entity>], Lookup[<keyword>] or Finish[<answer>]";
 
 /** `Action`, `Action 3`, `**Action 3:**`, … at the start of a line (any case). */
-const actionLabelAtLineStart = /^[ \t]*[*_]*[ \t]*action(?:[ \t]*\d+)?[ \t]*[*_]*[ \t]*:[*_]*/i;
+const actionLabelAtLineStart = /^[ \t]*(?:[*_]{1,4}[ \t]*)?action[ \t]*(?:\d+[ \t]*)?(?:[*_]{1,4}[ \t]*)?:[*_]*/i;
 /** `Action 3:` inside a line (capitalised, numbered), e.g. `I will search it. Action 3: Search[x]`. */
 const numberedActionLabelInline = /(?<![\p{L}\p{N}_])Action[ \t]*\d+[ \t]*[*_]*:[*_]*/u;
 /** `Action:` inside a line, only when a `Verb[` follows it. */
-const bareActionLabelInline = /(?<![\p{L}\p{N}_])Action[ \t]*[*_]*:[*_]*(?=[ \t]*[`"'*]*\w+[ \t]*\[)/u;
+const bareActionLabelInline = /(?<![\p{L}\p{N}_])Action[ \t]*[*_]*:[*_]{0,4}(?=[ \t]*[`"'*]*\w+[ \t]*\[)/u;
 /** A leading `Thought n:` label (any case, optional number and markdown emphasis). */
-const thoughtLabel = /^[ \t]*[*_]*[ \t]*thought(?:[ \t]*\d+)?[ \t]*[*_]*[ \t]*:[*_]*[ \t]*/i;
+const thoughtLabel = /^[ \t]*(?:[*_]{1,4}[ \t]*)?thought[ \t]*(?:\d+[ \t]*)?(?:[*_]{1,4}[ \t]*)?:[*_]*[ \t]*/i;
 /** A line that starts with any step label. */
-const anyLabelAtLineStart = /^[ \t]*[*_]*[ \t]*(?:thought|action|observation)(?:[ \t]*\d+)?[ \t]*[*_]*[ \t]*:/i;
+const anyLabelAtLineStart = /^[ \t]*(?:[*_]{1,4}[ \t]*)?(?:thought|action|observation)[ \t]*(?:\d+[ \t]*)?(?:[*_]{1,4}[ \t]*)?:/i;
 /** An `Observation` label at a line start, or numbered inside a line: where invented text begins. */
-const observationLabel = /(?:^|\n)[ \t]*[*_]*[ \t]*observation(?:[ \t]*\d+)?[ \t]*[*_]*[ \t]*:|(?<![\p{L}\p{N}_])Observation[ \t]*\d+[ \t]*:/iu;
+const observationLabel = /(?:^|\n)[ \t]*(?:[*_]{1,4}[ \t]*)?observation[ \t]*(?:\d+[ \t]*)?(?:[*_]{1,4}[ \t]*)?:|(?<![\p{L}\p{N}_])Observation[ \t]*\d+[ \t]*:/iu;
 /** LangChain's `Action Input:` line (any case, `Action_Input` too). */
-const actionInputLabel = /^[ \t]*[*_]*[ \t]*action[ _]input[ \t]*[*_]*[ \t]*:[*_]*[ \t]*/i;
+const actionInputLabel = /^[ \t]*(?:[*_]{1,4}[ \t]*)?action[ _]input[ \t]*(?:[*_]{1,4}[ \t]*)?:[*_]*[ \t]*/i;
 /** A list bullet at the start of a line (`- `, `* `, `1. `). */
 const listBullet = /^(?:[-*+][ \t]+|\d+[.)][ \t]+)/u;
 /** A line holding only a code fence (```, ```text, ~~~). */
@@ -53,7 +54,7 @@ const actionStart = /(?<![\p{L}\p{N}_])(?:(search|lookup|finish)[ \t]*|([A-Za-z_
 /** A known verb alone (the `Action:` half of an `Action:` / `Action Input:` pair), possibly quoted. */
 const bareKnownVerb = /^[`"'*]*(search|lookup|finish)[`"'*]*[ \t]*[,;:]?$/i;
 /** The same pair written on one line: `Search Action Input: x`. */
-const verbWithInlineInput = /^[`"'*]*(search|lookup|finish)[`"'*]*[ \t]*[,;]?[ \t]*action[ _]input[ \t]*:[ \t]*(.+)$/i;
+const verbWithInlineInput = /^[`"'*]*(search|lookup|finish)[`"'*]*[ \t]*(?:[,;][ \t]*)?action[ _]input[ \t]*:[ \t]*(.+)$/i;
 
 /** Text worth reporting as ignored: it has a letter or a digit (not just quotes, backticks or a full stop). */
 function meaningful(text: string): boolean {
@@ -131,9 +132,9 @@ function stripActionLabels(text: string): string {
 function unwrap(text: string): string {
   let current = text.trim();
   for (;;) {
-    const match = /^(`+|\*\*|"|'|“|‘)(.*)(`+|\*\*|"|'|”|’)$/su.exec(current);
-    if (match === null || current.length < 2) return current;
-    current = (match[2] ?? "").trim();
+    const inner = unwrapOnce(current);
+    if (inner === null) return current;
+    current = inner.trim();
   }
 }
 
@@ -192,7 +193,7 @@ function readActionLine(rawLine: string, next: string | undefined): ActionLineRe
   const found = findFirstAction(line);
   if (found === null || found.kind === "unclosed") return { actionText: unwrap(line), ignored: [], usedNextLine: false };
   // Quotes, backticks and punctuation that only wrap or end the action are not reported with the words around it.
-  const before = line.slice(0, found.start).replace(/[\s"'`“‘*(]+$/u, "").trim();
+  const before = trimEndChars(line.slice(0, found.start), "\"'`“‘*(").trim();
   const after = line.slice(found.end).replace(/^[\s"'`”’*.,;:!?)]+/u, "").trim();
   return {
     actionText: line.slice(found.start, found.end),

@@ -14,7 +14,8 @@
 /** The tag names that open or close a reasoning block (any case). */
 export const REASONING_TAGS = ["think", "thinking", "reasoning"] as const;
 
-const opening = /<[ \t]*(?:think|thinking|reasoning)(?:[ \t][^>\n]*)?>/iu;
+// Attributes stop at a `<` too: otherwise every `<think` of a long line without `>` would rescan the rest of the line.
+const opening = /<[ \t]*(?:think|thinking|reasoning)(?:[ \t][^<>\n]*)?>/iu;
 const closing = /<\/[ \t]*(?:think|thinking|reasoning)[ \t]*>/iu;
 
 /** A completion with its reasoning blocks taken out. */
@@ -39,34 +40,51 @@ export interface ReasoningSplit {
  *   of each line (without the `g` or `y` flag), e.g. the QA family's `Action n:` label.
  */
 export function stripReasoning(completion: string, actionLabel: RegExp): ReasoningSplit {
+  // One pass: each search starts where the last one ended (lastIndex), and a closing tag looked
+  // for in vain is not looked for again (none can come later either), so hostile input such as
+  // thousands of unclosed `<think>` tags is read in linear time.
+  const source = completion.replace(/\r\n?/g, "\n");
+  const openingAt = new RegExp(opening.source, "giu");
+  const closingAt = new RegExp(closing.source, "giu");
+  const find = (pattern: RegExp, from: number) => {
+    pattern.lastIndex = from;
+    return pattern.exec(source);
+  };
   const parts: string[] = [];
-  let rest = completion.replace(/\r\n?/g, "\n");
   let out = "";
+  let position = 0;
+  /** What stands for the block just taken out: a line break, so the lines around it stay apart. */
+  let lead = "";
+  let noClosingAfter = Number.POSITIVE_INFINITY;
 
-  const firstClose = closing.exec(rest);
-  const firstOpen = opening.exec(rest);
+  const firstClose = find(closingAt, 0);
+  const firstOpen = find(openingAt, 0);
   if (firstClose !== null && (firstOpen === null || firstClose.index < firstOpen.index)) {
-    parts.push(rest.slice(0, firstClose.index));
-    rest = "\n" + rest.slice(firstClose.index + firstClose[0].length);
+    parts.push(source.slice(0, firstClose.index));
+    position = firstClose.index + firstClose[0].length;
+    lead = "\n";
   }
 
   for (;;) {
-    const open = opening.exec(rest);
+    const open = find(openingAt, position);
     if (open === null) {
-      out += rest;
+      out += lead + source.slice(position);
       break;
     }
-    out += rest.slice(0, open.index) + "\n";
-    const inside = rest.slice(open.index + open[0].length);
-    const close = closing.exec(inside);
+    out += lead + source.slice(position, open.index) + "\n";
+    const inside = open.index + open[0].length;
+    const close = inside >= noClosingAfter ? null : find(closingAt, inside);
     if (close !== null) {
-      parts.push(inside.slice(0, close.index));
-      rest = "\n" + inside.slice(close.index + close[0].length);
+      parts.push(source.slice(inside, close.index));
+      position = close.index + close[0].length;
+      lead = "\n";
       continue;
     }
-    const end = labelLineStart(inside, actionLabel);
-    parts.push(end === -1 ? inside : inside.slice(0, end));
-    rest = end === -1 ? "" : inside.slice(end);
+    noClosingAfter = Math.min(noClosingAfter, inside);
+    const end = labelLineStart(source, inside, actionLabel);
+    parts.push(source.slice(inside, end === -1 ? source.length : end));
+    position = end === -1 ? source.length : end;
+    lead = "";
   }
 
   const text = out.replace(new RegExp(closing.source, "giu"), "\n");
@@ -77,12 +95,17 @@ export function stripReasoning(completion: string, actionLabel: RegExp): Reasoni
   return { text, reasoning };
 }
 
-/** Index of the first line of `text` (after the first, which continues the tag's line) that starts with `label`; -1 if none. */
-function labelLineStart(text: string, label: RegExp): number {
-  let index = 0;
-  for (const line of text.split("\n")) {
-    if (index > 0 && label.test(line)) return index;
-    index += line.length + 1;
+/**
+ * Index in `text` of the first line after the one holding `from` (which continues the tag's line)
+ * that starts with `label`; -1 if none. Reads only as far as that line.
+ */
+function labelLineStart(text: string, from: number, label: RegExp): number {
+  let lineStart = text.indexOf("\n", from);
+  while (lineStart !== -1) {
+    const start = lineStart + 1;
+    const next = text.indexOf("\n", start);
+    if (label.test(text.slice(start, next === -1 ? text.length : next))) return start;
+    lineStart = next;
   }
   return -1;
 }
