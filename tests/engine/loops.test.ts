@@ -186,3 +186,27 @@ describe("household: cycles and normalised repeats are halted too", () => {
     expect(trial.evaluation?.details).toMatchObject({ halt: { kind: "repetition", message: reason } });
   });
 });
+
+describe("household: the memory in the Actor prompt is labelled with the trials the reflections came from", () => {
+  it("at trial 6 with Ω = 3 the prompt reads Trial 3, 4, 5 (not 1, 2, 3)", async () => {
+    let reflections = 0;
+    const respond = (prompt: string) => (prompt.trimEnd().endsWith("Reflection:") ? `Plan after failure ${++reflections}: open every drawer before the shelves.` : "use desklamp 1");
+    const { events, state } = await drive(config("household", { maxTrials: 6, maxStepsPerTrial: 3, memoryWindow: 3 }), respond);
+    expect(state.trials).toHaveLength(6);
+    const prompt = actorPrompts(events, 6)[0]!;
+    const memory = prompt.slice(prompt.indexOf("Your memory for the task below:"), prompt.indexOf("Here is the task:"));
+    expect(memory).toBe(
+      [
+        "Your memory for the task below:",
+        "Trial 3:",
+        "Plan after failure 3: open every drawer before the shelves.",
+        "Trial 4:",
+        "Plan after failure 4: open every drawer before the shelves.",
+        "Trial 5:",
+        "Plan after failure 5: open every drawer before the shelves.",
+        "",
+        "",
+      ].join("\n"),
+    );
+  });
+});
