@@ -61,4 +61,30 @@ describe("run bundles on PostgreSQL", () => {
     expect((await again.context.bundles.importBundle(back.bytes, back.fileName)).created).toBe(true);
     expect((await again.context.service.events(made.id)).events.filter((e) => e.branchId === made.rootBranchId).slice(1)).toEqual(original.slice(1));
   }, 120_000);
+
+  it("an experiment bundle after one of its runs' own bundle: the run is reused (same content hash), the rest come in", async () => {
+    const source = sqliteContext();
+    open.push(source.context);
+    const record = await source.context.experiments.start({
+      name: "Overlap on PostgreSQL",
+      environment: "qa",
+      taskSet: "builtin",
+      taskIds: ["qa-builtin-01", "qa-builtin-02"],
+      arms: [{ label: "Reflexion", strategy: "reflexion", modelId: "demo" }],
+      maxTrials: 2,
+    });
+    const runIds = await source.context.experiments.runIds(record.id);
+    for (const runId of runIds) await source.context.workers.untilSettled((await source.context.service.getRun(runId)).rootBranchId);
+    const first = runIds[0]!;
+    const runBundle = await source.context.bundles.exportRun(first);
+    const experimentBundle = await source.context.bundles.exportExperiment(record.id);
+
+    const target = await pgContext();
+    await target.context.bundles.importBundle(runBundle.bytes, runBundle.fileName);
+    const result = await target.context.bundles.importBundle(experimentBundle.bytes, experimentBundle.fileName);
+    expect(result).toMatchObject({ created: true, alreadyHere: false, skippedRunIds: [first] });
+    expect(result.notes[0]).toMatch(/same content .*reused/);
+    expect((await target.context.store.listRuns(10)).map((run) => run.id).sort()).toEqual([...runIds].sort());
+    expect((await target.context.experiments.summary(record.id)).cells).toHaveLength(runIds.length);
+  });
 });
