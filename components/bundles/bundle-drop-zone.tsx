@@ -13,11 +13,12 @@ type State =
   | { kind: "idle" }
   | { kind: "uploading"; name: string }
   | { kind: "error"; name: string; message: string }
-  | { kind: "opened"; name: string; href: string };
+  | { kind: "opened"; name: string; href: string; notes: string[] };
 
 /**
  * Import a run bundle (issue 18) by dropping it anywhere on `children` (the home page) or with the
- * "Import a bundle" button. On success it opens `/shared/<hash>`: the bundle's runs, read-only.
+ * "Import a bundle" button. On success it opens `/shared/<hash>`: the bundle's runs, read-only —
+ * unless some of its runs were here already, which the notice lists (reused or kept) with the link.
  * A bad file shows the server's reason (tampered, truncated, newer format…) and imports nothing.
  * The outcome (checking, refused, opened) is shown in a fixed, dismissible notice at the top of the
  * window, so a drop far down the page never looks like nothing happened.
@@ -34,8 +35,9 @@ export function BundleDropZone({ children, className }: { children: ReactNode; c
       try {
         const result = await uploadBundle(file);
         const href = `/shared/${result.contentSha256}`;
-        setState({ kind: "opened", name: file.name, href });
-        router.push(href);
+        setState({ kind: "opened", name: file.name, href, notes: result.notes });
+        // Runs that were here already (kept, not imported again) are said first; the person opens the runs from the notice.
+        if (result.notes.length === 0) router.push(href);
       } catch (error) {
         setState({ kind: "error", name: file.name, message: error instanceof Error ? error.message : String(error) });
       }
@@ -114,6 +116,13 @@ export function BundleDropZone({ children, className }: { children: ReactNode; c
                   </Link>
                   .
                 </p>
+                {state.notes.length > 0 ? (
+                  <ul className="mt-1 list-disc pl-5 text-xs" data-testid="bundle-import-notes">
+                    {state.notes.map((note) => (
+                      <li key={note}>{note}</li>
+                    ))}
+                  </ul>
+                ) : null}
               </div>
             ) : null}
             {state.kind !== "uploading" ? (
