@@ -181,7 +181,8 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
       message: `${Who} sent a reply of ${what}: it was stopped at ${size.bytes.toLocaleString("en-US")} bytes and nothing of it was used. Lower the run's max output tokens or pick another model, or raise ${OUTPUT_LIMIT_SETTINGS.bytes} / ${OUTPUT_LIMIT_SETTINGS.tokens} on the server, then resume the run.`,
     };
   }
-  if (error instanceof StreamEndedEarlyError) {
+  // The OpenAI-compatible provider's own word for a stream that ended without a finish reason.
+  if (error instanceof StreamEndedEarlyError || (InvalidResponseDataError.isInstance(error) && /ended without a finish reason/i.test(error.message))) {
     return {
       code: "stream-broke-off",
       retryable: true,

@@ -260,6 +260,7 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
             url: target.baseUrl ?? "",
             outputLimit,
             state: watch,
+            rawFinishReasonExpected: target.provider === "openai" || target.provider === "compatible" || target.provider === "ollama",
             onStartFailed: (error) => notifyRetry(error, watch.attempts),
           }),
         ],

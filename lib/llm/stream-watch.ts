@@ -49,6 +49,11 @@ export interface StreamWatchOptions {
   url: string;
   outputLimit: OutputLimit;
   state: StreamWatchState;
+  /**
+   * True for providers that always send a finish reason of their own (the OpenAI protocol's
+   * `finish_reason`): a `finish` part without one was made up by the SDK for a stream that ended early.
+   */
+  rawFinishReasonExpected?: boolean;
   /** Told when the request failed before its stream started (to announce the SDK's retry). */
   onStartFailed: (error: unknown) => void;
 }
@@ -150,8 +155,14 @@ export function streamWatchMiddleware(options: StreamWatchOptions): LanguageMode
           // The first part that carries output ends the first-token wait; every part re-arms the idle limit.
           if (first && part.type !== "stream-start" && part.type !== "response-metadata") first = false;
           if (part.type === "finish") {
-            finished = true;
             disarm();
+            // OpenAI's provider makes up a finish ("other", no raw reason) when the stream had none.
+            if (options.rawFinishReasonExpected && part.finishReason.raw === undefined && part.finishReason.unified === "other") {
+              controller.error(new StreamEndedEarlyError());
+              reader.cancel().catch(() => undefined);
+              return;
+            }
+            finished = true;
           } else if (!finished) {
             arm(first ? "first-token" : "idle");
           }

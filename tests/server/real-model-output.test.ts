@@ -112,6 +112,19 @@ describe("real model output on the service path (fake OpenAI-compatible server)"
     expect(ofType(events, "model-call-end")).toHaveLength(3);
   });
 
+  it("a stream that ends cleanly without its finish chunk is asked again like a broken-off one; the run goes on", async () => {
+    script = { actor: [SEARCH_OPERA, SEARCH_TOWN, FINISH], reflector: [LESSON] };
+    server.replyNext(1, { text: SEARCH_OPERA, omitFinish: true });
+    const { events, state } = await runOnFakeServer();
+    expect(state.status).toBe("ended");
+    expect(state.outcome).toBe("success");
+    expect(ofType(events, "model-call-error")).toHaveLength(0);
+    expect(ofType(events, "step-action")[0]!.data).toMatchObject({ action: { type: "Search", argument: "The Glass Orchard" } });
+    // The first Actor call was made twice (the unfinished answer was not used), then steps 2 and 3.
+    expect(server.chatRequests().length).toBe(4);
+    expect(ofType(events, "model-call-end")).toHaveLength(3);
+  });
+
   it("a completion that stays content-filtered pauses the run with a message: no failed trial, no reflection", async () => {
     script = { actor: [SEARCH_OPERA], reflector: [LESSON] };
     server.replyNext(3, { text: "", finishReason: "content_filter" });
