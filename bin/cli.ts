@@ -11,6 +11,7 @@ import { Command, CommanderError, Option } from "commander";
 import { ZodError } from "zod";
 import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import { isAppError } from "@/lib/domain/errors";
+import { escapeControlCharacters } from "@/lib/domain/ids";
 import { registerCheckCommands } from "@/lib/cli/check-commands";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
 
@@ -37,7 +38,8 @@ for (const stream of [process.stdout, process.stderr]) {
 const program = new Command()
   .name("reflexion-playground")
   .description("Run and inspect Reflexion agents from the command line.")
-  .showHelpAfterError()
+  // After a usage error: the error and one line on where the usage is, not the whole help text.
+  .showHelpAfterError("(add --help for this command's usage)")
   // Usage errors exit 2 (bad input); 1 is kept for "a provider failure paused the run".
   .exitOverride((error: CommanderError) => {
     process.exit(error.exitCode === 0 ? 0 : 2);
@@ -72,9 +74,9 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
         options.tasks === BUILTIN_TASK_SET ? { tasks: [...entry.builtinTasks], problems: [] } : readTaskFile(options.env, options.tasks);
       for (const task of tasks) {
         const summary = entry.family.summarize(entry.family.parseTask(task));
-        process.stdout.write(`${summary.id}\t${summary.title}\n`);
+        process.stdout.write(`${escapeControlCharacters(summary.id)}\t${escapeControlCharacters(summary.title)}\n`);
       }
-      for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
+      for (const problem of problems) process.stderr.write(`warning: ${escapeControlCharacters(problem)}\n`);
       if (tasks.length === 0) {
         const other = availableEnvironments().filter((id) => id !== options.env);
         process.stderr.write(`error: no ${options.env} task could be read from ${options.tasks}. Is it a dataset of another family? Try --env ${other.join(" or --env ")}.\n`);

@@ -154,7 +154,7 @@ function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunS
     <>
       <Facts
         rows={[
-          ["Outcome", trial.outcome ?? "in progress"],
+          ["Outcome", trial.outcome ?? (trial.cancelled ? "cancelled (the run was cancelled during this trial)" : "in progress")],
           ["Reason", trial.endReason ?? "—"],
           ["Steps", String(trial.steps.length)],
           ["Answer", trial.answer ?? "—"],

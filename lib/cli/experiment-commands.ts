@@ -26,6 +26,7 @@ interface RunOptions extends RoleModelFlags, BudgetFlags {
   armsFile?: string;
   model: string;
   trials: number;
+  maxSteps?: number;
   concurrency?: number;
   name?: string;
   json?: boolean;
@@ -36,8 +37,14 @@ interface RunOptions extends RoleModelFlags, BudgetFlags {
 /** The arms of `--arms none,reflexion` (label = strategy) or of `--arms-file arms.json` (a JSON list of labelled arm configurations). */
 function armsOf(options: RunOptions): ArmInput[] {
   if (options.armsFile) {
-    const parsed = z.array(armSchema).min(1).safeParse(JSON.parse(fs.readFileSync(options.armsFile, "utf8")));
-    if (!parsed.success) throw new Error(`${options.armsFile}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+    const raw: unknown = JSON.parse(fs.readFileSync(options.armsFile, "utf8"));
+    // An arm that names no model runs on --model (default demo), as the --arms arms do.
+    const withModel = Array.isArray(raw) ? raw.map((arm: unknown) => (isRecord(arm) && arm.modelId === undefined ? { ...arm, modelId: options.model } : arm)) : raw;
+    const parsed = z.array(armSchema).min(1).safeParse(withModel);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.length > 0 ? `arm ${issue.path.join(".")}` : "the file"}: ${issue.message}`).join("; ");
+      throw new Error(`${options.armsFile}: ${problems} (expected a JSON list of arms like [{"label": "reflexion", "strategy": "reflexion"}]; see --help)`);
+    }
     return parsed.data.map(armWithVersionReferences);
   }
   const names = (options.arms ?? "none,reflexion").split(",").map((name) => name.trim()).filter(Boolean);
@@ -46,6 +53,10 @@ function armsOf(options: RunOptions): ArmInput[] {
     if (!strategy.success) throw new Error(`--arms: "${name}" is not a strategy (${strategySchema.options.join(", ")}); use --arms-file for labelled configurations.`);
     return { label: name, strategy: strategy.data, modelId: options.model };
   });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `none vs reflexion on qa built-in`, shortened to the 120 characters a name may have. */
@@ -193,12 +204,13 @@ export function registerExperimentCommands(program: Command): void {
     .requiredOption("--tasks <file|builtin>", 'a dataset file or "builtin"')
     .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
     .option("--arms <strategies>", "comma-separated strategies, each an arm labelled by its name (default none,reflexion)")
-    .option("--arms-file <file>", "a JSON list of labelled arm configurations: [{label, strategy, modelId, models?: {actor?, evaluator?, reflector?: {modelId?, temperature?, maxOutputTokens?}}, memoryWindow?, maxTrials?, templates?}]; a templates value without whitespace is a library version (tv-… id, <template>@<label>), any other value template text")
-    .option("--model <id>", "model id of the --arms arms (every role)", modelIdArg, "demo")
+    .option("--arms-file <file>", "a JSON list of labelled arm configurations: [{label, strategy, modelId? (default --model), models?: {actor?, evaluator?, reflector?: {modelId?, temperature?, maxOutputTokens?}}, memoryWindow?, maxTrials?, templates?}]; a templates value without whitespace is a library version (tv-… id, <template>@<label>), any other value template text")
+    .option("--model <id>", "model id of the --arms arms and of every --arms-file arm that names none (every role)", modelIdArg, "demo")
     .addOption(roleModelOption("actor"))
     .addOption(roleModelOption("evaluator"))
     .addOption(roleModelOption("reflector"))
     .option("--trials <n>", "trial budget of each run (1–50)", rangedInt(1, 50), 5)
+    .option("--max-steps <n>", "Actor steps per trial before it is halted, for every arm that sets none (1–100; default per family: qa 6, household 30; code: always 2)", rangedInt(1, 100))
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
     .option("--name <name>", "a name for the experiment")
     .option("--json", "end with one summary line: {type: experiment-summary, …}")
@@ -211,12 +223,16 @@ export function registerExperimentCommands(program: Command): void {
       const context = cliContext();
       try {
         const family = environmentEntry(options.env).family;
+        if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
+          process.stderr.write(`note: --max-steps is ignored for ${options.env} tasks: a trial's steps are fixed (trial 1: the internal tests, then the implementation; later trials: the implementation).\n`);
+        }
         let taskSet = BUILTIN_TASK_SET;
         if (options.tasks !== BUILTIN_TASK_SET) {
           taskSet = (await context.service.importTaskSet(options.env, path.basename(options.tasks), readDatasetFile(options.tasks))).taskSet.id;
         }
         // Issue 16: --actor-model / --evaluator-model / --reflector-model apply to every arm that names no model for the role.
-        const arms = armsOf(options).map((arm) => withRoleFlags(arm, options));
+        // --max-steps, like --trials, is the default of every arm that sets its own none.
+        const arms = armsOf(options).map((arm) => withRoleFlags({ ...arm, maxStepsPerTrial: arm.maxStepsPerTrial ?? options.maxSteps }, options));
         const taskIds = options.taskIds?.split(",").map((id) => id.trim()).filter(Boolean) ?? [];
         const concurrency = options.concurrency ?? 4;
         const record = await context.experiments.start(

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Option, type Command } from "commander";
 import { allowedActions } from "@/lib/domain/status";
-import { strategySchema, type Strategy } from "@/lib/domain/config";
+import { MAX_MEMORY_WINDOW, strategySchema, type Strategy } from "@/lib/domain/config";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { environmentEntry } from "@/lib/environments/registry";
@@ -64,7 +64,7 @@ export function registerRunCommands(program: Command): void {
     .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
     .option("--model <id>", "model id of every role: demo, openai:<m>, anthropic:<m>, google:<m>, ollama:<m>, compatible:<m>", modelIdArg, "demo")
     .option("--trials <n>", "maximum number of trials (1–50)", rangedInt(1, 50), 5)
-    .option("--memory-window <n>", "memory window Ω: reflections the Actor sees (default 3; code: 1, as in the paper)", positiveInt)
+    .option("--memory-window <n>", `memory window Ω: reflections the Actor sees, 1–${MAX_MEMORY_WINDOW} (default 3; code: 1, as in the paper)`, rangedInt(1, MAX_MEMORY_WINDOW))
     .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30; code: always 2, tests then implementation)", positiveInt)
     .addOption(new Option("--break-after <points...>", "pause at these points (repeatable)").choices(["reflection", "observation", "evaluation"]))
     .addOption(new Option("--break-before <roles...>", "pause before every model call of these roles").choices(["actor", "reflector"]))

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { escapeControlCharacters } from "@/lib/domain/ids";
 import { preloadTokenizers } from "@/lib/domain/tokenizer";
 import { isPostgresUrl, safeDatabaseUrl } from "@/lib/db/pg/database-url";
 import { createServerContext, databasePath, workerSettings } from "@/lib/server/app-context";
@@ -79,7 +80,8 @@ export function registerWorkerCommands(program: Command): void {
             const { id, taskId, strategy, modelId, status, trials, outcome, createdAt, environment } = run;
             process.stdout.write(`${JSON.stringify({ id, environment, taskId, strategy, modelId, status, trials, outcome, createdAt })}\n`);
           } else {
-            process.stdout.write(`${run.id}\t${run.taskId}\t${run.strategy}\t${run.modelId}\t${run.status}${run.outcome ? ` (${run.outcome})` : ""}\n`);
+            // A task id recorded before ids were checked may hold control characters: shown escaped, never raw.
+            process.stdout.write(`${run.id}\t${escapeControlCharacters(run.taskId)}\t${run.strategy}\t${run.modelId}\t${run.status}${run.outcome ? ` (${run.outcome})` : ""}\n`);
           }
         }
         if (runs.length === 0 && !options.json) process.stderr.write("No runs yet. Start one with `npm run cli -- run …` or in the web app.\n");

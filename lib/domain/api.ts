@@ -1,7 +1,7 @@
 // Issue 16 (M1, additive): createRunRequest.models (per-role model + settings); environment option
 // `evaluatorUsesModel`; model options carry their provider. Provider settings: lib/domain/providers.ts.
 import { z } from "zod";
-import { breakpointsSchema, environmentIdSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
+import { breakpointsSchema, environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
 import { callActivitySchema, runStatusSchema } from "./status";
 import { budgetSchema } from "./budget";
@@ -139,7 +139,7 @@ export const createRunRequestSchema = z.object({
   strategy: strategySchema,
   modelId: modelIdSchema,
   maxTrials: z.number().int().min(1).max(50).optional(),
-  memoryWindow: z.number().int().positive().nullable().optional(),
+  memoryWindow: memoryWindowRequestSchema.optional(),
   maxStepsPerTrial: z.number().int().min(1).max(100).optional(),
   breakpoints: breakpointsSchema.optional(),
   /** The Self-Reflection's model; default `modelId`. */

@@ -100,6 +100,20 @@ export type PromptTemplate = z.infer<typeof promptTemplateSchema>;
 /** The memory window Ω when neither the request nor the family says otherwise (ALFWorld's 3, reference §3.7). */
 export const DEFAULT_MEMORY_WINDOW = 3;
 
+/** The largest memory window Ω a run can ask for (the paper uses 1–3; a trial budget rarely passes 100). */
+export const MAX_MEMORY_WINDOW = 100;
+
+/**
+ * Ω in a request (new run, experiment arm, CLI): a whole number 1–{@link MAX_MEMORY_WINDOW}, or null
+ * for no window. Stored run configs keep the looser rule so a run recorded before the bound still reads.
+ */
+export const memoryWindowRequestSchema = z
+  .number()
+  .int("memory window Ω must be a whole number")
+  .min(1, "memory window Ω must be at least 1 (or null for no window)")
+  .max(MAX_MEMORY_WINDOW, `memory window Ω must be at most ${MAX_MEMORY_WINDOW} (or null for no window): it counts reflections, one per failed trial`)
+  .nullable();
+
 /**
  * How the episodic memory is kept small (issue 14 part 5; docs/decisions/0018-template-library.md):
  * - `window` (default, today's behaviour): the memory window Ω prunes the oldest reflections;

@@ -1,6 +1,6 @@
 // Issue 16 (M1, additive): arms take per-role models and settings (`models`, as CreateRunRequest.models).
 import { z } from "zod";
-import { environmentIdSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
+import { environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { provenanceSchema } from "./provenance";
 import { budgetSchema } from "./budget";
 import { adaptiveTrialsSchema } from "./adaptive-trials";
@@ -34,7 +34,7 @@ export const armSchema = z.object({
   /** Per-role model and settings (Actor, Self-Reflection, Evaluator where it is a model); a role's `modelId` wins over the two above. */
   models: roleModelsRequestSchema.optional(),
   /** Memory window Ω; null = unbounded. */
-  memoryWindow: z.number().int().positive().nullable().optional(),
+  memoryWindow: memoryWindowRequestSchema.optional(),
   maxStepsPerTrial: z.number().int().min(1).max(100).optional(),
   /** This arm's trial budget; default the experiment's `maxTrials`. */
   maxTrials: z.number().int().min(1).max(50).optional(),

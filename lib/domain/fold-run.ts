@@ -33,7 +33,10 @@ export interface TrialView {
   /** The answer submitted by a final action, if any. */
   answer: string | null;
   evaluation: (EventData<"evaluation-end"> & { eventId: string }) | null;
+  /** How the trial ended (its `trial-end`); null while in progress, or when the run was cancelled during it (see {@link cancelled}). */
   outcome: EventData<"trial-end">["outcome"] | null;
+  /** The run was cancelled while this trial was under way: it never gets a `trial-end`, and is not in progress either. */
+  cancelled: boolean;
   endReason: string | null;
   reflection: ReflectionView | null;
   /** Ids of the model calls made for this trial (Actor and Self-Reflection), in order. */
@@ -221,6 +224,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         answer: null,
         evaluation: null,
         outcome: null,
+        cancelled: false,
         endReason: null,
         reflection: null,
         callIds: [],
@@ -365,6 +369,10 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case "run-end":
       state.status = "ended";
       state.outcome = event.data.outcome;
+      // A trial the cancel cut short never gets its trial-end: it reads cancelled, not in progress.
+      if (event.data.outcome === "cancelled") {
+        for (const trialView of state.trials) if (trialView.outcome === null) trialView.cancelled = true;
+      }
       state.stop = event.data.stopReason ? { reason: event.data.stopReason, detail: event.data.stopDetail ?? "" } : null;
       state.pause = null;
       state.pauseRequested = false;

@@ -28,3 +28,32 @@ export const asBranchId = (value: string): BranchId => branchIdSchema.parse(valu
 export const asEventId = (value: string): EventId => eventIdSchema.parse(value);
 /** @see asRunId */
 export const asCallId = (value: string): CallId => callIdSchema.parse(value);
+
+/** C0 and C1 control characters (NUL, TAB, newline, ESC, DEL, …) and the Unicode line and paragraph separators. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * A task's id, the one rule every family's task schema uses at ingestion (dataset files, uploads,
+ * built-in sets): not empty after trimming, and no control characters — an id is printed in lists,
+ * tables and terminals (`cli runs`), where a NUL or an escape sequence would garble the output.
+ */
+export const taskIdSchema = z
+  .string()
+  .trim()
+  .min(1, { message: "the task id must not be empty" })
+  .refine((id) => !CONTROL_CHARACTERS.test(id), {
+    message: "the task id must not contain control characters (NUL, tab, newline, escape…); rename the task in the file",
+  });
+
+/**
+ * `text` with control characters shown as escapes (`\u0000`, `\t`, `\n`, `\u001b`…), for printing
+ * stored text to a terminal or a tab-separated line; other text is unchanged.
+ */
+export function escapeControlCharacters(text: string): string {
+  return text.replace(new RegExp(CONTROL_CHARACTERS.source, "g"), (char) => {
+    if (char === "\t") return "\\t";
+    if (char === "\n") return "\\n";
+    if (char === "\r") return "\\r";
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}

@@ -103,6 +103,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
         memoryEvicted: trialView.evicted.length,
         steps: trialView.steps.length,
         outcome: trialView.outcome,
+        ...(trialView.cancelled ? { cancelled: true } : {}),
         endReason: trialView.endReason,
         memoryMissing: firstPromptMissesMemory(state, trialView, previousTrial),
         ...codeField(code && codeTrialView(trialView)),

@@ -33,6 +33,8 @@ export type TrialNodeData = {
   /** Steps started so far. */
   steps: number;
   outcome: "success" | "failure" | "halted" | null;
+  /** The run was cancelled while this trial was under way (no outcome, and not in progress either). */
+  cancelled?: boolean;
   endReason: string | null;
   /**
    * The trial's first Actor prompt lacks memory it should carry (see

@@ -35,6 +35,7 @@ function trial(n: number, actions: Array<string | [string, string]>, memory: Mem
     answer: null,
     evaluation: null,
     outcome: null,
+    cancelled: false,
     endReason: null,
     reflection: null,
     callIds: [],

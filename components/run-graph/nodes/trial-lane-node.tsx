@@ -39,7 +39,7 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
       id={id}
       kind="trial"
       trial={data.trial}
-      data-outcome={data.outcome ?? "running"}
+      data-outcome={data.outcome ?? (data.cancelled ? "cancelled" : "running")}
       data-memory-missing={data.memoryMissing || undefined}
       data-false-positive={data.code?.falsePositive || undefined}
       className={cn("border-slate-800 bg-slate-900 px-3 py-2 text-white", data.memoryMissing && "border-2 border-red-500")}
@@ -64,6 +64,10 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
           </Badge>
         ) : data.outcome ? (
           <Badge tone={outcomeTone[data.outcome]}>{data.outcome}</Badge>
+        ) : data.cancelled ? (
+          <Badge tone="red" title="The run was cancelled during this trial: it was never evaluated.">
+            cancelled
+          </Badge>
         ) : (
           <Badge tone="sky" className="bg-sky-200">
             in progress

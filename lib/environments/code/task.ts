@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { taskIdSchema } from "@/lib/domain/ids";
 
 /**
  * The code family's task: a HumanEval / MBPP-style problem in our own,
@@ -21,7 +22,7 @@ const nonEmpty = (what: string) => z.string().refine((value) => value.trim() !==
 /** zod schema of a {@link CodeTask}. */
 export const codeTaskSchema = z.object({
   /** Dataset id, e.g. `HumanEval/0`, `JavaScript/12`, `HumanEval_23_strlen`, `mbpp/11`. */
-  id: nonEmpty("the task id"),
+  id: taskIdSchema,
   language: codeLanguageSchema,
   /** What the model sees: signature + docstring (HumanEval), or the problem text (MBPP). */
   prompt: nonEmpty("the prompt"),

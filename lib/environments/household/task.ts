@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { taskIdSchema } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
 import { HOUSEHOLD_PROPERTIES, ROOM_KINDS } from "./catalogue";
 
@@ -103,7 +104,7 @@ export type HouseholdGoal = z.infer<typeof goalSchema>;
 /** zod schema of a {@link HouseholdTask}, with consistency checks between scene and goal. */
 export const householdTaskSchema = z
   .object({
-    id: z.string().trim().min(1, { message: "the task id must not be empty" }),
+    id: taskIdSchema,
     taskType: z.enum(HOUSEHOLD_TASK_TYPES),
     /** The task sentence after "Your task is to: ", e.g. `put some spraybottle on toilet.` */
     description: z.string().trim().min(1, { message: "the task description must not be empty" }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { taskIdSchema } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
 import { describeIssues } from "@/lib/domain/describe-issues";
 import { rubricSchema } from "@/lib/domain/judge";
@@ -9,7 +10,7 @@ import { rubricSchema } from "@/lib/domain/judge";
  * shape is ours (no public dataset has it).
  */
 export const openTaskSchema = z.object({
-  id: z.string().trim().min(1).max(120),
+  id: taskIdSchema.pipe(z.string().max(120)),
   /** One line for lists; defaults to the prompt's first line. */
   title: z.string().trim().min(1).max(200).optional(),
   /** What the Actor is asked to do (may span lines, e.g. a diff to describe). */

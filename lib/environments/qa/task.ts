@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { taskIdSchema } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
 
 /**
@@ -34,7 +35,7 @@ export type QaParagraph = z.infer<typeof qaParagraphSchema>;
  */
 export const qaTaskSchema = z
   .object({
-    id: z.string().trim().min(1, { message: "the task id must not be empty" }),
+    id: taskIdSchema,
     question: nfcString().trim().min(1, { message: "the question must not be empty" }),
     /** The gold answer, scored by exact match after normalisation (exact-match.ts). */
     answer: nfcString().trim().min(1, { message: "the gold answer must not be empty" }),
