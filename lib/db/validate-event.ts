@@ -1,5 +1,19 @@
 import { EVENT_SCHEMA_VERSION, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { AppError } from "@/lib/domain/errors";
+import { stripUrlCredentials } from "@/lib/domain/url-credentials";
+
+/**
+ * The error texts of a draft with any URL's user name and password removed (a provider's error may
+ * quote the URL it was given): no password reaches the log, whatever threw.
+ */
+function withoutUrlCredentials(draftEvent: EventDraft): EventDraft["data"] {
+  const data = draftEvent.data as Record<string, unknown>;
+  const field = draftEvent.type === "run-pause" ? "detail" : draftEvent.type === "model-call-error" || draftEvent.type === "run-error" ? "message" : null;
+  const text = field === null ? undefined : data[field];
+  if (field === null || typeof text !== "string") return draftEvent.data;
+  const clean = stripUrlCredentials(text);
+  return clean === text ? draftEvent.data : ({ ...data, [field]: clean } as EventDraft["data"]);
+}
 
 /**
  * Turns a draft into a stored event with its envelope, validated against the
@@ -19,7 +33,7 @@ export function materializeEvent(
     occurredAt: envelope.occurredAt,
     causedBy: draftEvent.causedBy ?? null,
     type: draftEvent.type,
-    data: draftEvent.data,
+    data: withoutUrlCredentials(draftEvent),
   };
   const parsed = runEventSchema.safeParse(candidate);
   if (!parsed.success) {

@@ -8,6 +8,7 @@ import {
   TypeValidationError,
 } from "ai";
 import { readContextLengthError } from "@/lib/domain/context-length";
+import { stripUrlCredentials } from "@/lib/domain/url-credentials";
 import { isAppError } from "@/lib/domain/errors";
 import { ModelCallError } from "@/lib/engine/ports";
 import { findModelTimeout } from "./model-timeouts";
@@ -107,14 +108,6 @@ export function findNetworkCode(error: unknown): string | undefined {
 /** True for an abort (`AbortError`, `TimeoutError` DOMException or an error named so). */
 export function isAbortLike(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "ResponseAborted");
-}
-
-/**
- * Removes the user-info part (`user:password@`) of every URL in `text`, keeping the rest of the URL:
- * `https://me:pw@host/v1` → `https://host/v1`. Linear: one pass of a regex without nested quantifiers.
- */
-export function stripUrlCredentials(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@]*@/gi, "$1");
 }
 
 /**

@@ -10,6 +10,7 @@ import { modelIdSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { DEMO_MODEL_ID, createDemoModel, type DemoScriptBook } from "./demo-model";
 import { CONFIGURABLE_PROVIDERS, parseModelId, type ConfigurableProvider, type ParsedModelId, type ProviderName } from "./model-id";
+import { hasUrlCredentials } from "@/lib/domain/url-credentials";
 
 /** Re-exported from model-id.ts so callers can import everything about model ids from the registry. */
 export { CONFIGURABLE_PROVIDERS, parseModelId, type ConfigurableProvider, type ParsedModelId, type ProviderName } from "./model-id";
@@ -225,9 +226,39 @@ function notConfigured(message: string): AppError {
   return new AppError("provider-not-configured", message);
 }
 
+/**
+ * Why a provider's base URL setting in `env` cannot be used because it holds a user name or
+ * password (`https://user:password@host/v1`), naming the variable and what to do; null when no
+ * `*_BASE_URL` does. Such a URL would be written into error messages, and so into run logs and
+ * their exports, and fetch refuses it anyway.
+ */
+export function baseUrlCredentialsProblem(env: ProviderEnv = process.env): string | null {
+  for (const provider of Object.keys(PROVIDER_ENV_VARS) as ConfigurableProvider[]) {
+    const vars = PROVIDER_ENV_VARS[provider];
+    const raw = readEnv(env, vars.baseUrl);
+    if (raw === undefined || !hasUrlCredentials(raw)) continue;
+    const key = vars.apiKey ? ` Put the key in ${vars.apiKey} instead (it is sent as a bearer token, never logged).` : "";
+    return `${vars.baseUrl} must not contain a user name or password (user:password@…): it would be written into error messages and run logs. Set it to the URL without them (e.g. ${displayUrl(raw) ?? "http://127.0.0.1:1234/v1"}).${key} Then restart.`;
+  }
+  return null;
+}
+
+/**
+ * Checks the provider settings a server or CLI reads at start-up, so a bad one stops it with a
+ * message instead of pausing every run later.
+ * @throws AppError `provider-not-configured` with {@link baseUrlCredentialsProblem}'s message.
+ */
+export function checkProviderSettings(env: ProviderEnv = process.env): void {
+  const problem = baseUrlCredentialsProblem(env);
+  if (problem !== null) throw notConfigured(problem);
+}
+
 function optionalBaseUrl(env: ProviderEnv, name: string): string | undefined {
   const raw = readEnv(env, name);
   if (raw === undefined) return undefined;
+  if (hasUrlCredentials(raw)) {
+    throw notConfigured(`${name} must not contain a user name or password (user:password@…). Set it to the URL without them, then restart.`);
+  }
   if (displayUrl(raw) === null) {
     throw notConfigured(`${name} is not a valid http(s) URL. Set it to the API base URL (e.g. http://127.0.0.1:1234/v1) or unset it.`);
   }

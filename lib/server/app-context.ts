@@ -15,7 +15,8 @@ import { JudgeGradeService } from "./judge-grade-service";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
-import { listAvailableModels } from "@/lib/llm/provider-registry";
+import { outputLimitFor } from "@/lib/llm/output-limit";
+import { checkProviderSettings, listAvailableModels } from "@/lib/llm/provider-registry";
 import { listModelOptions, providerStatuses } from "@/lib/llm/providers/status";
 import { testProviderConnection } from "@/lib/llm/providers/test-connection";
 import type { ProviderId, ProvidersResponse, ProviderTestResult } from "@/lib/domain/providers";
@@ -173,6 +174,10 @@ export function createServerContext(options: ServerContextOptions = {}): ServerC
 }
 
 function wireContext(store: RunStore, env: Record<string, string | undefined>, options: ServerContextOptions): ServerContext {
+  // Settings of the model port built from env that would otherwise fail every call (and a base URL
+  // with a password would be quoted in the run logs); a caller's own port (tests) reads none of them.
+  if (!options.model) checkProviderSettings(env);
+  outputLimitFor(env);
   const bus = new RunEventBus();
   // Issue 17: on PostgreSQL, appends of other processes (and their live calls) reach this bus at once.
   // Started last, once nothing below can throw on a bad setting (its LISTEN connection would keep the process alive).
