@@ -42,17 +42,21 @@ export function SaveTemplate({
   const pending = save.isPending || create.isPending;
   const error = save.error ?? create.error;
 
-  const submit = () => {
+  // The server's template check (lib/domain/template-check.ts) refused placeholders: the person may keep them on purpose.
+  const placeholderRefusal = error !== null && error.message.includes("allowUnknown");
+
+  const submit = (allowUnknown = false) => {
     setNotice(null);
+    const check = allowUnknown ? { allowUnknown: true } : {};
     if (template.builtIn) {
       create.mutate(
-        { name: name.trim(), family: template.family, role: template.role, strategy: template.strategy, text: draft, message: message.trim(), parentId: base.id },
+        { name: name.trim(), family: template.family, role: template.role, strategy: template.strategy, text: draft, message: message.trim(), parentId: base.id, ...check },
         { onSuccess: ({ template: created }) => router.push(templateHref(created.id)) },
       );
       return;
     }
     save.mutate(
-      { text: draft, message: message.trim(), parentId: base.id },
+      { text: draft, message: message.trim(), parentId: base.id, ...check },
       {
         onSuccess: ({ version, created }) => {
           setMessage("");
@@ -116,6 +120,11 @@ export function SaveTemplate({
       {error ? (
         <Notice tone="error" className="w-full text-xs">
           Could not save: {error.message} Your text is still in the editor; fix the problem and save again.
+          {placeholderRefusal ? (
+            <Button size="sm" className="ml-2" data-testid="save-version-anyway" disabled={pending} onClick={() => submit(true)}>
+              Save anyway
+            </Button>
+          ) : null}
         </Notice>
       ) : null}
     </form>
