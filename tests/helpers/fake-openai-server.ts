@@ -343,10 +343,17 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     const write = async (data: string) => {
       if (!reply?.splitUtf8) {
         // Honour back-pressure, so a reply of megabytes is not buffered whole (and a client that stops reading stops it).
-        if (!res.write(data)) await new Promise<void>((resolve) => {
-          res.once("drain", resolve);
-          res.once("close", resolve);
-        });
+        if (!res.write(data)) {
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              res.off("drain", done);
+              res.off("close", done);
+              resolve();
+            };
+            res.on("drain", done);
+            res.on("close", done);
+          });
+        }
         return;
       }
       const bytes = Buffer.from(data, "utf8");
