@@ -9,7 +9,7 @@ import {
   type ExperimentSummary,
 } from "@/lib/domain/experiment";
 import { summarizeExperiment, type CellInput } from "@/lib/domain/experiment-summary";
-import { branchStatus, isLiveStatus } from "@/lib/domain/status";
+import { allowedActions, branchStatus } from "@/lib/domain/status";
 import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import type { RunStore } from "@/lib/db/store";
 import { environmentEntry } from "@/lib/environments/registry";
@@ -148,13 +148,13 @@ export class ExperimentService {
     return record;
   }
 
-  /** Cancels every queued, running or paused run of the experiment (ended ones stay as they are). */
+  /** Cancels every run of the experiment its status lets cancel (`allowedActions`: queued, running, paused, budget-exhausted…; ended ones stay as they are). */
   async cancel(id: string): Promise<ExperimentSummary> {
     await this.get(id);
     for (const link of await this.store.experiments.listExperimentRuns(id)) {
       const run = await this.runs.getRun(link.runId);
       const status = await this.runs.status(run);
-      if (isLiveStatus(status) || status === "paused") await this.runs.cancel(run.id);
+      if (allowedActions(status).cancel && status !== "cancelling") await this.runs.cancel(run.id);
     }
     return this.summary(id);
   }
