@@ -27,6 +27,7 @@ interface RunOptions extends RoleModelFlags, BudgetFlags {
   model: string;
   trials: number;
   maxSteps?: number;
+  allowUnknown?: boolean;
   concurrency?: number;
   name?: string;
   json?: boolean;
@@ -212,6 +213,7 @@ export function registerExperimentCommands(program: Command): void {
     .option("--trials <n>", "trial budget of each run (1–50)", rangedInt(1, 50), 5)
     .option("--max-steps <n>", "Actor steps per trial before it is halted, for every arm that sets none (1–100; default per family: qa 6, household 30; code: always 2)", rangedInt(1, 100))
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
+    .option("--allow-unknown", "accept arms-file template texts with placeholders the family does not fill (e.g. {memroy}) or without a required one")
     .option("--name <name>", "a name for the experiment")
     .option("--json", "end with one summary line: {type: experiment-summary, …}")
     .option("--detach", "only record the experiment and queue its runs, print its id and return (a worker executes them; follow with `experiment show --id <id>`)")
@@ -232,7 +234,9 @@ export function registerExperimentCommands(program: Command): void {
         }
         // Issue 16: --actor-model / --evaluator-model / --reflector-model apply to every arm that names no model for the role.
         // --max-steps, like --trials, is the default of every arm that sets its own none.
-        const arms = armsOf(options).map((arm) => withRoleFlags({ ...arm, maxStepsPerTrial: arm.maxStepsPerTrial ?? options.maxSteps }, options));
+        const arms = armsOf(options).map((arm) =>
+          withRoleFlags({ ...arm, maxStepsPerTrial: arm.maxStepsPerTrial ?? options.maxSteps, allowUnknown: arm.allowUnknown ?? options.allowUnknown }, options),
+        );
         const taskIds = options.taskIds?.split(",").map((id) => id.trim()).filter(Boolean) ?? [];
         const concurrency = options.concurrency ?? 4;
         const record = await context.experiments.start(

@@ -150,7 +150,9 @@ export const createRunRequestSchema = z.object({
    */
   models: roleModelsRequestSchema.optional(),
   /** Template texts replacing the family's defaults for the strategy (an experiment arm's). */
-  templates: z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() }).optional(),
+  templates: z.object({ actor: templateTextSchema.optional(), reflector: templateTextSchema.optional() }).optional(),
+  /** Accept texts in `templates` with placeholders the family does not fill or without a required one (lib/domain/template-check.ts). */
+  allowUnknown: z.boolean().optional(),
   /**
    * Template library versions per role (a version id `tv-…`, `templateId@label`, `templateId@v<n>`;
    * lib/domain/template-library.ts), resolved on the server into the config's templates (with their

@@ -1,5 +1,6 @@
 // Issue 16 (M1, additive): arms take per-role models and settings (`models`, as CreateRunRequest.models).
 import { z } from "zod";
+import { templateTextSchema } from "./template-check";
 import { environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { provenanceSchema } from "./provenance";
 import { budgetSchema } from "./budget";
@@ -39,7 +40,9 @@ export const armSchema = z.object({
   /** This arm's trial budget; default the experiment's `maxTrials`. */
   maxTrials: z.number().int().min(1).max(50).optional(),
   /** Prompt template texts replacing the family's for this arm (placeholders as in the Steer tab). */
-  templates: z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() }).optional(),
+  templates: z.object({ actor: templateTextSchema.optional(), reflector: templateTextSchema.optional() }).optional(),
+  /** Accept texts in `templates` with placeholders the family does not fill or without a required one (lib/domain/template-check.ts). */
+  allowUnknown: z.boolean().optional(),
   /** Template library versions per role (version id or `templateId@label`); a role's text in `templates` wins over its version here. */
   templateVersions: templateVersionChoiceSchema.optional(),
   /** Window (default) or summarise the reflections (issue 14 part 5). */

@@ -17,6 +17,7 @@ import { leaseStateOf } from "./lease-owner";
 import type { RunService } from "./run-service";
 import type { TemplateService } from "./template-service";
 import type { WorkerPool } from "./worker-pool";
+import { assertRequestTemplates } from "./run-config-factory";
 
 /**
  * Use cases of experiments (lib/domain/experiment.ts) behind the HTTP routes and
@@ -55,6 +56,8 @@ export class ExperimentService {
       if (!supported.includes(arm.strategy)) {
         throw new AppError("invalid-input", `Arm "${arm.label}": the ${entry.label} family does not run the strategy "${arm.strategy}" (it runs ${supported.join(", ")}).`);
       }
+      // Before anything is recorded: a flagged template text refuses the whole experiment, not its later runs.
+      assertRequestTemplates(arm, definition.environment, arm.label);
     }
     const listing = await this.runs.listTasks(definition.environment, definition.taskSet);
     const known = listing.tasks.map((task) => task.id);
@@ -108,6 +111,7 @@ export class ExperimentService {
             memoryWindow: arm.memoryWindow,
             maxStepsPerTrial: arm.maxStepsPerTrial,
             templates: arm.templates,
+            allowUnknown: arm.allowUnknown,
             templateVersions: arm.templateVersions,
             memoryManagement: arm.memoryManagement,
             budget: arm.budget ?? share,

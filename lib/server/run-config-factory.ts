@@ -1,4 +1,6 @@
 // Issue 16 (M1, additive): per-role models (roleModelsOf): request.models, the Evaluator's where it is a model.
+import { assertTemplateText } from "@/lib/domain/template-check";
+import { templateRulesFor } from "./template-rules";
 import { runConfigSchema, type PromptTemplate, type RunConfig } from "@/lib/domain/config";
 import { DEFAULT_SUMMARIZER_TEXT } from "@/lib/domain/memory-summary";
 import { templateVersionId } from "@/lib/db/template-store";
@@ -91,6 +93,7 @@ export function buildRunConfig(
 ): RunConfig {
   const { family } = entry;
   const strategy = request.strategy;
+  assertRequestTemplates(request, family.id);
   const supported = supportedStrategiesOf(family);
   if (!supported.includes(strategy)) {
     throw new AppError(
@@ -132,4 +135,21 @@ export function buildRunConfig(
     warmStart: request.warmStart ?? null,
     writeMemory: request.writeMemory ?? null,
   });
+}
+
+/**
+ * Refuses template texts given with a new run (or an experiment arm) that the template check flags
+ * (lib/domain/template-check.ts) unless `allowUnknown`; library versions were checked when saved.
+ * @throws AppError("invalid-input") naming the placeholders, the role and the opt-out.
+ */
+export function assertRequestTemplates(request: { templates?: { actor?: string; reflector?: string }; allowUnknown?: boolean }, environment: string, label?: string): void {
+  for (const role of ["actor", "reflector"] as const) {
+    const text = request.templates?.[role];
+    if (text === undefined) continue;
+    assertTemplateText(text, templateRulesFor(environment, role), {
+      allowUnknown: request.allowUnknown,
+      what: `${label ? `Arm "${label}": t` : "T"}he ${role === "actor" ? "Actor" : "Self-Reflection"} template in templates.${role}`,
+      override: "allowUnknown: true (cli experiment run: --allow-unknown)",
+    });
+  }
 }

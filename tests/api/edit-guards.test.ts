@@ -17,6 +17,7 @@ let r: {
   edits: typeof import("@/app/api/runs/[runId]/edits/route");
   templates: typeof import("@/app/api/templates/route");
   versions: typeof import("@/app/api/templates/[templateId]/versions/route");
+  experiments: typeof import("@/app/api/experiments/route");
 };
 
 beforeAll(async () => {
@@ -25,6 +26,7 @@ beforeAll(async () => {
     edits: await import("@/app/api/runs/[runId]/edits/route"),
     templates: await import("@/app/api/templates/route"),
     versions: await import("@/app/api/templates/[templateId]/versions/route"),
+    experiments: await import("@/app/api/experiments/route"),
   };
 });
 
@@ -116,5 +118,23 @@ describe("template edits through the API go through one check", () => {
     const huge = await r.versions.POST(post(`/api/templates/${template.id}/versions`, { text: "y".repeat(30 * 1024 * 1024), message: "big" }), params({ templateId: template.id }));
     expect(huge.status).toBe(400);
     expect((await errorOf(huge)).message).toMatch(/30\.0 MB; the limit is 64\.0 KB/);
+  });
+
+  it("a new run's and an experiment arm's template texts: refused the same way, before anything is recorded", async () => {
+    const typo = qaActorTemplate.text.replace("{memory}", "{memroy}");
+    const base = { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo", breakpoints: { beforeModelCall: { actor: true } } };
+    const refused = await r.runs.POST(post("/api/runs", { ...base, templates: { actor: typo } }));
+    expect(refused.status).toBe(400);
+    expect((await errorOf(refused)).message).toMatch(/templates\.actor uses \{memroy\}/);
+    const accepted = await r.runs.POST(post("/api/runs", { ...base, templates: { actor: typo }, allowUnknown: true }));
+    expect(accepted.status).toBe(201);
+
+    const { getServerContext } = await import("@/lib/server/app-context");
+    const before = (await getServerContext().store.listRuns(1_000)).length;
+    const arm = { label: "typo", strategy: "reflexion", modelId: "demo", templates: { actor: typo } };
+    const experiment = await r.experiments.POST(post("/api/experiments", { name: "typo", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-01"], arms: [arm] }));
+    expect(experiment.status).toBe(400);
+    expect((await errorOf(experiment)).message).toMatch(/Arm "typo": the Actor template in templates\.actor uses \{memroy\}/);
+    expect((await getServerContext().store.listRuns(1_000)).length).toBe(before);
   });
 });
