@@ -307,11 +307,16 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
                 item={item}
                 reflection={reflections.get(item.id)}
                 muted={more && !inNextPrompt.has(item.id)}
-                note={more ? (inNextPrompt.has(item.id) ? "next trial sees it" : reachesPrompt ? "outside the window" : "not in the prompt (strategy)") : undefined}
+                note={more ? (inNextPrompt.has(item.id) ? (next?.mergedFirst ? "merged, then seen" : "next trial sees it") : reachesPrompt ? "outside the window" : "not in the prompt (strategy)") : undefined}
               />
             ))}
           </ol>
         )}
+        {more && next?.mergedFirst ? (
+          <p className="text-[11px] text-slate-600" data-testid="memory-merged-first">
+            Over the summary budget: before trial {next.trial} starts, the Self-Reflection model merges these reflections into one, and trial {next.trial} sees that merge.
+          </p>
+        ) : null}
       </div>
 
       <MemorySummaryList runId={runId} branch={branch} />

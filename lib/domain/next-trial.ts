@@ -1,6 +1,7 @@
 import type { RunConfig } from "./config";
 import type { MemoryItem } from "./events";
 import type { RunState } from "./fold-run";
+import { needsSummary } from "./memory-summary";
 import { strategyBehaviour } from "./strategies";
 
 /**
@@ -68,6 +69,23 @@ export interface NextTrialView {
   leftOut: MemoryItem[];
   /** Whether the prompt will carry the previous trial's trajectory (the paper's EPM). */
   lastAttempt: boolean;
+  /**
+   * Under the summarize option: the memory is over the token budget, so before the trial starts
+   * the Self-Reflection model merges `inContext` into one reflection (event `memory-summary`), and
+   * the prompt carries that merge instead ({@link mergesBeforeTrial}).
+   */
+  mergedFirst: boolean;
+}
+
+/**
+ * Whether the memory is merged before the next trial starts (the summarize option, a strategy that
+ * puts reflections in the prompt, and more than `tokenBudget` tokens of them by the Self-Reflection
+ * model's tokenizer: `needsSummary`) — the engine's test before `trial-start`, and the memory panel's.
+ */
+export function mergesBeforeTrial(config: Pick<RunConfig, "strategy" | "memoryManagement" | "models">, memory: readonly MemoryItem[]): boolean {
+  const management = config.memoryManagement;
+  if (management?.kind !== "summarize" || !strategyBehaviour(config.strategy).reflectionsInPrompt) return false;
+  return needsSummary(config.models.reflector.modelId, memory, management.tokenBudget);
 }
 
 /**
@@ -112,5 +130,6 @@ export function nextTrialView(state: Pick<RunState, "config" | "trials" | "memor
     inContext,
     leftOut: state.memory.filter((item) => !kept.has(item.id)),
     lastAttempt: behaviour.includesLastAttempt && trial > 1,
+    mergedFirst: mergesBeforeTrial(config, state.memory),
   };
 }

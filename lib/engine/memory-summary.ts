@@ -2,7 +2,8 @@ import { draft, type EventDraft } from "@/lib/domain/events";
 import type { RunConfig } from "@/lib/domain/config";
 import type { RunState } from "@/lib/domain/fold-run";
 import { asCallId } from "@/lib/domain/ids";
-import { memoryTokens, needsSummary, summarizerVariables } from "@/lib/domain/memory-summary";
+import { memoryTokens, summarizerVariables } from "@/lib/domain/memory-summary";
+import { mergesBeforeTrial } from "@/lib/domain/next-trial";
 import { callModel, type EngineResponse, type ModelCallContext } from "./model-calls";
 import type { ModelRequest } from "./ports";
 import { cleanReflection } from "./prompts";
@@ -20,7 +21,7 @@ export function buildSummarizerMessages(templateText: string, memory: RunState["
 
 /**
  * Before trial `trial` starts: when the run summarises its memory and the
- * episodic memory is over budget ({@link needsSummary}), asks the
+ * episodic memory is over budget (`mergesBeforeTrial`, lib/domain/next-trial.ts), asks the
  * Self-Reflection model (its settings, its response cache) to merge the
  * reflections and returns the `model-call-end` + `memory-summary` drafts to
  * append; null when nothing is to be done (window management, the strategy
@@ -36,9 +37,9 @@ export async function summarizeMemory(
   callEnd: (eventId: string, callId: ReturnType<typeof asCallId>, request: ModelRequest, response: EngineResponse, trial: number, step: number | null) => EventDraft,
 ): Promise<EventDraft[] | null> {
   const management = config.memoryManagement;
-  if (management?.kind !== "summarize" || !reflectionsInPrompt) return null;
+  // The same test the memory panel shows as "merged first" (lib/domain/next-trial.ts).
+  if (management?.kind !== "summarize" || !reflectionsInPrompt || !mergesBeforeTrial(config, state.memory)) return null;
   const modelId = config.models.reflector.modelId;
-  if (!needsSummary(modelId, state.memory, management.tokenBudget)) return null;
   const request: ModelRequest = {
     role: "reflector",
     settings: config.models.reflector,

@@ -55,6 +55,21 @@ describe("the next trial's memory: one function for the engine and the memory pa
     expect(starts.at(-1)?.data.memory).toHaveLength(3);
   });
 
+  it("over the summary budget, the panel says the memory is merged first exactly when the engine merges it", async () => {
+    const events = await failingRun({ memoryWindow: 1, memoryManagement: { kind: "summarize", tokenBudget: 16 } });
+    const summaries = events.filter((event) => event.type === "memory-summary");
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    // Before each trial-start (and before each memory-summary), the view's "merged first" is whether a merge comes next.
+    for (const [index, event] of events.entries()) {
+      if (event.type !== "trial-start" && event.type !== "memory-summary") continue;
+      const previous = events[index - 1];
+      // The merge's own model call comes just before it: judge at the point the engine decided.
+      const decidedAt = event.type === "memory-summary" && previous?.type === "model-call-end" ? previous.seq : event.seq;
+      const view = nextTrialView(foldRun(events.filter((candidate) => candidate.seq < decidedAt)));
+      expect(view?.mergedFirst).toBe(event.type === "memory-summary");
+    }
+  });
+
   it("under the plain window the next trial sees the newest Ω reflections", async () => {
     const events = await failingRun({ memoryWindow: 1 });
     const starts = expectPanelEqualsEngine(events);
