@@ -25,6 +25,7 @@ export class MemoryRunStore implements RunStore {
   private readonly summaries = new Map<string, { runId: RunId; queuedAt: string; summary: BranchSummaryState }>();
   private readonly taskSets = new Map<string, TaskSetRecord>();
   private readonly cache = new Map<string, CachedResponse>();
+  private readonly rejected = new Map<string, Set<string>>();
 
   readonly experiments = new MemoryExperimentStore(async (runId) => {
     const run = this.runs.get(runId);
@@ -80,6 +81,14 @@ export class MemoryRunStore implements RunStore {
 
   async getCachedResponse(requestHash: string): Promise<CachedResponse | null> {
     return this.cache.get(requestHash) ?? null;
+  }
+
+  async rejectedParameters(modelId: string): Promise<readonly string[]> {
+    return [...(this.rejected.get(modelId) ?? [])];
+  }
+
+  async rememberRejectedParameter(modelId: string, parameter: string): Promise<void> {
+    this.rejected.set(modelId, new Set([...(this.rejected.get(modelId) ?? []), parameter]));
   }
 
   async putCachedResponse(requestHash: string, response: CachedResponse): Promise<void> {

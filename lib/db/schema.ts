@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * SQLite schema (drizzle). Events are the source of truth and are only ever
@@ -58,6 +58,22 @@ export const responseCache = sqliteTable("response_cache", {
   response: text("response").notNull(),
   createdAt: text("created_at").notNull(),
 });
+
+/**
+ * Request parameters a model's provider rejected with HTTP 400 (lib/llm/rejected-parameters.ts):
+ * the model port leaves them out of that model's later calls, in every process, so a resume
+ * after a restart does not fail on them again. One row per model and parameter.
+ */
+export const rejectedParameters = sqliteTable(
+  "rejected_parameters",
+  {
+    modelId: text("model_id").notNull(),
+    /** `stopSequences`, `temperature` or `maxOutputTokens`. */
+    parameter: text("parameter").notNull(),
+    rejectedAt: text("rejected_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.modelId, table.parameter] })],
+);
 
 /** Which process executes a branch (replaces run_leases, which keyed by run). */
 export const branchLeases = sqliteTable("branch_leases", {

@@ -167,6 +167,14 @@ export class SqliteRunStore implements RunStore {
     return row ? cachedResponseSchema.parse(JSON.parse(row.response)) : null;
   }
 
+  async rejectedParameters(modelId: string): Promise<readonly string[]> {
+    return this.db.select().from(schema.rejectedParameters).where(eq(schema.rejectedParameters.modelId, modelId)).all().map((row) => row.parameter);
+  }
+
+  async rememberRejectedParameter(modelId: string, parameter: string): Promise<void> {
+    this.db.insert(schema.rejectedParameters).values({ modelId, parameter, rejectedAt: new Date().toISOString() }).onConflictDoNothing().run();
+  }
+
   async putCachedResponse(requestHash: string, response: CachedResponse): Promise<void> {
     this.db
       .insert(schema.responseCache)

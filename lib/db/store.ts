@@ -157,5 +157,9 @@ export interface RunStore extends EventLog, ResponseCache {
    */
   appendAfter?(runId: RunId, branchId: BranchId, afterSeq: number, drafts: readonly EventDraft[]): Promise<RunEvent[]>;
   listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>>;
+  /** Parameters `modelId`'s provider rejected (the `rejected_parameters` table; lib/llm/rejected-parameters.ts), any order. */
+  rejectedParameters?(modelId: string): Promise<readonly string[]>;
+  /** Remembers a rejected parameter of `modelId` (idempotent): every process's model port leaves it out from then on. */
+  rememberRejectedParameter?(modelId: string, parameter: string): Promise<void>;
   close(): Promise<void>;
 }

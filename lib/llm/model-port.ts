@@ -13,7 +13,7 @@ import { modelTimeoutFor, type ModelTimeout } from "./model-timeouts";
 import { OutputMeter, outputLimitFor, type OutputLimit } from "./output-limit";
 import { StreamEndedEarlyError, streamWatchMiddleware, type StreamWatchState } from "./stream-watch";
 import { costUsdOf } from "./pricing";
-import { ADJUSTMENT_NOTES, rejectedParameter, type AdjustableParameter } from "./rejected-parameters";
+import { ADJUSTABLE_PARAMETERS, ADJUSTMENT_NOTES, isAdjustableParameter, rejectedParameter, type AdjustableParameter, type RejectedParameterMemory } from "./rejected-parameters";
 import {
   describeProviderTarget,
   resolveModel as resolveRegisteredModel,
@@ -99,6 +99,8 @@ export interface ModelPortOptions {
    * (the SDK's retries included) waits for its permit; a 429 blocks the key for every worker.
    */
   rateLimiter?: CallRateLimiter | null;
+  /** Remembers the parameters each model's provider rejected beyond this process (the run store). Default: this port only. */
+  rejectedParameters?: RejectedParameterMemory | null;
 }
 
 /**
@@ -275,12 +277,19 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       let streamError: { error: unknown } | undefined;
       let listenerError: { error: unknown } | undefined;
       let aborted = false;
-      // Parameters this model's provider rejected before (kept for the port's life), and the notes for this call.
+      // Parameters this model's provider rejected before (kept for the port's life, and in the store when
+      // there is one: a resume in another process must not fail on them again), and the notes for this call.
       const dropped = droppedByModel.get(modelId) ?? new Set<AdjustableParameter>();
       droppedByModel.set(modelId, dropped);
+      const memory = options.rejectedParameters;
+      if (memory) {
+        const remembered = await memory.rejectedParameters(modelId).catch(() => [] as readonly string[]);
+        for (const name of remembered) if (isAdjustableParameter(name)) dropped.add(name);
+      }
       const adjustments: string[] = [];
 
-      for (let pass = 0; pass < 2; pass += 1) {
+      // Each rejected parameter is dropped once: at most one pass per parameter, plus the first.
+      for (let pass = 0; pass <= ADJUSTABLE_PARAMETERS.length; pass += 1) {
         try {
           const result = streamText({
             model,
@@ -330,8 +339,9 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
         // A 400 naming a parameter the provider does not take: drop it and ask once more (before any text arrived).
         // (Not for a context-length 400: its wording can name max_tokens, and the engine shrinks the prompt instead.)
         const rejected = streamError && text === "" && !isContextLengthError(streamError.error) ? rejectedParameter(streamError.error) : null;
-        if (pass === 0 && rejected !== null && !dropped.has(rejected)) {
+        if (rejected !== null && !dropped.has(rejected)) {
           dropped.add(rejected);
+          await memory?.rememberRejectedParameter(modelId, rejected).catch(() => undefined);
           streamError = undefined;
           finish = undefined;
           continue;

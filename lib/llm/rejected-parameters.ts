@@ -4,10 +4,32 @@ import { APICallError, RetryError } from "ai";
  * Request parameters some providers reject (issue: real providers): stop
  * sequences (OpenAI reasoning models), temperature (some reasoning models),
  * the max-tokens field (models that want another name). When a 400 names one,
- * the model port drops it and retries the call once, and keeps it dropped for
- * that model from then on; the change is recorded on the call.
+ * the model port drops it and asks again — each parameter once per call, so a
+ * model rejecting two of them is asked three times at most — and keeps it
+ * dropped for that model from then on (in the process, and in the store when
+ * the port has a {@link RejectedParameterMemory}); the change is recorded on the call.
  */
 export type AdjustableParameter = "stopSequences" | "temperature" | "maxOutputTokens";
+
+/** Every {@link AdjustableParameter}: a call drops each at most once, so it is asked at most this many times + 1. */
+export const ADJUSTABLE_PARAMETERS: readonly AdjustableParameter[] = ["stopSequences", "temperature", "maxOutputTokens"];
+
+/** True when `name` is an {@link AdjustableParameter} (as read back from storage). */
+export function isAdjustableParameter(name: string): name is AdjustableParameter {
+  return (ADJUSTABLE_PARAMETERS as readonly string[]).includes(name);
+}
+
+/**
+ * Where the parameters a model's provider rejected are remembered beyond one process (the run
+ * store's `rejected_parameters` table), so a resume in another process, or after a restart, does
+ * not make the failing requests again. Both methods may reject; the port then goes on without.
+ */
+export interface RejectedParameterMemory {
+  /** The parameters remembered as rejected for `modelId` (any order). */
+  rejectedParameters(modelId: string): Promise<readonly string[]>;
+  /** Remembers that `modelId`'s provider rejected `parameter` (idempotent). */
+  rememberRejectedParameter(modelId: string, parameter: AdjustableParameter): Promise<void>;
+}
 
 const PATTERNS: Array<[AdjustableParameter, RegExp]> = [
   ["stopSequences", /\b(stop|stop_sequences|stopSequences)\b/i],

@@ -16,6 +16,7 @@ import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
 import { outputLimitFor } from "@/lib/llm/output-limit";
+import type { RejectedParameterMemory } from "@/lib/llm/rejected-parameters";
 import { checkProviderSettings, listAvailableModels } from "@/lib/llm/provider-registry";
 import { listModelOptions, providerStatuses } from "@/lib/llm/providers/status";
 import { testProviderConnection } from "@/lib/llm/providers/test-connection";
@@ -193,7 +194,13 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended (issue 18).
     log: otlp.liveLog(store),
     model: createCachingModelPort(
-      options.model ?? createModelPort({ env, demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook], rateLimiter: (limiter = callLimiterFromEnv(env)) }),
+      options.model ??
+        createModelPort({
+          env,
+          demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook],
+          rateLimiter: (limiter = callLimiterFromEnv(env)),
+          rejectedParameters: rejectedParameterMemoryOf(store),
+        }),
       store,
     ),
     environmentFor: (id) => environmentEntry(id).family,
@@ -264,6 +271,16 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
       const experiment = cell ? { id: cell.experimentId, taskId: cell.taskId, arm: cell.arm } : null;
       return { run: { ...(await service.summary(run)), rootBranchId: run.rootBranchId, experiment } };
     },
+  };
+}
+
+/** The run store as the model port's memory of rejected parameters (every adapter has the table; a test double may not). */
+function rejectedParameterMemoryOf(store: RunStore): RejectedParameterMemory | null {
+  const { rejectedParameters, rememberRejectedParameter } = store;
+  if (!rejectedParameters || !rememberRejectedParameter) return null;
+  return {
+    rejectedParameters: (modelId) => rejectedParameters.call(store, modelId),
+    rememberRejectedParameter: (modelId, parameter) => rememberRejectedParameter.call(store, modelId, parameter),
   };
 }
 

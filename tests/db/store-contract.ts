@@ -50,6 +50,17 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
       await store.close();
     });
 
+    it("remembers a model's rejected parameters per model, once each", async () => {
+      const store = await makeStore();
+      expect(await store.rejectedParameters?.("compatible:reasoner")).toEqual([]);
+      await store.rememberRejectedParameter?.("compatible:reasoner", "stopSequences");
+      await store.rememberRejectedParameter?.("compatible:reasoner", "temperature");
+      await store.rememberRejectedParameter?.("compatible:reasoner", "stopSequences");
+      expect([...((await store.rejectedParameters?.("compatible:reasoner")) ?? [])].sort()).toEqual(["stopSequences", "temperature"]);
+      expect(await store.rejectedParameters?.("openai:gpt-4o")).toEqual([]);
+      await store.close();
+    });
+
     it("rejects a malformed event and stores nothing of its batch", async () => {
       const store = await makeStore();
       const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });

@@ -161,6 +161,12 @@ export interface FakeOpenAIServer {
    * `null` turns it off (the default). Scripted `failNext` failures come first.
    */
   setContextWindow(tokens: number | null): void;
+  /**
+   * From now on every chat request that carries one of these body fields (`stop`, `temperature`,
+   * `max_tokens`, …) gets OpenAI's 400 for an unsupported parameter naming the first one, as
+   * reasoning models answer; `[]` turns it off (the default). Scripted `failNext` failures come first.
+   */
+  rejectParameters(names: readonly string[]): void;
   /** Forgets recorded requests and pending faults; the responder stays. */
   reset(): void;
   /** Stops listening and drops open connections. */
@@ -253,6 +259,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   let replies: FakeReply[] = [];
   let counter = 0;
   let contextWindow: number | null = null;
+  let rejected: readonly string[] = [];
 
   /** Issue 17: answered (non-429) chat requests' times, for `options.rateLimit`. */
   const admitted: number[] = [];
@@ -272,8 +279,12 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     const messagesIn = Array.isArray(body.messages) ? (body.messages as FakeChatMessage[]) : null;
     const promptTokens = messagesIn ? tokens(flattenMessages(messagesIn)) : 0;
     const completionTokens = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : 0;
+    const rejectedName = rejected.find((name) => body[name] !== undefined && body[name] !== null);
     const failure =
       failures.shift() ??
+      (rejectedName === undefined
+        ? undefined
+        : { status: 400, param: rejectedName, type: "invalid_request_error", code: "unsupported_parameter", message: `Unsupported parameter: '${rejectedName}' is not supported with this model.` }) ??
       overRateLimit() ??
       (contextWindow !== null && promptTokens + completionTokens > contextWindow ? contextLengthFailure(contextWindow, promptTokens, "openai", completionTokens) : undefined);
     if (failure) {
@@ -444,6 +455,9 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     },
     cutNextStream(cutOptions = {}) {
       cut = { afterChunks: cutOptions.afterChunks ?? 1 };
+    },
+    rejectParameters(names) {
+      rejected = [...names];
     },
     setContextWindow(next) {
       contextWindow = next;

@@ -157,6 +157,17 @@ export class PgRunStore implements RunStore {
     return row ? cachedResponseSchema.parse(row.response) : null;
   }
 
+  async rejectedParameters(modelId: string): Promise<readonly string[]> {
+    await this.ready();
+    const rows = await this.db.select().from(schema.rejectedParameters).where(eq(schema.rejectedParameters.modelId, modelId));
+    return rows.map((row) => row.parameter);
+  }
+
+  async rememberRejectedParameter(modelId: string, parameter: string): Promise<void> {
+    await this.ready();
+    await this.db.insert(schema.rejectedParameters).values({ modelId, parameter, rejectedAt: new Date().toISOString() }).onConflictDoNothing();
+  }
+
   /** First writer wins (`ON CONFLICT DO NOTHING`): two workers caching one request keep the first response. */
   async putCachedResponse(requestHash: string, response: CachedResponse): Promise<void> {
     await this.ready();

@@ -1,4 +1,4 @@
-import { bigint, boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 // NUL-safe: jsonb cannot hold U+0000, which text from a model or a program may contain (see the module).
 import { jsonb } from "./nul-safe-jsonb";
 
@@ -68,6 +68,17 @@ export const responseCache = pgTable("response_cache", {
   response: jsonb("response").notNull(),
   createdAt: text("created_at").notNull(),
 });
+
+/** Request parameters a model's provider rejected (see the SQLite schema): one row per model and parameter. */
+export const rejectedParameters = pgTable(
+  "rejected_parameters",
+  {
+    modelId: text("model_id").notNull(),
+    parameter: text("parameter").notNull(),
+    rejectedAt: text("rejected_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.modelId, table.parameter] })],
+);
 
 /** Which process executes a branch, until when (epoch ms), and the call it waits on. */
 export const branchLeases = pgTable("branch_leases", {
