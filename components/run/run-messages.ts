@@ -5,7 +5,7 @@ import { ApiRequestError } from "@/lib/query/fetch-json";
 
 /** Wording of the interrupted banner: resume replays the log and continues after its last event. */
 export const INTERRUPTED_MESSAGE =
-  "This run was interrupted: the worker driving it stopped (a server restart or a crash). A worker takes it over when a slot is free, or Resume to continue from the last recorded step; nothing recorded is lost.";
+  "This run was interrupted: the worker driving it stopped (a server restart or a crash). A worker takes it over when a slot is free, or Pause it to look first; Resume to continue from the last recorded step; nothing recorded is lost.";
 
 /**
  * One line under the status pill for the statuses that need a word: why a run
@@ -21,7 +21,7 @@ export function statusExplanation(status: RunStatus | null): string | null {
     case "cancelling":
       return "Stopping the model call in flight; the run then ends as cancelled.";
     case "interrupted":
-      return "Its worker stopped. Another worker takes it over, or press Resume.";
+      return "Its worker stopped. Another worker takes it over, or press Resume (or Pause to look first).";
     case "budget-exhausted":
       return "Its budget is spent: it stopped between two steps, nothing lost. Give a higher budget in the banner to continue.";
     default:
