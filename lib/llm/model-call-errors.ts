@@ -165,13 +165,15 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
   if (tooLarge) {
     const { size } = tooLarge;
     const what =
-      size.bytes > size.limitBytes
+      tooLarge.responseBodyLimit !== null
+        ? `a response body of more than ${tooLarge.responseBodyLimit.toLocaleString("en-US")} bytes (derived from ${OUTPUT_LIMIT_SETTINGS.bytes} and ${OUTPUT_LIMIT_SETTINGS.tokens})`
+        : size.bytes > size.limitBytes
         ? `more than ${size.limitBytes.toLocaleString("en-US")} bytes (${OUTPUT_LIMIT_SETTINGS.bytes})`
         : `more than ${size.limitTokens.toLocaleString("en-US")} tokens (${OUTPUT_LIMIT_SETTINGS.tokens})`;
     return {
       code: "output-too-large",
       retryable: false,
-      message: `${Who} sent a reply of ${what}: it was stopped at ${size.bytes.toLocaleString("en-US")} bytes and nothing of it was used. Lower the run's max output tokens or pick another model, or raise ${OUTPUT_LIMIT_SETTINGS.bytes} / ${OUTPUT_LIMIT_SETTINGS.tokens} on the server, then resume the run.`,
+      message: `${Who} sent ${tooLarge.responseBodyLimit !== null ? "" : "a reply of "}${what}: it was stopped at ${size.bytes.toLocaleString("en-US")} bytes and nothing of it was used. Lower the run's max output tokens or pick another model, or raise ${OUTPUT_LIMIT_SETTINGS.bytes} / ${OUTPUT_LIMIT_SETTINGS.tokens} on the server, then resume the run.`,
     };
   }
   // The OpenAI-compatible provider's own word for a stream that ended without a finish reason.

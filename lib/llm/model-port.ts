@@ -10,7 +10,7 @@ import { ModelCallError, type ModelPort, type ModelRequest, type ModelResponse, 
 import type { DemoScriptBook } from "./demo-model";
 import { isContextLengthError, toModelCallError, type ModelCallErrorContext } from "./model-call-errors";
 import { modelTimeoutFor, type ModelTimeout } from "./model-timeouts";
-import { OutputMeter, outputLimitFor, type OutputLimit } from "./output-limit";
+import { limitedFetch, OutputMeter, outputLimitFor, type OutputLimit } from "./output-limit";
 import { StreamEndedEarlyError, streamWatchMiddleware, type StreamWatchState } from "./stream-watch";
 import { costUsdOf } from "./pricing";
 import { ADJUSTABLE_PARAMETERS, ADJUSTMENT_NOTES, isAdjustableParameter, rejectedParameter, type AdjustableParameter, type RejectedParameterMemory } from "./rejected-parameters";
@@ -207,6 +207,13 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       const watch: StreamWatchState = { attempts: 0, timeout: null, tooLarge: null, armedTimers: 0 };
       const context = (): ModelCallErrorContext => ({ modelId, target, attempts: watch.attempts, secrets: secretValues(env) });
 
+      let outputLimit: OutputLimit;
+      try {
+        outputLimit = outputLimitFor(env);
+      } catch (error) {
+        throw new ModelCallError(error instanceof Error ? error.message : String(error), { code: "bad-request", retryable: false, attempts: 1, cause: error });
+      }
+
       let baseModel: LanguageModelV3;
       try {
         baseModel = options.resolveModel
@@ -216,6 +223,8 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
               demoScriptBooks: options.demoScriptBooks,
               demoChunkDelayMs: options.demoChunkDelayMs,
               demoCallDelayMs: options.demoCallDelayMs,
+              // Response bodies are bounded too (a reply sent as one enormous event is buffered whole by the provider).
+              fetch: limitedFetch(outputLimit),
             });
       } catch (error) {
         throw toModelCallError(error, context());
@@ -231,12 +240,6 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
       // A malformed REFLEXION_CONTEXT_WINDOW[_PROVIDER] is reported here, where the settings are read, like the time limit's.
       try {
         contextWindowFor(modelId, env);
-      } catch (error) {
-        throw new ModelCallError(error instanceof Error ? error.message : String(error), { code: "bad-request", retryable: false, attempts: 1, cause: error });
-      }
-      let outputLimit: OutputLimit;
-      try {
-        outputLimit = outputLimitFor(env);
       } catch (error) {
         throw new ModelCallError(error instanceof Error ? error.message : String(error), { code: "bad-request", retryable: false, attempts: 1, cause: error });
       }

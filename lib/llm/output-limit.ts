@@ -69,13 +69,60 @@ export function outputLimitFor(env: Record<string, string | undefined>): OutputL
 /** A model's reply went past {@link OutputLimit}; the call was stopped there. */
 export class OutputTooLargeError extends Error {
   readonly size: OutputSize;
+  /** Set when the HTTP response body itself went past {@link responseBodyLimit} (bytes), before any text was read from it. */
+  readonly responseBodyLimit: number | null;
 
-  constructor(size: OutputSize) {
-    const over = size.bytes > size.limitBytes ? `${size.bytes.toLocaleString("en-US")} bytes (limit ${size.limitBytes.toLocaleString("en-US")})` : `${size.tokens.toLocaleString("en-US")} tokens (limit ${size.limitTokens.toLocaleString("en-US")})`;
+  constructor(size: OutputSize, responseBodyLimit: number | null = null) {
+    const over =
+      responseBodyLimit !== null
+        ? `a response body of ${size.bytes.toLocaleString("en-US")} bytes (limit ${responseBodyLimit.toLocaleString("en-US")})`
+        : size.bytes > size.limitBytes
+          ? `${size.bytes.toLocaleString("en-US")} bytes (limit ${size.limitBytes.toLocaleString("en-US")})`
+          : `${size.tokens.toLocaleString("en-US")} tokens (limit ${size.limitTokens.toLocaleString("en-US")})`;
     super(`the reply went past ${over}`);
     this.name = "OutputTooLargeError";
     this.size = size;
+    this.responseBodyLimit = responseBodyLimit;
   }
+}
+
+/**
+ * The most bytes one HTTP response body of a model call may have, derived from the limit: the
+ * text's bytes as JSON may escape them (up to 6 bytes a character, `\u0000`), plus up to 512 bytes
+ * of SSE framing per streamed piece. The text limit is checked per piece once the provider has
+ * parsed it; this one is checked on the raw bytes, so a reply sent as one enormous event (which
+ * the provider would buffer and parse whole) is stopped too. 33.5 MB with the defaults.
+ */
+export function responseBodyLimit(limit: OutputLimit): number {
+  return limit.bytes * 6 + limit.tokens * 512;
+}
+
+/**
+ * A `fetch` whose response bodies error with {@link OutputTooLargeError} once they pass
+ * `maxBytes` (the connection is then closed: the error cancels the body). For the providers'
+ * `fetch` option. Counting is per chunk, nothing is kept.
+ */
+export function limitedFetch(limit: OutputLimit, base?: typeof fetch): typeof fetch {
+  const maxBytes = responseBodyLimit(limit);
+  return async (input, init) => {
+    // The global fetch is looked up at each request (as the providers themselves do).
+    const response = await (base ?? globalThis.fetch)(input, init);
+    if (response.body === null) return response;
+    let received = 0;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          received += chunk.byteLength;
+          if (received > maxBytes) {
+            controller.error(new OutputTooLargeError({ bytes: received, tokens: 0, limitBytes: limit.bytes, limitTokens: limit.tokens }, maxBytes));
+            return;
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
 }
 
 /**

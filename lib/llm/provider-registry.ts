@@ -192,6 +192,8 @@ export interface ResolveModelOptions {
    * {@link DEMO_DELAY_ENV_VAR} (`REFLEXION_DEMO_DELAY_MS`) when set, else 0.
    */
   demoCallDelayMs?: number;
+  /** The `fetch` the HTTP providers use (the model port passes one that bounds response bodies). Default: the global `fetch`. */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -300,7 +302,7 @@ export function resolveModel(modelId: string, options: ResolveModelOptions = {})
         throw notConfigured(`OpenAI is not configured: set OPENAI_API_KEY on the server (and restart it) to use "${modelId}", or pick the demo model.`);
       }
       const baseURL = optionalBaseUrl(env, PROVIDER_ENV_VARS.openai.baseUrl) ?? "https://api.openai.com/v1";
-      return createOpenAI({ apiKey, baseURL }).chat(model);
+      return createOpenAI({ apiKey, baseURL, fetch: options.fetch }).chat(model);
     }
     case "anthropic": {
       const apiKey = readEnv(env, PROVIDER_ENV_VARS.anthropic.apiKey);
@@ -310,7 +312,7 @@ export function resolveModel(modelId: string, options: ResolveModelOptions = {})
         );
       }
       const baseURL = optionalBaseUrl(env, PROVIDER_ENV_VARS.anthropic.baseUrl) ?? "https://api.anthropic.com/v1";
-      return createAnthropic({ apiKey, baseURL })(model);
+      return createAnthropic({ apiKey, baseURL, fetch: options.fetch })(model);
     }
     case "google": {
       const apiKey = readEnv(env, PROVIDER_ENV_VARS.google.apiKey);
@@ -320,11 +322,11 @@ export function resolveModel(modelId: string, options: ResolveModelOptions = {})
         );
       }
       const baseURL = optionalBaseUrl(env, PROVIDER_ENV_VARS.google.baseUrl) ?? DEFAULT_BASE_URLS.google;
-      return createGoogleGenerativeAI({ apiKey, baseURL })(model);
+      return createGoogleGenerativeAI({ apiKey, baseURL, fetch: options.fetch })(model);
     }
     case "ollama":
       // Ollama's OpenAI-compatible endpoint (decision 0023): the same streaming path as `compatible`, no extra package.
-      return createOpenAICompatible({ name: "ollama", baseURL: `${ollamaRoot(env)}/v1`, includeUsage: true }).chatModel(model);
+      return createOpenAICompatible({ name: "ollama", baseURL: `${ollamaRoot(env)}/v1`, includeUsage: true, fetch: options.fetch }).chatModel(model);
     case "compatible": {
       const baseURL = optionalBaseUrl(env, PROVIDER_ENV_VARS.compatible.baseUrl);
       if (baseURL === undefined) {
@@ -337,6 +339,7 @@ export function resolveModel(modelId: string, options: ResolveModelOptions = {})
         baseURL,
         apiKey: readEnv(env, PROVIDER_ENV_VARS.compatible.apiKey),
         includeUsage: true,
+        fetch: options.fetch,
       }).chatModel(model);
     }
   }

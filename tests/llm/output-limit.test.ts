@@ -64,6 +64,19 @@ describe("output limit", () => {
     expect(error.output).toMatchObject({ tokens: 1001, limitTokens: 1000 });
   });
 
+  it("a reply sent as one enormous event is stopped on the raw response body, before the provider buffers and parses it whole", async () => {
+    // With these limits the body may have 1 000 × 6 + 100 × 512 = 57 200 bytes.
+    server.replyNext(1, { text: "b".repeat(400_000), chunkChars: 400_000, ignoreMaxTokens: true });
+    const env = { OPENAI_COMPATIBLE_BASE_URL: server.baseUrl, REFLEXION_MAX_OUTPUT_BYTES: "1000", REFLEXION_MAX_OUTPUT_TOKENS: "100" };
+    const deltas: string[] = [];
+    const error = await failure(createModelPort({ env, maxRetries: 0 }).generate(request, { onDelta: (text) => deltas.push(text) }));
+    expect(error.code).toBe("output-too-large");
+    expect(error.message).toMatch(/a response body of more than 57,200 bytes \(derived from REFLEXION_MAX_OUTPUT_BYTES and REFLEXION_MAX_OUTPUT_TOKENS\)/);
+    expect(error.output!.bytes).toBeGreaterThan(57_200);
+    expect(error.output!.bytes).toBeLessThan(400_000);
+    expect(deltas).toEqual([]);
+  });
+
   it("a reply within the limits is returned as before", async () => {
     const response = await createModelPort({ env: { OPENAI_COMPATIBLE_BASE_URL: server.baseUrl }, maxRetries: 0 }).generate(request);
     expect(response.text).toBe("Thought 1: fine.\nAction 1: Finish[ok]");
