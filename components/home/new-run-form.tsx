@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { RunExtrasFields, runExtrasRequest, type RunExtrasDrafts } from "@/components/costs/run-extras-fields";
-import { environmentIdSchema, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
+import { environmentIdSchema, MAX_MEMORY_WINDOW, memoryWindowRequestSchema, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
 import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
 import { strategyHint, strategyLabel } from "@/components/ui/strategy-labels";
 import { environmentsQuery, isNotFound, modelsQuery, queryKeys, taskSetsQuery, tasksQuery, useCreateRun } from "@/lib/query";
@@ -97,7 +97,8 @@ export function NewRunForm() {
   const trialsNumber = Number(maxTrials);
   const windowNumber = memoryWindow.trim() === "" ? null : Number(memoryWindow);
   const trialsValid = Number.isInteger(trialsNumber) && trialsNumber >= 1 && trialsNumber <= 50;
-  const windowValid = windowNumber === null || (Number.isInteger(windowNumber) && windowNumber >= 1);
+  // The server's rule for Ω (1–MAX_MEMORY_WINDOW, or none).
+  const windowValid = memoryWindowRequestSchema.safeParse(windowNumber).success;
   const fixedSteps = fixed.stepsPerTrial;
   const defaultMaxSteps = fixedSteps ?? family?.defaultMaxStepsPerTrial ?? null;
   const maxSteps = fixedSteps !== null ? String(fixedSteps) : (chosenMaxSteps ?? (defaultMaxSteps === null ? "" : String(defaultMaxSteps)));
@@ -368,11 +369,12 @@ export function NewRunForm() {
             aria-invalid={!stepsValid}
           />
         </Field>
-        <Field label="Memory window Ω" htmlFor={ids.window} hint={windowValid ? "Newest reflections the Actor sees. Empty = all." : "A whole number of at least 1, or empty for all."}>
+        <Field label="Memory window Ω" htmlFor={ids.window} hint={windowValid ? "Newest reflections the Actor sees. Empty = all." : `A whole number from 1 to ${MAX_MEMORY_WINDOW}, or empty for all.`}>
           <input
             id={ids.window}
             type="number"
             min={1}
+            max={MAX_MEMORY_WINDOW}
             inputMode="numeric"
             data-testid="memory-window-input"
             className={cn(inputClass, !windowValid && "border-red-500")}

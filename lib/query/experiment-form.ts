@@ -1,4 +1,4 @@
-import type { Strategy } from "@/lib/domain/config";
+import { MAX_MEMORY_WINDOW, memoryWindowRequestSchema, type Strategy } from "@/lib/domain/config";
 import type { ArmInput } from "@/lib/domain/experiment";
 import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
 import { templateVersionsRequest } from "./template-picker";
@@ -62,8 +62,8 @@ export function armsFromDrafts(
     const arm: ArmInput = { label, strategy: draft.strategy, modelId };
     if (memoryWindowApplies(draft.strategy, family) && draft.memoryWindow.trim() !== "") {
       const omega = Number(draft.memoryWindow);
-      if (!Number.isInteger(omega) || omega < 1) {
-        return { arms, problem: `Arm "${label}": the memory window Ω is a whole number of at least 1, or empty for the family's default.` };
+      if (!memoryWindowRequestSchema.safeParse(omega).success) {
+        return { arms, problem: `Arm "${label}": the memory window Ω is a whole number from 1 to ${MAX_MEMORY_WINDOW}, or empty for the family's default.` };
       }
       arm.memoryWindow = omega;
     }

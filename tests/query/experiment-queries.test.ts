@@ -110,6 +110,9 @@ describe("arm rows of the form", () => {
     expect(armsFromDrafts([draft({ label: "  " })], "demo", undefined).problem).toMatch(/give it a label/);
     expect(armsFromDrafts([draft()], null, undefined).problem).toMatch(/pick a model/);
     expect(armsFromDrafts([draft({ memoryWindow: "0" })], "demo", undefined).problem).toMatch(/memory window Ω/);
+    // The server's bound on Ω, checked in the form too.
+    expect(armsFromDrafts([draft({ memoryWindow: "1000000000000" })], "demo", undefined).problem).toMatch(/memory window Ω is a whole number from 1 to 100/);
+    expect(armsFromDrafts([draft({ memoryWindow: "100" })], "demo", undefined).problem).toBeNull();
     expect(armsFromDrafts([], "demo", undefined).problem).toMatch(/at least one arm/);
   });
 
