@@ -16,10 +16,15 @@ import { OutputMeter, type OutputLimit, type OutputTooLargeError } from "./outpu
  *   {@link StreamEndedEarlyError} (streamText would otherwise make up a finish,
  *   "other" with no usage, for a truncated response).
  *
+ * - lets the event loop run every {@link YIELD_AFTER_MS} ms while parts keep coming.
+ *
  * The watch timer is cleared on every way out of a stream: its end, its
  * error (a connection closed mid-response), the reader's cancel, a limit hit;
  * a timer left armed would keep a finished CLI process alive for the whole limit.
  */
+
+/** Longest stretch, in ms, the stream's processing runs before it lets the event loop answer other work. */
+export const YIELD_AFTER_MS = 8;
 
 /** A model stream ended cleanly (no error) but without its `finish` part: the response is incomplete. */
 export class StreamEndedEarlyError extends Error {
@@ -121,11 +126,19 @@ export function streamWatchMiddleware(options: StreamWatchOptions): LanguageMode
       const reader = result.stream.getReader();
       let finished = false;
       let first = true;
+      let lastYield = performance.now();
       const checked = new ReadableStream<LanguageModelV3StreamPart>({
         start(controller) {
           output = controller;
         },
         async pull(controller) {
+          // Let the event loop run at least every YIELD_AFTER_MS: a network read can hold hundreds of
+          // streamed pieces, and the provider's and the SDK's work on them runs as one chain of
+          // microtasks that would otherwise keep every other request of the server waiting.
+          if (performance.now() - lastYield > YIELD_AFTER_MS) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            lastYield = performance.now();
+          }
           let next: ReadableStreamReadResult<LanguageModelV3StreamPart>;
           try {
             next = await reader.read();
