@@ -367,6 +367,10 @@ function NodeDetails({
             ["Model", error?.modelId ?? "—"],
             ["Retryable", error ? (error.retryable ? "yes" : "no") : "—"],
             ["Attempts", error ? String(error.attempts) : "—"],
+            // output-too-large: how much the model had sent when the call was stopped, against the limits.
+            ...(error?.output
+              ? ([["Reply size", `over the limit at ${error.output.bytes.toLocaleString("en-US")} bytes, ${error.output.tokens.toLocaleString("en-US")} tokens (limits ${error.output.limitBytes.toLocaleString("en-US")} bytes, ${error.output.limitTokens.toLocaleString("en-US")} tokens)`] as [string, string]])
+              : []),
           ]}
         />
       );
