@@ -314,7 +314,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
         )}
         {more && next?.mergedFirst ? (
           <p className="text-[11px] text-slate-600" data-testid="memory-merged-first">
-            Over the summary budget: before trial {next.trial} starts, the Self-Reflection model merges these reflections into one, and trial {next.trial} sees that merge.
+            Over the summary budget (estimated at 4 characters a token; the engine counts exactly): before trial {next.trial} starts, the Self-Reflection model merges these reflections into one, and trial {next.trial} sees that merge.
           </p>
         ) : null}
       </div>

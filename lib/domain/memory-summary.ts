@@ -48,8 +48,3 @@ export function summarizerVariables(memory: readonly MemoryItem[], tokenBudget: 
 export function memoryTokens(modelId: string, memory: readonly MemoryItem[]): number {
   return memory.reduce((sum, item) => sum + countTokens(modelId, item.text).tokens, 0);
 }
-
-/** Whether a memory needs summarising before the next trial: more than one reflection and over the budget. */
-export function needsSummary(modelId: string, memory: readonly MemoryItem[], tokenBudget: number): boolean {
-  return memory.length > 1 && memoryTokens(modelId, memory) > tokenBudget;
-}

@@ -1,7 +1,6 @@
 import type { RunConfig } from "./config";
 import type { MemoryItem } from "./events";
 import type { RunState } from "./fold-run";
-import { needsSummary } from "./memory-summary";
 import { strategyBehaviour } from "./strategies";
 
 /**
@@ -80,13 +79,31 @@ export interface NextTrialView {
 /**
  * Whether the memory is merged before the next trial starts (the summarize option, a strategy that
  * puts reflections in the prompt, and more than `tokenBudget` tokens of them by the Self-Reflection
- * model's tokenizer: `needsSummary`) — the engine's test before `trial-start`, and the memory panel's.
+ * model's tokenizer, or the estimate the memory panel passes) — the engine's test before `trial-start`, and the memory panel's.
  */
-export function mergesBeforeTrial(config: Pick<RunConfig, "strategy" | "memoryManagement" | "models">, memory: readonly MemoryItem[]): boolean {
+export function mergesBeforeTrial(
+  config: Pick<RunConfig, "strategy" | "memoryManagement" | "models">,
+  memory: readonly MemoryItem[],
+  countMemoryTokens: MemoryTokenCounter,
+): boolean {
   const management = config.memoryManagement;
   if (management?.kind !== "summarize" || !strategyBehaviour(config.strategy).reflectionsInPrompt) return false;
-  return needsSummary(config.models.reflector.modelId, memory, management.tokenBudget);
+  return memory.length > 1 && countMemoryTokens(config.models.reflector.modelId, memory) > management.tokenBudget;
 }
+
+/**
+ * Tokens of a memory's reflection texts for a model id (a count). The engine passes the exact
+ * counter (`memoryTokens`, lib/domain/memory-summary.ts, which loads the tokenizer's encodings);
+ * browser code cannot load those (megabytes), so it passes {@link estimateMemoryTokens}.
+ */
+export type MemoryTokenCounter = (modelId: string, memory: readonly MemoryItem[]) => number;
+
+/**
+ * A tokenizer-free estimate of a memory's tokens: `ceil(chars / 4)` per reflection, the floor the
+ * token budget uses (lib/domain/tokenizer.ts). What the memory panel shows "merged first" with;
+ * the engine decides with the exact count, so near the budget the two may differ.
+ */
+export const estimateMemoryTokens: MemoryTokenCounter = (_modelId, memory) => memory.reduce((sum, item) => sum + Math.ceil(item.text.length / 4), 0);
 
 /**
  * The window a trial's memory is cut to: the run's Ω, except under the `summarize` memory option
@@ -115,9 +132,13 @@ export function memoryForTrial(
  * episodic memory as it stands (edits applied) through {@link memoryForTrial},
  * and the last attempt when the strategy includes it. Items the strategy
  * leaves out are in `leftOut` (under `none` every item, hand-written ones
- * too). Null before `run-start`.
+ * too). Null before `run-start`. `countMemoryTokens` decides `mergedFirst`: the estimate by
+ * default (browser code), the exact counter where the tokenizer may load.
  */
-export function nextTrialView(state: Pick<RunState, "config" | "trials" | "memory">): NextTrialView | null {
+export function nextTrialView(
+  state: Pick<RunState, "config" | "trials" | "memory">,
+  countMemoryTokens: MemoryTokenCounter = estimateMemoryTokens,
+): NextTrialView | null {
   const config = state.config;
   if (!config) return null;
   const behaviour = strategyBehaviour(config.strategy);
@@ -130,6 +151,6 @@ export function nextTrialView(state: Pick<RunState, "config" | "trials" | "memor
     inContext,
     leftOut: state.memory.filter((item) => !kept.has(item.id)),
     lastAttempt: behaviour.includesLastAttempt && trial > 1,
-    mergedFirst: mergesBeforeTrial(config, state.memory),
+    mergedFirst: mergesBeforeTrial(config, state.memory, countMemoryTokens),
   };
 }

@@ -38,7 +38,7 @@ export async function summarizeMemory(
 ): Promise<EventDraft[] | null> {
   const management = config.memoryManagement;
   // The same test the memory panel shows as "merged first" (lib/domain/next-trial.ts).
-  if (management?.kind !== "summarize" || !reflectionsInPrompt || !mergesBeforeTrial(config, state.memory)) return null;
+  if (management?.kind !== "summarize" || !reflectionsInPrompt || !mergesBeforeTrial(config, state.memory, memoryTokens)) return null;
   const modelId = config.models.reflector.modelId;
   const request: ModelRequest = {
     role: "reflector",

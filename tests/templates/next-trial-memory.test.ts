@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
+import { memoryTokens } from "@/lib/domain/memory-summary";
 import { effectiveMemoryWindow, memoryForTrial, nextTrialView } from "@/lib/domain/next-trial";
 import type { ServerContext } from "@/lib/server/app-context";
 import { demoContext, settled } from "./helpers";
@@ -65,7 +66,7 @@ describe("the next trial's memory: one function for the engine and the memory pa
       const previous = events[index - 1];
       // The merge's own model call comes just before it: judge at the point the engine decided.
       const decidedAt = event.type === "memory-summary" && previous?.type === "model-call-end" ? previous.seq : event.seq;
-      const view = nextTrialView(foldRun(events.filter((candidate) => candidate.seq < decidedAt)));
+      const view = nextTrialView(foldRun(events.filter((candidate) => candidate.seq < decidedAt)), memoryTokens);
       expect(view?.mergedFirst).toBe(event.type === "memory-summary");
     }
   });
