@@ -222,7 +222,7 @@ export const eventDataSchemas = {
     trial,
     text: z.string(),
     callId: callIdSchema,
-    /** Set when the reflection failed a check (empty or markup only, a copy of the answer, a duplicate) even after one retry; shown in the memory panel. */
+    /** Set when the reflection failed a check (empty or markup only, a copy of the answer, a duplicate of a reflection in memory, fewer than four words) even after one retry: the sentence saying which; shown in the memory panel. Null for a reflection that passed. */
     warning: z.string().nullable().default(null),
   }),
   "reflection-edit": z.object({

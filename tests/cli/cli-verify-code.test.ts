@@ -36,7 +36,7 @@ describe("CLI: verify-code (reference solutions against hidden tests, in the san
     fs.writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length / 2)));
     const result = await runCli(["verify-code", "--dataset", truncated], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/could not be decompressed .*truncated or corrupt/);
+    expect(result.stderr).toMatch(/could not be decompressed .*cut short\. Download or copy the whole file again/);
   });
 
   it("MultiPL-E has no reference solutions: says so and skips them", async () => {

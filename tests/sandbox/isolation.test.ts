@@ -88,7 +88,7 @@ describe("fallback without OS isolation (osIsolation: 'off')", () => {
     expect(pool.info().isolation.os).toBe(false);
   });
 
-  it("still keeps Python off the network (audit hook, no bridge, no socket modules)", async () => {
+  it("still keeps Python off the network (audit hook on every socket operation, no bridge)", async () => {
     const attempts = [
       `import socket\ndef f():\n    return socket.create_connection(('127.0.0.1', ${trap.port})).recv(10)\n`,
       `import urllib.request\ndef f():\n    return urllib.request.urlopen('${trap.url}').read()\n`,
