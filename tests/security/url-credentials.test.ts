@@ -5,7 +5,8 @@ import { stripUrlCredentials } from "@/lib/domain/url-credentials";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { materializeEvent } from "@/lib/db/validate-event";
 import { createModelPort } from "@/lib/llm/model-port";
-import { baseUrlCredentialsProblem, resolveModel } from "@/lib/llm/provider-registry";
+import { resolveModel } from "@/lib/llm/provider-registry";
+import { baseUrlCredentialsProblem } from "@/lib/llm/provider-settings-check";
 import { createServerContext } from "@/lib/server/app-context";
 
 /** A provider base URL with `user:password@` is refused at start-up, and no password reaches a run's log. */
