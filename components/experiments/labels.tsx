@@ -1,5 +1,6 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import { Badge } from "@/components/ui/badge";
+import { armStyle } from "@/lib/graph/arm-palette";
 
 /** What a solved task means per family, as the paper reports it. */
 export const METRIC_NAME: Record<EnvironmentId, string> = {
@@ -48,25 +49,7 @@ export function isScriptedModel(modelId: string, scripted?: ReadonlySet<string>)
   return modelId === "demo" || (scripted?.has(modelId) ?? false);
 }
 
-/**
- * Colours and dash patterns of the arms' lines and swatches: a line is told
- * apart by its dash and its label too, never by colour alone.
- */
-export const ARM_STYLES: ReadonlyArray<{ color: string; dash: string | undefined; name: string }> = [
-  { color: "#64748b", dash: "6 4", name: "dashed grey" },
-  { color: "#0369a1", dash: undefined, name: "solid blue" },
-  { color: "#b45309", dash: "2 3", name: "dotted amber" },
-  { color: "#7c3aed", dash: "10 3 2 3", name: "dash-dot violet" },
-  { color: "#15803d", dash: "12 4", name: "long-dash green" },
-  { color: "#be123c", dash: "4 2", name: "short-dash red" },
-  { color: "#0f766e", dash: "1 2", name: "fine-dotted teal" },
-  { color: "#1e293b", dash: "8 2 2 2 2 2", name: "dash-dot-dot black" },
-];
-
-/** The style of arm `index` (wraps around after eight). */
-export function armStyle(index: number) {
-  return ARM_STYLES[index % ARM_STYLES.length]!;
-}
+export { ARM_STYLES, armStyle } from "@/lib/graph/arm-palette";
 
 /** A small line sample in an arm's colour and dash, for legends and table headers. */
 export function ArmSwatch({ index }: { index: number }) {

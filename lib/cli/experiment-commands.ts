@@ -5,7 +5,8 @@ import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { strategySchema } from "@/lib/domain/config";
-import { armSchema, experimentSummaryLine, type ArmInput, type ExperimentSummary } from "@/lib/domain/experiment";
+import { armSchema, experimentSummaryLine, repeatsOf, type ArmInput, type ExperimentSummary } from "@/lib/domain/experiment";
+import { DEMO_VARIATION_NOTE } from "@/lib/domain/demo-variation";
 import { experimentStatusText } from "@/lib/domain/experiment-summary";
 import { environmentEntry } from "@/lib/environments/registry";
 import { describePgError, isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
@@ -17,6 +18,9 @@ import type { BranchJob } from "@/lib/server/job-queue/port";
 import { modelIdArg, roleModelOption, withRoleFlags, type RoleModelFlags } from "./model-flags";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { armWithVersionReferences } from "./template-commands";
+import { shortHash } from "@/lib/domain/dataset-pin";
+import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
+import { describeTests, registerCompareCommand, temperatureArg } from "./experiment-compare";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
   env: string;
@@ -33,6 +37,9 @@ interface RunOptions extends RoleModelFlags, BudgetFlags {
   json?: boolean;
   detach?: boolean;
   here?: boolean;
+  repeats: number;
+  temperature?: number;
+  seed?: number;
 }
 
 /** The arms of `--arms none,reflexion` (label = strategy) or of `--arms-file arms.json` (a JSON list of labelled arm configurations). */
@@ -49,10 +56,14 @@ function armsOf(options: RunOptions): ArmInput[] {
     return parsed.data.map(armWithVersionReferences);
   }
   const names = (options.arms ?? "none,reflexion").split(",").map((name) => name.trim()).filter(Boolean);
+  const seen = new Map<string, number>();
   return names.map((name) => {
     const strategy = strategySchema.safeParse(name);
     if (!strategy.success) throw new Error(`--arms: "${name}" is not a strategy (${strategySchema.options.join(", ")}); use --arms-file for labelled configurations.`);
-    return { label: name, strategy: strategy.data, modelId: options.model };
+    // A strategy named twice (an A/A check: two identical arms) gets its own label, `reflexion-2`.
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return { label: count === 1 ? name : `${name}-${count}`, strategy: strategy.data, modelId: options.model };
   });
 }
 
@@ -175,17 +186,32 @@ function reportUnfinished(summary: ExperimentSummary): number {
 
 /** People's view of a summary: one block per arm with the cumulative success curve. */
 function describe(summary: ExperimentSummary): string {
-  const lines = [`Experiment ${summary.experiment.id} — ${summary.experiment.definition.name} (${experimentStatusText(summary)}, ${summary.progress.done}/${summary.progress.total} runs ended)`];
+  const definition = summary.experiment.definition;
+  const repeats = repeatsOf(definition);
+  const lines = [`Experiment ${summary.experiment.id} — ${definition.name} (${experimentStatusText(summary)}, ${summary.progress.done}/${summary.progress.total} runs ended)`];
+  if (definition.dataset) lines.push(`  tasks pinned by content: ${shortHash(definition.dataset.hash)} (${definition.dataset.tasks} tasks)`);
+  if (repeats > 1) lines.push(`  ${repeats} repetitions per task and arm: counts are means over repetitions; [lo, hi] are 95 % bootstrap intervals over tasks and repetitions`);
+  else lines.push("  [lo, hi]: 95 % Wilson score intervals");
   for (const arm of summary.arms) {
-    const curve = arm.successByTrial.map((n, k) => `t${k + 1} ${n}/${arm.tasks} (${arm.tasks ? Math.round((100 * n) / arm.tasks) : 0}%)`).join(" · ");
+    const round = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+    const curve = arm.successByTrial
+      .map((n, k) => {
+        const ci = arm.successByTrialCI?.[k];
+        return `t${k + 1} ${round(n)}/${arm.tasks} (${arm.tasks ? Math.round((100 * n) / arm.tasks) : 0}%${ci ? ` [${round(ci[0])}, ${round(ci[1])}]` : ""})`;
+      })
+      .join(" · ");
     const cost = arm.costUsd === null ? "cost unknown" : `$${arm.costUsd.toFixed(4)}`;
-    const demo = arm.modelId === "demo" ? " — demo model: a scripted stand-in, not an LLM" : "";
+    const perSolved = arm.costPerSolvedUsd === null || arm.costPerSolvedUsd === undefined ? "" : `, $${arm.costPerSolvedUsd.toFixed(4)} per solved run`;
+    const seeded = arm.modelId === "demo" && repeats > 1 ? `; ${DEMO_VARIATION_NOTE}` : "";
+    const demo = arm.modelId === "demo" ? ` — demo model: a scripted stand-in, not an LLM${seeded}` : "";
     lines.push(`  ${arm.label} [${arm.strategy}, ${arm.modelId}${demo}]`);
     lines.push(`    solved by trial: ${curve}`);
-    lines.push(`    model calls ${arm.calls.live} live, ${arm.calls.cached} served from the cache; tokens in/out ${arm.tokens.input}/${arm.tokens.output}; ${cost}`);
+    lines.push(`    model calls ${arm.calls.live} live, ${arm.calls.cached} served from the cache; tokens in/out ${arm.tokens.input}/${arm.tokens.output}; ${cost}${perSolved}`);
+    if (arm.passAtK) lines.push(`    pass@k (Chen et al. 2021, over ${repeats} samples per task): ${arm.passAtK.map((entry) => `pass@${entry.k} ${(100 * entry.value).toFixed(1)}%`).join(" · ")}`);
     if (arm.falsePositives > 0) lines.push(`    false positives (internal tests passed, hidden failed): ${arm.falsePositives}`);
     if (arm.halts > 0) lines.push(`    halted trials: ${arm.halts}`);
   }
+  if ((summary.tests ?? []).length > 0) lines.push("  paired tests:", ...describeTests(summary.tests ?? []).map((line) => `    ${line}`));
   return lines.join("\n");
 }
 
@@ -194,7 +220,7 @@ function report(summary: ExperimentSummary, json: boolean): void {
   else process.stdout.write(`${describe(summary)}\n`);
 }
 
-/** `cli experiment run|resume|show|export|list`: experiments on the same database as the web app (they appear in the UI). */
+/** `cli experiment run|resume|show|export|compare|list`: experiments on the same database as the web app (they appear in the UI). */
 export function registerExperimentCommands(program: Command): void {
   const experiment = program.command("experiment").description("Run ReAct vs Reflexion (or any arms) over a task set, with success-by-trial curves.");
 
@@ -211,6 +237,9 @@ export function registerExperimentCommands(program: Command): void {
     .addOption(roleModelOption("evaluator"))
     .addOption(roleModelOption("reflector"))
     .option("--trials <n>", "trial budget of each run (1–50)", rangedInt(1, 50), 5)
+    .option("--repeats <n>", "repetitions of every (task, arm), each its own run sampled afresh (1–20); rates then get bootstrap intervals", rangedInt(1, 20), 1)
+    .option("--temperature <t>", "sampling temperature of every role of every arm that sets none (0–2; default 0, the paper's)", temperatureArg)
+    .option("--seed <s>", "sampling seed of every arm that sets none; repetition r sends seed + r − 1 (providers that take a seed; the demo model varies with it)", rangedInt(0, 2_147_483_647))
     .option("--max-steps <n>", "Actor steps per trial before it is halted, for every arm that sets none (1–100; default per family: qa 6, household 30; code: always 2)", rangedInt(1, 100))
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
     .option("--allow-unknown", "accept arms-file template texts with placeholders the family does not fill (e.g. {memroy}) or without a required one")
@@ -235,7 +264,16 @@ export function registerExperimentCommands(program: Command): void {
         // Issue 16: --actor-model / --evaluator-model / --reflector-model apply to every arm that names no model for the role.
         // --max-steps, like --trials, is the default of every arm that sets its own none.
         const arms = armsOf(options).map((arm) =>
-          withRoleFlags({ ...arm, maxStepsPerTrial: arm.maxStepsPerTrial ?? options.maxSteps, allowUnknown: arm.allowUnknown ?? options.allowUnknown }, options),
+          withRoleFlags(
+            {
+              ...arm,
+              maxStepsPerTrial: arm.maxStepsPerTrial ?? options.maxSteps,
+              allowUnknown: arm.allowUnknown ?? options.allowUnknown,
+              ...(arm.temperature ?? options.temperature) === undefined ? {} : { temperature: arm.temperature ?? options.temperature },
+              ...(arm.seed ?? options.seed) === undefined ? {} : { seed: arm.seed ?? options.seed },
+            },
+            options,
+          ),
         );
         const taskIds = options.taskIds?.split(",").map((id) => id.trim()).filter(Boolean) ?? [];
         const concurrency = options.concurrency ?? 4;
@@ -247,6 +285,7 @@ export function registerExperimentCommands(program: Command): void {
             taskIds,
             arms,
             maxTrials: options.trials,
+            repeats: options.repeats,
             concurrency,
             budget: budgetFromFlags(options) ?? null,
           },
@@ -262,7 +301,9 @@ export function registerExperimentCommands(program: Command): void {
           return;
         }
         const where = here ? "" : " Its runs are handed to the workers (`cli worker`); this command follows them.";
-        process.stderr.write(`Experiment ${record.id}: ${record.definition.taskIds.length} tasks × ${arms.length} arms.${where} If it is stopped, continue with: npm run cli -- experiment resume --id ${record.id}\n`);
+        const repeats = options.repeats > 1 ? ` × ${options.repeats} repetitions` : "";
+        const pin = record.definition.dataset ? ` Tasks pinned by content: ${shortHash(record.definition.dataset.hash)}.` : "";
+        process.stderr.write(`Experiment ${record.id}: ${record.definition.taskIds.length} tasks × ${arms.length} arms${repeats}.${pin}${where} If it is stopped, continue with: npm run cli -- experiment resume --id ${record.id}\n`);
         const summary = await execute(context, record.id, concurrency, here);
         report(summary, options.json ?? false);
         process.exitCode = reportUnfinished(summary);
@@ -278,13 +319,19 @@ export function registerExperimentCommands(program: Command): void {
     .option("--concurrency <n>", "runs executed at once (default: the experiment's)", positiveInt)
     .option("--json", "end with one summary line")
     .option("--here", "shared mode: drive the runs in this process instead of handing them to the workers")
+    .option("--tasks <file>", "the task file the experiment started on: refused, with what changed, when its tasks differ from the pinned ones")
     .addOption(budgetOptions()[0])
     .addOption(budgetOptions()[1])
-    .action(async (options: { id: string; concurrency?: number; json?: boolean; here?: boolean } & BudgetFlags) => {
+    .action(async (options: { id: string; concurrency?: number; json?: boolean; here?: boolean; tasks?: string } & BudgetFlags) => {
       const context = cliContext();
       try {
+        let taskSet: string | undefined;
+        if (options.tasks !== undefined && options.tasks !== BUILTIN_TASK_SET) {
+          const record = await context.experiments.get(options.id);
+          taskSet = (await context.service.importTaskSet(record.definition.environment, path.basename(options.tasks), readDatasetFile(options.tasks))).taskSet.id;
+        }
         // Issue 16: --budget-* continue budget-exhausted runs with their share of a new experiment budget.
-        const record = await context.experiments.resume(options.id, { budget: budgetFromFlags(options) });
+        const record = await context.experiments.resume(options.id, { budget: budgetFromFlags(options), taskSet });
         const here = !sharedMode(context) || (options.here ?? false);
         if (!here) await handToWorkers(context, record.id);
         const summary = await execute(context, record.id, options.concurrency ?? record.definition.concurrency, here);
@@ -311,16 +358,17 @@ export function registerExperimentCommands(program: Command): void {
 
   experiment
     .command("export")
-    .description("Export an experiment: csv (one row per task × arm × trial), json (summary and per-run outcomes) or events (every run's stored events, NDJSON).")
+    .description(
+      "Export an experiment: csv (long format, one row per task × arm × repetition × trial, carried forward to the trial budget), json (summary, paired tests, per-run outcomes, the rows), events (every run's stored events, NDJSON), md or latex (arm × trial 1 / last trial / Δ with 95 % intervals, cost per solved task, paired tests), svg (the curves with 95 % bands, or --figure cost: success against cost per run).",
+    )
     .requiredOption("--id <id>", "experiment id")
-    .addOption(new Option("--format <format>", "csv, json or events").choices(["csv", "json", "events"]).default("csv"))
+    .addOption(new Option("--format <format>", EXPERIMENT_EXPORT_FORMATS.join(", ")).choices([...EXPERIMENT_EXPORT_FORMATS]).default("csv"))
+    .addOption(new Option("--figure <figure>", "svg: curve (success by trial with bands) or cost (success against cost per run)").choices([...EXPERIMENT_FIGURES]).default("curve"))
     .option("--out <file>", "write to this file instead of stdout")
-    .action(async (options: { id: string; format: "csv" | "json" | "events"; out?: string }) => {
+    .action(async (options: { id: string; format: ExperimentExportFormat; figure: ExperimentFigure; out?: string }) => {
       const context = cliContext();
       try {
-        const exporter = context.experimentExport;
-        const text =
-          options.format === "csv" ? await exporter.csv(options.id) : options.format === "json" ? `${JSON.stringify(await exporter.json(options.id), null, 2)}\n` : await exporter.eventsNdjson(options.id);
+        const { text } = await context.experimentExport.render(options.id, options.format, options.figure);
         if (options.out) {
           fs.writeFileSync(options.out, text);
           process.stderr.write(`Wrote ${options.out}.\n`);
@@ -329,6 +377,8 @@ export function registerExperimentCommands(program: Command): void {
         await context.close();
       }
     });
+
+  registerCompareCommand(experiment);
 
   experiment
     .command("list")

@@ -53,6 +53,11 @@ export const modelSettingsSchema = z.object({
   temperature: z.number().min(0).max(2).default(0),
   /** Upper bound on completion length, in tokens. */
   maxOutputTokens: z.number().int().positive().max(8192).default(256),
+  /**
+   * Sampling seed, sent to providers that take one (absent: none sent, as before seeds existed). Part of
+   * the request hash when set. The demo model's seeded variation reads it (lib/domain/demo-variation.ts).
+   */
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
 });
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 
@@ -66,6 +71,8 @@ export const roleModelChoiceSchema = z.object({
   temperature: z.number().min(0).max(2).optional(),
   /** Upper bound on completion length, in tokens. */
   maxOutputTokens: z.number().int().positive().max(8192).optional(),
+  /** Sampling seed (see {@link modelSettingsSchema}). */
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
 });
 export type RoleModelChoice = z.infer<typeof roleModelChoiceSchema>;
 

@@ -11,7 +11,14 @@ export interface DemoScriptBook {
    * one user message): an Actor step or a reflection, depending on how the
    * prompt ends. Returns null when the prompt is not about a task this book
    * knows, or not in a shape it can answer; the caller then falls back to
-   * something generic. Never throws.
+   * something generic. Never throws. `context.seed`: the call's sampling seed,
+   * for a book that varies with it (lib/domain/demo-variation.ts).
    */
-  respond(prompt: string): string | null;
+  respond(prompt: string, context?: DemoCallContext): string | null;
+}
+
+/** What a demo book may know of a call besides its prompt. */
+export interface DemoCallContext {
+  /** The call's sampling seed; undefined when none was sent. */
+  seed?: number;
 }

@@ -1,11 +1,18 @@
 import type { BranchSummaryState, RoleTotals } from "./branch-summary";
-import type { ArmResult, ExperimentCell, ExperimentRecord, ExperimentSummary } from "./experiment";
+import { repeatsOf, type ArmResult, type ExperimentCell, type ExperimentRecord, type ExperimentSummary } from "./experiment";
 import type { RunStatus } from "./status";
+import { successCurveWithIntervals, type ArmUnit } from "./experiment-intervals";
+import { allPairedComparisons } from "./experiment-tests";
+import { passAtKCurve } from "./stats/pass-at-k";
+import { stringSeed } from "./stats/string-seed";
 
 /** One cell's inputs: its run's root-branch summary and status (from the read model, never a full log). */
 export interface CellInput {
   taskId: string;
+  /** The arm's label. */
   arm: string;
+  /** 1-based repetition (lib/domain/experiment-cells.ts); absent = 1. */
+  repetition?: number;
   runId: string;
   summary: BranchSummaryState;
   status: RunStatus;
@@ -38,6 +45,16 @@ function sumOrNull(values: Array<number | null>): number | null {
     total += value;
   }
   return total;
+}
+
+/** A cell's cost in USD (Actor, Evaluator and Self-Reflection), or null when a call had no known price. */
+export function cellCostUsd(summary: BranchSummaryState): number | null {
+  return sumOrNull([roleCost(summary.byRole.actor), roleCost(summary.byRole.evaluator), roleCost(summary.byRole.reflector)]);
+}
+
+/** The statistics' view of a cell (lib/domain/experiment-intervals.ts). */
+export function armUnitOf(cell: CellInput): ArmUnit {
+  return { taskId: cell.taskId, repetition: cell.repetition ?? 1, solvedAtTrial: solvedAtTrial(cell.summary), ended: cell.summary.status === "ended", costUsd: cellCostUsd(cell.summary) };
 }
 
 /** `successByTrial[k]`: cells solved at or before trial k + 1, for k < trials (cumulative, the paper's Fig. 3–4). */
@@ -79,13 +96,23 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
     .filter((cell) => solvedAtTrial(cell.summary) !== null)
     .map((cell) => sumOrNull([roleCost(cell.summary.byRole.actor), roleCost(cell.summary.byRole.evaluator), roleCost(cell.summary.byRole.reflector)]));
   const solvedTotal = sumOrNull(solvedCosts);
+  const repeats = repeatsOf(definition);
+  const tasks = definition.taskIds.length;
+  const curve = successCurveWithIntervals(cells.map(armUnitOf), tasks, repeats, trials, stringSeed(`${record.id}\u0000${label}`));
+  const costUsd = sumOrNull([acting, evaluating, reflecting]);
+  const solvedRuns = solved.filter((trial) => trial !== null).length;
   return {
     label,
     strategy: arm.strategy,
     modelId: arm.modelId,
-    tasks: definition.taskIds.length,
+    tasks,
     trials,
-    successByTrial: successByTrial(solved, trials),
+    repeats,
+    successByTrial: repeats <= 1 ? successByTrial(solved, trials) : curve.mean,
+    successByTrialCI: curve.ci,
+    intervalMethod: curve.method,
+    costPerSolvedUsd: costUsd === null || solvedRuns === 0 ? null : costUsd / solvedRuns,
+    ...passAtKOf(record, cells, repeats),
     finished: cells.filter((cell) => cell.summary.status === "ended").length,
     calls: {
       live: cells.reduce((n, cell) => n + cell.summary.own.liveCalls, 0),
@@ -95,7 +122,7 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
       input: cells.reduce((n, cell) => n + cell.summary.totals.inputTokens, 0),
       output: cells.reduce((n, cell) => n + cell.summary.totals.outputTokens, 0),
     },
-    costUsd: sumOrNull([acting, evaluating, reflecting]),
+    costUsd,
     costByRole: { acting, evaluating, reflecting },
     costToFirstSuccessUsd: solvedCosts.length === 0 || solvedTotal === null ? null : solvedTotal / solvedCosts.length,
     falsePositives: cells.filter((cell) => cell.summary.status === "ended" && cell.summary.lastFalsePositive).length,
@@ -103,6 +130,17 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
     ...optionalF1(meanF1ByTrial(cells.map((cell) => ({ f1ByTrial: cell.f1ByTrial, ended: cell.summary.status === "ended" })), trials)),
     ...trialsReachedOf(cells, trials),
   };
+}
+
+/** Code with repeats: pass@k (k = 1 … R) over the tasks whose R repetitions all ended, c = the repetitions that passed the hidden tests. */
+function passAtKOf(record: ExperimentRecord, cells: readonly CellInput[], repeats: number): Pick<ArmResult, "passAtK"> {
+  if (record.definition.environment !== "code" || repeats <= 1) return {};
+  const correct: number[] = [];
+  for (const taskId of record.definition.taskIds) {
+    const runs = cells.filter((cell) => cell.taskId === taskId && cell.summary.status === "ended");
+    if (runs.length === repeats) correct.push(runs.filter((cell) => solvedAtTrial(cell.summary) !== null).length);
+  }
+  return correct.length === 0 ? {} : { passAtK: passAtKCurve(correct, repeats) };
 }
 
 /** `trialsReached` when some runs stopped on their budget: the fewest trials a run of the arm got through. */
@@ -132,7 +170,7 @@ function optionalF1(values: Array<number | null> | undefined): Pick<ArmResult, "
  */
 export function summarizeExperiment(record: ExperimentRecord, cells: readonly CellInput[], now: number): ExperimentSummary {
   const definition = record.definition;
-  const total = definition.taskIds.length * definition.arms.length;
+  const total = definition.taskIds.length * definition.arms.length * repeatsOf(definition);
   const done = cells.filter((cell) => cell.summary.status === "ended").length;
   const elapsed = Math.max(0, now - Date.parse(record.createdAt));
   const allEnded = cells.length === total && done === total;
@@ -144,6 +182,7 @@ export function summarizeExperiment(record: ExperimentRecord, cells: readonly Ce
   const gridCells: ExperimentCell[] = cells.map((cell) => ({
     taskId: cell.taskId,
     arm: cell.arm,
+    repetition: cell.repetition ?? 1,
     runId: cell.runId,
     status: cell.status,
     solvedAtTrial: solvedAtTrial(cell.summary),
@@ -152,11 +191,17 @@ export function summarizeExperiment(record: ExperimentRecord, cells: readonly Ce
     falsePositive: cell.summary.status === "ended" && cell.summary.lastFalsePositive,
     halts: cell.summary.halts,
   }));
+  const arms = definition.arms.map((arm) => armResult(record, arm.label, cells.filter((cell) => cell.arm === arm.label)));
+  const tests = allPairedComparisons(
+    arms.map((arm) => ({ label: arm.label, trials: arm.trials, units: cells.filter((cell) => cell.arm === arm.label).map(armUnitOf) })),
+    stringSeed(record.id),
+  );
   return {
     experiment: record,
     status: allEnded ? (cancelled ? "cancelled" : "ended") : cancelled && cells.every((cell) => cell.summary.status !== "running") ? "cancelled" : stopped ? "stopped" : "running",
     progress: { total, done, etaMs, outOfBudget },
-    arms: definition.arms.map((arm) => armResult(record, arm.label, cells.filter((cell) => cell.arm === arm.label))),
+    arms,
     cells: gridCells,
+    tests,
   };
 }

@@ -4,10 +4,14 @@ import type { ExperimentCell, ExperimentSummary } from "./experiment";
 import { applyEvent, emptyRunState, type TrialView } from "./fold-run";
 
 /**
- * One row per task × arm × trial of an experiment: what the CSV export writes and the JSON export
- * carries as `trials`, built by {@link experimentTrialRows} from the experiment's summary
- * (lib/domain/experiment-summary.ts) and its runs' logs, so the three cannot disagree: a row's
- * `outcome` is success exactly at the trial where the summary counts the cell as solved.
+ * One row per task × arm × repetition × trial of an experiment, in long format up to the arm's trial
+ * budget: what the CSV export writes and the JSON export carries as `trials`, built by
+ * {@link experimentTrialRows} from the experiment's summary (lib/domain/experiment-summary.ts) and its
+ * runs' logs, so the three cannot disagree: a row's `outcome` is success exactly at the trial where
+ * the summary counts the cell as solved, and `solved_so_far` summed over an arm's rows of trial k and
+ * divided by the repetitions is the summary's `successByTrial[k - 1]`. A run that ended before its
+ * budget (at its first success) is carried forward: rows `carried_forward` = true for the trials it
+ * did not need, with its solved flag, zero calls and the settings of its last trial.
  *
  * Units: tokens are counts, `cost_usd` USD (null when a call has no known price), `latency_ms`
  * milliseconds (the trial's model calls). Null is an empty CSV cell.
@@ -15,10 +19,16 @@ import { applyEvent, emptyRunState, type TrialView } from "./fold-run";
 export interface ExperimentTrialRow {
   task_id: string;
   arm: string;
+  /** 1-based repetition of the (task, arm). */
+  repetition: number;
   strategy: string;
   model: string;
   /** 1-based. */
   trial: number;
+  /** The cell was solved at or before this trial (cumulative, the paper's curves). */
+  solved_so_far: boolean;
+  /** A trial the run did not play because it had ended (solved, or cancelled); its solved flag carried forward. */
+  carried_forward: boolean;
   /**
    * The trial as the summary counts it: `success` at the trial where the cell is solved (for code,
    * pass@1 on the hidden tests — an internal pass with a hidden fail is a `failure`), `failure` for
@@ -58,8 +68,12 @@ export interface ExperimentTrialRow {
   /** Sampling temperatures in force when the trial started. */
   actor_temperature: number | null;
   reflector_temperature: number | null;
+  /** The sampling seed the Actor was sent; null when none. */
+  seed: number | null;
   /** The memory window Ω (reflections the Actor sees); null = unbounded. */
   memory_window: number | null;
+  /** The experiment's pinned task set (SHA-256 of its tasks, lib/domain/experiment.ts `datasetPinSchema`); null for experiments recorded before pinning. */
+  dataset_hash: string | null;
   run_id: string;
 }
 
@@ -67,9 +81,12 @@ export interface ExperimentTrialRow {
 export const EXPERIMENT_TRIAL_COLUMNS = [
   "task_id",
   "arm",
+  "repetition",
   "strategy",
   "model",
   "trial",
+  "solved_so_far",
+  "carried_forward",
   "outcome",
   "trial_outcome",
   "halt_reason",
@@ -92,7 +109,9 @@ export const EXPERIMENT_TRIAL_COLUMNS = [
   "reflector_template_version_id",
   "actor_temperature",
   "reflector_temperature",
+  "seed",
   "memory_window",
+  "dataset_hash",
   "run_id",
 ] as const satisfies ReadonlyArray<keyof ExperimentTrialRow>;
 
@@ -126,7 +145,7 @@ export function trialRowsOfCell(summary: Pick<ExperimentSummary, "experiment">, 
     applyEvent(state, event);
     if (event.type === "trial-start" && state.effectiveConfig) configAtStart.set(event.data.trial, state.effectiveConfig);
   }
-  return state.trials.map((trial) => {
+  const played = state.trials.map((trial): ExperimentTrialRow => {
     const config = configAtStart.get(trial.trial) ?? state.effectiveConfig;
     const calls = trial.callIds.map((callId) => state.calls[callId]).filter((call) => call !== undefined);
     const cachedCalls = calls.filter((call) => call.source === "cache").length;
@@ -134,9 +153,12 @@ export function trialRowsOfCell(summary: Pick<ExperimentSummary, "experiment">, 
     return {
       task_id: cell.taskId,
       arm: cell.arm,
+      repetition: cell.repetition ?? 1,
       strategy: arm?.strategy ?? config?.strategy ?? "",
       model: arm?.modelId ?? config?.models.actor.modelId ?? "",
       trial: trial.trial,
+      solved_so_far: cell.solvedAtTrial !== null && cell.solvedAtTrial <= trial.trial,
+      carried_forward: false,
       outcome: countedTrialOutcome(cell, trial),
       trial_outcome: trial.outcome,
       halt_reason: trial.outcome === "halted" ? trial.endReason : null,
@@ -159,10 +181,51 @@ export function trialRowsOfCell(summary: Pick<ExperimentSummary, "experiment">, 
       reflector_template_version_id: config?.templates.reflector.versionId ?? null,
       actor_temperature: config?.models.actor.temperature ?? null,
       reflector_temperature: config?.models.reflector.temperature ?? null,
+      seed: config?.models.actor.seed ?? null,
       memory_window: config?.memoryWindow ?? null,
+      dataset_hash: summary.experiment.definition.dataset?.hash ?? null,
       run_id: cell.runId,
     };
   });
+  return [...played, ...carriedForward(summary, cell, played)];
+}
+
+/**
+ * The rows a run that ended early did not play, up to its arm's trial budget: its last row's settings,
+ * no calls, the solved flag carried. None while the run has not ended (it may still play them), nor
+ * for a run stopped by its budget.
+ */
+function carriedForward(summary: Pick<ExperimentSummary, "experiment">, cell: ExperimentCell, played: readonly ExperimentTrialRow[]): ExperimentTrialRow[] {
+  const last = played.at(-1);
+  if (!last || cell.outcome === null || cell.status === "budget-exhausted") return [];
+  const definition = summary.experiment.definition;
+  const budget = definition.arms.find((candidate) => candidate.label === cell.arm)?.maxTrials ?? definition.maxTrials;
+  const rows: ExperimentTrialRow[] = [];
+  for (let trial = last.trial + 1; trial <= budget; trial += 1) {
+    rows.push({
+      ...last,
+      trial,
+      solved_so_far: cell.solvedAtTrial !== null && cell.solvedAtTrial <= trial,
+      carried_forward: true,
+      outcome: null,
+      trial_outcome: null,
+      halt_reason: null,
+      internal_verdict: null,
+      hidden_verdict: null,
+      false_positive: false,
+      score: null,
+      f1: null,
+      steps: 0,
+      cached: false,
+      model_calls: 0,
+      cached_calls: 0,
+      tokens_in: 0,
+      tokens_out: 0,
+      cost_usd: 0,
+      latency_ms: 0,
+    });
+  }
+  return rows;
 }
 
 /**

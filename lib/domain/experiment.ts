@@ -8,20 +8,23 @@ import { adaptiveTrialsSchema } from "./adaptive-trials";
 import { warmStartSchema, writeMemorySchema } from "./memory-store";
 import { runStatusSchema } from "./status";
 import { memoryManagementRequestSchema, templateVersionChoiceSchema } from "./template-library";
+import { pairedComparisonSchema } from "./experiment-tests";
 
 /**
- * Experiments: a task set (or a subset of its tasks) × arms × trials, the
+ * Experiments: a task set (or a subset of its tasks) × arms × repetitions × trials, the
  * paper's unit of comparison (success rate by trial, Reflexion Fig. 3–4). Each
- * (task, arm) pair has exactly one run; runs execute on the worker pool and
- * use the response cache in `recorded` mode, so arms that make the same call
- * (e.g. `none` and `reflexion` in trial 1) make it once.
+ * (task, arm, repetition) has exactly one run; runs execute on the worker pool and
+ * use the response cache in `recorded` mode, scoped to the repetition, so arms that make
+ * the same call in one repetition (e.g. `none` and `reflexion` in trial 1) make it once,
+ * and repetition r of a prompt replays the r-th response (docs/decisions/0031).
  *
  * HTTP (app/api/experiments):
  * - `GET  /api/experiments` → {@link experimentListResponseSchema}
  * - `POST /api/experiments` body {@link experimentDefinitionSchema} → `{ experimentId }` (201)
  * - `GET  /api/experiments/:id` → {@link experimentSummarySchema}
  * - `POST /api/experiments/:id/cancel` | `/resume` → {@link experimentSummarySchema}
- * - `GET  /api/experiments/:id/export?format=csv|json|events` → a download (text/csv; JSON; NDJSON)
+ * - `GET  /api/experiments/:id/export?format=csv|json|events|md|latex|svg` → a download
+ * - `GET  /api/experiments/:id/compare?a=<label>&b=<label>` → the paired tests of two arms
  */
 
 /** A labelled run configuration. Fields left out take the experiment's (trials) or the family's defaults. */
@@ -55,9 +58,29 @@ export const armSchema = z.object({
   warmStart: warmStartSchema.nullable().optional(),
   /** Issue 16 (M2): write this arm's reflections into a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
+  /** Sampling temperature of every role of this arm that `models` gives none (default 0, the paper's). */
+  temperature: z.number().min(0).max(2).optional(),
+  /**
+   * Sampling seed, sent to providers that take one (OpenAI-protocol, Gemini); repetition r sends
+   * `seed + r − 1`. With repeats and no seed, repetition r sends r − 1. The demo model reads it too
+   * (lib/domain/demo-variation.ts).
+   */
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
 });
 export type Arm = z.infer<typeof armSchema>;
 export type ArmInput = z.input<typeof armSchema>;
+
+/**
+ * The tasks an experiment was started on, pinned by content: `hash` is the SHA-256 (hex) of the
+ * canonical JSON (RFC 8785) of the tasks in `taskIds` order, `taskHashes` the first 16 hex digits of
+ * each task's own hash. `resume` recomputes them and refuses a task set that changed (lib/domain/dataset-pin.ts).
+ */
+export const datasetPinSchema = z.object({
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  tasks: z.number().int().nonnegative(),
+  taskHashes: z.record(z.string(), z.string()),
+});
+export type DatasetPin = z.infer<typeof datasetPinSchema>;
 
 /** What a person (or `cli experiment run`) asks for. */
 export const experimentDefinitionSchema = z
@@ -78,12 +101,21 @@ export const experimentDefinitionSchema = z
      * `splitBudget`: each of the tasks × arms runs gets budget / runs) unless an arm sets its own.
      */
     budget: budgetSchema.nullable().optional(),
+    /** Repetitions R of every (task, arm): each is its own run, sampled afresh (seeded per repetition). Absent = 1 ({@link repeatsOf}). */
+    repeats: z.number().int().min(1).max(20).optional(),
+    /** The task set pinned at the start (set by the server; see {@link datasetPinSchema}). */
+    dataset: datasetPinSchema.optional(),
   })
   .refine((definition) => new Set(definition.arms.map((arm) => arm.label)).size === definition.arms.length, {
     message: "arm labels must be unique",
     path: ["arms"],
   });
 export type ExperimentDefinition = z.infer<typeof experimentDefinitionSchema>;
+
+/** An experiment's repetitions R (1 when its definition predates repeats). */
+export function repeatsOf(definition: Pick<ExperimentDefinition, "repeats">): number {
+  return definition.repeats ?? 1;
+}
 export type ExperimentDefinitionInput = z.input<typeof experimentDefinitionSchema>;
 
 /** A stored experiment: its definition with the task ids resolved. */
@@ -99,10 +131,12 @@ export const experimentRecordSchema = z.object({
 });
 export type ExperimentRecord = z.infer<typeof experimentRecordSchema>;
 
-/** One (task, arm) cell: its run, where it stands, and when it first succeeded. */
+/** One (task, arm, repetition) cell: its run, where it stands, and when it first succeeded. */
 export const experimentCellSchema = z.object({
   taskId: z.string(),
   arm: z.string(),
+  /** 1-based; 1 for every cell of an experiment without repeats. */
+  repetition: z.number().int().positive().optional(),
   runId: z.string(),
   status: runStatusSchema,
   /** The trial of the first success (1-based), or null if not (yet) solved. */
@@ -126,8 +160,23 @@ export const armResultSchema = z.object({
   tasks: z.number().int().nonnegative(),
   /** The arm's trial budget T. */
   trials: z.number().int().positive(),
-  /** `successByTrial[k]`: tasks solved at or before trial k + 1 (cumulative, as in the paper's figures); length T. */
-  successByTrial: z.array(z.number().int().nonnegative()),
+  /** Repetitions R of each task (the experiment's `repeats`). */
+  repeats: z.number().int().positive().optional(),
+  /**
+   * `successByTrial[k]`: tasks solved at or before trial k + 1 (cumulative, as in the paper's figures), the
+   * mean over repetitions (a whole number with one repetition); length T.
+   */
+  successByTrial: z.array(z.number().nonnegative()),
+  /**
+   * 95 % interval of each `successByTrial[k]`, in the same units (tasks): Wilson's score interval with one
+   * repetition, a bootstrap over tasks and repetitions with more (`intervalMethod`; lib/domain/experiment-intervals.ts).
+   */
+  successByTrialCI: z.array(z.tuple([z.number(), z.number()])).optional(),
+  intervalMethod: z.enum(["wilson", "bootstrap"]).optional(),
+  /** USD per solved run: the arm's cost over the runs solved by the last trial; null when none solved or unpriced. */
+  costPerSolvedUsd: z.number().nonnegative().nullable().optional(),
+  /** Code with repeats: pass@k over the final verdicts, k = 1 … R (Chen et al. 2021's unbiased estimator). */
+  passAtK: z.array(z.object({ k: z.number().int().positive(), value: z.number().min(0).max(1) })).optional(),
   /** Runs that have ended (any outcome). */
   finished: z.number().int().nonnegative(),
   calls: z.object({ live: z.number().int().nonnegative(), cached: z.number().int().nonnegative() }),
@@ -176,6 +225,8 @@ export const experimentSummarySchema = z.object({
   }),
   arms: z.array(armResultSchema),
   cells: z.array(experimentCellSchema),
+  /** Paired tests between every two arms (lib/domain/experiment-tests.ts). */
+  tests: z.array(pairedComparisonSchema).optional(),
 });
 export type ExperimentSummary = z.infer<typeof experimentSummarySchema>;
 
@@ -198,25 +249,37 @@ export const experimentListResponseSchema = z.object({ experiments: z.array(expe
 
 /**
  * The `--json` closing line of `cli experiment run|resume|show` (issue contract):
- * `{"type":"experiment-summary","experimentId":…,"arms":[{"label","strategy","modelId","tasks","trials",
- * "successByTrial":[…],"calls":{"live","cached"},"tokens":{"input","output"},"costUsd"[,"meanF1ByTrial":[…]]}]}`
- * (`meanF1ByTrial` for QA arms whose cells carry F1, decision 0020).
+ * `{"type":"experiment-summary","experimentId":…,"dataset":{"hash","tasks"},"repeats":R,"arms":[{"label","strategy","modelId","tasks","trials","repeats",
+ * "successByTrial":[…],"successByTrialCI":[[lo,hi],…],"intervalMethod","calls":{"live","cached"},"tokens":{"input","output"},"costUsd","costPerSolvedUsd"
+ * [,"meanF1ByTrial":[…]][,"passAtK":[{k,value}]]}],"tests":[{"a","b","metric","method","n","p","effect","ci":[lo,hi][,"aOnly","bOnly"],"differs"}]}`
+ * (`meanF1ByTrial` for QA arms whose cells carry F1, decision 0020; `successByTrial` is the mean over
+ * repetitions of the cumulative solved count and `successByTrialCI` its 95 % interval in the same units;
+ * `tests` every pair of arms, decision 0031).
  */
 export function experimentSummaryLine(summary: ExperimentSummary): string {
+  const dataset = summary.experiment.definition.dataset;
   return JSON.stringify({
     type: "experiment-summary",
     experimentId: summary.experiment.id,
+    ...(dataset ? { dataset: { hash: dataset.hash, tasks: dataset.tasks } } : {}),
+    repeats: repeatsOf(summary.experiment.definition),
     arms: summary.arms.map((arm) => ({
       label: arm.label,
       strategy: arm.strategy,
       modelId: arm.modelId,
       tasks: arm.tasks,
       trials: arm.trials,
+      repeats: arm.repeats ?? 1,
       successByTrial: arm.successByTrial,
+      successByTrialCI: arm.successByTrialCI ?? [],
+      ...(arm.intervalMethod === undefined ? {} : { intervalMethod: arm.intervalMethod }),
       calls: arm.calls,
       tokens: arm.tokens,
       costUsd: arm.costUsd,
+      costPerSolvedUsd: arm.costPerSolvedUsd ?? null,
       ...(arm.meanF1ByTrial === undefined ? {} : { meanF1ByTrial: arm.meanF1ByTrial }),
+      ...(arm.passAtK === undefined ? {} : { passAtK: arm.passAtK }),
     })),
+    tests: summary.tests ?? [],
   });
 }

@@ -162,11 +162,11 @@ export function fallbackReply(prompt: string): string {
  * `books` (asked in order), else {@link fallbackReply}. Pure and deterministic.
  * Stop sequences and the token limit are applied later, by the model itself.
  */
-export function demoReply(books: readonly DemoScriptBook[], prompt: string): string {
+export function demoReply(books: readonly DemoScriptBook[], prompt: string, seed?: number): string {
   const summary = demoMemorySummary(prompt);
   if (summary !== null) return summary;
   for (const book of books) {
-    const answer = book.respond(prompt);
+    const answer = book.respond(prompt, seed === undefined ? undefined : { seed });
     if (answer !== null) return answer;
   }
   return fallbackReply(prompt);
@@ -234,7 +234,7 @@ const CHARS_PER_TOKEN = 4;
 function complete(books: readonly DemoScriptBook[], options: LanguageModelV3CallOptions): DemoCompletion {
   options.abortSignal?.throwIfAborted();
   const prompt = flattenPrompt(options.prompt);
-  const stopped = applyStopSequences(demoReply(books, prompt), options.stopSequences);
+  const stopped = applyStopSequences(demoReply(books, prompt, options.seed), options.stopSequences);
   let text = stopped.text;
   let finishReason: LanguageModelV3FinishReason = { unified: "stop", raw: "stop" };
   const limit = options.maxOutputTokens;
@@ -263,7 +263,8 @@ function complete(books: readonly DemoScriptBook[], options: LanguageModelV3Call
  * token; finish reason `length` then, else `stop`). Usage is an estimate
  * ({@link estimateTokens}), never a real tokenizer count. `doStream` emits
  * `stream-start`, `text-start`, word-sized `text-delta`s, `text-end`, `finish`.
- * Same prompt and settings → same text, always. Temperature is ignored.
+ * Same prompt and settings → same text, always. Temperature is ignored; a seed
+ * varies what the books answer, deterministically (lib/domain/demo-variation.ts).
  *
  * Asynchronous like a real provider: a call first waits `callDelayMs` (or one
  * turn of the event loop when 0), and the stream delivers each part in its own

@@ -300,6 +300,7 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
             allowSystemInMessages: true,
             temperature: dropped.has("temperature") ? undefined : request.settings.temperature,
             maxOutputTokens: dropped.has("maxOutputTokens") ? undefined : request.settings.maxOutputTokens,
+            seed: request.settings.seed,
             stopSequences: request.stopSequences.length > 0 && !dropped.has("stopSequences") ? [...request.stopSequences] : undefined,
             maxRetries,
             abortSignal: callOptions.signal,

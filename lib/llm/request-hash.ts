@@ -18,6 +18,8 @@ export interface RequestHashInput {
   temperature: number;
   /** tokens */
   maxOutputTokens: number;
+  /** Sampling seed; left out of the hash when undefined, so requests without one hash as before seeds existed. */
+  seed?: number;
   /** In the order given; order is part of the identity. */
   stopSequences: readonly string[];
   messages: readonly ChatMessage[];
@@ -62,6 +64,7 @@ export function computeRequestHash(input: RequestHashInput): string {
     modelId: input.modelId,
     temperature: input.temperature,
     maxOutputTokens: input.maxOutputTokens,
+    seed: input.seed,
     stopSequences: input.stopSequences,
     messages: input.messages.map((message) => ({ role: message.role, content: message.content })),
   });
@@ -81,6 +84,7 @@ export function requestHashOf(request: ModelRequest): string {
     modelId: model,
     temperature: request.settings.temperature,
     maxOutputTokens: request.settings.maxOutputTokens,
+    seed: request.settings.seed,
     stopSequences: request.stopSequences,
     messages: request.messages,
   });

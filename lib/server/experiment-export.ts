@@ -7,8 +7,18 @@ import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { asRunId } from "@/lib/domain/ids";
 import type { RunStore } from "@/lib/db/store";
 import type { ExperimentService } from "./experiment-service";
+import { latexTables, markdownTables } from "@/lib/domain/experiment-tables";
+import { costEffectivenessSvg, successCurveSvg } from "@/lib/graph/experiment-figures";
 
-/** CSV columns, one row per task × arm × trial (lib/domain/experiment-trial-rows.ts says what each holds). */
+/** Export formats: trial rows (csv), summary and rows (json), every event (events), tables (md, latex), figures (svg). */
+export const EXPERIMENT_EXPORT_FORMATS = ["csv", "json", "events", "md", "latex", "svg"] as const;
+export type ExperimentExportFormat = (typeof EXPERIMENT_EXPORT_FORMATS)[number];
+
+/** The figure an `svg` export draws: the success curves with bands, or the cost-effectiveness plot. */
+export const EXPERIMENT_FIGURES = ["curve", "cost"] as const;
+export type ExperimentFigure = (typeof EXPERIMENT_FIGURES)[number];
+
+/** CSV columns, one row per task × arm × repetition × trial, carried forward to the trial budget (lib/domain/experiment-trial-rows.ts says what each holds). */
 export const EXPERIMENT_CSV_COLUMNS = EXPERIMENT_TRIAL_COLUMNS;
 
 /**
@@ -25,7 +35,7 @@ export class ExperimentExport {
     private readonly experiments: ExperimentService,
   ) {}
 
-  /** One row per task × arm × trial (RFC 4180, header first; booleans `true`/`false`, null empty). */
+  /** One row per task × arm × repetition × trial (RFC 4180, header first; booleans `true`/`false`, null empty). */
   async csv(id: string): Promise<string> {
     const { rows } = await this.rows(id);
     return stringify(rows, { header: true, columns: [...EXPERIMENT_CSV_COLUMNS], cast: { boolean: (value) => (value ? "true" : "false") } });
@@ -51,6 +61,7 @@ export class ExperimentExport {
     progress: ExperimentSummary["progress"];
     arms: ExperimentSummary["arms"];
     cells: ExperimentSummary["cells"];
+    tests: NonNullable<ExperimentSummary["tests"]>;
     trials: ExperimentTrialRow[];
   }> {
     const { summary: read, rows } = await this.rows(id);
@@ -62,8 +73,47 @@ export class ExperimentExport {
       progress: summary.progress,
       arms: summary.arms,
       cells: summary.cells,
+      tests: summary.tests ?? [],
       trials: rows,
     };
+  }
+
+  /** The arm table and the paired tests as Markdown (lib/domain/experiment-tables.ts). */
+  async markdown(id: string): Promise<string> {
+    return markdownTables(await this.experiments.summary(id));
+  }
+
+  /** The same tables as a LaTeX document (article + booktabs). */
+  async latex(id: string): Promise<string> {
+    return latexTables(await this.experiments.summary(id));
+  }
+
+  /** A figure as SVG: the curves with 95 % bands (default) or the cost-effectiveness plot (lib/graph/experiment-figures.ts). */
+  async svg(id: string, figure: ExperimentFigure = "curve"): Promise<string> {
+    const summary = await this.experiments.summary(id);
+    return figure === "cost" ? costEffectivenessSvg(summary) : successCurveSvg(summary);
+  }
+
+  /**
+   * Any export as text with its media type and file name (the HTTP route and the CLI share it).
+   * @throws AppError("not-found") for an unknown experiment.
+   */
+  async render(id: string, format: ExperimentExportFormat, figure: ExperimentFigure = "curve"): Promise<{ text: string; contentType: string; fileName: string }> {
+    const base = `experiment-${id.slice(0, 8)}`;
+    switch (format) {
+      case "csv":
+        return { text: await this.csv(id), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
+      case "json":
+        return { text: `${JSON.stringify(await this.json(id), null, 2)}\n`, contentType: "application/json; charset=utf-8", fileName: `${base}.json` };
+      case "events":
+        return { text: await this.eventsNdjson(id), contentType: "application/x-ndjson; charset=utf-8", fileName: `${base}-events.jsonl` };
+      case "md":
+        return { text: await this.markdown(id), contentType: "text/markdown; charset=utf-8", fileName: `${base}.md` };
+      case "latex":
+        return { text: await this.latex(id), contentType: "application/x-tex; charset=utf-8", fileName: `${base}.tex` };
+      case "svg":
+        return { text: await this.svg(id, figure), contentType: "image/svg+xml; charset=utf-8", fileName: `${base}-${figure}.svg` };
+    }
   }
 
   /** Every run's stored events (root branch), one envelope per line. */

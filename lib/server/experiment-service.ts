@@ -8,7 +8,9 @@ import {
   type ExperimentRecord,
   type ExperimentSummary,
 } from "@/lib/domain/experiment";
-import { summarizeExperiment, type CellInput } from "@/lib/domain/experiment-summary";
+import { armUnitOf, summarizeExperiment, type CellInput } from "@/lib/domain/experiment-summary";
+import { compareArms, type PairedComparison } from "@/lib/domain/experiment-tests";
+import { stringSeed } from "@/lib/domain/stats/string-seed";
 import { allowedActions, branchStatus } from "@/lib/domain/status";
 import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import type { RunStore } from "@/lib/db/store";
@@ -18,13 +20,18 @@ import type { RunService } from "./run-service";
 import type { TemplateService } from "./template-service";
 import type { WorkerPool } from "./worker-pool";
 import { assertRequestTemplates } from "./run-config-factory";
+import { pinTasks } from "./dataset-pin";
+import { cellArmKey, parseCellArmKey, repetitionCacheScope, repetitionSeed } from "@/lib/domain/experiment-cells";
+import { datasetDifference } from "@/lib/domain/dataset-pin";
+import { repeatsOf, type Arm, type DatasetPin } from "@/lib/domain/experiment";
+import type { RoleModelsRequest } from "@/lib/domain/config";
 
 /**
  * Use cases of experiments (lib/domain/experiment.ts) behind the HTTP routes and
- * `cli experiment`: define and start one (every (task, arm) cell gets exactly one
- * run, queued for the worker pool, in `recorded` cache mode so arms share
- * identical calls), resume it where it stopped, cancel it, and summarize it from
- * the runs' summaries.
+ * `cli experiment`: define and start one (every (task, arm, repetition) cell gets exactly one
+ * run, queued for the worker pool, in `recorded` cache mode scoped to its repetition so arms share
+ * identical calls), pin its tasks by content, resume it where it stopped (refused when the task
+ * set changed), cancel it, and summarize it from the runs' summaries.
  */
 export class ExperimentService {
   constructor(
@@ -72,7 +79,9 @@ export class ExperimentService {
       else if (!this.templates) throw new AppError("invalid-input", `Arm "${arm.label}": this server has no template library; leave out templateVersions.`);
       else arms.push({ ...arm, templateVersions: await this.templates.canonicalChoice(arm.templateVersions) });
     }
-    const resolved: ExperimentDefinition = { ...definition, arms, taskIds: definition.taskIds.length > 0 ? definition.taskIds : known };
+    const taskIds = definition.taskIds.length > 0 ? definition.taskIds : known;
+    const dataset = pinTasks(await this.runs.tasksById(definition.environment, definition.taskSet), taskIds);
+    const resolved: ExperimentDefinition = { ...definition, arms, taskIds, dataset };
     const record = await this.store.experiments.createExperiment({ definition: resolved, taskSetName: listing.taskSet.name });
     await this.ensureRuns(record, options);
     return record;
@@ -94,10 +103,12 @@ export class ExperimentService {
     const { definition } = record;
     let created = 0;
     // Issue 16 (M2): the experiment's budget split evenly over its runs, unless an arm sets its own.
-    const share = splitBudget(definition.budget, definition.taskIds.length * definition.arms.length);
-    for (const taskId of definition.taskIds) {
+    const share = splitBudget(definition.budget, definition.taskIds.length * definition.arms.length * repeatsOf(definition));
+    // Repetition by repetition, so a stopped experiment has whole repetitions rather than one task's repeats.
+    for (let repetition = 1; repetition <= repeatsOf(definition); repetition += 1) for (const taskId of definition.taskIds) {
       for (const arm of definition.arms) {
-        if (existing.has(`${taskId}\u0000${arm.label}`)) continue;
+        const armKey = cellArmKey(arm.label, repetition);
+        if (existing.has(`${taskId}\u0000${armKey}`)) continue;
         await this.runs.createRun(
           {
             environment: definition.environment,
@@ -106,7 +117,7 @@ export class ExperimentService {
             strategy: arm.strategy,
             modelId: arm.modelId,
             reflectorModelId: arm.reflectorModelId,
-            models: arm.models,
+            models: sampledModels(arm, repetitionSeed(arm.seed, repetition, repeatsOf(definition))),
             maxTrials: arm.maxTrials ?? definition.maxTrials,
             memoryWindow: arm.memoryWindow,
             maxStepsPerTrial: arm.maxStepsPerTrial,
@@ -119,10 +130,10 @@ export class ExperimentService {
             warmStart: arm.warmStart,
             writeMemory: arm.writeMemory,
             replayMode: "recorded",
-            // Arms share calls within this experiment; a new experiment samples the model afresh.
-            cacheScope: record.id,
+            // Arms share calls within one repetition of this experiment; a new experiment (or repetition) samples the model afresh.
+            cacheScope: repetitionCacheScope(record.id, repetition),
           },
-          { start: false, cell: { experimentId: record.id, taskId, arm: arm.label } },
+          { start: false, cell: { experimentId: record.id, taskId, arm: armKey } },
         );
         created += 1;
       }
@@ -138,10 +149,11 @@ export class ExperimentService {
    * Resumes an experiment where it stopped: missing runs are created, paused ones resumed; interrupted ones the pool takes over anyway.
    * Issue 16: with `budget` (a new experiment budget, split over its runs as at the start), budget-exhausted runs resume with their share.
    */
-  async resume(id: string, options: { budget?: Budget | null } = {}): Promise<ExperimentRecord> {
+  async resume(id: string, options: { budget?: Budget | null; taskSet?: string } = {}): Promise<ExperimentRecord> {
     const record = await this.get(id);
+    await this.assertSameTasks(record, options.taskSet);
     await this.ensureRuns(record, { start: false });
-    const share = options.budget === undefined ? undefined : splitBudget(options.budget, record.definition.taskIds.length * record.definition.arms.length);
+    const share = options.budget === undefined ? undefined : splitBudget(options.budget, record.definition.taskIds.length * record.definition.arms.length * repeatsOf(record.definition));
     for (const link of await this.store.experiments.listExperimentRuns(id)) {
       const run = await this.runs.getRun(link.runId);
       const status = await this.runs.status(run);
@@ -150,6 +162,32 @@ export class ExperimentService {
     }
     this.workers.wake();
     return record;
+  }
+
+  /**
+   * The pin of the tasks an experiment would run on now: from `taskSet` (e.g. a file given again to
+   * `cli experiment resume --tasks`) or the experiment's own task set.
+   */
+  async currentPin(record: ExperimentRecord, taskSet = record.definition.taskSet): Promise<DatasetPin> {
+    return pinTasks(await this.runs.tasksById(record.definition.environment, taskSet), record.definition.taskIds);
+  }
+
+  /**
+   * Refuses to go on when the experiment's tasks changed since it was pinned (the built-in set after an
+   * update, or another file given to resume): new runs would run other tasks than the recorded ones.
+   * Experiments recorded before pinning have no pin and are not checked.
+   * @throws AppError("conflict") naming what changed.
+   */
+  private async assertSameTasks(record: ExperimentRecord, taskSet?: string): Promise<void> {
+    const pinned = record.definition.dataset;
+    if (!pinned) return;
+    const difference = datasetDifference(pinned, await this.currentPin(record, taskSet));
+    if (difference !== null) {
+      throw new AppError(
+        "conflict",
+        `Experiment ${record.id} is pinned to its tasks by content, and they changed: ${difference}. Nothing was run; its recorded runs are kept. Resume with the task file it started on, or start a new experiment on the changed tasks.`,
+      );
+    }
   }
 
   /** Cancels every run of the experiment its status lets cancel (`allowedActions`: queued, running, paused, budget-exhausted…; ended ones stay as they are). */
@@ -172,6 +210,26 @@ export class ExperimentService {
   async summary(id: string, now = Date.now()): Promise<ExperimentSummary> {
     const record = await this.get(id);
     return summarizeExperiment(record, await this.cells(record), now);
+  }
+
+  /**
+   * The paired tests of arm `a` against arm `b` on their common (task, repetition) runs
+   * (lib/domain/experiment-tests.ts): exact McNemar on final success, paired bootstraps on AUC and cost.
+   * @throws AppError("invalid-input") for a label that is not an arm of the experiment (the message lists them).
+   */
+  async compare(id: string, a: string, b: string): Promise<PairedComparison[]> {
+    const record = await this.get(id);
+    const labels = record.definition.arms.map((arm) => arm.label);
+    for (const label of [a, b]) {
+      if (!labels.includes(label)) throw new AppError("invalid-input", `Experiment ${id} has no arm "${label}"; its arms are ${labels.map((l) => `"${l}"`).join(", ")}.`);
+    }
+    if (a === b) throw new AppError("invalid-input", `Compare two different arms (both are "${a}").`);
+    const cells = await this.cells(record);
+    const armOf = (label: string) => {
+      const arm = record.definition.arms.find((candidate) => candidate.label === label)!;
+      return { label, trials: arm.maxTrials ?? record.definition.maxTrials, units: cells.filter((cell) => cell.arm === label).map(armUnitOf) };
+    };
+    return compareArms(armOf(a), armOf(b), stringSeed(`${record.id}\u0000${a}\u0000${b}`));
   }
 
   async list(limit = 50): Promise<ExperimentListItem[]> {
@@ -198,9 +256,10 @@ export class ExperimentService {
   /** One store query for all cells; statuses by the one status function (lib/domain/status.ts). */
   private async cells(record: ExperimentRecord): Promise<CellInput[]> {
     const rows = await this.store.experiments.listExperimentCells(record.id);
+    const labels = record.definition.arms.map((arm) => arm.label);
     return rows.map((row) => ({
       taskId: row.taskId,
-      arm: row.arm,
+      ...parseCellArmKey(row.arm, labels),
       runId: row.runId,
       summary: row.summary,
       status: branchStatus(row.summary, this.workers.isActive(row.rootBranchId) ? "live" : leaseStateOf(row.lease)),
@@ -208,4 +267,18 @@ export class ExperimentService {
       ...(row.summary.f1ByTrial && row.summary.f1ByTrial.length > 0 ? { f1ByTrial: row.summary.f1ByTrial } : {}),
     }));
   }
+}
+
+/**
+ * An arm's per-role model requests with its sampling settings filled in: the arm's `temperature` for
+ * every role that names none, and the repetition's seed (lib/domain/experiment-cells.ts `repetitionSeed`).
+ */
+function sampledModels(arm: Arm, seed: number | undefined): RoleModelsRequest | undefined {
+  if (arm.temperature === undefined && seed === undefined) return arm.models;
+  const role = (choice: RoleModelsRequest["actor"]) => ({
+    ...choice,
+    ...(choice?.temperature === undefined && arm.temperature !== undefined ? { temperature: arm.temperature } : {}),
+    ...(seed === undefined ? {} : { seed }),
+  });
+  return { actor: role(arm.models?.actor), reflector: role(arm.models?.reflector), evaluator: role(arm.models?.evaluator) };
 }

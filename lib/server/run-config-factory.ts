@@ -47,7 +47,7 @@ export function builtInSummarizer(family: string): PromptTemplate {
 export function roleModelsOf(request: CreateRunRequest, family: EnvironmentEntry["family"]): RunConfig["models"] {
   const pick = (role: "actor" | "reflector" | "evaluator", modelId: string, maxOutputTokens: number) => {
     const choice = request.models?.[role];
-    return { modelId: choice?.modelId ?? modelId, temperature: choice?.temperature ?? 0, maxOutputTokens: choice?.maxOutputTokens ?? maxOutputTokens };
+    return { modelId: choice?.modelId ?? modelId, temperature: choice?.temperature ?? 0, maxOutputTokens: choice?.maxOutputTokens ?? maxOutputTokens, ...(choice?.seed === undefined ? {} : { seed: choice.seed }) };
   };
   const actor = pick("actor", request.modelId, family.maxOutputTokens?.actor ?? ACTOR_MAX_OUTPUT_TOKENS);
   const reflector = pick("reflector", request.reflectorModelId ?? request.modelId, family.maxOutputTokens?.reflector ?? REFLECTOR_MAX_OUTPUT_TOKENS);

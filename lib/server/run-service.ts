@@ -129,6 +129,16 @@ export class RunService {
     return this.listTasks(environment, saved.id);
   }
 
+  /**
+   * A task set's tasks as stored (the JSON each run copies into its config), by task id.
+   * @throws AppError("not-found") for an unknown task set.
+   */
+  async tasksById(environment: string, taskSet: string): Promise<Map<string, unknown>> {
+    const entry = environmentEntry(environment);
+    const { tasks } = await this.taskSet(environment, taskSet);
+    return new Map(tasks.map((task) => [entry.family.summarize(entry.family.parseTask(task)).id, task as unknown]));
+  }
+
   async listTaskSets(): Promise<Array<{ id: string; name: string; environment: string; taskCount: number }>> {
     return this.store.listTaskSets();
   }

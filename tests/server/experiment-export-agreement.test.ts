@@ -63,8 +63,12 @@ describe("experiment exports: CSV, JSON and the summary agree on a code experime
     // Each row's outcome is the summary's: success exactly at the cell's solvedAtTrial; the cells are the JSON's.
     expect(json.cells).toEqual(summary.cells);
     for (const cell of summary.cells) {
-      const rows = csv.filter((row) => row.run_id === cell.runId);
+      const all = csv.filter((row) => row.run_id === cell.runId);
+      // Long format: the played trials, then the ended run carried forward to the trial budget (2 here).
+      const rows = all.filter((row) => row.carried_forward === "false");
       expect(rows.length).toBe(cell.trials);
+      expect(all.map((row) => Number(row.trial))).toEqual([1, 2]);
+      for (const row of all) expect(row.solved_so_far).toBe(String(cell.solvedAtTrial !== null && Number(row.trial) >= cell.solvedAtTrial));
       expect(rows.filter((row) => row.outcome === "success").map((row) => Number(row.trial))).toEqual(cell.solvedAtTrial === null ? [] : [cell.solvedAtTrial]);
       expect(rows.some((row) => row.false_positive === "true")).toBe(cell.falsePositive);
       for (const row of rows) expect(row).toMatchObject({ memory_window: expect.stringMatching(/^\d*$/), actor_temperature: "0", actor_template: expect.stringMatching(/^code\/.+@\d+$/) });

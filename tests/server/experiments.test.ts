@@ -150,7 +150,7 @@ describe("experiments: tasks × arms × trials", () => {
     expect(summary.arms.reduce((n, arm) => n + arm.calls.live, 0)).toBe(first);
   });
 
-  it("exports one CSV row per task × arm × trial that parses back to the runs' numbers", async () => {
+  it("exports one CSV row per task × arm × trial, carried forward to the trial budget, that parses back to the runs' numbers", async () => {
     const { context } = setup();
     const record = await runExperiment(context, qaTasks.slice(0, 2), 3);
     const rows = parse(await context.experimentExport.csv(record.id), { columns: true }) as Array<Record<string, string>>;
@@ -160,7 +160,9 @@ describe("experiments: tasks × arms × trials", () => {
     for (const [cell, log] of logs) {
       const [task, arm] = cell.split("/");
       const state = foldRun(log);
-      expected += state.trials.length;
+      // Every run ended, so each has a row for each of the 3 trials: the ones it played, then carried forward.
+      expected += 3;
+      expect(rows.filter((candidate) => candidate.task_id === task && candidate.arm === arm && candidate.carried_forward === "true")).toHaveLength(3 - state.trials.length);
       for (const trial of state.trials) {
         const row = rows.find((candidate) => candidate.task_id === task && candidate.arm === arm && Number(candidate.trial) === trial.trial);
         expect(row).toBeDefined();

@@ -1,4 +1,5 @@
-import type { DemoScriptBook } from "@/lib/domain/demo-script";
+import type { DemoCallContext, DemoScriptBook } from "@/lib/domain/demo-script";
+import { seededInformed } from "@/lib/domain/demo-variation";
 import { matchKeyFacts } from "@/lib/domain/key-facts";
 import { builtinQaDemoScripts } from "./builtin-demo-scripts";
 import { builtinQaKeyFacts, type QaTaskKeyFacts } from "./builtin-key-facts";
@@ -147,11 +148,12 @@ const scriptsByQuestion = new Map<string, { script: QaDemoScript; facts: QaTaskK
  *    else of the `naive` path, as ` <thought>\nAction n: <Verb>[argument]`; past
  *    the end of the path the last step is repeated with the new number. A
  *    chain-of-thought prompt gets the `cot` script's one step (informed when the
- *    memory states the CoT key facts) in the same shape;
+ *    memory states the CoT key facts) in the same shape; with `context.seed` the
+ *    choice of path is drawn ({@link seededInformed});
  * 4. anything else gets null.
  */
 export const qaDemoScriptBook: DemoScriptBook = {
-  respond(prompt: string): string | null {
+  respond(prompt: string, context?: DemoCallContext): string | null {
     const located = findLastQuestion(prompt);
     if (located === null) return null;
     const found = scriptsByQuestion.get(located.question);
@@ -163,8 +165,10 @@ export const qaDemoScriptBook: DemoScriptBook = {
     if (stepMatch === null) return null;
     const step = Number(stepMatch[1]);
     const memory = memoryBlockOf(prompt, located.index);
-    if (cot) return scriptedStep([matchKeyFacts(facts.cot, memory).helps ? script.cot.informed : script.cot.naive], step);
-    const informed = matchKeyFacts(facts.react, memory).helps;
+    // With a seed (repeats), whether the lesson is acted on is drawn per task and memory (lib/domain/demo-variation.ts).
+    const key = `${located.question}\u0000${memory}`;
+    if (cot) return scriptedStep([seededInformed(context?.seed, key, matchKeyFacts(facts.cot, memory).helps) ? script.cot.informed : script.cot.naive], step);
+    const informed = seededInformed(context?.seed, key, matchKeyFacts(facts.react, memory).helps);
     return scriptedStep(informed ? script.informed : script.naive, step);
   },
 };
