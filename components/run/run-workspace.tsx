@@ -21,6 +21,7 @@ import { practiceCursor, ReflectionPractice } from "@/components/reflection-prac
 import { ReplayBar, RunUrlSync } from "@/components/replay";
 import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
 import { RunGraph } from "@/components/run-graph";
+import { RunMainViews } from "@/components/transcript";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
@@ -400,7 +401,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         >
           {/* Docked above the graph, never over it: no lane header is ever covered (issue 15, part 6). */}
           <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
-          <div className="relative min-h-0 flex-1" data-testid="run-graph-viewport">
+          <RunMainViews graph={graph}>
             {isPending ? (
               <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
                 <Spinner /> Loading the branch…
@@ -420,7 +421,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
             ) : (
               <RunGraph graph={graph} live={executing} />
             )}
-          </div>
+          </RunMainViews>
         </main>
         <SidePanelResizer />
         <aside

@@ -37,6 +37,8 @@ export interface RunUiState {
   presenter: boolean;
   /** Below the `lg` breakpoint (1024 px) the run page shows one pane at a time: the graph, the inspector ("details") or the memory / steer column. */
   mobilePane: MobilePane;
+  /** What the run's main area shows: the graph, or the same run as a text transcript (components/transcript). */
+  mainView: MainView;
   selectNode: (nodeId: string | null) => void;
   closeInspector: () => void;
   setSidePanelWidth: (width: number) => void;
@@ -51,6 +53,7 @@ export interface RunUiState {
   setSpotlight: (nodeIds: readonly string[]) => void;
   setPresenter: (presenter: boolean) => void;
   setMobilePane: (pane: MobilePane) => void;
+  setMainView: (view: MainView) => void;
 }
 
 export type SideTab = "memory" | "steer";
@@ -58,11 +61,14 @@ export type SideTab = "memory" | "steer";
 /** The run page's panes on a narrow screen (see {@link RunUiState.mobilePane}). */
 export type MobilePane = "graph" | "details" | "memory";
 
+/** The run's main area: the graph canvas, or the transcript (its text alternative). */
+export type MainView = "graph" | "transcript";
+
 export const SIDE_PANEL_MIN = 320;
 export const SIDE_PANEL_MAX = 760;
 
 /** Creates a fresh store; `initial` overrides defaults (handy in tests). */
-export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNodeId" | "inspectorOpen" | "sidePanelWidth" | "followLive" | "memoryPanelCollapsed" | "sideTab" | "branchTreeOpen" | "cursor" | "speed" | "spotlight" | "presenter">> = {}): StoreApi<RunUiState> {
+export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNodeId" | "inspectorOpen" | "sidePanelWidth" | "followLive" | "memoryPanelCollapsed" | "sideTab" | "branchTreeOpen" | "cursor" | "speed" | "spotlight" | "presenter" | "mainView">> = {}): StoreApi<RunUiState> {
   return createStore<RunUiState>()((set) => ({
     selectedNodeId: null,
     inspectorOpen: false,
@@ -77,6 +83,7 @@ export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNode
     spotlight: [],
     presenter: false,
     mobilePane: "graph",
+    mainView: "graph",
     ...initial,
     selectNode: (nodeId) => set({ selectedNodeId: nodeId, inspectorOpen: nodeId !== null }),
     closeInspector: () => set({ inspectorOpen: false, selectedNodeId: null }),
@@ -91,6 +98,7 @@ export function createRunUiStore(initial: Partial<Pick<RunUiState, "selectedNode
     setSpotlight: (spotlight) => set({ spotlight }),
     setPresenter: (presenter) => set({ presenter }),
     setMobilePane: (mobilePane) => set({ mobilePane }),
+    setMainView: (mainView) => set({ mainView }),
   }));
 }
 

@@ -1,0 +1,2 @@
+export { RunMainViews } from "./run-main-views";
+export { RunTranscript } from "./run-transcript";
