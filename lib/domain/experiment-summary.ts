@@ -98,7 +98,7 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
   const solvedTotal = sumOrNull(solvedCosts);
   const repeats = repeatsOf(definition);
   const tasks = definition.taskIds.length;
-  const curve = successCurveWithIntervals(cells.map(armUnitOf), tasks, repeats, trials, stringSeed(`${record.id}\u0000${label}`));
+  const curve = successCurveWithIntervals(cells.map(armUnitOf), tasks, repeats, trials, stringSeed(label));
   const costUsd = sumOrNull([acting, evaluating, reflecting]);
   const solvedRuns = solved.filter((trial) => trial !== null).length;
   return {
@@ -194,7 +194,6 @@ export function summarizeExperiment(record: ExperimentRecord, cells: readonly Ce
   const arms = definition.arms.map((arm) => armResult(record, arm.label, cells.filter((cell) => cell.arm === arm.label)));
   const tests = allPairedComparisons(
     arms.map((arm) => ({ label: arm.label, trials: arm.trials, units: cells.filter((cell) => cell.arm === arm.label).map(armUnitOf) })),
-    stringSeed(record.id),
   );
   return {
     experiment: record,

@@ -1,5 +1,6 @@
 import type { EnvironmentId, Strategy } from "@/lib/domain/config";
 import type { PairedTest, Template, TemplateListItem, TemplateRole, TemplateVersion } from "@/lib/domain/template-library";
+import { pValueText } from "@/lib/domain/stats/p-value";
 
 /**
  * View models of the template library pages (lists, version history, labels,
@@ -102,7 +103,7 @@ export function builtInCounterpart<T extends Pick<TemplateListItem, "id" | "fami
 export function pairedTestSentence(test: PairedTest, labels: { a: string; b: string } = { a: "A", b: "B" }): string {
   const tasks = `n = ${test.n} ${test.n === 1 ? "task" : "tasks"}`;
   const discordant = `${test.aOnly} vs ${test.bOnly} discordant (solved by ${labels.a} only vs ${labels.b} only)`;
-  const p = `p = ${formatP(test.pValue)}`;
+  const p = pValueText(test.pValue);
   return `${tasks}, ${discordant}, ${p}: ${pairedTestVerdict(test, labels)}`;
 }
 

@@ -10,7 +10,6 @@ import {
 } from "@/lib/domain/experiment";
 import { armUnitOf, summarizeExperiment, type CellInput } from "@/lib/domain/experiment-summary";
 import { compareArms, type PairedComparison } from "@/lib/domain/experiment-tests";
-import { stringSeed } from "@/lib/domain/stats/string-seed";
 import { allowedActions, branchStatus } from "@/lib/domain/status";
 import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import type { RunStore } from "@/lib/db/store";
@@ -229,7 +228,7 @@ export class ExperimentService {
       const arm = record.definition.arms.find((candidate) => candidate.label === label)!;
       return { label, trials: arm.maxTrials ?? record.definition.maxTrials, units: cells.filter((cell) => cell.arm === label).map(armUnitOf) };
     };
-    return compareArms(armOf(a), armOf(b), stringSeed(`${record.id}\u0000${a}\u0000${b}`));
+    return compareArms(armOf(a), armOf(b));
   }
 
   async list(limit = 50): Promise<ExperimentListItem[]> {
