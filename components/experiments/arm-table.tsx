@@ -7,6 +7,9 @@ import { NOT_RECORDED } from "@/components/provenance";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { ArmSwatch, isScriptedModel, METRIC_NAME, OracleLabel, ScriptedLabel } from "./labels";
 
+/** A solved count: whole with one repetition, the mean over repetitions (two decimals) with more. */
+const count = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+
 const th = "px-2 py-2 font-semibold";
 const td = "px-2 py-2 tabular-nums";
 
@@ -103,10 +106,12 @@ export function ArmTable({
                   </span>
                 </th>
                 <td className={`${td} text-right`} data-testid="rate-first">
-                  {rates.first.percent}% <span className="text-[11px] text-slate-500">({rates.first.solved}/{rates.first.tasks})</span>
+                  {rates.first.percent}%{rates.first.ci ? <span className="text-[11px] text-slate-600" data-testid="rate-ci"> [{rates.first.ci[0]}, {rates.first.ci[1]}]</span> : null}{" "}
+                  <span className="text-[11px] text-slate-500">({count(rates.first.solved)}/{rates.first.tasks})</span>
                 </td>
                 <td className={`${td} text-right`} data-testid="rate-last">
-                  {rates.last.percent}% <span className="text-[11px] text-slate-500">({rates.last.solved}/{rates.last.tasks}, trial {rates.lastTrial})</span>
+                  {rates.last.percent}%{rates.last.ci ? <span className="text-[11px] text-slate-600" data-testid="rate-ci"> [{rates.last.ci[0]}, {rates.last.ci[1]}]</span> : null}{" "}
+                  <span className="text-[11px] text-slate-500">({count(rates.last.solved)}/{rates.last.tasks}, trial {rates.lastTrial})</span>
                 </td>
                 {environment === "qa" ? (
                   <td className={`${td} text-right`} data-testid="arm-f1">

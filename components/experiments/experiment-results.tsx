@@ -25,6 +25,11 @@ import { ExperimentStatusBadge } from "./experiment-status";
 import { FAMILY_NAME, isScriptedModel, METRIC_EXPLANATION, METRIC_NAME, OracleLabel } from "./labels";
 import { SuccessCurves } from "./success-curves";
 import { TaskGrid } from "./task-grid";
+import { PairedTests } from "./paired-tests";
+import { CostEffectiveness } from "./cost-effectiveness";
+import { repeatsOf } from "@/lib/domain/experiment";
+import { shortHash } from "@/lib/domain/dataset-pin";
+import { DEMO_VARIATION_NOTE } from "@/lib/domain/demo-variation";
 import { RecordedBadge, ReadOnlyNote } from "@/components/provenance";
 import { overlayHref } from "@/lib/query/overlay-series";
 import { runTheseTasksHref } from "@/lib/query/experiment-prefill";
@@ -33,10 +38,14 @@ import { isAbExperiment } from "@/lib/query/template-ab";
 
 const Section = PageSection;
 
-const EXPORTS: Array<{ format: ExperimentExportFormat; label: string; hint: string }> = [
-  { format: "csv", label: "CSV", hint: "One row per task × arm × trial: outcome, verdict, score, tokens, cost, latency" },
-  { format: "json", label: "JSON", hint: "The summary and every run's outcome" },
-  { format: "events", label: "Events", hint: "Every run's event log, one JSON event per line (NDJSON)" },
+const EXPORTS: Array<{ format: ExperimentExportFormat; figure?: "curve" | "cost"; label: string; hint: string; testId: string }> = [
+  { format: "csv", label: "CSV", testId: "export-csv", hint: "Long format: one row per task × arm × repetition × trial up to the trial budget (carried forward), with the solved-so-far flag, verdicts, halt reason, steps, tokens, cost, templates, model, temperature, seed, Ω" },
+  { format: "json", label: "JSON", testId: "export-json", hint: "The summary with intervals and paired tests, every run's outcome and the CSV's rows" },
+  { format: "events", label: "Events", testId: "export-events", hint: "Every run's event log, one JSON event per line (NDJSON)" },
+  { format: "md", label: "Markdown", testId: "export-md", hint: "Arm × trial 1 / last trial / Δ with 95 % intervals, cost per solved task, and the paired tests" },
+  { format: "latex", label: "LaTeX", testId: "export-latex", hint: "The same tables as a LaTeX document (booktabs)" },
+  { format: "svg", figure: "curve", label: "Curve SVG", testId: "export-svg", hint: "The success-by-trial curves with their 95 % bands" },
+  { format: "svg", figure: "cost", label: "Cost SVG", testId: "export-svg-cost", hint: "Final success against cost per run, one point per arm with its interval" },
 ];
 
 /** Cancel (with a confirmation step) and Resume. */
@@ -91,11 +100,11 @@ function Controls({ summary }: { summary: ExperimentSummary }) {
         Export:
         {EXPORTS.map((item) => (
           <a
-            key={item.format}
-            href={experimentExportHref(id, item.format)}
+            key={item.testId}
+            href={experimentExportHref(id, item.format, item.figure)}
             download
             title={item.hint}
-            data-testid={`export-${item.format}`}
+            data-testid={item.testId}
             className="inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sky-600"
           >
             {item.label}
@@ -164,6 +173,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
   const usesDemo = summary.arms.some((arm) => isScriptedModel(arm.modelId, scripted));
   const titles = new Map((tasks.data?.tasks ?? []).map((task) => [task.id, task.title]));
   const trialsText = [...new Set(summary.arms.map((arm) => arm.trials))].join(" / ");
+  const repeats = repeatsOf(definition);
 
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 space-y-4 px-4 py-5" data-testid="experiment-results" data-status={summary.status}>
@@ -196,7 +206,15 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         {summary.experiment.provenance ? <ReadOnlyNote provenance={summary.experiment.provenance} showNotes /> : null}
         <p className="text-xs text-slate-600">
           {FAMILY_NAME[environment]} · task set {summary.experiment.taskSetName} · {definition.taskIds.length} {definition.taskIds.length === 1 ? "task" : "tasks"} ×{" "}
-          {definition.arms.length} {definition.arms.length === 1 ? "arm" : "arms"} · up to {trialsText} trials · started {formatTime(summary.experiment.createdAt)}
+          {definition.arms.length} {definition.arms.length === 1 ? "arm" : "arms"}
+          {repeats > 1 ? <span data-testid="experiment-repeats-text"> × {repeats} repetitions</span> : null} · up to {trialsText} trials · started{" "}
+          {formatTime(summary.experiment.createdAt)}
+          {definition.dataset ? (
+            <span data-testid="experiment-dataset-hash" title={`Tasks pinned by content: SHA-256 ${definition.dataset.hash}. Resume is refused if they change.`}>
+              {" "}
+              · tasks pinned <code className="font-mono">{shortHash(definition.dataset.hash)}</code>
+            </span>
+          ) : null}
         </p>
         <div className="flex flex-wrap items-center justify-between gap-3">
           <ExperimentProgress summary={summary} />
@@ -208,6 +226,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
             {definition.taskSet === "builtin"
               ? "On the built-in tasks it fails trial 1, reflects and then succeeds under Reflexion, and keeps failing without memory: these curves show how the playground measures, not how a real model performs."
               : "It has scripts only for the built-in tasks; on an uploaded set it answers without a script and fails, so these curves say nothing about the strategies. Pick a real model for uploaded tasks."}
+            {repeats > 1 ? <span data-testid="demo-variation-note"> With repeats it is {DEMO_VARIATION_NOTE}, so repetitions differ.</span> : null}
           </Notice>
         ) : null}
       </header>
@@ -227,6 +246,12 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         </p>
       </Section>
 
+      <Section title="Paired tests" id="tests-heading">
+        <PairedTests summary={summary} />
+      </Section>
+      <Section title="Cost-effectiveness" id="cost-heading">
+        <CostEffectiveness summary={summary} />
+      </Section>
       {isAbExperiment(summary.experiment) ? <AbResultSection experimentId={summary.experiment.id} running={summary.status === "running"} done={summary.progress.done} titles={titles} /> : null}
 
       <Section title="Per arm" id="arms-heading">
@@ -240,7 +265,11 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         </p>
       </Section>
 
-      <Section title="Tasks × arms" id="grid-heading" right={<span className="text-xs text-slate-500">Click a cell to open its run, or Compare to see the arms side by side.</span>}>
+      <Section title="Tasks × arms" id="grid-heading" right={
+          <span className="text-xs text-slate-500">
+            {repeats > 1 ? `Repetition 1 of ${repeats}. ` : ""}Click a cell to open its run, or Compare to see the arms side by side.
+          </span>
+        }>
         <TaskGrid summary={summary} titles={titles} />
       </Section>
     </main>

@@ -58,6 +58,7 @@ export function NewExperimentForm() {
   ]);
   const [maxTrials, setMaxTrials] = useState("5");
   const [concurrency, setConcurrency] = useState("4");
+  const [repeats, setRepeats] = useState("1");
   const [chosenName, setName] = useState<string | null>(null);
   const create = useCreateExperiment();
   // "Run these tasks yourself" (?from=<experiment>): its environment, task set, task ids, arms' strategies and trials.
@@ -74,7 +75,7 @@ export function NewExperimentForm() {
     setMaxTrials(String(prefill.maxTrials));
     setName(prefill.name);
   }
-  const ids = { name: useId(), environment: useId(), taskSet: useId(), trials: useId(), concurrency: useId(), search: useId() };
+  const ids = { name: useId(), environment: useId(), taskSet: useId(), trials: useId(), concurrency: useId(), repeats: useId(), search: useId() };
 
   const supported: Strategy[] = family?.supportedStrategies ?? ["none", "reflexion"];
   // A strategy the newly chosen family cannot run falls back to its first one (the server would refuse it).
@@ -95,11 +96,16 @@ export function NewExperimentForm() {
   const trialsValid = Number.isInteger(trialsNumber) && trialsNumber >= 1 && trialsNumber <= 50;
   const concurrencyNumber = Number(concurrency);
   const concurrencyValid = Number.isInteger(concurrencyNumber) && concurrencyNumber >= 1 && concurrencyNumber <= 32;
+  const repeatsNumber = Number(repeats);
+  const repeatsValid = Number.isInteger(repeatsNumber) && repeatsNumber >= 1 && repeatsNumber <= 20;
+  const runCount = taskCount * arms.length * (repeatsValid ? repeatsNumber : 1);
   const built = armsFromDrafts(effectiveArms, defaultModelId, family);
   const problem = !trialsValid
     ? "Max trials is a whole number from 1 to 50."
     : !concurrencyValid
       ? "Concurrency is a whole number from 1 to 32."
+      : !repeatsValid
+        ? "Repeats is a whole number from 1 to 20."
       : subset && chosenTaskIds.length === 0
         ? "Tick at least one task, or choose all tasks."
         : !subset && tasks.isSuccess && allTasks.length === 0
@@ -123,7 +129,7 @@ export function NewExperimentForm() {
           New experiment
         </h1>
         <p className="mb-4 mt-1 text-xs leading-relaxed text-slate-600">
-          Every task runs once per arm, up to the trial budget, and stops at its first success. Arms run in recorded mode: a call one arm has already made
+          Every task runs once per arm (or Repeats times), up to the trial budget, and stops at its first success. Arms run in recorded mode: a call one arm has already made
           with an identical prompt (e.g. trial 1 of ReAct only and of Reflexion) is served from the response cache to the others. From a terminal:{" "}
           <code className="font-mono text-[11px] text-slate-800">{CLI_EXAMPLE}</code>
         </p>
@@ -153,6 +159,7 @@ export function NewExperimentForm() {
                 arms: built.arms,
                 maxTrials: trialsNumber,
                 concurrency: concurrencyNumber,
+                repeats: repeatsNumber,
               },
               {
                 // Prefilled from another experiment: its curves and the new one's on one chart, the new one growing live.
@@ -338,7 +345,7 @@ export function NewExperimentForm() {
             {arms.length >= MAX_ARMS ? <p className="text-[11px] text-slate-500">At most {MAX_ARMS} arms.</p> : null}
           </fieldset>
 
-          <div className="grid gap-3 sm:grid-cols-2">
+          <div className="grid gap-3 sm:grid-cols-3">
             <Field label="Max trials" htmlFor={ids.trials} hint="Each run stops at its first success; the curves go from trial 1 to this trial.">
               <input
                 id={ids.trials}
@@ -371,6 +378,24 @@ export function NewExperimentForm() {
                 onChange={(event) => setConcurrency(event.target.value)}
               />
             </Field>
+            <Field
+              label="Repeats"
+              htmlFor={ids.repeats}
+              hint="Runs of every task in every arm, each sampled afresh (seeded per repetition): rates then get bootstrap intervals over tasks and repetitions."
+            >
+              <input
+                id={ids.repeats}
+                type="number"
+                min={1}
+                max={20}
+                inputMode="numeric"
+                data-testid="experiment-repeats"
+                className={cn(inputClass, !repeatsValid && "border-red-500")}
+                aria-invalid={!repeatsValid}
+                value={repeats}
+                onChange={(event) => setRepeats(event.target.value)}
+              />
+            </Field>
           </div>
 
           {demoOnImported ? (
@@ -389,10 +414,11 @@ export function NewExperimentForm() {
 
           <div className="flex items-center gap-3">
             <Button type="submit" variant="primary" disabled={!canStart} data-testid="start-experiment">
-              {create.isPending ? "Starting…" : `Start ${taskCount * arms.length} ${taskCount * arms.length === 1 ? "run" : "runs"}`}
+              {create.isPending ? "Starting…" : `Start ${runCount} ${runCount === 1 ? "run" : "runs"}`}
             </Button>
             <span className="text-xs text-slate-500">
-              {taskCount} {taskCount === 1 ? "task" : "tasks"} × {arms.length} {arms.length === 1 ? "arm" : "arms"}, up to {trialsValid ? trialsNumber : "?"} trials each
+              {taskCount} {taskCount === 1 ? "task" : "tasks"} × {arms.length} {arms.length === 1 ? "arm" : "arms"}
+              {repeatsValid && repeatsNumber > 1 ? ` × ${repeatsNumber} repeats` : ""}, up to {trialsValid ? trialsNumber : "?"} trials each
             </span>
           </div>
         </form>

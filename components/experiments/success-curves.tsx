@@ -1,9 +1,9 @@
 "use client";
 
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import type { ArmResult } from "@/lib/domain/experiment";
 import type { EnvironmentId } from "@/lib/domain/config";
-import { armRates, curveKey, endLabelRanks, successCurveRows, type CurveRow } from "@/lib/graph/compare-arms";
+import { armRates, bandKey, curveKey, endLabelRanks, successCurveRows, type CurveRow } from "@/lib/graph/compare-arms";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { ArmSwatch, armStyle, METRIC_NAME } from "./labels";
 
@@ -23,7 +23,7 @@ function CurveTooltip({ active, label, rows, arms }: Pick<TooltipContentProps, "
               <ArmSwatch index={index} />
               <span className="font-medium text-slate-800">{arm.label}</span>
               <span className="tabular-nums text-slate-700">
-                {point ? `${point.solved}/${point.tasks} tasks (${point.percent}%)` : "no such trial"}
+                {point ? `${Number.isInteger(point.solved) ? point.solved : point.solved.toFixed(2)}/${point.tasks} tasks (${point.percent}%${point.ci ? `, 95 % interval ${point.ci[0]}–${point.ci[1]}%` : ""})` : "no such trial"}
               </span>
             </li>
           );
@@ -54,7 +54,8 @@ export function endLabelMargin(arms: ReadonlyArray<Pick<ArmResult, "label">>, en
  * The cumulative success-by-trial curves, one line per arm (the Reflexion
  * paper's Fig. 3): x = trial, y = % of the arm's tasks solved at or before that
  * trial. Lines differ in colour, dash and end label; the legend below gives the
- * counts in words.
+ * counts in words. Each line has its 95 % band (`successByTrialCI`: Wilson with one
+ * repetition, a bootstrap over tasks and repetitions with more), named under the chart.
  */
 export function SuccessCurves({
   arms,
@@ -75,6 +76,8 @@ export function SuccessCurves({
   const metric = mixedFamilies ? null : METRIC_NAME[environment];
   const labelRanks = endLabelRanks(arms);
   const rightMargin = endLabelMargin(arms, endLabelMax);
+  const banded = arms.some((arm) => (arm.successByTrialCI ?? []).length > 0);
+  const repeats = Math.max(1, ...arms.map((arm) => arm.repeats ?? 1));
   return (
     <figure className="space-y-3" data-testid="success-curves" aria-labelledby="success-curves-caption">
       <figcaption id="success-curves-caption" className="text-xs text-slate-600">
@@ -83,7 +86,7 @@ export function SuccessCurves({
       {lastTrial === 0 ? (
         <p className="py-10 text-center text-sm text-slate-500">No trials yet: the curves appear when the first runs end a trial.</p>
       ) : (
-        <LineChart
+        <ComposedChart
           data={rows}
           responsive
           style={{ width: "100%", height: 300 }}
@@ -109,6 +112,24 @@ export function SuccessCurves({
             label={{ value: yAxisLabel(metric), angle: -90, position: "insideLeft", offset: 4, dy: 60, fontSize: 12, fill: "#334155" }}
           />
           <Tooltip content={(props) => <CurveTooltip active={props.active} label={props.label} rows={rows} arms={arms} />} />
+          {arms.map((arm, index) =>
+            (arm.successByTrialCI ?? []).length > 0 ? (
+              <Area
+                key={`band-${arm.label}`}
+                dataKey={bandKey(index)}
+                name={`${arm.label} 95 % band`}
+                type="linear"
+                className={`curve-band curve-band-${index}`}
+                stroke="none"
+                fill={armStyle(index).color}
+                fillOpacity={0.14}
+                isAnimationActive={false}
+                activeDot={false}
+                tooltipType="none"
+                legendType="none"
+              />
+            ) : null,
+          )}
           {arms.map((arm, index) => {
             const style = armStyle(index);
             const armLast = Math.min(arm.successByTrial.length, arm.trialsReached ?? Infinity) - 1;
@@ -137,8 +158,16 @@ export function SuccessCurves({
               />
             );
           })}
-        </LineChart>
+        </ComposedChart>
       )}
+      {banded ? (
+        <p className="text-[11px] text-slate-600" data-testid="curve-band-note" data-method={repeats > 1 ? "bootstrap" : "wilson"}>
+          Shaded: 95 % intervals —{" "}
+          {repeats > 1
+            ? `a bootstrap over tasks and repetitions (${repeats} per task; lines are the mean over repetitions).`
+            : "Wilson score intervals (one run per task and arm)."}
+        </p>
+      ) : null}
       <ul className="flex flex-wrap gap-x-6 gap-y-1.5 text-xs text-slate-700" data-testid="curve-legend" aria-label="Legend">
         {arms.map((arm, index) => {
           const rates = armRates(arm);

@@ -16,6 +16,8 @@ export interface CurvePoint {
   tasks: number;
   /** 0–100, rounded to one decimal. */
   percent: number;
+  /** The 95 % interval in percent (one decimal), when the summary has one. */
+  ci?: [number, number];
 }
 
 /**
@@ -27,6 +29,13 @@ export interface CurveRow {
   trial: number;
   points: Array<CurvePoint | null>;
   [key: `arm${number}`]: number | undefined;
+  /** The arm's 95 % interval at this trial in percent, [lo, hi] (key {@link bandKey}); absent without intervals. */
+  [key: `band${number}`]: [number, number] | undefined;
+}
+
+/** The data key of arm `index`'s 95 % band in {@link CurveRow}. */
+export function bandKey(index: number): `band${number}` {
+  return `band${index}`;
 }
 
 /** The data key of arm `index` in {@link CurveRow} (arm labels may hold any character, so they are not keys). */
@@ -43,7 +52,7 @@ export function percentOf(solved: number, tasks: number): number {
  * The curves' data: x = trial 1 … the largest trial budget, y = % of the arm's
  * tasks solved at or before that trial (cumulative: `successByTrial`).
  */
-export function successCurveRows(arms: readonly Pick<ArmResult, "successByTrial" | "tasks" | "trialsReached">[]): CurveRow[] {
+export function successCurveRows(arms: readonly Pick<ArmResult, "successByTrial" | "tasks" | "trialsReached" | "successByTrialCI">[]): CurveRow[] {
   const trials = Math.max(0, ...arms.map((arm) => arm.successByTrial.length));
   return Array.from({ length: trials }, (_, index) => {
     const row: CurveRow = { trial: index + 1, points: [] };
@@ -54,9 +63,14 @@ export function successCurveRows(arms: readonly Pick<ArmResult, "successByTrial"
         row.points.push(null);
         return;
       }
-      const point = { solved, tasks: arm.tasks, percent: percentOf(solved, arm.tasks) };
+      const point: CurvePoint = { solved, tasks: arm.tasks, percent: percentOf(solved, arm.tasks) };
       row.points.push(point);
       row[curveKey(armIndex)] = point.percent;
+      const ci = arm.successByTrialCI?.[index];
+      if (ci) {
+        point.ci = [percentOf(ci[0], arm.tasks), percentOf(ci[1], arm.tasks)];
+        row[bandKey(armIndex)] = point.ci;
+      }
     });
     return row;
   });
@@ -71,12 +85,16 @@ export interface ArmRates {
 }
 
 /** {@link ArmRates} of an arm, from its cumulative `successByTrial`. */
-export function armRates(arm: Pick<ArmResult, "successByTrial" | "tasks" | "trials">): ArmRates {
+export function armRates(arm: Pick<ArmResult, "successByTrial" | "tasks" | "trials" | "successByTrialCI">): ArmRates {
   const first = arm.successByTrial[0] ?? 0;
   const last = arm.successByTrial.at(-1) ?? 0;
+  const ciAt = (index: number): Pick<CurvePoint, "ci"> => {
+    const ci = arm.successByTrialCI?.[index];
+    return ci ? { ci: [percentOf(ci[0], arm.tasks), percentOf(ci[1], arm.tasks)] } : {};
+  };
   return {
-    first: { solved: first, tasks: arm.tasks, percent: percentOf(first, arm.tasks) },
-    last: { solved: last, tasks: arm.tasks, percent: percentOf(last, arm.tasks) },
+    first: { solved: first, tasks: arm.tasks, percent: percentOf(first, arm.tasks), ...ciAt(0) },
+    last: { solved: last, tasks: arm.tasks, percent: percentOf(last, arm.tasks), ...ciAt(arm.successByTrial.length - 1) },
     lastTrial: arm.successByTrial.length || arm.trials,
   };
 }
@@ -119,10 +137,10 @@ export interface GridRow {
   cells: Array<ExperimentCell | null>;
 }
 
-/** The grid's rows, in the experiment's task order, with cells in arm order. */
-export function gridRows(summary: Pick<ExperimentSummary, "experiment" | "cells">): GridRow[] {
+/** The grid's rows, in the experiment's task order, with cells in arm order: repetition `repetition` (default 1) of each. */
+export function gridRows(summary: Pick<ExperimentSummary, "experiment" | "cells">, repetition = 1): GridRow[] {
   const { taskIds, arms } = summary.experiment.definition;
-  const byKey = new Map(summary.cells.map((cell) => [`${cell.taskId}\u0000${cell.arm}`, cell]));
+  const byKey = new Map(summary.cells.filter((cell) => (cell.repetition ?? 1) === repetition).map((cell) => [`${cell.taskId}\u0000${cell.arm}`, cell]));
   return taskIds.map((taskId) => ({ taskId, cells: arms.map((arm) => byKey.get(`${taskId}\u0000${arm.label}`) ?? null) }));
 }
 

@@ -67,11 +67,14 @@ export const experimentQuery = (experimentId: string) =>
   });
 
 /** Export formats of `GET /api/experiments/:id/export`. */
-export type ExperimentExportFormat = "csv" | "json" | "events";
+export type ExperimentExportFormat = "csv" | "json" | "events" | "md" | "latex" | "svg";
 
-/** The download link of an export: CSV (task × arm × trial rows), JSON (summary + per-run outcomes), events (NDJSON of every run). */
-export function experimentExportHref(experimentId: string, format: ExperimentExportFormat): string {
-  return `${experimentPath(experimentId)}/export?format=${format}`;
+/**
+ * The download link of an export: CSV (task × arm × repetition × trial rows, carried forward), JSON (summary, tests,
+ * per-run outcomes), events (NDJSON of every run), md / latex (tables), svg (`figure` curve with bands, or cost).
+ */
+export function experimentExportHref(experimentId: string, format: ExperimentExportFormat, figure?: "curve" | "cost"): string {
+  return `${experimentPath(experimentId)}/export?format=${format}${figure ? `&figure=${figure}` : ""}`;
 }
 
 /**
