@@ -12,7 +12,7 @@ import {
   type NodeMouseHandler,
   type NodeTypes,
 } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore, type KeyboardEvent, type RefObject } from "react";
 import type { RunGraph as RunGraphModel, RunGraphEdge, RunGraphNode, RunGraphViewNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
 import { useResolvedTheme } from "@/components/theme";
@@ -118,8 +118,12 @@ function useInitialViewport(nodes: readonly RunGraphViewNode[], newestFirst: boo
   }, [nodes, width, height, setViewport, newestFirst]);
 }
 
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+/** How long a pan to a node takes, ms: none at all when the system asks for reduced motion. */
+const PAN_MS = 300;
+
 /** While following, pans (keeping the zoom) to the newest node whenever one is added. */
-function useFollowNewest(nodes: readonly RunGraphNode[], enabled: boolean) {
+function useFollowNewest(nodes: readonly RunGraphNode[], enabled: boolean, reducedMotion: boolean) {
   const { setCenter, getZoom } = useReactFlow<FlowViewNode, RunGraphEdge>();
   const lastCount = useRef<number | null>(null);
 
@@ -137,8 +141,21 @@ function useFollowNewest(nodes: readonly RunGraphNode[], enabled: boolean) {
       }
     }
     if (!newest) return;
-    void setCenter(newest.position.x + newest.width / 2, newest.position.y + newest.height / 2, { zoom: getZoom(), duration: 300 });
-  }, [nodes, enabled, setCenter, getZoom]);
+    void setCenter(newest.position.x + newest.width / 2, newest.position.y + newest.height / 2, { zoom: getZoom(), duration: reducedMotion ? 0 : PAN_MS });
+  }, [nodes, enabled, setCenter, getZoom, reducedMotion]);
+}
+
+/** Whether the system asks for less motion (`prefers-reduced-motion: reduce`), following changes to the setting. */
+function useReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(REDUCED_MOTION);
+      query.addEventListener("change", onChange);
+      return () => query.removeEventListener("change", onChange);
+    },
+    () => window.matchMedia(REDUCED_MOTION).matches,
+    () => false,
+  );
 }
 
 /** Margin (screen px) a selected node must keep from the graph's edges to count as in view. */
@@ -155,7 +172,7 @@ const NARROW_SCREEN = "(max-width: 1023.98px)";
  * far out to read. A node that is not drawn yet (its trial expanding, its event
  * still arriving) is revealed as soon as it is.
  */
-function useRevealSelected(nodes: readonly RunGraphViewNode[]) {
+function useRevealSelected(nodes: readonly RunGraphViewNode[], reducedMotion: boolean) {
   const selected = useRunUiStore((state) => state.selectedNodeId);
   const { setCenter, getViewport } = useReactFlow<FlowViewNode, RunGraphEdge>();
   const width = useStore((state) => state.width);
@@ -177,8 +194,8 @@ function useRevealSelected(nodes: readonly RunGraphViewNode[]) {
     const inView =
       left >= REVEAL_MARGIN && top >= REVEAL_MARGIN && left + node.width * zoom <= width - REVEAL_MARGIN && top + node.height * zoom <= height - REVEAL_MARGIN;
     if (inView) return;
-    void setCenter(node.position.x + node.width / 2, node.position.y + node.height / 2, { zoom: Math.max(zoom, REVEAL_MIN_ZOOM), duration: 300 });
-  }, [selected, nodes, width, height, getViewport, setCenter]);
+    void setCenter(node.position.x + node.width / 2, node.position.y + node.height / 2, { zoom: Math.max(zoom, REVEAL_MIN_ZOOM), duration: reducedMotion ? 0 : PAN_MS });
+  }, [selected, nodes, width, height, getViewport, setCenter, reducedMotion]);
 }
 
 /**
@@ -230,8 +247,16 @@ function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live:
   useInitialViewport(nodes, view.collapsed.length > 0);
   // Follows the run's own new nodes (not nodes that an expand brings back); the newest is in a trial in progress, never collapsed.
   // A replay moving forward appends nodes too: they are followed the same way.
-  useFollowNewest(graph.nodes, followLive && (live || replaying));
-  useRevealSelected(view.nodes);
+  // Reduced motion: the graph does not pan by itself (following starts off; the switch turns it back on, with jumps instead of glides).
+  const reducedMotion = useReducedMotion();
+  const followOffForMotion = useRef(false);
+  useEffect(() => {
+    if (!reducedMotion || followOffForMotion.current) return;
+    followOffForMotion.current = true;
+    setFollowLive(false);
+  }, [reducedMotion, setFollowLive]);
+  useFollowNewest(graph.nodes, followLive && (live || replaying), reducedMotion);
+  useRevealSelected(view.nodes, reducedMotion);
   useFocusAfterToggle(containerRef, focusTargetRef, nodes);
 
   const onNodeClick: NodeMouseHandler<FlowViewNode> = useCallback(

@@ -21,6 +21,8 @@ function startTour(): Driver {
     prevBtnText: "← Back",
     doneBtnText: "Done",
     overlayOpacity: 0.45,
+    // No sliding highlight or smooth scrolling for readers who asked the system for less motion.
+    animate: !window.matchMedia("(prefers-reduced-motion: reduce)").matches,
   });
   tour.drive();
   return tour;
