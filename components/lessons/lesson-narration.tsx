@@ -213,7 +213,8 @@ export function LessonNarration({
           <span key={index} title={entry.title} className={cn("h-1.5 flex-1 rounded-full", index < stepIndex ? "bg-sky-300" : index === stepIndex ? "bg-sky-700" : "bg-slate-200")} />
         ))}
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto px-4 py-3">
+      {/* Focusable so its text can be scrolled from the keyboard even when the step has no control in it. */}
+      <div className="min-h-0 flex-1 overflow-y-auto px-4 py-3" tabIndex={0} role="region" aria-label="Lesson step">
         <h2 className={cn("mb-2 font-semibold text-slate-900", presenter ? "text-3xl" : "text-base")} data-testid="lesson-step-title">
           {step.title}
         </h2>

@@ -13,8 +13,8 @@ import { HANDLES, type RunGraphViewNode } from "@/lib/graph";
 const HANDLE_SIZE = 6;
 const HALF = HANDLE_SIZE / 2;
 
-/** A view node with its handles declared. */
-export type FlowViewNode = RunGraphViewNode & { handles: NodeHandle[] };
+/** A view node with its handles declared; a lane background is hidden from assistive technology (`domAttributes`). */
+export type FlowViewNode = RunGraphViewNode & { handles: NodeHandle[]; domAttributes?: { "aria-hidden": true } };
 
 type Side = "top" | "bottom" | "left" | "right";
 
@@ -57,7 +57,9 @@ const cache = new WeakMap<RunGraphViewNode, FlowViewNode>();
 export function toFlowNode(node: RunGraphViewNode): FlowViewNode {
   let flowNode = cache.get(node);
   if (!flowNode) {
-    flowNode = { ...node, handles: handlesOf(node) };
+    // A lane is the coloured background of a trial's column: decoration, so no name and no place in the accessibility tree
+    // (React Flow would give its div an aria-label without a role, which ARIA does not allow).
+    flowNode = node.type === "lane" ? { ...node, handles: handlesOf(node), domAttributes: { "aria-hidden": true } } : { ...node, handles: handlesOf(node) };
     cache.set(node, flowNode);
   }
   return flowNode;

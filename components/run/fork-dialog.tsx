@@ -9,6 +9,7 @@ import { forkEndsExplanation, type ForkPoint } from "@/lib/graph";
 import { modelsQuery, useForkRun } from "@/lib/query";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { useDialogFocus } from "@/components/ui/use-dialog-focus";
 import { ForkTemplateChoiceFields, hasTemplateChoice, templateEditsOf, type ForkTemplateChoice } from "@/components/templates/fork-template-choice";
 
 /** What the dialog forks: the checkpoint after a trial's evaluation or reflection, and that reflection if there is one. */
@@ -76,6 +77,8 @@ export function ForkDialog({
   const [modelId, setModelId] = useState(DEMO_MODEL_ID);
   const titleId = useId();
   const firstField = useRef<HTMLInputElement>(null);
+  const dialogRef = useRef<HTMLFormElement>(null);
+  useDialogFocus(dialogRef);
   const trial = target.point.trial;
   const reflection = target.reflection;
   const trimmed = text.trim();
@@ -114,6 +117,7 @@ export function ForkDialog({
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4" onPointerDown={(event) => event.target === event.currentTarget && !fork.isPending && onClose()}>
       <form
+        ref={dialogRef}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

@@ -440,7 +440,8 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
           </div>
           <div className={cn("flex min-h-0 flex-col", inspectorOpen ? "flex-[2]" : "flex-1", mobilePane === "details" ? "max-lg:hidden" : null)}>
             <SideTabs />
-            <div className="min-h-0 flex-1 overflow-y-auto" role="tabpanel">
+            {/* Focusable: its content scrolls, and may hold no control to reach it by keyboard (the memory panel of a new run). */}
+            <div className="min-h-0 flex-1 overflow-y-auto" role="tabpanel" tabIndex={0} aria-label={sideTab === "memory" ? "Memory" : "Steer"}>
               {sideTab === "memory" ? (
                 <MemoryPanel key={currentBranchId ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
               ) : (

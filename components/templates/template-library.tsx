@@ -38,7 +38,7 @@ function NewFromTemplate({ template, compact = false }: { template: TemplateList
   const [open, setOpen] = useState(false);
   if (!open) {
     return (
-      <Button size="sm" onClick={() => setOpen(true)} data-testid="new-from-template" aria-label={`New template from ${template.name}`}>
+      <Button size="sm" onClick={() => setOpen(true)} data-testid="new-from-template" aria-label={`${compact ? "New from this" : "New template from this"}: ${template.name}`}>
         {compact ? "New from this" : "New template from this"}
       </Button>
     );
