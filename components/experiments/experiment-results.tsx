@@ -30,6 +30,7 @@ import { CostEffectiveness } from "./cost-effectiveness";
 import { repeatsOf } from "@/lib/domain/experiment";
 import { shortHash } from "@/lib/domain/dataset-pin";
 import { DEMO_VARIATION_NOTE } from "@/lib/domain/demo-variation";
+import { paperCurveNotes } from "@/lib/domain/paper-curves";
 import { RecordedBadge, ReadOnlyNote } from "@/components/provenance";
 import { overlayHref } from "@/lib/query/overlay-series";
 import { runTheseTasksHref } from "@/lib/query/experiment-prefill";
@@ -240,7 +241,12 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
           </span>
         }
       >
-        <SuccessCurves arms={summary.arms} environment={environment} endLabelMax={summary.experiment.provenance ? 26 : undefined} />
+        <SuccessCurves
+          arms={summary.arms}
+          environment={environment}
+          endLabelMax={summary.experiment.provenance ? 26 : undefined}
+          paperNotes={summary.arms.map((arm) => paperCurveNotes(summary.experiment.provenance, environment, arm))}
+        />
         <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">
           {METRIC_EXPLANATION[environment]}
         </p>

@@ -113,6 +113,7 @@ export function OverlayView({ ids: urlIds }: { ids: readonly string[] }) {
                   environment={environment ?? summaries[0]!.experiment.definition.environment}
                   endLabelMax={24}
                   mixedFamilies={environment === null}
+                  paperNotes={series.map((entry) => entry.paperNotes ?? null)}
                 />
                 {environment ? (
                   <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">

@@ -1,9 +1,10 @@
 "use client";
 
-import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceDot, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import type { PaperCurveNotes } from "@/lib/domain/paper-curves";
 import type { ArmResult } from "@/lib/domain/experiment";
 import type { EnvironmentId } from "@/lib/domain/config";
-import { armRates, bandKey, curveKey, endLabelRanks, successCurveRows, type CurveRow } from "@/lib/graph/compare-arms";
+import { armRates, bandKey, curveKey, endLabelRanks, gapKey, successCurveRows, withUnrecordedSpans, type CurveRow } from "@/lib/graph/compare-arms";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { ArmSwatch, armStyle, METRIC_NAME } from "./labels";
 
@@ -62,15 +63,19 @@ export function SuccessCurves({
   environment,
   endLabelMax = 14,
   mixedFamilies = false,
+  paperNotes = [],
 }: {
   arms: readonly ArmResult[];
+  /** Per arm (same order): what an imported paper curve does not record and the paper's reported point (lib/domain/paper-curves.ts). */
+  paperNotes?: ReadonlyArray<PaperCurveNotes | null>;
   environment: EnvironmentId;
   /** The arms come from different task families (an overlay of QA with ALFWorld): the axis names no family's metric. */
   mixedFamilies?: boolean;
   /** Characters of an arm's label at the end of its line before it is cut with "…" (the legend always has it whole). */
   endLabelMax?: number;
 }) {
-  const rows = successCurveRows(arms);
+  const spans = arms.map((_, index) => paperNotes[index]?.unrecorded ?? null);
+  const rows = withUnrecordedSpans(successCurveRows(arms), spans);
   const lastTrial = rows.length;
   const ticks = rows.map((row) => row.trial);
   const metric = mixedFamilies ? null : METRIC_NAME[environment];
@@ -158,8 +163,63 @@ export function SuccessCurves({
               />
             );
           })}
+          {arms.map((arm, index) =>
+            spans[index] ? (
+              <Line
+                key={`gap-${arm.label}`}
+                dataKey={gapKey(index)}
+                name={`${arm.label} (not recorded)`}
+                type="linear"
+                className={`curve-unrecorded curve-unrecorded-${index}`}
+                stroke={armStyle(index).color}
+                strokeWidth={2}
+                strokeDasharray="2 5"
+                dot={{ r: 3.5, fill: "#ffffff", stroke: armStyle(index).color, strokeWidth: 1.5 }}
+                isAnimationActive={false}
+                legendType="none"
+                tooltipType="none"
+              />
+            ) : null,
+          )}
+          {paperNotes.map((notes, index) =>
+            notes?.reported ? (
+              <ReferenceDot
+                key={`reported-${index}`}
+                x={notes.reported.trial}
+                y={Math.round((1000 * notes.reported.solved) / notes.reported.tasks) / 10}
+                r={6}
+                fill="none"
+                stroke="#0f172a"
+                strokeWidth={1.5}
+                className="paper-reported-point"
+                label={{ value: notes.reported.label, position: "top", fontSize: 11, fill: "#0f172a" }}
+              />
+            ) : null,
+          )}
         </ComposedChart>
       )}
+      {spans.some(Boolean) || paperNotes.some((notes) => notes?.reported) ? (
+        <ul className="space-y-0.5 text-[11px] text-slate-600" data-testid="paper-curve-notes">
+          {arms.map((arm, index) => {
+            const notes = paperNotes[index];
+            return (
+              <li key={arm.label}>
+                {notes?.unrecorded ? (
+                  <span data-testid="unrecorded-note">
+                    <strong>{arm.label}</strong>, dashed with hollow points at trials {notes.unrecorded.fromTrial}–{notes.unrecorded.toTrial}: {notes.unrecorded.note}
+                  </span>
+                ) : null}
+                {notes?.reported ? (
+                  <span data-testid="reported-note">
+                    <strong>{arm.label}</strong>: the circled point is the paper&apos;s reported stopping point ({notes.reported.solved}/{notes.reported.tasks} by trial{" "}
+                    {notes.reported.trial}); the line is what the logs record.
+                  </span>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
       {banded ? (
         <p className="text-[11px] text-slate-600" data-testid="curve-band-note" data-method={repeats > 1 ? "bootstrap" : "wilson"}>
           Shaded: 95 % intervals —{" "}

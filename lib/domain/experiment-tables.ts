@@ -122,7 +122,7 @@ export function markdownTables(summary: ExperimentSummary): string {
     lines.push("", "| A | B | Metric | Test | n | Effect A − B [95 % CI] | p | Verdict |", "| --- | --- | --- | --- | --- | --- | --- | --- |");
     for (const test of tests) {
       const discordant = test.aOnly === undefined ? "" : ` (discordant ${test.aOnly} vs ${test.bOnly})`;
-      lines.push(`| ${esc(test.a)} | ${esc(test.b)} | ${METRIC_LABEL[test.metric]} | ${test.method} | ${test.n}${discordant} | ${effectText(test)} | ${pValueText(test.p).replace(/^p /, "")} | ${verdictText(test)} |`);
+      lines.push(`| ${esc(test.a)} | ${esc(test.b)} | ${METRIC_LABEL[test.metric]} | ${test.method} | ${test.n}${discordant} | ${effectText(test)} | ${pValueText(test.p).replace(/^p = /, "").replace(/^p /, "")} | ${verdictText(test)} |`);
     }
     lines.push("", "Paired units are (task, repetition) pairs both arms ran to the end. Final success: exact McNemar test (two-sided binomial on the discordant pairs); AUC and cost: paired bootstrap (percentile, 2000 resamples over tasks then repetitions). A difference is reported only when the 95 % interval excludes 0.");
   }
@@ -174,7 +174,7 @@ export function latexTables(summary: ExperimentSummary): string {
       "A & B & Metric & Test & $n$ & Effect $A-B$ [95\\% CI] & $p$ & Verdict \\\\",
       "\\midrule",
       ...tests.map((test) => {
-        const p = pValueText(test.p).replace(/^p /, "").replace("<", "$<$");
+        const p = pValueText(test.p).replace(/^p = /, "").replace(/^p /, "").replace("<", "$<$");
         return `${ascii(test.a)} & ${ascii(test.b)} & ${ascii(METRIC_LABEL[test.metric])} & ${ascii(test.method)} & ${test.n} & ${ascii(effectText(test))} & ${p} & ${verdictText(test)} \\\\`;
       }),
       "\\bottomrule",

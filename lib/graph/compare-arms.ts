@@ -31,6 +31,31 @@ export interface CurveRow {
   [key: `arm${number}`]: number | undefined;
   /** The arm's 95 % interval at this trial in percent, [lo, hi] (key {@link bandKey}); absent without intervals. */
   [key: `band${number}`]: [number, number] | undefined;
+  /** An imported arm's points its logs do not record (key {@link gapKey}), drawn dashed instead of on the arm's line. */
+  [key: `gap${number}`]: number | undefined;
+}
+
+/** The data key of arm `index`'s unrecorded points in {@link CurveRow}. */
+export function gapKey(index: number): `gap${number}` {
+  return `gap${index}`;
+}
+
+/**
+ * The rows with each arm's unrecorded trials (`spans[index]`, inclusive, e.g. from an imported log,
+ * lib/domain/paper-curves.ts) moved from its line to its gap key; the gap also holds the first
+ * recorded point after the span, so the dashed stretch joins the line.
+ */
+export function withUnrecordedSpans(rows: readonly CurveRow[], spans: ReadonlyArray<{ fromTrial: number; toTrial: number } | null>): CurveRow[] {
+  return rows.map((row) => {
+    const next: CurveRow = { ...row };
+    spans.forEach((span, index) => {
+      if (!span) return;
+      const value = row[curveKey(index)];
+      if (row.trial >= span.fromTrial && row.trial <= span.toTrial + 1) next[gapKey(index)] = value;
+      if (row.trial >= span.fromTrial && row.trial <= span.toTrial) next[curveKey(index)] = undefined;
+    });
+    return next;
+  });
 }
 
 /** The data key of arm `index`'s 95 % band in {@link CurveRow}. */

@@ -107,7 +107,7 @@ export function successCurveSvg(summary: Pick<ExperimentSummary, "experiment" | 
     parts.push(`<circle cx="${x(mark.trial)}" cy="${y(mark.percent)}" r="6" fill="none" stroke="#0f172a" stroke-width="1.5"/>`);
     parts.push(`<text x="${x(mark.trial) - 8}" y="${y(mark.percent) - 10}" font-size="11" text-anchor="end" fill="#0f172a">${xmlEscape(mark.label)}</text>`);
   }
-  const notes = [intervalCaption(summary, arms), ...(options.unrecorded ?? []).map((span) => `Dashed, hollow: ${span.note}`)];
+  const notes = [intervalCaption(summary, arms), ...(options.unrecorded ?? []).map((span) => `${span.arm}, dashed and hollow: ${span.note}`)];
   notes.forEach((note, index) => parts.push(`<text x="${M.left}" y="${H - 14 - (notes.length - 1 - index) * 14}" font-size="11" fill="#475569">${xmlEscape(note)}</text>`));
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;

@@ -1,5 +1,6 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import type { ArmResult, ExperimentSummary } from "@/lib/domain/experiment";
+import { paperCurveNotes, type PaperCurveNotes } from "@/lib/domain/paper-curves";
 
 /**
  * The overlay page (`/experiments/overlay?ids=a,b,…`): several experiments'
@@ -37,6 +38,8 @@ export interface OverlaySeries {
   /** Imported from the authors' logs. */
   recorded: boolean;
   arm: ArmResult;
+  /** An imported curve's unrecorded points and the paper's reported point (lib/domain/paper-curves.ts). */
+  paperNotes?: PaperCurveNotes;
 }
 
 /**
@@ -66,6 +69,7 @@ export function overlaySeries(summaries: readonly ExperimentSummary[]): OverlayS
       environment: summary.experiment.definition.environment,
       recorded: summary.experiment.provenance !== null,
       arm,
+      paperNotes: paperCurveNotes(summary.experiment.provenance, summary.experiment.definition.environment, arm),
     })),
   );
   const prefix = sharedLabelPrefix(all.map((entry) => entry.arm.label));
