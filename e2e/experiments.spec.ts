@@ -1,9 +1,9 @@
 import { expect, test } from "./fixtures";
 import { ExperimentsPage } from "./pages/experiments-page";
 
-/** The CSV export's header row (lib/server/experiment-export.ts): one row per task × arm × trial. */
+/** The CSV export's header row (lib/server/experiment-export.ts): one row per task × arm × repetition × trial, carried forward. */
 const CSV_HEADER =
-  "task_id,arm,strategy,model,trial,outcome,trial_outcome,halt_reason,internal_verdict,hidden_verdict,false_positive,score,f1,steps,cached,model_calls,cached_calls,tokens_in,tokens_out,cost_usd,latency_ms,actor_template,actor_template_version_id,reflector_template,reflector_template_version_id,actor_temperature,reflector_temperature,memory_window,run_id";
+  "task_id,arm,repetition,strategy,model,trial,solved_so_far,carried_forward,outcome,trial_outcome,halt_reason,internal_verdict,hidden_verdict,false_positive,score,f1,steps,cached,model_calls,cached_calls,tokens_in,tokens_out,cost_usd,latency_ms,actor_template,actor_template_version_id,reflector_template,reflector_template_version_id,actor_temperature,reflector_temperature,seed,memory_window,dataset_hash,run_id";
 const BUILTIN_QA_TASKS = 12;
 
 test("experiment: built-in QA × {none, reflexion} with the demo model — progress, curves, side-by-side compare, CSV export", async ({ page }) => {
@@ -63,7 +63,8 @@ test("experiment: built-in QA × {none, reflexion} with the demo model — progr
   expect(csv.name).toMatch(/\.csv$/);
   const lines = csv.text.trim().split(/\r?\n/);
   expect(lines[0]).toBe(CSV_HEADER);
-  expect(lines.length).toBeGreaterThan(total);
+  // Long format: every run has a row for each of the 5 trials (played or carried forward).
+  expect(lines.length).toBe(total * 5 + 1);
 
   if (process.env.DOCS_SCREENSHOTS === "1") {
     await page.setViewportSize({ width: 1400, height: 900 });

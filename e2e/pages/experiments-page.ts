@@ -14,10 +14,11 @@ export class ExperimentsPage {
 
   /**
    * Fills the form: the family's built-in set, all tasks, arms `arms` (one per
-   * strategy, labelled by it) on `model`, `trials` trials; starts it and
-   * resolves with the experiment's id on its results page.
+   * strategy, labelled by it or by `labels`) on `model`, `trials` trials and
+   * `repeats` repetitions (default 1); starts it and resolves with the
+   * experiment's id on its results page.
    */
-  async startFromForm(options: { environment: string; arms: string[]; model: string; trials: number }): Promise<string> {
+  async startFromForm(options: { environment: string; arms: string[]; labels?: string[]; model: string; trials: number; repeats?: number }): Promise<string> {
     await this.page.getByTestId("new-experiment").click();
     await this.page.waitForURL(/\/experiments\/new$/);
     await this.page.getByTestId("experiment-environment").selectOption(options.environment);
@@ -29,10 +30,11 @@ export class ExperimentsPage {
     for (const [index, strategy] of options.arms.entries()) {
       const row = rows.nth(index);
       await row.getByTestId("arm-strategy").selectOption(strategy);
-      await row.getByTestId("arm-label").fill(strategy);
+      await row.getByTestId("arm-label").fill(options.labels?.[index] ?? strategy);
       await row.getByTestId("arm-model").selectOption(options.model);
     }
     await this.page.getByTestId("experiment-trials").fill(String(options.trials));
+    if (options.repeats !== undefined) await this.page.getByTestId("experiment-repeats").fill(String(options.repeats));
     const start = this.page.getByTestId("start-experiment");
     await expect(start).toBeEnabled();
     await start.click();
@@ -95,7 +97,7 @@ export class ExperimentsPage {
   }
 
   /** Clicks an export link and resolves with the downloaded file's text. */
-  async download(format: "csv" | "json" | "events"): Promise<{ name: string; text: string }> {
+  async download(format: "csv" | "json" | "events" | "md" | "latex" | "svg" | "svg-cost"): Promise<{ name: string; text: string }> {
     const [download] = await Promise.all([this.page.waitForEvent("download"), this.page.getByTestId(`export-${format}`).click()]);
     const path = await download.path();
     const { readFile } = await import("node:fs/promises");

@@ -44,7 +44,7 @@ export function byTask<T extends { taskId: string }>(units: readonly T[]): T[][]
  *   then widened to reach the estimate, so a band always contains the curve.
  *
  * @param tasks tasks of the arm (distinct task ids); @param repeats R; @param trials T.
- * @param seed the bootstrap's seed (fixed by the arm's label, so the same runs always give the same interval).
+ * @param seed the bootstrap's seed (lib/domain/stats/bootstrap.ts `BOOTSTRAP_SEED` in summaries, so the same runs always give the same interval).
  */
 export function successCurveWithIntervals(units: readonly ArmUnit[], tasks: number, repeats: number, trials: number, seed: number): SuccessCurveWithIntervals {
   const solvedBy = (k: number) => units.filter((unit) => unit.solvedAtTrial !== null && unit.solvedAtTrial <= k + 1).length;

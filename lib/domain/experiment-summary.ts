@@ -4,7 +4,7 @@ import type { RunStatus } from "./status";
 import { successCurveWithIntervals, type ArmUnit } from "./experiment-intervals";
 import { allPairedComparisons } from "./experiment-tests";
 import { passAtKCurve } from "./stats/pass-at-k";
-import { stringSeed } from "./stats/string-seed";
+import { BOOTSTRAP_SEED } from "./stats/bootstrap";
 
 /** One cell's inputs: its run's root-branch summary and status (from the read model, never a full log). */
 export interface CellInput {
@@ -98,7 +98,7 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
   const solvedTotal = sumOrNull(solvedCosts);
   const repeats = repeatsOf(definition);
   const tasks = definition.taskIds.length;
-  const curve = successCurveWithIntervals(cells.map(armUnitOf), tasks, repeats, trials, stringSeed(label));
+  const curve = successCurveWithIntervals(cells.map(armUnitOf), tasks, repeats, trials, BOOTSTRAP_SEED);
   const costUsd = sumOrNull([acting, evaluating, reflecting]);
   const solvedRuns = solved.filter((trial) => trial !== null).length;
   return {

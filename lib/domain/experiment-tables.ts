@@ -1,9 +1,8 @@
 import { repeatsOf, type ArmResult, type ExperimentSummary } from "./experiment";
 import { byTask } from "./experiment-intervals";
 import type { PairedComparison } from "./experiment-tests";
-import { clusteredBootstrap } from "./stats/bootstrap";
+import { BOOTSTRAP_SEED, clusteredBootstrap } from "./stats/bootstrap";
 import { pValueText } from "./stats/p-value";
-import { stringSeed } from "./stats/string-seed";
 import { shortHash } from "./dataset-pin";
 
 /**
@@ -49,7 +48,7 @@ function armRow(summary: ExperimentSummary, arm: ArmResult, repeats: number): Ar
   const cells = summary.cells.filter((cell) => cell.arm === arm.label);
   // Δ per run: solved by the last trial but not at trial 1 (the curve is cumulative, so never negative).
   const clusters = byTask(cells).map((group) => group.map((cell) => [cell.solvedAtTrial !== null && cell.solvedAtTrial > 1 && cell.solvedAtTrial <= arm.trials ? 1 : 0]));
-  const boot = clusteredBootstrap(clusters, { seed: stringSeed(`delta\u0000${arm.label}`) });
+  const boot = clusteredBootstrap(clusters, { seed: BOOTSTRAP_SEED });
   const deltaMean = 100 * ((arm.successByTrial[last] ?? 0) - (arm.successByTrial[0] ?? 0)) / Math.max(1, arm.tasks);
   const [dLo, dHi] = boot.ci[0] ?? [0, 0];
   return {

@@ -2,8 +2,7 @@ import { z } from "zod";
 import type { ArmUnit } from "./experiment-intervals";
 import { runAuc } from "./experiment-intervals";
 import { pairedExactTest } from "./paired-test";
-import { DEFAULT_RESAMPLES, pairedBootstrap } from "./stats/bootstrap";
-import { stringSeed } from "./stats/string-seed";
+import { BOOTSTRAP_SEED, DEFAULT_RESAMPLES, pairedBootstrap } from "./stats/bootstrap";
 
 /** What a paired test compares: final success, the area under the success curve, or cost per run. */
 export const comparisonMetricSchema = z.enum(["final-success", "auc", "cost"]);
@@ -68,9 +67,9 @@ const excludesZero = (ci: readonly [number, number]) => ci[0] > 0 || ci[1] < 0;
 /**
  * The three paired tests of arm `a` against arm `b`: exact McNemar on final success (each arm within
  * its own trial budget), and paired bootstraps on the AUC (over the trials both arms have) and on cost.
- * @param seed the bootstraps' seed; default one fixed by the two labels.
+ * @param seed the bootstraps' seed (default {@link BOOTSTRAP_SEED}, as every summary statistic).
  */
-export function compareArms(a: ComparedArm, b: ComparedArm, seed = stringSeed(`${a.label}\u0000${b.label}`)): PairedComparison[] {
+export function compareArms(a: ComparedArm, b: ComparedArm, seed = BOOTSTRAP_SEED): PairedComparison[] {
   const grouped = pairs(a, b);
   const flat = grouped.flat();
   const solved = (unit: ArmUnit, trials: number) => unit.solvedAtTrial !== null && unit.solvedAtTrial <= trials;
@@ -104,7 +103,7 @@ export function compareArms(a: ComparedArm, b: ComparedArm, seed = stringSeed(`$
   ];
 }
 
-/** {@link compareArms} for every pair of arms (i < j, in the arms' order), each seeded by its two labels (as `compare` is). */
+/** {@link compareArms} for every pair of arms (i < j, in the arms' order), seeded as `compare` is. */
 export function allPairedComparisons(arms: readonly ComparedArm[]): PairedComparison[] {
   const tests: PairedComparison[] = [];
   for (let i = 0; i < arms.length; i += 1) {

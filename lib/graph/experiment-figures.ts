@@ -45,6 +45,14 @@ function intervalCaption(summary: Pick<ExperimentSummary, "experiment">, arms: r
     : `Bands: 95 % bootstrap intervals over tasks and repetitions (R = ${repeats}); lines: mean over repetitions.`;
 }
 
+/** The figure's second line: tasks, repetitions and models, the demo model named as the stand-in it is. */
+function subtitle(summary: Pick<ExperimentSummary, "experiment" | "arms">): string {
+  const definition = summary.experiment.definition;
+  const models = [...new Set(summary.arms.map((arm) => (arm.modelId === "demo" ? "demo model (scripted stand-in, not an LLM)" : arm.modelId)))].join(", ");
+  const repeats = repeatsOf(definition);
+  return `${definition.taskIds.length} ${definition.environment} tasks × ${repeats} repetition${repeats === 1 ? "" : "s"} · ${models}`;
+}
+
 /**
  * The success-by-trial curves with 95 % bands, as an SVG document. x = trial 1 … T, y = percent of
  * the arm's tasks solved at or before the trial (`successByTrial` / tasks), band = `successByTrialCI`.
@@ -63,6 +71,7 @@ export function successCurveSvg(summary: Pick<ExperimentSummary, "experiment" | 
     `<title id="title">${xmlEscape(title)}: tasks solved by trial, with 95 % bands</title>`,
     `<rect width="${W}" height="${H}" fill="#ffffff"/>`,
     `<text x="${M.left}" y="24" font-size="15" font-weight="600" fill="#0f172a">${xmlEscape(title)}</text>`,
+    `<text x="${M.left}" y="40" font-size="11" fill="#475569">${xmlEscape(subtitle(summary))}</text>`,
   ];
   for (const tick of [0, 25, 50, 75, 100]) {
     parts.push(`<line x1="${M.left}" x2="${M.left + plotW}" y1="${y(tick)}" y2="${y(tick)}" stroke="#e2e8f0" stroke-dasharray="3 3"/>`);

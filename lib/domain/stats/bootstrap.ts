@@ -19,9 +19,16 @@ export interface BootstrapOptions {
   resamples?: number;
   /** Two-sided level, in (0, 1); default 0.95. */
   confidence?: number;
-  /** Seed of the generator (default 0x5eed). */
+  /** Seed of the generator (default {@link BOOTSTRAP_SEED}). */
   seed?: number;
 }
+
+/**
+ * The seed every summary statistic uses: one constant, so the same runs give the same interval in any
+ * arm or experiment (two arms with identical trial-1 results get identical trial-1 bands), and
+ * `compare a b` mirrors `compare b a` exactly.
+ */
+export const BOOTSTRAP_SEED = 0x5eed;
 
 /** Replicates used unless a caller says otherwise: a p-value's resolution is 1 / (B + 1) ≈ 0.0005. */
 export const DEFAULT_RESAMPLES = 2000;
@@ -59,7 +66,7 @@ export function clusteredBootstrap(clusters: ReadonlyArray<ReadonlyArray<readonl
 /** `means[d][b]`: dimension d's mean in replicate b (two-stage: tasks with replacement, then each task's repetitions). */
 function resampledMeans(groups: ReadonlyArray<ReadonlyArray<readonly number[]>>, dims: number, options: BootstrapOptions): number[][] {
   const resamples = Math.max(1, Math.floor(options.resamples ?? DEFAULT_RESAMPLES));
-  const rng = xoroshiro128plus(options.seed ?? 0x5eed);
+  const rng = xoroshiro128plus(options.seed ?? BOOTSTRAP_SEED);
   const means = Array.from({ length: dims }, () => new Array<number>(resamples));
   const sums = new Array<number>(dims);
   for (let b = 0; b < resamples; b += 1) {
