@@ -51,6 +51,7 @@ import { isPostgresUrl } from "@/lib/db/pg/database-url";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
 import { pgCompanionStores } from "@/lib/db/pg/companions";
 import { PgFanOut } from "./pg-notify-bus";
+import { parseCellArmKey } from "@/lib/domain/experiment-cells";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
 export const DEFAULT_DB_PATH = ".data/playground.sqlite";
@@ -269,7 +270,8 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     runDetail: async (runId) => {
       const run = await service.getRun(runId);
       const cell = await store.experiments.experimentOfRun(run.id);
-      const experiment = cell ? { id: cell.experimentId, taskId: cell.taskId, arm: cell.arm } : null;
+      // The stored arm key carries the repetition (lib/domain/experiment-cells.ts); people see the label.
+      const experiment = cell ? { id: cell.experimentId, taskId: cell.taskId, arm: parseCellArmKey(cell.arm).arm } : null;
       return { run: { ...(await service.summary(run)), rootBranchId: run.rootBranchId, experiment } };
     },
   };

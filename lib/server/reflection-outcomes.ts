@@ -4,6 +4,7 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { asRunId } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
 import { pageReflections, reflectionOutcomes, type ReflectionListItem, type ReflectionListResponse, type ReflectionQuery } from "@/lib/domain/reflection-outcomes";
+import { parseCellArmKey } from "@/lib/domain/experiment-cells";
 
 /** Runs read when the query names neither an experiment nor a run: the most recent ones that can have a reflection. */
 export const RECENT_RUNS_SCANNED = 300;
@@ -56,7 +57,7 @@ async function itemsOfRun(store: RunStore, run: RunRecord, link: Pick<Experiment
       environment: run.config.environment,
       strategy: run.config.strategy,
       experimentId: link?.experimentId ?? null,
-      arm: link?.arm ?? null,
+      arm: link ? parseCellArmKey(link.arm).arm : null,
       recordedSource: recordedSource(run),
     }),
   );

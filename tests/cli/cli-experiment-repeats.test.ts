@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -77,6 +78,12 @@ describe("cli experiment with repeats", () => {
     expect(tex).toContain("\\begin{tabular}");
     expect(tex).toMatch(/\\end\{document\}\n$/);
     expect(/[^\x00-\x7f]/.test(tex)).toBe(false);
+    // Where a TeX installation is present (Debian: texlive-latex-recommended), the document compiles.
+    if (fs.existsSync("/usr/bin/pdflatex")) {
+      fs.writeFileSync(path.join(dir, "tables.tex"), tex);
+      execFileSync("/usr/bin/pdflatex", ["-interaction=nonstopmode", "-halt-on-error", "tables.tex"], { cwd: dir, stdio: "pipe", timeout: 60_000 });
+      expect(fs.statSync(path.join(dir, "tables.pdf")).size).toBeGreaterThan(1000);
+    }
     const svg = (await runCli(["experiment", "export", "--id", summary.experimentId, "--format", "svg"], env)).stdout;
     expect(svg.match(/<polygon class="band"/g)).toHaveLength(2);
     expect(svg).toContain("95 % bootstrap intervals over tasks and repetitions (R = 3)");
