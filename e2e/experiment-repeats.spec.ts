@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ExperimentsPage } from "./pages/experiments-page";
 
 const BUILTIN_QA_TASKS = 12;
