@@ -101,6 +101,8 @@ export interface FinalBar {
   percent: number;
   trials: number;
   recorded: boolean;
+  /** The 95 % interval of `percent` (Wilson, or a bootstrap with repeats), one decimal; absent when the summary has none. */
+  ci?: [number, number];
 }
 
 /** The final-success bars: each series' `successByTrial` at its last trial (pass@1 for a one-trial log). */
@@ -108,7 +110,10 @@ export function finalBars(series: readonly OverlaySeries[]): FinalBar[] {
   return series.map((entry) => {
     const solved = entry.arm.successByTrial.at(-1) ?? 0;
     const tasks = entry.arm.tasks;
+    const interval = entry.arm.successByTrialCI?.at(-1);
+    const pct = (count: number) => (tasks === 0 ? 0 : Math.round((count / tasks) * 1000) / 10);
     return {
+      ...(interval ? { ci: [pct(interval[0]), pct(interval[1])] as [number, number] } : {}),
       label: entry.label,
       solved,
       tasks,
