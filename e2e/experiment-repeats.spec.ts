@@ -64,3 +64,20 @@ test("experiment with 3 repeats: the curves have bands, identical arms show no d
     await page.screenshot({ path: "docs/screenshot-experiment-bands.png" });
   }
 });
+
+test("the paper's ALFWorld Reflexion run: Wilson bands on the logged curve and the paper's reported 130/134 by trial 12 circled", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto("/imports");
+  const row = page.locator('[data-testid="importable-file"][data-path$="alfworld_runs/root/reflexion_run_logs"]');
+  await expect(row).toHaveCount(1);
+  if ((await row.getAttribute("data-imported")) !== "true") {
+    await row.getByTestId("import-file").click();
+    await expect(row.getByTestId("open-import")).toBeVisible({ timeout: 120_000 });
+  }
+  await row.getByTestId("open-import").click();
+  await page.waitForURL(/\/experiments\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("curve-band-note")).toHaveAttribute("data-method", "wilson");
+  await expect(page.locator('[data-testid="success-curves"] .curve-band path.recharts-area-area')).toHaveCount(1);
+  await expect(page.getByTestId("reported-note")).toContainText("paper's reported stopping point (130/134 by trial 12)");
+  await expect(page.locator('[data-testid="success-curves"] .paper-reported-point')).toHaveCount(1);
+});

@@ -1,4 +1,4 @@
-import { clusteredBootstrap } from "./stats/bootstrap";
+import { clusteredBootstrap, DEFAULT_RESAMPLES } from "./stats/bootstrap";
 import { wilsonInterval } from "./stats/wilson";
 
 /**
@@ -44,9 +44,10 @@ export function byTask<T extends { taskId: string }>(units: readonly T[]): T[][]
  *   then widened to reach the estimate, so a band always contains the curve.
  *
  * @param tasks tasks of the arm (distinct task ids); @param repeats R; @param trials T.
+ * @param resamples bootstrap replicates (default 2000; fewer for a preview while runs are going on).
  * @param seed the bootstrap's seed (lib/domain/stats/bootstrap.ts `BOOTSTRAP_SEED` in summaries, so the same runs always give the same interval).
  */
-export function successCurveWithIntervals(units: readonly ArmUnit[], tasks: number, repeats: number, trials: number, seed: number): SuccessCurveWithIntervals {
+export function successCurveWithIntervals(units: readonly ArmUnit[], tasks: number, repeats: number, trials: number, seed: number, resamples = DEFAULT_RESAMPLES): SuccessCurveWithIntervals {
   const solvedBy = (k: number) => units.filter((unit) => unit.solvedAtTrial !== null && unit.solvedAtTrial <= k + 1).length;
   const mean = Array.from({ length: trials }, (_, k) => solvedBy(k) / Math.max(1, repeats));
   if (repeats <= 1) {
@@ -58,7 +59,7 @@ export function successCurveWithIntervals(units: readonly ArmUnit[], tasks: numb
     return { mean, ci, method: "wilson" };
   }
   const clusters = byTask(units).map((group) => group.map((unit) => Array.from({ length: trials }, (_, k) => (unit.solvedAtTrial !== null && unit.solvedAtTrial <= k + 1 ? 1 : 0))));
-  const boot = clusteredBootstrap(clusters, { seed });
+  const boot = clusteredBootstrap(clusters, { seed, resamples });
   const ci = mean.map((value, k): [number, number] => {
     const [lo, hi] = boot.ci[k] ?? [0, 0];
     return [Math.min(lo * tasks, value), Math.max(hi * tasks, value)];

@@ -4,7 +4,7 @@ import type { RunStatus } from "./status";
 import { successCurveWithIntervals, type ArmUnit } from "./experiment-intervals";
 import { allPairedComparisons } from "./experiment-tests";
 import { passAtKCurve } from "./stats/pass-at-k";
-import { BOOTSTRAP_SEED } from "./stats/bootstrap";
+import { BOOTSTRAP_SEED, DEFAULT_RESAMPLES, PREVIEW_RESAMPLES } from "./stats/bootstrap";
 
 /** One cell's inputs: its run's root-branch summary and status (from the read model, never a full log). */
 export interface CellInput {
@@ -82,7 +82,7 @@ export function meanF1ByTrial(cells: ReadonlyArray<{ f1ByTrial?: ReadonlyArray<n
   });
 }
 
-function armResult(record: ExperimentRecord, label: string, cells: readonly CellInput[]): ArmResult {
+function armResult(record: ExperimentRecord, label: string, cells: readonly CellInput[], resamples: number): ArmResult {
   const definition = record.definition;
   const arm = definition.arms.find((candidate) => candidate.label === label);
   if (!arm) throw new Error(`experiment ${record.id} has no arm "${label}"`);
@@ -98,7 +98,7 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
   const solvedTotal = sumOrNull(solvedCosts);
   const repeats = repeatsOf(definition);
   const tasks = definition.taskIds.length;
-  const curve = successCurveWithIntervals(cells.map(armUnitOf), tasks, repeats, trials, BOOTSTRAP_SEED);
+  const curve = successCurveWithIntervals(cells.map(armUnitOf), tasks, repeats, trials, BOOTSTRAP_SEED, resamples);
   const costUsd = sumOrNull([acting, evaluating, reflecting]);
   const solvedRuns = solved.filter((trial) => trial !== null).length;
   return {
@@ -191,13 +191,17 @@ export function summarizeExperiment(record: ExperimentRecord, cells: readonly Ce
     falsePositive: cell.summary.status === "ended" && cell.summary.lastFalsePositive,
     halts: cell.summary.halts,
   }));
-  const arms = definition.arms.map((arm) => armResult(record, arm.label, cells.filter((cell) => cell.arm === arm.label)));
+  const status = allEnded ? (cancelled ? "cancelled" : "ended") : cancelled && cells.every((cell) => cell.summary.status !== "running") ? "cancelled" : stopped ? "stopped" : "running";
+  // A running experiment's summary is read every second: its bootstrap figures are a lighter preview until the runs stop.
+  const resamples = status === "running" ? PREVIEW_RESAMPLES : DEFAULT_RESAMPLES;
+  const arms = definition.arms.map((arm) => armResult(record, arm.label, cells.filter((cell) => cell.arm === arm.label), resamples));
   const tests = allPairedComparisons(
     arms.map((arm) => ({ label: arm.label, trials: arm.trials, units: cells.filter((cell) => cell.arm === arm.label).map(armUnitOf) })),
+    resamples,
   );
   return {
     experiment: record,
-    status: allEnded ? (cancelled ? "cancelled" : "ended") : cancelled && cells.every((cell) => cell.summary.status !== "running") ? "cancelled" : stopped ? "stopped" : "running",
+    status,
     progress: { total, done, etaMs, outOfBudget },
     arms,
     cells: gridCells,

@@ -68,8 +68,9 @@ const excludesZero = (ci: readonly [number, number]) => ci[0] > 0 || ci[1] < 0;
  * The three paired tests of arm `a` against arm `b`: exact McNemar on final success (each arm within
  * its own trial budget), and paired bootstraps on the AUC (over the trials both arms have) and on cost.
  * @param seed the bootstraps' seed (default {@link BOOTSTRAP_SEED}, as every summary statistic).
+ * @param resamples bootstrap replicates (default {@link DEFAULT_RESAMPLES}).
  */
-export function compareArms(a: ComparedArm, b: ComparedArm, seed = BOOTSTRAP_SEED): PairedComparison[] {
+export function compareArms(a: ComparedArm, b: ComparedArm, seed = BOOTSTRAP_SEED, resamples = DEFAULT_RESAMPLES): PairedComparison[] {
   const grouped = pairs(a, b);
   const flat = grouped.flat();
   const solved = (unit: ArmUnit, trials: number) => unit.solvedAtTrial !== null && unit.solvedAtTrial <= trials;
@@ -78,12 +79,12 @@ export function compareArms(a: ComparedArm, b: ComparedArm, seed = BOOTSTRAP_SEE
   const mcnemar = pairedExactTest(flat.length, aOnly, bOnly);
   const success = pairedBootstrap(
     grouped.map((group) => group.map(([x, y]) => Number(solved(x, a.trials)) - Number(solved(y, b.trials)))),
-    { seed, resamples: DEFAULT_RESAMPLES },
+    { seed, resamples },
   );
   const common = Math.min(a.trials, b.trials);
-  const auc = pairedBootstrap(grouped.map((group) => group.map(([x, y]) => runAuc(x.solvedAtTrial, common) - runAuc(y.solvedAtTrial, common))), { seed: seed + 1 });
+  const auc = pairedBootstrap(grouped.map((group) => group.map(([x, y]) => runAuc(x.solvedAtTrial, common) - runAuc(y.solvedAtTrial, common))), { seed: seed + 1, resamples });
   const priced = grouped.map((group) => group.filter(([x, y]) => x.costUsd !== null && y.costUsd !== null).map(([x, y]) => x.costUsd! - y.costUsd!));
-  const cost = pairedBootstrap(priced, { seed: seed + 2 });
+  const cost = pairedBootstrap(priced, { seed: seed + 2, resamples });
   return [
     {
       a: a.label,
@@ -104,10 +105,10 @@ export function compareArms(a: ComparedArm, b: ComparedArm, seed = BOOTSTRAP_SEE
 }
 
 /** {@link compareArms} for every pair of arms (i < j, in the arms' order), seeded as `compare` is. */
-export function allPairedComparisons(arms: readonly ComparedArm[]): PairedComparison[] {
+export function allPairedComparisons(arms: readonly ComparedArm[], resamples = DEFAULT_RESAMPLES): PairedComparison[] {
   const tests: PairedComparison[] = [];
   for (let i = 0; i < arms.length; i += 1) {
-    for (let j = i + 1; j < arms.length; j += 1) tests.push(...compareArms(arms[i]!, arms[j]!));
+    for (let j = i + 1; j < arms.length; j += 1) tests.push(...compareArms(arms[i]!, arms[j]!, BOOTSTRAP_SEED, resamples));
   }
   return tests;
 }

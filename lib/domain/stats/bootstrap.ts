@@ -1,5 +1,5 @@
 import { quantileSorted } from "simple-statistics";
-import { unsafeUniformIntDistribution, xoroshiro128plus } from "pure-rand";
+import { xoroshiro128plus } from "pure-rand";
 
 /**
  * A seeded percentile bootstrap over clustered samples (B. Efron & R. J. Tibshirani, "An Introduction
@@ -32,6 +32,12 @@ export const BOOTSTRAP_SEED = 0x5eed;
 
 /** Replicates used unless a caller says otherwise: a p-value's resolution is 1 / (B + 1) ≈ 0.0005. */
 export const DEFAULT_RESAMPLES = 2000;
+
+/**
+ * Replicates of the preview a running experiment's summary shows (it is read every second while runs go
+ * on; a quarter of the work). Once no run is running, the summary uses {@link DEFAULT_RESAMPLES}.
+ */
+export const PREVIEW_RESAMPLES = 500;
 
 /** Per dimension: the mean over all units, and the percentile interval of the resampled means. */
 export interface BootstrapResult {
@@ -67,18 +73,25 @@ export function clusteredBootstrap(clusters: ReadonlyArray<ReadonlyArray<readonl
 function resampledMeans(groups: ReadonlyArray<ReadonlyArray<readonly number[]>>, dims: number, options: BootstrapOptions): number[][] {
   const resamples = Math.max(1, Math.floor(options.resamples ?? DEFAULT_RESAMPLES));
   const rng = xoroshiro128plus(options.seed ?? BOOTSTRAP_SEED);
+  // An index in [0, n): the generator's 32 bits scaled (bias below n / 2^32, nil for a few thousand tasks);
+  // a summary draws millions of these on every read, so the distribution helpers' rejection loop is skipped.
+  const pick = (n: number) => Math.floor(((rng.unsafeNext() >>> 0) / 4294967296) * n);
+  // Each unit's values in one flat array, so the inner loop reads numbers, not nested arrays.
+  const flat = groups.map((group) => Float64Array.from(group.flat()));
   const means = Array.from({ length: dims }, () => new Array<number>(resamples));
-  const sums = new Array<number>(dims);
+  const sums = new Float64Array(dims);
   for (let b = 0; b < resamples; b += 1) {
     sums.fill(0);
     let count = 0;
     for (let t = 0; t < groups.length; t += 1) {
-      const group = groups[unsafeUniformIntDistribution(0, groups.length - 1, rng)]!;
-      for (let r = 0; r < group.length; r += 1) {
-        const unit = group.length === 1 ? group[0]! : group[unsafeUniformIntDistribution(0, group.length - 1, rng)]!;
-        for (let d = 0; d < dims; d += 1) sums[d]! += unit[d]!;
-        count += 1;
+      const chosen = pick(groups.length);
+      const size = groups[chosen]!.length;
+      const values = flat[chosen]!;
+      for (let r = 0; r < size; r += 1) {
+        const offset = (size === 1 ? 0 : pick(size)) * dims;
+        for (let d = 0; d < dims; d += 1) sums[d]! += values[offset + d]!;
       }
+      count += size;
     }
     for (let d = 0; d < dims; d += 1) means[d]![b] = sums[d]! / count;
   }
