@@ -21,7 +21,8 @@ function logChoose(n: number, k: number): number {
  * discordant tasks is solved by A only with probability ½, so
  * p = min(1, 2 · Σ_{k=0}^{min(b,c)} C(b+c, k) / 2^{b+c}). No discordant task gives p = 1.
  *
- * Known values (tests/templates/paired-test.test.ts): b=1, c=0 → 1; b=5, c=0 → 0.0625;
+ * Published worked value (tests/domain/stats.test.ts): Armitage & Berry 1994, p. 127, b=12, c=2 →
+ * P = 0.0129. Known values (tests/templates/paired-test.test.ts): b=1, c=0 → 1; b=5, c=0 → 0.0625;
  * b=6, c=0 → 0.03125; b=8, c=2 → 0.109375; b=10, c=2 → 0.0385742…
  *
  * @param n tasks with both arms ended (the sample size, reported as is).

@@ -42,10 +42,11 @@ describe("Wilson score interval", () => {
 });
 
 describe("exact McNemar", () => {
-  it("matches Fagerland, Lydersen & Laake (2013)'s worked example: 1 vs 7 discordant pairs → p = 0.070", () => {
-    // Exact conditional test: 2 · (C(8,0) + C(8,1)) / 2^8 = 18/256.
-    expect(pairedExactTest(21, 1, 7).pValue).toBeCloseTo(18 / 256, 12);
-    expect(Number(pairedExactTest(21, 1, 7).pValue.toFixed(3))).toBe(0.07);
+  it("matches Armitage & Berry (1994, p. 127)'s worked example: two culture media on 50 specimens, 12 vs 2 discordant → exact two-sided P = 0.0129", () => {
+    // As worked in the StatsDirect manual (exact test after Liddell 1983): 2 · (C(14,0) + C(14,1) + C(14,2)) / 2^14 = 212/16384.
+    const test = pairedExactTest(50, 12, 2);
+    expect(test.pValue).toBeCloseTo(212 / 16384, 12);
+    expect(Number(test.pValue.toFixed(4))).toBe(0.0129);
   });
 });
 
