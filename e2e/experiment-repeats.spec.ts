@@ -61,7 +61,7 @@ test("experiment with 3 repeats: the curves have bands, identical arms show no d
   if (process.env.DOCS_SCREENSHOTS === "1") {
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByTestId("success-curves").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: "docs/screenshot-experiment-bands.png" });
+    await page.screenshot({ path: "docs/screenshot-experiment-bands.png", fullPage: true });
   }
 });
 

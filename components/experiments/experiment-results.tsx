@@ -262,6 +262,18 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
 
       <Section title="Per arm" id="arms-heading">
         <ArmTable arms={summary.arms} environment={environment} scripted={scripted} recorded={Boolean(summary.experiment.provenance)} />
+        {summary.arms.some((arm) => arm.passAtK) ? (
+          <ul className="mt-3 space-y-0.5 text-xs text-slate-700" data-testid="pass-at-k">
+            {summary.arms.map((arm) =>
+              arm.passAtK ? (
+                <li key={arm.label}>
+                  <strong>{arm.label}</strong> pass@k over {repeats} samples per task (Chen et al. 2021&apos;s unbiased estimator):{" "}
+                  {arm.passAtK.map((entry) => `pass@${entry.k} ${(100 * entry.value).toFixed(1)}%`).join(" · ")}
+                </li>
+              ) : null,
+            )}
+          </ul>
+        ) : null}
         <p className="mt-3 text-xs text-slate-600" data-testid="shared-prefix-note">
           Arms share what they have in common: trial 1 of one arm is served from the response cache to the others when their prompts are identical (same
           model, settings and messages) — e.g. ReAct only and Reflexion make the same trial-1 calls — even when both runs ask at the same moment: the call

@@ -8,6 +8,11 @@ import { armRates, bandKey, curveKey, endLabelRanks, gapKey, successCurveRows, w
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { ArmSwatch, armStyle, METRIC_NAME } from "./labels";
 
+/** A solved count: whole with one repetition, the mean over repetitions (two decimals) with more. */
+function solvedCount(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
 /** Tooltip: the trial and, per arm, tasks solved so far as a count and a percentage. */
 function CurveTooltip({ active, label, rows, arms }: Pick<TooltipContentProps, "active" | "label"> & { rows: CurveRow[]; arms: readonly ArmResult[] }) {
   if (!active || label === undefined) return null;
@@ -24,7 +29,7 @@ function CurveTooltip({ active, label, rows, arms }: Pick<TooltipContentProps, "
               <ArmSwatch index={index} />
               <span className="font-medium text-slate-800">{arm.label}</span>
               <span className="tabular-nums text-slate-700">
-                {point ? `${Number.isInteger(point.solved) ? point.solved : point.solved.toFixed(2)}/${point.tasks} tasks (${point.percent}%${point.ci ? `, 95 % interval ${point.ci[0]}–${point.ci[1]}%` : ""})` : "no such trial"}
+                {point ? `${solvedCount(point.solved)}/${point.tasks} tasks (${point.percent}%${point.ci ? `, 95 % interval ${point.ci[0]}–${point.ci[1]}%` : ""})` : "no such trial"}
               </span>
             </li>
           );
@@ -244,7 +249,7 @@ export function SuccessCurves({
               <span>
                 <strong className="text-slate-900">{arm.label}</strong> ({strategyLabel(arm.strategy, environment)}, {armStyle(index).name} line):{" "}
                 <span className="tabular-nums">
-                  {rates.first.solved}/{rates.first.tasks} at trial 1 → {rates.last.solved}/{rates.last.tasks} ({rates.last.percent}%) by trial {rates.lastTrial}
+                  {solvedCount(rates.first.solved)}/{rates.first.tasks} at trial 1 → {solvedCount(rates.last.solved)}/{rates.last.tasks} ({rates.last.percent}%{rates.last.ci ? ` [${rates.last.ci[0]}, ${rates.last.ci[1]}]` : ""}) by trial {rates.lastTrial}
                 </span>
               </span>
             </li>
