@@ -103,7 +103,9 @@ export function TrialLanes({ runs, divergence }: { runs: readonly LaneRun[]; div
   const columns = `7rem repeat(${runs.length}, minmax(16rem, 1fr))`;
   if (rows.length === 0) return <p className="py-6 text-center text-sm text-slate-500">No trial has started yet.</p>;
   return (
-    <div className="overflow-x-auto" data-testid="trial-lanes">
+    // A focusable, named scroll region: on a narrow screen the lanes scroll sideways, also by keyboard; `relative` makes it the
+    // containing block of the lanes' absolutely placed tooltips, which otherwise widened the whole page on a phone.
+    <div className="relative overflow-x-auto" data-testid="trial-lanes" tabIndex={0} role="region" aria-label="Trial lanes (scroll sideways)">
       <div role="table" aria-label="Trials side by side" className="min-w-fit">
         <div role="row" className="grid gap-3 border-b border-slate-200 pb-2 text-xs font-semibold text-slate-700" style={{ gridTemplateColumns: columns }}>
           <span role="columnheader">Trial</span>

@@ -25,6 +25,7 @@ export function TextBlock({ children, testId, mono = false }: { children: ReactN
   return (
     <pre
       data-testid={testId}
+      tabIndex={0}
       className={`max-h-80 overflow-auto whitespace-pre-wrap break-words rounded-md border border-slate-200 bg-slate-50 p-2 text-xs leading-relaxed text-slate-800 ${mono ? "font-mono" : "font-sans"}`}
     >
       {typeof children === "string" ? <LongText text={children} /> : children}

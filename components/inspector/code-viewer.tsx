@@ -22,7 +22,7 @@ export function CodeViewer({ code, language, label, maxHeight = 420 }: { code: s
       </div>
       <details className="text-xs">
         <summary className="cursor-pointer select-none text-slate-600 hover:text-slate-900">{label} as plain text</summary>
-        <pre data-testid="code-view-text" className="mt-1 max-h-72 overflow-auto whitespace-pre rounded-md bg-slate-50 p-2 font-mono text-[11px] text-slate-800">
+        <pre data-testid="code-view-text" tabIndex={0} className="mt-1 max-h-72 overflow-auto whitespace-pre rounded-md bg-slate-50 p-2 font-mono text-[11px] text-slate-800">
           {code}
         </pre>
       </details>

@@ -337,7 +337,8 @@ export function InspectorPanel({
       </header>
       {/* A size container: the prompt box sizes itself to this area's height (cqh). */}
       {/* Keyed by node: another node's details start at the top, not at the last one's scroll position. */}
-      <div key={node.id} className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3 [container-type:size]">
+      {/* A focusable scroll region: the details may hold no control to scroll them by keyboard. */}
+      <div key={node.id} className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-3 [container-type:size]" tabIndex={0} role="region" aria-label="Details">
         <NodeDetails node={node} state={state} forkPoints={forkPoints} onForkHere={onForkHere} />
         {practice && node.type === "evaluation" && node.data.verdict === "fail" ? (
           <details className="rounded-md border border-amber-300" data-testid="practice-details">

@@ -66,7 +66,7 @@ export function PromptViewer({
       </div>
       <details className="text-xs">
         <summary className="cursor-pointer select-none text-slate-600 hover:text-slate-900">Prompt as plain text</summary>
-        <pre data-testid="inspector-prompt-text" className="mt-1 max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-2 font-mono text-[11px] text-slate-800">
+        <pre data-testid="inspector-prompt-text" tabIndex={0} className="mt-1 max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-2 font-mono text-[11px] text-slate-800">
           {located.segments.map((segment, index) =>
             segment.memoryId === null ? (
               segment.text

@@ -21,7 +21,7 @@ function Cell({ children, mono = false, wide = false }: { children: string; mono
   if (children.trim() === "") return <td className="px-2 py-1.5 align-top">{EMPTY}</td>;
   return (
     <td className={`px-2 py-1.5 align-top ${wide ? "min-w-40" : "min-w-24"}`}>
-      <pre className={`max-h-40 overflow-auto whitespace-pre-wrap break-words text-[11px] leading-snug text-slate-800 ${mono ? "font-mono" : "font-sans"}`}>{children}</pre>
+      <pre tabIndex={0} className={`max-h-40 overflow-auto whitespace-pre-wrap break-words text-[11px] leading-snug text-slate-800 ${mono ? "font-mono" : "font-sans"}`}>{children}</pre>
     </td>
   );
 }

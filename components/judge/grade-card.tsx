@@ -44,7 +44,7 @@ export function GradeCard({ trial, onGrade, saving }: { trial: JudgedTrial; onGr
       </details>
       <div>
         <p className="text-xs font-medium text-slate-600">Answer</p>
-        <pre className="mt-0.5 max-h-48 overflow-y-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-sans text-sm text-slate-900" data-testid="grade-answer">
+        <pre tabIndex={0} className="mt-0.5 max-h-48 overflow-y-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-sans text-sm text-slate-900" data-testid="grade-answer">
           {trial.answer || "(empty)"}
         </pre>
       </div>

@@ -10,6 +10,7 @@ export function ActionText({ text, code, className, testId }: { text: string; co
     return (
       <pre
         data-testid={testId}
+        tabIndex={0}
         className={cn(
           "mt-1 max-h-48 overflow-auto whitespace-pre rounded border border-slate-200 bg-white px-2 py-1 font-mono text-[11px] leading-snug text-slate-900",
           className,

@@ -190,7 +190,7 @@ export function TemplatePreview({ template, text, onVariables }: { template: Tem
           </div>
           <details className="text-[11px] text-slate-600">
             <summary className="cursor-pointer select-none">Plain text</summary>
-            <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800" data-testid="preview-text">
+            <pre tabIndex={0} className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800" data-testid="preview-text">
               {formatMessages(preview.data.messages)}
             </pre>
           </details>
