@@ -31,16 +31,41 @@ export interface MemoryInPrompt {
   occurrences: Record<string, number>;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * The prompt with every whitespace run folded to one space, and for each folded character the
+ * index of the character it came from, so a match in the folded text maps back to the prompt.
+ * One pass; no regular expression is built from model text (a 40 KB reflection made a pattern
+ * that overflowed the regular-expression stack and crashed the run page).
+ */
+function foldWhitespace(text: string): { folded: string; origin: number[] } {
+  let folded = "";
+  const origin: number[] = [];
+  let inSpace = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i] as string;
+    if (/\s/u.test(char)) {
+      if (!inSpace) {
+        folded += " ";
+        origin.push(i);
+      }
+      inSpace = true;
+    } else {
+      folded += char;
+      origin.push(i);
+      inSpace = false;
+    }
+  }
+  return { folded, origin };
+}
 
 /**
- * A pattern for `text` that tolerates different whitespace: families fold a
- * reflection onto one line (`- <text>`), wrap it or indent it.
+ * A memory text as it is searched: its words joined by single spaces (families fold a reflection
+ * onto one line (`- <text>`), wrap it or indent it, so whitespace runs match any whitespace).
+ * Null for a text without words.
  */
-function whitespaceTolerant(text: string): RegExp | null {
-  const words = text.trim().split(/\s+/).filter((word) => word !== "");
-  if (words.length === 0) return null;
-  return new RegExp(words.map(escapeRegExp).join("\\s+"), "g");
+function searchKey(text: string): string | null {
+  const key = foldWhitespace(text.trim()).folded;
+  return key === "" ? null : key;
 }
 
 /**
@@ -51,13 +76,13 @@ function whitespaceTolerant(text: string): RegExp | null {
 export function locateMemoryInPrompt(prompt: string, memory: readonly Pick<MemoryItem, "id" | "text">[]): MemoryInPrompt {
   const all: MemoryMatch[] = [];
   const occurrences: Record<string, number> = {};
+  const folded = foldWhitespace(prompt);
   for (const item of memory) {
     occurrences[item.id] = 0;
-    const pattern = whitespaceTolerant(item.text);
-    if (!pattern) continue;
-    for (const match of prompt.matchAll(pattern)) {
-      const start = match.index;
-      all.push({ memoryId: item.id, start, end: start + match[0].length });
+    const key = searchKey(item.text);
+    if (key === null) continue;
+    for (let at = folded.folded.indexOf(key); at !== -1; at = folded.folded.indexOf(key, at + key.length)) {
+      all.push({ memoryId: item.id, start: folded.origin[at] as number, end: (folded.origin[at + key.length - 1] as number) + 1 });
     }
   }
   all.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -108,10 +133,14 @@ export function promptText(messages: readonly ChatMessage[]): string {
 
 const oneLine = (text: string) => text.trim().replace(/\s+/g, " ");
 
+/** Non-overlapping occurrences of `needle` in `haystack`, whitespace runs matching any whitespace. */
 function countIn(haystack: string, needle: string): number {
-  const pattern = whitespaceTolerant(needle);
-  if (!pattern) return 0;
-  return [...haystack.matchAll(pattern)].length;
+  const key = searchKey(needle);
+  if (key === null) return 0;
+  const folded = foldWhitespace(haystack).folded;
+  let count = 0;
+  for (let at = folded.indexOf(key); at !== -1; at = folded.indexOf(key, at + key.length)) count += 1;
+  return count;
 }
 
 /**

@@ -28,6 +28,19 @@ describe("locateMemoryInPrompt", () => {
     expect(reverse.occurrences.r1).toBe(1);
   });
 
+  it("finds a 60 KB reflection (a model's reply the output limit allows) and one of 2 MB, wrapped differently in the prompt", () => {
+    // A pattern built from such a text overflowed the regular-expression stack and crashed the run page.
+    for (const words of [10_000, 300_000]) {
+      const text = Array.from({ length: words }, (_, index) => `I answered the (${index}) question [wrongly]?`).join(" ");
+      const prompt = `Reflections:\n- ${text.replaceAll(" ", "\n  ")}\nQuestion: …`;
+      const located = locateMemoryInPrompt(prompt, [{ id: "r1", text }]);
+      expect(located.occurrences.r1).toBe(1);
+      expect(located.segments.map((segment) => segment.text).join("")).toBe(prompt);
+      expect(located.matches[0]?.start).toBe("Reflections:\n- ".length);
+      expect(located.matches[0]?.end).toBe(prompt.length - "\nQuestion: …".length);
+    }
+  });
+
   it("escapes regex characters, ignores empty texts and keeps a prompt without memory whole", () => {
     const located = locateMemoryInPrompt("Use Search[Port Averly] (exact title).", [
       { id: "a", text: "Search[Port Averly] (exact" },
