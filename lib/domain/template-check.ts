@@ -37,7 +37,9 @@ export function utf8Bytes(text: string): number {
 
 /** The message of a template over {@link MAX_TEMPLATE_BYTES}. */
 export function templateTooLargeMessage(bytes: number): string {
-  return `the template is ${formatBytes(bytes)}; the limit is ${formatBytes(MAX_TEMPLATE_BYTES)} (${MAX_TEMPLATE_BYTES} bytes). Shorten it (fewer few-shot examples)`;
+  // Near the limit one decimal would print "64.0 KB; the limit is 64.0 KB": say the bytes then.
+  const size = bytes < MAX_TEMPLATE_BYTES * 1.1 ? `${bytes} bytes` : formatBytes(bytes);
+  return `the template is ${size}; the limit is ${formatBytes(MAX_TEMPLATE_BYTES)} (${MAX_TEMPLATE_BYTES} bytes). Shorten it (fewer few-shot examples)`;
 }
 
 function formatBytes(bytes: number): string {
@@ -57,6 +59,28 @@ export const templateTextSchema = z
     const bytes = text.length > MAX_TEMPLATE_BYTES ? text.length : utf8Bytes(text);
     if (bytes > MAX_TEMPLATE_BYTES) context.addIssue({ code: "custom", message: templateTooLargeMessage(bytes) });
   });
+
+/**
+ * Braced names the engine would NOT fill although they were meant as placeholders: a known name
+ * (or a typo of one) with spaces inside (`{ memory }`) or a field after a dot (`{memory.text}`),
+ * and any name starting with `_` (`{__proto__}`). `renderTemplate` fills only `{letter…}` names,
+ * so these reach the model as literal text; they are reported as unknown, as written. Code in a
+ * template (`const { a } = b`, `{"a": 1}`) does not match unless it names a placeholder. One
+ * linear scan.
+ */
+const LOOKALIKE = /\{([ \t]*[A-Za-z_][A-Za-z0-9_.]*[ \t]*)\}/g;
+
+function lookalikesOf(text: string, known: readonly string[]): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(LOOKALIKE)) {
+    const inner = match[1] ?? "";
+    if (/^[A-Za-z][A-Za-z0-9_]*$/.test(inner) || names.includes(inner)) continue;
+    const head = inner.trim().split(".")[0] ?? "";
+    const meant = head.startsWith("_") || known.includes(head) || likelyMeant(head, known) !== null;
+    if (meant) names.push(inner);
+  }
+  return names;
+}
 
 /** The `{name}` placeholders of a template, in order of first use (one linear scan). */
 export function placeholdersOf(text: string): string[] {
@@ -131,7 +155,7 @@ export function checkTemplateText(text: string, rules: TemplateRules | null): Te
   const present = new Set(used);
   return {
     tooLarge: null,
-    unknown: unknownPlaceholders(used, rules.known),
+    unknown: [...unknownPlaceholders(used, rules.known), ...lookalikesOf(text, rules.known)],
     missing: rules.required.filter((name) => !present.has(name)),
   };
 }
@@ -146,7 +170,7 @@ export function placeholderProblemMessage(problems: TemplateProblems, rules: Tem
   const parts: string[] = [];
   if (problems.unknown.length > 0) {
     const suggestions = problems.unknown.flatMap((name) => {
-      const meant = likelyMeant(name, rules.known);
+      const meant = likelyMeant(name.trim().split(".")[0] ?? name, rules.known);
       return meant ? [`did you mean ${slot(meant)} for ${slot(name)}?`] : [];
     });
     parts.push(
