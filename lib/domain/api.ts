@@ -224,18 +224,38 @@ export type EventPageResponse = z.infer<typeof eventPageResponseSchema>;
  */
 const baseSeqSchema = z.number().int().nonnegative().optional();
 
+/**
+ * The longest text a person may write into a reflection, a memory item or the next action, in
+ * characters (UTF-16 units). The text goes into every later prompt of the run and into every step's
+ * recorded prompt: a 10 MB reflection made each Actor step take 30 s of server time. The paper's
+ * reflections are a few hundred characters.
+ */
+export const MAX_EDIT_TEXT_CHARS = 16_384;
+
+/** Most items an edited episodic memory may hold (the memory window Ω is at most 100). */
+export const MAX_EDIT_MEMORY_ITEMS = 1_000;
+
+const editText = (what: string, empty: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, empty)
+    .max(MAX_EDIT_TEXT_CHARS, { error: (issue) => `${what} is at most ${MAX_EDIT_TEXT_CHARS} characters (this one is ${typeof issue.input === "string" ? issue.input.length : "longer"}); shorten it` });
+
 export const editRequestSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("reflection"),
     reflectionEventId: z.string().min(1),
-    text: z.string().trim().min(1, "a reflection cannot be empty; delete it from the memory instead"),
+    text: editText("a reflection", "a reflection cannot be empty; delete it from the memory instead"),
     note: z.string().max(500).nullable().optional(),
     baseSeq: baseSeqSchema,
   }),
   z.object({
     /** The whole episodic memory: add, delete, reorder or clear items. */
     kind: z.literal("memory"),
-    memory: z.array(memoryItemSchema.extend({ text: z.string().trim().min(1) })),
+    memory: z
+      .array(memoryItemSchema.extend({ text: editText("a memory item", "a memory item cannot be empty; delete it instead") }))
+      .max(MAX_EDIT_MEMORY_ITEMS, `an edited memory holds at most ${MAX_EDIT_MEMORY_ITEMS} items`),
     note: z.string().max(500).nullable().optional(),
     baseSeq: baseSeqSchema,
   }),
@@ -269,7 +289,7 @@ export const editRequestSchema = z.discriminatedUnion("kind", [
   z.object({
     /** The Actor's next action, written by a person (injects a correct or a wrong step). */
     kind: z.literal("action"),
-    text: z.string().trim().min(1, "write the action, e.g. Search[Dunmere]"),
+    text: editText("an action", "write the action, e.g. Search[Dunmere]"),
     note: z.string().max(500).nullable().optional(),
     baseSeq: baseSeqSchema,
   }),

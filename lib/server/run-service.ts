@@ -410,6 +410,9 @@ export class RunService {
       const events = await this.store.list(run.id, branch);
       const state = foldRun(events);
       const baseSeq = request.baseSeq;
+      if (baseSeq !== undefined && baseSeq > state.lastSeq) {
+        throw new AppError("invalid-input", `baseSeq ${baseSeq} is ahead of this run's log (its newest event is seq ${state.lastSeq}); send the lastSeq of the run as you read it.`);
+      }
       if (baseSeq !== undefined && state.lastSeq > baseSeq) {
         throw new AppError("stale-edit", staleEditMessage(events.filter((event) => event.seq > baseSeq), baseSeq));
       }

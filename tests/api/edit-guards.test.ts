@@ -81,6 +81,29 @@ describe("edits of a paused run carry the seq they were made against", () => {
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
   });
+
+  it("a baseSeq ahead of the log is refused (it would pass every staleness check), saying the newest seq", async () => {
+    const { runId, seq } = await pausedRun();
+    const ahead = await r.edits.POST(post(`/api/runs/${runId}/edits`, { kind: "action", text: "Search[Dunmere]", baseSeq: 99_999 }), params({ runId }));
+    expect(ahead.status).toBe(400);
+    expect((await errorOf(ahead)).message).toContain(`its newest event is seq ${seq}`);
+  });
+
+  it("a 10 MB action, memory item or reflection is refused with the limit before anything is recorded", async () => {
+    const { runId, seq } = await pausedRun();
+    const huge = "lesson ".repeat(1_500_000);
+    for (const body of [
+      { kind: "action", text: huge, baseSeq: seq },
+      { kind: "memory", memory: [{ id: "m1", text: huge, trial: null }], baseSeq: seq },
+      { kind: "reflection", reflectionEventId: "e1", text: huge, baseSeq: seq },
+    ]) {
+      const refused = await r.edits.POST(post(`/api/runs/${runId}/edits`, body), params({ runId }));
+      expect(refused.status, body.kind).toBe(400);
+      expect((await errorOf(refused)).message).toMatch(/at most 16384 characters \(this one is 10499999\)/);
+    }
+    const { getServerContext } = await import("@/lib/server/app-context");
+    expect(foldRun((await getServerContext().service.events(runId)).events).lastSeq).toBe(seq);
+  });
 });
 
 describe("template edits through the API go through one check", () => {
