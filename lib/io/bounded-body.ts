@@ -8,6 +8,25 @@ import { AppError } from "@/lib/domain/errors";
  * it is never buffered.
  */
 
+/**
+ * Ceiling of a small JSON request body (a fork, a resume, breakpoints, a label, a price, a grade,
+ * a provider test): 1 MiB, far above any real one.
+ */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Ceiling of a JSON body that may carry prompt templates or reflections (a new run, an
+ * experiment's arms, a template and its versions, a preview, an A/B, an edit, a memory store):
+ * 8 MiB. A template is at most 64 KiB and an edited text 16,384 characters, so a real body is far
+ * smaller; without a ceiling a 200 MB body was read whole (+700 MB) before the schema refused it.
+ */
+export const MAX_RICH_JSON_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The body as text, at most `maxBytes` (UTF-8). @throws AppError("too-large"). */
+export async function readTextBounded(request: Request, maxBytes: number, what: string): Promise<string> {
+  return new TextDecoder().decode(await readBodyBounded(request, maxBytes, what));
+}
+
 function tooLarge(what: string, maxBytes: number): AppError {
   return new AppError("too-large", `This ${what} is larger than ${formatBytes(maxBytes)}, the most this server accepts; nothing was stored. Split it into smaller files.`);
 }

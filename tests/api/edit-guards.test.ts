@@ -89,9 +89,9 @@ describe("edits of a paused run carry the seq they were made against", () => {
     expect((await errorOf(ahead)).message).toContain(`its newest event is seq ${seq}`);
   });
 
-  it("a 10 MB action, memory item or reflection is refused with the limit before anything is recorded", async () => {
+  it("a 1 MB action, memory item or reflection is refused with the limit before anything is recorded", async () => {
     const { runId, seq } = await pausedRun();
-    const huge = "lesson ".repeat(1_500_000);
+    const huge = "lesson ".repeat(150_000);
     for (const body of [
       { kind: "action", text: huge, baseSeq: seq },
       { kind: "memory", memory: [{ id: "m1", text: huge, trial: null }], baseSeq: seq },
@@ -99,7 +99,7 @@ describe("edits of a paused run carry the seq they were made against", () => {
     ]) {
       const refused = await r.edits.POST(post(`/api/runs/${runId}/edits`, body), params({ runId }));
       expect(refused.status, body.kind).toBe(400);
-      expect((await errorOf(refused)).message).toMatch(/at most 16384 characters \(this one is 10499999\)/);
+      expect((await errorOf(refused)).message).toMatch(/at most 16384 characters \(this one is 1049999\)/);
     }
     const { getServerContext } = await import("@/lib/server/app-context");
     expect(foldRun((await getServerContext().service.events(runId)).events).lastSeq).toBe(seq);
@@ -122,10 +122,14 @@ describe("template edits through the API go through one check", () => {
     expect(missing.status).toBe(400);
     expect((await errorOf(missing)).message).toMatch(/leaves out \{question\}/);
 
-    const huge = `${qaActorTemplate.text}${"x".repeat(30 * 1024 * 1024)}`;
+    const huge = `${qaActorTemplate.text}${"x".repeat(3 * 1024 * 1024)}`;
     const tooLarge = await r.edits.POST(post(`/api/runs/${runId}/edits`, { kind: "prompt", role: "actor", text: huge, baseSeq: seq }), params({ runId }));
     expect(tooLarge.status).toBe(400);
     expect((await errorOf(tooLarge)).message).toContain(`${MAX_TEMPLATE_BYTES} bytes`);
+    // Past the body ceiling (8 MiB) the request is refused before it is read whole.
+    const hugeBody = await r.edits.POST(post(`/api/runs/${runId}/edits`, { kind: "prompt", role: "actor", text: "x".repeat(30 * 1024 * 1024), baseSeq: seq }), params({ runId }));
+    expect(hugeBody.status).toBe(413);
+    expect((await errorOf(hugeBody)).message).toMatch(/edit is larger than 8 MB/);
 
     const accepted = await r.edits.POST(post(`/api/runs/${runId}/edits`, { kind: "prompt", role: "actor", text: typo, allowUnknown: true, baseSeq: seq }), params({ runId }));
     expect(accepted.status).toBe(200);
@@ -138,9 +142,9 @@ describe("template edits through the API go through one check", () => {
     const ok = await r.templates.POST(post("/api/templates", { name: "typo", family: "qa", role: "actor", strategy: "reflexion", text: qaActorTemplate.text.replace("{memory}", "{memroy}"), allowUnknown: true }));
     expect(ok.status).toBe(201);
     const { template } = (await ok.json()) as { template: { id: string } };
-    const huge = await r.versions.POST(post(`/api/templates/${template.id}/versions`, { text: "y".repeat(30 * 1024 * 1024), message: "big" }), params({ templateId: template.id }));
+    const huge = await r.versions.POST(post(`/api/templates/${template.id}/versions`, { text: "y".repeat(3 * 1024 * 1024), message: "big" }), params({ templateId: template.id }));
     expect(huge.status).toBe(400);
-    expect((await errorOf(huge)).message).toMatch(/30\.0 MB; the limit is 64\.0 KB/);
+    expect((await errorOf(huge)).message).toMatch(/3\.0 MB; the limit is 64\.0 KB/);
   });
 
   it("a new run's and an experiment arm's template texts: refused the same way, before anything is recorded", async () => {

@@ -2,6 +2,7 @@ import { AppError } from "@/lib/domain/errors";
 import { providerIdSchema, providerTestRequestSchema } from "@/lib/domain/providers";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
+import { readTextBounded, MAX_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ export const POST = handle(async (request: Request, context: { params: Promise<{
   const { provider } = await context.params;
   const id = providerIdSchema.safeParse(provider);
   if (!id.success) throw new AppError("invalid-input", `Unknown provider "${provider.slice(0, 40)}". Use one of: ${providerIdSchema.options.join(", ")}.`);
-  const raw = await request.text();
+  const raw = await readTextBounded(request, MAX_JSON_BODY_BYTES, "provider test request");
   let json: unknown = {};
   try {
     json = raw.trim() === "" ? {} : JSON.parse(raw);
