@@ -191,6 +191,43 @@ describe("test connection", () => {
     expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/not a compatible model id/) });
   });
 
+  it("a server that ignores max_tokens and answers 20 MB is cut off at the test's reply limit, with a message", async () => {
+    const http = await import("node:http");
+    const content = "x".repeat(20 * 1024 * 1024);
+    let sentBytes = 0;
+    const huge = http.createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        const body = JSON.stringify({ id: "c1", object: "chat.completion", created: 1, model: "huge", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] });
+        response.writeHead(200, { "content-type": "application/json" });
+        // In 64 KiB writes, so a client that stops reading stops the server too.
+        let at = 0;
+        const write = () => {
+          while (at < body.length) {
+            const piece = body.slice(at, at + 65_536);
+            at += piece.length;
+            sentBytes += piece.length;
+            if (!response.write(piece)) return void response.once("drain", write);
+          }
+          response.end();
+        };
+        response.on("close", () => (at = body.length));
+        write();
+      });
+    });
+    await new Promise<void>((resolve) => huge.listen(0, "127.0.0.1", resolve));
+    const port = (huge.address() as { port: number }).port;
+    try {
+      const result = await testProviderConnection("compatible", { OPENAI_COMPATIBLE_BASE_URL: `http://127.0.0.1:${port}/v1` }, { modelId: "compatible:huge" });
+      expect(result.ok).toBe(false);
+      expect(result.error).toMatch(/^compatible:huge answered the test \(which asks for 5 tokens\) with more than 57,344 bytes and was cut off: the server ignores max_tokens/);
+      expect(sentBytes).toBeLessThan(8 * 1024 * 1024);
+    } finally {
+      huge.closeAllConnections();
+      await new Promise((resolve) => huge.close(resolve));
+    }
+  });
+
   it("an unconfigured provider says which variable to set", async () => {
     const result = await testProviderConnection("anthropic", {});
     expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/ANTHROPIC_API_KEY/) });

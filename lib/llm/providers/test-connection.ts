@@ -1,20 +1,28 @@
 import { generateText } from "ai";
 import type { ProviderId, ProviderTestResult } from "@/lib/domain/providers";
 import { toModelCallError } from "../model-call-errors";
+import { limitedFetch, responseBodyLimit, type OutputLimit } from "../output-limit";
 import { parseModelId } from "../model-id";
 import { describeProviderTarget, resolveModel, scrubSecrets, secretValues, type ProviderEnv, type ProviderTarget } from "../provider-registry";
 import { providerStatus } from "./status";
 
 /**
- * "Test connection" on the settings page and `cli providers --test` (issue 16 part 1):
+ * "Test connection" on the settings page and `cli providers --test`:
  * one tiny call to a provider — prompt "Reply with the word OK.", at most
- * {@link TEST_MAX_OUTPUT_TOKENS} output tokens, no retries, a time limit of
+ * {@link TEST_MAX_OUTPUT_TOKENS} output tokens asked for, a reply body of at most
+ * {@link TEST_OUTPUT_LIMIT}, no retries, a time limit of
  * {@link TEST_TIMEOUT_MS} — and its latency or its error. The error message is the
  * model port's own classification (what to do), scrubbed of every key value.
  */
 
 /** Output-token cap of the test call (tokens). */
 export const TEST_MAX_OUTPUT_TOKENS = 5;
+/**
+ * Limits of the test call's reply: it asks for a few tokens, so 4 KiB of text (64 pieces) is
+ * ample, and the raw body is cut at 56 KiB (lib/llm/output-limit.ts, `responseBodyLimit`) — a
+ * server that ignores `max_tokens` and answers 400 MB must not fill the web server's memory.
+ */
+export const TEST_OUTPUT_LIMIT: OutputLimit = { bytes: 4096, tokens: 64 };
 /** Time limit of the whole test call, ms. */
 export const TEST_TIMEOUT_MS = 20_000;
 
@@ -60,7 +68,7 @@ export async function testProviderConnection(provider: ProviderId, env: Provider
   }
   const started = now();
   try {
-    const model = resolveModel(modelId, { env });
+    const model = resolveModel(modelId, { env, fetch: limitedFetch(TEST_OUTPUT_LIMIT) });
     const result = await generateText({
       model,
       prompt: "Reply with the word OK.",
@@ -80,6 +88,12 @@ export async function testProviderConnection(provider: ProviderId, env: Provider
   } catch (error) {
     const latencyMs = Math.max(0, Math.round(now() - started));
     const classified = toModelCallError(error, { modelId, target, attempts: 1, secrets: secretValues(env) });
+    if (classified.code === "output-too-large") {
+      return failed(
+        `${modelId} answered the test (which asks for ${TEST_MAX_OUTPUT_TOKENS} tokens) with more than ${responseBodyLimit(TEST_OUTPUT_LIMIT).toLocaleString("en-US")} bytes and was cut off: the server ignores max_tokens. Runs with it are bounded too (REFLEXION_MAX_OUTPUT_BYTES / REFLEXION_MAX_OUTPUT_TOKENS pause a run whose reply goes past them); check the server's settings or pick another model.`,
+        latencyMs,
+      );
+    }
     return failed(classified.message, latencyMs);
   }
 }
