@@ -49,7 +49,7 @@ function MemoryEntry({ item, reflection, muted, note }: { item: MemoryItem; refl
       <p className={cn("whitespace-pre-wrap break-words", muted && "line-through decoration-slate-300")}>{item.text}</p>
       {reflection?.warning && !edited ? (
         <p data-testid="memory-warning" role="note" className="mt-1 text-[11px] font-medium text-red-800">
-          ⚠ Stored with a warning: {reflection.warning}. Edit it while paused if the next trial should not see it.
+          ⚠ Stored with a warning: {reflection.warning.replace(/\.$/, "")}. Edit it while paused if the next trial should not see it.
         </p>
       ) : null}
     </li>

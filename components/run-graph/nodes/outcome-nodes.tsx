@@ -102,7 +102,7 @@ export const ReflectionNode = memo(function ReflectionNode({ id, data }: NodePro
           <span className="flex items-center gap-1">
             {data.callSource === "cache" ? <CacheMarker /> : null}
             {data.warning ? (
-              <Badge tone="red" data-testid="reflection-warning-badge" title={`Stored with a warning: ${data.warning}. Select the node to see what you can do.`}>
+              <Badge tone="red" data-testid="reflection-warning-badge" title={`Stored with a warning: ${data.warning.replace(/\.$/, "")}. Select the node to see what you can do.`}>
                 ⚠ check
               </Badge>
             ) : null}
