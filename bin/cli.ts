@@ -13,6 +13,7 @@ import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import { isAppError } from "@/lib/domain/errors";
 import { escapeControlCharacters } from "@/lib/domain/ids";
 import { registerCheckCommands } from "@/lib/cli/check-commands";
+import { loadEnvFiles } from "@/lib/cli/env-files";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
 
 /** Commands that need none of the server, database or model modules. */
@@ -34,6 +35,8 @@ for (const stream of [process.stdout, process.stderr]) {
     throw error;
   });
 }
+
+if (process.env.REFLEXION_ENV_FILES !== "off") loadEnvFiles(process.cwd(), process.env);
 
 const program = new Command()
   .name("reflexion-playground")
@@ -95,6 +98,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerPriceCommands(program);
   registerDbCommands(program);
   (await import("@/lib/cli/job-commands")).registerJobCommands(program);
+  (await import("@/lib/cli/task-set-commands")).registerTaskSetCommands(program);
 }
 
 program

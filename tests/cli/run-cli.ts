@@ -23,6 +23,8 @@ export function spawnCli(args: string[], env: Record<string, string>): ChildProc
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",
       NODE_ENV: "test",
+      // A developer's .env.local must not reach the tests (lib/cli/env-files.ts).
+      REFLEXION_ENV_FILES: "off",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
