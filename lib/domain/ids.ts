@@ -29,8 +29,12 @@ export const asEventId = (value: string): EventId => eventIdSchema.parse(value);
 /** @see asRunId */
 export const asCallId = (value: string): CallId => callIdSchema.parse(value);
 
-/** C0 and C1 control characters (NUL, TAB, newline, ESC, DEL, …) and the Unicode line and paragraph separators. */
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/**
+ * C0 and C1 control characters (NUL, TAB, newline, ESC, DEL, …), the Unicode line and paragraph
+ * separators, and the bidirectional controls (U+202A–202E, U+2066–2069, U+200E/200F, U+061C), which
+ * make an id display as another one ("Trojan Source", CVE-2021-42574).
+ */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
 
 /**
  * A task's id, the one rule every family's task schema uses at ingestion (dataset files, uploads,
@@ -42,7 +46,7 @@ export const taskIdSchema = z
   .trim()
   .min(1, { message: "the task id must not be empty" })
   .refine((id) => !CONTROL_CHARACTERS.test(id), {
-    message: "the task id must not contain control characters (NUL, tab, newline, escape…); rename the task in the file",
+    message: "the task id must not contain control characters (NUL, tab, newline, escape, right-to-left override…); rename the task in the file",
   });
 
 /**
