@@ -100,7 +100,7 @@ function entryBody(entry: Entry): ReactNode {
             <Text>
               {code.verb}, {code.language}, {code.lines} {code.lines === 1 ? "line" : "lines"}:
             </Text>
-            <pre className="mt-1 overflow-x-auto rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-900">{code.preview.join("\n")}</pre>
+            <pre className="mt-1 whitespace-pre-wrap break-words rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-900">{code.preview.join("\n")}</pre>
           </>
         );
       }
