@@ -203,7 +203,7 @@ const TaskRowView = memo(function TaskRowView({
         const label = arms[index]?.label ?? "";
         if (!cell) {
           return (
-            <span key={label} role="cell" className="px-2 text-xs text-slate-400">
+            <span key={label} role="cell" className="px-2 text-xs text-slate-500">
               no run yet
             </span>
           );
@@ -217,7 +217,7 @@ const TaskRowView = memo(function TaskRowView({
               data-testid="grid-cell"
               data-arm={label}
               data-tone={view.tone}
-              aria-label={`${row.taskId}, ${label}: ${view.description}. Open the run.`}
+              aria-label={`${view.text}: ${row.taskId}, ${label}, ${view.description}. Open the run.`}
               title={`${view.description} — open the run`}
               className={cn(
                 "inline-flex min-w-16 justify-center rounded px-2 py-1 text-xs font-semibold ring-1 ring-inset hover:underline focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sky-600",
@@ -235,13 +235,13 @@ const TaskRowView = memo(function TaskRowView({
             href={compareHref(runIds)}
             prefetch={false}
             data-testid="grid-compare"
-            aria-label={`Compare ${arms.map((arm) => arm.label).join(" vs ")} on ${row.taskId} side by side`}
+            aria-label={`Compare ${runIds.length} runs → ${arms.map((arm) => arm.label).join(" vs ")} on ${row.taskId}, side by side`}
             className="text-xs font-medium text-sky-800 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600"
           >
             Compare {runIds.length} runs →
           </Link>
         ) : (
-          <span className="text-[11px] text-slate-400">needs two runs</span>
+          <span className="text-[11px] text-slate-500">needs two runs</span>
         )}
       </span>
     </div>
