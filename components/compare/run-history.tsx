@@ -15,7 +15,7 @@ const changeLabel: Record<TrialDiffRow["change"], { text: string; tone: "neutral
 };
 
 function StepCell({ step }: { step: TrialDiffRow["before"] }) {
-  if (!step) return <span className="italic text-slate-400">no such step</span>;
+  if (!step) return <span className="italic text-slate-500">no such step</span>;
   return (
     <span className="block space-y-0.5">
       <span className="flex flex-wrap items-start gap-1.5">

@@ -51,7 +51,7 @@ export function RunPicker({ current, task }: { current: readonly string[]; task:
                   onClick={(event) => {
                     if (full) event.preventDefault();
                   }}
-                  className={cn("font-medium text-sky-800 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600", full && "pointer-events-none text-slate-400")}
+                  className={cn("font-medium text-sky-800 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600", full && "pointer-events-none text-slate-500")}
                 >
                   Add arm {run.arm}
                 </Link>
@@ -104,7 +104,7 @@ export function RunPicker({ current, task }: { current: readonly string[]; task:
                 onClick={(event) => {
                   if (full) event.preventDefault();
                 }}
-                className={cn("font-medium text-sky-800 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600", full && "pointer-events-none text-slate-400")}
+                className={cn("font-medium text-sky-800 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600", full && "pointer-events-none text-slate-500")}
               >
                 {task ? "Add" : "Start with"} {strategyLabel(run.strategy, run.environment)}
               </Link>

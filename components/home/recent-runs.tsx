@@ -64,7 +64,7 @@ export function RecentRuns() {
                     {run.modelId === "demo" ? <span className="block whitespace-nowrap text-[11px] text-violet-700">scripted stand-in</span> : null}
                   </td>
                   <td className="px-2 py-2 text-right tabular-nums text-slate-800">{run.trials}</td>
-                  <td className="px-2 py-2">{run.outcome ? <Badge tone={outcomeTone[run.outcome]}>{run.outcome}</Badge> : <span className="text-xs text-slate-400">—</span>}</td>
+                  <td className="px-2 py-2">{run.outcome ? <Badge tone={outcomeTone[run.outcome]}>{run.outcome}</Badge> : <span className="text-xs text-slate-500">—</span>}</td>
                   <td className="whitespace-nowrap px-4 py-2 text-xs text-slate-600">{formatShortTime(run.createdAt)}</td>
                 </tr>
               ))}

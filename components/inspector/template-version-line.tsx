@@ -39,7 +39,7 @@ export function TemplateVersionLine({ callEventId }: { callEventId: string }) {
           <Link href={templateHref(version.data.template.id)} className="font-medium text-sky-800 hover:underline" data-testid="inspector-template-link">
             {version.data.template.name} v{version.data.version.number}
           </Link>{" "}
-          <code className="font-mono text-[10px] text-slate-400">{versionId}</code>
+          <code className="font-mono text-[10px] text-slate-500">{versionId}</code>
           {version.data.template.builtIn ? " (built-in)" : ""}
           {edits > 0 ? ` — set by a prompt edit during the run` : ""}
         </>

@@ -15,7 +15,7 @@ export function TestStatusBadge({ status }: { status: CodeTestResult["status"] }
   );
 }
 
-const EMPTY = <span className="text-slate-400">—</span>;
+const EMPTY = <span className="text-slate-500">—</span>;
 
 function Cell({ children, mono = false, wide = false }: { children: string; mono?: boolean; wide?: boolean }) {
   if (children.trim() === "") return <td className="px-2 py-1.5 align-top">{EMPTY}</td>;

@@ -98,7 +98,7 @@ export function RateLimitsView({ view }: { view: RateLimitView }) {
 function LimitRow({ limit }: { limit: RateLimitEntry }) {
   const scope = limit.scope === "all" ? "every model" : limit.scope === "provider" ? "every model of the provider" : "this model";
   const each = (value: number | null, perWindow: number | null) =>
-    value === null ? <span className="text-slate-400">no limit</span> : <span className="tabular-nums">{`${value.toLocaleString()}${perWindow !== null && limit.windowSeconds !== 60 ? ` (${perWindow.toLocaleString()} per ${limit.windowSeconds} s)` : ""}`}</span>;
+    value === null ? <span className="text-slate-500">no limit</span> : <span className="tabular-nums">{`${value.toLocaleString()}${perWindow !== null && limit.windowSeconds !== 60 ? ` (${perWindow.toLocaleString()} per ${limit.windowSeconds} s)` : ""}`}</span>;
   return (
     <tr className="border-t border-slate-100 align-top">
       <td className="py-1.5 pr-3">
@@ -106,7 +106,7 @@ function LimitRow({ limit }: { limit: RateLimitEntry }) {
       </td>
       <td className="py-1.5 pr-3">{each(limit.requestsPerMinute, limit.requestsPerWindow)}</td>
       <td className="py-1.5 pr-3">{each(limit.tokensPerMinute, limit.tokensPerWindow)}</td>
-      <td className="py-1.5 pr-3 tabular-nums">{limit.concurrent ?? <span className="text-slate-400">no limit</span>}</td>
+      <td className="py-1.5 pr-3 tabular-nums">{limit.concurrent ?? <span className="text-slate-500">no limit</span>}</td>
       <td className="py-1.5 tabular-nums">{limit.windowSeconds} s</td>
     </tr>
   );

@@ -124,7 +124,7 @@ export function PriceTableSection() {
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={row.id} className={current.has(row.id) ? "border-b border-slate-100" : "border-b border-slate-100 text-slate-400"} data-testid="price-row" data-model={`${row.provider}:${row.model}`} data-current={current.has(row.id)}>
+              <tr key={row.id} className={current.has(row.id) ? "border-b border-slate-100" : "border-b border-slate-100 text-slate-500"} data-testid="price-row" data-model={`${row.provider}:${row.model}`} data-current={current.has(row.id)}>
                 <td className="px-2 py-1 font-mono">
                   {row.provider}:{row.model}
                 </td>

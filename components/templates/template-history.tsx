@@ -103,7 +103,7 @@ export function TemplateHistory({
               {formatTime(version.createdAt)}
               {version.parentId ? ` · from ${numberOf.has(version.parentId) ? `v${numberOf.get(version.parentId)}` : "another template's version"}` : ""}
             </span>
-            <code className="font-mono text-[10px] text-slate-400" title="Version id (content-addressed: the same text has the same id in every clone)">
+            <code className="font-mono text-[10px] text-slate-500" title="Version id (content-addressed: the same text has the same id in every clone)">
               {version.id}
             </code>
             <Button size="sm" variant={version.id === selectedId ? "secondary" : "ghost"} disabled={version.id === selectedId} onClick={() => onOpen(version)} data-testid="open-version">

@@ -68,7 +68,7 @@ export const LiveCallNode = memo(function LiveCallNode({ id, data }: NodeProps<F
           aria-live="off"
           className={cn("whitespace-pre-wrap break-words text-xs leading-snug text-slate-800", data.monospace && "font-mono text-[11px]")}
         >
-          {data.joinedLate ? <span className="text-slate-400">… </span> : null}
+          {data.joinedLate ? <span className="text-slate-500">… </span> : null}
           {data.text}
           {data.ended ? null : <span aria-hidden className="live-caret ml-px inline-block h-3 w-1 translate-y-0.5 animate-pulse bg-slate-500" />}
         </p>

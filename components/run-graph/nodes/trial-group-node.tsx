@@ -57,7 +57,7 @@ export const TrialGroupNode = memo(function TrialGroupNode({ id, data }: NodePro
         {data.verdict ? <> · {data.verdict === "pass" ? "✓ pass" : "✗ fail"}</> : null} · memory {data.memoryInContext}
       </p>
       {flags.length > 0 ? <p className="truncate text-[11px] font-medium text-amber-800">⚠ {flags.join(" · ")}</p> : null}
-      <p className={cn("mt-1 line-clamp-2 text-[11px] leading-snug", data.reflection === null ? "italic text-slate-400" : "text-amber-950")}>
+      <p className={cn("mt-1 line-clamp-2 text-[11px] leading-snug", data.reflection === null ? "italic text-slate-500" : "text-amber-950")}>
         {data.reflection === null ? "no reflection" : `Reflection${data.reflectionEdited ? " (edited)" : ""}: ${data.reflection}`}
       </p>
       <button
