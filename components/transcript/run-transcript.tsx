@@ -57,7 +57,7 @@ const TrialSection = memo(
           data-kind="trial"
           data-trial={trial.trial}
           data-selected={selected || undefined}
-          data-spotlight={spotlit || undefined}
+          data-spotlit={spotlit || undefined}
           className={cn("rounded-md border border-transparent px-2 py-1", selected && "border-sky-600 bg-sky-50", spotlit && "outline-2 outline-amber-500")}
         >
           <div className="flex flex-wrap items-baseline gap-x-2">

@@ -189,7 +189,8 @@ export const TranscriptEntryItem = memo(function TranscriptEntryItem({ entry, ta
       data-kind={entry.type}
       data-trial={entry.data.trial}
       data-selected={selected || undefined}
-      data-spotlight={spotlit || undefined}
+      // Not data-spotlight: that marks the graph's nodes (lessons count them); the transcript has its own.
+      data-spotlit={spotlit || undefined}
       className={cn(
         "rounded-md border border-transparent px-2 py-1.5 focus-visible:outline-2 focus-visible:outline-sky-600",
         selected && "border-sky-600 bg-sky-50",

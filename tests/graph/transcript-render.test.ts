@@ -73,7 +73,7 @@ describe("RunTranscript", () => {
     const header = screen.getAllByTestId("transcript-entry").find((element) => element.getAttribute("data-node-id") === run.trial2StartId)!;
     expect(header.getAttribute("aria-current")).toBe("true");
     act(() => store?.setSpotlight([run.reflectionId]));
-    expect(entry.getAttribute("data-spotlight")).toBe("true");
+    expect(entry.getAttribute("data-spotlit")).toBe("true");
     expect(entry.textContent).toContain("the lesson points here");
   });
 
