@@ -185,11 +185,11 @@ export const TranscriptEntryItem = memo(function TranscriptEntryItem({ entry, ta
       tabIndex={tabbable ? -1 : undefined}
       aria-current={selected ? "true" : undefined}
       data-testid="transcript-entry"
-      data-node-id={entry.id}
+      data-transcript-node={entry.id}
       data-kind={entry.type}
       data-trial={entry.data.trial}
       data-selected={selected || undefined}
-      // Not data-spotlight: that marks the graph's nodes (lessons count them); the transcript has its own.
+      // Its own attribute names, not data-node-id / data-spotlight: those mark the graph's nodes, which tests look up and count.
       data-spotlit={spotlit || undefined}
       className={cn(
         "rounded-md border border-transparent px-2 py-1.5 focus-visible:outline-2 focus-visible:outline-sky-600",

@@ -50,10 +50,10 @@ describe("RunTranscript", () => {
   it("has one entry per graph node, in the graph's order, under one heading per trial", () => {
     mount(graph);
     const entries = screen.getAllByTestId("transcript-entry");
-    expect(entries.map((entry) => entry.getAttribute("data-node-id"))).toEqual(nodeIds);
+    expect(entries.map((entry) => entry.getAttribute("data-transcript-node"))).toEqual(nodeIds);
     expect(screen.getAllByRole("heading", { level: 3 }).map((heading) => heading.textContent)).toEqual(["Trial 1: halted (step budget)", "Trial 2: solved"]);
     // The reflection's text is there as text, and trial 2 says it carried it in.
-    const reflection = entries.find((entry) => entry.getAttribute("data-node-id") === run.reflectionId);
+    const reflection = entries.find((entry) => entry.getAttribute("data-transcript-node") === run.reflectionId);
     const reflectionNode = graph.nodes.find((node) => node.id === run.reflectionId);
     expect(reflectionNode?.type).toBe("reflection");
     if (reflectionNode?.type !== "reflection") return;
@@ -63,14 +63,14 @@ describe("RunTranscript", () => {
 
   it("Details selects the node; a node selected elsewhere (the graph, a lesson) is the current entry", () => {
     mount(graph);
-    const entry = screen.getAllByTestId("transcript-entry").find((element) => element.getAttribute("data-node-id") === run.reflectionId)!;
+    const entry = screen.getAllByTestId("transcript-entry").find((element) => element.getAttribute("data-transcript-node") === run.reflectionId)!;
     fireEvent.click(within(entry).getByTestId("transcript-select"));
     expect(store?.selectedNodeId).toBe(run.reflectionId);
     expect(store?.inspectorOpen).toBe(true);
     expect(entry.getAttribute("aria-current")).toBe("true");
     act(() => store?.selectNode(run.trial2StartId));
     expect(entry.getAttribute("aria-current")).toBeNull();
-    const header = screen.getAllByTestId("transcript-entry").find((element) => element.getAttribute("data-node-id") === run.trial2StartId)!;
+    const header = screen.getAllByTestId("transcript-entry").find((element) => element.getAttribute("data-transcript-node") === run.trial2StartId)!;
     expect(header.getAttribute("aria-current")).toBe("true");
     act(() => store?.setSpotlight([run.reflectionId]));
     expect(entry.getAttribute("data-spotlit")).toBe("true");
@@ -81,7 +81,7 @@ describe("RunTranscript", () => {
     const prefix = run.log.events.slice(0, run.log.events.findIndex((event) => event.id === run.reflectionId));
     const partial = deriveRunGraph(foldRun(prefix));
     mount(partial);
-    const ids = screen.getAllByTestId("transcript-entry").map((entry) => entry.getAttribute("data-node-id"));
+    const ids = screen.getAllByTestId("transcript-entry").map((entry) => entry.getAttribute("data-transcript-node"));
     expect(ids).toEqual(partial.nodes.filter((node) => node.type !== "lane").map((node) => node.id));
     expect(ids).not.toContain(run.reflectionId);
   });
