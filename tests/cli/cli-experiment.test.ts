@@ -13,7 +13,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe("cli experiment", () => {
-  it("run --json ends with the summary line: none flat, reflexion rising above it", async () => {
+  it("run --json ends with the summary line: none flat, reflexion rising above it", { timeout: 120_000 }, async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "run.sqlite") };
     const result = await runCli(["experiment", "run", "--env", "qa", "--tasks", "builtin", "--task-ids", "qa-builtin-01,qa-builtin-02", "--arms", "none,reflexion", "--model", "demo", "--trials", "3", "--json"], env);
     expect(result.code, result.stderr).toBe(0);
@@ -29,7 +29,7 @@ describe("cli experiment", () => {
     expect(listed.stdout).toMatch(/none vs reflexion on qa built-in\tended\t4\/4/);
   });
 
-  it("killed mid-way and resumed: it completes with exactly one run per task and arm, and no call the cache holds is made again", async () => {
+  it("killed mid-way and resumed: it completes with exactly one run per task and arm, and no call the cache holds is made again", { timeout: 180_000 }, async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "kill.sqlite"), REFLEXION_DEMO_DELAY_MS: "8" };
     const child = spawnCli(["experiment", "run", "--env", "qa", "--tasks", "builtin", "--arms", "none,reflexion", "--model", "demo", "--trials", "3", "--concurrency", "2"], env);
     let stderr = "";
