@@ -1,10 +1,44 @@
-import { expect, test as base } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test as base, type Page } from "@playwright/test";
+import type { Result } from "axe-core";
+
+/** The axe-core rule tags checked: WCAG 2.0 and 2.1, levels A and AA. */
+export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] as const;
+
+/** One line per failing element: rule, impact, the element's selector and axe's summary of what fails. */
+function describeViolations(violations: Result[]): string[] {
+  return violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} (${violation.impact ?? "?"}) ${node.target.join(" ")}: ${node.failureSummary?.replace(/\s+/g, " ").trim() ?? violation.help}`),
+  );
+}
+
+/**
+ * The axe-core violations (WCAG 2.1 A and AA rules) of the page as it is now.
+ * React Flow's off-screen attribution link and the mini map's SVG are checked
+ * like the rest: nothing is excluded.
+ */
+export async function axeViolations(page: Page): Promise<Result[]> {
+  const results = await new AxeBuilder({ page }).withTags([...WCAG_TAGS]).analyze();
+  return results.violations;
+}
+
+/**
+ * Fails the test when axe finds any WCAG 2.1 A/AA violation on the page as it
+ * is now (at the end: the journey carries on to its next check); the message
+ * lists each failing element. `where` names the moment
+ * (`home, dark, 390×844`).
+ */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  const violations = await axeViolations(page);
+  // Soft: the journey goes on, so one run lists every page's violations; the test still fails.
+  expect.soft(describeViolations(violations), `axe (WCAG 2.1 A/AA) violations on ${where}`).toEqual([]);
+}
 
 /**
  * `test` with automatic checks: every request the page makes stays on this
  * machine (no CDN, no web fonts, no telemetry): the app must work offline.
  */
-export const test = base.extend<{ offsiteRequests: string[]; cspViolations: string[] }>({
+export const test = base.extend<{ offsiteRequests: string[]; cspViolations: string[]; accessibleAtEnd: void }>({
   offsiteRequests: [
     async ({ page }, use) => {
       const offsite: string[] = [];
@@ -31,6 +65,21 @@ export const test = base.extend<{ offsiteRequests: string[]; cspViolations: stri
       });
       await use(violations);
       expect(violations, "Content-Security-Policy violations").toEqual([]);
+    },
+    { auto: true },
+  ],
+  /**
+   * And that the page each journey ends on has no axe-core violation of WCAG
+   * 2.1 A/AA (journeys call {@link expectAccessible} at the moments in between
+   * they want checked). A test that never opened a page is not checked. A
+   * failed test is not checked again: its own failure is the one to read.
+   */
+  accessibleAtEnd: [
+    async ({ page }, use, testInfo) => {
+      await use();
+      if (testInfo.status !== testInfo.expectedStatus || page.isClosed() || !page.url().startsWith("http")) return;
+      await page.waitForLoadState("domcontentloaded");
+      await expectAccessible(page, `the journey's last page (${new URL(page.url()).pathname})`);
     },
     { auto: true },
   ],

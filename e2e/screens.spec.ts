@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, expectAccessible, test } from "./fixtures";
 
 /**
  * Every screen (issue 15, part 6): the run page and the other pages at a phone
@@ -8,7 +8,9 @@ import { expect, test } from "./fixtures";
  * the dark theme (the system setting, emulated): no horizontal scroll, and the
  * Branches panel never covers a trial lane's header. Screenshots go to
  * test-results/screens/ (docs/images/phone-layout.png and dark-theme.png are
- * copies of two of them, written with DOCS_SCREENSHOTS=1).
+ * copies of two of them, written with DOCS_SCREENSHOTS=1). On every page, in
+ * both themes and at the three sizes, axe-core finds no WCAG 2.1 A/AA violation
+ * (the run page in its Graph and Transcript views, a lesson, the phone panes).
  */
 
 const VIEWPORTS = [
@@ -69,7 +71,8 @@ test.beforeAll(async ({ request }) => {
 
 for (const viewport of VIEWPORTS) {
   for (const theme of THEMES) {
-    test(`${viewport.name} ${viewport.width}×${viewport.height}, ${theme}: run page and home fit, Branches cover no lane`, async ({ page }) => {
+    test(`${viewport.name} ${viewport.width}×${viewport.height}, ${theme}: run page and home fit, Branches cover no lane, every page passes axe`, async ({ page }) => {
+      test.setTimeout(300_000);
       mkdirSync(SHOTS, { recursive: true });
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
       await page.emulateMedia({ colorScheme: theme });
@@ -78,6 +81,8 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByTestId("start-run")).toBeVisible();
       await expect(page.locator("html")).toHaveClass(theme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
       await noHorizontalScroll(page, "home");
+      const at = `${theme}, ${viewport.width}×${viewport.height}`;
+      await expectAccessible(page, `home, ${at}`);
       await page.screenshot({ path: `${SHOTS}/home-${viewport.name}-${theme}.png` });
 
       for (const id of [runId, forkedRunId]) {
@@ -94,7 +99,14 @@ for (const viewport of VIEWPORTS) {
           await expect(page.getByTestId("mobile-pane-tabs")).toBeHidden();
           await expect(page.getByTestId("run-side-panel")).toBeVisible();
         }
+        await expectAccessible(page, `run page (graph), ${at}`);
       }
+      // The same run as a transcript: trials as headed sections, no horizontal scroll.
+      await page.getByTestId("run-view-transcript").click();
+      await expect(page.getByTestId("run-transcript-panel").getByRole("heading", { level: 3 }).first()).toBeVisible();
+      await noHorizontalScroll(page, "run page, transcript");
+      await expectAccessible(page, `run page (transcript), ${at}`);
+      await page.getByTestId("run-view-graph").click();
       await page.screenshot({ path: `${SHOTS}/run-${viewport.name}-${theme}.png` });
       const docsCopy = DOCS_COPIES[`run-${viewport.name}-${theme}`];
       if (screenshots && docsCopy) copyFileSync(`${SHOTS}/run-${viewport.name}-${theme}.png`, docsCopy);
@@ -105,20 +117,30 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByTestId("run-panes")).toHaveAttribute("data-pane", "details");
         await expect(page.getByTestId("inspector")).toBeVisible();
         await noHorizontalScroll(page, "run page, details pane");
+        await expectAccessible(page, `run page, details pane, ${at}`);
         await page.screenshot({ path: `${SHOTS}/run-${viewport.name}-${theme}-details.png` });
         await page.getByTestId("mobile-pane-memory").click();
         await expect(page.getByTestId("side-tab-memory")).toBeVisible();
         await noHorizontalScroll(page, "run page, memory pane");
+        await expectAccessible(page, `run page, memory pane, ${at}`);
         await page.getByTestId("mobile-pane-graph").click();
         await expect(page.getByTestId("run-graph-viewport")).toBeVisible();
       }
 
-      // The other pages fit too.
-      for (const path of ["/experiments", "/experiments/new", "/templates", "/imports", "/reflections", "/lessons", "/settings"]) {
+      // A lesson, at its first step.
+      await page.goto("/lessons/why-reflexion-qa");
+      await expect(page.getByTestId("lesson-step-counter")).toHaveText(/^Step 1 of/, { timeout: 60_000 });
+      await expect(page.locator("[data-spotlight]").first()).toBeVisible();
+      await expectAccessible(page, `lesson, ${at}`);
+
+      // The other pages fit too, and pass axe.
+      const compare = `/compare?runs=${runId},${forkedRunId}`;
+      for (const path of ["/experiments", "/experiments/new", "/templates", "/imports", "/reflections", "/lessons", "/settings", compare, "/jobs", "/judge", "/bundles", "/stress", "/no-such-page"]) {
         const response = await page.goto(path);
-        if (response?.status() === 404) continue;
+        if (response?.status() === 404 && path !== "/no-such-page") continue;
         await page.waitForLoadState("networkidle");
         await noHorizontalScroll(page, path);
+        await expectAccessible(page, `${path}, ${at}`);
       }
     });
   }
