@@ -3,6 +3,7 @@ import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experi
 import type { BranchId } from "@/lib/domain/ids";
 import type { Provenance } from "@/lib/domain/provenance";
 import type { LeaseRecord } from "./store";
+import type { StoredExperimentRecord } from "./stored-experiment";
 
 /** The (experiment, task, arm) a run belongs to; unique: each cell has exactly one run. */
 export interface ExperimentCellKey {
@@ -36,9 +37,10 @@ export interface ExperimentStore {
    * `provenance`: set for experiments imported from the authors' logs (issue 11); default null.
    */
   createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord>;
-  getExperiment(id: string): Promise<ExperimentRecord | null>;
-  /** Newest first. */
-  listExperiments(limit: number): Promise<ExperimentRecord[]>;
+  /** A row that cannot be read whole comes back with `damaged` set (lib/db/stored-experiment.ts), never as an error. */
+  getExperiment(id: string): Promise<StoredExperimentRecord | null>;
+  /** Newest first; a damaged row is listed with `damaged` set and does not hide the others. */
+  listExperiments(limit: number): Promise<StoredExperimentRecord[]>;
   /** The runs of an experiment's cells so far, in creation order. */
   listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]>;
   /** Every cell with its run's root-branch summary and lease, in creation order: what the results view polls. */

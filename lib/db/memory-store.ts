@@ -8,7 +8,7 @@ import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath } from "./branch-path";
 import type { ExperimentCellKey } from "./experiment-store";
 import { MemoryExperimentStore } from "./memory-experiments";
-import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
+import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetListing, TaskSetRecord } from "./store";
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { materializeEvent } from "./validate-event";
 
@@ -228,7 +228,11 @@ export class MemoryRunStore implements RunStore {
     return this.taskSets.get(id) ?? null;
   }
 
-  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>> {
+  async deleteTaskSet(id: string): Promise<boolean> {
+    return this.taskSets.delete(id);
+  }
+
+  async listTaskSets(): Promise<TaskSetListing[]> {
     return [...this.taskSets.values()]
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
       .map(({ tasks, problems: _problems, contentHash: _hash, ...rest }) => ({ ...rest, taskCount: tasks.length }));

@@ -132,6 +132,8 @@ export const taskSets = sqliteTable("task_sets", {
   problems: text("problems").notNull(),
   /** SHA-256 of the imported file's content, so importing the same file twice reuses the set. */
   contentHash: text("content_hash"),
+  /** Number of tasks, stored so listing the sets never reads their tasks. */
+  taskCount: integer("task_count").notNull().default(0),
 });
 
 /** Experiments (lib/domain/experiment.ts): a task set × arms × trials; the definition is JSON. */

@@ -19,7 +19,7 @@ import * as schema from "./schema";
 import type { ExperimentCellKey } from "./experiment-store";
 import { SqliteExperimentStore } from "./sqlite-experiments";
 import { SqliteBundleStore } from "./sqlite-bundles";
-import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "./store";
+import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetListing, TaskSetRecord } from "./store";
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import { materializeEvent } from "./validate-event";
@@ -350,9 +350,14 @@ export class SqliteRunStore implements RunStore {
         tasks: JSON.stringify(record.tasks),
         problems: JSON.stringify(record.problems),
         contentHash: record.contentHash,
+        taskCount: record.tasks.length,
       })
       .run();
     return record;
+  }
+
+  async deleteTaskSet(id: string): Promise<boolean> {
+    return this.db.delete(schema.taskSets).where(eq(schema.taskSets.id, id)).run().changes > 0;
   }
 
   async getTaskSet(id: string): Promise<TaskSetRecord | null> {
@@ -369,15 +374,10 @@ export class SqliteRunStore implements RunStore {
     };
   }
 
-  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>> {
-    const rows = this.db.select().from(schema.taskSets).orderBy(desc(schema.taskSets.createdAt)).all();
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      environment: environmentIdSchema.parse(row.environment),
-      createdAt: row.createdAt,
-      taskCount: (JSON.parse(row.tasks) as unknown[]).length,
-    }));
+  async listTaskSets(): Promise<TaskSetListing[]> {
+    const t = schema.taskSets;
+    const rows = this.db.select({ id: t.id, name: t.name, environment: t.environment, createdAt: t.createdAt, taskCount: t.taskCount }).from(t).orderBy(desc(t.createdAt)).all();
+    return rows.map((row) => ({ ...row, environment: environmentIdSchema.parse(row.environment) }));
   }
 
   async close(): Promise<void> {

@@ -69,6 +69,9 @@ export interface ImportExperimentInput {
   runs: ImportedRunInput[];
 }
 
+/** A task set as listed: its metadata and task count, without its tasks. */
+export type TaskSetListing = Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number };
+
 /** A stored, imported task set (e.g. an uploaded HotpotQA file). */
 export interface TaskSetRecord {
   id: string;
@@ -143,6 +146,12 @@ export interface RunStore extends EventLog, ResponseCache {
   importExperiment(input: ImportExperimentInput): Promise<{ experiment: ExperimentRecord; runs: RunRecord[] }>;
   getTaskSet(id: string): Promise<TaskSetRecord | null>;
   /**
+   * Deletes an uploaded task set (its tasks and problems). Runs keep the task they copied into their
+   * config, so nothing recorded is lost; experiments on the set can no longer be resumed from it.
+   * @returns false when there was no such set.
+   */
+  deleteTaskSet(id: string): Promise<boolean>;
+  /**
    * Imported run bundles (issue 18, lib/db/bundle-store.ts). Only the SQLite adapter has them
    * (bundles move runs between databases on disk); absent on the in-memory store.
    */
@@ -156,7 +165,8 @@ export interface RunStore extends EventLog, ResponseCache {
    * attempt that lost its lease cannot append after the new holder.
    */
   appendAfter?(runId: RunId, branchId: BranchId, afterSeq: number, drafts: readonly EventDraft[]): Promise<RunEvent[]>;
-  listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>>;
+  /** Every task set, newest first, with its stored task count: never reads the tasks themselves. */
+  listTaskSets(): Promise<TaskSetListing[]>;
   /** Parameters `modelId`'s provider rejected (the `rejected_parameters` table; lib/llm/rejected-parameters.ts), any order. */
   rejectedParameters?(modelId: string): Promise<readonly string[]>;
   /** Remembers a rejected parameter of `modelId` (idempotent): every process's model port leaves it out from then on. */

@@ -16,9 +16,10 @@ import { templateTextSchema } from "./template-check";
  *
  * - `GET  /api/models` → {@link modelsResponseSchema}
  * - `GET  /api/environments` → {@link environmentsResponseSchema}
- * - `GET  /api/tasks?env=qa&taskSet=<id|builtin>` → {@link taskListResponseSchema}
+ * - `GET  /api/tasks?env=qa&taskSet=<id|builtin>&offset=0&limit=1000` → {@link taskListResponseSchema} (a page: at most 1,000 tasks)
  * - `GET  /api/task-sets` → {@link taskSetListResponseSchema}
- * - `POST /api/task-sets` body {@link uploadTaskSetRequestSchema} → {@link taskListResponseSchema}
+ * - `POST /api/task-sets` body {@link uploadTaskSetRequestSchema} → {@link taskListResponseSchema} (its first page)
+ * - `DELETE /api/task-sets/:taskSetId` → 204 (runs keep the tasks they copied)
  * - `GET  /api/runs` → {@link runListResponseSchema}
  * - `POST /api/runs` body {@link createRunRequestSchema} → `{ runId }`
  * - `GET  /api/runs/:runId` → {@link runDetailResponseSchema}
@@ -99,8 +100,12 @@ export const taskSummarySchema = z.object({
 export const taskListResponseSchema = z.object({
   taskSet: z.object({ id: z.string(), name: z.string(), environment: environmentIdSchema }),
   tasks: z.array(taskSummarySchema),
-  /** Lines or records that could not be read, with what was wrong; the rest loaded. */
+  /** Lines or records that could not be read, with what was wrong; the rest loaded (the first 100 at most). */
   problems: z.array(z.string()),
+  /** Tasks in the whole set; `tasks` is the page from `offset` (`GET /api/tasks` answers at most `MAX_TASKS_PAGE`, lib/domain/workload-limits.ts). */
+  total: z.number().int().nonnegative().optional(),
+  /** Index of `tasks[0]` in the set. */
+  offset: z.number().int().nonnegative().optional(),
 });
 export type TaskListResponse = z.infer<typeof taskListResponseSchema>;
 

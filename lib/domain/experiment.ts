@@ -118,12 +118,19 @@ export function repeatsOf(definition: Pick<ExperimentDefinition, "repeats">): nu
 }
 export type ExperimentDefinitionInput = z.input<typeof experimentDefinitionSchema>;
 
+/**
+ * A definition as stored and as read back: the rules of {@link experimentDefinitionSchema} without
+ * its caps on how many tasks may be asked for (lib/domain/workload-limits.ts; checked before anything
+ * is stored), so a row stored under other limits is still read, shown and cancelled whole.
+ */
+export const storedExperimentDefinitionSchema = experimentDefinitionSchema.safeExtend({ taskIds: z.array(z.string().min(1)).default([]) });
+
 /** A stored experiment: its definition with the task ids resolved. */
 export const experimentRecordSchema = z.object({
   id: z.string(),
   /** ISO-8601. */
   createdAt: z.string(),
-  definition: experimentDefinitionSchema,
+  definition: storedExperimentDefinitionSchema,
   /** The task set's name (e.g. "Built-in" or the uploaded file's). */
   taskSetName: z.string(),
   /** Set on experiments imported from the authors' published logs (issue 11); null otherwise. */
@@ -227,6 +234,8 @@ export const experimentSummarySchema = z.object({
   cells: z.array(experimentCellSchema),
   /** Paired tests between every two arms (lib/domain/experiment-tests.ts). */
   tests: z.array(pairedComparisonSchema).optional(),
+  /** Set when the stored experiment cannot be read whole: what is shown is what could be read. */
+  damaged: z.string().optional(),
 });
 export type ExperimentSummary = z.infer<typeof experimentSummarySchema>;
 
@@ -243,6 +252,8 @@ export const experimentListItemSchema = z.object({
   total: z.number().int().nonnegative(),
   /** Set on experiments imported from the authors' published logs (issue 11); null otherwise. */
   provenance: provenanceSchema.nullable().default(null),
+  /** Set when the stored experiment cannot be read whole (what cannot be read, and what still works). */
+  damaged: z.string().optional(),
 });
 export type ExperimentListItem = z.infer<typeof experimentListItemSchema>;
 export const experimentListResponseSchema = z.object({ experiments: z.array(experimentListItemSchema) });

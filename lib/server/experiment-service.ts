@@ -13,9 +13,12 @@ import { compareArms, type PairedComparison } from "@/lib/domain/experiment-test
 import { allowedActions, branchStatus } from "@/lib/domain/status";
 import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import type { RunStore } from "@/lib/db/store";
+import type { StoredExperimentRecord } from "@/lib/db/stored-experiment";
+import { MAX_EXPERIMENT_RUNS, MAX_EXPERIMENT_TASKS } from "@/lib/domain/workload-limits";
+import { eventLoopYielder } from "./event-loop-slices";
 import { environmentEntry } from "@/lib/environments/registry";
 import { leaseStateOf } from "./lease-owner";
-import type { RunService } from "./run-service";
+import type { ResolvedTaskSet, RunService } from "./run-service";
 import type { TemplateService } from "./template-service";
 import type { WorkerPool } from "./worker-pool";
 import { assertRequestTemplates } from "./run-config-factory";
@@ -65,11 +68,11 @@ export class ExperimentService {
       // Before anything is recorded: a flagged template text refuses the whole experiment, not its later runs.
       assertRequestTemplates(arm, definition.environment, arm.label);
     }
-    const listing = await this.runs.listTasks(definition.environment, definition.taskSet);
-    const known = listing.tasks.map((task) => task.id);
-    const missing = definition.taskIds.filter((id) => !known.includes(id));
+    const set = await this.runs.resolvedTaskSet(definition.environment, definition.taskSet);
+    const known = [...set.byId.keys()];
+    const missing = definition.taskIds.filter((id) => !set.byId.has(id));
     if (missing.length > 0) {
-      throw new AppError("invalid-input", `Not in the ${listing.taskSet.name} task set: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}. List its tasks with \`npm run cli -- tasks --env ${definition.environment} --tasks ${definition.taskSet}\`.`);
+      throw new AppError("invalid-input", `Not in the ${set.name} task set: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}. List its tasks with \`npm run cli -- tasks --env ${definition.environment} --tasks ${definition.taskSet}\`.`);
     }
     // Issue 14: version references (labels) are pinned to version ids now, so a label moved later changes no run of this experiment.
     const arms = [];
@@ -79,14 +82,17 @@ export class ExperimentService {
       else arms.push({ ...arm, templateVersions: await this.templates.canonicalChoice(arm.templateVersions) });
     }
     const taskIds = definition.taskIds.length > 0 ? definition.taskIds : known;
-    const dataset = pinTasks(await this.runs.tasksById(definition.environment, definition.taskSet), taskIds);
+    // Every task of a large set is only known now: the caps apply to the resolved list, before anything is stored.
+    assertExperimentSize(definition, taskIds.length, set.name, definition.taskIds.length === 0);
+    const dataset = pinTasks(set.byId, taskIds);
     const resolved: ExperimentDefinition = { ...definition, arms, taskIds, dataset };
-    const record = await this.store.experiments.createExperiment({ definition: resolved, taskSetName: listing.taskSet.name });
-    await this.ensureRuns(record, options);
+    const record = await this.store.experiments.createExperiment({ definition: resolved, taskSetName: set.name });
+    await this.ensureRuns(record, { ...options, taskSet: set });
     return record;
   }
 
-  async get(id: string): Promise<ExperimentRecord> {
+  /** The record; one that cannot be read whole has `damaged` set and what could be read (lib/db/stored-experiment.ts). */
+  async get(id: string): Promise<StoredExperimentRecord> {
     const record = await this.store.experiments.getExperiment(id);
     if (!record) throw new AppError("not-found", `No experiment ${id}. It may have been made with another database (REFLEXION_DB_PATH); \`npm run cli -- experiment list\` shows this one's.`);
     return record;
@@ -97,10 +103,13 @@ export class ExperimentService {
    * creations), task by task with every arm of a task next to each other, so the
    * arms of one task run side by side and share their identical calls.
    */
-  async ensureRuns(record: ExperimentRecord, options: { start?: boolean } = {}): Promise<number> {
+  async ensureRuns(record: ExperimentRecord, options: { start?: boolean; taskSet?: ResolvedTaskSet } = {}): Promise<number> {
     const existing = new Set((await this.store.experiments.listExperimentRuns(record.id)).map((link) => `${link.taskId}\u0000${link.arm}`));
     const { definition } = record;
     let created = 0;
+    // The set is read and indexed once, not once per run (a run looks its task up by id).
+    const tasks = options.taskSet ?? (await this.runs.resolvedTaskSet(definition.environment, definition.taskSet));
+    const yielder = eventLoopYielder();
     // Issue 16 (M2): the experiment's budget split evenly over its runs, unless an arm sets its own.
     const share = splitBudget(definition.budget, definition.taskIds.length * definition.arms.length * repeatsOf(definition));
     // Repetition by repetition, so a stopped experiment has whole repetitions rather than one task's repeats.
@@ -132,9 +141,10 @@ export class ExperimentService {
             // Arms share calls within one repetition of this experiment; a new experiment (or repetition) samples the model afresh.
             cacheScope: repetitionCacheScope(record.id, repetition),
           },
-          { start: false, cell: { experimentId: record.id, taskId, arm: armKey } },
+          { start: false, cell: { experimentId: record.id, taskId, arm: armKey }, taskSet: tasks },
         );
         created += 1;
+        await yielder();
       }
       // Workers start on a task as soon as all its arms exist, not after the whole experiment is
       // created (seconds for hundreds of runs). Wakes are coalesced: at most one pass runs, one waits.
@@ -150,6 +160,7 @@ export class ExperimentService {
    */
   async resume(id: string, options: { budget?: Budget | null; taskSet?: string } = {}): Promise<ExperimentRecord> {
     const record = await this.get(id);
+    if (record.damaged) throw new AppError("conflict", `${record.damaged} It cannot be resumed.`);
     await this.assertSameTasks(record, options.taskSet);
     await this.ensureRuns(record, { start: false });
     const share = options.budget === undefined ? undefined : splitBudget(options.budget, record.definition.taskIds.length * record.definition.arms.length * repeatsOf(record.definition));
@@ -208,7 +219,8 @@ export class ExperimentService {
   /** The results view's data, from run summaries (lib/domain/experiment-summary.ts). */
   async summary(id: string, now = Date.now()): Promise<ExperimentSummary> {
     const record = await this.get(id);
-    return summarizeExperiment(record, await this.cells(record), now);
+    const summary = summarizeExperiment(record, await this.cells(record), now);
+    return record.damaged ? { ...summary, damaged: record.damaged } : summary;
   }
 
   /**
@@ -235,7 +247,7 @@ export class ExperimentService {
     const records = await this.store.experiments.listExperiments(limit);
     return Promise.all(
       records.map(async (record) => {
-        const summary = summarizeExperiment(record, await this.cells(record), Date.now());
+        const summary = await this.listedSummary(record);
         return {
           id: record.id,
           name: record.definition.name,
@@ -247,9 +259,23 @@ export class ExperimentService {
           done: summary.progress.done,
           total: summary.progress.total,
           provenance: record.provenance,
+          ...(record.damaged ? { damaged: record.damaged } : {}),
         };
       }),
     );
+  }
+
+  /**
+   * The summary a list row shows. A damaged record whose cells cannot be summed up is listed with no
+   * progress rather than failing the whole list (its `damaged` message says why).
+   */
+  private async listedSummary(record: StoredExperimentRecord): Promise<Pick<ExperimentSummary, "status" | "progress">> {
+    try {
+      return summarizeExperiment(record, await this.cells(record), Date.now());
+    } catch (error) {
+      if (!record.damaged) throw error;
+      return { status: "stopped", progress: { done: 0, total: 0 } } as Pick<ExperimentSummary, "status" | "progress">;
+    }
   }
 
   /** One store query for all cells; statuses by the one status function (lib/domain/status.ts). */
@@ -281,3 +307,24 @@ function sampledModels(arm: Arm, seed: number | undefined): RoleModelsRequest | 
   });
   return { actor: role(arm.models?.actor), reflector: role(arm.models?.reflector), evaluator: role(arm.models?.evaluator) };
 }
+
+/**
+ * Refuses an experiment past {@link MAX_EXPERIMENT_TASKS} tasks or {@link MAX_EXPERIMENT_RUNS} runs
+ * (tasks × arms × repeats), saying how to narrow it. `wholeSet`: the tasks were not named (every task of the set).
+ * @throws AppError("invalid-input") naming the limit, the count asked for and what to change.
+ */
+function assertExperimentSize(definition: ExperimentDefinition, tasks: number, setName: string, wholeSet: boolean): void {
+  const runs = tasks * definition.arms.length * repeatsOf(definition);
+  const narrow = "Name the tasks to run with taskIds (cli: --task-ids a,b,c) — e.g. the first of the set from `npm run cli -- tasks` — or upload a smaller task set.";
+  if (tasks > MAX_EXPERIMENT_TASKS) {
+    const what = wholeSet ? `every task of ${setName} (${tasks})` : `${tasks} tasks`;
+    throw new AppError("invalid-input", `This experiment would run ${what}; an experiment runs at most ${MAX_EXPERIMENT_TASKS} tasks. Nothing was stored. ${narrow}`);
+  }
+  if (runs > MAX_EXPERIMENT_RUNS) {
+    throw new AppError(
+      "invalid-input",
+      `This experiment would create ${runs} runs (${tasks} tasks × ${definition.arms.length} arms × ${repeatsOf(definition)} repeats); an experiment creates at most ${MAX_EXPERIMENT_RUNS}. Nothing was stored. Use fewer repeats or arms, or fewer tasks: ${narrow}`,
+    );
+  }
+}
+

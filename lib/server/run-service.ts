@@ -28,9 +28,23 @@ import type { TemplateService } from "./template-service";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
 import type { RunEventBus } from "./run-event-bus";
 import { providerOfModel, type WorkerPool } from "./worker-pool";
+import { readTaskSet } from "./task-set-reader";
+import { eventLoopYielder } from "./event-loop-slices";
+import { MAX_TASKS_PAGE } from "@/lib/domain/workload-limits";
 
 /** The id of the task set built into each family. */
 export const BUILTIN_TASK_SET = "builtin";
+
+/** Most load problems a task list carries (a bad file can have one per line). */
+const MAX_LISTED_PROBLEMS = 100;
+
+/** A task set read once and indexed by task id, for creating many runs on it. */
+export interface ResolvedTaskSet {
+  id: string;
+  name: string;
+  /** Task id → the task as stored (what a run copies into its config). */
+  byId: Map<string, Record<string, unknown>>;
+}
 
 /**
  * Use cases behind the HTTP routes and the CLI: create and list runs, read their
@@ -95,14 +109,27 @@ export class RunService {
     };
   }
 
-  /** Tasks of a task set (`builtin` or an uploaded set id) as summaries. */
-  async listTasks(environment: string, taskSet: string): Promise<TaskListResponse> {
+  /**
+   * Tasks of a task set (`builtin` or an uploaded set id) as summaries: all of them, or the page
+   * `offset`…`offset + limit` (`total` counts them all, so a caller knows whether more follow).
+   */
+  async listTasks(environment: string, taskSet: string, page: { offset?: number; limit?: number } = {}): Promise<TaskListResponse> {
     const entry = environmentEntry(environment);
     const { tasks, name, id, problems } = await this.taskSet(environment, taskSet);
+    const offset = page.offset ?? 0;
+    const shown = page.limit === undefined ? tasks.slice(offset) : tasks.slice(offset, offset + page.limit);
+    const summaries = [];
+    const yielder = eventLoopYielder();
+    for (const task of shown) {
+      summaries.push(entry.family.summarize(entry.family.parseTask(task)));
+      await yielder();
+    }
     return {
       taskSet: { id, name, environment: entry.family.id },
-      tasks: tasks.map((task) => entry.family.summarize(entry.family.parseTask(task))),
-      problems,
+      tasks: summaries,
+      problems: problems.slice(0, MAX_LISTED_PROBLEMS),
+      total: tasks.length,
+      offset,
     };
   }
 
@@ -114,7 +141,7 @@ export class RunService {
    */
   async importTaskSet(environment: string, name: string, content: string, options: { requireTaskId?: string } = {}): Promise<TaskListResponse> {
     const entry = environmentEntry(environment);
-    const { tasks, problems } = entry.importTaskSet(content);
+    const { tasks, problems } = await readTaskSet(entry, name, content);
     if (tasks.length === 0) {
       throw new AppError("invalid-dataset", `No task could be read from ${name}. ${problems.slice(0, 3).join(" ")}`.trim());
     }
@@ -126,7 +153,33 @@ export class RunService {
     }
     const contentHash = createHash("sha256").update(content).digest("hex");
     const saved = await this.store.saveTaskSet({ name, environment: entry.family.id, tasks, problems, contentHash });
-    return this.listTasks(environment, saved.id);
+    return this.listTasks(environment, saved.id, { limit: MAX_TASKS_PAGE });
+  }
+
+  /**
+   * Deletes an uploaded task set. Recorded runs keep the task they copied, so nothing recorded is lost.
+   * @throws AppError("invalid-input") for `builtin`; AppError("not-found") for an unknown id.
+   */
+  async deleteTaskSet(id: string): Promise<void> {
+    if (id === BUILTIN_TASK_SET) throw new AppError("invalid-input", "The built-in task set cannot be deleted; give the id of an uploaded set (GET /api/task-sets or `npm run cli -- task-sets list`).");
+    if (!(await this.store.deleteTaskSet(id))) throw new AppError("not-found", `No task set ${id}. List the uploaded sets with GET /api/task-sets or \`npm run cli -- task-sets list\`.`);
+  }
+
+  /**
+   * A task set's tasks indexed by id once, for creating many runs on it ({@link createRun}'s `taskSet`).
+   * @throws AppError("not-found") for an unknown task set.
+   */
+  async resolvedTaskSet(environment: string, taskSet: string): Promise<ResolvedTaskSet> {
+    const entry = environmentEntry(environment);
+    const set = await this.taskSet(environment, taskSet);
+    // Reading a task back costs ~50 µs: 10,000 of them are handed out in slices, not one half-second block.
+    const byId = new Map<string, Record<string, unknown>>();
+    const yielder = eventLoopYielder();
+    for (const task of set.tasks) {
+      byId.set(entry.family.summarize(entry.family.parseTask(task)).id, task);
+      await yielder();
+    }
+    return { id: set.id, name: set.name, byId };
   }
 
   /**
@@ -134,12 +187,11 @@ export class RunService {
    * @throws AppError("not-found") for an unknown task set.
    */
   async tasksById(environment: string, taskSet: string): Promise<Map<string, unknown>> {
-    const entry = environmentEntry(environment);
-    const { tasks } = await this.taskSet(environment, taskSet);
-    return new Map(tasks.map((task) => [entry.family.summarize(entry.family.parseTask(task)).id, task as unknown]));
+    return (await this.resolvedTaskSet(environment, taskSet)).byId;
   }
 
-  async listTaskSets(): Promise<Array<{ id: string; name: string; environment: string; taskCount: number }>> {
+  /** The uploaded task sets, newest first, with their stored task counts (their tasks are not read). */
+  async listTaskSets(): Promise<Array<{ id: string; name: string; environment: string; taskCount: number; createdAt: string }>> {
     return this.store.listTaskSets();
   }
 
@@ -160,7 +212,7 @@ export class RunService {
    * pool of this process is woken at once (unless `start` is false).
    * @throws AppError("not-found") for an unknown task; AppError("provider-not-configured") for a model whose provider has no credentials.
    */
-  async createRun(request: CreateRunRequest, options: { start?: boolean; cell?: ExperimentCellKey } = {}): Promise<RunRecord> {
+  async createRun(request: CreateRunRequest, options: { start?: boolean; cell?: ExperimentCellKey; taskSet?: ResolvedTaskSet } = {}): Promise<RunRecord> {
     const entry = environmentEntry(request.environment);
     // Fail fast, before anything is recorded: the models' providers and their time limits.
     const roleModelIds = [request.models?.actor?.modelId, request.models?.reflector?.modelId, request.models?.evaluator?.modelId];
@@ -172,9 +224,9 @@ export class RunService {
         throw new AppError("invalid-input", `${error instanceof Error ? error.message : String(error)} Fix it on the server and restart.`);
       }
     }
-    const set = await this.taskSet(request.environment, request.taskSet);
-    const task = set.tasks.find((candidate) => entry.family.summarize(entry.family.parseTask(candidate)).id === request.taskId);
-    if (!task) throw new AppError("not-found", `Task "${request.taskId}" is not in the ${set.name} task set (${set.tasks.length} tasks; list them with \`npm run cli -- tasks --env ${request.environment} --tasks ${request.taskSet}\` or in the task picker).`);
+    const set = options.taskSet?.id === request.taskSet ? options.taskSet : await this.resolvedTaskSet(request.environment, request.taskSet);
+    const task = set.byId.get(request.taskId);
+    if (!task) throw new AppError("not-found", `Task "${request.taskId}" is not in the ${set.name} task set (${set.byId.size} tasks; list them with \`npm run cli -- tasks --env ${request.environment} --tasks ${request.taskSet}\` or in the task picker).`);
     const wantsLibrary = request.templateVersions !== undefined || (request.memoryManagement?.kind === "summarize" && request.memoryManagement.summarizerVersionId !== undefined);
     if (wantsLibrary && !this.templates) throw new AppError("invalid-input", "This server has no template library; leave out templateVersions.");
     const resolved = wantsLibrary && this.templates ? await this.templates.resolveRunTemplates(request) : {};

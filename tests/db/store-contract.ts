@@ -142,6 +142,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
       await store.close();
     });
 
+    it("deletes a task set; listing reads the stored count, not the tasks", async () => {
+      const store = await makeStore();
+      const kept = await store.saveTaskSet({ name: "kept.json", environment: "qa", tasks: [{ id: "x" }], problems: [], contentHash: "k" });
+      const gone = await store.saveTaskSet({ name: "gone.json", environment: "qa", tasks: [{ id: "a" }, { id: "b" }, { id: "c" }], problems: [], contentHash: "g" });
+      const listed = await store.listTaskSets();
+      expect(listed.map((set) => [set.name, set.taskCount]).sort()).toEqual([["gone.json", 3], ["kept.json", 1]]);
+      for (const set of listed) expect(Object.keys(set).sort()).toEqual(["createdAt", "environment", "id", "name", "taskCount"]);
+      expect(await store.deleteTaskSet(gone.id)).toBe(true);
+      expect(await store.deleteTaskSet(gone.id)).toBe(false);
+      expect(await store.getTaskSet(gone.id)).toBeNull();
+      expect((await store.listTaskSets()).map((set) => set.id)).toEqual([kept.id]);
+      await store.close();
+    });
+
     it("reuses the set when the same content is imported again for the same family", async () => {
       const store = await makeStore();
       const first = await store.saveTaskSet({ name: "a.json", environment: "qa", tasks: [{ id: "x" }], problems: [], contentHash: "same" });

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import { AppError } from "@/lib/domain/errors";
-import { experimentDefinitionSchema, type ExperimentDefinition, type ExperimentRecord } from "@/lib/domain/experiment";
+import { experimentRecordFromStored, type StoredExperimentRecord } from "../stored-experiment";
+import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import { asBranchId } from "@/lib/domain/ids";
-import { provenanceSchema, type Provenance } from "@/lib/domain/provenance";
+import type { Provenance } from "@/lib/domain/provenance";
 import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "../experiment-store";
 import { pgErrorCode, UNIQUE_VIOLATION, type PgDb, type PgExecutor } from "./database";
 import { leaseFromRow, summaryFromJson } from "./pg-rows";
@@ -43,13 +44,13 @@ export class PgExperimentStore implements ExperimentStore {
     return record;
   }
 
-  async getExperiment(id: string): Promise<ExperimentRecord | null> {
+  async getExperiment(id: string): Promise<StoredExperimentRecord | null> {
     await this.ready();
     const [row] = await this.db.select().from(schema.experiments).where(eq(schema.experiments.id, id));
     return row ? toRecord(row) : null;
   }
 
-  async listExperiments(limit: number): Promise<ExperimentRecord[]> {
+  async listExperiments(limit: number): Promise<StoredExperimentRecord[]> {
     await this.ready();
     const rows = await this.db.select().from(schema.experiments).orderBy(desc(schema.experiments.createdAt), desc(schema.experiments.ord)).limit(limit);
     return rows.map(toRecord);
@@ -109,11 +110,7 @@ export class PgExperimentStore implements ExperimentStore {
   }
 }
 
-function toRecord(row: typeof schema.experiments.$inferSelect): ExperimentRecord {
-  const json = row.definition;
-  const parsed = experimentDefinitionSchema.safeParse(json);
-  if (!parsed.success) throw new AppError("internal", `The stored definition of experiment ${row.id} is damaged: ${parsed.error.issues[0]?.message ?? ""}`);
-  const stored = json && typeof json === "object" && "provenance" in json ? provenanceSchema.safeParse(json.provenance) : null;
-  if (stored && !stored.success) throw new AppError("internal", `The stored provenance of experiment ${row.id} is damaged: ${stored.error.issues[0]?.message ?? ""}`);
-  return { id: row.id, createdAt: row.createdAt, definition: parsed.data, taskSetName: row.taskSetName, provenance: stored?.data ?? null };
+/** A row as a record; a damaged definition is marked, never thrown (lib/db/stored-experiment.ts). */
+function toRecord(row: typeof schema.experiments.$inferSelect): StoredExperimentRecord {
+  return experimentRecordFromStored({ id: row.id, createdAt: row.createdAt, name: row.name, taskSetName: row.taskSetName }, row.definition);
 }

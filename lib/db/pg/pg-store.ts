@@ -14,7 +14,7 @@ import type { CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
 import { branchPath, type PathSegment } from "../branch-path";
 import type { ExperimentCellKey } from "../experiment-store";
-import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetRecord } from "../store";
+import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetListing, TaskSetRecord } from "../store";
 import { materializeEvent } from "../validate-event";
 import { EVENTS_CHANNEL, PG_MIGRATIONS_FOLDER, pgErrorCode, UNIQUE_VIOLATION, type PgConnection, type PgExecutor } from "./database";
 import { PgBundleStore } from "./pg-bundles";
@@ -358,8 +358,15 @@ export class PgRunStore implements RunStore {
       tasks: record.tasks,
       problems: record.problems,
       contentHash: record.contentHash,
+      taskCount: record.tasks.length,
     });
     return record;
+  }
+
+  async deleteTaskSet(id: string): Promise<boolean> {
+    await this.ready();
+    const deleted = await this.db.delete(schema.taskSets).where(eq(schema.taskSets.id, id)).returning({ id: schema.taskSets.id });
+    return deleted.length > 0;
   }
 
   async getTaskSet(id: string): Promise<TaskSetRecord | null> {
@@ -377,14 +384,11 @@ export class PgRunStore implements RunStore {
     };
   }
 
-  async listTaskSets(): Promise<Array<Omit<TaskSetRecord, "tasks" | "problems" | "contentHash"> & { taskCount: number }>> {
+  async listTaskSets(): Promise<TaskSetListing[]> {
     await this.ready();
     const t = schema.taskSets;
-    const rows = await this.db
-      .select({ id: t.id, name: t.name, environment: t.environment, createdAt: t.createdAt, taskCount: sql<number>`jsonb_array_length(${t.tasks})::int` })
-      .from(t)
-      .orderBy(desc(t.createdAt));
-    return rows.map((row) => ({ ...row, environment: environmentIdSchema.parse(row.environment), taskCount: Number(row.taskCount) }));
+    const rows = await this.db.select({ id: t.id, name: t.name, environment: t.environment, createdAt: t.createdAt, taskCount: t.taskCount }).from(t).orderBy(desc(t.createdAt));
+    return rows.map((row) => ({ ...row, environment: environmentIdSchema.parse(row.environment) }));
   }
 
   async close(): Promise<void> {

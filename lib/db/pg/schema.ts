@@ -119,6 +119,8 @@ export const taskSets = pgTable(
     tasks: jsonb("tasks").notNull(),
     problems: jsonb("problems").notNull(),
     contentHash: text("content_hash"),
+    /** Number of tasks, stored so listing the sets never reads their tasks. */
+    taskCount: integer("task_count").notNull().default(0),
   },
   (table) => [index("task_sets_hash").on(table.environment, table.contentHash)],
 );
