@@ -103,7 +103,7 @@ export function RunMainViews({ graph, children }: { graph: RunGraph; /** The gra
             role="tab"
             id={tabId(entry.id)}
             aria-selected={view === entry.id}
-            aria-controls={view === entry.id ? panelId(entry.id) : undefined}
+            aria-controls={view === entry.id || entry.id === "graph" ? panelId(entry.id) : undefined}
             tabIndex={view === entry.id ? 0 : -1}
             data-testid={`run-view-${entry.id}`}
             onClick={() => choose(entry.id, "content")}
@@ -116,16 +116,16 @@ export function RunMainViews({ graph, children }: { graph: RunGraph; /** The gra
           </button>
         ))}
       </div>
-      {view === "graph" ? (
-        <div role="tabpanel" id={panelId("graph")} aria-labelledby={tabId("graph")} className="relative min-h-0 flex-1" data-testid="run-graph-viewport">
-          <RunTranscript graph={graph} visuallyHidden />
-          {children}
-        </div>
-      ) : (
+      {/* The graph stays mounted while the transcript is shown (hidden): coming back keeps its pan, zoom and collapsed trials. */}
+      <div role="tabpanel" id={panelId("graph")} aria-labelledby={tabId("graph")} hidden={view !== "graph"} className="relative min-h-0 flex-1" data-testid="run-graph-viewport">
+        {view === "graph" ? <RunTranscript graph={graph} visuallyHidden /> : null}
+        {children}
+      </div>
+      {view === "transcript" ? (
         <div role="tabpanel" id={panelId("transcript")} aria-labelledby={tabId("transcript")} className="min-h-0 flex-1 bg-white" data-testid="run-transcript-panel">
           <RunTranscript graph={graph} />
         </div>
-      )}
+      ) : null}
     </>
   );
 }

@@ -102,17 +102,19 @@ describe("RunMainViews: Graph | Transcript tabs", () => {
     for (const button of within(hidden).getAllByRole("button")) expect(button.getAttribute("tabindex")).toBe("-1");
   });
 
-  it("the Transcript tab shows the transcript instead of the graph, with ← / → between the tabs, and remembers the choice", () => {
+  it("the Transcript tab shows the transcript in place of the graph, with ← / → between the tabs, and remembers the choice", () => {
     mount(graph, "views");
     fireEvent.click(screen.getByTestId("run-view-transcript"));
     expect(store?.mainView).toBe("transcript");
-    expect(screen.queryByTestId("graph-canvas")).toBeNull();
+    // The graph stays mounted, hidden (its pan and zoom survive the round trip).
+    expect(screen.getByTestId("run-graph-viewport").hidden).toBe(true);
     const transcript = screen.getByTestId("run-transcript");
     expect(transcript.getAttribute("data-visually-hidden")).toBeNull();
     for (const button of within(transcript).getAllByRole("button")) expect(button.getAttribute("tabindex")).toBeNull();
     expect(window.localStorage.getItem("reflexion-run-view")).toBe("transcript");
     fireEvent.keyDown(screen.getByTestId("run-view-transcript"), { key: "ArrowLeft" });
     expect(store?.mainView).toBe("graph");
-    expect(screen.getByTestId("graph-canvas")).toBeTruthy();
+    expect(screen.getByTestId("run-graph-viewport").hidden).toBe(false);
+    expect(screen.queryByTestId("run-transcript-panel")).toBeNull();
   });
 });
