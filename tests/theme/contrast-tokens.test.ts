@@ -62,6 +62,8 @@ const TEXT_PAIRS: Array<[string, string]> = [
   ...["slate-700", "slate-800"].map((text): [string, string] => [text, "slate-100"]),
   // Primary buttons and the active phone tab: white on slate-900.
   ["white", "slate-900"],
+  // A trial's lane header is slate-900: its light texts (memory, evicted count, code verdicts).
+  ...["slate-300", "slate-400", "amber-200", "red-300", "green-300"].map((text): [string, string] => [text, "slate-900"]),
 ];
 
 describe.each(Object.keys(THEMES) as Array<keyof typeof THEMES>)("%s theme", (name) => {

@@ -268,7 +268,7 @@ const mark = (verdict: "pass" | "fail") => (verdict === "pass" ? "✓" : "✗");
 export function CodeTrialLine({ code }: { code: CodeTrialView }) {
   if (code.internal === null) {
     return (
-      <p data-testid="code-trial-summary" data-internal="none" className="mt-1 truncate text-xs text-slate-500">
+      <p data-testid="code-trial-summary" data-internal="none" className="mt-1 truncate text-xs text-slate-400">
         tests: awaiting verdict
       </p>
     );
@@ -288,7 +288,7 @@ export function CodeTrialLine({ code }: { code: CodeTrialView }) {
           hidden {mark(code.hidden.verdict)} {code.hidden.passed}/{code.hidden.total}
         </span>
       ) : (
-        <span className="text-slate-500">hidden not run</span>
+        <span className="text-slate-400">hidden not run</span>
       )}
       {code.falsePositive ? (
         <span className="ml-0.5 rounded bg-amber-300 px-1 text-[10px] font-semibold text-amber-950" title={falsePositiveExplanation(code.vacuous)}>

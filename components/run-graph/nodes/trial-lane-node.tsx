@@ -85,7 +85,7 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
       ) : (
         <p className={cn("mt-1 truncate text-xs", data.memoryInContext > 0 ? "text-amber-200" : "text-slate-300")}>
           Memory in context: {data.memoryInContext} {data.memoryInContext === 1 ? "reflection" : "reflections"}
-          {data.memoryEvicted > 0 ? <span className="text-slate-500"> · {data.memoryEvicted} evicted</span> : null}
+          {data.memoryEvicted > 0 ? <span className="text-slate-400"> · {data.memoryEvicted} evicted</span> : null}
         </p>
       )}
       {data.code ? <CodeTrialLine code={data.code} /> : null}
