@@ -264,6 +264,7 @@ export function RunHeader({
         <TrialStrip state={state} status={shownStatus} />
         <BudgetMeter state={state} live={effectiveStatus === "running"} />
         {unrecorded ? (
+          <>
           <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals" data-unrecorded="true" title={`Calls, tokens and cost: ${NOT_RECORDED}.`}>
             {(["calls", "tokens", "cost"] as const).map((name) => (
               <div key={name} className="flex gap-1">
@@ -273,8 +274,10 @@ export function RunHeader({
                 </dd>
               </div>
             ))}
-            <span className="sr-only">{NOT_RECORDED}</span>
           </dl>
+          {/* Outside the list: a <dl> holds only name–value groups. */}
+          <span className="sr-only">{NOT_RECORDED}</span>
+          </>
         ) : (
           <dl className="flex items-center gap-4 text-xs text-slate-600" data-testid="run-totals">
             <div className="flex gap-1">
