@@ -19,6 +19,7 @@ import { cn } from "@/lib/utils/cn";
 import { Field, inputClass } from "./form-field";
 import { demoOnImportedWarning, referenceLabel, runIntro } from "./family-texts";
 import { UploadTaskSet } from "./upload-task-set";
+import { DeleteTaskSet } from "./delete-task-set";
 import { TemplateVersionPickers } from "@/components/templates/template-version-picker";
 import { templateVersionsRequest } from "@/lib/query/template-picker";
 import { RoleModelFields } from "@/components/settings/role-model-fields";
@@ -45,6 +46,7 @@ export function NewRunForm() {
   // A set the server no longer lists falls back to the built-in set (while the list loads, keep the choice).
   const taskSet = chosenTaskSet === BUILTIN || !taskSets.data || importedSets.some((set) => set.id === chosenTaskSet) ? chosenTaskSet : BUILTIN;
   const tasks = useQuery(tasksQuery(environment, taskSet));
+  const chosenSet = importedSets.find((set) => set.id === taskSet);
   const [search, setSearch] = useState("");
   const [chosenTaskId, setChosenTaskId] = useState<string | null>(null);
   const [strategy, setStrategy] = useState<Strategy>("reflexion");
@@ -169,7 +171,20 @@ export function NewRunForm() {
         <Field
           label="Task set"
           htmlFor={ids.taskSet}
-          hint={taskSets.error ? <span className="text-red-700">Could not load the imported task sets: {taskSets.error.message}</span> : undefined}
+          hint={
+            taskSets.error ? (
+              <span className="text-red-700">Could not load the imported task sets: {taskSets.error.message}</span>
+            ) : chosenSet ? (
+              <DeleteTaskSet
+                taskSetId={chosenSet.id}
+                name={chosenSet.name}
+                onDeleted={() => {
+                  setTaskSet(BUILTIN);
+                  setChosenTaskId(null);
+                }}
+              />
+            ) : undefined
+          }
         >
           <select
             id={ids.taskSet}
@@ -208,6 +223,9 @@ export function NewRunForm() {
       <fieldset className="space-y-1.5">
         <legend className="text-xs font-medium text-slate-700">
           Task <span className="font-normal text-slate-500">({visibleTasks.length === allTasks.length ? allTasks.length : `${visibleTasks.length} of ${allTasks.length}`})</span>
+          {tasks.data?.total !== undefined && tasks.data.total > allTasks.length ? (
+            <span className="font-normal text-slate-500"> — the first {allTasks.length} of the set&apos;s {tasks.data.total}</span>
+          ) : null}
         </legend>
         <input
           id={ids.search}

@@ -26,6 +26,7 @@ export {
   useResumeRun,
   useSetBreakpoints,
   useUploadTaskSet,
+  useDeleteTaskSet,
   type ForkRequestInput,
 } from "./mutations";
 export { branchesQuery, environmentsQuery, liveCallQuery, modelsQuery, runEventsQuery, runListQuery, runQuery, taskSetsQuery, tasksQuery } from "./queries";

@@ -197,9 +197,27 @@ export function useUploadTaskSet(environment: EnvironmentId = "qa") {
       // Show it in the picker right away, even before the refetch below answers.
       client.setQueryData<TaskSetListResponse>(queryKeys.taskSets(), (existing) => {
         const known = existing?.taskSets.find((set) => set.id === taskSet.id);
-        const entry = { ...taskSet, createdAt: known?.createdAt ?? new Date().toISOString(), taskCount: tasks.length };
+        // `tasks` is the first page of a large set; `total` counts them all.
+        const entry = { ...taskSet, createdAt: known?.createdAt ?? new Date().toISOString(), taskCount: response.total ?? tasks.length };
         return { taskSets: [entry, ...(existing?.taskSets ?? []).filter((set) => set.id !== taskSet.id)] };
       });
+      await client.invalidateQueries({ queryKey: queryKeys.taskSets() });
+    },
+  });
+}
+
+/**
+ * `DELETE /api/task-sets/:id`: deletes an uploaded task set (runs keep the tasks they copied) and
+ * drops it from the picker's list at once, then refetches the list.
+ */
+export function useDeleteTaskSet() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (taskSetId: string): Promise<void> => {
+      await fetchJson(`/api/task-sets/${encodeURIComponent(taskSetId)}`, z.undefined(), { method: "DELETE" });
+    },
+    onSuccess: async (_nothing, taskSetId) => {
+      client.setQueryData<TaskSetListResponse>(queryKeys.taskSets(), (existing) => (existing ? { taskSets: existing.taskSets.filter((set) => set.id !== taskSetId) } : existing));
       await client.invalidateQueries({ queryKey: queryKeys.taskSets() });
     },
   });
