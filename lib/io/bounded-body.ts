@@ -24,11 +24,15 @@ export const MAX_RICH_JSON_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The body as text, at most `maxBytes` (UTF-8). @throws AppError("too-large"). */
 export async function readTextBounded(request: Request, maxBytes: number, what: string): Promise<string> {
-  return new TextDecoder().decode(await readBodyBounded(request, maxBytes, what));
+  return new TextDecoder().decode(await readBodyBounded(request, maxBytes, what, SMALLER_REQUEST));
 }
 
-function tooLarge(what: string, maxBytes: number): AppError {
-  return new AppError("too-large", `This ${what} is larger than ${formatBytes(maxBytes)}, the most this server accepts; nothing was stored. Split it into smaller files.`);
+/** What to do about an upload that is too large; a JSON request gets {@link SMALLER_REQUEST}. */
+const SPLIT_FILES = "Split it into smaller files.";
+const SMALLER_REQUEST = "Send a smaller request: a template is at most 64 KB and an edited text 16,384 characters.";
+
+function tooLarge(what: string, maxBytes: number, hint: string = SPLIT_FILES): AppError {
+  return new AppError("too-large", `This ${what} is larger than ${formatBytes(maxBytes)}, the most this server accepts; nothing was stored. ${hint}`);
 }
 
 /** `12.5 MB` (MiB, one decimal) or `900 bytes`, for messages. */
@@ -41,9 +45,9 @@ export function formatBytes(bytes: number): string {
  * @param what what the body is, for the message ("bundle upload", "task set upload").
  * @throws AppError("too-large") naming the limit, before reading when `content-length` says so, else once past it.
  */
-export async function readBodyBounded(request: Request, maxBytes: number, what: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBodyBounded(request: Request, maxBytes: number, what: string, hint: string = SPLIT_FILES): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(what, maxBytes);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(what, maxBytes, hint);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -54,7 +58,7 @@ export async function readBodyBounded(request: Request, maxBytes: number, what: 
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(what, maxBytes);
+      throw tooLarge(what, maxBytes, hint);
     }
     chunks.push(value);
   }
@@ -70,6 +74,15 @@ export async function readBodyBounded(request: Request, maxBytes: number, what: 
 /** The body as JSON, at most `maxBytes`. @throws AppError("too-large"); SyntaxError for invalid JSON (400 by the route's error mapping). */
 export async function readJsonBounded(request: Request, maxBytes: number, what: string): Promise<unknown> {
   return JSON.parse(new TextDecoder().decode(await readBodyBounded(request, maxBytes, what))) as unknown;
+}
+
+/**
+ * An API request's JSON body (not an upload), at most `maxBytes`: {@link MAX_JSON_BODY_BYTES} or
+ * {@link MAX_RICH_JSON_BODY_BYTES}. The refusal says to send a smaller request.
+ * @throws AppError("too-large"); SyntaxError for invalid JSON (400 by the route's error mapping).
+ */
+export async function readRequestJson(request: Request, maxBytes: number, what: string): Promise<unknown> {
+  return JSON.parse(new TextDecoder().decode(await readBodyBounded(request, maxBytes, what, SMALLER_REQUEST))) as unknown;
 }
 
 /** The body as multipart form data, at most `maxBytes` in all. @throws AppError("too-large"); TypeError for a body that is not multipart. */

@@ -39,7 +39,7 @@ describe("JSON routes read their bodies with a ceiling", () => {
       const body = endless(`http://test/api/${name}`);
       const response = await call(body.request);
       expect(response.status, name).toBe(413);
-      expect(apiErrorSchema.parse(await response.json()).error.message, name).toMatch(new RegExp(`larger than ${limit / MIB} MB, the most this server accepts`));
+      expect(apiErrorSchema.parse(await response.json()).error.message, name).toMatch(new RegExp(`larger than ${limit / MIB} MB, the most this server accepts; nothing was stored\\. Send a smaller request`));
       expect(body.pulled(), name).toBeLessThanOrEqual(limit / MIB + 2);
     }
   });

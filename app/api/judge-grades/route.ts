@@ -1,7 +1,7 @@
 import { gradeRequestSchema } from "@/lib/domain/judge-grades";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
-import { readJsonBounded, MAX_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
+import { readRequestJson, MAX_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -15,6 +15,6 @@ export const dynamic = "force-dynamic";
 export const GET = handle(async () => Response.json(await getServerContext().judgeGrades.overview()));
 
 export const POST = handle(async (request: Request) => {
-  const body = gradeRequestSchema.parse(await readJsonBounded(request, MAX_JSON_BODY_BYTES, "grade"));
+  const body = gradeRequestSchema.parse(await readRequestJson(request, MAX_JSON_BODY_BYTES, "grade"));
   return Response.json(await getServerContext().judgeGrades.grade(body), { status: 201 });
 });

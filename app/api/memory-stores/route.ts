@@ -1,7 +1,7 @@
 import { putMemoryStoreSchema } from "@/lib/domain/memory-store";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
-import { readJsonBounded, MAX_RICH_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
+import { readRequestJson, MAX_RICH_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -11,6 +11,6 @@ export const GET = handle(async () => Response.json({ stores: await getServerCon
 
 /** `PUT /api/memory-stores` with `{ name, retentionDays }`: creates a store or changes its retention; answers with every store. */
 export const PUT = handle(async (request: Request) => {
-  const body = putMemoryStoreSchema.parse(await readJsonBounded(request, MAX_RICH_JSON_BODY_BYTES, "memory store"));
+  const body = putMemoryStoreSchema.parse(await readRequestJson(request, MAX_RICH_JSON_BODY_BYTES, "memory store"));
   return Response.json({ stores: await getServerContext().memoryStores.put(body) });
 });

@@ -1,7 +1,7 @@
 import { createRunRequestSchema } from "@/lib/domain/api";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
-import { readJsonBounded, MAX_RICH_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
+import { readRequestJson, MAX_RICH_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -11,7 +11,7 @@ export const GET = handle(async () => Response.json({ runs: await getServerConte
 
 /** Creates a run and starts it. */
 export const POST = handle(async (request: Request) => {
-  const body = createRunRequestSchema.parse(await readJsonBounded(request, MAX_RICH_JSON_BODY_BYTES, "run request"));
+  const body = createRunRequestSchema.parse(await readRequestJson(request, MAX_RICH_JSON_BODY_BYTES, "run request"));
   const run = await getServerContext().service.createRun(body);
   return Response.json({ runId: run.id }, { status: 201 });
 });

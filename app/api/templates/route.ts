@@ -2,7 +2,7 @@ import { createTemplateRequestSchema, templateRoleSchema } from "@/lib/domain/te
 import { environmentIdSchema } from "@/lib/domain/config";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
-import { readJsonBounded, MAX_RICH_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
+import { readRequestJson, MAX_RICH_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -18,6 +18,6 @@ export const GET = handle(async (request: Request) => {
 
 /** A new template with its first version → `{ template, version }` (201). */
 export const POST = handle(async (request: Request) => {
-  const body = createTemplateRequestSchema.parse(await readJsonBounded(request, MAX_RICH_JSON_BODY_BYTES, "template"));
+  const body = createTemplateRequestSchema.parse(await readRequestJson(request, MAX_RICH_JSON_BODY_BYTES, "template"));
   return Response.json(await getServerContext().templates.create(body), { status: 201 });
 });

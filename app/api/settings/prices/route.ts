@@ -1,7 +1,7 @@
 import { newPriceSchema } from "@/lib/llm/pricing";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
-import { readJsonBounded, MAX_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
+import { readRequestJson, MAX_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -15,6 +15,6 @@ export const GET = handle(async () => Response.json(await getServerContext().pri
  */
 export const PUT = handle(async (request: Request) => {
   const server = getServerContext();
-  await server.prices.set(newPriceSchema.parse(await readJsonBounded(request, MAX_JSON_BODY_BYTES, "price")));
+  await server.prices.set(newPriceSchema.parse(await readRequestJson(request, MAX_JSON_BODY_BYTES, "price")));
   return Response.json(await server.prices.table());
 });
