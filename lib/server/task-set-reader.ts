@@ -13,7 +13,7 @@ import type { EnvironmentEntry } from "@/lib/environments/registry";
 const MIB = 1024 * 1024;
 
 /** The task-set limits as a sentence, for the refusals and the docs. */
-export const TASK_SET_LIMITS_TEXT = `a task set holds at most ${MAX_TASK_SET_TASKS.toLocaleString("en-US")} tasks (MAX_TASK_SET_TASKS) and ${MAX_TASK_SET_INFLATED_MB} MB of decompressed text (MAX_TASK_SET_INFLATED_MB)`;
+export const TASK_SET_LIMITS_TEXT = `a task set holds at most ${MAX_TASK_SET_TASKS.toLocaleString("en-US")} tasks and ${MAX_TASK_SET_INFLATED_MB} MB of decompressed text`;
 
 /** The refusal of a set past {@link MAX_TASK_SET_TASKS}: the count, the limit and how to split it. */
 export function tooManyTasks(name: string, count: number, counted: "records" | "tasks"): AppError {
