@@ -3,7 +3,7 @@ import { paperCurveNotes } from "@/lib/domain/paper-curves";
 import type { Provenance } from "@/lib/domain/provenance";
 import { curveKey, gapKey, successCurveRows, withUnrecordedSpans } from "@/lib/graph/compare-arms";
 import { successCurveSvg } from "@/lib/graph/experiment-figures";
-import type { ExperimentSummary } from "@/lib/domain/experiment";
+import { experimentSummarySchema } from "@/lib/domain/experiment";
 
 const provenance = (source: string, notes: string[]): Provenance => ({ kind: "paper-log", label: "x", source, recordedBy: "authors", year: 2023, model: "gpt-4", notes, logSummary: null });
 const arm = (successByTrial: number[], tasks: number) => ({ trials: successByTrial.length, tasks, successByTrial });
@@ -29,10 +29,10 @@ describe("the paper's runs, honestly", () => {
   });
 
   it("the SVG draws the unrecorded stretch dashed, names it, and circles the reported point", () => {
-    const summary = {
-      experiment: { id: "e", createdAt: "", taskSetName: "t", provenance: null, definition: { name: "Imported", environment: "code", taskSet: "t", taskIds: [], arms: [], maxTrials: 3, concurrency: 1 } },
-      arms: [{ label: "HumanEval-Py Reflexion", strategy: "reflexion", modelId: "gpt-4", tasks: 4, trials: 3, successByTrial: [1, 2, 3], finished: 4, calls: { live: 0, cached: 0 }, tokens: { input: 0, output: 0 }, costUsd: null, costByRole: { acting: null, evaluating: null, reflecting: null }, costToFirstSuccessUsd: null, falsePositives: 0, halts: 0 }],
-    } as unknown as Pick<ExperimentSummary, "experiment" | "arms">;
+    const summary = experimentSummarySchema.pick({ experiment: true, arms: true }).parse({
+      experiment: { id: "e", createdAt: "", taskSetName: "t", provenance: null, definition: { name: "Imported", environment: "code", taskSet: "t", taskIds: [], arms: [{ label: "HumanEval-Py Reflexion", strategy: "reflexion", modelId: "openai:gpt-4" }], maxTrials: 3, concurrency: 1 } },
+      arms: [{ label: "HumanEval-Py Reflexion", strategy: "reflexion", modelId: "openai:gpt-4", tasks: 4, trials: 3, successByTrial: [1, 2, 3], finished: 4, calls: { live: 0, cached: 0 }, tokens: { input: 0, output: 0 }, costUsd: null, costByRole: { acting: null, evaluating: null, reflecting: null }, costToFirstSuccessUsd: null, falsePositives: 0, halts: 0 }],
+    });
     const svg = successCurveSvg(summary, { unrecorded: [{ arm: "HumanEval-Py Reflexion", fromTrial: 1, toTrial: 2, note: "not recorded in the logs." }], marks: [{ trial: 3, percent: 70, label: "paper: 70%" }] });
     expect(svg.match(/class="unrecorded"/g)).toHaveLength(2);
     expect(svg).toContain("HumanEval-Py Reflexion, dashed and hollow: not recorded in the logs.");
