@@ -147,7 +147,7 @@ export function registerTemplateCommands(program: Command): void {
 
   templates
     .command("save")
-    .description("Save a file's text as a new version (never changes an earlier one) and print the version id. Default template: the family's built-in for the role and strategy.")
+    .description("Save a file's text as a new version (never changes an earlier one) and print the version id. Default template: the family's built-in for the role and strategy; built-ins are read-only, so a text saved onto one creates a new template (named by --name) whose first version's parent is the built-in version.")
     .addOption(new Option("--env <family>", "task family").choices(environmentIdSchema.options).makeOptionMandatory())
     .addOption(new Option("--role <role>", "the role").choices(templateRoleSchema.options).makeOptionMandatory())
     .addOption(new Option("--strategy <strategy>", "the strategy the template is for").choices(strategySchema.options).default("reflexion"))
@@ -155,9 +155,10 @@ export function registerTemplateCommands(program: Command): void {
     .requiredOption("--message <message>", "what changed and why")
     .option("--template <id>", "save into this template instead of the default one")
     .option("--new <name>", "create a new template with this name (for this role and strategy) instead")
+    .option("--name <name>", "the new template's name when the text is saved onto a built-in (default \"<built-in's name> (edited)\")")
     .option("--label <label>", "also point this label (e.g. candidate) at the saved version")
     .option("--allow-unknown", "save even with placeholders the family does not fill (e.g. {memroy}) or without a required one (e.g. {question})")
-    .action(async (options: { env: "qa" | "household" | "code"; role: TemplateRole; strategy: Strategy; file: string; message: string; template?: string; new?: string; label?: string; allowUnknown?: boolean }) =>
+    .action(async (options: { env: "qa" | "household" | "code"; role: TemplateRole; strategy: Strategy; file: string; message: string; template?: string; new?: string; name?: string; label?: string; allowUnknown?: boolean }) =>
       withContext(async (context) => {
         // Checked before reading: a huge file is refused without loading it.
         const size = fs.statSync(options.file).size;
@@ -173,9 +174,14 @@ export function registerTemplateCommands(program: Command): void {
           templateId = created.template.id;
           versionId = created.version.id;
         } else {
-          templateId = options.template ?? defaultTemplateId(options.env, options.role, options.strategy);
-          const saved = await context.templates.saveVersion(templateId, { text, message: options.message, allowUnknown: options.allowUnknown }, { override: "--allow-unknown" });
-          if (!saved.created) process.stderr.write(`note: ${templateId} already has this text as v${saved.version.number}; nothing new was saved.\n`);
+          const target = options.template ?? defaultTemplateId(options.env, options.role, options.strategy);
+          const saved = await context.templates.saveEdit(target, { text, message: options.message, name: options.name, allowUnknown: options.allowUnknown }, { override: "--allow-unknown" });
+          templateId = saved.template.id;
+          if (saved.newTemplate) {
+            process.stderr.write(
+              `${target} is built-in (read-only): created the template ${templateId} "${saved.template.name}" with your text as v${saved.version.number}, edited from ${saved.version.parentId}. Save later edits into it with --template ${templateId}.\n`,
+            );
+          } else if (!saved.created) process.stderr.write(`note: ${templateId} already has this text as v${saved.version.number}; nothing new was saved.\n`);
           else process.stderr.write(`Saved ${templateId} v${saved.version.number}.\n`);
           versionId = saved.version.id;
         }

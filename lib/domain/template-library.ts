@@ -155,7 +155,11 @@ export const createTemplateRequestSchema = z.object({
 export type CreateTemplateRequest = z.input<typeof createTemplateRequestSchema>;
 export const createTemplateResponseSchema = z.object({ template: templateSchema, version: templateVersionSchema });
 
-/** Saves a new version (built-in templates included: the seeded versions stay as they are, a new version is added). */
+/**
+ * Saves an edited text. Onto a template made here it is the next version; built-in templates are
+ * read-only, so onto a built-in it creates a new template (named `name`, default "<built-in> (edited)")
+ * whose first version's parent is the built-in version edited from.
+ */
 export const saveVersionRequestSchema = z.object({
   text: templateTextSchema,
   /** Accept placeholders the family does not fill, or a text without a required one (lib/domain/template-check.ts). */
@@ -163,12 +167,18 @@ export const saveVersionRequestSchema = z.object({
   message: z.string().max(500).default(""),
   /** The version the text was edited from; default the template's newest. */
   parentId: z.string().nullable().optional(),
+  /** The new template's name when the text is saved onto a built-in (ignored otherwise). */
+  name: z.string().trim().min(1).max(120).optional(),
 });
 export type SaveVersionRequest = z.input<typeof saveVersionRequestSchema>;
 export const saveVersionResponseSchema = z.object({
   version: templateVersionSchema,
   /** False when the text equalled an existing version of the template (that version is returned). */
   created: z.boolean(),
+  /** The template the version belongs to: a new one when the text was saved onto a built-in. */
+  template: templateSchema.optional(),
+  /** True when the save onto a built-in created `template`. */
+  newTemplate: z.boolean().optional(),
 });
 
 export const moveLabelRequestSchema = z.object({ versionId: z.string().min(1) });

@@ -26,6 +26,16 @@ export interface TemplateCheckOptions {
   override?: string;
 }
 
+/** What {@link TemplateService.saveEdit} saved: the template it went into (a new one for an edited built-in) and the version. */
+export interface SavedEdit {
+  template: Template;
+  version: TemplateVersion;
+  /** False when the template already had this text (that version is returned). */
+  created: boolean;
+  /** True when the edit of a built-in became a new template. */
+  newTemplate: boolean;
+}
+
 /** A version with its template. */
 export interface ResolvedVersion {
   template: Template;
@@ -134,9 +144,40 @@ export class TemplateService {
       labels: {},
       createdAt: new Date().toISOString(),
     });
-    // The parent belongs to another template: the new template's first version starts its own history.
-    const { version } = await this.store.addVersion({ templateId: template.id, parentId: null, text: request.text, message: request.message || (parentId ? `Copied from ${parentId}.` : ""), builtIn: false });
+    // The parent may belong to another template (a built-in edited into a new template): the lineage crosses templates there.
+    const { version } = await this.store.addVersion({ templateId: template.id, parentId, text: request.text, message: request.message || (parentId ? `Copied from ${parentId}.` : ""), builtIn: false });
     return { template, version };
+  }
+
+  /**
+   * Saves an edited text, the one rule every door (the workbench, `POST /api/templates/:id/versions`,
+   * `cli templates save`, the optimiser) follows: built-in templates are read-only, so a text saved onto
+   * a built-in creates a new (non-built-in) template of the same family, role and strategy, named
+   * `name` (default "<built-in's name> (edited)"), whose first version's parent is the built-in version
+   * it was edited from (`parentId`, default the built-in's newest); onto any other template it is the
+   * template's next version ({@link TemplateService.saveVersion}).
+   * @returns the template saved into, the version, `created` (false when the template already had the
+   *   text) and `newTemplate` (true when a built-in was edited into a new template).
+   * @throws AppError("not-found") for an unknown template; AppError("invalid-input") for a parent that is
+   *   not a version of the template, or a text the template check refuses.
+   */
+  async saveEdit(templateId: string, input: SaveVersionRequest, options: TemplateCheckOptions = {}): Promise<SavedEdit> {
+    await this.ensureSeeded();
+    const template = await this.template(templateId);
+    if (!template.builtIn) {
+      const saved = await this.saveVersion(templateId, input, options);
+      return { template, ...saved, newTemplate: false };
+    }
+    const request = saveVersionRequestSchema.parse(input);
+    const versions = await this.store.listVersions(templateId);
+    const parent = request.parentId ? versions.find((version) => version.id === request.parentId) : versions[0];
+    if (!parent) throw new AppError("invalid-input", `Version ${request.parentId} is not a version of template ${templateId}; give one of its own versions as parentId (or none for the newest).`);
+    const name = request.name ?? `${template.name} (edited)`;
+    const created = await this.create(
+      { name, family: template.family, role: template.role, strategy: template.strategy, text: request.text, message: request.message, parentId: parent.id, allowUnknown: request.allowUnknown },
+      options,
+    );
+    return { ...created, created: true, newTemplate: true };
   }
 
   /**

@@ -104,7 +104,8 @@ export class TemplateWorkbench {
       const latest = (await store.listVersions(template.id))[0] ?? null;
       const { version } = await store.addVersion({
         templateId: template.id,
-        parentId: parent?.templateId === template.id ? parent.id : (latest?.id ?? null),
+        // A first version keeps a parent in another template (a built-in it was edited from) when that version is here.
+        parentId: parent?.templateId === template.id ? parent.id : (latest?.id ?? parent?.id ?? null),
         text,
         message: front.message,
         builtIn: false,

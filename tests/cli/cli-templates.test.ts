@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/domain/events";
+import { templateVersionId } from "@/lib/db/template-store";
 import { qaReflectorTemplate } from "@/lib/environments/qa/prompts";
 import { parseJsonLines, runCli } from "./run-cli";
 
@@ -19,39 +20,47 @@ describe("cli templates", () => {
     expect(saved.code, saved.stderr).toBe(0);
     const versionId = saved.stdout.trim();
     expect(versionId).toMatch(/^tv-[0-9a-f]{16}$/);
-    expect(saved.stderr).toContain("Saved qa/reflect v2.");
+    // The built-in is read-only: the text became v1 of a new template, edited from the built-in's version.
+    const createdId = /created the template (tpl-[0-9a-f]{12}) "[^"]+ \(edited\)"/.exec(saved.stderr)?.[1];
+    expect(createdId, saved.stderr).toBeDefined();
+    const builtInVersion = templateVersionId("qa/reflect", qaReflectorTemplate.text);
+    expect(saved.stderr).toContain(`as v1, edited from ${builtInVersion}`);
 
     const listed = await runCli(["templates", "list", "--env", "qa", "--json"], env);
     expect(listed.code, listed.stderr).toBe(0);
-    const items = listed.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: string; versionCount: number; labels: Record<string, string>; builtIn: boolean });
-    expect(items.find((item) => item.id === "qa/reflect")).toMatchObject({ versionCount: 2, labels: { candidate: versionId }, builtIn: true });
-    expect(items.every((item) => item.id.startsWith("qa/"))).toBe(true);
+    const items = listed.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: string; versionCount: number; labels: Record<string, string>; builtIn: boolean; latestVersion: { parentId: string | null }; family: string });
+    expect(items.find((item) => item.id === "qa/reflect")).toMatchObject({ versionCount: 1, labels: {}, builtIn: true });
+    expect(items.find((item) => item.id === createdId)).toMatchObject({ versionCount: 1, labels: { candidate: versionId }, builtIn: false, latestVersion: { parentId: builtInVersion } });
+    expect(items.every((item) => item.family === "qa")).toBe(true);
 
-    const shown = await runCli(["templates", "show", "qa/reflect@candidate"], env);
+    const shown = await runCli(["templates", "show", `${createdId}@candidate`], env);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toBe(`${fs.readFileSync(file, "utf8")}\n`);
 
-    const run = await runCli(["run", "--env", "qa", "--tasks", "builtin", "--task-id", "qa-builtin-01", "--trials", "2", "--template", "reflector=qa/reflect@candidate", "--json"], env);
+    const run = await runCli(["run", "--env", "qa", "--tasks", "builtin", "--task-id", "qa-builtin-01", "--trials", "2", "--template", `reflector=${createdId}@candidate`, "--json"], env);
     expect(run.code, run.stderr).toBe(0);
     const events = parseJsonLines(run.stdout);
     const start = events.find((event): event is Extract<RunEvent, { type: "run-start" }> => event.type === "run-start")!;
-    expect(start.data.config.templates.reflector).toMatchObject({ id: "qa/reflect", version: 2, versionId });
+    expect(start.data.config.templates.reflector).toMatchObject({ id: createdId, version: 1, versionId });
     const reflection = events.find((event) => event.type === "model-call-end" && event.data.role === "reflector");
     expect(reflection?.type === "model-call-end" && reflection.data.messages[0]!.content).toContain("Name the exact search that misled you.");
 
     const exported = path.join(dir, "exported");
-    const exportRun = await runCli(["templates", "export", exported, "--ids", "qa/reflect"], env);
+    const exportRun = await runCli(["templates", "export", exported, "--ids", createdId!], env);
     expect(exportRun.code, exportRun.stderr).toBe(0);
-    expect(fs.readdirSync(path.join(exported, "qa", "qa__reflect")).sort()).toEqual(["v001.md", "v002.md"]);
-    expect(fs.readFileSync(path.join(exported, "qa", "qa__reflect", "v002.md"), "utf8")).toMatch(/^---\ntemplate: qa\/reflect\n[\s\S]*labels:\n {2}- candidate\n---\n/);
+    expect(fs.readdirSync(path.join(exported, "qa", createdId!))).toEqual(["v001.md"]);
+    expect(fs.readFileSync(path.join(exported, "qa", createdId!, "v001.md"), "utf8")).toMatch(new RegExp(`^---\ntemplate: ${createdId}\n[\\s\\S]*labels:\n {2}- candidate\n---\n`));
 
     const other = { REFLEXION_DB_PATH: path.join(dir, "two.sqlite") };
     const imported = await runCli(["templates", "import", exported, "--json"], other);
     expect(imported.code, imported.stderr).toBe(0);
     const result = JSON.parse(imported.stdout) as { imported: Array<{ versionId: string }>; skipped: Array<{ path: string }> };
     expect(result.imported.map((entry) => entry.versionId)).toEqual([versionId]);
-    expect(result.skipped.map((entry) => entry.path)).toEqual(["qa/qa__reflect/v001.md"]);
+    expect(result.skipped).toEqual([]);
     const there = await runCli(["templates", "show", versionId], other);
     expect(there.stdout).toBe(shown.stdout);
+    // The other clone has the same built-in: the imported version keeps its parent there.
+    const lineage = await runCli(["templates", "show", versionId, "--json"], other);
+    expect((JSON.parse(lineage.stdout) as { version: { parentId: string } }).version.parentId).toBe(builtInVersion);
   }, 60_000);
 });

@@ -70,18 +70,21 @@ describe("template routes", () => {
     const created = await r.versions.POST(json("POST", `/api/templates/${id}/versions`, { text, message: "route" }), params({ templateId: id }));
     expect(created.status).toBe(201);
     const saved = saveVersionResponseSchema.parse(await created.json());
-    const again = await r.versions.POST(json("POST", `/api/templates/${id}/versions`, { text, message: "again" }), params({ templateId: id }));
+    // qa/reflect is built-in (read-only): the text became a new template whose first version's parent is the built-in version.
+    expect(saved).toMatchObject({ created: true, newTemplate: true, template: { builtIn: false, family: "qa", role: "reflector" }, version: { number: 1, parentId: detail.versions[0]!.id } });
+    const ownId = saved.template!.id;
+    const again = await r.versions.POST(json("POST", `/api/templates/${ownId}/versions`, { text, message: "again" }), params({ templateId: ownId }));
     expect(again.status).toBe(200);
-    expect(saveVersionResponseSchema.parse(await again.json())).toEqual({ version: saved.version, created: false });
+    expect(saveVersionResponseSchema.parse(await again.json())).toMatchObject({ version: saved.version, created: false, newTemplate: false });
 
-    const labelled = await r.label.PUT(json("PUT", `/api/templates/${id}/labels/candidate`, { versionId: saved.version.id }), params({ templateId: id, label: "candidate" }));
+    const labelled = await r.label.PUT(json("PUT", `/api/templates/${ownId}/labels/candidate`, { versionId: saved.version.id }), params({ templateId: ownId, label: "candidate" }));
     expect(((await labelled.json()) as { template: { labels: Record<string, string> } }).template.labels).toEqual({ candidate: saved.version.id });
-    expect((await r.label.PUT(json("PUT", `/api/templates/${id}/labels/Bad Label`, { versionId: saved.version.id }), params({ templateId: id, label: "Bad Label" }))).status).toBe(400);
-    const ref = encodeURIComponent("qa/reflect@candidate");
+    expect((await r.label.PUT(json("PUT", `/api/templates/${ownId}/labels/Bad Label`, { versionId: saved.version.id }), params({ templateId: ownId, label: "Bad Label" }))).status).toBe(400);
+    const ref = encodeURIComponent(`${ownId}@candidate`);
     const byRef = versionDetailResponseSchema.parse(await (await r.version.GET(get(`/api/templates/versions/${ref}`), params({ versionId: ref }))).json());
     expect(byRef.version.id).toBe(saved.version.id);
 
-    const run = await r.runs.POST(json("POST", "/api/runs", { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo", maxTrials: 2, templateVersions: { reflector: "qa/reflect@candidate" } }));
+    const run = await r.runs.POST(json("POST", "/api/runs", { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo", maxTrials: 2, templateVersions: { reflector: `${ownId}@candidate` } }));
     expect(run.status).toBe(201);
     const { runId } = (await run.json()) as { runId: string };
     const { getServerContext } = await import("@/lib/server/app-context");
@@ -89,18 +92,18 @@ describe("template routes", () => {
     await server.workers.untilSettled((await server.service.getRun(runId)).rootBranchId);
     const events = (await server.service.events(runId)).events;
     const call = events.find((event) => event.type === "model-call-end" && event.data.role === "reflector");
-    const preview = previewResponseSchema.parse(await (await r.preview.POST(json("POST", "/api/templates/preview", { versionId: "qa/reflect@candidate", role: "reflector", runId, trial: 1 }))).json());
+    const preview = previewResponseSchema.parse(await (await r.preview.POST(json("POST", "/api/templates/preview", { versionId: `${ownId}@candidate`, role: "reflector", runId, trial: 1 }))).json());
     expect(call?.type === "model-call-end" && call.data.messages).toEqual(preview.messages);
     expect(preview.messages[0]!.content).toContain("MARKER-ROUTE");
     expect((await r.preview.POST(json("POST", "/api/templates/preview", { role: "reflector", runId, trial: 1 }))).status).toBe(400);
 
-    const bundle = templateBundleSchema.parse(await (await r.exporting.GET(get(`/api/templates/export?ids=${id}`))).json());
-    expect(bundle.files.map((f) => f.path)).toEqual(["qa/qa__reflect/v001.md", "qa/qa__reflect/v002.md"]);
+    const bundle = templateBundleSchema.parse(await (await r.exporting.GET(get(`/api/templates/export?ids=${id},${ownId}`))).json());
+    expect(bundle.files.map((f) => f.path).sort()).toEqual(["qa/qa__reflect/v001.md", `qa/${ownId}/v001.md`].sort());
     const imported = importResponseSchema.parse(await (await r.importing.POST(json("POST", "/api/templates/import", bundle))).json());
     expect(imported.imported).toEqual([]);
     expect(imported.skipped).toHaveLength(2);
 
-    const ab = await r.ab.POST(json("POST", "/api/templates/ab", { family: "qa", role: "reflector", versionA: "qa/reflect@v1", versionB: "qa/reflect@candidate", taskSet: "builtin", taskIds: ["qa-builtin-01"], modelId: "demo", maxTrials: 2 }));
+    const ab = await r.ab.POST(json("POST", "/api/templates/ab", { family: "qa", role: "reflector", versionA: "qa/reflect@v1", versionB: `${ownId}@candidate`, taskSet: "builtin", taskIds: ["qa-builtin-01"], modelId: "demo", maxTrials: 2 }));
     expect(ab.status).toBe(201);
     const { experimentId } = (await ab.json()) as { experimentId: string };
     for (const id of await server.experiments.runIds(experimentId)) await server.workers.untilSettled((await server.service.getRun(id)).rootBranchId);
