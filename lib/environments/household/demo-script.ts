@@ -1,5 +1,6 @@
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
 import { matchKeyFacts, type KeyFact } from "@/lib/domain/key-facts";
+import { demoReflectionFor, instructionOf } from "@/lib/domain/reflector-wording";
 import { builtinHouseholdDemoScripts } from "./builtin-demo-scripts";
 import { builtinHouseholdKeyFacts } from "./builtin-key-facts";
 import { builtinHouseholdTasks } from "./builtin-tasks";
@@ -79,7 +80,9 @@ const scriptsByOpening = new Map<string, { script: HouseholdDemoScript; facts: r
  * The household family's {@link DemoScriptBook}. `respond(prompt)`:
  * 1. finds the built-in task by the last opening in the prompt (room line +
  *    task line; null when it is not a built-in task's);
- * 2. a prompt ending with `Reflection:` gets the task's scripted reflection;
+ * 2. a prompt ending with `Reflection:` gets the task's scripted reflection when the
+ *    template's instruction asks for a plan or the next commands, else a vague general
+ *    lesson ({@link demoReflectionFor}, lib/domain/reflector-wording.ts);
  * 3. a prompt ending with the prompt sign `>` gets the next command of the
  *    `informed` path when the memory block ({@link memoryBlockOf}) states all the
  *    task's key facts, else of the `naive` path, as ` <command>`; the
@@ -94,7 +97,10 @@ export const householdDemoScriptBook: DemoScriptBook = {
     const found = scriptsByOpening.get(located.opening);
     if (found === undefined) return null;
     const { script, facts } = found;
-    if (/Reflection:\s*$/.test(prompt)) return script.reflection;
+    if (/Reflection:\s*$/.test(prompt)) {
+      // The reflection follows what the template's instruction asks (lib/domain/reflector-wording.ts).
+      return demoReflectionFor(instructionOf(prompt.slice(0, located.index), ["Here are two examples", "Previous trial:"]), script.reflection);
+    }
     if (!/\n>\s*$/.test(prompt)) return null;
     const informed = matchKeyFacts(facts, memoryBlockOf(prompt, located.index)).helps;
     const path = informed ? script.informed : script.naive;

@@ -1,6 +1,7 @@
 import type { DemoCallContext, DemoScriptBook } from "@/lib/domain/demo-script";
 import { seededInformed } from "@/lib/domain/demo-variation";
 import { matchKeyFacts } from "@/lib/domain/key-facts";
+import { demoReflectionFor, instructionOf } from "@/lib/domain/reflector-wording";
 import { builtinQaDemoScripts } from "./builtin-demo-scripts";
 import { builtinQaKeyFacts, type QaTaskKeyFacts } from "./builtin-key-facts";
 import { builtinQaTasks } from "./builtin-tasks";
@@ -72,6 +73,9 @@ export interface QaDemoCotScript {
   reflection: string;
 }
 
+/** Where a QA reflector template's instruction ends: its examples, or the failed trial. */
+const REFLECTOR_INSTRUCTION_ENDS = ["Here are some examples:", "Previous trial:"];
+
 const questionLine = /(?:^|\n)Question:[ \t]*([^\n]*)/g;
 
 function normalizeQuestion(text: string): string {
@@ -141,8 +145,9 @@ const scriptsByQuestion = new Map<string, { script: QaDemoScript; facts: QaTaskK
  * 1. finds the built-in task by the question after the last `Question:` line
  *    (null when it is not a built-in question);
  * 2. a prompt ending with `Reflection:` gets the task's scripted reflection (no
- *    leading space);
- *    (the `cot` reflection for a chain-of-thought prompt, {@link isCotPrompt});
+ *    leading space; the `cot` reflection for a chain-of-thought prompt, {@link isCotPrompt})
+ *    when the template's instruction asks for a plan or the next action, else a vague
+ *    general lesson ({@link demoReflectionFor}, lib/domain/reflector-wording.ts);
  * 3. a prompt ending with `Thought n:` gets step n of the `informed` path when the
  *    memory block ({@link memoryBlockOf}) states all the task's key facts,
  *    else of the `naive` path, as ` <thought>\nAction n: <Verb>[argument]`; past
@@ -160,7 +165,11 @@ export const qaDemoScriptBook: DemoScriptBook = {
     if (found === undefined) return null;
     const { script, facts } = found;
     const cot = isCotPrompt(prompt);
-    if (/Reflection:\s*$/.test(prompt)) return cot ? script.cot.reflection : script.reflection;
+    if (/Reflection:\s*$/.test(prompt)) {
+      // The reflection follows what the template's instruction asks (lib/domain/reflector-wording.ts).
+      const instruction = instructionOf(prompt.slice(0, located.index), REFLECTOR_INSTRUCTION_ENDS);
+      return demoReflectionFor(instruction, cot ? script.cot.reflection : script.reflection);
+    }
     const stepMatch = /Thought[ \t]+(\d+):\s*$/.exec(prompt);
     if (stepMatch === null) return null;
     const step = Number(stepMatch[1]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MemoryItem } from "@/lib/domain/events";
+import { GENERIC_DEMO_REFLECTION } from "@/lib/domain/reflector-wording";
 import { loadHotpotQa } from "@/lib/environments/qa/hotpotqa-loader";
 import { builtinQaDemoScripts } from "@/lib/environments/qa/builtin-demo-scripts";
 import { builtinQaTasks } from "@/lib/environments/qa/builtin-tasks";
@@ -136,6 +137,8 @@ describe("qaDemoScriptBook.respond edge cases", () => {
 
   it("answers a bare prompt in the same shape, without the default template", () => {
     expect(respond(`Question: ${task.question}\nThought 1:`)).toBe(` ${script.naive[0]!.thought}\nAction 1: ${script.naive[0]!.action}`);
-    expect(respond(`Question: ${task.question}\nReflection:`)).toBe(script.reflection);
+    // A bare reflector prompt asks for no plan, so it gets the vague reflection (lib/domain/reflector-wording.ts).
+    expect(respond(`Question: ${task.question}\nReflection:`)).toBe(GENERIC_DEMO_REFLECTION);
+    expect(respond(`Write a plan.\nQuestion: ${task.question}\nReflection:`)).toBe(script.reflection);
   });
 });
