@@ -44,3 +44,22 @@ describe("saving an edit: one rule for every door (TemplateService.saveEdit)", (
     expect(created.version.parentId).toBe(builtIn);
   });
 });
+
+describe("templateLineage", () => {
+  it("lists every version with its parent (across templates for the first), labels, and no score until one is measured", async () => {
+    const { templateLineage } = await import("@/lib/server/template-lineage");
+    const service = new TemplateService(new MemoryTemplateStore());
+    const first = await service.saveEdit("qa/reflect", { text: edited, message: "first" });
+    const second = await service.saveEdit(first.template.id, { text: `${edited}\nTwo.`, message: "second" });
+    const third = await service.saveEdit(first.template.id, { text: `${edited}\nThree.`, message: "third", parentId: first.version.id });
+    await service.moveLabel(first.template.id, "accepted", second.version.id);
+    const lineage = await templateLineage(service, first.template.id);
+    expect(lineage.templateId).toBe(first.template.id);
+    expect(lineage.nodes.map((node) => [node.number, node.parentId, node.labels, node.score])).toEqual([
+      [3, first.version.id, [], null],
+      [2, first.version.id, ["accepted"], null],
+      [1, templateVersionId("qa/reflect", qaReflectorTemplate.text), [], null],
+    ]);
+    expect(third.version.number).toBe(3);
+  });
+});
