@@ -305,3 +305,21 @@ export const humanGrades = sqliteTable(
   },
   (table) => [uniqueIndex("human_grades_trial").on(table.runId, table.branchId, table.trial)],
 );
+
+/**
+ * Reflective optimisations (lib/domain/optimiser/types.ts, docs/optimiser.md): one row per
+ * optimisation; `record` is its whole JSON record (request, split, candidates, spend), rewritten
+ * at every boundary so a restarted process resumes where it stopped.
+ */
+export const optimisations = sqliteTable(
+  "optimisations",
+  {
+    id: text("id").primaryKey(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    status: text("status").notNull(),
+    targetTemplateId: text("target_template_id").notNull(),
+    record: text("record").notNull(),
+  },
+  (table) => [index("optimisations_target_template").on(table.targetTemplateId)],
+);

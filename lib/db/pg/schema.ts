@@ -273,3 +273,17 @@ export const humanGrades = pgTable(
   },
   (table) => [uniqueIndex("human_grades_trial").on(table.runId, table.branchId, table.trial)],
 );
+
+/** Reflective optimisations: the SQLite table's twin (lib/db/schema.ts `optimisations`), `record` as jsonb. */
+export const optimisations = pgTable(
+  "optimisations",
+  {
+    id: text("id").primaryKey(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    status: text("status").notNull(),
+    targetTemplateId: text("target_template_id").notNull(),
+    record: jsonb("record").notNull(),
+  },
+  (table) => [index("optimisations_target_template").on(table.targetTemplateId)],
+);
