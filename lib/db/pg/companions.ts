@@ -1,9 +1,11 @@
 import type { GradeStore } from "../grade-store";
 import type { MemoryStoreRepository } from "../memory-store-entries";
+import type { OptimisationStore } from "../optimisation-store";
 import type { PriceStore } from "../price-store";
 import type { TemplateStore } from "../template-store";
 import type { PgRunStore } from "./pg-store";
 import { PgGradeStore, PgMemoryStoreRepository, PgPriceStore } from "./pg-small-stores";
+import { PgOptimisationStore } from "./pg-optimisations";
 import { PgTemplateStore } from "./pg-templates";
 
 /** The stores that live beside a run store in the same PostgreSQL database (shared mode, issue 17). */
@@ -12,11 +14,12 @@ export interface PgCompanionStores {
   prices: PriceStore;
   grades: GradeStore;
   memoryStores: MemoryStoreRepository;
+  optimisations: OptimisationStore;
 }
 
-/** The template library, price table, human grades and memory stores on `store`'s database (they wait for its schema check). */
+/** The template library, price table, human grades, memory stores and optimisations on `store`'s database (they wait for its schema check). */
 export function pgCompanionStores(store: PgRunStore): PgCompanionStores {
   const db = store.pg.db;
   const ready = () => store.ready();
-  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready) };
+  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready) };
 }

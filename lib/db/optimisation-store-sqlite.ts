@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { AppError } from "@/lib/domain/errors";
+import { optimisationRecordSchema, type OptimisationRecord } from "@/lib/domain/optimiser/types";
+import { compareOptimisations, type OptimisationStore } from "./optimisation-store";
+import { MIGRATIONS_FOLDER } from "./sqlite-store";
+import * as schema from "./schema";
+
+type Db = BetterSQLite3Database<typeof schema>;
+
+/**
+ * The SQLite {@link OptimisationStore}: the `optimisations` table of the app's database file (its
+ * own connection, WAL mode like the other stores; migrations applied on open).
+ */
+export class SqliteOptimisationStore implements OptimisationStore {
+  private readonly client: Database.Database;
+  private readonly db: Db;
+
+  /** Opens (creating if needed) the database at `file`; `:memory:` gives a private database (tests). */
+  constructor(file: string, options: { migrationsFolder?: string } = {}) {
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(/* turbopackIgnore: true */ file)), { recursive: true });
+    this.client = new Database(file);
+    this.client.pragma("journal_mode = WAL");
+    this.client.pragma("busy_timeout = 5000");
+    this.db = drizzle({ client: this.client, schema });
+    migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.client.close();
+  }
+
+  async createOptimisation(record: OptimisationRecord): Promise<void> {
+    const valid = optimisationRecordSchema.parse(record);
+    const inserted = this.db.insert(schema.optimisations).values(toRow(valid)).onConflictDoNothing().run();
+    if (inserted.changes === 0) throw new AppError("conflict", `An optimisation with id ${record.id} exists already.`);
+  }
+
+  async saveOptimisation(record: OptimisationRecord): Promise<void> {
+    const valid = optimisationRecordSchema.parse(record);
+    const { id, ...rest } = toRow(valid);
+    const updated = this.db.update(schema.optimisations).set(rest).where(eq(schema.optimisations.id, id)).run();
+    if (updated.changes === 0) throw new AppError("not-found", `No optimisation ${record.id}.`);
+  }
+
+  async getOptimisation(id: string): Promise<OptimisationRecord | null> {
+    const row = this.db.select().from(schema.optimisations).where(eq(schema.optimisations.id, id)).get();
+    return row ? fromRow(row) : null;
+  }
+
+  async listOptimisations(filter: { targetTemplateId?: string } = {}): Promise<OptimisationRecord[]> {
+    const table = schema.optimisations;
+    const rows = this.db
+      .select()
+      .from(table)
+      .where(filter.targetTemplateId === undefined ? undefined : eq(table.targetTemplateId, filter.targetTemplateId))
+      .all();
+    return rows.map(fromRow).sort(compareOptimisations);
+  }
+}
+
+function toRow(record: OptimisationRecord): typeof schema.optimisations.$inferInsert {
+  return { id: record.id, createdAt: record.createdAt, updatedAt: record.updatedAt, status: record.status, targetTemplateId: record.request.targetTemplateId, record: JSON.stringify(record) };
+}
+
+function fromRow(row: typeof schema.optimisations.$inferSelect): OptimisationRecord {
+  return optimisationRecordSchema.parse(JSON.parse(row.record));
+}
