@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { PageSection } from "@/components/ui/page-section";
 import { firstDivergence, type Divergence } from "@/lib/graph/compare";
+import { compareRunNames } from "@/lib/graph/compare-names";
 import { useRunEvents } from "@/lib/query";
 import { compareHref, MAX_COMPARED_RUNS } from "@/lib/query/compare-params";
 import { useCompareRuns, type ComparedRun } from "@/lib/query/compare-runs";
@@ -26,11 +27,19 @@ function FollowRun({ runId }: { runId: string }) {
 
 const Section = PageSection;
 
-/** A run's short name for headings: its strategy's name, plus its model when the compared runs' models differ. */
-function runName(run: ComparedRun, showModel: boolean): string {
-  if (!run.detail) return run.runId.slice(0, 8);
-  const name = strategyLabel(run.detail.strategy, run.detail.environment);
-  return showModel ? `${name} · ${run.detail.modelId}` : name;
+/** The runs' short names for headings (lib/graph/compare-names.ts): arm label, strategy, and what differs between them (model, template versions). */
+function runNames(runs: readonly ComparedRun[]): string[] {
+  const loaded = runs.filter((run) => run.detail !== null);
+  const names = compareRunNames(
+    loaded.map((run) => ({
+      strategy: strategyLabel(run.detail!.strategy, run.detail!.environment),
+      modelId: run.detail!.modelId,
+      arm: run.detail!.experiment?.arm ?? null,
+      templates: { actor: run.state?.config?.templates.actor, reflector: run.state?.config?.templates.reflector },
+    })),
+  );
+  const byRun = new Map(loaded.map((run, index) => [run.runId, names[index]!]));
+  return runs.map((run) => byRun.get(run.runId) ?? run.runId.slice(0, 8));
 }
 
 /** Why a run has no trial beyond its last one. */
@@ -107,8 +116,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
 
   const loaded = runs.filter((run) => run.state !== null);
   const pending = runs.some((run) => run.isPending);
-  const models = new Set(runs.map((run) => run.detail?.modelId));
-  const names = runs.map((run) => runName(run, models.size > 1));
+  const names = runNames(runs);
   const tasks = new Set(runs.flatMap((run) => (run.detail ? [`${run.detail.environment}/${run.detail.taskId}`] : [])));
   const first = runs.find((run) => run.detail)?.detail ?? null;
   const allLoaded = loaded.length === runs.length;

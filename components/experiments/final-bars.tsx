@@ -16,7 +16,7 @@ export function FinalBars({ bars, metric }: { bars: readonly FinalBar[]; metric:
     ...bar,
     index,
     whisker: bar.ci ? [bar.percent - bar.ci[0], bar.ci[1] - bar.percent] : [0, 0],
-    text: `${count(bar.solved)}/${bar.tasks} · ${bar.percent}%${bar.ci ? ` [${bar.ci[0]}, ${bar.ci[1]}]` : ""}${bar.trials > 1 ? ` by trial ${bar.trials}` : ""}`,
+    text: `${count(bar.solved)}/${bar.tasks} · ${bar.percent}%${bar.ci ? ` [${bar.ci[0]}, ${bar.ci[1]}]` : ""}${bar.trials > 1 ? ` by trial ${bar.reachedAtTrial}` : ""}`,
   }));
   const height = 48 + rows.length * 40;
   return (

@@ -4,7 +4,7 @@ import { Area, CartesianGrid, ComposedChart, Line, ReferenceDot, Tooltip, XAxis,
 import type { PaperCurveNotes } from "@/lib/domain/paper-curves";
 import type { ArmResult } from "@/lib/domain/experiment";
 import type { EnvironmentId } from "@/lib/domain/config";
-import { armRates, bandKey, curveKey, endLabelRanks, gapKey, successCurveRows, withUnrecordedSpans, type CurveRow } from "@/lib/graph/compare-arms";
+import { armRates, bandKey, coincideText, coincidentArms, curveKey, endLabelRanks, gapKey, successCurveRows, withUnrecordedSpans, type CurveRow } from "@/lib/graph/compare-arms";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { ArmSwatch, armStyle, METRIC_NAME } from "./labels";
 
@@ -88,6 +88,11 @@ export function SuccessCurves({
   const rightMargin = endLabelMargin(arms, endLabelMax);
   const banded = arms.some((arm) => (arm.successByTrialCI ?? []).length > 0);
   const repeats = Math.max(1, ...arms.map((arm) => arm.repeats ?? 1));
+  // Coinciding curves would hide all but the last drawn: within a group, earlier arms are drawn wider (a halo around the
+  // later line) with larger hollow markers, so every arm stays visible and identifiable.
+  const coincident = coincidentArms(arms);
+  const underneath = new Map<number, number>();
+  for (const group of coincident) group.forEach((index, rank) => underneath.set(index, group.length - 1 - rank));
   return (
     <figure className="space-y-3" data-testid="success-curves" aria-labelledby="success-curves-caption">
       <figcaption id="success-curves-caption" className="text-xs text-slate-600">
@@ -149,11 +154,12 @@ export function SuccessCurves({
                 dataKey={curveKey(index)}
                 name={arm.label}
                 type="linear"
-                className={`curve-line curve-${index}`}
+                className={`curve-line curve-${index}${underneath.has(index) ? " curve-coincides" : ""}`}
                 stroke={style.color}
-                strokeWidth={2.5}
+                strokeWidth={2.5 + 3 * (underneath.get(index) ?? 0)}
+                strokeOpacity={(underneath.get(index) ?? 0) > 0 ? 0.55 : 1}
                 strokeDasharray={style.dash}
-                dot={{ r: 3.5, fill: style.color, strokeWidth: 0 }}
+                dot={(underneath.get(index) ?? 0) > 0 ? { r: 3.5 + 3 * (underneath.get(index) ?? 0), fill: "none", stroke: style.color, strokeWidth: 2 } : { r: 3.5, fill: style.color, strokeWidth: 0 }}
                 activeDot={{ r: 5 }}
                 isAnimationActive={false}
                 label={(props) =>
@@ -225,6 +231,18 @@ export function SuccessCurves({
           })}
         </ul>
       ) : null}
+      {coincident.length > 0 ? (
+        <p className="text-[11px] text-slate-700" data-testid="curve-coincide-note">
+          {coincident.map((group) => {
+            const labels = group.map((index) => arms[index]!.label);
+            return (
+              <span key={labels.join("|")} className="mr-3" data-arms={labels.join(",")}>
+                <strong>{coincideText(labels)}</strong>: their curves are identical, drawn on top of each other ({labels.slice(0, -1).join(", ")} wider with hollow points beneath {labels.at(-1)}).
+              </span>
+            );
+          })}
+        </p>
+      ) : null}
       {banded ? (
         <p className="text-[11px] text-slate-600" data-testid="curve-band-note" data-method={repeats > 1 ? "bootstrap" : "wilson"}>
           Shaded: 95 % intervals —{" "}
@@ -249,7 +267,7 @@ export function SuccessCurves({
               <span>
                 <strong className="text-slate-900">{arm.label}</strong> ({strategyLabel(arm.strategy, environment)}, {armStyle(index).name} line):{" "}
                 <span className="tabular-nums">
-                  {solvedCount(rates.first.solved)}/{rates.first.tasks} at trial 1 → {solvedCount(rates.last.solved)}/{rates.last.tasks} ({rates.last.percent}%{rates.last.ci ? ` [${rates.last.ci[0]}, ${rates.last.ci[1]}]` : ""}) by trial {rates.lastTrial}
+                  {solvedCount(rates.first.solved)}/{rates.first.tasks} at trial 1 → {solvedCount(rates.last.solved)}/{rates.last.tasks} ({rates.last.percent}%{rates.last.ci ? ` [${rates.last.ci[0]}, ${rates.last.ci[1]}]` : ""}) by trial {rates.reachedAtTrial}
                 </span>
               </span>
             </li>

@@ -107,6 +107,41 @@ export interface ArmRates {
   last: CurvePoint;
   /** The arm's trial budget T (the last trial of the curve). */
   lastTrial: number;
+  /** The trial by which the final count was reached ({@link finalReachedAtTrial}): "12/12 by trial 2" when the last task was solved at trial 2 of 3. */
+  reachedAtTrial: number;
+}
+
+/**
+ * The first trial (1-based) at which a cumulative success curve reached its
+ * final value: the trial "by" which everything the arm solves was solved.
+ * 0 for an empty curve. The curve is cumulative (never decreasing) for one
+ * repetition; with repetitions it is a mean, compared within 1e-9.
+ */
+export function finalReachedAtTrial(successByTrial: readonly number[]): number {
+  const last = successByTrial.at(-1);
+  if (last === undefined) return 0;
+  return successByTrial.findIndex((value) => Math.abs(value - last) < 1e-9) + 1;
+}
+
+/**
+ * Groups of arms (indices, each group in arm order, only groups of two or
+ * more) whose success-by-trial curves coincide: the same tasks and the same
+ * value at every trial, so their lines lie on top of each other.
+ */
+export function coincidentArms(arms: readonly Pick<ArmResult, "successByTrial" | "tasks">[]): number[][] {
+  const groups = new Map<string, number[]>();
+  arms.forEach((arm, index) => {
+    if (arm.successByTrial.length === 0) return;
+    const key = `${arm.tasks}:${arm.successByTrial.map((value) => percentOf(value, arm.tasks)).join(",")}`;
+    groups.set(key, [...(groups.get(key) ?? []), index]);
+  });
+  return [...groups.values()].filter((group) => group.length > 1);
+}
+
+/** "A and B coincide", "A, B and C coincide": the legend's note for a {@link coincidentArms} group. */
+export function coincideText(labels: readonly string[]): string {
+  const names = labels.length <= 2 ? labels.join(" and ") : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
+  return `${names} coincide`;
 }
 
 /** {@link ArmRates} of an arm, from its cumulative `successByTrial`. */
@@ -121,6 +156,7 @@ export function armRates(arm: Pick<ArmResult, "successByTrial" | "tasks" | "tria
     first: { solved: first, tasks: arm.tasks, percent: percentOf(first, arm.tasks), ...ciAt(0) },
     last: { solved: last, tasks: arm.tasks, percent: percentOf(last, arm.tasks), ...ciAt(arm.successByTrial.length - 1) },
     lastTrial: arm.successByTrial.length || arm.trials,
+    reachedAtTrial: finalReachedAtTrial(arm.successByTrial) || arm.trials,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import type { ArmResult, ExperimentSummary } from "@/lib/domain/experiment";
 import { paperCurveNotes, type PaperCurveNotes } from "@/lib/domain/paper-curves";
+import { finalReachedAtTrial } from "@/lib/graph/compare-arms";
 
 /**
  * The overlay page (`/experiments/overlay?ids=a,b,…`): several experiments'
@@ -100,6 +101,8 @@ export interface FinalBar {
   /** 0–100, one decimal. */
   percent: number;
   trials: number;
+  /** The trial by which `solved` was reached (lib/graph/compare-arms.ts finalReachedAtTrial). */
+  reachedAtTrial: number;
   recorded: boolean;
   /** The 95 % interval of `percent` (Wilson, or a bootstrap with repeats), one decimal; absent when the summary has none. */
   ci?: [number, number];
@@ -119,6 +122,7 @@ export function finalBars(series: readonly OverlaySeries[]): FinalBar[] {
       tasks,
       percent: tasks === 0 ? 0 : Math.round((solved / tasks) * 1000) / 10,
       trials: entry.arm.successByTrial.length,
+      reachedAtTrial: finalReachedAtTrial(entry.arm.successByTrial),
       recorded: entry.recorded,
     };
   });
