@@ -7,6 +7,7 @@ import type { ArmInput } from "@/lib/domain/experiment";
 import { templateRoleSchema, type TemplateRole, type TemplateVersionChoice } from "@/lib/domain/template-library";
 import { environmentEntry } from "@/lib/environments/registry";
 import type { ServerContext } from "@/lib/server/app-context";
+import { abReadoutLines } from "./ab-readout";
 import { cliContext } from "./context";
 
 /**
@@ -202,7 +203,7 @@ export function registerTemplateCommands(program: Command): void {
 
   templates
     .command("ab <experiment-id>")
-    .description("The A/B read-out of a two-arm experiment whose arms differ only in one role's template version: the paired exact test and the tasks where they differ.")
+    .description("The A/B read-out of a two-arm experiment whose arms differ only in one role's template version: the paired exact test and the tasks where they differ, with both arms' reflections.")
     .option("--json", "print the read-out (lib/domain/template-library.ts abResultSchema) as JSON")
     .action(async (experimentId: string, options: { json?: boolean }) =>
       withContext(async (context) => {
@@ -211,13 +212,7 @@ export function registerTemplateCommands(program: Command): void {
           process.stdout.write(`${JSON.stringify(result)}\n`);
           return;
         }
-        const test = result.pairedTest;
-        process.stdout.write(`${result.role}: ${result.armA.label} (${result.armA.versionId}) vs ${result.armB.label} (${result.armB.versionId})\n`);
-        process.stdout.write(`n = ${test.n} tasks; solved by ${result.armA.label} only ${test.aOnly}, by ${result.armB.label} only ${test.bOnly}; p = ${test.pValue.toPrecision(3)} (${test.method})\n`);
-        for (const task of result.differingTasks) {
-          const at = (trial: number | null) => (trial === null ? "unsolved" : `solved at trial ${trial}`);
-          process.stdout.write(`  ${task.taskId}: ${result.armA.label} ${at(task.a.solvedAtTrial)}, ${result.armB.label} ${at(task.b.solvedAtTrial)}\n`);
-        }
+        process.stdout.write(`${abReadoutLines(result).join("\n")}\n`);
       }),
     );
 

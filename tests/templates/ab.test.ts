@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { abReadoutLines } from "@/lib/cli/ab-readout";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { MemoryTemplateStore } from "@/lib/db/memory-templates";
 import { builtinQaTasks } from "@/lib/environments/qa";
@@ -95,6 +96,13 @@ describe("A/B: two reflector versions", () => {
       for (const text of task.a.reflections) expect(text).toMatch(/^Lesson \d+ written under marker-a/);
       expect(task.b.solvedAtTrial).toBe(2);
       expect(task.b.reflections).toEqual([expect.stringMatching(/^Lesson \d+ written under marker-b/)]);
+    }
+    // `cli templates ab` prints both arms' reflections per differing task, as the results page shows them.
+    const printed = abReadoutLines(result).join("\n");
+    for (const task of result.differingTasks) {
+      const block = printed.slice(printed.indexOf(`  ${task.taskId}:`));
+      expect(block).toMatch(new RegExp(`^  ${task.taskId}: A unsolved, B solved at trial 2\n    A reflections \\(run ${task.a.runId}\\):\n      after trial 1: Lesson \\d+ written under marker-a`));
+      expect(block).toContain(`    B reflections (run ${task.b.runId}):\n      after trial 1: ${task.b.reflections[0]}`);
     }
     // Any other experiment is no A/B one.
     const plain = await context.experiments.start({ name: "plain", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-01"], arms: [{ label: "x", strategy: "none", modelId: "compatible:fake-model" }], maxTrials: 1 }, { start: false });
