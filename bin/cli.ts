@@ -99,6 +99,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerDbCommands(program);
   (await import("@/lib/cli/job-commands")).registerJobCommands(program);
   (await import("@/lib/cli/task-set-commands")).registerTaskSetCommands(program);
+  (await import("@/lib/cli/template-check-command")).registerTemplateCheckCommand(program);
 }
 
 program

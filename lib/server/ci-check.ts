@@ -1,0 +1,170 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import canonicalize from "canonicalize";
+import { taskSetLabel, type CheckArm, type CheckConfig, type CheckTaskSet, type CheckTemplate } from "@/lib/domain/ci-check/config";
+import { evaluateCheck, type CheckedTaskSet } from "@/lib/domain/ci-check/evaluate";
+import type { CheckReport } from "@/lib/domain/ci-check/report";
+import type { ArmInput, ExperimentSummary } from "@/lib/domain/experiment";
+import { environmentEntry } from "@/lib/environments/registry";
+import type { ServerContext } from "./app-context";
+import { BUILTIN_TASK_SET } from "./run-service";
+import { decodeBuffer } from "@/lib/environments/code";
+
+/**
+ * Runs a `cli check` configuration in this process (docs/template-checks.md): one experiment per
+ * task set, with the arms, repeats and trials of the config, then the assertions on its summary.
+ *
+ * Unchanged checks cost nothing. Experiments replay the response cache per experiment (decision
+ * 0031: each experiment's runs are scoped to it), so a check names its experiment by a content key —
+ * the family, the tasks' content, the arms with their templates resolved to version ids or text,
+ * repeats and trials — and when an ended experiment of that key is already in the database it
+ * reuses its results instead of starting another (no model call). A changed template changes the
+ * key, and the new experiment's calls are made (and recorded) afresh.
+ */
+
+/** The check could not be carried out (a template or dataset not found, a provider error, runs that did not end): `cli check` exits 2. */
+export class CheckCouldNotRun extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CheckCouldNotRun";
+  }
+}
+
+/** Options of {@link runCheck}. */
+export interface RunCheckOptions {
+  /** Folder that relative dataset and template file paths are read from (the config's folder). */
+  baseDir: string;
+  /** Reuse an ended experiment with the same content key (default true); false always runs a new one. */
+  reuse?: boolean;
+  /** Runs executed at once (default 4). */
+  concurrency?: number;
+  /** Progress lines (experiment started, reused), e.g. to stderr. */
+  log?: (line: string) => void;
+}
+
+/** Reads a file relative to `baseDir`, or says which one is missing. */
+function readRelative(baseDir: string, file: string, what: string): string {
+  const full = path.resolve(baseDir, file);
+  if (!fs.existsSync(full) || fs.statSync(full).isDirectory()) throw new CheckCouldNotRun(`The ${what} ${file} was not found (looked at ${full}); paths in the config are relative to its folder.`);
+  return decodeBuffer(fs.readFileSync(full));
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The experiment arm of a config arm: library references resolved to version ids, template files read as text. */
+async function experimentArm(context: ServerContext, arm: CheckArm, baseDir: string): Promise<ArmInput> {
+  const texts: { actor?: string; reflector?: string } = {};
+  const versions: { actor?: string; reflector?: string } = {};
+  for (const role of ["actor", "reflector"] as const) {
+    const choice: CheckTemplate | undefined = arm.templates?.[role];
+    if (choice === undefined) continue;
+    if (typeof choice === "string") {
+      try {
+        versions[role] = (await context.templates.resolve(choice)).version.id;
+      } catch (error) {
+        throw new CheckCouldNotRun(`Arm "${arm.label}": the ${role} template ${choice} could not be found: ${(error as Error).message}`);
+      }
+    } else texts[role] = readRelative(baseDir, choice.file, `${role} template file of arm "${arm.label}":`);
+  }
+  return {
+    label: arm.label,
+    strategy: arm.strategy,
+    modelId: arm.model,
+    ...(arm.temperature === undefined ? {} : { temperature: arm.temperature }),
+    ...(Object.keys(texts).length > 0 ? { templates: texts } : {}),
+    ...(Object.keys(versions).length > 0 ? { templateVersions: versions } : {}),
+  };
+}
+
+/** The experiment a task set runs as, named by its content key (see the module comment). */
+async function experimentFor(context: ServerContext, config: CheckConfig, set: CheckTaskSet, arms: ArmInput[], baseDir: string): Promise<{ name: string; taskSet: string }> {
+  const entry = environmentEntry(set.family);
+  let taskSet = BUILTIN_TASK_SET;
+  let content: string;
+  if (set.dataset === BUILTIN_TASK_SET) content = JSON.stringify(entry.builtinTasks);
+  else {
+    content = readRelative(baseDir, set.dataset, `dataset of task set "${taskSetLabel(set)}":`);
+    taskSet = (await context.service.importTaskSet(set.family, path.basename(set.dataset), content)).taskSet.id;
+  }
+  const key = sha256(canonicalize({ family: set.family, tasks: sha256(content), taskIds: set.taskIds ?? [], arms, repeats: config.repeats, maxTrials: config.maxTrials }) ?? "");
+  const name = `check ${config.name} · ${taskSetLabel(set)} · ${key.slice(0, 12)}`;
+  return { name: name.length <= 120 ? name : `${name.slice(0, 100)} · ${key.slice(0, 12)}`, taskSet };
+}
+
+/** The newest ended experiment of this name among the last 500, with its summary; undefined when none. */
+async function endedExperimentNamed(context: ServerContext, name: string): Promise<ExperimentSummary | undefined> {
+  for (const record of await context.store.experiments.listExperiments(500)) {
+    if (record.definition.name !== name) continue;
+    const summary = await context.experiments.summary(record.id);
+    if (summary.status === "ended" && summary.damaged === undefined) return summary;
+  }
+  return undefined;
+}
+
+/** Drives an experiment's runs in this process until none is running; its final summary. */
+async function drive(context: ServerContext, experimentId: string, concurrency: number): Promise<ExperimentSummary> {
+  const runIds = new Set(await context.experiments.runIds(experimentId));
+  const { WorkerPool } = await import("./worker-pool");
+  const pool = new WorkerPool(context.store, context.engineDeps, context.bus, { concurrency, accept: (runId) => runIds.has(runId) });
+  pool.start();
+  await pool.whenIdle();
+  await pool.stop();
+  for (const runId of runIds) await pool.untilSettled((await context.service.getRun(runId)).rootBranchId, 100);
+  return context.experiments.summary(experimentId);
+}
+
+/** Refuses a summary whose runs did not all end (a provider error pauses a run; a budget stops it). */
+function assertEnded(summary: ExperimentSummary, label: string): void {
+  const unfinished = summary.cells.filter((cell) => cell.status !== "ended");
+  if (unfinished.length === 0) return;
+  const list = unfinished.slice(0, 3).map((cell) => `${cell.taskId}/${cell.arm} (${cell.status})`).join(", ");
+  throw new CheckCouldNotRun(
+    `Task set "${label}": ${unfinished.length} run(s) of experiment ${summary.experiment.id} did not end: ${list}${unfinished.length > 3 ? ", …" : ""}. A provider error or a budget stops a run; see why with \`npm run cli -- events --run ${unfinished[0]!.runId}\`.`,
+  );
+}
+
+/**
+ * Runs the check: per task set, reuses or starts and drives its experiment, then evaluates the
+ * assertions (lib/domain/ci-check/evaluate.ts).
+ * @throws CheckCouldNotRun for a template, dataset or model that cannot be used, or runs that did not end;
+ *   AppError from the experiment service for an experiment it refuses (e.g. an unknown task id, a model without credentials).
+ */
+export async function runCheck(context: ServerContext, config: CheckConfig, options: RunCheckOptions): Promise<CheckReport> {
+  const started = Date.now();
+  const log = options.log ?? (() => undefined);
+  const arms = [];
+  for (const arm of config.arms) arms.push(await experimentArm(context, arm, options.baseDir));
+  const checked: CheckedTaskSet[] = [];
+  const experiments: CheckReport["experiments"] = [];
+  const calls = { live: 0, cached: 0, reused: 0 };
+  for (const set of config.taskSets) {
+    const label = taskSetLabel(set);
+    const { name, taskSet } = await experimentFor(context, config, set, arms, options.baseDir);
+    const earlier = options.reuse === false ? undefined : await endedExperimentNamed(context, name);
+    let summary: ExperimentSummary;
+    if (earlier) {
+      summary = earlier;
+      log(`${label}: unchanged since experiment ${earlier.experiment.id}; its results are reused (no model call).`);
+      for (const arm of summary.arms) calls.reused += arm.calls.live + arm.calls.cached;
+    } else {
+      const record = await context.experiments.start(
+        { name, environment: set.family, taskSet, taskIds: set.taskIds ?? [], arms, maxTrials: config.maxTrials, repeats: config.repeats, concurrency: options.concurrency ?? 4 },
+        { start: false },
+      );
+      log(`${label}: experiment ${record.id}, ${record.definition.taskIds.length} tasks × ${arms.length} arms × ${config.repeats} repetitions, up to ${config.maxTrials} trials.`);
+      summary = await drive(context, record.id, options.concurrency ?? 4);
+      for (const arm of summary.arms) {
+        calls.live += arm.calls.live;
+        calls.cached += arm.calls.cached;
+      }
+    }
+    assertEnded(summary, label);
+    checked.push({ label, summary });
+    experiments.push({ taskSet: label, experimentId: summary.experiment.id, reused: earlier !== undefined });
+  }
+  const { assertions, arms: rows } = evaluateCheck(config, checked);
+  return { name: config.name, assertions, arms: rows, experiments, calls, seconds: (Date.now() - started) / 1000, startedAt: new Date(started).toISOString() };
+}

@@ -1,0 +1,105 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { validateXML } from "xmllint-wasm";
+import { runCli } from "./run-cli";
+
+const root = path.resolve(__dirname, "../..");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-check-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const xsd = fs.readFileSync(path.join(root, "tests/fixtures/junit/junit-10.xsd"), "utf8");
+
+/** The repository's example config and reflector, copied to `folder` (the config's paths are relative to it). */
+function exampleIn(folder: string, reflector?: (text: string) => string): string {
+  fs.mkdirSync(path.join(folder, "prompts"), { recursive: true });
+  const text = fs.readFileSync(path.join(root, "prompts/qa-reflector.txt"), "utf8");
+  fs.writeFileSync(path.join(folder, "prompts/qa-reflector.txt"), reflector ? reflector(text) : text);
+  const config = path.join(folder, "reflexion.check.json");
+  fs.copyFileSync(path.join(root, "reflexion.check.json"), config);
+  return config;
+}
+
+/** A property of the JUnit report's `<properties>`. */
+function property(xml: string, name: string): string | undefined {
+  return new RegExp(`<property name="${name}" value="([^"]*)"/>`).exec(xml)?.[1];
+}
+
+async function expectValidJunit(file: string): Promise<string> {
+  const xml = fs.readFileSync(file, "utf8");
+  const result = await validateXML({ xml: [{ fileName: "report.xml", contents: xml }], schema: [{ fileName: "junit-10.xsd", contents: xsd }] });
+  expect(result.errors, result.rawOutput).toEqual([]);
+  expect(result.valid).toBe(true);
+  return xml;
+}
+
+describe("cli check", () => {
+  it("the example config passes offline (exit 0), a re-check makes no model call, and a generic-lesson reflector fails it (exit 1)", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "check.sqlite") };
+    const good = exampleIn(path.join(dir, "good"));
+    const junit = path.join(dir, "first.xml");
+    const markdown = path.join(dir, "first.md");
+    const first = await runCli(["check", "--config", good, "--junit", junit, "--markdown", markdown], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain("✅ all 3 assertions passed");
+    expect(first.stdout).toContain("scripted stand-in");
+    expect(fs.readFileSync(markdown, "utf8")).toBe(first.stdout);
+    const firstXml = await expectValidJunit(junit);
+    expect(firstXml).toContain('tests="3" failures="0" errors="0"');
+    expect(Number(property(firstXml, "model-calls.live"))).toBeGreaterThan(0);
+
+    // Unchanged: the earlier experiment's results are reused, so nothing reaches the model.
+    const again = path.join(dir, "again.xml");
+    const second = await runCli(["check", "--config", good, "--junit", again], env);
+    expect(second.code, second.stderr).toBe(0);
+    const secondXml = await expectValidJunit(again);
+    expect(property(secondXml, "model-calls.live")).toBe("0");
+    expect(property(secondXml, "experiment.qa")).toBe(property(firstXml, "experiment.qa"));
+    expect(second.stderr).toContain("its results are reused (no model call)");
+
+    // The reflector now asks only for a general lesson: the demo's reflections stop helping.
+    const bad = exampleIn(path.join(dir, "bad"), (text) => text.replace(/In a few complete sentences,.*?plan\./, "In one sentence, write a general, high-level lesson about answering questions well."));
+    expect(fs.readFileSync(path.join(dir, "bad/prompts/qa-reflector.txt"), "utf8")).not.toMatch(/\bplan\b/);
+    const failedXmlFile = path.join(dir, "bad.xml");
+    const failed = await runCli(["check", "--config", bad, "--junit", failedXmlFile], env);
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stdout).toMatch(/❌ 2 of 3 assertions failed/);
+    expect(failed.stdout).toContain("candidate is significantly worse than baseline");
+    const failedXml = await expectValidJunit(failedXmlFile);
+    expect(failedXml).toContain('tests="3" failures="2" errors="0"');
+    expect(failedXml.match(/<failure /g)).toHaveLength(2);
+    expect(failedXml).toMatch(/<testcase name="qa: candidate final-success &gt;= 0.8"[^>]*>\s*<failure message="[^"]*required &gt;= 80.0 %/);
+  }, 240_000);
+
+  it("exits 2 for a broken config (naming the field), a missing config and an unknown template", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "broken.sqlite") };
+    const broken = path.join(dir, "broken.json");
+    const config = JSON.parse(fs.readFileSync(path.join(root, "reflexion.check.json"), "utf8")) as { assertions: Array<Record<string, unknown>>; arms: Array<Record<string, unknown>> };
+    config.assertions[0]!.value = 1.5;
+    fs.writeFileSync(broken, JSON.stringify(config));
+    const bad = await runCli(["check", "--config", broken], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/assertions\[0\]\.value: .*(1|<=)/);
+    expect(bad.stdout).toBe("");
+
+    const notJson = path.join(dir, "not.json");
+    fs.writeFileSync(notJson, "{ name: ");
+    const syntax = await runCli(["check", "--config", notJson], env);
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toContain("is not valid JSON");
+
+    const missing = await runCli(["check", "--config", path.join(dir, "nowhere.json")], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("cannot read the check config");
+
+    const unknown = path.join(dir, "unknown.json");
+    config.assertions[0]!.value = 0.5;
+    config.arms[0]!.templates = { reflector: "qa/reflect@no-such-label" };
+    fs.writeFileSync(unknown, JSON.stringify(config));
+    fs.mkdirSync(path.join(dir, "prompts"), { recursive: true });
+    fs.copyFileSync(path.join(root, "prompts/qa-reflector.txt"), path.join(dir, "prompts/qa-reflector.txt"));
+    const missingTemplate = await runCli(["check", "--config", unknown], env);
+    expect(missingTemplate.code).toBe(2);
+    expect(missingTemplate.stderr).toMatch(/could not run: Arm "baseline": the reflector template qa\/reflect@no-such-label could not be found/);
+  }, 120_000);
+});
