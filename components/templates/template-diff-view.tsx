@@ -19,24 +19,30 @@ const BASE = "base";
 /**
  * Monaco's diff editor between any two versions of the template, the
  * editor's unsaved text, and the built-in the template was made from
- * (default: the built-in on the left, the editor's text on the right).
+ * (default: the built-in on the left, the editor's text on the right; or
+ * the `pair` it is opened on).
  */
 export function TemplateDiffView({
   template,
   versions,
   draft,
   known,
+  pair,
 }: {
   template: Template;
   versions: readonly TemplateVersion[];
   draft: string;
   known: readonly string[];
+  /** A version and its parent to open on (the lineage's "Diff against parent"): the parent on the left. */
+  pair?: { versionId: string; parentId: string } | null;
 }) {
   const { ref: baseRef, external: externalBase, detail: base } = useBaseVersion(template, versions);
-  const [chosenLeft, setLeft] = useState<string | null>(null);
+  // A parent outside the template is the base it was edited from (the first version's parent).
+  const pairLeft = pair ? (versions.some((version) => version.id === pair.parentId) ? pair.parentId : pair.parentId === baseRef && externalBase ? BASE : null) : null;
+  const [chosenLeft, setLeft] = useState<string | null>(pairLeft);
   // Until one is picked: the base (it may resolve after the library list loads), else the oldest version.
   const left = chosenLeft ?? (baseRef === null ? (versions.at(-1)?.id ?? EDITOR) : externalBase ? BASE : baseRef);
-  const [right, setRight] = useState(EDITOR);
+  const [right, setRight] = useState(pair && versions.some((version) => version.id === pair.versionId) ? pair.versionId : EDITOR);
   const ids = { left: useId(), right: useId() };
 
   const textOf = (choice: string): string | null => {

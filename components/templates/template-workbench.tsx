@@ -19,6 +19,7 @@ import { AbForm } from "./ab-form";
 import { LabelChips } from "./template-library";
 import { TemplateDiffView } from "./template-diff-view";
 import { TemplateHistory } from "./template-history";
+import { TemplateLineageView } from "./template-lineage-view";
 import { TemplatePreview } from "./template-preview";
 import { SaveTemplate } from "./template-save";
 
@@ -33,6 +34,7 @@ const TABS = [
   { id: "preview", label: "Preview" },
   { id: "diff", label: "Diff" },
   { id: "history", label: "History & labels" },
+  { id: "lineage", label: "Lineage" },
   { id: "ab", label: "Compare versions (A/B)" },
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
@@ -85,6 +87,18 @@ function Workbench({ detail }: { detail: TemplateDetailResponse }) {
   const [generation, setGeneration] = useState(0);
   const [markers, setMarkers] = useState(0);
   const [tab, setTab] = useState<Tab>("preview");
+  // The lineage's "Diff against parent" opens the Diff tab on that pair; picking the tab by hand opens the default pair.
+  const [diffPair, setDiffPair] = useState<{ versionId: string; parentId: string } | null>(null);
+  const chooseTab = (next: Tab) => {
+    setDiffPair(null);
+    setTab(next);
+  };
+  const openDiff = useCallback((versionId: string, parentId: string) => {
+    setDiffPair({ versionId, parentId });
+    setTab("diff");
+    // Keyboard users land on the tab that now shows the diff, not on a node that is gone.
+    requestAnimationFrame(() => document.getElementById("template-tab-diff")?.focus());
+  }, []);
   const environments = useQuery(environmentsQuery());
   const roleVariables = environments.data?.environments.find((option) => option.id === template.family)?.templateVariables;
   const [previewVariables, setPreviewVariables] = useState<string[] | null>(null);
@@ -169,14 +183,16 @@ function Workbench({ detail }: { detail: TemplateDetailResponse }) {
 
       <SaveTemplate template={template} base={selected} draft={draft} dirty={dirty} onSaved={(version) => version && load(version)} />
 
-      <TabBar tab={tab} onTab={setTab} hidden={new Set(template.role === "summarizer" ? (["ab"] as Tab[]) : [])} />
+      <TabBar tab={tab} onTab={chooseTab} hidden={new Set(template.role === "summarizer" ? (["ab"] as Tab[]) : [])} />
       <div role="tabpanel" id={`template-panel-${tab}`} aria-labelledby={`template-tab-${tab}`} className="min-h-64">
         {tab === "preview" ? (
           <TemplatePreview template={template} text={draft} onVariables={setPreviewVariables} />
         ) : tab === "diff" ? (
-          <TemplateDiffView template={template} versions={versions} draft={draft} known={known} />
+          <TemplateDiffView key={diffPair ? `${diffPair.parentId}>${diffPair.versionId}` : "default"} template={template} versions={versions} draft={draft} known={known} pair={diffPair} />
         ) : tab === "history" ? (
           <TemplateHistory template={template} versions={versions} selectedId={selected.id} dirty={dirty} onOpen={load} />
+        ) : tab === "lineage" ? (
+          <TemplateLineageView template={template} onDiff={openDiff} />
         ) : template.role !== "summarizer" ? (
           <AbForm template={template} versions={versions} current={selected} dirty={dirty} />
         ) : null}
@@ -190,7 +206,7 @@ function Workbench({ detail }: { detail: TemplateDetailResponse }) {
  * (variables highlighted, `{` completes them, unknown ones underlined), Save
  * version (never edits in place), live preview on a recorded trial with its
  * token count, version history with labels, Monaco's diff between any two
- * versions and against the built-in, and "Compare versions (A/B)".
+ * versions and against the built-in, the lineage tree, and "Compare versions (A/B)".
  */
 export function TemplateWorkbench({ templateId }: { templateId: string }) {
   const detail = useQuery(templateDetailQuery(templateId));

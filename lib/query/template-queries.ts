@@ -24,6 +24,7 @@ import {
   type SaveVersionRequest,
   type TemplateRole,
 } from "@/lib/domain/template-library";
+import { lineageResponseSchema } from "@/lib/domain/template-lineage";
 import { ApiRequestError, fetchJson } from "./fetch-json";
 
 /**
@@ -39,6 +40,8 @@ export const templateKeys = {
   list: (family: EnvironmentId | null, role: TemplateRole | null) => ["templates", "list", family ?? "*", role ?? "*"] as const,
   detail: (templateId: string) => ["templates", "detail", templateId] as const,
   version: (reference: string) => ["templates", "version", reference] as const,
+  /** Under the library's root: a save or a label move (which invalidate it) redraws the tree. */
+  lineage: (templateId: string) => ["templates", "lineage", templateId] as const,
   preview: (request: PreviewRequest) => ["template-preview", request] as const,
   /** An A/B read-out at a progress point (`done` runs ended): it is fetched again as runs end. */
   ab: (experimentId: string, done: number) => ["experiment-ab", experimentId, done] as const,
@@ -86,6 +89,14 @@ export const templateDetailQuery = (templateId: string) =>
   queryOptions({
     queryKey: templateKeys.detail(templateId),
     queryFn: ({ signal }) => fetchJson(templatePath(templateId), templateDetailResponseSchema, { signal }),
+    retry: retryUnlessClientError,
+  });
+
+/** `GET /api/templates/:id/lineage`: the template's versions as a tree with their measured scores (lib/domain/template-lineage.ts). */
+export const templateLineageQuery = (templateId: string) =>
+  queryOptions({
+    queryKey: templateKeys.lineage(templateId),
+    queryFn: ({ signal }) => fetchJson(`${templatePath(templateId)}/lineage`, lineageResponseSchema, { signal }),
     retry: retryUnlessClientError,
   });
 
