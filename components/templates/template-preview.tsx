@@ -36,6 +36,7 @@ const ROLE_WHAT = {
   reflector: "the Self-Reflection prompt after this trial",
   summarizer: "the summariser's prompt over the memory when this trial started",
   evaluator: "the judge's prompt for this trial's answer",
+  optimiser: "the optimiser meta-prompt (it has no run preview: an optimisation fills it from failed trials)",
 } as const;
 
 /**

@@ -9,6 +9,7 @@ import { environmentEntry } from "@/lib/environments/registry";
 import type { ServerContext } from "@/lib/server/app-context";
 import { abReadoutLines } from "./ab-readout";
 import { cliContext } from "./context";
+import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 
 /**
  * `cli templates list|show|save|label|export|import` (issue 14): the template
@@ -58,6 +59,7 @@ export function armWithVersionReferences(arm: ArmInput): ArmInput {
 /** The template `save` adds to by default: the family's built-in for the role and strategy. */
 function defaultTemplateId(family: string, role: TemplateRole, strategy: Strategy): string {
   if (role === "summarizer") return `${family}/summarize-memory`;
+  if (role === "optimiser") return metaPromptTemplateId(family);
   const entry = environmentEntry(family);
   if (role === "evaluator") {
     const judge = entry.family.defaultJudgeTemplate;

@@ -81,9 +81,10 @@ export const environmentOptionSchema = z.object({
   supportedStrategies: z.array(strategySchema),
   /**
    * The `{name}` placeholders the engine fills in this family's Actor and
-   * Self-Reflection templates (any other `{name}` reaches the model as literal text).
+   * Self-Reflection templates (any other `{name}` reaches the model as literal text); `optimiser`: the
+   * optimiser meta-prompt's (lib/domain/optimiser/meta-prompt.ts; absent from older servers).
    */
-  templateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()) }),
+  templateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()), optimiser: z.array(z.string()).optional() }),
   /** The placeholders every Actor / Self-Reflection template of the family must use (lib/domain/template-check.ts); absent from older servers. */
   requiredTemplateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()) }).optional(),
   /** True when the family's Evaluator is a model (an LLM judge): forms then offer an Evaluator model (issue 16). */

@@ -75,8 +75,9 @@ import { templateTextSchema } from "./template-check";
 /**
  * Model-facing roles a template can fill. `summarizer`: the memory summariser of part 5 (called with the Self-Reflection model).
  * `evaluator`: the LLM judge's template of a family whose Evaluator is a model (issue 16 part 6: `open/judge`; docs/decisions/0025).
+ * `optimiser`: the reflective optimiser's meta-prompt (`<family>/optimise`; lib/domain/optimiser/meta-prompt.ts, docs/optimiser.md).
  */
-export const templateRoleSchema = z.enum(["actor", "reflector", "summarizer", "evaluator"]);
+export const templateRoleSchema = z.enum(["actor", "reflector", "summarizer", "evaluator", "optimiser"]);
 export type TemplateRole = z.infer<typeof templateRoleSchema>;
 
 /** A label name: lower-case letters, digits, `-` and `_`, e.g. `baseline`, `candidate`. `latest` is implicit (always the newest version) and cannot be set. */

@@ -11,6 +11,7 @@ import type {
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
 import { MEMORY_SUMMARY_LIST_HEADER, MEMORY_SUMMARY_PROMPT_END } from "@/lib/domain/memory-summary";
 import { estimateTokens } from "./token-estimate";
+import { lessonsOf } from "@/lib/domain/optimiser/lessons";
 
 /**
  * The offline demo model: a deterministic, clearly labelled scripted stand-in
@@ -167,9 +168,22 @@ export function demoReply(books: readonly DemoScriptBook[], prompt: string, seed
   if (summary !== null) return summary;
   for (const book of books) {
     const answer = book.respond(prompt, seed === undefined ? undefined : { seed });
-    if (answer !== null) return answer;
+    if (answer !== null) return withReflectionLessons(prompt, answer);
   }
   return fallbackReply(prompt);
+}
+
+/**
+ * The demo's Self-Reflection restates the lessons block of its template (lib/domain/optimiser/lessons.ts):
+ * a reflection prompt (ending with `Reflection:` or the code family's `[self-reflection]:`) that
+ * carries one gets its lessons appended to the scripted reflection, so they reach the Actor's memory
+ * as a real model following such a template would carry them. Other prompts' answers are unchanged.
+ */
+export function withReflectionLessons(prompt: string, answer: string): string {
+  const tail = prompt.trimEnd();
+  if (!/Reflection:$/.test(tail) && !tail.endsWith("[self-reflection]:")) return answer;
+  const lessons = lessonsOf(prompt);
+  return lessons.length === 0 ? answer : `${answer.trimEnd()} ${lessons.join(" ")}`;
 }
 
 /**

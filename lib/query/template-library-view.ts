@@ -14,9 +14,10 @@ export const TEMPLATE_ROLE_NAME: Record<TemplateRole, string> = {
   reflector: "Self-Reflection",
   summarizer: "Memory summariser",
   evaluator: "Judge",
+  optimiser: "Optimiser meta-prompt",
 };
 
-const ROLE_ORDER: Record<TemplateRole, number> = { actor: 0, reflector: 1, summarizer: 2, evaluator: 3 };
+const ROLE_ORDER: Record<TemplateRole, number> = { actor: 0, reflector: 1, summarizer: 2, evaluator: 3, optimiser: 4 };
 const FAMILY_ORDER: Record<EnvironmentId, number> = { qa: 0, household: 1, code: 2, open: 3 };
 
 /** One row group of the library page: the templates of one family × role × strategy. */

@@ -5,6 +5,7 @@ import type { RunStore } from "@/lib/db/store";
 import type { ModelPort } from "@/lib/engine/ports";
 import type { EngineDeps } from "@/lib/engine/run-engine";
 import { environmentEntry } from "@/lib/environments/registry";
+import { demoOptimiserBook } from "@/lib/environments/demo-optimiser-book";
 import { codeDemoScriptBook } from "@/lib/environments/code/demo-script";
 import { householdDemoScriptBook } from "@/lib/environments/household/demo-script";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
@@ -32,6 +33,10 @@ import { MemoryTemplateStore } from "@/lib/db/memory-templates";
 import { SqliteTemplateStore } from "@/lib/db/sqlite-templates";
 import type { TemplateStore } from "@/lib/db/template-store";
 import { TemplateService } from "./template-service";
+import { OptimiserService } from "./optimiser/optimiser-service";
+import { MemoryOptimisationStore } from "@/lib/db/optimisation-store-memory";
+import { SqliteOptimisationStore } from "@/lib/db/optimisation-store-sqlite";
+import type { OptimisationStore } from "@/lib/db/optimisation-store";
 import { TemplateWorkbench } from "./template-workbench";
 import { DEFAULT_CONCURRENCY, parseProviderCaps, type WorkerPool, type WorkerPoolOptions } from "./worker-pool";
 import type { CallRateLimiter } from "@/lib/llm/rate-limits/call-limiter";
@@ -71,6 +76,10 @@ export interface ServerContext {
   service: RunService;
   /** The template library (issue 14): versions, references, prompt-edit versions. */
   templates: TemplateService;
+  /** The reflective optimiser (docs/optimiser.md): optimisations of templates from an experiment's failed trials. */
+  optimiser: OptimiserService;
+  /** Where optimisations are stored (the lineage view reads their scores). */
+  optimisations: OptimisationStore;
   /** Preview, export/import and A/B on top of the library (issue 14). */
   templateWorkbench: TemplateWorkbench;
   /** Run bundles: export a run or experiment as one file, import one read-only (issue 18). */
@@ -199,7 +208,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
       options.model ??
         createModelPort({
           env,
-          demoScriptBooks: [codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook],
+          demoScriptBooks: [demoOptimiserBook, codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook],
           rateLimiter: (limiter = callLimiterFromEnv(env)),
           rejectedParameters: rejectedParameterMemoryOf(store),
         }),
@@ -224,6 +233,8 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   experiments.useTemplates(templates);
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
+  const optimisations = options.store ? new MemoryOptimisationStore() : (shared?.optimisations ?? new SqliteOptimisationStore(databasePath(env)));
+  const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
@@ -253,6 +264,8 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     imports,
     service,
     templates,
+    optimiser,
+    optimisations,
     templateWorkbench,
     bundles,
     otlp,

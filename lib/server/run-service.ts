@@ -21,6 +21,7 @@ import { assertForkable, assertWritable } from "@/lib/bundles/read-only";
 import { assertTemplateText } from "@/lib/domain/template-check";
 import { editDrafts, staleEditMessage } from "./edit-drafts";
 import { requiredTemplateVariablesOf, templateRulesFor, templateVariablesOf } from "./template-rules";
+import { META_PROMPT_VARIABLES } from "@/lib/domain/optimiser/meta-prompt";
 import { buildRunConfig } from "./run-config-factory";
 import { budgetResumeDrafts } from "./budget-resume";
 import type { Budget } from "@/lib/domain/budget";
@@ -101,7 +102,7 @@ export class RunService {
           fixedStepsPerTrial: entry.family.fixedStepsPerTrial ?? null,
           defaultMemoryWindow: entry.family.defaultMemoryWindow === undefined ? DEFAULT_MEMORY_WINDOW : entry.family.defaultMemoryWindow,
           supportedStrategies: supportedStrategiesOf(entry.family),
-          templateVariables: templateVariablesOf(entry),
+          templateVariables: { ...templateVariablesOf(entry), optimiser: [...META_PROMPT_VARIABLES] },
           requiredTemplateVariables: requiredTemplateVariablesOf(entry),
           evaluatorUsesModel: entry.family.evaluatorUsesModel ?? false,
         };

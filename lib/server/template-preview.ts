@@ -84,6 +84,8 @@ export function previewPrompt(events: readonly RunEvent[], input: { text: string
     messages = family.judgeMessages(task, answer, input.text);
     variables = [...(family.judgeVariableNames ?? [])];
     modelId = (base.models.evaluator ?? base.models.actor).modelId;
+  } else if (input.role === "optimiser") {
+    throw new AppError("invalid-input", "An optimiser meta-prompt is rendered from an optimisation's failed trials, not from one trial of a run: there is no run preview for it. Its placeholders are {template}, {failures}, {role} and {family} (docs/optimiser.md).");
   } else {
     const role = input.role;
     const config: RunConfig = { ...base, templates: { ...base.templates, [role]: { ...base.templates[role], text: input.text } } };

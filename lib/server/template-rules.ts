@@ -1,4 +1,5 @@
 import { SUMMARIZER_VARIABLES } from "@/lib/domain/memory-summary";
+import { META_PROMPT_REQUIRED, META_PROMPT_VARIABLES } from "@/lib/domain/optimiser/meta-prompt";
 import type { TemplateRules } from "@/lib/domain/template-check";
 import type { TemplateRole } from "@/lib/domain/template-library";
 import { templateVariableNames } from "@/lib/engine/prompts";
@@ -25,12 +26,13 @@ export function requiredTemplateVariablesOf(entry: EnvironmentEntry): { actor: s
 /**
  * What the engine fills for a family's template of `role` (lib/domain/template-check.ts): the
  * Actor's and Self-Reflection's names from the family; the summariser's fixed three
- * (`{reflections}` required). Null for a role without placeholder rules (the evaluator's): only
+ * (`{reflections}` required); the optimiser meta-prompt's four (`{template}` and `{failures}` required). Null for a role without placeholder rules (the evaluator's): only
  * the size cap applies. A family without a built-in task knows no names: null too.
  * @throws AppError("invalid-input") for an unknown family (from the registry).
  */
 export function templateRulesFor(environment: string, role: TemplateRole): TemplateRules | null {
   if (role === "summarizer") return { known: [...SUMMARIZER_VARIABLES], required: ["reflections"] };
+  if (role === "optimiser") return { known: [...META_PROMPT_VARIABLES], required: [...META_PROMPT_REQUIRED] };
   if (role !== "actor" && role !== "reflector") return null;
   const entry = environmentEntry(environment);
   const known = templateVariablesOf(entry)[role];

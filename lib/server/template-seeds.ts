@@ -3,6 +3,7 @@ import type { Template, TemplateRole } from "@/lib/domain/template-library";
 import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import { builtInSummarizer } from "./run-config-factory";
+import { BUILT_IN_META_PROMPT, metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 
 /**
  * The built-in templates of the library (issue 14): every family's default
@@ -23,7 +24,7 @@ const SOURCES: Record<EnvironmentId, string> = {
   open: "ours (issue 16 part 6: open tasks judged by a model against a rubric): lib/environments/open/prompts.ts",
 };
 
-const ROLE_NAMES: Record<TemplateRole, string> = { actor: "Actor", reflector: "Self-Reflection", summarizer: "Memory summariser", evaluator: "Judge" };
+const ROLE_NAMES: Record<TemplateRole, string> = { actor: "Actor", reflector: "Self-Reflection", summarizer: "Memory summariser", evaluator: "Judge", optimiser: "Optimiser meta-prompt" };
 
 /** Every built-in template with its current text, in a stable order (family, then role, defaults before strategy-specific ones). */
 export function builtInSeeds(): TemplateSeed[] {
@@ -51,6 +52,7 @@ export function builtInSeeds(): TemplateSeed[] {
     // Issue 16 part 6: a family whose Evaluator is a model ships its judge template.
     const judge = entry.family.defaultJudgeTemplate;
     if (entry.family.evaluatorUsesModel && judge) add(family, "evaluator", null, { ...judge }, SOURCES[family]);
+    add(family, "optimiser", null, { id: metaPromptTemplateId(family), version: 1, text: BUILT_IN_META_PROMPT }, "ours, after GEPA's reflective mutation (Agrawal et al. 2025; none of its wording): lib/domain/optimiser/meta-prompt.ts");
   }
   return seeds;
 }
