@@ -18,7 +18,7 @@ interface CheckOptions {
   config: string;
   junit?: string;
   markdown?: string;
-  reuse: boolean;
+  fresh?: boolean;
   concurrency?: number;
 }
 
@@ -35,7 +35,7 @@ export function registerTemplateCheckCommand(program: Command): void {
     .option("--config <file>", "the check config (JSON; see docs/template-checks.md)", DEFAULT_CHECK_CONFIG)
     .option("--junit <file>", "write a JUnit XML report here (one testcase per assertion)")
     .option("--markdown <file>", "also write the Markdown summary here (e.g. for a pull-request comment)")
-    .option("--no-reuse", "always start new experiments, even when an ended one with the same tasks, arms and templates exists")
+    .option("--fresh", "sample the model afresh instead of replaying the calls earlier checks of this config recorded")
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
     .action(async (options: CheckOptions) => {
       process.exitCode = await checkCommand(options);
@@ -64,7 +64,7 @@ async function checkCommand(options: CheckOptions): Promise<number> {
   try {
     const report = await runCheck(context, config, {
       baseDir: path.dirname(path.resolve(options.config)),
-      reuse: options.reuse,
+      fresh: options.fresh ?? false,
       concurrency: options.concurrency,
       log: (line) => process.stderr.write(`[check] ${line}\n`),
     });

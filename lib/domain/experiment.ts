@@ -105,6 +105,12 @@ export const experimentDefinitionSchema = z
     repeats: z.number().int().min(1).max(20).optional(),
     /** The task set pinned at the start (set by the server; see {@link datasetPinSchema}). */
     dataset: datasetPinSchema.optional(),
+    /**
+     * The response-cache scope of the runs instead of the experiment's id: experiments that share one
+     * replay each other's recorded calls (repetition r as `<scope>/r<r>`), so a re-run of unchanged
+     * arms makes no model call (`cli check`, lib/server/ci-check.ts). Absent = the experiment's own.
+     */
+    cacheScope: z.string().trim().min(1).max(200).optional(),
   })
   .refine((definition) => new Set(definition.arms.map((arm) => arm.label)).size === definition.arms.length, {
     message: "arm labels must be unique",

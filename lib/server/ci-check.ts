@@ -1,12 +1,9 @@
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import canonicalize from "canonicalize";
 import { taskSetLabel, type CheckArm, type CheckConfig, type CheckTaskSet, type CheckTemplate } from "@/lib/domain/ci-check/config";
 import { evaluateCheck, type CheckedTaskSet } from "@/lib/domain/ci-check/evaluate";
 import type { CheckReport } from "@/lib/domain/ci-check/report";
 import type { ArmInput, ExperimentSummary } from "@/lib/domain/experiment";
-import { environmentEntry } from "@/lib/environments/registry";
 import type { ServerContext } from "./app-context";
 import { BUILTIN_TASK_SET } from "./run-service";
 import { decodeBuffer } from "@/lib/environments/code";
@@ -15,12 +12,11 @@ import { decodeBuffer } from "@/lib/environments/code";
  * Runs a `cli check` configuration in this process (docs/template-checks.md): one experiment per
  * task set, with the arms, repeats and trials of the config, then the assertions on its summary.
  *
- * Unchanged checks cost nothing. Experiments replay the response cache per experiment (decision
- * 0031: each experiment's runs are scoped to it), so a check names its experiment by a content key —
- * the family, the tasks' content, the arms with their templates resolved to version ids or text,
- * repeats and trials — and when an ended experiment of that key is already in the database it
- * reuses its results instead of starting another (no model call). A changed template changes the
- * key, and the new experiment's calls are made (and recorded) afresh.
+ * Unchanged checks cost nothing: every check of a task set runs in one response-cache scope
+ * (`check/<config name>/<task set>`, the experiment definition's `cacheScope`), so a call that an
+ * earlier check recorded — same model, settings and prompt, same occurrence in its run, same
+ * repetition — is replayed from the cache instead of sent. Only what a changed template changes
+ * (its prompts, and the trials that follow from its answers) reaches the model.
  */
 
 /** The check could not be carried out (a template or dataset not found, a provider error, runs that did not end): `cli check` exits 2. */
@@ -35,11 +31,11 @@ export class CheckCouldNotRun extends Error {
 export interface RunCheckOptions {
   /** Folder that relative dataset and template file paths are read from (the config's folder). */
   baseDir: string;
-  /** Reuse an ended experiment with the same content key (default true); false always runs a new one. */
-  reuse?: boolean;
+  /** Sample afresh: the experiments use their own cache scope, not the check's (default false). */
+  fresh?: boolean;
   /** Runs executed at once (default 4). */
   concurrency?: number;
-  /** Progress lines (experiment started, reused), e.g. to stderr. */
+  /** Progress lines (each experiment as it starts), e.g. to stderr. */
   log?: (line: string) => void;
 }
 
@@ -48,10 +44,6 @@ function readRelative(baseDir: string, file: string, what: string): string {
   const full = path.resolve(baseDir, file);
   if (!fs.existsSync(full) || fs.statSync(full).isDirectory()) throw new CheckCouldNotRun(`The ${what} ${file} was not found (looked at ${full}); paths in the config are relative to its folder.`);
   return decodeBuffer(fs.readFileSync(full));
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /** The experiment arm of a config arm: library references resolved to version ids, template files read as text. */
@@ -79,29 +71,16 @@ async function experimentArm(context: ServerContext, arm: CheckArm, baseDir: str
   };
 }
 
-/** The experiment a task set runs as, named by its content key (see the module comment). */
-async function experimentFor(context: ServerContext, config: CheckConfig, set: CheckTaskSet, arms: ArmInput[], baseDir: string): Promise<{ name: string; taskSet: string }> {
-  const entry = environmentEntry(set.family);
-  let taskSet = BUILTIN_TASK_SET;
-  let content: string;
-  if (set.dataset === BUILTIN_TASK_SET) content = JSON.stringify(entry.builtinTasks);
-  else {
-    content = readRelative(baseDir, set.dataset, `dataset of task set "${taskSetLabel(set)}":`);
-    taskSet = (await context.service.importTaskSet(set.family, path.basename(set.dataset), content)).taskSet.id;
-  }
-  const key = sha256(canonicalize({ family: set.family, tasks: sha256(content), taskIds: set.taskIds ?? [], arms, repeats: config.repeats, maxTrials: config.maxTrials }) ?? "");
-  const name = `check ${config.name} · ${taskSetLabel(set)} · ${key.slice(0, 12)}`;
-  return { name: name.length <= 120 ? name : `${name.slice(0, 100)} · ${key.slice(0, 12)}`, taskSet };
+/** The task set id an experiment of `set` runs on: `builtin`, or the dataset file imported (an unchanged file is stored once). */
+async function taskSetIdFor(context: ServerContext, set: CheckTaskSet, baseDir: string): Promise<string> {
+  if (set.dataset === BUILTIN_TASK_SET) return BUILTIN_TASK_SET;
+  const content = readRelative(baseDir, set.dataset, `dataset of task set "${taskSetLabel(set)}":`);
+  return (await context.service.importTaskSet(set.family, path.basename(set.dataset), content)).taskSet.id;
 }
 
-/** The newest ended experiment of this name among the last 500, with its summary; undefined when none. */
-async function endedExperimentNamed(context: ServerContext, name: string): Promise<ExperimentSummary | undefined> {
-  for (const record of await context.store.experiments.listExperiments(500)) {
-    if (record.definition.name !== name) continue;
-    const summary = await context.experiments.summary(record.id);
-    if (summary.status === "ended" && summary.damaged === undefined) return summary;
-  }
-  return undefined;
+/** The response-cache scope shared by every check of one task set of one config. */
+export function checkCacheScope(config: Pick<CheckConfig, "name">, set: Pick<CheckTaskSet, "label" | "family">): string {
+  return `check/${config.name}/${taskSetLabel(set)}`.slice(0, 200);
 }
 
 /** Drives an experiment's runs in this process until none is running; its final summary. */
@@ -127,7 +106,7 @@ function assertEnded(summary: ExperimentSummary, label: string): void {
 }
 
 /**
- * Runs the check: per task set, reuses or starts and drives its experiment, then evaluates the
+ * Runs the check: per task set, starts and drives its experiment (replaying recorded calls), then evaluates the
  * assertions (lib/domain/ci-check/evaluate.ts).
  * @throws CheckCouldNotRun for a template, dataset or model that cannot be used, or runs that did not end;
  *   AppError from the experiment service for an experiment it refuses (e.g. an unknown task id, a model without credentials).
@@ -139,31 +118,33 @@ export async function runCheck(context: ServerContext, config: CheckConfig, opti
   for (const arm of config.arms) arms.push(await experimentArm(context, arm, options.baseDir));
   const checked: CheckedTaskSet[] = [];
   const experiments: CheckReport["experiments"] = [];
-  const calls = { live: 0, cached: 0, reused: 0 };
+  const calls = { live: 0, cached: 0 };
   for (const set of config.taskSets) {
     const label = taskSetLabel(set);
-    const { name, taskSet } = await experimentFor(context, config, set, arms, options.baseDir);
-    const earlier = options.reuse === false ? undefined : await endedExperimentNamed(context, name);
-    let summary: ExperimentSummary;
-    if (earlier) {
-      summary = earlier;
-      log(`${label}: unchanged since experiment ${earlier.experiment.id}; its results are reused (no model call).`);
-      for (const arm of summary.arms) calls.reused += arm.calls.live + arm.calls.cached;
-    } else {
-      const record = await context.experiments.start(
-        { name, environment: set.family, taskSet, taskIds: set.taskIds ?? [], arms, maxTrials: config.maxTrials, repeats: config.repeats, concurrency: options.concurrency ?? 4 },
-        { start: false },
-      );
-      log(`${label}: experiment ${record.id}, ${record.definition.taskIds.length} tasks × ${arms.length} arms × ${config.repeats} repetitions, up to ${config.maxTrials} trials.`);
-      summary = await drive(context, record.id, options.concurrency ?? 4);
-      for (const arm of summary.arms) {
-        calls.live += arm.calls.live;
-        calls.cached += arm.calls.cached;
-      }
+    const taskSet = await taskSetIdFor(context, set, options.baseDir);
+    const record = await context.experiments.start(
+      {
+        name: `check ${config.name} · ${label}`.slice(0, 120),
+        environment: set.family,
+        taskSet,
+        taskIds: set.taskIds ?? [],
+        arms,
+        maxTrials: config.maxTrials,
+        repeats: config.repeats,
+        concurrency: options.concurrency ?? 4,
+        ...(options.fresh ? {} : { cacheScope: checkCacheScope(config, set) }),
+      },
+      { start: false },
+    );
+    log(`${label}: experiment ${record.id}, ${record.definition.taskIds.length} tasks × ${arms.length} arms × ${config.repeats} repetitions, up to ${config.maxTrials} trials.`);
+    const summary = await drive(context, record.id, options.concurrency ?? 4);
+    for (const arm of summary.arms) {
+      calls.live += arm.calls.live;
+      calls.cached += arm.calls.cached;
     }
     assertEnded(summary, label);
     checked.push({ label, summary });
-    experiments.push({ taskSet: label, experimentId: summary.experiment.id, reused: earlier !== undefined });
+    experiments.push({ taskSet: label, experimentId: summary.experiment.id });
   }
   const { assertions, arms: rows } = evaluateCheck(config, checked);
   return { name: config.name, assertions, arms: rows, experiments, calls, seconds: (Date.now() - started) / 1000, startedAt: new Date(started).toISOString() };

@@ -138,8 +138,8 @@ export class ExperimentService {
             warmStart: arm.warmStart,
             writeMemory: arm.writeMemory,
             replayMode: "recorded",
-            // Arms share calls within one repetition of this experiment; a new experiment (or repetition) samples the model afresh.
-            cacheScope: repetitionCacheScope(record.id, repetition),
+            // Arms share calls within one repetition of this experiment; a new experiment (or repetition) samples the model afresh, unless its definition names a shared cache scope.
+            cacheScope: repetitionCacheScope(definition.cacheScope ?? record.id, repetition),
           },
           { start: false, cell: { experimentId: record.id, taskId, arm: armKey }, taskSet: tasks },
         );

@@ -164,8 +164,8 @@ function report(assertionsPassed: boolean[]): CheckReport {
       message: passed ? "90.0 % of 10 runs." : "20.0 % of 10 runs | <all> & 'none' \u0007; required >= 80.0 %.",
     })),
     arms: [{ taskSet: "qa", label: "a|b", strategy: "reflexion", modelId: "demo", runs: 10, finalSuccess: 0.9, interval: [0.6, 1], intervalMethod: "wilson", costUsd: 0, calls: { live: 3, cached: 1 } }],
-    experiments: [{ taskSet: "qa", experimentId: "ex-1", reused: false }],
-    calls: { live: 3, cached: 1, reused: 0 },
+    experiments: [{ taskSet: "qa", experimentId: "ex-1" }],
+    calls: { live: 3, cached: 1 },
     seconds: 1.5,
     startedAt: "2026-12-04T21:00:00.123Z",
   };

@@ -12,9 +12,9 @@ export interface CheckReport {
   assertions: AssertionResult[];
   arms: ArmRow[];
   /** Each task set's experiment (its results are in the UI and `cli experiment show`). */
-  experiments: Array<{ taskSet: string; experimentId: string; reused: boolean }>;
-  /** Model calls this check made to a provider (`live`), served from the response cache (`cached`), and whose results were reused with an unchanged experiment (`reused`: no call made). */
-  calls: { live: number; cached: number; reused: number };
+  experiments: Array<{ taskSet: string; experimentId: string }>;
+  /** Model calls this check sent to a provider (`live`) and replayed from the response cache (`cached`: no call made). */
+  calls: { live: number; cached: number };
   /** Wall time of the check, seconds. */
   seconds: number;
   /** ISO-8601 start time. */
@@ -65,8 +65,8 @@ export function checkMarkdown(report: CheckReport): string {
   const methods = new Set(report.arms.map((arm) => arm.intervalMethod));
   if (methods.has("bootstrap")) lines.push("Intervals: 95 % bootstrap over tasks and repetitions; paired: exact McNemar test on final success, interval of the difference by paired bootstrap.");
   else lines.push("Intervals: 95 % Wilson score intervals; paired: exact McNemar test on final success, interval of the difference by paired bootstrap.");
-  const experiments = report.experiments.map((entry) => `${entry.taskSet}: ${entry.experimentId}${entry.reused ? " (unchanged: results reused, no model call)" : ""}`).join("; ");
-  lines.push(`Experiments: ${experiments}. Model calls this check: ${report.calls.live} live, ${report.calls.cached} from the cache${report.calls.reused > 0 ? `, ${report.calls.reused} results reused from unchanged experiments` : ""}. ${report.seconds.toFixed(1)} s.`);
+  const experiments = report.experiments.map((entry) => `${entry.taskSet}: ${entry.experimentId}`).join("; ");
+  lines.push(`Experiments: ${experiments}. Model calls this check: ${report.calls.live} sent to the model, ${report.calls.cached} replayed from the response cache. ${report.seconds.toFixed(1)} s.`);
   if (report.arms.some((arm) => arm.modelId === "demo")) {
     lines.push("", "_The demo model is a scripted stand-in, not an LLM: it shows how the check works offline, not how a real model would do._");
   }
@@ -98,7 +98,6 @@ export function checkJunitXml(report: CheckReport): string {
     ...report.experiments.map((entry) => `    <property name="${xmlEscape(`experiment.${entry.taskSet}`)}" value="${xmlEscape(entry.experimentId)}"/>`),
     `    <property name="model-calls.live" value="${report.calls.live}"/>`,
     `    <property name="model-calls.cached" value="${report.calls.cached}"/>`,
-    `    <property name="model-calls.reused" value="${report.calls.reused}"/>`,
     "  </properties>",
   ];
   for (const result of report.assertions) {
