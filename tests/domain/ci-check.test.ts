@@ -199,3 +199,23 @@ describe("reports", () => {
     expect(checkMarkdown(report([true]))).toContain("— ✅ all 1 assertions passed");
   });
 });
+
+describe("the shipped example and its docs", () => {
+  const root = path.resolve(__dirname, "../..");
+  const doc = fs.readFileSync(path.join(root, "docs/template-checks.md"), "utf8");
+
+  it("reflexion.check.json is a valid config, and the one docs/template-checks.md shows", () => {
+    const text = fs.readFileSync(path.join(root, "reflexion.check.json"), "utf8");
+    const config = parseCheckConfig(text, "reflexion.check.json");
+    expect(config.arms.map((a) => a.label)).toEqual(["baseline", "candidate"]);
+    const shown = /## The config: `reflexion\.check\.json`\n\n```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(JSON.parse(shown ?? "null")).toEqual(JSON.parse(text));
+  });
+
+  it("the workflow in the doc is docs/examples/template-check.yml, and it runs cli check with --junit and comments the summary", () => {
+    const yml = fs.readFileSync(path.join(root, "docs/examples/template-check.yml"), "utf8");
+    expect(doc).toContain(`\`\`\`yaml\n${yml}\`\`\``);
+    expect(yml).toContain("npm run -s cli -- check --junit check-results.xml --markdown check-summary.md");
+    expect(yml).toMatch(/sticky-pull-request-comment@v2[\s\S]*path: check-summary\.md/);
+  });
+});
