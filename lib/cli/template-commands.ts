@@ -9,6 +9,7 @@ import { environmentEntry } from "@/lib/environments/registry";
 import type { ServerContext } from "@/lib/server/app-context";
 import { abReadoutLines } from "./ab-readout";
 import { cliContext } from "./context";
+import { registerOptimiseCommand } from "./optimise-command";
 import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 
 /**
@@ -95,6 +96,7 @@ async function withContext(action: (context: ServerContext) => Promise<void>): P
 /** Registers `templates …`. */
 export function registerTemplateCommands(program: Command): void {
   const templates = program.command("templates").description("The prompt template library: versions, labels, files (shared with the web app's workbench).");
+  registerOptimiseCommand(templates);
 
   templates
     .command("list")

@@ -24,7 +24,7 @@ export const demoOptimiserBook: DemoScriptBook = {
     const opening = prompt.indexOf("<template>\n");
     const closing = opening === -1 ? -1 : prompt.indexOf("\n</template>", opening);
     if (opening === -1 || closing === -1) {
-      return "I am the offline demo model (a scripted stand-in): this meta-prompt shows me no current template between <template> and </template>, so I cannot propose one.";
+      return "I am the offline demo model (a scripted stand-in): this meta-prompt shows me no current template in a template block, so I cannot propose one.";
     }
     const template = prompt.slice(opening + "<template>\n".length, closing);
     const lessons = missingFacts(prompt.slice(closing)).map(lessonLine);

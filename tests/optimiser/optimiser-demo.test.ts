@@ -85,4 +85,47 @@ describe("the reflective optimiser on the demo model", () => {
     expect(lineage.nodes.filter((node) => node.score?.train)).toHaveLength(5);
     process.stdout.write(`two-round demo optimisation: ${elapsed} ms; train best ${start!.train!.rate} → ${best(1)} → ${best(2)}; held-out ${tested.map((c) => `${c.heldOut!.rate} vs ${c.parentHeldOut!.rate} p=${c.pVsParent}`).join(", ")}\n`);
   }, 120_000);
+
+  it("a small token budget stops at a boundary (budget-spent); after a restart on the same SQLite file, resume finishes the rest", async () => {
+    const env = { REFLEXION_DB_PATH: path.join(dir, "budget.sqlite") };
+    const first = demo({ env });
+    const experimentId = await source(first, 1);
+    const created = await first.optimiser.create({ experimentId, role: "actor", rounds: 2, candidatesPerRound: 1, budget: { tokens: 1 }, failuresPerProposal: 4 });
+    const stopped = await first.optimiser.run(created.id, inProcessDriver(first));
+    expect(stopped.status).toBe("budget-spent");
+    expect(stopped.detail).toMatch(/tokens used of 1\b.*--resume/);
+    // Stopped at the first boundary after the budget ran out: the starting version was evaluated, nothing proposed.
+    expect(stopped.candidates.map((c) => [c.key, c.status])).toEqual([["0:0", "evaluated"]]);
+    expect(stopped.spend.tokens).toBeGreaterThan(1);
+    await first.close();
+
+    const second = demo({ env });
+    expect((await second.optimiser.get(created.id)).status).toBe("budget-spent");
+    const again = await second.optimiser.run((await second.optimiser.resume(created.id, { budget: { tokens: stopped.spend.tokens + 1 } })).id, inProcessDriver(second));
+    // The new budget allows one more step: the proposal of round 1 (its evaluation would cross it).
+    expect(again.status).toBe("budget-spent");
+    expect(again.candidates.map((c) => [c.key, c.status])).toEqual([["0:0", "evaluated"], ["1:0", "proposed"]]);
+    const done = await second.optimiser.run((await second.optimiser.resume(created.id, { budget: null })).id, inProcessDriver(second));
+    expect(done.status, done.detail ?? "").toBe("done");
+    expect(done.candidates.map((c) => [c.key, c.status])).toEqual([["0:0", "evaluated"], ["1:0", "evaluated"], ["2:0", "evaluated"]]);
+    // Resuming kept what was done: the round-1 candidate is the same version, evaluated once.
+    expect(done.candidates[1]!.versionId).toBe(again.candidates[1]!.versionId);
+    expect(done.candidates[0]!.trainExperimentId).toBe(stopped.candidates[0]!.trainExperimentId);
+  }, 120_000);
+
+  it("a reply with no template is a failed candidate and the optimisation goes on", async () => {
+    const context = demo({ store: new MemoryRunStore(), templates: new MemoryTemplateStore() });
+    const experimentId = await source(context, 1);
+    const { version: meta } = await context.templates.create({ name: "terse meta-prompt", family: "qa", role: "optimiser", text: "Improve this {role} prompt for {family} tasks:\n{template}\n\nFailures:\n{failures}\n" });
+    const created = await context.optimiser.create({ experimentId, role: "actor", rounds: 2, candidatesPerRound: 1, metaPromptVersion: meta.id });
+    const record = await context.optimiser.run(created.id, inProcessDriver(context));
+    expect(record.status).toBe("done");
+    const proposals = record.candidates.filter((c) => c.round > 0);
+    expect(proposals.map((c) => c.key)).toEqual(["1:0", "2:0"]);
+    for (const candidate of proposals) {
+      expect(candidate).toMatchObject({ status: "failed", versionId: null, train: null });
+      expect(candidate.error).toMatch(/no template between <template> and <\/template>/);
+      expect(candidate.tokens).toBeGreaterThan(0);
+    }
+  }, 60_000);
 });

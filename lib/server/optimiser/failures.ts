@@ -55,8 +55,8 @@ function trajectoryText(trial: TrialView): string {
 
 /**
  * The failures one proposal reads: `perProposal` of them starting at `index · perProposal`
- * (wrapping), so the proposals of a round see different failures when there are enough (GEPA's
- * minibatches).
+ * (wrapping; `index` counts the optimisation's proposals), so proposals see different failures
+ * when there are enough (GEPA's minibatches).
  */
 export function failureSlice<T>(failures: readonly T[], index: number, perProposal: number): T[] {
   if (failures.length <= perProposal) return [...failures];

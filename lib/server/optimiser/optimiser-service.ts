@@ -316,7 +316,8 @@ class Steps {
     const experimentId = fromSource ? request.experimentId : parent.trainExperimentId!;
     const armLabel = fromSource ? request.arm : CANDIDATE_ARM;
     const all = await failedTrials(await this.deps.experiments.summary(experimentId), armLabel, split.train, async (runId) => (await this.deps.runs.events(runId)).events);
-    const failures = failureSlice(all, index, request.failuresPerProposal);
+    // Every proposal of the optimisation starts at another place in the list, so rounds read new failures too.
+    const failures = failureSlice(all, (round - 1) * request.candidatesPerRound + index, request.failuresPerProposal);
     if (failures.length === 0) {
       await this.updateCandidate(key, { status: "failed", error: `Its parent ${parent.versionId} failed no train trial: there is nothing to learn from.` });
       return;

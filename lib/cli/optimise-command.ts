@@ -1,0 +1,114 @@
+import { Option, type Command } from "commander";
+import { optimisationSummaryLine, type OptimisationRecord } from "@/lib/domain/optimiser/types";
+import { pValueText } from "@/lib/domain/stats/p-value";
+import { inProcessDriver } from "@/lib/server/optimiser/experiment-driver";
+import { budgetFromFlags, positiveNumber } from "./budget-flags";
+import { EXIT_BUDGET_EXHAUSTED } from "./follow";
+import { cliContext } from "./context";
+import { positiveInt, rangedInt } from "./options";
+
+/**
+ * `cli templates optimise` (docs/optimiser.md): starts a reflective optimisation from an experiment,
+ * or resumes one (`--resume <opt-id>`), and drives its evaluation experiments in this process.
+ * Progress goes to stderr; stdout gets a table of the candidates, or with `--json` one closing JSON
+ * line (lib/domain/optimiser/types.ts `OptimisationSummaryLine`). Exit codes: 0 done, 1 failed,
+ * {@link EXIT_BUDGET_EXHAUSTED} when the budget stopped it (resume with a larger one).
+ */
+
+interface OptimiseOptions {
+  experiment?: string;
+  resume?: string;
+  role?: "actor" | "reflector";
+  arm?: string;
+  start?: string;
+  metaPrompt?: string;
+  model?: string;
+  rounds?: number;
+  candidates?: number;
+  repeats?: number;
+  heldOut?: number;
+  seed?: number;
+  failures?: number;
+  budgetUsd?: number;
+  budgetTokens?: number;
+  concurrency?: number;
+  json?: boolean;
+}
+
+function fraction(value: string): number {
+  const parsed = Number(value);
+  if (!(parsed > 0 && parsed < 1)) throw new Error(`--held-out must be a share between 0 and 1 (exclusive), e.g. 0.3; got "${value}".`);
+  return parsed;
+}
+
+/** Registers `templates optimise` on the `templates` command. */
+export function registerOptimiseCommand(templates: Command): void {
+  templates
+    .command("optimise")
+    .description("Improve a template from an experiment's failed trials: a model reads them with the meta-prompt and proposes candidates, each evaluated on the train tasks (Pareto front kept); the front is tested against its parents on held-out tasks. The demo model is a scripted stand-in.")
+    .option("--experiment <id>", "the source experiment (its failures feed the meta-prompt; its tasks are split)")
+    .option("--resume <opt-id>", "continue an optimisation that stopped (budget spent, or the process ended); budget flags replace its budget")
+    .addOption(new Option("--role <role>", "the template to optimise").choices(["actor", "reflector"]))
+    .option("--arm <label>", "the source experiment's arm (default its first)")
+    .option("--start <version>", "the starting version (default the one the arm used for the role)")
+    .option("--meta-prompt <version>", "the meta-prompt template version (default <family>/optimise)")
+    .option("--model <id>", "the model that answers the meta-prompt (default the arm's)")
+    .option("--rounds <n>", "rounds of proposals", rangedInt(1, 10), 2)
+    .option("--candidates <n>", "candidates per round", rangedInt(1, 8), 2)
+    .option("--repeats <n>", "repetitions of every evaluation (intervals and tests over tasks and repetitions)", rangedInt(1, 20), 1)
+    .option("--held-out <share>", "share of the tasks held out for the final test", fraction, 0.3)
+    .option("--seed <n>", "seed of the train / held-out split", rangedInt(0, 2_147_483_647), 0)
+    .option("--failures <n>", "failed trials shown per proposal", rangedInt(1, 20), 6)
+    .option("--concurrency <n>", "evaluation runs at once in this process", positiveInt, 4)
+    .option("--budget-usd <usd>", "stop at the next boundary (between proposals and evaluations) once meta-prompt calls and evaluations cost this much", positiveNumber)
+    .option("--budget-tokens <n>", "stop at the next boundary once they used this many tokens (input + output)", positiveInt)
+    .option("--json", "end with one JSON line: every candidate's version id, parent id, train and held-out scores with intervals and p against its parent")
+    .action(async (options: OptimiseOptions) => {
+      if ((options.experiment === undefined) === (options.resume === undefined)) throw new Error("Give --experiment <id> to start an optimisation or --resume <opt-id> to continue one (not both).");
+      if (options.experiment !== undefined && options.role === undefined) throw new Error("--role actor|reflector: which template to optimise.");
+      const context = cliContext();
+      try {
+        const budget = budgetFromFlags(options);
+        const say = (message: string) => process.stderr.write(`[optimise] ${message}\n`);
+        const record = options.resume
+          ? await context.optimiser.resume(options.resume, budget === undefined ? {} : { budget })
+          : await context.optimiser.create({
+              experimentId: options.experiment!,
+              role: options.role!,
+              arm: options.arm,
+              startVersion: options.start,
+              metaPromptVersion: options.metaPrompt,
+              modelId: options.model,
+              rounds: options.rounds,
+              candidatesPerRound: options.candidates,
+              repeats: options.repeats,
+              trainFraction: 1 - (options.heldOut ?? 0.3),
+              seed: options.seed,
+              failuresPerProposal: options.failures,
+              budget: budget ?? null,
+            });
+        say(`${options.resume ? "Resuming" : "Started"} ${record.id}: ${record.request.role} of ${record.request.family} from ${record.request.startVersionId}; ${record.split.train.length} train / ${record.split.heldOut.length} held-out task(s); candidates go into ${record.request.targetTemplateId}.`);
+        const final = await context.optimiser.run(record.id, inProcessDriver(context, options.concurrency), say);
+        process.stdout.write(options.json ? `${JSON.stringify(optimisationSummaryLine(final))}\n` : `${describe(final).join("\n")}\n`);
+        process.exitCode = final.status === "done" ? 0 : final.status === "budget-spent" ? EXIT_BUDGET_EXHAUSTED : 1;
+        if (final.status !== "done") say(final.detail ?? final.status);
+      } finally {
+        await context.close();
+      }
+    });
+}
+
+const percent = (value: number) => `${Math.round(value * 100)} %`;
+
+/** People's view: one line per candidate. */
+function describe(record: OptimisationRecord): string[] {
+  const lines = [`Optimisation ${record.id} (${record.status}) — ${record.spend.tokens.toLocaleString("en-US")} tokens, $${record.spend.usd.toFixed(4)}; candidates in ${record.request.targetTemplateId}`];
+  for (const c of record.candidates) {
+    const train = c.train ? `train ${percent(c.train.rate)} [${percent(c.train.interval[0])}, ${percent(c.train.interval[1])}]` : "train —";
+    const held = c.heldOut ? `held-out ${percent(c.heldOut.rate)} [${percent(c.heldOut.interval[0])}, ${percent(c.heldOut.interval[1])}]` : "held-out —";
+    const p = c.pVsParent === null ? "" : ` vs parent ${c.parentHeldOut ? percent(c.parentHeldOut.rate) : "?"}, p ${pValueText(c.pVsParent)}`;
+    const what = c.status === "failed" ? `failed: ${c.error}` : `${train}; ${held}${p}${c.onFront ? " (front)" : ""}`;
+    lines.push(`  round ${c.round} #${c.index} ${c.versionId ?? "(no version)"} ← ${c.parentId ?? "—"}: ${what}`);
+  }
+  return lines;
+}
