@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
+import { startFakeOpenAIServer } from "../helpers/fake-openai-server";
 import { runCli } from "./run-cli";
 
 const root = path.resolve(__dirname, "../..");
@@ -78,7 +79,7 @@ describe("cli check", () => {
     expect(failedXml).toMatch(/<testcase name="qa: candidate final-success &gt;= 0.8"[^>]*>\s*<failure message="[^"]*required &gt;= 80.0 %/);
   }, 240_000);
 
-  it("exits 2 for a broken config (naming the field), a missing config and an unknown template", async () => {
+  it("exits 2 for a broken config (naming the field), a missing config, an unknown template and a model without its key", async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "broken.sqlite") };
     const broken = path.join(dir, "broken.json");
     const config = JSON.parse(fs.readFileSync(path.join(root, "reflexion.check.json"), "utf8")) as { assertions: Array<Record<string, unknown>>; arms: Array<Record<string, unknown>> };
@@ -108,5 +109,35 @@ describe("cli check", () => {
     const missingTemplate = await runCli(["check", "--config", unknown], env);
     expect(missingTemplate.code).toBe(2);
     expect(missingTemplate.stderr).toMatch(/could not run: Arm "baseline": the reflector template qa\/reflect@no-such-label could not be found/);
+
+    // A hosted model without its key: refused before any run starts, with what to set.
+    const noKey = path.join(dir, "no-key.json");
+    config.arms[0]!.templates = { reflector: "qa/reflect@v1" };
+    config.arms[1]!.model = "openai:gpt-4o-mini";
+    fs.writeFileSync(noKey, JSON.stringify(config));
+    const provider = await runCli(["check", "--config", noKey], env);
+    expect(provider.code).toBe(2);
+    expect(provider.stderr).toMatch(/could not run: .*OPENAI_API_KEY/);
+  }, 120_000);
+
+  it("exits 2 when the provider refuses the calls: the runs pause, and the check says which and where to look", async () => {
+    const server = await startFakeOpenAIServer({ respond: () => "unused" });
+    try {
+      server.failNext(10_000, { status: 401, message: "Incorrect API key provided" });
+      const folder = path.join(dir, "provider");
+      const config = exampleIn(folder);
+      const parsed = JSON.parse(fs.readFileSync(config, "utf8")) as { arms: Array<Record<string, unknown>>; taskSets: Array<Record<string, unknown>>; repeats: number };
+      for (const arm of parsed.arms) arm.model = "compatible:fake-model";
+      parsed.taskSets[0]!.taskIds = ["qa-builtin-01"];
+      parsed.repeats = 1;
+      fs.writeFileSync(config, JSON.stringify(parsed));
+      const result = await runCli(["check", "--config", config, "--junit", path.join(folder, "out.xml")], { REFLEXION_DB_PATH: path.join(dir, "provider.sqlite"), OPENAI_COMPATIBLE_BASE_URL: server.baseUrl });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/could not run: Task set "qa": 2 run\(s\) of experiment \S+ did not end: qa-builtin-01\/baseline \(\w+\)/);
+      expect(result.stderr).toContain("npm run cli -- events --run");
+      expect(fs.existsSync(path.join(folder, "out.xml"))).toBe(false);
+    } finally {
+      await server.close();
+    }
   }, 120_000);
 });
