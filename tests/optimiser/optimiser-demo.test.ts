@@ -12,7 +12,8 @@ import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext, type ServerContext, type ServerContextOptions } from "@/lib/server/app-context";
 import { inProcessDriver } from "@/lib/server/optimiser/experiment-driver";
-import { templateLineage } from "@/lib/server/optimiser/lineage";
+import { optimiserScoresForTemplate } from "@/lib/server/optimiser/lineage";
+import { templateLineage } from "@/lib/server/template-lineage";
 
 const books = [demoOptimiserBook, codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "optimiser-"));
@@ -80,9 +81,14 @@ describe("the reflective optimiser on the demo model", () => {
       expect(candidate.heldOut!.interval[0]).toBeLessThanOrEqual(candidate.heldOut!.rate);
     }
 
-    const lineage = lineageResponseSchema.parse(await templateLineage(context.templates, context.optimisations, record.request.targetTemplateId));
-    expect(lineage.nodes[0]).toMatchObject({ versionId: builtIn.version.id, score: { round: 0, optimisationId: record.id } });
-    expect(lineage.nodes.filter((node) => node.score?.train)).toHaveLength(5);
+    const scores = await optimiserScoresForTemplate(context.optimisations, record.request.targetTemplateId);
+    expect(scores.get(builtIn.version.id)).toMatchObject({ round: 0, optimisationId: record.id, train: { rate: 0 } });
+    const lineage = lineageResponseSchema.parse(await templateLineage(context.templates, record.request.targetTemplateId, (id) => scores.get(id) ?? null));
+    expect(lineage.nodes).toHaveLength(4);
+    for (const node of lineage.nodes) {
+      const candidate = candidates.find((c) => c.versionId === node.versionId)!;
+      expect(node).toMatchObject({ parentId: candidate.parentId, score: { round: candidate.round, train: candidate.train, pVsParent: candidate.pVsParent, onFront: candidate.onFront } });
+    }
     process.stdout.write(`two-round demo optimisation: ${elapsed} ms; train best ${start!.train!.rate} → ${best(1)} → ${best(2)}; held-out ${tested.map((c) => `${c.heldOut!.rate} vs ${c.parentHeldOut!.rate} p=${c.pVsParent}`).join(", ")}\n`);
   }, 120_000);
 

@@ -1,13 +1,10 @@
 import type { OptimisationCandidate, OptimisationRecord } from "@/lib/domain/optimiser/types";
-import type { LineageNode, LineageResponse, LineageScore } from "@/lib/domain/template-lineage";
-import type { TemplateVersion } from "@/lib/domain/template-library";
+import type { LineageScore } from "@/lib/domain/template-lineage";
 import type { OptimisationStore } from "@/lib/db/optimisation-store";
-import type { TemplateService } from "@/lib/server/template-service";
 
 /**
- * A template's lineage (lib/domain/template-lineage.ts) with what optimisations measured: its
- * versions as a tree, each with the newest optimisation's score for it, and the root's parent
- * when it is a version of another template (a built-in the candidates were mutated from).
+ * What optimisations measured, in the lineage's shape (lib/domain/template-lineage.ts): the scores
+ * `GET /api/templates/[templateId]/lineage` puts on a template's versions (lib/server/template-lineage.ts).
  */
 
 /** A candidate's record as the lineage's {@link LineageScore}. */
@@ -39,33 +36,4 @@ export async function optimiserScoresForTemplate(store: OptimisationStore, templ
     }
   }
   return scores;
-}
-
-/**
- * `GET /api/templates/[templateId]/lineage`: the template's versions (oldest first) with labels and
- * scores, plus the root's parent from another template when there is one.
- * @throws AppError("not-found") for an unknown template (from the template service).
- */
-export async function templateLineage(templates: TemplateService, store: OptimisationStore, templateId: string): Promise<LineageResponse> {
-  const { template, versions } = await templates.detail(templateId);
-  const scores = await optimiserScoresForTemplate(store, templateId);
-  const labelsOf = (versionId: string) => Object.entries(template.labels).filter(([, id]) => id === versionId).map(([label]) => label).sort();
-  const node = (version: TemplateVersion, labels: string[]): LineageNode => ({
-    versionId: version.id,
-    parentId: version.parentId,
-    number: version.number,
-    message: version.message,
-    createdAt: version.createdAt,
-    labels,
-    score: scores.get(version.id) ?? null,
-  });
-  const own = new Set(versions.map((version) => version.id));
-  const nodes = [...versions].sort((a, b) => a.number - b.number).map((version) => node(version, labelsOf(version.id)));
-  const outside = [...new Set(versions.map((version) => version.parentId).filter((id): id is string => id !== null && !own.has(id)))];
-  const external: LineageNode[] = [];
-  for (const id of outside) {
-    const found = await templates.resolve(id).catch(() => null);
-    if (found) external.push(node(found.version, Object.entries(found.template.labels).filter(([, v]) => v === id).map(([label]) => label).sort()));
-  }
-  return { templateId, nodes: [...external, ...nodes] };
 }
