@@ -47,18 +47,26 @@ function readRelative(baseDir: string, file: string, what: string): string {
 }
 
 /** The experiment arm of a config arm: library references resolved to version ids, template files read as text. */
-async function experimentArm(context: ServerContext, arm: CheckArm, baseDir: string): Promise<ArmInput> {
+async function experimentArm(context: ServerContext, arm: CheckArm, config: CheckConfig, baseDir: string): Promise<ArmInput> {
   const texts: { actor?: string; reflector?: string } = {};
   const versions: { actor?: string; reflector?: string } = {};
   for (const role of ["actor", "reflector"] as const) {
     const choice: CheckTemplate | undefined = arm.templates?.[role];
     if (choice === undefined) continue;
     if (typeof choice === "string") {
+      let found;
       try {
-        versions[role] = (await context.templates.resolve(choice)).version.id;
+        found = await context.templates.resolve(choice);
       } catch (error) {
         throw new CheckCouldNotRun(`Arm "${arm.label}": the ${role} template ${choice} could not be found: ${(error as Error).message}`);
       }
+      // An arm runs on every task set, and a library template belongs to one family and role.
+      const other = config.taskSets.find((set) => set.family !== found.template.family);
+      if (other || found.template.role !== role) {
+        const where = other ? `task set "${taskSetLabel(other)}" is ${other.family}` : `it is used as the ${role} template`;
+        throw new CheckCouldNotRun(`Arm "${arm.label}": ${choice} is a ${found.template.family} ${found.template.role} template, but ${where}. Give each family its own config file, and each role its own template.`);
+      }
+      versions[role] = found.version.id;
     } else texts[role] = readRelative(baseDir, choice.file, `${role} template file of arm "${arm.label}":`);
   }
   return {
@@ -115,7 +123,7 @@ export async function runCheck(context: ServerContext, config: CheckConfig, opti
   const started = Date.now();
   const log = options.log ?? (() => undefined);
   const arms = [];
-  for (const arm of config.arms) arms.push(await experimentArm(context, arm, options.baseDir));
+  for (const arm of config.arms) arms.push(await experimentArm(context, arm, config, options.baseDir));
   const checked: CheckedTaskSet[] = [];
   const experiments: CheckReport["experiments"] = [];
   const calls = { live: 0, cached: 0 };

@@ -110,6 +110,18 @@ describe("cli check", () => {
     expect(missingTemplate.code).toBe(2);
     expect(missingTemplate.stderr).toMatch(/could not run: Arm "baseline": the reflector template qa\/reflect@no-such-label could not be found/);
 
+    // A library template of another family, or of another role: refused before any run starts.
+    const wrongFamily = path.join(dir, "wrong-family.json");
+    fs.writeFileSync(wrongFamily, JSON.stringify({ ...config, taskSets: [{ family: "household", dataset: "builtin" }], arms: [{ label: "baseline", strategy: "reflexion", templates: { reflector: "qa/reflect@v1" } }], assertions: [{ arm: "baseline", metric: "final-success", op: ">=", value: 0.5 }] }));
+    const family = await runCli(["check", "--config", wrongFamily], env);
+    expect(family.code).toBe(2);
+    expect(family.stderr).toContain('Arm "baseline": qa/reflect@v1 is a qa reflector template, but task set "household" is household.');
+    const wrongRole = path.join(dir, "wrong-role.json");
+    fs.writeFileSync(wrongRole, JSON.stringify({ ...config, arms: [{ label: "baseline", strategy: "reflexion", templates: { actor: "qa/reflect@v1" } }], assertions: [{ arm: "baseline", metric: "final-success", op: ">=", value: 0.5 }] }));
+    const role = await runCli(["check", "--config", wrongRole], env);
+    expect(role.code).toBe(2);
+    expect(role.stderr).toContain("qa/reflect@v1 is a qa reflector template, but it is used as the actor template.");
+
     // A hosted model without its key: refused before any run starts, with what to set.
     const noKey = path.join(dir, "no-key.json");
     config.arms[0]!.templates = { reflector: "qa/reflect@v1" };
