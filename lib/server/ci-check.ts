@@ -79,10 +79,21 @@ async function experimentArm(context: ServerContext, arm: CheckArm, config: Chec
   };
 }
 
-/** The task set id an experiment of `set` runs on: `builtin`, or the dataset file imported (an unchanged file is stored once). */
+/**
+ * The task set id an experiment of `set` runs on: `builtin`; a dataset file relative to the config,
+ * imported (an unchanged file is stored once); or, when no such file exists, an uploaded task set of
+ * the family named by its id or its name (`cli task-sets list`).
+ */
 async function taskSetIdFor(context: ServerContext, set: CheckTaskSet, baseDir: string): Promise<string> {
   if (set.dataset === BUILTIN_TASK_SET) return BUILTIN_TASK_SET;
-  const content = readRelative(baseDir, set.dataset, `dataset of task set "${taskSetLabel(set)}":`);
+  const file = path.resolve(baseDir, set.dataset);
+  if (!fs.existsSync(file)) {
+    const uploaded = (await context.service.listTaskSets()).filter((listed) => listed.environment === set.family && (listed.id === set.dataset || listed.name === set.dataset));
+    // The newest of a name, as the picker lists them.
+    const newest = uploaded.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    if (newest) return newest.id;
+  }
+  const content = readRelative(baseDir, set.dataset, `dataset of task set "${taskSetLabel(set)}" (a file, or the id or name of an uploaded ${set.family} task set)`);
   return (await context.service.importTaskSet(set.family, path.basename(set.dataset), content)).taskSet.id;
 }
 
