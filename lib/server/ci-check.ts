@@ -114,13 +114,16 @@ async function drive(context: ServerContext, experimentId: string, concurrency: 
   return context.experiments.summary(experimentId);
 }
 
-/** Refuses a summary whose runs did not all end (a provider error pauses a run; a budget stops it). */
-function assertEnded(summary: ExperimentSummary, label: string): void {
+/** Refuses a summary whose runs did not all end (a provider error pauses a run; a budget stops it), saying why the first one stopped. */
+async function assertEnded(context: ServerContext, summary: ExperimentSummary, label: string): Promise<void> {
   const unfinished = summary.cells.filter((cell) => cell.status !== "ended");
   if (unfinished.length === 0) return;
   const list = unfinished.slice(0, 3).map((cell) => `${cell.taskId}/${cell.arm} (${cell.status})`).join(", ");
+  const first = await context.store.getBranchSummary((await context.service.getRun(unfinished[0]!.runId)).rootBranchId);
+  const reason = first?.pause ? `The first stopped: ${first.pause.detail}` : first?.error ? `The first failed: ${first.error.message}` : null;
+  const why = reason === null ? "" : ` ${reason.trim().replace(/\.?$/, ".")}`;
   throw new CheckCouldNotRun(
-    `Task set "${label}": ${unfinished.length} run(s) of experiment ${summary.experiment.id} did not end: ${list}${unfinished.length > 3 ? ", …" : ""}. A provider error or a budget stops a run; see why with \`npm run cli -- events --run ${unfinished[0]!.runId}\`.`,
+    `Task set "${label}": ${unfinished.length} run(s) of experiment ${summary.experiment.id} did not end: ${list}${unfinished.length > 3 ? ", …" : ""}.${why} See the run with \`npm run cli -- events --run ${unfinished[0]!.runId}\`.`,
   );
 }
 
@@ -161,7 +164,7 @@ export async function runCheck(context: ServerContext, config: CheckConfig, opti
       calls.live += arm.calls.live;
       calls.cached += arm.calls.cached;
     }
-    assertEnded(summary, label);
+    await assertEnded(context, summary, label);
     checked.push({ label, summary });
     experiments.push({ taskSet: label, experimentId: summary.experiment.id });
   }

@@ -147,6 +147,7 @@ describe("cli check", () => {
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(/could not run: Task set "qa": 2 run\(s\) of experiment \S+ did not end: qa-builtin-01\/baseline \(\w+\)/);
       expect(result.stderr).toContain("npm run cli -- events --run");
+      expect(result.stderr).toContain("Incorrect API key provided");
       expect(fs.existsSync(path.join(folder, "out.xml"))).toBe(false);
     } finally {
       await server.close();
