@@ -6,6 +6,7 @@ import { parseAction } from "@/lib/environments/household/commands";
 import { householdDemoScriptBook } from "@/lib/environments/household/demo-script";
 import { generateHouseholdTask } from "@/lib/environments/household/generator";
 import type { HouseholdTask } from "@/lib/environments/household/task";
+import { GENERIC_DEMO_REFLECTION } from "@/lib/domain/reflector-wording";
 import { actorPrompt, memoryItem, reflectorPrompt, runTrial, type SimulatedTrial } from "./simulate-trial";
 
 const respond = (prompt: string) => householdDemoScriptBook.respond(prompt);
@@ -63,6 +64,15 @@ describe("the demo Actor and Reflector on the built-in tasks", () => {
         expect(step.actionText).toBe(script.naive[Math.min(index, script.naive.length - 1)]);
       });
     }
+  });
+
+  it.each(cases)("%s: a reflector that asks only for a general lesson gets the vague reflection, which does not help", (_, task) => {
+    const [first] = runReflexion(task, 5) as [SimulatedTrial];
+    const prompt = reflectorPrompt(task, first.steps, first.verdict.feedback);
+    const general = prompt.replace(/^[\s\S]*?(?=Here are two examples)/, "Your attempt failed. Write one general lesson about household tasks. ");
+    expect(general).not.toBe(prompt);
+    expect(respond(general)).toBe(GENERIC_DEMO_REFLECTION);
+    expect(respond(actorPrompt(task, [memoryItem(GENERIC_DEMO_REFLECTION)], [], 1))).toBe(` ${scriptOf(task).naive[0]}`);
   });
 
   it.each(cases)("%s: Reflexion fails trial 1, reflects the scripted lesson, and succeeds on trial 2", (_, task) => {
