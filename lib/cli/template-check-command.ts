@@ -32,7 +32,7 @@ export function registerTemplateCheckCommand(program: Command): void {
   program
     .command("check")
     .description("Run the template checks of reflexion.check.json (task sets × arms × repeats, then assertions), print a Markdown summary, write JUnit XML; exit 0 all passed, 1 an assertion failed, 2 could not run.")
-    .option("--config <file>", "the check config (JSON; see docs/template-checks.md)", DEFAULT_CHECK_CONFIG)
+    .option("--config <file>", "the check config: JSON, or YAML when it ends in .yaml/.yml (see docs/template-checks.md)", DEFAULT_CHECK_CONFIG)
     .option("--junit <file>", "write a JUnit XML report here (one testcase per assertion)")
     .option("--markdown <file>", "also write the Markdown summary here (e.g. for a pull-request comment)")
     .option("--fresh", "sample the model afresh instead of replaying the calls earlier checks of this config recorded")

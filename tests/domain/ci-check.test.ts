@@ -53,6 +53,29 @@ describe("reflexion.check.json", () => {
     expect(messageOf({ ...base, assertions: [{ arm: "B", metric: "success-at-trial", trial: 9, op: ">=", value: 0.5 }] })).toContain("assertions[0].trial: trial 9 is past maxTrials (3)");
     expect(() => parseCheckConfig("{ nope", "check.json")).toThrow(/check\.json is not valid JSON/);
   });
+
+  it("reads YAML when the file's name ends in .yaml or .yml, with the same rules", () => {
+    const yaml = [
+      "name: QA reflector",
+      "taskSets:",
+      "  - { family: qa, dataset: builtin }",
+      "arms:",
+      "  - { label: A, strategy: reflexion }",
+      "  - label: B",
+      "    strategy: reflexion",
+      "    templates: { reflector: { file: prompts/qa-reflector.txt } }",
+      "assertions:",
+      "  - { arm: B, metric: final-success, op: '>=', value: 0.8 }",
+      "  - { metric: paired, candidate: B, baseline: A }",
+    ].join("\n");
+    const config = parseCheckConfig(yaml, "reflexion.check.yml");
+    expect(config.arms[1]!.templates).toEqual({ reflector: { file: "prompts/qa-reflector.txt" } });
+    expect(config.assertions[1]).toMatchObject({ metric: "paired", op: ">=", alpha: 0.05 });
+    expect(() => parseCheckConfig(yaml.replace("value: 0.8", "value: 80"), "check.yaml")).toThrow(/^check\.yaml: assertions\[0\]\.value: /);
+    expect(() => parseCheckConfig("arms: [", "check.yaml")).toThrow(/check\.yaml is not valid YAML/);
+    // The same text under a .json name is read as JSON.
+    expect(() => parseCheckConfig(yaml, "check.json")).toThrow(/is not valid JSON/);
+  });
 });
 
 /** An arm result with `solved` of `tasks` tasks solved by the last of `trials` trials (one repetition). */

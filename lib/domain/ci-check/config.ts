@@ -1,8 +1,9 @@
+import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { environmentIdSchema, modelIdSchema, strategySchema } from "../config";
 
 /**
- * The checked-in configuration of `cli check` (`reflexion.check.json`, docs/template-checks.md):
+ * The checked-in configuration of `cli check` (`reflexion.check.json`, or YAML; docs/template-checks.md):
  * which task sets to run, which arms (strategy, model, template versions), how many repeats and
  * trials, and the assertions that gate CI. Parsed with {@link parseCheckConfig}, which names the
  * bad field of a broken file.
@@ -125,17 +126,24 @@ export class CheckConfigError extends Error {
   }
 }
 
+/** True for a config file read as YAML (`.yaml`, `.yml`); any other name is read as JSON. */
+export function isYamlConfig(source: string): boolean {
+  return /\.ya?ml$/i.test(source);
+}
+
 /**
- * Parses and validates a config's text.
- * @param source the file's name, for messages.
+ * Parses and validates a config's text: JSON, or YAML when `source` ends in `.yaml` / `.yml` (the
+ * same fields; the `yaml` package, YAML 1.2).
+ * @param source the file's name, for messages and to choose the syntax.
  * @throws CheckConfigError naming the file and, for each problem, the field's path (e.g. `assertions[0].value: …`).
  */
 export function parseCheckConfig(text: string, source: string): CheckConfig {
   let raw: unknown;
+  const yaml = isYamlConfig(source);
   try {
-    raw = JSON.parse(text);
+    raw = yaml ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new CheckConfigError(`${source} is not valid JSON: ${(error as Error).message}`);
+    throw new CheckConfigError(`${source} is not valid ${yaml ? "YAML" : "JSON"}: ${(error as Error).message}`);
   }
   const parsed = checkConfigSchema.safeParse(raw);
   if (!parsed.success) {
