@@ -134,4 +134,29 @@ describe("the reflective optimiser on the demo model", () => {
       expect(candidate.tokens).toBeGreaterThan(0);
     }
   }, 60_000);
+
+  it("a reflector asking only for a general lesson fails the demo's second trials; optimising it asks for specific reflections: train and held-out success rise", async () => {
+    const context = demo({ store: new MemoryRunStore(), templates: new MemoryTemplateStore() });
+    const builtIn = await context.templates.resolve("qa/reflect");
+    const generic = builtIn.version.text.replace("then write a new, concise, high-level plan that avoids it. Refer to the specific searches or answers that went wrong.", "then state a general lesson.");
+    expect(generic).not.toBe(builtIn.version.text);
+    const { version } = await context.templates.create({ name: "general lesson", family: "qa", role: "reflector", strategy: "reflexion", text: generic, parentId: builtIn.version.id });
+    const record = await context.experiments.start({ name: "generic reflector", environment: "qa", taskSet: "builtin", maxTrials: 2, arms: [{ label: "generic", strategy: "reflexion", modelId: "demo", templateVersions: { reflector: version.id } }] }, { start: false });
+    await inProcessDriver(context)(record.id);
+    const created = await context.optimiser.create({ experimentId: record.id, role: "reflector", rounds: 2, candidatesPerRound: 1, failuresPerProposal: 6 });
+    expect(created.request.startVersionId).toBe(version.id);
+    expect(created.request.targetTemplateId).toBe(version.templateId);
+    const done = await context.optimiser.run(created.id, inProcessDriver(context));
+    expect(done.status, done.detail ?? "").toBe("done");
+    const [start, first, second] = done.candidates;
+    expect(start!.train!.rate).toBe(0);
+    expect(first!.train!.rate).toBeGreaterThan(start!.train!.rate);
+    expect(second!.parentId).toBe(first!.versionId);
+    expect(second!.train!.rate).toBeGreaterThanOrEqual(first!.train!.rate);
+    // Asked for the failing step and the next action, the demo's reflections help the held-out tasks too.
+    expect(first!.heldOut!.rate).toBeGreaterThan(first!.parentHeldOut!.rate);
+    expect(first!.pVsParent).toBeLessThan(1);
+    const tested = done.candidates.filter((c) => c.pVsParent !== null);
+    process.stdout.write(`reflector demo optimisation: train ${start!.train!.rate} → ${first!.train!.rate} → ${second!.train!.rate}; held-out ${tested.map((c) => `${c.heldOut!.rate} vs parent ${c.parentHeldOut!.rate}, p=${c.pVsParent}`).join("; ")}\n`);
+  }, 120_000);
 });

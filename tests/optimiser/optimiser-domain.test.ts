@@ -4,7 +4,7 @@ import { BUILT_IN_META_PROMPT, formatFailures, parseProposedTemplate, renderMeta
 import { dominates, paretoFront, pickParent } from "@/lib/domain/optimiser/pareto";
 import { splitTasks } from "@/lib/domain/optimiser/split";
 import { reflectionHelps } from "@/lib/environments/demo-key-facts";
-import { demoOptimiserBook } from "@/lib/environments/demo-optimiser-book";
+import { demoOptimiserBook, SPECIFIC_REFLECTION_ASK } from "@/lib/environments/demo-optimiser-book";
 import { qaReflectorTemplate } from "@/lib/environments/qa/prompts";
 import { withReflectionLessons } from "@/lib/llm/demo-model";
 
@@ -108,5 +108,15 @@ describe("the demo model's answer to the meta-prompt (a scripted stand-in)", () 
     expect(reply).toMatch(/offline demo model \(a scripted stand-in\)/);
     expect(() => parseProposedTemplate(reply)).toThrow(/no template/);
     expect(demoOptimiserBook.respond("Question: what?\nThought 1:")).toBeNull();
+  });
+
+  it("asks a Self-Reflection template for specific reflections when the failures' reflections were vague, never an Actor template", () => {
+    const vague = { ...failureFor("qa-builtin-01", []), reflection: "I should be more careful next time." };
+    const reflector = parseProposedTemplate(demoOptimiserBook.respond(prompt(qaReflectorTemplate.text, [vague]))!);
+    expect(reflector.startsWith(`${SPECIFIC_REFLECTION_ASK} `)).toBe(true);
+    const actor = parseProposedTemplate(demoOptimiserBook.respond(prompt("(END OF EXAMPLES)\n{memory}Question: {question}{scratchpad}", [vague]))!);
+    expect(actor).not.toContain(SPECIFIC_REFLECTION_ASK);
+    const specific = { ...vague, reflection: lessonsOf(parseProposedTemplate(demoOptimiserBook.respond(prompt(qaReflectorTemplate.text, [failureFor("qa-builtin-01", [])]))!)).join(" ") };
+    expect(parseProposedTemplate(demoOptimiserBook.respond(prompt(qaReflectorTemplate.text, [specific]))!)).not.toContain(SPECIFIC_REFLECTION_ASK);
   });
 });
