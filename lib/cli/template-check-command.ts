@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { CheckConfigError, parseCheckConfig } from "@/lib/domain/ci-check/config";
+import { CheckConfigError, checkConfigJsonSchema, parseCheckConfig } from "@/lib/domain/ci-check/config";
 import { checkJunitXml, checkMarkdown, checkPassed } from "@/lib/domain/ci-check/report";
 import { isAppError } from "@/lib/domain/errors";
 import { CheckCouldNotRun, runCheck } from "@/lib/server/ci-check";
@@ -20,6 +20,7 @@ interface CheckOptions {
   markdown?: string;
   fresh?: boolean;
   concurrency?: number;
+  printSchema?: boolean;
 }
 
 /**
@@ -37,7 +38,12 @@ export function registerTemplateCheckCommand(program: Command): void {
     .option("--markdown <file>", "also write the Markdown summary here (e.g. for a pull-request comment)")
     .option("--fresh", "sample the model afresh instead of replaying the calls earlier checks of this config recorded")
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
+    .option("--print-schema", "print the config's JSON Schema (for editors) and exit")
     .action(async (options: CheckOptions) => {
+      if (options.printSchema) {
+        process.stdout.write(`${JSON.stringify(checkConfigJsonSchema(), null, 2)}\n`);
+        return;
+      }
       process.exitCode = await checkCommand(options);
     });
 }

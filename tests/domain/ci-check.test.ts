@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
-import { CheckConfigError, parseCheckConfig, type CheckConfig } from "@/lib/domain/ci-check/config";
+import { CheckConfigError, checkConfigJsonSchema, parseCheckConfig, type CheckConfig } from "@/lib/domain/ci-check/config";
 import { evaluateCheck, pairedOf } from "@/lib/domain/ci-check/evaluate";
 import { checkJunitXml, checkMarkdown, checkPassed, type CheckReport } from "@/lib/domain/ci-check/report";
 import { experimentSummarySchema, type ArmResult, type ExperimentSummary } from "@/lib/domain/experiment";
@@ -233,6 +233,12 @@ describe("the shipped example and its docs", () => {
     expect(config.arms.map((a) => a.label)).toEqual(["baseline", "candidate"]);
     const shown = /## The config: `reflexion\.check\.json`\n\n```json\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(JSON.parse(shown ?? "null")).toEqual(JSON.parse(text));
+  });
+
+  it("docs/reflexion.check.schema.json is the config's JSON Schema as `cli check --print-schema` prints it", () => {
+    const shipped: unknown = JSON.parse(fs.readFileSync(path.join(root, "docs/reflexion.check.schema.json"), "utf8"));
+    expect(shipped, "regenerate with: npm run -s cli -- check --print-schema > docs/reflexion.check.schema.json").toEqual(checkConfigJsonSchema());
+    expect(JSON.stringify(shipped)).toContain('"required":["taskSets","arms","assertions"]');
   });
 
   it("the workflow in the doc is docs/examples/template-check.yml, and it runs cli check with --junit and comments the summary", () => {

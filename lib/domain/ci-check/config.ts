@@ -113,6 +113,16 @@ export const checkConfigSchema = z
   });
 export type CheckConfig = z.infer<typeof checkConfigSchema>;
 
+/**
+ * The config's JSON Schema (draft 2020-12, zod's `toJSONSchema` of the input shape), for editors:
+ * a config may point at it with `"$schema"`. Shipped as docs/reflexion.check.schema.json
+ * (`npm run cli -- check --print-schema`). The cross-field rules (known arm labels, unique labels,
+ * false-positive rate on code only) are checked by {@link parseCheckConfig} alone.
+ */
+export function checkConfigJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(checkConfigSchema, { io: "input" }) as Record<string, unknown>;
+}
+
 /** A task set's name in assertions and reports: its `label`, else its family. */
 export function taskSetLabel(set: Pick<CheckTaskSet, "label" | "family">): string {
   return set.label ?? set.family;
