@@ -159,4 +159,26 @@ describe("the reflective optimiser on the demo model", () => {
     const tested = done.candidates.filter((c) => c.pVsParent !== null);
     process.stdout.write(`reflector demo optimisation: train ${start!.train!.rate} → ${first!.train!.rate} → ${second!.train!.rate}; held-out ${tested.map((c) => `${c.heldOut!.rate} vs parent ${c.parentHeldOut!.rate}, p=${c.pVsParent}`).join("; ")}\n`);
   }, 120_000);
+
+  it("a process that dies during an evaluation leaves it recorded; resume finishes that same experiment instead of starting another", async () => {
+    const context = demo({ store: new MemoryRunStore(), templates: new MemoryTemplateStore() });
+    const experimentId = await source(context, 1);
+    const created = await context.optimiser.create({ experimentId, role: "actor", rounds: 1, candidatesPerRound: 1 });
+    const dying = async () => {
+      throw new Error("the process was killed");
+    };
+    const failed = await context.optimiser.run(created.id, dying);
+    expect(failed.status).toBe("failed");
+    expect(failed.detail).toBe("the process was killed");
+    const trainExperimentId = failed.candidates[0]!.trainExperimentId;
+    expect(trainExperimentId).not.toBeNull();
+    expect(failed.candidates[0]!.status).toBe("proposed");
+
+    const before = (await context.experiments.list()).length;
+    const done = await context.optimiser.run((await context.optimiser.resume(created.id)).id, inProcessDriver(context));
+    expect(done.status, done.detail ?? "").toBe("done");
+    expect(done.candidates[0]).toMatchObject({ trainExperimentId, status: "evaluated" });
+    // Only the new steps started experiments: round 1's train evaluation and its held-out test.
+    expect((await context.experiments.list()).length).toBe(before + 2);
+  }, 60_000);
 });
