@@ -36,6 +36,7 @@ import { overlayHref } from "@/lib/query/overlay-series";
 import { runTheseTasksHref } from "@/lib/query/experiment-prefill";
 import { AbResultSection } from "@/components/templates/ab-result";
 import { isAbExperiment } from "@/lib/query/template-ab";
+import { OptimisePanel } from "./optimise-panel";
 
 const Section = PageSection;
 
@@ -290,6 +291,12 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         }>
         <TaskGrid summary={summary} titles={titles} />
       </Section>
+
+      {summary.experiment.provenance ? null : (
+        <Section title="Optimise a template" id="optimise-heading">
+          <OptimisePanel experimentId={summary.experiment.id} usesDemo={usesDemo} />
+        </Section>
+      )}
     </main>
   );
 }

@@ -106,7 +106,7 @@ function describe(record: OptimisationRecord): string[] {
   for (const c of record.candidates) {
     const train = c.train ? `train ${percent(c.train.rate)} [${percent(c.train.interval[0])}, ${percent(c.train.interval[1])}]` : "train —";
     const held = c.heldOut ? `held-out ${percent(c.heldOut.rate)} [${percent(c.heldOut.interval[0])}, ${percent(c.heldOut.interval[1])}]` : "held-out —";
-    const p = c.pVsParent === null ? "" : ` vs parent ${c.parentHeldOut ? percent(c.parentHeldOut.rate) : "?"}, p ${pValueText(c.pVsParent)}`;
+    const p = c.pVsParent === null ? "" : ` vs parent ${c.parentHeldOut ? percent(c.parentHeldOut.rate) : "?"}, ${pValueText(c.pVsParent)}`;
     const what = c.status === "failed" ? `failed: ${c.error}` : `${train}; ${held}${p}${c.onFront ? " (front)" : ""}`;
     lines.push(`  round ${c.round} #${c.index} ${c.versionId ?? "(no version)"} ← ${c.parentId ?? "—"}: ${what}`);
   }
