@@ -45,7 +45,8 @@ export function TemplateLineageView({ template, onDiff }: { template: Template; 
         position: { x: placed.x, y: placed.y },
         width: placed.width,
         height: placed.height,
-        style: { width: placed.width, height: placed.height },
+        // Not selectable nor draggable, React Flow would let clicks fall through to the pane: the buttons inside need them.
+        style: { width: placed.width, height: placed.height, pointerEvents: "all" },
         data: { version: placed.version, versionId: placed.id, hasParent: parentOf.has(placed.id), isRoot: !parentOf.has(placed.id) },
         ariaLabel: placed.version
           ? `v${placed.version.number}: ${placed.version.message || "no message"}${placed.version.labels.length > 0 ? `, labels ${placed.version.labels.join(", ")}` : ""}${parentOf.has(placed.id) ? ". Enter opens the diff against its parent" : ""}`
