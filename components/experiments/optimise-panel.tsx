@@ -113,22 +113,24 @@ export function OptimisationView({ record }: { record: OptimisationRecord }) {
         ) : null}
       </p>
       {record.detail ? <p className="text-xs text-slate-600">{record.detail}</p> : null}
-      <table className="w-full text-left text-xs" data-testid="optimisation-candidates">
-        <thead className="text-slate-600">
-          <tr>
-            <th className="py-1 pr-3 font-medium">Round</th>
-            <th className="py-1 pr-3 font-medium">Version ← parent</th>
-            <th className="py-1 pr-3 font-medium">Train</th>
-            <th className="py-1 pr-3 font-medium">Held-out vs parent</th>
-            <th className="py-1 font-medium">Front</th>
-          </tr>
-        </thead>
-        <tbody>
-          {record.candidates.map((candidate) => (
-            <CandidateRow key={candidate.key} candidate={candidate} />
-          ))}
-        </tbody>
-      </table>
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Candidates (scroll sideways on a narrow screen)">
+        <table className="w-full text-left text-xs" data-testid="optimisation-candidates">
+          <thead className="text-slate-600">
+            <tr>
+              <th className="py-1 pr-3 font-medium">Round</th>
+              <th className="py-1 pr-3 font-medium">Version ← parent</th>
+              <th className="py-1 pr-3 font-medium">Train</th>
+              <th className="py-1 pr-3 font-medium">Held-out vs parent</th>
+              <th className="py-1 font-medium">Front</th>
+            </tr>
+          </thead>
+          <tbody>
+            {record.candidates.map((candidate) => (
+              <CandidateRow key={candidate.key} candidate={candidate} />
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
