@@ -181,4 +181,22 @@ describe("the reflective optimiser on the demo model", () => {
     // Only the new steps started experiments: round 1's train evaluation and its held-out test.
     expect((await context.experiments.list()).length).toBe(before + 2);
   }, 60_000);
+
+  it("with repeats, every evaluation runs each task that many times and its interval is the bootstrap over tasks and repetitions", async () => {
+    const context = demo({ store: new MemoryRunStore(), templates: new MemoryTemplateStore() });
+    const experimentId = await source(context, 1);
+    const created = await context.optimiser.create({ experimentId, role: "actor", rounds: 1, candidatesPerRound: 1, repeats: 2 });
+    const done = await context.optimiser.run(created.id, inProcessDriver(context));
+    expect(done.status, done.detail ?? "").toBe("done");
+    const [start, candidate] = done.candidates;
+    for (const evaluated of [start!, candidate!]) {
+      expect(evaluated.train).toMatchObject({ n: 8, repeats: 2 });
+      const summary = await context.experiments.summary(evaluated.trainExperimentId!);
+      expect(summary.experiment.definition.repeats).toBe(2);
+      expect(summary.arms[0]!.intervalMethod).toBe("bootstrap");
+      expect(summary.cells).toHaveLength(16);
+      for (const share of Object.values(evaluated.trainByTask!)) expect([0, 0.5, 1]).toContain(share);
+    }
+    expect(candidate!.heldOut).toMatchObject({ n: 4, repeats: 2 });
+  }, 60_000);
 });
