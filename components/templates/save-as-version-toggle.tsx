@@ -9,7 +9,8 @@ export type SaveAsVersion = { message: string } | null;
  * A checkbox and a message field under a mid-run prompt edit: when ticked, the
  * edit also saves its text as a new version of the run's template in the
  * library (`saveAsVersion` of the prompt edit), so the wording can be reused
- * in other runs and compared (A/B).
+ * in other runs and compared (A/B). Built-ins are read-only: an edit of one
+ * goes into a new template whose first version's parent is the built-in's.
  */
 export function SaveAsVersionToggle({ role, value, onChange, disabled }: { role: "actor" | "reflector"; value: SaveAsVersion; onChange: (value: SaveAsVersion) => void; disabled?: boolean }) {
   const id = useId();
@@ -19,6 +20,7 @@ export function SaveAsVersionToggle({ role, value, onChange, disabled }: { role:
         <input type="checkbox" className="accent-sky-700" checked={value !== null} disabled={disabled} onChange={(event) => onChange(event.target.checked ? { message: "" } : null)} data-testid={`save-as-version-${role}`} />
         Also save as a new version in the template library
       </label>
+      {value !== null ? <p className="text-slate-500">A built-in template stays as it is: your text becomes the first version of a new template edited from it.</p> : null}
       {value !== null ? (
         <input
           id={id}

@@ -278,11 +278,12 @@ export class TemplateService {
   }
 
   /**
-   * A prompt edit with its library version settled (issue 14): `versionId` given
-   * → the edit takes that version's text and canonical id; `saveAsVersion` given
-   * → `text` is saved as a new version of the run's current template for the
-   * role (created in the library when it is not there) and the edit records its
-   * id. Other edits are returned as they are.
+   * A prompt edit with its library version settled: `versionId` given → the
+   * edit takes that version's text and canonical id; `saveAsVersion` given →
+   * `text` is saved into the library template the run's current text came from,
+   * by {@link TemplateService.saveEdit}'s rule (onto a built-in it creates a new
+   * template, so every door treats built-ins alike), and the edit records the
+   * version's id. Other edits are returned as they are.
    */
   async resolvePromptEdit(edit: EditRequest, current: PromptTemplate | undefined, family: EnvironmentId): Promise<EditRequest> {
     if (edit.kind !== "prompt") return edit;
@@ -295,12 +296,14 @@ export class TemplateService {
     }
     if (edit.saveAsVersion === undefined) return edit;
     await this.ensureSeeded();
-    const templateId = current?.id ?? `${family}/${edit.role}`;
+    const parent = current?.versionId ? await this.store.getVersion(current.versionId) : null;
+    // The library template the run's text came from: after an earlier save-as-version onto a built-in,
+    // that is the new template the edit went into, not the built-in the run's slot is named after.
+    const templateId = parent?.templateId ?? current?.id ?? `${family}/${edit.role}`;
     if (!(await this.store.getTemplate(templateId))) {
       await this.store.createTemplate({ id: templateId, name: templateId, family, role: edit.role, strategy: null, builtIn: false, source: null, labels: {}, createdAt: new Date().toISOString() });
     }
-    const parent = current?.versionId ? await this.store.getVersion(current.versionId) : null;
-    const { version } = await this.saveVersion(templateId, {
+    const { version } = await this.saveEdit(templateId, {
       text: edit.text,
       message: edit.saveAsVersion.message,
       parentId: parent?.templateId === templateId ? parent.id : undefined,

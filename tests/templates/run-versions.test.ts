@@ -100,13 +100,21 @@ describe("runs and template versions", () => {
     await context.service.edit(run.id, { kind: "prompt", role: "reflector", text: `${qaReflectorTemplate.text}\nEDITED-WHILE-PAUSED`, saveAsVersion: { message: "from a paused run" } });
     const events = (await context.service.events(run.id)).events;
     const edit = events.find((event): event is Extract<RunEvent, { type: "prompt-edit" }> => event.type === "prompt-edit")!;
-    const saved = await context.templates.resolve("qa/reflect@latest");
-    expect(saved.version).toMatchObject({ number: 2, message: "from a paused run", parentId: templateVersionId("qa/reflect", qaReflectorTemplate.text) });
+    // The built-in stays read-only: the edit went into a new template whose v1's parent is the built-in version.
+    expect((await context.templates.resolve("qa/reflect@latest")).version.number).toBe(1);
+    const saved = await context.templates.resolve(edit.data.newTemplate.versionId!);
+    expect(saved.template).toMatchObject({ builtIn: false, family: "qa", role: "reflector" });
+    expect(saved.version).toMatchObject({ number: 1, message: "from a paused run", parentId: templateVersionId("qa/reflect", qaReflectorTemplate.text) });
     expect(edit.data.newTemplate).toMatchObject({ id: "qa/reflect", versionId: saved.version.id, text: saved.version.text });
+    // A second save from the same run goes into that new template, as its v2.
+    await context.service.edit(run.id, { kind: "prompt", role: "reflector", text: `${qaReflectorTemplate.text}\nEDITED-TWICE`, saveAsVersion: { message: "again" } });
+    const edits = (await context.service.events(run.id)).events.filter((event): event is Extract<RunEvent, { type: "prompt-edit" }> => event.type === "prompt-edit");
+    const second = await context.templates.resolve(edits[1]!.data.newTemplate.versionId!);
+    expect(second.version).toMatchObject({ templateId: saved.template.id, number: 2, parentId: saved.version.id });
     expect(edit.data.oldTemplate.versionId).toBe(templateVersionId("qa/reflect", qaReflectorTemplate.text));
 
     // "Same checkpoint, template B": fork from run start naming a version; the edit carries that version's text and id.
-    const fork = await context.service.fork(run.id, { atSeq: 1, replay: "recorded", edits: [{ kind: "prompt", role: "reflector", text: "ignored: the version's text is used", versionId: "qa/reflect@v2" }] });
+    const fork = await context.service.fork(run.id, { atSeq: 1, replay: "recorded", edits: [{ kind: "prompt", role: "reflector", text: "ignored: the version's text is used", versionId: saved.version.id }] });
     const forkEvents = (await context.service.events(run.id, 0, fork.branchId)).events;
     const forkEdit = forkEvents.find((event): event is Extract<RunEvent, { type: "prompt-edit" }> => event.type === "prompt-edit" && event.branchId === fork.branchId);
     expect(forkEdit?.data.newTemplate).toMatchObject({ text: saved.version.text, versionId: saved.version.id });
