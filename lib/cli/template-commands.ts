@@ -27,7 +27,7 @@ export function templateChoiceOf(values: readonly string[] | undefined): Templat
   const choice: TemplateVersionChoice = {};
   for (const value of values) {
     const match = /^(actor|reflector)=(\S+)$/.exec(value.trim());
-    if (!match) throw new Error(`--template "${value}": write role=<version>, role actor or reflector, e.g. --template reflector=qa/reflect@candidate.`);
+    if (!match) throw new Error(`--template "${value}": write role=<version>, role actor or reflector, e.g. --template reflector=qa/reflect@v1.`);
     choice[match[1] as "actor" | "reflector"] = match[2]!;
   }
   return choice;
