@@ -17,6 +17,11 @@ export interface EnvironmentEntry {
   /** The standard formats this family imports, for help texts. */
   importFormats: string;
   /**
+   * The family's Evaluator also reports hidden tests besides the ones the agent sees (internal
+   * tests), so a false positive — internal pass, hidden fail — is measurable (paper §4.3).
+   */
+  hiddenTests: boolean;
+  /**
    * Parses a dataset file. Broken records are reported in `problems` and the rest
    * load; an unreadable file throws AppError("invalid-dataset").
    */
@@ -29,6 +34,7 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
     label: "Multi-hop QA (HotpotQA style)",
     builtinTasks: builtinQaTasks,
     importFormats: "HotpotQA JSON (distractor setting: question, answer, supporting_facts, context)",
+    hiddenTests: false,
     importTaskSet: (content) => loadHotpotQa(content),
   },
   code: {
@@ -38,6 +44,7 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
     builtinTasks: builtinCodeTasks as ReadonlyArray<Record<string, unknown>>,
     importFormats:
       "JSON Lines or a JSON array (optionally .gz): HumanEval (task_id, prompt, canonical_solution, test, entry_point), MBPP (task_id, text, code, test_list, test_setup_code), MultiPL-E JS/TS (name, language, prompt, tests), HumanEval-X JavaScript (task_id, prompt, canonical_solution, test, declaration)",
+    hiddenTests: true,
     importTaskSet: (content) => loadCodeTasks(content) as { tasks: Array<Record<string, unknown>>; problems: string[] },
   },
   household: {
@@ -45,6 +52,7 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
     label: "Household (ALFWorld-style text world)",
     builtinTasks: builtinHouseholdTasks,
     importFormats: "a JSON array of household tasks in this app's scene format (see docs/decisions/0007-household-world.md)",
+    hiddenTests: false,
     importTaskSet: (content) => importHouseholdTaskSet(content),
   },
   open: {
@@ -52,6 +60,7 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
     label: "Open tasks (LLM judge)",
     builtinTasks: builtinOpenTasks,
     importFormats: "a JSON array (or JSON Lines) of open tasks: id, prompt, optional title and referenceNotes, rubric { criteria: [{ id, description, weight }], passThreshold 0–1 } (see docs/decisions/0025-llm-judge-open-tasks.md)",
+    hiddenTests: false,
     importTaskSet: (content) => loadOpenTasks(content),
   },
 };

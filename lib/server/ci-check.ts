@@ -7,6 +7,7 @@ import type { ArmInput, ExperimentSummary } from "@/lib/domain/experiment";
 import type { ServerContext } from "./app-context";
 import { BUILTIN_TASK_SET } from "./run-service";
 import { decodeBuffer } from "@/lib/environments/code";
+import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 
 /**
  * Runs a `cli check` configuration in this process (docs/template-checks.md): one experiment per
@@ -136,6 +137,7 @@ async function assertEnded(context: ServerContext, summary: ExperimentSummary, l
 export async function runCheck(context: ServerContext, config: CheckConfig, options: RunCheckOptions): Promise<CheckReport> {
   const started = Date.now();
   const log = options.log ?? (() => undefined);
+  assertHiddenTestsWhereNeeded(config);
   const arms = [];
   for (const arm of config.arms) arms.push(await experimentArm(context, arm, config, options.baseDir));
   const checked: CheckedTaskSet[] = [];
@@ -165,9 +167,26 @@ export async function runCheck(context: ServerContext, config: CheckConfig, opti
       calls.cached += arm.calls.cached;
     }
     await assertEnded(context, summary, label);
-    checked.push({ label, summary });
+    checked.push({ label, summary, hiddenTests: environmentEntry(set.family).hiddenTests });
     experiments.push({ taskSet: label, experimentId: summary.experiment.id });
   }
   const { assertions, arms: rows } = evaluateCheck(config, checked);
   return { name: config.name, assertions, arms: rows, experiments, calls, seconds: (Date.now() - started) / 1000, startedAt: new Date(started).toISOString() };
+}
+
+/**
+ * Refuses, before any run, a `false-positive-rate` assertion on a task set whose family's Evaluator
+ * reports no hidden tests (a false positive is an internal pass with a hidden fail: nothing to count).
+ * @throws CheckCouldNotRun naming the assertion and the families that do report hidden tests.
+ */
+export function assertHiddenTestsWhereNeeded(config: CheckConfig): void {
+  config.assertions.forEach((assertion, index) => {
+    if (assertion.metric !== "false-positive-rate") return;
+    const without = config.taskSets.filter((set) => (assertion.taskSet === undefined || taskSetLabel(set) === assertion.taskSet) && !environmentEntry(set.family).hiddenTests);
+    if (without.length === 0) return;
+    const withHidden = availableEnvironments().filter((family) => environmentEntry(family).hiddenTests);
+    throw new CheckCouldNotRun(
+      `assertions[${index}].metric: false-positive-rate needs hidden tests, which the ${without.map((set) => `"${taskSetLabel(set)}"`).join(", ")} task set's family does not report (families with hidden tests: ${withHidden.join(", ")}); name one of those with taskSet.`,
+    );
+  });
 }

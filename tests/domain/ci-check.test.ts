@@ -45,7 +45,6 @@ describe("reflexion.check.json", () => {
     expect(messageOf({ ...base, assertions: [{ arm: "B", metric: "final-success", op: ">=", value: 80 }] })).toMatch(/^check\.json: assertions\[0\]\.value: .*1/);
     expect(messageOf({ ...base, assertions: [{ arm: "C", metric: "final-success", op: ">=", value: 0.8 }] })).toContain('assertions[0].arm: no arm "C" (the arms are "A", "B")');
     expect(messageOf({ ...base, assertions: [{ metric: "paired", candidate: "B", baseline: "B" }] })).toContain("assertions[0].baseline: candidate and baseline must be two different arms");
-    expect(messageOf({ ...base, assertions: [{ arm: "B", metric: "false-positive-rate", op: "<=", value: 0.05 }] })).toContain("assertions[0].metric: false-positive-rate applies to code task sets only");
     expect(messageOf({ ...base, arms: [{ label: "A", strategy: "reflexion", model: "gpt-4" }] })).toContain("arms[0].model: model id must be");
     expect(messageOf({ ...base, arms: [{ label: "A", strategy: "reflexion", templates: { reflector: "ask for a plan" } }] })).toContain("arms[0].templates.reflector");
     expect(messageOf({ ...base, repeat: 3 })).toMatch(/the file: .*repeat/);
@@ -130,7 +129,7 @@ function summary(environment: "qa" | "code", armB: Partial<ArmResult> = {}): Exp
 describe("evaluating assertions on an experiment summary", () => {
   it("final success and success at a trial are shares of the runs, with the summary's interval", () => {
     const config = parse({ ...base, assertions: [{ arm: "A", metric: "final-success", op: ">=", value: 0.9 }, { arm: "B", metric: "success-at-trial", trial: 1, op: ">", value: 0.1 }] });
-    const { assertions, arms } = evaluateCheck(config, [{ label: "qa", summary: summary("qa") }]);
+    const { assertions, arms } = evaluateCheck(config, [{ label: "qa", hiddenTests: false, summary: summary("qa") }]);
     expect(assertions.map((a) => [a.name, a.value, a.interval, a.passed])).toEqual([
       ["qa: A final-success >= 0.9", 1, [0.9, 1], true],
       ["qa: B success-at-trial 1 > 0.1", 0.1, [0, 0.2], false],
@@ -141,13 +140,13 @@ describe("evaluating assertions on an experiment summary", () => {
 
   it("paired: fails only when the candidate is significantly worse (McNemar), whichever arm came first in the experiment", () => {
     const worse = parse({ ...base, assertions: [{ metric: "paired", candidate: "B", baseline: "A" }] });
-    const [result] = evaluateCheck(worse, [{ label: "qa", summary: summary("qa") }]).assertions;
+    const [result] = evaluateCheck(worse, [{ label: "qa", hiddenTests: false, summary: summary("qa") }]).assertions;
     expect(result).toMatchObject({ passed: false, value: -0.8 });
     expect(result!.message).toContain("solved by B only: 0, by A only: 8; exact McNemar p = 0.008");
     expect(result!.message).toContain("B is significantly worse than A");
     // The other way round the candidate is better: `>=` passes, and so does `>` (significantly better).
     const better = parse({ ...base, assertions: [{ metric: "paired", candidate: "A", baseline: "B" }, { metric: "paired", candidate: "A", baseline: "B", op: ">" }] });
-    const results = evaluateCheck(better, [{ label: "qa", summary: summary("qa") }]).assertions;
+    const results = evaluateCheck(better, [{ label: "qa", hiddenTests: false, summary: summary("qa") }]).assertions;
     expect(results.map((r) => [r.passed, r.value])).toEqual([[true, 0.8], [true, 0.8]]);
     const flipped = pairedOf(summary("qa").tests ?? [], "B", "A")!;
     expect([flipped.a, flipped.b, flipped.aOnly, flipped.bOnly]).toEqual(["B", "A", 0, 8]);
@@ -164,7 +163,7 @@ describe("evaluating assertions on an experiment summary", () => {
         { arm: "B", metric: "cost-per-solved", op: "<=", value: 1 },
       ],
     });
-    const results = evaluateCheck(config, [{ label: "code", summary: summary("code", { falsePositives: 3, costPerSolvedUsd: null, costUsd: null }) }]).assertions;
+    const results = evaluateCheck(config, [{ label: "code", hiddenTests: true, summary: summary("code", { falsePositives: 3, costPerSolvedUsd: null, costUsd: null }) }]).assertions;
     expect(results[0]).toMatchObject({ value: 0.3, passed: false, message: "3 of 10 runs passed the internal tests and failed the hidden ones (30.0 %); required <= 5.0 %." });
     expect(results[0]!.interval![0]).toBeGreaterThan(0.1);
     expect(results[1]).toMatchObject({ value: 0.002, passed: false });

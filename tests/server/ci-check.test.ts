@@ -53,3 +53,22 @@ describe("runCheck: task sets from files and from the uploaded sets", () => {
     await expect(runCheck(context, household, { baseDir: dir })).rejects.toThrow(/or the id or name of an uploaded household task set\) hotpotqa-distractor-reflexion-sample100\.json was not found/);
   }, 60_000);
 });
+
+describe("runCheck: a false-positive rate needs hidden tests", () => {
+  it("refuses, before any run, a false-positive-rate on a family whose Evaluator reports no hidden tests", async () => {
+    context = demoContext().context;
+    const config = parseCheckConfig(
+      JSON.stringify({
+        name: "fp on qa",
+        taskSets: [{ family: "qa", dataset: "builtin" }],
+        arms: [{ label: "reflexion", strategy: "reflexion" }],
+        assertions: [{ arm: "reflexion", metric: "false-positive-rate", op: "<=", value: 0.05 }],
+      }),
+      "check.json",
+    );
+    const attempt = runCheck(context, config, { baseDir: dir });
+    await expect(attempt).rejects.toBeInstanceOf(CheckCouldNotRun);
+    await expect(attempt).rejects.toThrow(/assertions\[0\]\.metric: false-positive-rate needs hidden tests.*"qa".*families with hidden tests: code/);
+    expect(await context.experiments.list()).toHaveLength(0);
+  });
+});

@@ -17,7 +17,20 @@ const version = (extra: Partial<LineageNode> = {}): LineageNode => ({
 });
 
 function render(node: LineageNode, actions: Partial<LineageActions> = {}): string {
-  const props = { id: node.versionId, data: { version: node, versionId: node.versionId, hasParent: node.parentId !== null, isRoot: false } } as unknown as Parameters<typeof LineageVersionNode>[0];
+  const props: Parameters<typeof LineageVersionNode>[0] = {
+    id: node.versionId,
+    type: "version",
+    data: { version: node, versionId: node.versionId, hasParent: node.parentId !== null, isRoot: false },
+    dragging: false,
+    zIndex: 0,
+    selectable: false,
+    deletable: false,
+    selected: false,
+    draggable: false,
+    isConnectable: false,
+    positionAbsoluteX: 0,
+    positionAbsoluteY: 0,
+  };
   const value: LineageActions = { diff: () => {}, accept: () => {}, acceptLabel: "accepted", accepting: null, ...actions };
   return renderToStaticMarkup(createElement(ReactFlowProvider, null, createElement(LineageActionsContext.Provider, { value }, createElement(LineageVersionNode, props))));
 }
