@@ -10,6 +10,7 @@ import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { fetchJson, isNotFound } from "@/lib/query/fetch-json";
 import { parseRunUrlState, runMomentHref } from "@/lib/query/url-state";
+import { DEMO_MODEL_NOTE, isDemoModel } from "@/lib/domain/model-id";
 
 const OUTCOME_TONE = { success: "green", failure: "red", cancelled: "neutral" } as const;
 
@@ -22,7 +23,7 @@ function RunRow({ run, href }: { run: SharedRun; href: string }) {
         </Link>
         <p className="mt-0.5 text-xs text-slate-600">
           {run.environment} · {run.strategy} · model <code className="font-mono">{run.modelId}</code>
-          {run.modelId === "demo" ? " (a scripted stand-in, not an LLM)" : ""} · {run.branches} branch{run.branches === 1 ? "" : "es"} · recorded {new Date(run.createdAt).toLocaleString()}
+          {isDemoModel(run.modelId) ? ` (${DEMO_MODEL_NOTE})` : ""} · {run.branches} branch{run.branches === 1 ? "" : "es"} · recorded {new Date(run.createdAt).toLocaleString()}
         </p>
       </div>
       {run.outcome ? (

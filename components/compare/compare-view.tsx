@@ -18,6 +18,8 @@ import { cn } from "@/lib/utils/cn";
 import { RunHistory } from "./run-history";
 import { RunPicker } from "./run-picker";
 import { TrialLanes, type LaneRun } from "./trial-lanes";
+import { isDemoModel } from "@/lib/domain/model-id";
+import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
 
 /** Keeps a live run's events streaming into the query cache the compare view reads (renders nothing). */
 function FollowRun({ runId }: { runId: string }) {
@@ -168,7 +170,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
                 </p>
                 <p className="text-slate-600">
                   <code className="font-mono">{run.detail.modelId}</code>
-                  {run.detail.modelId === "demo" ? <span className="ml-1 text-violet-700">scripted stand-in, not a real LLM</span> : null} · {run.state?.trials.length ?? run.detail.trials}{" "}
+                  {isDemoModel(run.detail.modelId) ? <ScriptedStandIn full className="ml-1 text-violet-700" /> : null} · {run.state?.trials.length ?? run.detail.trials}{" "}
                   {(run.state?.trials.length ?? run.detail.trials) === 1 ? "trial" : "trials"}
                 </p>
               </div>

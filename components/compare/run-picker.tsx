@@ -15,6 +15,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { StatusPill } from "@/components/ui/status-pill";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
+import { isDemoModel } from "@/lib/domain/model-id";
+import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
 
 /**
  * Add a run to the comparison: the recent runs of the same task (any strategy
@@ -57,7 +59,7 @@ export function RunPicker({ current, task }: { current: readonly string[]; task:
                 </Link>
                 <span className="text-slate-700">{strategyLabel(run.strategy, task.environment)}</span>
                 <code className="font-mono text-slate-700">{run.modelId}</code>
-                {run.modelId === "demo" ? <span className="text-[11px] text-violet-700">scripted stand-in</span> : null}
+                {isDemoModel(run.modelId) ? <ScriptedStandIn /> : null}
                 <span className="text-slate-600">{run.solvedAtTrial !== null ? `✓ solved at trial ${run.solvedAtTrial}` : (run.outcome ?? "not finished")}</span>
                 <Link href={`/experiments/${encodeURIComponent(run.experimentId)}`} className="ml-auto truncate text-slate-500 hover:underline">
                   {run.experimentName}
@@ -110,7 +112,7 @@ export function RunPicker({ current, task }: { current: readonly string[]; task:
               </Link>
               {task ? null : <span className="truncate text-slate-700">{run.title}</span>}
               <code className="font-mono text-slate-700">{run.modelId}</code>
-              {run.modelId === "demo" ? <span className="text-[11px] text-violet-700">scripted stand-in</span> : null}
+              {isDemoModel(run.modelId) ? <ScriptedStandIn /> : null}
               <StatusPill status={run.status} />
               {run.outcome ? <span className="text-slate-600">{run.outcome}</span> : null}
               <span className="ml-auto text-slate-500">{formatShortTime(run.createdAt)}</span>

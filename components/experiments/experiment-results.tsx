@@ -22,6 +22,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { ArmTable } from "./arm-table";
 import { ExperimentProgress } from "./experiment-progress";
 import { ExperimentStatusBadge } from "./experiment-status";
+import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 import { FAMILY_NAME, isScriptedModel, METRIC_EXPLANATION, METRIC_NAME, OracleLabel } from "./labels";
 import { SuccessCurves } from "./success-curves";
 import { TaskGrid } from "./task-grid";
@@ -224,7 +225,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         </div>
         {usesDemo ? (
           <Notice tone="info" data-testid="experiment-demo-notice">
-            <strong>Demo model — a scripted stand-in, not a real LLM.</strong>{" "}
+            <strong>Demo model — {DEMO_MODEL_NOTE}.</strong>{" "}
             {definition.taskSet === "builtin"
               ? "On the built-in tasks it fails trial 1, reflects and then succeeds under Reflexion, and keeps failing without memory: these curves show how the playground measures, not how a real model performs."
               : "It has scripts only for the built-in tasks; on an uploaded set it answers without a script and fails, so these curves say nothing about the strategies. Pick a real model for uploaded tasks."}

@@ -1,6 +1,8 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import { Badge } from "@/components/ui/badge";
 import { armStyle } from "@/lib/graph/arm-palette";
+import { isDemoModel } from "@/lib/domain/model-id";
+import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
 
 /** What a solved task means per family, as the paper reports it. */
 export const METRIC_NAME: Record<EnvironmentId, string> = {
@@ -38,15 +40,13 @@ export function OracleLabel() {
 /** Marks the demo model wherever a model id is shown. */
 export function ScriptedLabel() {
   return (
-    <span className="whitespace-nowrap text-[11px] text-violet-700" data-testid="scripted-model-label">
-      scripted stand-in, not a real LLM
-    </span>
+<ScriptedStandIn full className="whitespace-nowrap text-[11px] text-violet-700" testId="scripted-model-label" />
   );
 }
 
 /** True for the offline demo model (`GET /api/models` flags it `scripted`; its id is `demo`). */
 export function isScriptedModel(modelId: string, scripted?: ReadonlySet<string>): boolean {
-  return modelId === "demo" || (scripted?.has(modelId) ?? false);
+  return isDemoModel(modelId) || (scripted?.has(modelId) ?? false);
 }
 
 export { ARM_STYLES, armStyle } from "@/lib/graph/arm-palette";

@@ -27,6 +27,8 @@ import { ArmTemplatePickers } from "@/components/templates/arm-template-pickers"
 import { RoleModelFields } from "@/components/settings/role-model-fields";
 import { RunExtrasFields } from "@/components/costs/run-extras-fields";
 import { formRoles } from "@/lib/query/role-models";
+import { modelOptionLabel } from "@/lib/domain/model-id";
+import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
 
 const BUILTIN = "builtin";
 const MAX_ARMS = 8;
@@ -503,11 +505,11 @@ function ArmRow({
           {!models ? <option value="">{modelsError ? "Could not load models" : "Loading…"}</option> : null}
           {models?.models.map((model) => (
             <option key={model.id} value={model.id}>
-              {model.scripted && !/scripted/i.test(model.label) ? `${model.label} — scripted stand-in` : model.label}
+              {modelOptionLabel(model)}
             </option>
           ))}
         </select>
-        {scripted ? <span className="mt-0.5 block text-[11px] text-violet-700">scripted stand-in, not a real LLM</span> : null}
+        {scripted ? <ScriptedStandIn full className="mt-0.5 block text-[11px] text-violet-700" /> : null}
         <div className="mt-1">
           <RoleModelFields
             roles={formRoles(family?.evaluatorUsesModel)}

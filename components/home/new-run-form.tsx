@@ -24,6 +24,7 @@ import { TemplateVersionPickers } from "@/components/templates/template-version-
 import { templateVersionsRequest } from "@/lib/query/template-picker";
 import { RoleModelFields } from "@/components/settings/role-model-fields";
 import { formRoles, roleModelsFromDrafts, type RoleModelDrafts } from "@/lib/query/role-models";
+import { DEMO_MODEL_NOTE, modelOptionLabel } from "@/lib/domain/model-id";
 
 const BUILTIN = "builtin";
 
@@ -317,7 +318,7 @@ export function NewRunForm() {
           hint={
             selectedModel?.scripted ? (
               <span className="text-violet-800">
-                Demo model — a scripted stand-in, not a real LLM. It plays the built-in tasks (fail, reflect, succeed) offline.{" "}
+                Demo model — {DEMO_MODEL_NOTE}. It plays the built-in tasks (fail, reflect, succeed) offline.{" "}
                 <span data-testid="demo-speed-hint">
                   Too fast to watch? Replay the run at class speed with the Replay bar on its page, or start the server with{" "}
                   <code className="font-mono">REFLEXION_DEMO_DELAY_MS=800</code> to slow every demo call.
@@ -339,7 +340,7 @@ export function NewRunForm() {
             {!models.data ? <option value="">{models.error ? "Could not load models" : "Loading…"}</option> : null}
             {models.data?.models.map((model) => (
               <option key={model.id} value={model.id}>
-                {model.scripted && !/scripted/i.test(model.label) ? `${model.label} — scripted stand-in, not a real LLM` : model.label}
+                {modelOptionLabel(model)}
               </option>
             ))}
           </select>

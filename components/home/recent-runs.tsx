@@ -9,6 +9,8 @@ import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { StatusPill } from "@/components/ui/status-pill";
 import { strategyLabel } from "@/components/ui/strategy-labels";
+import { isDemoModel } from "@/lib/domain/model-id";
+import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
 
 const outcomeTone = { success: "green", failure: "red", cancelled: "neutral" } as const;
 
@@ -61,7 +63,7 @@ export function RecentRuns() {
                   <td className="whitespace-nowrap px-2 py-2 text-xs text-slate-700">{strategyLabel(run.strategy, run.environment)}</td>
                   <td className="px-2 py-2">
                     <code className="font-mono text-xs text-slate-800">{run.modelId}</code>
-                    {run.modelId === "demo" ? <span className="block whitespace-nowrap text-[11px] text-violet-700">scripted stand-in</span> : null}
+                    {isDemoModel(run.modelId) ? <ScriptedStandIn className="block whitespace-nowrap text-[11px] text-violet-700" /> : null}
                   </td>
                   <td className="px-2 py-2 text-right tabular-nums text-slate-800">{run.trials}</td>
                   <td className="px-2 py-2">{run.outcome ? <Badge tone={outcomeTone[run.outcome]}>{run.outcome}</Badge> : <span className="text-xs text-slate-500">—</span>}</td>

@@ -2,6 +2,7 @@ import type { RunState } from "@/lib/domain/fold-run";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 import { Facts, Section } from "./blocks";
+import { describeModelId } from "@/lib/domain/model-id";
 
 /** What the label says, everywhere a judge's verdict is shown (issue 16 part 6). */
 export const JUDGE_OPINION_LABEL = "a model's opinion, not an oracle";
@@ -86,7 +87,7 @@ export function JudgeEvaluationView({ state, trial }: { state: Pick<RunState, "t
       <div className="mt-3">
         <Facts
           rows={[
-            ["Judge model", <span key="m" data-testid="judge-model">{judge.modelId === "demo" ? "demo (a scripted stand-in, not an LLM)" : judge.modelId}</span>],
+            ["Judge model", <span key="m" data-testid="judge-model">{describeModelId(judge.modelId)}</span>],
             ["Judge template", judge.templateId],
             ["Asked", judge.attempts === 1 ? "once" : `${judge.attempts} times (the first answer could not be read: ${judge.firstProblem ?? "unknown"})`],
           ]}

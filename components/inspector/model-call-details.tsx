@@ -8,9 +8,8 @@ import { Facts, Section, TextBlock } from "./blocks";
 import { MemoryInPrompt } from "./memory-in-prompt";
 import { PromptViewer } from "./prompt-viewer";
 import { TemplateVersionLine } from "./template-version-line";
-
-/** The scripted offline stand-in (see `GET /api/models`, `scripted: true`). */
-const DEMO_MODEL_ID = "demo";
+import { isDemoModel } from "@/lib/domain/model-id";
+import { DemoModelBadge } from "@/components/ui/scripted-stand-in";
 
 /** One recorded model call as the run's fold holds it. */
 export type ModelCall = RunState["calls"][string];
@@ -36,7 +35,7 @@ export function ModelCallDetails({ call, state, title = "Model call", byPerson =
     );
   }
   // The demo model answers from a script: never let "live" suggest a real LLM answered.
-  const demo = call.settings.modelId === DEMO_MODEL_ID;
+  const demo = isDemoModel(call.settings.modelId);
   const source = call.source === "cache" ? "cache" : demo ? "scripted" : "live";
   const actorMemory = call.role === "actor" ? state.trials.find((trial) => trial.trial === call.trial)?.memory : undefined;
   return (
@@ -60,9 +59,7 @@ export function ModelCallDetails({ call, state, title = "Model call", byPerson =
                     {call.settings.modelId}
                   </code>
                   {demo ? (
-                    <Badge tone="violet" data-testid="inspector-demo-badge" className="whitespace-normal">
-                      demo — scripted stand-in, not a real LLM
-                    </Badge>
+                    <DemoModelBadge prefix="demo" testId="inspector-demo-badge" className="whitespace-normal" />
                   ) : null}
                 </span>,
               ],

@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { useDialogFocus } from "@/components/ui/use-dialog-focus";
 import { ForkTemplateChoiceFields, hasTemplateChoice, templateEditsOf, type ForkTemplateChoice } from "@/components/templates/fork-template-choice";
+import { DEMO_MODEL_ID, modelOptionLabel } from "@/lib/domain/model-id";
 
 /** What the dialog forks: the checkpoint after a trial's evaluation or reflection, and that reflection if there is one. */
 export interface ForkTarget {
@@ -22,9 +23,6 @@ export interface ForkTarget {
   /** After an evaluation: what the new branch does next (null after a reflection, or when unknown). */
   outlook?: ForkOutlook | null;
 }
-
-/** The scripted offline stand-in every install has (lib/llm): the default model of a fork of an imported run. */
-export const DEMO_MODEL_ID = "demo";
 
 /** A model edit for both roles: the fork of an imported run calls this model instead of the logged one. */
 export function modelEditsFor(modelId: string): EditRequest[] {
@@ -168,7 +166,7 @@ export function ForkDialog({
             >
               {(models.data?.models ?? [{ id: DEMO_MODEL_ID, label: "Demo", scripted: true }]).map((model) => (
                 <option key={model.id} value={model.id}>
-                  {model.scripted && !/stand-in/i.test(model.label) ? `${model.label} (scripted stand-in, not a real model)` : model.label}
+                  {modelOptionLabel(model)}
                 </option>
               ))}
             </select>

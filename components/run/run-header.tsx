@@ -20,6 +20,8 @@ import { FocusNodeFromUrl } from "@/components/reflections/focus-node-from-url";
 import { BranchSwitcher } from "./branch-switcher";
 import { RunControls } from "./run-controls";
 import { callInFlightLabel, retryLabel, showsLiveDot, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
+import { isDemoModel } from "@/lib/domain/model-id";
+import { DemoModelBadge } from "@/components/ui/scripted-stand-in";
 
 function ConnectionDot({ connection, status }: { connection: StreamConnection; status: RunStatus | null }) {
   if (connection === "idle" || connection === "closed") return null;
@@ -212,11 +214,7 @@ export function RunHeader({
             {modelId ? (
               <span className="inline-flex items-center gap-1.5">
                 model <code data-testid="run-model" className="font-mono text-slate-800">{modelId}</code>
-                {modelId === "demo" ? (
-                  <Badge tone="violet" data-testid="demo-model-badge">
-                    Demo model — scripted stand-in, not a real LLM
-                  </Badge>
-                ) : null}
+                {isDemoModel(modelId) ? <DemoModelBadge testId="demo-model-badge" /> : null}
               </span>
             ) : null}
             {roleModels ? (

@@ -4,6 +4,7 @@ import { useId } from "react";
 import type { ModelsResponse } from "@/lib/domain/api";
 import { EMPTY_ROLE_DRAFT, ROLE_LABELS, type FormRole, type RoleModelDraft, type RoleModelDrafts } from "@/lib/query/role-models";
 import { cn } from "@/lib/utils/cn";
+import { modelOptionLabel } from "@/lib/domain/model-id";
 
 const ROLE_HINTS: Record<FormRole, string> = {
   actor: "Writes each Thought and Action.",
@@ -78,7 +79,7 @@ export function RoleModelFields({
                     <option value="">Same as the run&apos;s model</option>
                     {models?.models.map((m) => (
                       <option key={m.id} value={m.id}>
-                        {m.scripted && !/scripted/i.test(m.label) ? `${m.label} — scripted stand-in` : m.label}
+                        {modelOptionLabel(m)}
                       </option>
                     ))}
                   </select>

@@ -21,6 +21,7 @@ import { armWithVersionReferences } from "./template-commands";
 import { shortHash } from "@/lib/domain/dataset-pin";
 import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
 import { describeTests, registerCompareCommand, temperatureArg } from "./experiment-compare";
+import { DEMO_MODEL_NOTE, isDemoModel } from "@/lib/domain/model-id";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
   env: string;
@@ -202,8 +203,8 @@ function describe(summary: ExperimentSummary): string {
       .join(" · ");
     const cost = arm.costUsd === null ? "cost unknown" : `$${arm.costUsd.toFixed(4)}`;
     const perSolved = arm.costPerSolvedUsd === null || arm.costPerSolvedUsd === undefined ? "" : `, $${arm.costPerSolvedUsd.toFixed(4)} per solved run`;
-    const seeded = arm.modelId === "demo" && repeats > 1 ? `; ${DEMO_VARIATION_NOTE}` : "";
-    const demo = arm.modelId === "demo" ? ` — demo model: a scripted stand-in, not an LLM${seeded}` : "";
+    const seeded = isDemoModel(arm.modelId) && repeats > 1 ? `; ${DEMO_VARIATION_NOTE}` : "";
+    const demo = isDemoModel(arm.modelId) ? ` — demo model: ${DEMO_MODEL_NOTE}${seeded}` : "";
     lines.push(`  ${arm.label} [${arm.strategy}, ${arm.modelId}${demo}]`);
     lines.push(`    solved by trial: ${curve}`);
     lines.push(`    model calls ${arm.calls.live} live, ${arm.calls.cached} served from the cache; tokens in/out ${arm.tokens.input}/${arm.tokens.output}; ${cost}${perSolved}`);

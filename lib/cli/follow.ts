@@ -4,6 +4,7 @@ import type { ServerContext } from "@/lib/server/app-context";
 import { spendText, suggestedBudget } from "@/lib/domain/budget";
 import { foldRun } from "@/lib/domain/fold-run";
 import { formatEventLine } from "./format-event";
+import { DEMO_MODEL_NOTE, describeModelId, isDemoModel } from "@/lib/domain/model-id";
 
 /** How often `follow` re-reads the log for events other processes appended, in ms. */
 const POLL_MS = 200;
@@ -86,9 +87,8 @@ export const EXIT_BUDGET_EXHAUSTED = 3;
 export function modelsText(models: { actor: { modelId: string }; reflector: { modelId: string }; evaluator?: { modelId: string } | null }): string {
   const roles: Array<[string, string]> = [["Actor", models.actor.modelId], ...(models.evaluator ? ([["Evaluator", models.evaluator.modelId]] as Array<[string, string]>) : []), ["Self-Reflection", models.reflector.modelId]];
   const distinct = new Set(roles.map(([, id]) => id));
-  const named = (id: string) => (id === "demo" ? "demo (a scripted stand-in, not an LLM)" : id);
-  if (distinct.size === 1) return models.actor.modelId === "demo" ? " (demo model: a scripted stand-in, not an LLM)" : ` (${models.actor.modelId})`;
-  return ` (${roles.map(([role, id]) => `${role} ${named(id)}`).join(", ")})`;
+  if (distinct.size === 1) return isDemoModel(models.actor.modelId) ? ` (demo model: ${DEMO_MODEL_NOTE})` : ` (${models.actor.modelId})`;
+  return ` (${roles.map(([role, id]) => `${role} ${describeModelId(id)}`).join(", ")})`;
 }
 
 /** Prints the closing lines of a followed branch and returns the exit code. */

@@ -1,5 +1,6 @@
 import { AppError } from "./errors";
-import { longestPrefixMatch, splitModelId } from "./tokenizer";
+import { splitModelId } from "./model-id";
+import { longestPrefixMatch } from "./tokenizer";
 
 /**
  * Context windows of the models the playground knows (prompt + completion, in

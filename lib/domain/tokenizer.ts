@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { ChatMessage } from "./events";
+import { isDemoModel, splitModelId } from "./model-id";
 
 /**
  * Token counts per model, with the `gpt-tokenizer` package (pure JS BPE, the
@@ -141,12 +142,6 @@ const OPENAI_ENCODINGS: ReadonlyArray<[string, Encoding]> = [
   ["text-davinci-002", "p50k_base"],
 ];
 
-/** Splits `provider:model` (`demo` has no colon). Kept here so lib/domain needs nothing from lib/llm. */
-export function splitModelId(modelId: string): { provider: string; model: string } {
-  const colon = modelId.indexOf(":");
-  return colon === -1 ? { provider: modelId, model: modelId } : { provider: modelId.slice(0, colon), model: modelId.slice(colon + 1) };
-}
-
 /** The entry of `table` whose prefix is the longest one `name` starts with (case-insensitive). */
 export function longestPrefixMatch<T>(table: ReadonlyArray<readonly [string, T]>, name: string): T | undefined {
   const lower = name.toLowerCase();
@@ -160,7 +155,7 @@ export function longestPrefixMatch<T>(table: ReadonlyArray<readonly [string, T]>
 /** The tokenizer used for `modelId` and whether it is the model's own (see the table above). */
 export function tokenizerFor(modelId: string): { tokenizer: TokenizerName; exact: boolean } {
   const { provider, model } = splitModelId(modelId);
-  if (provider === "demo") return { tokenizer: "chars/4", exact: false };
+  if (isDemoModel(modelId)) return { tokenizer: "chars/4", exact: false };
   if (provider === "openai") {
     const known = longestPrefixMatch(OPENAI_ENCODINGS, model);
     return known ? { tokenizer: known, exact: true } : { tokenizer: "o200k_base", exact: false };

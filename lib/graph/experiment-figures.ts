@@ -1,5 +1,6 @@
 import { repeatsOf, type ArmResult, type ExperimentSummary } from "@/lib/domain/experiment";
 import { armStyle } from "./arm-palette";
+import { isDemoModel, SCRIPTED_STAND_IN_NOTE } from "@/lib/domain/model-id";
 
 /**
  * Figures of an experiment as standalone SVG text (no browser, no chart library): the cumulative
@@ -48,7 +49,7 @@ function intervalCaption(summary: Pick<ExperimentSummary, "experiment">, arms: r
 /** The figure's second line: tasks, repetitions and models, the demo model named as the stand-in it is. */
 function subtitle(summary: Pick<ExperimentSummary, "experiment" | "arms">): string {
   const definition = summary.experiment.definition;
-  const models = [...new Set(summary.arms.map((arm) => (arm.modelId === "demo" ? "demo model (scripted stand-in, not an LLM)" : arm.modelId)))].join(", ");
+  const models = [...new Set(summary.arms.map((arm) => (isDemoModel(arm.modelId) ? `demo model (${SCRIPTED_STAND_IN_NOTE})` : arm.modelId)))].join(", ");
   const repeats = repeatsOf(definition);
   return `${definition.taskIds.length} ${definition.environment} tasks × ${repeats} repetition${repeats === 1 ? "" : "s"} · ${models}`;
 }

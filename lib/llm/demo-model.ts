@@ -8,6 +8,7 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
 import { MEMORY_SUMMARY_LIST_HEADER, MEMORY_SUMMARY_PROMPT_END } from "@/lib/domain/memory-summary";
 import { estimateTokens } from "./token-estimate";
@@ -34,8 +35,8 @@ export type { DemoScriptBook };
 /** Provider id reported by the demo model (`LanguageModelV3.provider`). */
 export const DEMO_PROVIDER = "demo";
 
-/** Model id of the demo model, both as `LanguageModelV3.modelId` and as the app's model id. */
-export const DEMO_MODEL_ID = "demo";
+/** Model id of the demo model, both as `LanguageModelV3.modelId` and as the app's model id (lib/domain/model-id). */
+export { DEMO_MODEL_ID };
 
 /** Options for {@link createDemoModel}. */
 export interface DemoModelOptions {

@@ -1,5 +1,5 @@
 import type { PriceRow } from "@/lib/domain/prices";
-import { parseModelId } from "./model-id";
+import { isDemoModel, parseModelId, splitModelId } from "@/lib/domain/model-id";
 
 /**
  * Model prices, for the cost recorded on each model call (issue 16 part 3;
@@ -57,11 +57,10 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = Object.fromEnt
 /** The seed table as price rows (stable ids, {@link SEED_PRICES_DATE}). */
 export function seedPriceRows(): PriceRow[] {
   return Object.entries(SEED).map(([modelId, [input, output, cached]]) => {
-    const [provider, ...rest] = modelId.split(":");
-    const model = rest.join(":");
+    const { provider, model } = splitModelId(modelId);
     return {
       id: `pr-seed-${provider}-${model}`,
-      provider: provider ?? "",
+      provider,
       model,
       inputUsdPerMTok: input,
       outputUsdPerMTok: output,
@@ -137,7 +136,7 @@ export class PriceBook {
 
   /** Prices one call made at `at`; see {@link costAt}. */
   price(modelId: string, usage: PricedUsage, at?: string): PricedCall {
-    if (parseModelId(modelId).provider === "demo") return { costUsd: 0, price: null };
+    if (isDemoModel(modelId)) return { costUsd: 0, price: null };
     const row = this.rowFor(modelId, at);
     if (!row) return { costUsd: null, price: null };
     return { costUsd: costAt(row, usage), price: { rowId: row.id, enteredAt: row.enteredAt } };
@@ -152,8 +151,7 @@ const SEED_BOOK = new PriceBook(seedPriceRows());
  * cannot tell — add a row for it). The demo model costs 0.
  */
 export function priceOf(modelId: string): ModelPrice | null {
-  const { provider } = parseModelId(modelId);
-  if (provider === "demo") return { inputUsdPerMTok: 0, outputUsdPerMTok: 0, cachedInputUsdPerMTok: 0 };
+  if (isDemoModel(modelId)) return { inputUsdPerMTok: 0, outputUsdPerMTok: 0, cachedInputUsdPerMTok: 0 };
   const row = SEED_BOOK.rowFor(modelId, "9999");
   return row ? { inputUsdPerMTok: row.inputUsdPerMTok, outputUsdPerMTok: row.outputUsdPerMTok, cachedInputUsdPerMTok: row.cachedInputUsdPerMTok } : null;
 }

@@ -10,11 +10,11 @@ import type { ModelsResponse } from "@/lib/domain/api";
 import { modelIdSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { DEMO_MODEL_ID, createDemoModel, type DemoScriptBook } from "./demo-model";
-import { CONFIGURABLE_PROVIDERS, parseModelId, type ConfigurableProvider, type ParsedModelId, type ProviderName } from "./model-id";
+import { CONFIGURABLE_PROVIDERS, DEMO_MODEL_LABEL, parseModelId, type ConfigurableProvider, type ParsedModelId, type ProviderName } from "@/lib/domain/model-id";
 import { hasUrlCredentials } from "@/lib/domain/url-credentials";
 
-/** Re-exported from model-id.ts so callers can import everything about model ids from the registry. */
-export { CONFIGURABLE_PROVIDERS, parseModelId, type ConfigurableProvider, type ParsedModelId, type ProviderName } from "./model-id";
+/** Re-exported from lib/domain/model-id.ts so callers can import everything about model ids from the registry. */
+export { CONFIGURABLE_PROVIDERS, parseModelId, type ConfigurableProvider, type ParsedModelId, type ProviderName } from "@/lib/domain/model-id";
 
 /**
  * Resolves the app's model ids (`demo`, `openai:<m>`, `anthropic:<m>`, `google:<m>`,
@@ -335,8 +335,8 @@ export function resolveModelId(modelId: string, env: ProviderEnv = process.env):
 /** One entry of the model picker (shape of `modelOptionSchema`). */
 export type ModelOption = ModelsResponse["models"][number];
 
-/** Label of the demo model in the picker; says plainly that it is scripted. */
-export const DEMO_MODEL_LABEL = "Demo (scripted stand-in, offline)";
+/** Label of the demo model in the picker (defined in lib/domain/model-id). */
+export { DEMO_MODEL_LABEL };
 
 /** Suggested models per hosted provider, first = that provider's default. */
 export const SUGGESTED_MODELS: Record<"openai" | "anthropic" | "google", readonly { model: string; label: string }[]> = {

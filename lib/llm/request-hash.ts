@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ChatMessage } from "@/lib/domain/events";
 import type { ModelRequest } from "@/lib/engine/ports";
-import { parseModelId } from "./model-id";
+import { parseModelId } from "@/lib/domain/model-id";
 
 /**
  * The request hash: the identity of a model request, recorded on every

@@ -26,6 +26,7 @@ import {
 } from "@opentelemetry/semantic-conventions/incubating";
 import type { RunConfig } from "@/lib/domain/config";
 import type { RunEventOf } from "@/lib/domain/events";
+import { isDemoModel, splitModelId } from "@/lib/domain/model-id";
 
 /**
  * Attribute builders per span kind (issue 18; shared/docs/scale-and-export.md §5.3). Every key is a
@@ -58,14 +59,12 @@ export const REFLEXION_ATTR = {
 
 /** `openai:gpt-4o` → `openai`; `demo` → `reflexion-demo` (the scripted stand-in). */
 export function providerOf(modelId: string): string {
-  const at = modelId.indexOf(":");
-  return at === -1 ? "reflexion-demo" : modelId.slice(0, at);
+  return isDemoModel(modelId) ? "reflexion-demo" : splitModelId(modelId).provider;
 }
 
 /** `openai:gpt-4o` → `gpt-4o`; `demo` → `demo`. */
 export function modelNameOf(modelId: string): string {
-  const at = modelId.indexOf(":");
-  return at === -1 ? modelId : modelId.slice(at + 1);
+  return splitModelId(modelId).model;
 }
 
 /** The root span of a branch: OpenInference AGENT, GenAI `invoke_agent`. */

@@ -6,6 +6,7 @@ import type { Breakpoints } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { lessonSchema, type Lesson, type LessonDocument, type LessonListResponse, type LessonRunResponse } from "@/lib/lessons/lesson-schema";
 import { getServerContext, type ServerContext } from "./app-context";
+import { DEMO_MODEL_ID, isDemoModel } from "@/lib/domain/model-id";
 
 /**
  * Lessons as data (issue 15 part 2, docs/decisions/0021): reads `lessons/*.md` (YAML
@@ -112,8 +113,8 @@ export class LessonService {
         run.config.taskSetName === builtinSetName &&
         run.config.taskId === spec.taskId &&
         run.config.strategy === spec.strategy &&
-        run.config.models.actor.modelId === "demo" &&
-        run.config.models.reflector.modelId === "demo" &&
+        isDemoModel(run.config.models.actor.modelId) &&
+        isDemoModel(run.config.models.reflector.modelId) &&
         run.config.maxTrials === (spec.maxTrials ?? run.config.maxTrials) &&
         run.config.provenance == null &&
         !hasBreakpoints(run.config.breakpoints),
@@ -124,7 +125,7 @@ export class LessonService {
       taskSet: "builtin",
       taskId: spec.taskId,
       strategy: spec.strategy,
-      modelId: "demo",
+      modelId: DEMO_MODEL_ID,
       ...(spec.maxTrials !== undefined ? { maxTrials: spec.maxTrials } : {}),
     });
     return { runId: run.id, reused: false };

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PriceStore } from "@/lib/db/price-store";
 import type { ModelUsage } from "@/lib/domain/events";
+import { splitModelId } from "@/lib/domain/model-id";
 import type { CallPricer } from "@/lib/engine/ports";
 import { newPriceSchema, PriceBook, seedPriceRows, type NewPrice, type PriceRow, type PricedCall } from "@/lib/llm/pricing";
 
@@ -69,9 +70,7 @@ export class PriceService {
   async set(input: NewPrice): Promise<PriceRow> {
     const parsed = newPriceSchema.parse(input);
     await this.ensureSeeded();
-    const colon = parsed.modelId.indexOf(":");
-    const provider = parsed.modelId.slice(0, colon);
-    const rawModel = parsed.modelId.slice(colon + 1);
+    const { provider, model: rawModel } = splitModelId(parsed.modelId);
     const row: PriceRow = {
       id: `pr-${randomUUID()}`,
       provider,

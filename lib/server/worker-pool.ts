@@ -1,5 +1,6 @@
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { CallActivity } from "@/lib/domain/status";
+import { splitModelId } from "@/lib/domain/model-id";
 import type { LeaseRecord, RunStore } from "@/lib/db/store";
 import { driveRun, type CallInfo, type DriveResult, type EngineDeps } from "@/lib/engine/run-engine";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
@@ -46,9 +47,7 @@ interface ActiveBranch {
 
 /** The provider part of a model id (`openai:gpt-4o` → `openai`, `demo` → `demo`). */
 export function providerOfModel(modelId: string | null): string {
-  if (!modelId) return "unknown";
-  const colon = modelId.indexOf(":");
-  return colon === -1 ? modelId : modelId.slice(0, colon);
+  return modelId ? splitModelId(modelId).provider : "unknown";
 }
 
 /**

@@ -1,4 +1,5 @@
 import { percent, type ArmRow, type AssertionResult } from "./evaluate";
+import { DEMO_MODEL_NOTE, isDemoModel } from "../model-id";
 
 /**
  * What `cli check` prints and writes (pure): the Markdown summary (for a terminal and a pull-request
@@ -67,8 +68,8 @@ export function checkMarkdown(report: CheckReport): string {
   else lines.push("Intervals: 95 % Wilson score intervals; paired: exact McNemar test on final success, interval of the difference by paired bootstrap.");
   const experiments = report.experiments.map((entry) => `${entry.taskSet}: ${entry.experimentId}`).join("; ");
   lines.push(`Experiments: ${experiments}. Model calls this check: ${report.calls.live} sent to the model, ${report.calls.cached} replayed from the response cache. ${report.seconds.toFixed(1)} s.`);
-  if (report.arms.some((arm) => arm.modelId === "demo")) {
-    lines.push("", "_The demo model is a scripted stand-in, not an LLM: it shows how the check works offline, not how a real model would do._");
+  if (report.arms.some((arm) => isDemoModel(arm.modelId))) {
+    lines.push("", `_The demo model is ${DEMO_MODEL_NOTE}: it shows how the check works offline, not how a real model would do._`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ConfigurableProvider } from "../model-id";
+import type { ConfigurableProvider } from "@/lib/domain/model-id";
 import {
   DEFAULT_BASE_URLS,
   PROVIDER_ENV_VARS,

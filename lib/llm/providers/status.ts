@@ -2,7 +2,7 @@ import type { ModelsResponse } from "@/lib/domain/api";
 import { modelIdSchema } from "@/lib/domain/config";
 import type { ProviderEnvVar, ProviderModel, ProviderStatus, ProvidersResponse } from "@/lib/domain/providers";
 import { DEMO_MODEL_ID } from "../demo-model";
-import { CONFIGURABLE_PROVIDERS, type ConfigurableProvider } from "../model-id";
+import { CONFIGURABLE_PROVIDERS, type ConfigurableProvider } from "@/lib/domain/model-id";
 import {
   COMPATIBLE_MODEL_ENV_VAR,
   DEFAULT_BASE_URLS,

@@ -2,7 +2,7 @@ import { generateText } from "ai";
 import type { ProviderId, ProviderTestResult } from "@/lib/domain/providers";
 import { toModelCallError } from "../model-call-errors";
 import { limitedFetch, responseBodyLimit, type OutputLimit } from "../output-limit";
-import { parseModelId } from "../model-id";
+import { parseModelId } from "@/lib/domain/model-id";
 import { describeProviderTarget, resolveModel, scrubSecrets, secretValues, type ProviderEnv, type ProviderTarget } from "../provider-registry";
 import { providerStatus } from "./status";
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { splitModelId } from "@/lib/domain/model-id";
 
 /**
  * Provider limits enforced at the call site (issue 17 part 3): per provider + model + API key,
@@ -56,7 +57,6 @@ export function parseRateLimits(value: string | undefined): RateLimitTable {
 
 /** The limits that apply to `modelId` (`provider:model`): its own entry, else its provider's, else `*`, else null. */
 export function limitFor(table: RateLimitTable, modelId: string): RateLimit | null {
-  const colon = modelId.indexOf(":");
-  const provider = colon === -1 ? modelId : modelId.slice(0, colon);
+  const { provider } = splitModelId(modelId);
   return table[modelId] ?? table[provider] ?? table["*"] ?? null;
 }
