@@ -6,7 +6,7 @@ import type { RunStatus } from "@/lib/domain/api";
 import type { MemoryItem } from "@/lib/domain/events";
 import type { ReflectionView, RunState } from "@/lib/domain/fold-run";
 import { nextTrialView } from "@/lib/domain/next-trial";
-import { allowedActions } from "@/lib/domain/status";
+import { allowedActions, isTerminalStatus } from "@/lib/domain/status";
 import { strategyBehaviour } from "@/lib/domain/strategies";
 import { useEditRun } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
@@ -247,7 +247,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
   const paused = status !== null && allowedActions(status).edit;
   const strategy = state.config?.strategy;
   const behaviour = strategy ? strategyBehaviour(strategy) : null;
-  const more = status !== "ended" && status !== "error";
+  const more = status === null || !isTerminalStatus(status);
 
   return (
     <section data-testid="memory-panel" aria-label="Episodic memory" className="space-y-4 px-4 py-3">

@@ -14,10 +14,11 @@ import { Notice } from "@/components/ui/notice";
 import { isRecordedBranch, ReadOnlyNote } from "@/components/provenance";
 import { ActionText } from "./action-text";
 import { checkTemplateText, placeholdersOf } from "@/lib/domain/template-check";
-import { allowedActions } from "@/lib/domain/status";
+import { allowedActions, isTerminalStatus } from "@/lib/domain/status";
 import { EditError, useDraft, useEditBase } from "./stale-edit";
 import { UnknownPlaceholderWarning } from "./unknown-placeholder-warning";
 import { SaveAsVersionToggle, type SaveAsVersion } from "@/components/templates/save-as-version-toggle";
+import { modelOptionLabel } from "@/lib/domain/model-id";
 
 const MonacoPromptEditor = dynamic(() => import("@/components/inspector/monaco-prompt-editor"), {
   ssr: false,
@@ -279,7 +280,7 @@ function ModelSettingsForm({ runId, branch, role, settings, paused, lastSeq }: {
             {!known ? <option value={modelId}>{modelId}</option> : null}
             {options.map((option) => (
               <option key={option.id} value={option.id}>
-                {option.scripted && !/scripted/i.test(option.label) ? `${option.label} (scripted stand-in)` : option.label}
+                {modelOptionLabel(option)}
               </option>
             ))}
           </select>
@@ -340,7 +341,7 @@ export function SteerPanel({ runId, branch, state, status }: { runId: string; br
   // The templates and models in force: the run-start config with the prompt and model edits applied.
   const templates = state.effectiveConfig?.templates ?? null;
   const models = state.effectiveConfig?.models ?? null;
-  const finished = status === "ended" || status === "error";
+  const finished = status !== null && isTerminalStatus(status);
   return (
     <section data-testid="steer-panel" aria-label="Steer the run" className="space-y-5 px-4 py-3">
       <div className="space-y-1">

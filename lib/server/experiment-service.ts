@@ -167,8 +167,10 @@ export class ExperimentService {
     for (const link of await this.store.experiments.listExperimentRuns(id)) {
       const run = await this.runs.getRun(link.runId);
       const status = await this.runs.status(run);
-      if (status === "paused" || status === "interrupted") await this.runs.resume(run.id);
-      if (status === "budget-exhausted" && share !== undefined) await this.runs.resume(run.id, null, { budget: share });
+      if (!allowedActions(status).resume) continue;
+      // A budget-exhausted run resumes only with a new budget share (the run service refuses it otherwise).
+      if (status !== "budget-exhausted") await this.runs.resume(run.id);
+      else if (share !== undefined) await this.runs.resume(run.id, null, { budget: share });
     }
     this.workers.wake();
     return record;

@@ -483,7 +483,7 @@ export class RunService {
     const branch = await this.branchOf(run, branchId);
     assertWritable(run, branch, "change the breakpoints of");
     const state = foldRun(await this.store.list(run.id, branch));
-    if (state.status === "ended" || state.status === "error") {
+    if (!allowedActions(state.status).breakpoints) {
       throw new AppError("conflict", `Run ${runId} has ${state.status}; its breakpoints can no longer change.`);
     }
     if (JSON.stringify(state.breakpoints) === JSON.stringify(breakpoints)) return run;
