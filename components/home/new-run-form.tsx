@@ -7,8 +7,9 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { RunExtrasFields, runExtrasRequest, type RunExtrasDrafts } from "@/components/costs/run-extras-fields";
-import { environmentIdSchema, MAX_MEMORY_WINDOW, memoryWindowRequestSchema, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
-import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
+import { environmentIdSchema, MAX_MEMORY_WINDOW, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
+import { parseMemoryWindowText } from "@/lib/domain/memory-window";
+import { fixedLimitsOf, memoryWindowApplies, strategyBehaviour } from "@/lib/domain/strategies";
 import { strategyHint, strategyLabel } from "@/components/ui/strategy-labels";
 import { environmentsQuery, isNotFound, modelsQuery, queryKeys, taskSetsQuery, tasksQuery, useCreateRun } from "@/lib/query";
 import { formatShortTime } from "@/components/ui/format";
@@ -62,7 +63,7 @@ export function NewRunForm() {
   const behaviour = strategyBehaviour(effectiveStrategy);
   // What the strategy on this family fixes whatever the form says (the server applies the same rule).
   const fixed = fixedLimitsOf(effectiveStrategy, family ?? {});
-  const windowApplies = behaviour.reflectionsInPrompt && fixed.memoryWindow === null;
+  const windowApplies = memoryWindowApplies(effectiveStrategy, family);
   const memoryWindow = fixed.memoryWindow !== null ? String(fixed.memoryWindow) : (chosenMemoryWindow ?? (familyWindow === null ? "" : String(familyWindow)));
   // null: follow the family's default (the field shows it); a string once the user typed.
   const [chosenMaxSteps, setChosenMaxSteps] = useState<string | null>(null);
@@ -98,10 +99,11 @@ export function NewRunForm() {
   const selectedModel = models.data?.models.find((model) => model.id === modelId);
 
   const trialsNumber = Number(maxTrials);
-  const windowNumber = memoryWindow.trim() === "" ? null : Number(memoryWindow);
+  // The server's rule for Ω (1–MAX_MEMORY_WINDOW, or empty for none).
+  const windowInput = parseMemoryWindowText(memoryWindow);
+  const windowNumber = windowInput.ok ? windowInput.value : null;
   const trialsValid = Number.isInteger(trialsNumber) && trialsNumber >= 1 && trialsNumber <= 50;
-  // The server's rule for Ω (1–MAX_MEMORY_WINDOW, or none).
-  const windowValid = memoryWindowRequestSchema.safeParse(windowNumber).success;
+  const windowValid = windowInput.ok;
   const fixedSteps = fixed.stepsPerTrial;
   const defaultMaxSteps = fixedSteps ?? family?.defaultMaxStepsPerTrial ?? null;
   const maxSteps = fixedSteps !== null ? String(fixedSteps) : (chosenMaxSteps ?? (defaultMaxSteps === null ? "" : String(defaultMaxSteps)));

@@ -98,3 +98,13 @@ export function fixedLimitsOf(
   const behaviour = strategyBehaviour(strategy);
   return { stepsPerTrial: family.fixedStepsPerTrial ?? behaviour.stepsPerTrial, memoryWindow: behaviour.fixedMemoryWindow };
 }
+
+/**
+ * Whether a person can set Ω for `strategy` on `family`: the strategy puts reflections in the
+ * prompt ({@link StrategyBehaviour.reflectionsInPrompt}) and does not fix Ω itself
+ * ({@link fixedLimitsOf}). The new-run and new-experiment forms enable their Ω field with it;
+ * where it is false the server's run config ignores a requested Ω.
+ */
+export function memoryWindowApplies(strategy: Strategy, family: { fixedStepsPerTrial?: number | null } | undefined): boolean {
+  return strategyBehaviour(strategy).reflectionsInPrompt && fixedLimitsOf(strategy, family ?? {}).memoryWindow === null;
+}

@@ -1,6 +1,7 @@
-import { MAX_MEMORY_WINDOW, memoryWindowRequestSchema, type Strategy } from "@/lib/domain/config";
+import type { Strategy } from "@/lib/domain/config";
 import type { ArmInput } from "@/lib/domain/experiment";
-import { fixedLimitsOf, strategyBehaviour } from "@/lib/domain/strategies";
+import { parseMemoryWindowText } from "@/lib/domain/memory-window";
+import { memoryWindowApplies } from "@/lib/domain/strategies";
 import { templateVersionsRequest } from "./template-picker";
 import { formRoles, roleModelsFromDrafts, type RoleModelDrafts } from "./role-models";
 import { runExtrasRequest, type RunExtrasDrafts } from "./run-extras";
@@ -34,15 +35,10 @@ export function armLabel(arm: Pick<ArmDraft, "label" | "strategy">): string {
   return arm.label ?? arm.strategy;
 }
 
-/** Whether Ω can be set for a strategy on a family: the strategy puts reflections in the prompt and does not fix Ω itself. */
-export function memoryWindowApplies(strategy: Strategy, family: { fixedStepsPerTrial?: number | null } | undefined): boolean {
-  return strategyBehaviour(strategy).reflectionsInPrompt && fixedLimitsOf(strategy, family ?? {}).memoryWindow === null;
-}
-
 /**
  * The contract's arms from the typed rows, or the first problem in words that
  * say what to do (empty or duplicate labels, no model, an Ω that is not a
- * whole number ≥ 1). Ω is sent only where it applies ({@link memoryWindowApplies});
+ * whole number ≥ 1). Ω is sent only where it applies (`memoryWindowApplies`, lib/domain/strategies);
  * template versions only for the roles a version was picked for.
  */
 export function armsFromDrafts(
@@ -60,12 +56,10 @@ export function armsFromDrafts(
     const modelId = draft.modelId ?? defaultModelId;
     if (!modelId) return { arms, problem: `Arm "${label}": pick a model (the model list has not loaded yet).` };
     const arm: ArmInput = { label, strategy: draft.strategy, modelId };
-    if (memoryWindowApplies(draft.strategy, family) && draft.memoryWindow.trim() !== "") {
-      const omega = Number(draft.memoryWindow);
-      if (!memoryWindowRequestSchema.safeParse(omega).success) {
-        return { arms, problem: `Arm "${label}": the memory window Ω is a whole number from 1 to ${MAX_MEMORY_WINDOW}, or empty for the family's default.` };
-      }
-      arm.memoryWindow = omega;
+    if (memoryWindowApplies(draft.strategy, family)) {
+      const omega = parseMemoryWindowText(draft.memoryWindow);
+      if (!omega.ok) return { arms, problem: `Arm "${label}": ${omega.problem}, or empty for the family's default.` };
+      if (omega.value !== null) arm.memoryWindow = omega.value;
     }
     const templateVersions = templateVersionsRequest(draft.templates ?? {});
     if (templateVersions) arm.templateVersions = templateVersions;

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { selectMemoryWindow } from "@/lib/domain/memory-window";
+import { parseMemoryWindowText, selectMemoryWindow } from "@/lib/domain/memory-window";
+import { memoryWindowApplies } from "@/lib/domain/strategies";
 
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i + 1}`, text: `lesson ${i + 1}`, trial: i + 1 }));
 
@@ -25,5 +26,26 @@ describe("selectMemoryWindow (Ω)", () => {
         expect(inContext.length).toBe(window === null ? n : Math.min(n, window));
       }),
     );
+  });
+});
+
+describe("parseMemoryWindowText: Ω as typed in a form", () => {
+  it("reads blank as no Ω typed and a whole number 1–100 as itself", () => {
+    expect(parseMemoryWindowText("  ")).toEqual({ ok: true, value: null });
+    expect(parseMemoryWindowText(" 3 ")).toEqual({ ok: true, value: 3 });
+    expect(parseMemoryWindowText("100")).toEqual({ ok: true, value: 100 });
+  });
+
+  it.each(["0", "-1", "1.5", "abc", "101", "1e3"])("refuses %s, saying what to type", (text) => {
+    expect(parseMemoryWindowText(text)).toEqual({ ok: false, problem: "the memory window Ω is a whole number from 1 to 100" });
+  });
+});
+
+describe("memoryWindowApplies: which strategies take Ω", () => {
+  it("is true only where reflections reach the prompt and the strategy does not fix Ω", () => {
+    expect(memoryWindowApplies("reflexion", undefined)).toBe(true);
+    expect(memoryWindowApplies("none", undefined)).toBe(false);
+    expect(memoryWindowApplies("last-attempt", undefined)).toBe(false);
+    expect(memoryWindowApplies("last-attempt-and-reflexion", undefined)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiRequestError } from "@/lib/query/fetch-json";
-import { armLabel, armsFromDrafts, memoryWindowApplies } from "@/lib/query/experiment-form";
+import { memoryWindowApplies } from "@/lib/domain/strategies";
+import { armLabel, armsFromDrafts } from "@/lib/query/experiment-form";
 import {
   canCancel,
   canResume,
