@@ -1,18 +1,24 @@
 import type { HumanGrade } from "@/lib/domain/judge-grades";
 import { compareGrades, type GradeStore } from "./grade-store";
 
-/** The in-memory {@link GradeStore} (tests, `createServerContext({ store })`). */
+/** A deep enough copy: the criteria record is the only nested object of a grade. */
+const copy = (grade: HumanGrade): HumanGrade => ({ ...grade, criteria: grade.criteria ? { ...grade.criteria } : null });
+
+/**
+ * The in-memory {@link GradeStore} (tests, `createServerContext({ store })`). Like the SQL
+ * adapters' upsert, saving a trial's grade again keeps the first grade's id; it returns copies.
+ */
 export class MemoryGradeStore implements GradeStore {
   private readonly grades = new Map<string, HumanGrade>();
 
   async saveGrade(grade: HumanGrade): Promise<HumanGrade> {
     const key = `${grade.runId}\0${grade.branchId}\0${grade.trial}`;
-    const stored = { ...grade, criteria: grade.criteria ? { ...grade.criteria } : null };
+    const stored = copy({ ...grade, id: this.grades.get(key)?.id ?? grade.id });
     this.grades.set(key, stored);
-    return { ...stored };
+    return copy(stored);
   }
 
   async listGrades(): Promise<HumanGrade[]> {
-    return [...this.grades.values()].map((grade) => ({ ...grade })).sort(compareGrades);
+    return [...this.grades.values()].map(copy).sort(compareGrades);
   }
 }

@@ -25,9 +25,11 @@ export class MemoryMemoryStoreRepository implements MemoryStoreRepository {
   }
 
   async addEntries(entries: readonly MemoryEntry[]): Promise<number> {
+    // All or nothing, as the SQL adapters' single statement or transaction.
+    const unknown = entries.find((entry) => !this.stores.has(entry.store));
+    if (unknown) throw new Error(`no memory store ${unknown.store}`);
     let added = 0;
     for (const entry of entries) {
-      if (!this.stores.has(entry.store)) throw new Error(`no memory store ${entry.store}`);
       if (this.entries.some((e) => e.store === entry.store && e.source.eventId === entry.source.eventId)) continue;
       this.entries.push({ ...entry, source: { ...entry.source } });
       added += 1;

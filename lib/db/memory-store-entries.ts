@@ -3,9 +3,10 @@ import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
 /**
  * Storage of named memory stores and their entries (lib/domain/memory-store.ts,
  * issue 16 part 7). Not to be confused with ./memory-store.ts, the in-memory
- * RunStore. Adapters: SQLite (./memory-store-entries-sqlite.ts) and in-memory
- * (./memory-store-entries-memory.ts); every time argument is ISO-8601 so tests
- * inject a clock.
+ * RunStore. Adapters: SQLite (./memory-store-entries-sqlite.ts), in-memory
+ * (./memory-store-entries-memory.ts) and PostgreSQL (./pg/pg-small-stores.ts); one contract
+ * suite runs on all three (tests/memory-store/memory-entry-store-contract.ts). Every time
+ * argument is ISO-8601 so tests inject a clock.
  */
 export interface MemoryStoreRepository {
   /** Every store with its unexpired entry and task counts at `now`, by name. */
@@ -14,7 +15,10 @@ export interface MemoryStoreRepository {
   putStore(input: { name: string; retentionDays: number; createdAt: string }): Promise<void>;
   /** The store's retention in days, or null for an unknown store. */
   retentionOf(name: string): Promise<number | null>;
-  /** Adds entries; one whose (store, source event) exists already is skipped. Returns how many were added. */
+  /**
+   * Adds entries; one whose (store, source event) exists already is skipped. Returns how many were added.
+   * @throws when an entry names a store that does not exist; nothing of the batch is added.
+   */
   addEntries(entries: readonly MemoryEntry[]): Promise<number>;
   /** The task's unexpired entries at `now`, newest first, at most `limit`. */
   entriesFor(query: { store: string; environment: string; taskId: string; now: string; limit: number }): Promise<MemoryEntry[]>;

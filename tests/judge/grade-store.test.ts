@@ -1,44 +1,48 @@
-import { afterAll, describe, expect, it } from "vitest";
-import type { GradeStore } from "@/lib/db/grade-store";
+import { afterAll, beforeAll, describe } from "vitest";
 import { MemoryGradeStore } from "@/lib/db/grade-store-memory";
 import { SqliteGradeStore } from "@/lib/db/grade-store-sqlite";
-import type { HumanGrade } from "@/lib/domain/judge-grades";
+import { PgGradeStore } from "@/lib/db/pg/pg-small-stores";
+import { makeRunConfig } from "../helpers/run-config";
+import { sharedPglite } from "../db/pg-test-stores";
+import { gradeStoreContract } from "./grade-store-contract";
 
-/** The grade store's contract, on both adapters: one grade per run/branch/trial (saving again replaces it), newest first. */
-const sqlite = new SqliteGradeStore(":memory:");
-// A grade refers to its run (foreign key): the run row must exist.
-sqlite.execForTests(`INSERT INTO runs (id, created_at, root_branch_id, title, config) VALUES ('run-1', '2026-12-01T09:00:00.000Z', 'br-1', 't', '{}')`);
-afterAll(() => sqlite.close());
+describe("MemoryGradeStore", () =>
+  gradeStoreContract(async () => ({
+    store: new MemoryGradeStore(),
+    branches: [
+      { runId: "run-1", branchId: "br-1" },
+      { runId: "run-2", branchId: "br-2" },
+    ],
+  })));
 
-const grade = (overrides: Partial<HumanGrade>): HumanGrade => ({
-  id: "g1",
-  runId: "run-1",
-  branchId: "br-1",
-  trial: 1,
-  taskId: "open-alt-text",
-  verdict: "pass",
-  criteria: null,
-  note: "",
-  judgeVerdict: "fail",
-  judgeScore: 0.67,
-  gradedAt: "2026-12-01T10:00:00.000Z",
-  ...overrides,
-});
+describe("SqliteGradeStore", () =>
+  gradeStoreContract(async () => {
+    const store = new SqliteGradeStore(":memory:");
+    // A grade refers to its run (foreign key): the run rows must exist.
+    store.execForTests(`INSERT INTO runs (id, created_at, root_branch_id, title, config) VALUES ('run-1', '2026-12-01T09:00:00.000Z', 'br-1', 't', '{}'), ('run-2', '2026-12-01T09:00:00.000Z', 'br-2', 't', '{}')`);
+    return {
+      store,
+      branches: [
+        { runId: "run-1", branchId: "br-1" },
+        { runId: "run-2", branchId: "br-2" },
+      ],
+    };
+  }));
 
-describe.each<[string, GradeStore]>([
-  ["memory", new MemoryGradeStore()],
-  ["sqlite", sqlite],
-])("%s grade store", (_name, store) => {
-  it("stores, replaces a trial's grade, keeps per-criterion grades, lists newest first", async () => {
-    expect(await store.listGrades()).toEqual([]);
-    await store.saveGrade(grade({}));
-    await store.saveGrade(grade({ id: "g2", trial: 2, gradedAt: "2026-12-01T10:05:00.000Z", judgeVerdict: "pass", judgeScore: 1 }));
-    const replaced = await store.saveGrade(grade({ id: "g3", verdict: "fail", criteria: { "no-preamble": "fail" }, note: "starts with Image of", gradedAt: "2026-12-01T10:10:00.000Z" }));
-    expect(replaced).toMatchObject({ trial: 1, verdict: "fail", criteria: { "no-preamble": "fail" }, note: "starts with Image of" });
-    const all = await store.listGrades();
-    expect(all.map((g) => [g.trial, g.verdict, g.gradedAt])).toEqual([
-      [1, "fail", "2026-12-01T10:10:00.000Z"],
-      [2, "pass", "2026-12-01T10:05:00.000Z"],
-    ]);
+describe("PgGradeStore (PGlite)", () => {
+  const pglite = sharedPglite();
+  beforeAll(() => pglite.open(), 120_000);
+  afterAll(() => pglite.close());
+  gradeStoreContract(async () => {
+    const runs = await pglite.makeStore(); // empties every table
+    const first = await runs.createRun({ config: makeRunConfig(), title: "open task" });
+    const second = await runs.createRun({ config: makeRunConfig(), title: "open task" });
+    return {
+      store: new PgGradeStore(pglite.connection().db),
+      branches: [
+        { runId: first.id, branchId: first.rootBranchId },
+        { runId: second.id, branchId: second.rootBranchId },
+      ],
+    };
   });
 });
