@@ -1,7 +1,7 @@
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import type { RunEvent } from "@/lib/domain/events";
 import type { CachedResponse } from "@/lib/engine/ports";
-import type { BranchRecord, RunRecord, TaskSetRecord } from "./store";
+import type { BranchRecord, RunRecord, TaskSetRecord } from "./records";
 
 /** A bundle imported into this database (issue 18): keyed by the manifest's content hash. */
 export interface BundleRecord {

@@ -2,7 +2,7 @@ import type { BranchSummaryState } from "@/lib/domain/branch-summary";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import type { BranchId } from "@/lib/domain/ids";
 import type { Provenance } from "@/lib/domain/provenance";
-import type { LeaseRecord } from "./store";
+import type { LeaseRecord } from "./records";
 import type { StoredExperimentRecord } from "./stored-experiment";
 
 /** The (experiment, task, arm) a run belongs to; unique: each cell has exactly one run. */

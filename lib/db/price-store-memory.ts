@@ -1,4 +1,4 @@
-import type { PriceRow } from "@/lib/llm/pricing";
+import type { PriceRow } from "@/lib/domain/prices";
 import { comparePriceRows, type PriceStore } from "./price-store";
 
 /** The in-memory {@link PriceStore} (tests, contexts on a `MemoryRunStore`); returns copies. */

@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { priceRowSchema, type PriceRow } from "@/lib/llm/pricing";
+import { priceRowSchema, type PriceRow } from "@/lib/domain/prices";
 import { comparePriceRows, type PriceStore } from "./price-store";
 import { MIGRATIONS_FOLDER } from "./sqlite-store";
 import * as schema from "./schema";

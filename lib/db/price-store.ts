@@ -1,4 +1,4 @@
-import type { PriceRow } from "@/lib/llm/pricing";
+import type { PriceRow } from "@/lib/domain/prices";
 
 /**
  * Storage of the price table (lib/llm/pricing.ts, docs/decisions/0024). Rows

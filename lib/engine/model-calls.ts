@@ -4,7 +4,7 @@ import { countTokens } from "@/lib/domain/tokenizer";
 import { contextWindowFor, type ContextWindow } from "@/lib/domain/model-windows";
 import { badCompletionError, completionProblem, MAX_COMPLETION_ATTEMPTS } from "./completion-checks";
 import { retryAfterContextLength, type PromptShrinker } from "./context-length-retry";
-import type { EngineDeps } from "./run-engine";
+import type { EngineDeps } from "./engine-deps";
 import { ModelCallError, type ModelRequest, type ModelResponse, type RetryNotice } from "./ports";
 
 /** Model calls as the engine makes them: watched while they run, repeated when the completion is not the agent's fault. */

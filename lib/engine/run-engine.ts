@@ -2,7 +2,7 @@
 // points at step boundaries; the parts that stand alone (model calls, judge calls, budgets, prompts) live
 // in their own files, and what is left reads top to bottom as the paper's Algorithm 1.
 import { randomUUID } from "node:crypto";
-import type { Episode, EnvironmentFamily, StepResult } from "@/lib/domain/environment";
+import type { Episode, StepResult } from "@/lib/domain/environment";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { applyEvent, emptyRunState, type RunState, type TrialView } from "@/lib/domain/fold-run";
 import type { RunConfig } from "@/lib/domain/config";
@@ -10,9 +10,8 @@ import { memoryForTrial } from "@/lib/domain/next-trial";
 import { asCallId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { decideNext, type NextAction } from "./decide";
 import { digestState } from "./digest";
-import { ModelCallError, type CallPricer, type EventLog, type ModelPort, type ModelRequest } from "./ports";
+import { ModelCallError, type ModelRequest } from "./ports";
 import { pauseAfter, pauseBefore } from "./breakpoints";
-import type { ContextWindow } from "@/lib/domain/model-windows";
 import { actorCachePrefixChars, buildActorMessages, buildActorPrompt, buildReflectorMessages, buildReflectorPrompt, cleanReflection, trajectoryOf } from "./prompts";
 import { MAX_COMPLETION_ATTEMPTS, reflectionProblem } from "./completion-checks";
 import { abortable, callModel, isAbort, type CallObserver, type EngineResponse, type ModelCallContext } from "./model-calls";
@@ -21,27 +20,11 @@ import { strategyBehaviour } from "./strategies";
 import { summarizeMemory } from "./memory-summary";
 import { evaluatorSettings, judgeFailureDrafts, openJudgeSession } from "./judge-calls";
 import { adaptiveNext, budgetPause } from "./budget-gate";
-import { rememberReflection, warmStartDraft, type MemoryPort } from "./warm-start";
+import { rememberReflection, warmStartDraft } from "./warm-start";
+import type { EngineDeps } from "./engine-deps";
 
 export type { CallInfo, CallObserver } from "./model-calls";
-
-/** What the engine needs; all of it behind ports, so tests and the bench pass in-memory versions. */
-export interface EngineDeps {
-  log: EventLog;
-  model: ModelPort;
-  /** Resolves the task family named in the run's config. */
-  environmentFor(id: string): EnvironmentFamily<unknown>;
-  /** Fresh ids for events and model calls; defaults to UUID v4. */
-  newId?: () => string;
-  /** Awaited between two actions so timers and I/O can run; default: one `setImmediate` turn. */
-  yieldToEventLoop?: () => Promise<void>;
-  /** A model's context window (tokens); default: lib/domain/model-windows.ts with the server's `REFLEXION_CONTEXT_WINDOW[_PROVIDER]`. */
-  contextWindowFor?: (modelId: string) => ContextWindow;
-  /** Issue 16: prices live calls at record time from the price table; absent = the port's own `costUsd` (seed prices). */
-  pricing?: CallPricer;
-  /** Issue 16: named memory stores for warm starts and `writeMemory`; absent = warm starts carry nothing in. */
-  memory?: MemoryPort;
-}
+export type { EngineDeps } from "./engine-deps";
 
 /** Options of one {@link driveRun} call. */
 export interface DriveOptions {

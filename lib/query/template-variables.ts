@@ -1,10 +1,10 @@
-import { likelyMeant } from "@/components/run/unknown-placeholder-warning";
+import { likelyMeant } from "@/lib/domain/template-check";
 
 /**
  * What the template editor shows about a template's `{name}` placeholders:
  * where each one is (for highlighting), which ones the family does not fill
- * (markers, the same check as the Steer tab's warning, reused from
- * `components/run/unknown-placeholder-warning.tsx`), and which names to offer
+ * (markers, the same check as the Steer tab's warning: the rules of
+ * `lib/domain/template-check.ts`), and which names to offer
  * after a typed `{`. Pure; offsets are UTF-16 code units like Monaco's model.
  * The placeholder syntax is the engine's (`renderTemplate`: `{name}` with a
  * letter first, then letters, digits and underscores).

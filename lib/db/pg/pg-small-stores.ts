@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { humanGradeSchema, type HumanGrade } from "@/lib/domain/judge-grades";
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
-import { priceRowSchema, type PriceRow } from "@/lib/llm/pricing";
+import { priceRowSchema, type PriceRow } from "@/lib/domain/prices";
 import { compareGrades, type GradeStore } from "../grade-store";
 import type { MemoryStoreRepository } from "../memory-store-entries";
 import { comparePriceRows, type PriceStore } from "../price-store";

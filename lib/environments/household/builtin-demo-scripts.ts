@@ -1,4 +1,4 @@
-import type { HouseholdDemoScript } from "./demo-script";
+import type { HouseholdDemoScript } from "./demo-script-types";
 
 /**
  * The demo model's script for each built-in task (builtin-tasks.ts), keyed by

@@ -5,6 +5,7 @@ import { builtinHouseholdDemoScripts } from "./builtin-demo-scripts";
 import { builtinHouseholdKeyFacts } from "./builtin-key-facts";
 import { builtinHouseholdTasks } from "./builtin-tasks";
 import { MEMORY_HEADER, openingText } from "./prompts";
+import type { HouseholdDemoScript } from "./demo-script-types";
 
 /**
  * The offline demo model's script for the built-in household tasks: a pure
@@ -18,21 +19,7 @@ import { MEMORY_HEADER, openingText } from "./prompts";
  * reflection makes it fail again.
  */
 
-/** The demo model's script for one built-in task. */
-export interface HouseholdDemoScript {
-  /**
-   * The words of `reflection` that carry its lesson (it contains every one):
-   * removing them makes the reflection stop helping. The Actor itself decides by
-   * the task's key facts (builtin-key-facts.ts), which accept other wordings.
-   */
-  lessonKeywords: string[];
-  /** Commands without the lesson. Beyond the end the last one is repeated (a loop the Evaluator stops). */
-  naive: string[];
-  /** Commands with the lesson; the last one meets the goal. */
-  informed: string[];
-  /** What the demo Self-Reflection model writes after a failed trial. */
-  reflection: string;
-}
+export type { HouseholdDemoScript } from "./demo-script-types";
 
 const TASK_LINE = /^Your task is to: .*$/gm;
 

@@ -6,6 +6,7 @@ import { builtinQaDemoScripts } from "./builtin-demo-scripts";
 import { builtinQaKeyFacts, type QaTaskKeyFacts } from "./builtin-key-facts";
 import { builtinQaTasks } from "./builtin-tasks";
 import { COT_NO_TOOLS_PHRASE, CONTEXT_LABEL, END_OF_EXAMPLES_MARKER, END_PREVIOUS_TRIAL_MARKER } from "./prompts";
+import type { QaDemoScript, QaDemoStep } from "./demo-script-types";
 
 /**
  * The offline demo model's script for the built-in QA tasks: a pure function
@@ -35,43 +36,7 @@ import { COT_NO_TOOLS_PHRASE, CONTEXT_LABEL, END_OF_EXAMPLES_MARKER, END_PREVIOU
  *   the demo plays one that does, so the effect of the memory stays visible.
  */
 
-/** One scripted Actor step: the thought text and the action line (`Verb[argument]`). */
-export interface QaDemoStep {
-  thought: string;
-  action: string;
-}
-
-/** The demo model's script for one built-in task. */
-export interface QaDemoScript {
-  /**
-   * The words of `reflection` that carry its lesson (it contains every one):
-   * removing them makes the reflection stop helping. The Actor itself decides by
-   * the task's key facts (builtin-key-facts.ts), which accept other wordings.
-   */
-  lessonKeywords: string[];
-  /** How the `naive` path fails: a wrong `Finish`, or halting (a loop, or the step budget) without an answer. */
-  naiveOutcome: "wrong-answer" | "halted";
-  /** Steps without the lesson. Beyond its end, the last step is repeated. */
-  naive: QaDemoStep[];
-  /** Steps with the lesson: correct searches, then `Finish` with the gold answer. */
-  informed: QaDemoStep[];
-  /** What the demo Self-Reflection model writes after a failed trial. */
-  reflection: string;
-  /** The one-step chain-of-thought script (strategies `cot` and `cot-gold-context`). */
-  cot: QaDemoCotScript;
-}
-
-/** The demo model's chain-of-thought script for one built-in task: one Thought and a `Finish` per trial. */
-export interface QaDemoCotScript {
-  /** The words of the CoT `reflection` that carry its lesson (it contains every one); the Actor decides by the CoT key facts. */
-  lessonKeywords: string[];
-  /** Without the lesson: a wrong answer, or the right one worded so that exact match fails. */
-  naive: QaDemoStep;
-  /** With the lesson: `Finish` with the gold answer. */
-  informed: QaDemoStep;
-  /** What the demo Self-Reflection model writes after a failed CoT trial. */
-  reflection: string;
-}
+export type { QaDemoCotScript, QaDemoScript, QaDemoStep } from "./demo-script-types";
 
 /** Where a QA reflector template's instruction ends: its examples, or the failed trial. */
 const REFLECTOR_INSTRUCTION_ENDS = ["Here are some examples:", "Previous trial:"];

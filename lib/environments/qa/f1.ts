@@ -1,4 +1,4 @@
-import { normalizeAnswer } from "./exact-match";
+import { normalizeAnswer } from "./normalize-answer";
 
 /**
  * Token-level F1, precision and recall of a QA answer, computed as the official

@@ -1,11 +1,7 @@
-import type { ExperimentSummary } from "@/lib/domain/experiment";
+import type { ExperimentDriver } from "./optimiser-types";
 import type { ServerContext } from "@/lib/server/app-context";
 
-/**
- * How the optimiser waits for an evaluation experiment: it starts the experiment (its runs queued)
- * and hands its id to a driver, which resolves with the summary once no run of it is running.
- */
-export type ExperimentDriver = (experimentId: string) => Promise<ExperimentSummary>;
+export type { ExperimentDriver } from "./optimiser-types";
 
 /**
  * Drives the experiment's runs in this process (the CLI): a worker pool that accepts only that

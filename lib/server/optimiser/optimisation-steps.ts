@@ -4,10 +4,9 @@ import { paretoFront, pickParent, type FrontEntry } from "@/lib/domain/optimiser
 import type { OptimisationCandidate, OptimisationRecord } from "@/lib/domain/optimiser/types";
 import { assertTemplateText } from "@/lib/domain/template-check";
 import { templateRulesFor } from "@/lib/server/template-rules";
-import type { ExperimentDriver } from "./experiment-driver";
 import { CANDIDATE_ARM, PARENT_ARM, pAgainstParent, rateOf, scoresByTask, spendOf, startEvaluation, type EvaluationPlan } from "./evaluation";
 import { failedTrials, failureSlice } from "./failures";
-import type { OptimiserDeps, ProgressListener } from "./optimiser-service";
+import type { ExperimentDriver, OptimiserDeps, ProgressListener } from "./optimiser-types";
 import { proposeTemplate } from "./proposal";
 
 /**

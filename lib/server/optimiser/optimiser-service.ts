@@ -5,27 +5,11 @@ import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 import { splitTasks } from "@/lib/domain/optimiser/split";
 import { optimisationRequestSchema, type OptimisationRecord, type OptimisationRequest } from "@/lib/domain/optimiser/types";
 import { strategyBehaviour } from "@/lib/domain/strategies";
-import type { CallPricer, ModelPort } from "@/lib/engine/ports";
 import { environmentEntry } from "@/lib/environments/registry";
-import type { OptimisationStore } from "@/lib/db/optimisation-store";
-import type { ExperimentService } from "@/lib/server/experiment-service";
-import type { RunService } from "@/lib/server/run-service";
-import type { TemplateService } from "@/lib/server/template-service";
-import type { ExperimentDriver } from "./experiment-driver";
+import type { ExperimentDriver, OptimiserDeps, ProgressListener } from "./optimiser-types";
 import { blankCandidate, OptimisationSteps } from "./optimisation-steps";
 
-/** What the optimiser needs from the composition root. */
-export interface OptimiserDeps {
-  store: OptimisationStore;
-  templates: TemplateService;
-  experiments: ExperimentService;
-  runs: RunService;
-  model: ModelPort;
-  pricing?: CallPricer;
-}
-
-/** Where a running optimisation tells people what it does (the CLI writes it to stderr). */
-export type ProgressListener = (message: string) => void;
+export type { OptimiserDeps, ProgressListener } from "./optimiser-types";
 
 /**
  * The reflective optimiser (docs/optimiser.md; GEPA, Agrawal et al. 2025): start an optimisation
