@@ -9,7 +9,7 @@ import {
   type ExperimentDefinitionInput,
   type ExperimentSummary,
 } from "@/lib/domain/experiment";
-import { ApiRequestError, fetchJson } from "./fetch-json";
+import { fetchJson, retryUnlessClientError } from "./fetch-json";
 
 /**
  * Experiments over HTTP (routes in lib/domain/experiment.ts): the list, one
@@ -28,12 +28,6 @@ export const experimentKeys = {
 export const EXPERIMENT_POLL_MS = 1_000;
 /** How often the list is refetched while any experiment in it runs (ms). */
 export const EXPERIMENT_LIST_POLL_MS = 3_000;
-
-/** Don't retry what will not get better (4xx), do retry network blips and 5xx twice. */
-function retryUnlessClientError(failureCount: number, error: Error): boolean {
-  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
-}
 
 const experimentPath = (experimentId: string) => `/api/experiments/${encodeURIComponent(experimentId)}`;
 

@@ -14,6 +14,21 @@ export class ApiRequestError extends Error {
   }
 }
 
+/**
+ * The `retry` option of every API query (TanStack Query's `(failureCount, error) => boolean`):
+ * a client error (HTTP 4xx: a bad request, a missing run, a refused action) will not get better,
+ * so it is not retried; a network failure or a server error (5xx) is retried twice, i.e. at most
+ * three requests in all. The AI SDK's retry helpers retry model calls inside the server and do not
+ * fit this signature.
+ *
+ * @param failureCount how many requests of this query have failed so far (1 after the first).
+ * @param error the last failure; only an {@link ApiRequestError} carries an HTTP status.
+ */
+export function retryUnlessClientError(failureCount: number, error: Error): boolean {
+  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}
+
 /** True when `error` is an {@link ApiRequestError} with HTTP status 404. */
 export function isNotFound(error: unknown): boolean {
   return error instanceof ApiRequestError && error.status === 404;

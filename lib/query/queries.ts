@@ -10,17 +10,11 @@ import {
   taskSetListResponseSchema,
 } from "@/lib/domain/api";
 import type { EnvironmentId } from "@/lib/domain/config";
-import { ApiRequestError, fetchJson } from "./fetch-json";
+import { fetchJson, retryUnlessClientError } from "./fetch-json";
 import { queryKeys } from "./keys";
 import { isLiveStatus } from "@/lib/domain/status";
 import type { LiveCallText } from "./live-call";
 import { emptyRunEventsCache, mergeEvents, type RunEventsCache } from "./merge-events";
-
-/** Don't retry what will not get better (4xx), do retry network blips and 5xx twice. */
-function retryUnlessClientError(failureCount: number, error: Error): boolean {
-  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
-}
 
 const runPath = (runId: string) => `/api/runs/${encodeURIComponent(runId)}`;
 

@@ -25,7 +25,7 @@ import {
   type TemplateRole,
 } from "@/lib/domain/template-library";
 import { lineageResponseSchema } from "@/lib/domain/template-lineage";
-import { ApiRequestError, fetchJson } from "./fetch-json";
+import { ApiRequestError, fetchJson, retryUnlessClientError } from "./fetch-json";
 
 /**
  * The template library over HTTP (routes in lib/domain/template-library.ts):
@@ -46,12 +46,6 @@ export const templateKeys = {
   /** An A/B read-out at a progress point (`done` runs ended): it is fetched again as runs end. */
   ab: (experimentId: string, done: number) => ["experiment-ab", experimentId, done] as const,
 };
-
-/** Don't retry what will not get better (4xx), do retry network blips and 5xx twice. */
-function retryUnlessClientError(failureCount: number, error: Error): boolean {
-  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
-}
 
 /** Parses a request body before sending it, so the person sees the field and the message the server would give. */
 function checked<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
