@@ -9,7 +9,7 @@ import { cn } from "@/lib/utils/cn";
  * (the header's totals show the cost).
  */
 export function BudgetMeter({ state, live }: { state: RunState; live: boolean }) {
-  const budget = state.effectiveConfig?.budget;
+  const budget = state.config?.budget;
   if (!budget) return null;
   const limits: Array<{ key: "usd" | "tokens"; spent: number; limit: number; text: string }> = [];
   if (budget.usd !== undefined) limits.push({ key: "usd", spent: state.spend.usd, limit: budget.usd, text: `${formatUsd(state.spend.usd)} of ${formatUsd(budget.usd)}` });

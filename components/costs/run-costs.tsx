@@ -21,7 +21,7 @@ function suggest(spent: number, limit: number | undefined, integer: boolean): st
 
 /** The budget-exhausted banner: what was spent, and a new budget to resume with (issue 16 part 3). */
 function BudgetBanner({ runId, branch, state }: { runId: string; branch: string | null; state: RunState }) {
-  const budget = state.effectiveConfig?.budget ?? null;
+  const budget = state.config?.budget ?? null;
   // Unpriced calls count $0: a USD budget cannot stop such a model, so the banner offers a token budget.
   const unpriced = state.totals.unpricedCalls > 0;
   const [usd, setUsd] = useState(() => (budget?.usd !== undefined && !unpriced ? suggest(state.spend.usd, budget.usd, false) : ""));

@@ -161,9 +161,9 @@ export function RunHeader({
   const title = detail?.title ?? config?.taskId ?? "Run";
   const strategy = detail?.strategy ?? config?.strategy;
   // The Actor model in force on this branch (after any model settings-edit), not the one the run started with.
-  const modelId = state.effectiveConfig?.models.actor.modelId ?? detail?.modelId;
+  const modelId = state.config?.models.actor.modelId ?? detail?.modelId;
   // Issue 16: when the roles use different models, each role's (Actor, Evaluator where it is a model, Self-Reflection).
-  const models = state.effectiveConfig?.models;
+  const models = state.config?.models;
   const roleModels: [string, string][] | null =
     models && (models.reflector.modelId !== models.actor.modelId || (models.evaluator !== undefined && models.evaluator.modelId !== models.actor.modelId))
       ? [

@@ -338,9 +338,9 @@ export function SteerPanel({ runId, branch, state, status }: { runId: string; br
   const recordedProvenance = isRecordedBranch(state.config?.provenance, state.fork, branch) ? (state.config?.provenance ?? null) : null;
   // Edits are offered exactly when the server takes them (lib/domain/status.ts).
   const paused = status !== null && allowedActions(status).edit && recordedProvenance === null;
-  // The templates and models in force: the run-start config with the prompt and model edits applied.
-  const templates = state.effectiveConfig?.templates ?? null;
-  const models = state.effectiveConfig?.models ?? null;
+  // The templates and models in force (`RunState.config`: the prompt and model edits applied).
+  const templates = state.config?.templates ?? null;
+  const models = state.config?.models ?? null;
   const finished = status !== null && isTerminalStatus(status);
   return (
     <section data-testid="steer-panel" aria-label="Steer the run" className="space-y-5 px-4 py-3">
@@ -380,7 +380,7 @@ export function SteerPanel({ runId, branch, state, status }: { runId: string; br
               branch={branch}
               role={role}
               template={templates[role]}
-              original={state.config?.templates[role]}
+              original={state.startConfig?.templates[role]}
               environment={state.config?.environment}
               paused={paused}
               lastSeq={state.lastSeq}

@@ -104,7 +104,7 @@ async function report(context: ServerContext, runId: string, branch: BranchId, j
   say(`model calls${models}: ${summary?.own.liveCalls ?? 0} live, ${summary?.own.cachedCalls ?? 0} cached`);
   if (status === "budget-exhausted") {
     const state = foldRun((await context.service.events(run.id, 0, branch)).events);
-    const next = suggestedBudget(state.effectiveConfig?.budget, state.spend, state.totals.unpricedCalls);
+    const next = suggestedBudget(state.config?.budget, state.spend, state.totals.unpricedCalls);
     const flag = next.usd !== undefined ? `--budget-usd ${next.usd}` : `--budget-tokens ${next.tokens}`;
     const branchFlag = branch === run.rootBranchId ? "" : ` --branch ${branch}`;
     say(`Budget exhausted: ${spendText(state.spend, state.totals.unpricedCalls)} spent; resume with \`npm run cli -- resume --run ${run.id}${branchFlag} ${flag}\`${state.totals.unpricedCalls > 0 ? " (the model has no price: a USD budget cannot stop it)" : ""}`);

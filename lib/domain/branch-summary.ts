@@ -251,7 +251,7 @@ export function branchSummaryOfState(
     error: state.error,
     trialsStarted: state.trials.length,
     trialsEnded: state.trials.filter((trial) => trial.outcome !== null).length,
-    actorModelId: state.effectiveConfig?.models.actor.modelId ?? null,
+    actorModelId: state.config?.models.actor.modelId ?? null,
     replayMode: state.replayMode,
     reason: state.fork?.reason ?? "root",
     totals: {

@@ -143,10 +143,10 @@ export function trialRowsOfCell(summary: Pick<ExperimentSummary, "experiment">, 
   const configAtStart = new Map<number, RunConfig>();
   for (const event of events) {
     applyEvent(state, event);
-    if (event.type === "trial-start" && state.effectiveConfig) configAtStart.set(event.data.trial, state.effectiveConfig);
+    if (event.type === "trial-start" && state.config) configAtStart.set(event.data.trial, state.config);
   }
   const played = state.trials.map((trial): ExperimentTrialRow => {
-    const config = configAtStart.get(trial.trial) ?? state.effectiveConfig;
+    const config = configAtStart.get(trial.trial) ?? state.config;
     const calls = trial.callIds.map((callId) => state.calls[callId]).filter((call) => call !== undefined);
     const cachedCalls = calls.filter((call) => call.source === "cache").length;
     const evaluation = trial.evaluation;

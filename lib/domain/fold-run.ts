@@ -61,7 +61,18 @@ export interface RunTotals {
 
 /** The folded state of a run's event log (one branch path). */
 export interface RunState {
+  /**
+   * The configuration in force: the `run-start` config with every `prompt-edit`, model and
+   * breakpoint `settings-edit` and `budget-edit` applied — the templates, models, breakpoints and
+   * budget the next call uses. The one config to read; null before `run-start`.
+   */
   config: RunConfig | null;
+  /**
+   * The config exactly as `run-start` recorded it, before any edit. Only for showing what an
+   * edit changed (the Steer tab's diff against the original template); read {@link config}
+   * for everything else.
+   */
+  startConfig: RunConfig | null;
   status: LogStatus;
   pause: EventData<"run-pause"> | null;
   outcome: EventData<"run-end">["outcome"] | null;
@@ -70,12 +81,6 @@ export interface RunState {
   /** The episodic memory now (all reflections, with edits applied), oldest first. */
   memory: MemoryItem[];
   breakpoints: Breakpoints;
-  /**
-   * The configuration in force: the `run-start` config with every `prompt-edit`
-   * and model / breakpoint `settings-edit` applied. The one place to read the
-   * templates, models and breakpoints that the next call will use; null before `run-start`.
-   */
-  effectiveConfig: RunConfig | null;
   /** A `pause-request` is waiting for the driver (cleared by `run-pause`, `run-end`, `run-error`). */
   pauseRequested: boolean;
   /** A `cancel-request` is waiting for the driver (cleared by `run-end`, `run-error`). */
@@ -131,6 +136,7 @@ const PROGRESS_EVENTS: ReadonlySet<RunEvent["type"]> = new Set([
 export function emptyRunState(): RunState {
   return {
     config: null,
+    startConfig: null,
     status: "running",
     pause: null,
     outcome: null,
@@ -138,7 +144,6 @@ export function emptyRunState(): RunState {
     trials: [],
     memory: [],
     breakpoints: NO_BREAKPOINTS,
-    effectiveConfig: null,
     pauseRequested: false,
     cancelRequested: false,
     pendingAction: null,
@@ -199,8 +204,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
   if (event.type === "step-observation" || event.type === "evaluation-end" || event.type === "reflection-end") state.actionsSinceResume += 1;
   switch (event.type) {
     case "run-start":
+      state.startConfig = event.data.config;
       state.config = event.data.config;
-      state.effectiveConfig = event.data.config;
       state.replayMode = event.data.config.replayMode;
       state.breakpoints = event.data.config.breakpoints;
       state.status = "running";
@@ -317,16 +322,16 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case "settings-edit":
       if (event.data.target === "breakpoints") {
         state.breakpoints = event.data.newValue;
-        if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, breakpoints: event.data.newValue };
-      } else if (state.effectiveConfig) {
-        const models = { ...state.effectiveConfig.models, [event.data.role]: event.data.newValue };
-        state.effectiveConfig = { ...state.effectiveConfig, models };
+        if (state.config) state.config = { ...state.config, breakpoints: event.data.newValue };
+      } else if (state.config) {
+        const models = { ...state.config.models, [event.data.role]: event.data.newValue };
+        state.config = { ...state.config, models };
       }
       return;
     case "prompt-edit":
-      if (state.effectiveConfig) {
-        const templates = { ...state.effectiveConfig.templates, [event.data.role]: event.data.newTemplate };
-        state.effectiveConfig = { ...state.effectiveConfig, templates };
+      if (state.config) {
+        const templates = { ...state.config.templates, [event.data.role]: event.data.newTemplate };
+        state.config = { ...state.config, templates };
       }
       return;
     case "pause-request":
@@ -341,7 +346,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     case "checkpoint":
       return;
     case "budget-edit":
-      if (state.effectiveConfig) state.effectiveConfig = { ...state.effectiveConfig, budget: event.data.newValue };
+      if (state.config) state.config = { ...state.config, budget: event.data.newValue };
       return;
     case "memory-carried-in":
       // Ahead of anything else in memory: trial 1 starts with them (the memory window applies as usual).

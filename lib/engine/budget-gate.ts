@@ -13,14 +13,14 @@ import type { NextAction } from "./decide";
 
 /**
  * The `run-pause` (reason `budget`) to append before `next` when the run's budget
- * (`effectiveConfig.budget`, raised by `budget-edit`) is spent, or null. Only
+ * (`config.budget`, raised by `budget-edit`) is spent, or null. Only
  * actions that may call a model are held: an Actor step (unless a person wrote
  * its action), a reflection, a trial start (the memory summariser may call the
  * Self-Reflection model, and the trial's first step would), and an evaluation
  * whose Evaluator is a model. Ending the run is never held.
  */
 export function budgetPause(state: RunState, next: Exclude<NextAction, { kind: "idle" }>, family: EnvironmentFamily<unknown> | null): EventDraft | null {
-  const budget = state.effectiveConfig?.budget;
+  const budget = state.config?.budget;
   if (!budget) return null;
   if (next.kind === "end-run") return null;
   if (next.kind === "evaluate" && family?.evaluatorUsesModel !== true) return null;
@@ -31,14 +31,14 @@ export function budgetPause(state: RunState, next: Exclude<NextAction, { kind: "
 
 /**
  * `next` unless adaptive trials stop the run before the next trial
- * (`effectiveConfig.adaptiveTrials`): then an `end-run` (failure) carrying the
+ * (`config.adaptiveTrials`): then an `end-run` (failure) carrying the
  * stop reason and what was seen. Checked only where another trial would start
  * after a failed one (trial ≥ 2), over the reflections written so far (edits
  * applied) and the USD the run's live calls spent.
  */
 export function adaptiveNext(state: RunState, next: NextAction): NextAction {
   if (next.kind !== "start-trial" || next.trial < 2) return next;
-  const settings = state.effectiveConfig?.adaptiveTrials;
+  const settings = state.config?.adaptiveTrials;
   if (!settings) return next;
   // Only the newest k reflections are compared: walk back from the last trial, not over the whole run.
   const reflections: string[] = [];

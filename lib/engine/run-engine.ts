@@ -5,7 +5,6 @@ import { randomUUID } from "node:crypto";
 import type { Episode, StepResult } from "@/lib/domain/environment";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { applyEvent, emptyRunState, type RunState, type TrialView } from "@/lib/domain/fold-run";
-import type { RunConfig } from "@/lib/domain/config";
 import { memoryForTrial } from "@/lib/domain/next-trial";
 import { asCallId, type BranchId, type RunId } from "@/lib/domain/ids";
 import { decideNext, type NextAction } from "./decide";
@@ -124,7 +123,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
       continue;
     }
     // What perform() reads of the state must not change under it: appends fold into `state` in place.
-    const config = effectiveConfigOf(state);
+    const config = state.config;
     try {
       await perform(next, state, { deps, newId, append, signal: options.signal, onCall: options.onCall, requestCounts: state.requestCounts, episodes, cacheScope: config?.cacheScope ?? null, ids: { runId, branchId } });
       const after = pauseAfter(state, next);
@@ -169,11 +168,6 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
   }
 }
 
-/** The run's configuration in force (edits applied); null before `run-start`. */
-function effectiveConfigOf(state: RunState): RunConfig | null {
-  return state.effectiveConfig;
-}
-
 type Append = (drafts: EventDraft[]) => Promise<void>;
 
 function observationDraft(stepData: { trial: number; step: number }, result: StepResult): EventDraft {
@@ -206,7 +200,7 @@ interface PerformContext extends ModelCallContext {
 async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunState, context: PerformContext): Promise<void> {
   const { deps, newId, append, signal } = context;
   // The config as edited so far: prompt templates and model settings may have been changed while paused.
-  const config = state.effectiveConfig;
+  const config = state.config;
   if (!config) throw new Error("run has no run-start event");
   const family = deps.environmentFor(config.environment);
   const task = family.parseTask(config.task);

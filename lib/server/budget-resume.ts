@@ -12,7 +12,7 @@ import type { RunState } from "@/lib/domain/fold-run";
  * @throws AppError("conflict") naming what has been spent.
  */
 export function budgetResumeDrafts(state: RunState, exhausted: boolean, requested: Budget | null | undefined): EventDraft[] {
-  const current = state.effectiveConfig?.budget ?? null;
+  const current = state.config?.budget ?? null;
   const next = requested === undefined ? current : requested;
   if (exhausted && budgetExhausted(next, state.spend) !== null) {
     throw new AppError(

@@ -8,7 +8,7 @@ import { nextActorStep } from "@/lib/domain/next-step";
 /**
  * The edit events for one edit request against a folded state: a reflection's
  * new text, the whole memory, a role's template or model settings (against the
- * effective config, `RunState.effectiveConfig`), or the Actor's next action
+ * effective config, `RunState.config`), or the Actor's next action
  * (placed by `nextActorStep`, lib/domain/next-step.ts). Nothing for an edit
  * that changes nothing.
  * @throws AppError("not-found") for an unknown reflection.
@@ -26,7 +26,7 @@ export function editDrafts(state: RunState, request: EditRequest): EventDraft[] 
       if (JSON.stringify(state.memory) === JSON.stringify(request.memory)) return [];
       return [draft("memory-edit", { oldMemory: state.memory, newMemory: request.memory, note })];
     case "prompt": {
-      const old = state.effectiveConfig?.templates[request.role];
+      const old = state.config?.templates[request.role];
       if (!old) throw new AppError("conflict", "The run has no templates yet.");
       if (old.text === request.text && (request.versionId === undefined || request.versionId === old.versionId)) return [];
       // `versionId`: the library version the text is, set by TemplateService.resolvePromptEdit (issue 14); else none.
@@ -34,7 +34,7 @@ export function editDrafts(state: RunState, request: EditRequest): EventDraft[] 
       return [draft("prompt-edit", { role: request.role, oldTemplate: old, newTemplate, note })];
     }
     case "model": {
-      const old = state.effectiveConfig?.models[request.role];
+      const old = state.config?.models[request.role];
       if (!old) throw new AppError("conflict", "The run has no model settings yet.");
       const newValue = {
         modelId: request.modelId ?? old.modelId,

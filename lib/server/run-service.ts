@@ -76,15 +76,15 @@ export class RunService {
    * @throws AppError("invalid-input") naming the placeholders or the size limit.
    */
   private async resolveEdit(edit: EditRequest, state: ReturnType<typeof foldRun>): Promise<EditRequest> {
-    if (edit.kind === "prompt" && edit.versionId === undefined && state.effectiveConfig) {
-      assertTemplateText(edit.text, templateRulesFor(state.effectiveConfig.environment, edit.role), {
+    if (edit.kind === "prompt" && edit.versionId === undefined && state.config) {
+      assertTemplateText(edit.text, templateRulesFor(state.config.environment, edit.role), {
         allowUnknown: edit.allowUnknown,
         what: `The ${edit.role === "actor" ? "Actor" : "Self-Reflection"} template`,
       });
     }
     if (edit.kind !== "prompt" || (edit.versionId === undefined && edit.saveAsVersion === undefined)) return edit;
     if (!this.templates) throw new AppError("invalid-input", "This server has no template library; send the prompt text without versionId or saveAsVersion.");
-    const config = state.effectiveConfig;
+    const config = state.config;
     if (!config) throw new AppError("conflict", "The run has no templates yet.");
     return this.templates.resolvePromptEdit(edit, config.templates[edit.role], config.environment);
   }

@@ -65,7 +65,7 @@ export function previewPrompt(events: readonly RunEvent[], input: { text: string
   const step = input.step ?? 1;
   const prefix = prefixFor(events, input.role, input.trial, step);
   const state = foldRun(prefix);
-  const base = state.effectiveConfig;
+  const base = state.config;
   if (!base) throw new AppError("invalid-input", "The run has no run-start event.");
   const family = environmentEntry(base.environment).family;
   const task = family.parseTask(base.task);

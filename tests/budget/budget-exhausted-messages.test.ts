@@ -34,7 +34,7 @@ describe("budget-exhausted run messages", () => {
 
   it("the 409 for a spent token-only budget on an unpriced model suggests a larger token budget, not { usd: 0.01 }", () => {
     const state = foldRun([]);
-    state.effectiveConfig = makeRunConfig({ budget: { tokens: 500 } });
+    state.config = makeRunConfig({ budget: { tokens: 500 } });
     state.spend = { usd: 0, tokens: 1010 };
     state.totals.unpricedCalls = 2;
     expect(() => budgetResumeDrafts(state, true, undefined)).toThrow('The run\'s budget is spent (cost unknown, 1,010 tokens so far): resume with a higher budget (e.g. {"budget":{"tokens":3000}}), or none.');

@@ -129,7 +129,7 @@ describe.each(stores)("branch summary read model (%s store)", (_name, makeStore)
               ];
             } else {
               const state = foldRun(await store.list(run.id, branch));
-              const oldValue = state.effectiveConfig!.models.actor;
+              const oldValue = state.config!.models.actor;
               drafts = [draft("settings-edit", { target: "model", role: "actor", oldValue, newValue: { ...oldValue, modelId: `openai:m${op.to}` }, note: null })];
             }
             await store.append(run.id, branch, drafts);

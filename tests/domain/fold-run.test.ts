@@ -118,3 +118,24 @@ describe("foldRun", () => {
     expect(foldRun(events)).toEqual(foldRun(events));
   });
 });
+
+describe("RunState.config: the one configuration in force", () => {
+  it("applies prompt, model, breakpoint and budget edits to config; startConfig stays as run-start recorded it", () => {
+    const start = makeRunConfig({ budget: { tokens: 1000 } });
+    const newTemplate = { ...start.templates.actor, version: 2, text: `${start.templates.actor.text}\nBe brief.` };
+    const newModel = { ...start.models.actor, temperature: 0.7 };
+    const breakpoints = { ...start.breakpoints, afterReflection: true };
+    const state = foldRun(
+      log([
+        draft("run-start", { config: start }),
+        draft("prompt-edit", { role: "actor", oldTemplate: start.templates.actor, newTemplate, note: null }),
+        draft("settings-edit", { target: "model", role: "actor", oldValue: start.models.actor, newValue: newModel, note: null }),
+        draft("settings-edit", { target: "breakpoints", oldValue: start.breakpoints, newValue: breakpoints, note: null }),
+        draft("budget-edit", { oldValue: { tokens: 1000 }, newValue: { tokens: 5000 }, note: null }),
+      ]),
+    );
+    expect(state.config).toEqual({ ...start, templates: { ...start.templates, actor: newTemplate }, models: { ...start.models, actor: newModel }, breakpoints, budget: { tokens: 5000 } });
+    expect(state.startConfig).toEqual(start);
+    expect(state.breakpoints).toEqual(breakpoints);
+  });
+});

@@ -113,9 +113,9 @@ describe("edits while paused", () => {
     const { mock, events, append, drive } = await setup({ beforeModelCall: { actor: true } });
     await drive();
     const state = foldRun(await events());
-    const oldTemplate = state.effectiveConfig!.templates.actor;
+    const oldTemplate = state.config!.templates.actor;
     const newTemplate = { ...oldTemplate, version: oldTemplate.version + 1, text: `MARKER: answer carefully.\n${oldTemplate.text}` };
-    const oldSettings = state.effectiveConfig!.models.actor;
+    const oldSettings = state.config!.models.actor;
     await append(
       draft("prompt-edit", { role: "actor", oldTemplate, newTemplate, note: "teacher" }),
       draft("settings-edit", { target: "model", role: "actor", oldValue: oldSettings, newValue: { ...oldSettings, temperature: 0.7 }, note: null }),

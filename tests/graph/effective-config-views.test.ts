@@ -11,7 +11,7 @@ import { SteerPanel } from "@/components/run/steer-panel";
 import { EventLog, makeRunConfig, TWO_MODELS } from "./fixtures";
 
 /**
- * The run page shows the configuration in force (`RunState.effectiveConfig`:
+ * The run page shows the configuration in force (`RunState.config`:
  * the run-start config with prompt and model edits applied), not the one the
  * run started with.
  */

@@ -55,7 +55,7 @@ describe("the Steer tab's template editor", () => {
     const run = codeRun();
     const events = run.log.events.slice(0, 2);
     const state0 = foldRun(events);
-    const actor = state0.effectiveConfig!.templates.actor;
+    const actor = state0.config!.templates.actor;
     // The fixture's config carries a QA template; the edit puts in the code family's own, plus one unknown name.
     const codeActorText = environmentEntry("code").family.defaultTemplates.actor.text;
     const edit = {

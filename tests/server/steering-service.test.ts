@@ -33,7 +33,7 @@ describe("steering through the run service", () => {
     const { context } = setup();
     const run = await pausedBeforeFirstCall(context);
     const before = await stateOf(context, run.id);
-    await context.service.edit(run.id, { kind: "prompt", role: "actor", text: `${before.effectiveConfig!.templates.actor.text}\nBe brief.` });
+    await context.service.edit(run.id, { kind: "prompt", role: "actor", text: `${before.config!.templates.actor.text}\nBe brief.` });
     await context.service.edit(run.id, { kind: "model", role: "reflector", temperature: 0.3 });
     await context.service.edit(run.id, { kind: "model", role: "reflector", temperature: 0.3 }); // no change: no event
     await context.service.edit(run.id, { kind: "action", text: "Search[Dunmere]", note: "skip the first hop" });
