@@ -15,6 +15,7 @@ import { escapeControlCharacters } from "@/lib/domain/ids";
 import { registerCheckCommands } from "@/lib/cli/check-commands";
 import { loadEnvFiles } from "@/lib/cli/env-files";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /** Commands that need none of the server, database or model modules. */
 const LIGHT_COMMANDS = new Set(["verify-code", "conformance-household"]);
@@ -22,7 +23,7 @@ const LIGHT_COMMANDS = new Set(["verify-code", "conformance-household"]);
 /** One line for any error: zod issues joined, app errors as they are, others with their cause (lib/db/pg/describe-pg-error.ts). */
 function describeError(error: unknown): string {
   if (error instanceof ZodError) {
-    return error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`).join("; ");
+    return describeIssues(error, "input");
   }
   // Database errors (drizzle's "Failed query: … params: …") show their cause: "password authentication failed … (while: select from …)".
   return isAppError(error) ? error.message : describePgError(error);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { RunEvent } from "@/lib/domain/events";
 import { liveCallMessageSchema, type LiveCallMessage } from "@/lib/domain/live-call";
 import type { CallActivity } from "@/lib/domain/status";
@@ -38,7 +39,7 @@ export function parseLiveCallMessage(data: string): LiveCallMessage | null {
   }
   const parsed = liveCallMessageSchema.safeParse(json);
   if (!parsed.success) {
-    console.warn("[live-call] ignored a message that does not match the schema", parsed.error.issues);
+    console.warn(`[live-call] ignored a message that does not match the schema:\n${z.prettifyError(parsed.error)}`);
     return null;
   }
   return parsed.data;

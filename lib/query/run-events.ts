@@ -84,7 +84,7 @@ export function parseStatusMessage(data: string): StatusReport | null {
   }
   const parsed = statusMessageSchema.safeParse(json);
   if (!parsed.success) {
-    console.warn("[run-events] ignored a status message that does not match the schema", parsed.error.issues);
+    console.warn(`[run-events] ignored a status message that does not match the schema:\n${z.prettifyError(parsed.error)}`);
     return null;
   }
   return { status: parsed.data.status, seq: parsed.data.lastSeq, activeCall: parsed.data.activeCall, source: "stream" };
@@ -105,7 +105,7 @@ export function receiveStreamEvent(client: QueryClient, runId: string, branch: s
   }
   const parsed = runEventSchema.safeParse(json);
   if (!parsed.success) {
-    console.warn("[run-events] ignored an event that does not match the schema", parsed.error.issues);
+    console.warn(`[run-events] ignored an event that does not match the schema:\n${z.prettifyError(parsed.error)}`);
     return;
   }
   const lastSeq = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch))?.lastSeq ?? 0;

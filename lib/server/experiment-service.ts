@@ -27,6 +27,7 @@ import { cellArmKey, parseCellArmKey, repetitionCacheScope, repetitionSeed } fro
 import { datasetDifference } from "@/lib/domain/dataset-pin";
 import { repeatsOf, type Arm, type DatasetPin } from "@/lib/domain/experiment";
 import type { RoleModelsRequest } from "@/lib/domain/config";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * Use cases of experiments (lib/domain/experiment.ts) behind the HTTP routes and
@@ -57,7 +58,7 @@ export class ExperimentService {
    */
   async start(input: ExperimentDefinitionInput, options: { start?: boolean } = {}): Promise<ExperimentRecord> {
     const parsed = experimentDefinitionSchema.safeParse(input);
-    if (!parsed.success) throw new AppError("invalid-input", `Not a valid experiment: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "definition"}: ${issue.message}`).join("; ")}`);
+    if (!parsed.success) throw new AppError("invalid-input", `Not a valid experiment: ${describeIssues(parsed.error, "definition")}`);
     const definition = parsed.data;
     const entry = environmentEntry(definition.environment);
     const supported = supportedStrategiesOf(entry.family);

@@ -1,6 +1,7 @@
 import { ZodError } from "zod";
 import { describePgError, isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
 import { isAppError, type AppErrorCode } from "@/lib/domain/errors";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 const statusByCode: Record<AppErrorCode, number> = {
   "not-found": 404,
@@ -34,7 +35,7 @@ export function errorResponse(error: unknown): Response {
 export function publicError(error: unknown): { status: number; code: string; message: string } {
   if (isAppError(error)) return { status: statusByCode[error.code], code: error.code, message: error.message };
   if (error instanceof ZodError) {
-    return { status: 400, code: "invalid-input", message: error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; ") };
+    return { status: 400, code: "invalid-input", message: describeIssues(error, "body") };
   }
   if (error instanceof SyntaxError) return { status: 400, code: "invalid-input", message: `The request body is not valid JSON: ${error.message}` };
   if (isDatabaseUnreachable(error)) {

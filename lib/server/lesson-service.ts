@@ -7,6 +7,7 @@ import { AppError } from "@/lib/domain/errors";
 import { lessonSchema, type Lesson, type LessonDocument, type LessonListResponse, type LessonRunResponse } from "@/lib/lessons/lesson-schema";
 import { getServerContext, type ServerContext } from "./app-context";
 import { DEMO_MODEL_ID, isDemoModel } from "@/lib/domain/model-id";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * Lessons as data (issue 15 part 2, docs/decisions/0021): reads `lessons/*.md` (YAML
@@ -41,8 +42,7 @@ export function parseLessonFile(file: string, text: string): LessonDocument {
   }
   const result = lessonSchema.safeParse(parsed.data);
   if (!result.success) {
-    const issues = result.error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || "(lesson)"}: ${issue.message}`);
-    throw new AppError("invalid-input", `${file}: ${issues.join("; ")}. See the lesson schema in README "Teaching with the playground".`);
+    throw new AppError("invalid-input", `${file}: ${describeIssues(result.error, "(lesson)", 5)}. See the lesson schema in README "Teaching with the playground".`);
   }
   return { lesson: result.data, introduction: parsed.content.trim(), file };
 }

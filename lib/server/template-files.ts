@@ -1,5 +1,6 @@
 import matter from "gray-matter";
 import { templateFileFrontMatterSchema, type Template, type TemplateFile, type TemplateFileFrontMatter, type TemplateVersion } from "@/lib/domain/template-library";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * Template files (issue 14): one template version per file, Markdown with YAML
@@ -55,7 +56,7 @@ export function parseTemplateFile(content: string): ParsedTemplateFile {
   }
   if (Object.keys(parsed.data).length === 0) return { ok: false, reason: "no front matter (the file must start with --- and the template's metadata)" };
   const front = templateFileFrontMatterSchema.safeParse(parsed.data);
-  if (!front.success) return { ok: false, reason: `front matter: ${front.error.issues.map((issue) => `${issue.path.join(".") || "metadata"}: ${issue.message}`).join("; ")}` };
+  if (!front.success) return { ok: false, reason: `front matter: ${describeIssues(front.error, "metadata")}` };
   const text = parsed.content.endsWith("\n") ? parsed.content.slice(0, -1) : parsed.content;
   if (text.trim() === "") return { ok: false, reason: "the template text (after the front matter) is empty" };
   return { ok: true, front: front.data, text };

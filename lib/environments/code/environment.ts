@@ -16,6 +16,7 @@ import {
 } from "./prompts";
 import { codeTaskSchema, type CodeTask } from "./task";
 import { formatFeedback, runHiddenTests, type CodeSandbox } from "./test-runs";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * The code task family: the Reflexion paper's programming loop (§4; reference
@@ -67,7 +68,7 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
     id: "code",
     parseTask(json) {
       const parsed = codeTaskSchema.safeParse(json);
-      if (!parsed.success) throw new AppError("invalid-dataset", `Invalid code task: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`);
+      if (!parsed.success) throw new AppError("invalid-dataset", `Invalid code task: ${describeIssues(parsed.error, "(root)")}`);
       return parsed.data;
     },
     summarize(task) {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { z } from "zod";
 import { codeTaskSchema, type CodeLanguage, type CodeSourceFormat, type CodeTask } from "./task";
 import { gunzipBoundedSync, isGzip } from "@/lib/io/gunzip-bounded";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * Loads code-generation datasets into {@link CodeTask}s. One JSON record per line
@@ -167,7 +168,7 @@ const CONVERTERS: Record<CodeSourceFormat, (raw: unknown) => Omit<CodeTask, "sou
 
 function describeError(error: unknown): string {
   if (error instanceof z.ZodError) {
-    return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join(".") : "(record)"}: ${issue.message}`).join("; ");
+    return describeIssues(error, "(record)");
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -8,6 +8,7 @@ import { strategyBehaviour } from "@/lib/domain/strategies";
 import { environmentEntry } from "@/lib/environments/registry";
 import type { ExperimentDriver, OptimiserDeps, ProgressListener } from "./optimiser-types";
 import { blankCandidate, OptimisationSteps } from "./optimisation-steps";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 export type { OptimiserDeps, ProgressListener } from "./optimiser-types";
 
@@ -34,7 +35,7 @@ export class OptimiserService {
    */
   async create(input: OptimisationRequest): Promise<OptimisationRecord> {
     const parsed = optimisationRequestSchema.safeParse(input);
-    if (!parsed.success) throw new AppError("invalid-input", `Not a valid optimisation: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "request"}: ${issue.message}`).join("; ")}`);
+    if (!parsed.success) throw new AppError("invalid-input", `Not a valid optimisation: ${describeIssues(parsed.error, "request")}`);
     const request = parsed.data;
     const source = await this.deps.experiments.get(request.experimentId);
     if (source.damaged) throw new AppError("conflict", `${source.damaged} It cannot feed an optimisation.`);
