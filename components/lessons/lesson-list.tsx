@@ -3,6 +3,7 @@ import type { LessonListResponse } from "@/lib/lessons/lesson-schema";
 import { Badge } from "@/components/ui/badge";
 import { Notice } from "@/components/ui/notice";
 import { LESSON_KEYS } from "./use-lesson-keys";
+import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 
 const FAMILY_LABEL: Record<string, string> = { qa: "Multi-hop QA", household: "Household", code: "Code", open: "Open tasks" };
 
@@ -17,7 +18,7 @@ export function LessonList({ data }: { data: LessonListResponse }) {
       <h1 className="text-lg font-semibold text-slate-900">Lessons</h1>
       <p className="mt-1 max-w-2xl text-sm text-slate-600">
         Short narrated walks through real runs: each step moves the run to a moment, spotlights the nodes that matter, and sometimes asks you to
-        predict what happens next before it shows you. The runs are made with the offline demo model (a scripted stand-in, not an LLM) on first use.
+        predict what happens next before it shows you. The runs are made with the offline demo model ({DEMO_MODEL_NOTE}) on first use.
         Present them from a clicker: PageDown / PageUp step, Esc leaves the lesson to explore the run.
       </p>
       {data.problems.length > 0 ? (

@@ -12,6 +12,7 @@ import { Notice } from "@/components/ui/notice";
 import { cn } from "@/lib/utils/cn";
 import { assessReflection, PRACTICE_MAX_CHARS, practiceCharCount, type ReflectionRubric } from "./rubric";
 import { WordDiff } from "./word-diff";
+import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 
 /** Props: the run, the branch (null = the root branch) and the failed trial to reflect on. */
 export interface ReflectionPracticeProps {
@@ -80,7 +81,7 @@ function Rubric({ rubric, nextTrial }: { rubric: ReflectionRubric; nextTrial: nu
             <strong className="font-semibold">Would help the demo model: {helps.helps ? "yes" : "no"}</strong>
             {helps.helps ? `, because it states ${says(helps.matched)}.` : `, because it misses ${says(helps.missing)}.`}
           </span>{" "}
-          The demo model is a scripted stand-in, not an LLM: its trial {nextTrial} follows the right path only when the memory states this task&apos;s key facts, in
+          The demo model is {DEMO_MODEL_NOTE}: its trial {nextTrial} follows the right path only when the memory states this task&apos;s key facts, in
           any wording. A real model may respond to other things.
         </Notice>
       ) : (

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { ProviderCard } from "./provider-card";
+import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 
 /**
  * The settings page's "Model providers" section (issue 16 part 1): one card per
@@ -38,7 +39,7 @@ export function ProvidersSection() {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-xs text-slate-600">
           {configured} of {list.length} providers configured. Keys are read on the server only; this page shows variable names, never their values. The
-          demo model (a scripted stand-in, not an LLM) works without any.
+          demo model ({DEMO_MODEL_NOTE}) works without any.
         </p>
         <Button size="sm" variant="ghost" onClick={() => setFresh(true)} disabled={fresh && providers.isFetching}>
           Re-read model lists

@@ -14,6 +14,7 @@ import { Notice } from "@/components/ui/notice";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
 import { useBaseVersion } from "./use-base-version";
+import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 
 const BUILTIN = "builtin";
 
@@ -99,7 +100,7 @@ export function AbForm({ template, versions, current, dirty }: { template: Templ
             ))}
           </select>
         </Field>
-        <Field label="Model (both arms)" htmlFor={ids.model} hint={scripted ? "The demo model is a scripted stand-in, not an LLM: it shows how the comparison works, not which wording is better." : undefined}>
+        <Field label="Model (both arms)" htmlFor={ids.model} hint={scripted ? `The demo model is ${DEMO_MODEL_NOTE}: it shows how the comparison works, not which wording is better.` : undefined}>
           <select id={ids.model} data-testid="ab-model" className={inputClass} value={modelId} disabled={!models.data} onChange={(event) => setModel(event.target.value)}>
             {!models.data ? <option value="">{models.error ? "Could not load models" : "Loading…"}</option> : null}
             {models.data?.models.map((model) => (

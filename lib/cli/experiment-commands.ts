@@ -21,7 +21,7 @@ import { armWithVersionReferences } from "./template-commands";
 import { shortHash } from "@/lib/domain/dataset-pin";
 import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
 import { describeTests, registerCompareCommand, temperatureArg } from "./experiment-compare";
-import { DEMO_MODEL_NOTE, isDemoModel } from "@/lib/domain/model-id";
+import { DEMO_MODEL_ID, DEMO_MODEL_NOTE, isDemoModel } from "@/lib/domain/model-id";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
   env: string;
@@ -233,7 +233,7 @@ export function registerExperimentCommands(program: Command): void {
     .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
     .option("--arms <strategies>", "comma-separated strategies, each an arm labelled by its name (default none,reflexion)")
     .option("--arms-file <file>", "a JSON list of labelled arm configurations: [{label, strategy, modelId? (default --model), models?: {actor?, evaluator?, reflector?: {modelId?, temperature?, maxOutputTokens?}}, memoryWindow?, maxTrials?, templates?}]; a templates value without whitespace is a library version (tv-… id, <template>@<label>), any other value template text")
-    .option("--model <id>", "model id of the --arms arms and of every --arms-file arm that names none (every role)", modelIdArg, "demo")
+    .option("--model <id>", "model id of the --arms arms and of every --arms-file arm that names none (every role)", modelIdArg, DEMO_MODEL_ID)
     .addOption(roleModelOption("actor"))
     .addOption(roleModelOption("evaluator"))
     .addOption(roleModelOption("reflector"))

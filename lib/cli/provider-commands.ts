@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { providerIdSchema, type ProviderStatus, type ProvidersResponse } from "@/lib/domain/providers";
 import { providerStatuses } from "@/lib/llm/providers/status";
 import { testProviderConnection } from "@/lib/llm/providers/test-connection";
+import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 
 /**
  * `cli providers [--json] [--test <provider>] [--model <id>]` (issue 16 part 8): what the
@@ -29,7 +30,7 @@ export function providerLines(provider: ProviderStatus): string[] {
 export function providersReport(response: ProvidersResponse): string {
   const configured = response.providers.filter((p) => p.configured).length;
   const lines = response.providers.flatMap((p) => [...providerLines(p), ""]);
-  lines.push(`${configured} of ${response.providers.length} providers configured. The demo model (a scripted stand-in, not an LLM) always works.`);
+  lines.push(`${configured} of ${response.providers.length} providers configured. The demo model (${DEMO_MODEL_NOTE}) always works.`);
   if (configured === 0) lines.push(response.envFileHint);
   return `${lines.join("\n")}\n`;
 }

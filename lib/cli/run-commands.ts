@@ -14,6 +14,7 @@ import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
 import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
 import { missingStoreNote } from "@/lib/engine/warm-start";
+import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
 
 /** Drives the branch in this process (when no other worker holds it) and follows it to its end or pause; resolves with the exit code. */
 function driveAndFollow(context: ServerContext, runId: RunId, branchId: BranchId, json: boolean | undefined): Promise<number> {
@@ -62,7 +63,7 @@ export function registerRunCommands(program: Command): void {
     .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
     .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
     .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
-    .option("--model <id>", "model id of every role: demo, openai:<m>, anthropic:<m>, google:<m>, ollama:<m>, compatible:<m>", modelIdArg, "demo")
+    .option("--model <id>", "model id of every role: demo, openai:<m>, anthropic:<m>, google:<m>, ollama:<m>, compatible:<m>", modelIdArg, DEMO_MODEL_ID)
     .option("--trials <n>", "maximum number of trials (1–50)", rangedInt(1, 50), 5)
     .option("--memory-window <n>", `memory window Ω: reflections the Actor sees, 1–${MAX_MEMORY_WINDOW} (default 3; code: 1, as in the paper)`, rangedInt(1, MAX_MEMORY_WINDOW))
     .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30; code: always 2, tests then implementation)", positiveInt)

@@ -80,7 +80,7 @@ export function parseModelId(modelId: string): ParsedModelId {
     );
   }
   const id = parsed.data;
-  if (id === "demo") return { id, provider: "demo", model: "demo" };
+  if (id === DEMO_MODEL_ID) return { id, provider: "demo", model: DEMO_MODEL_ID };
   const colon = id.indexOf(":");
   const provider = id.slice(0, colon);
   if (!isConfigurableProvider(provider)) throw new AppError("invalid-input", `Unknown provider "${provider}" in model id "${modelId}".`);

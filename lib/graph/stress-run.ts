@@ -1,5 +1,6 @@
 import { NO_BREAKPOINTS, type RunConfig } from "@/lib/domain/config";
 import { runEventSchema, type EventDataInput, type EventType, type MemoryItem, type RunEvent } from "@/lib/domain/events";
+import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
 
 /**
  * A synthetic but realistic run log for the stress page (`/stress`), the graph
@@ -138,8 +139,8 @@ function runConfig(family: StressFamily, trials: number): RunConfig {
     maxTrials: Math.min(50, Math.max(1, trials)),
     maxStepsPerTrial: household ? 30 : 6,
     models: {
-      actor: { modelId: "demo", temperature: 0, maxOutputTokens: 256 },
-      reflector: { modelId: "demo", temperature: 0, maxOutputTokens: 250 },
+      actor: { modelId: DEMO_MODEL_ID, temperature: 0, maxOutputTokens: 256 },
+      reflector: { modelId: DEMO_MODEL_ID, temperature: 0, maxOutputTokens: 250 },
     },
     templates: {
       actor: { id: `${family}/react-actor`, version: 1, text: household ? `${HOUSEHOLD_PREAMBLE}{memory}\n{scene}\n{trajectory}` : "Solve {question}\n{memory}\n{scratchpad}" },
@@ -188,7 +189,7 @@ export function stressRunEvents(options: StressRunOptions): RunEvent[] {
       role,
       trial,
       step,
-      settings: { modelId: "demo", temperature: 0, maxOutputTokens: role === "actor" ? 256 : 250 },
+      settings: { modelId: DEMO_MODEL_ID, temperature: 0, maxOutputTokens: role === "actor" ? 256 : 250 },
       requestHash: `${prefix}-hash-${events.length + 1}`,
       messages: [{ role: "user", content: prompt }],
       outputText,

@@ -1,6 +1,7 @@
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { environmentIdSchema, modelIdSchema, strategySchema } from "../config";
+import { DEMO_MODEL_ID } from "../model-id";
 
 /**
  * The checked-in configuration of `cli check` (`reflexion.check.json`, or YAML; docs/template-checks.md):
@@ -22,7 +23,7 @@ export const checkArmSchema = z
     label: z.string().trim().min(1).max(60),
     strategy: strategySchema,
     /** Model id of every role (`demo`, `openai:gpt-4o-mini`, …); default `demo`. */
-    model: modelIdSchema.default("demo"),
+    model: modelIdSchema.default(DEMO_MODEL_ID),
     templates: z.object({ actor: checkTemplateSchema.optional(), reflector: checkTemplateSchema.optional() }).strict().optional(),
     /** Sampling temperature of every role (default 0, the paper's). */
     temperature: z.number().min(0).max(2).optional(),
