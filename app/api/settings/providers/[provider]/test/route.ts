@@ -3,6 +3,7 @@ import { providerIdSchema, providerTestRequestSchema } from "@/lib/domain/provid
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 import { readTextBounded, MAX_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -24,6 +25,6 @@ export const POST = handle(async (request: Request, context: { params: Promise<{
     throw new AppError("invalid-input", "The body must be JSON, e.g. {} or {\"modelId\": \"openai:gpt-4o-mini\"}.");
   }
   const body = providerTestRequestSchema.safeParse(json);
-  if (!body.success) throw new AppError("invalid-input", `Bad test request: ${body.error.issues.map((i) => i.message).join("; ")}.`);
+  if (!body.success) throw new AppError("invalid-input", `Bad test request: ${describeIssues(body.error, "request")}.`);
   return Response.json(await getServerContext().providers.test(id.data, body.data.modelId), { headers: { "cache-control": "no-store" } });
 });
