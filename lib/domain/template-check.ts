@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "./errors";
+import { editDistance } from "./edit-distance";
 
 /**
  * The one check every prompt-template text goes through, whatever door it comes in by: the Steer
@@ -96,27 +97,13 @@ export function placeholdersOf(text: string): string[] {
   return names;
 }
 
-/** Edit distance between two names (insertions, deletions, substitutions, adjacent swaps). */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /** The known name an unknown one is most likely a typo of (at most two edits away, case ignored), or null. */
 export function likelyMeant(name: string, known: readonly string[]): string | null {
   // Names longer than any placeholder are not typos of one; skip the quadratic distance for them.
   if (name.length > 64) return null;
   let best: { name: string; distance: number } | null = null;
   for (const candidate of known) {
-    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase(), { swaps: true });
     if (d <= Math.min(2, Math.floor(candidate.length / 3)) && (best === null || d < best.distance)) best = { name: candidate, distance: d };
   }
   return best?.name ?? null;

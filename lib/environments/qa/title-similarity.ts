@@ -8,6 +8,7 @@
  * title's original position (so equal scores keep paragraph order: deterministic).
  * Both strings are compared case-folded and without diacritics.
  */
+import { editDistance } from "@/lib/domain/edit-distance";
 
 /** Lowercases, strips diacritics (NFD + combining marks removed) and collapses whitespace. */
 export function foldForComparison(text: string): string {
@@ -31,20 +32,7 @@ function jaccard(left: Set<string>, right: Set<string>): number {
   return union === 0 ? 0 : shared / union;
 }
 
-/** Levenshtein distance (insert, delete, substitute; cost 1 each) over UTF-16 code units. */
-export function editDistance(left: string, right: string): number {
-  if (left === right) return 0;
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= left.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= right.length; j += 1) {
-      const substitution = (previous[j - 1] ?? 0) + (left[i - 1] === right[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[right.length] ?? 0;
-}
+export { editDistance };
 
 /** 1 − distance / longer length, in [0, 1]; 1 for two empty strings. */
 export function editSimilarity(left: string, right: string): number {
