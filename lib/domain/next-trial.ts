@@ -2,6 +2,7 @@ import type { RunConfig } from "./config";
 import type { MemoryItem } from "./events";
 import type { RunState } from "./fold-run";
 import { strategyBehaviour } from "./strategies";
+import { estimateTokens } from "./token-estimate";
 
 /**
  * The next trial: whether the loop starts one after a judged trial, and what
@@ -103,7 +104,7 @@ export type MemoryTokenCounter = (modelId: string, memory: readonly MemoryItem[]
  * token budget uses (lib/domain/tokenizer.ts). What the memory panel shows "merged first" with;
  * the engine decides with the exact count, so near the budget the two may differ.
  */
-export const estimateMemoryTokens: MemoryTokenCounter = (_modelId, memory) => memory.reduce((sum, item) => sum + Math.ceil(item.text.length / 4), 0);
+export const estimateMemoryTokens: MemoryTokenCounter = (_modelId, memory) => memory.reduce((sum, item) => sum + estimateTokens(item.text), 0);
 
 /**
  * The window a trial's memory is cut to: the run's Ω, except under the `summarize` memory option

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { ChatMessage } from "./events";
 import { isDemoModel, splitModelId } from "./model-id";
+import { estimateTokens } from "./token-estimate";
 
 /**
  * Token counts per model, with the `gpt-tokenizer` package (pure JS BPE, the
@@ -167,7 +168,7 @@ function countWith(tokenizer: TokenizerName, text: string): number {
   if (text === "") return 0;
   switch (tokenizer) {
     case "chars/4":
-      return Math.ceil(text.length / 4);
+      return estimateTokens(text);
     case "o200k_base+25%":
       return Math.ceil(countO200k(text) * 1.25);
     default:
@@ -211,7 +212,7 @@ export function budgetTokens(text: string): number {
   // would otherwise cost O(steps²) tokenizations; bench/engine.bench.ts per-event cost).
   const known = budgetMemo.get(text);
   if (known !== undefined) return known;
-  const tokens = Math.max(countO200k(text), Math.ceil(text.length / 4));
+  const tokens = Math.max(countO200k(text), estimateTokens(text));
   if (budgetMemo.size >= BUDGET_MEMO_SIZE) budgetMemo.delete(budgetMemo.keys().next().value!);
   budgetMemo.set(text, tokens);
   return tokens;

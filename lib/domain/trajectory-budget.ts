@@ -1,5 +1,6 @@
 import type { TrajectoryStep } from "./environment";
 import { budgetTokens } from "./tokenizer";
+import { tokensForChars } from "./token-estimate";
 
 /**
  * Budget for the previous trial's trajectory in the Actor prompt under
@@ -32,7 +33,7 @@ const characters: TextMeasure = (text) => text.length;
 export type MeasureFloor = (chars: number) => number;
 
 /** {@link budgetTokens} is never less than `ceil(chars / 4)` (lib/domain/tokenizer.ts): its floor. */
-export const budgetTokensFloor: MeasureFloor = (chars) => Math.ceil(chars / 4);
+export const budgetTokensFloor: MeasureFloor = tokensForChars;
 
 /**
  * Shortens a trajectory the way the reference does before putting it in a

@@ -1,6 +1,7 @@
 import { NO_BREAKPOINTS, type RunConfig } from "@/lib/domain/config";
 import { runEventSchema, type EventDataInput, type EventType, type MemoryItem, type RunEvent } from "@/lib/domain/events";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
+import { estimateTokens } from "@/lib/domain/token-estimate";
 
 /**
  * A synthetic but realistic run log for the stress page (`/stress`), the graph
@@ -193,7 +194,7 @@ export function stressRunEvents(options: StressRunOptions): RunEvent[] {
       requestHash: `${prefix}-hash-${events.length + 1}`,
       messages: [{ role: "user", content: prompt }],
       outputText,
-      usage: { inputTokens: Math.round(prompt.length / 4), outputTokens: Math.max(1, Math.round(outputText.length / 4)) },
+      usage: { inputTokens: estimateTokens(prompt), outputTokens: Math.max(1, estimateTokens(outputText)) },
       costUsd: 0,
       latencyMs: 4,
       finishReason: "stop",

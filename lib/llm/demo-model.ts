@@ -11,7 +11,7 @@ import type {
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
 import { MEMORY_SUMMARY_LIST_HEADER, MEMORY_SUMMARY_PROMPT_END } from "@/lib/domain/memory-summary";
-import { estimateTokens } from "./token-estimate";
+import { CHARS_PER_TOKEN, estimateTokens } from "@/lib/domain/token-estimate";
 import { lessonsOf } from "@/lib/domain/optimiser/lessons";
 
 /**
@@ -242,9 +242,6 @@ interface DemoCompletion {
   finishReason: LanguageModelV3FinishReason;
   usage: LanguageModelV3Usage;
 }
-
-/** Characters per token used to cut at `maxOutputTokens` (the inverse of the token estimate). */
-const CHARS_PER_TOKEN = 4;
 
 function complete(books: readonly DemoScriptBook[], options: LanguageModelV3CallOptions): DemoCompletion {
   options.abortSignal?.throwIfAborted();

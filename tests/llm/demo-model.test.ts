@@ -8,7 +8,7 @@ import {
   splitIntoWordChunks,
   type DemoScriptBook,
 } from "@/lib/llm/demo-model";
-import { estimateTokens } from "@/lib/llm/token-estimate";
+import { estimateTokens } from "@/lib/domain/token-estimate";
 
 const book: DemoScriptBook = {
   respond: (prompt) =>

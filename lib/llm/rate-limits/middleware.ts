@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { APICallError, type LanguageModelV3Middleware, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { CallPermit, CallRateLimiter } from "./call-limiter";
+import { estimateTokens } from "@/lib/domain/token-estimate";
 
 /**
  * The id of an API key in limiter keys: the first 16 hex digits of its SHA-256 (never the key), or
@@ -36,9 +37,9 @@ export function retryAfterMsOf(headers: Readonly<Record<string, string | undefin
   return DEFAULT_429_BLOCK_MS;
 }
 
-/** A prompt's size in tokens, estimated as ceil(characters / 4) of its text parts. */
+/** A prompt's size in tokens before the call, estimated ({@link estimateTokens}) from its JSON text. */
 function promptTokensOf(prompt: unknown): number {
-  return Math.ceil(JSON.stringify(prompt).length / 4);
+  return estimateTokens(JSON.stringify(prompt));
 }
 
 /**
