@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
 import type { ChatMessage } from "@/lib/domain/events";
 import type { ModelRequest } from "@/lib/engine/ports";
 import { parseModelId } from "@/lib/domain/model-id";
@@ -26,49 +27,46 @@ export interface RequestHashInput {
 }
 
 /**
- * JSON with object keys sorted (recursively), so equal values always give the
- * same string. Follows `JSON.stringify` otherwise: `undefined` properties are
- * dropped, `undefined` in arrays becomes `null`.
+ * The text the request hash is the SHA-256 of: the RFC 8785 canonical JSON (JCS, the `canonicalize`
+ * package) of exactly the {@link RequestHashInput} fields — keys sorted by UTF-16 code units, no
+ * whitespace, ECMAScript number and string serialisation, `seed` left out when undefined, each
+ * message as `{content, role}` only.
  *
- * @throws TypeError for values JSON cannot represent (bigint, cycles).
+ * RFC 8785 refuses what JSON cannot carry faithfully: a string with a lone surrogate (a prompt cut
+ * by UTF-16 length can end in half an emoji) and a non-finite number. Such a request is still sent
+ * to the provider, so it still needs an identity: it is serialised by `JSON.stringify` of the same
+ * fields in the same sorted order, which escapes a lone surrogate as `\udXXX` and writes a
+ * non-finite number as `null`. For every input RFC 8785 accepts the two texts are the same bytes,
+ * so hashes recorded before this function used `canonicalize` (a hand-written sorted stringify
+ * with exactly that fallback's output) are unchanged: the response cache of a recorded run still
+ * answers its replay (tests/llm/request-hash.test.ts checks both against the former serialiser).
  */
-export function stableStringify(value: unknown): string {
-  return JSON.stringify(sortKeys(value, new Set()));
-}
-
-function sortKeys(value: unknown, seen: Set<object>): unknown {
-  if (value === null || typeof value !== "object") return value;
-  if (seen.has(value)) throw new TypeError("stableStringify: cyclic value");
-  seen.add(value);
-  let result: unknown;
-  if (Array.isArray(value)) {
-    result = value.map((item) => sortKeys(item, seen));
-  } else {
-    const json = (value as { toJSON?: () => unknown }).toJSON;
-    if (typeof json === "function") {
-      result = sortKeys(json.call(value), seen);
-    } else {
-      const sorted: Record<string, unknown> = {};
-      for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key], seen);
-      result = sorted;
-    }
+export function canonicalRequestJson(input: RequestHashInput): string {
+  const messages = input.messages.map((message) => ({ content: message.content, role: message.role }));
+  try {
+    const text = canonicalize({ ...fields(input), messages });
+    if (text !== undefined) return text;
+  } catch {
+    // A lone surrogate or a non-finite number: the fallback below writes what JSON.stringify does.
   }
-  seen.delete(value);
-  return result;
+  const { maxOutputTokens, modelId, provider, seed, stopSequences, temperature } = fields(input);
+  return JSON.stringify({ maxOutputTokens, messages, modelId, provider, seed, stopSequences, temperature });
 }
 
-/** SHA-256 (lowercase hex, 64 chars) of {@link stableStringify} of exactly the {@link RequestHashInput} fields. */
-export function computeRequestHash(input: RequestHashInput): string {
-  const canonical = stableStringify({
+function fields(input: RequestHashInput) {
+  return {
     provider: input.provider,
     modelId: input.modelId,
     temperature: input.temperature,
     maxOutputTokens: input.maxOutputTokens,
     seed: input.seed,
-    stopSequences: input.stopSequences,
-    messages: input.messages.map((message) => ({ role: message.role, content: message.content })),
-  });
-  return createHash("sha256").update(canonical, "utf8").digest("hex");
+    stopSequences: [...input.stopSequences],
+  };
+}
+
+/** SHA-256 (lowercase hex, 64 chars) of {@link canonicalRequestJson}. */
+export function computeRequestHash(input: RequestHashInput): string {
+  return createHash("sha256").update(canonicalRequestJson(input), "utf8").digest("hex");
 }
 
 /**

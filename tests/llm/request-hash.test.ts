@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "@/lib/engine/ports";
 import { costUsdOf, normalizePricedModelId, priceOf } from "@/lib/llm/pricing";
-import { computeRequestHash, requestHashOf, stableStringify } from "@/lib/llm/request-hash";
+import canonicalize from "canonicalize";
+import fc from "fast-check";
+import { canonicalRequestJson, computeRequestHash, requestHashOf, type RequestHashInput } from "@/lib/llm/request-hash";
 
 const request: ModelRequest = {
   role: "actor",
@@ -13,16 +15,48 @@ const request: ModelRequest = {
   stopSequences: ["\nObservation"],
 };
 
-describe("stableStringify", () => {
-  it("sorts keys recursively and drops undefined like JSON", () => {
-    expect(stableStringify({ b: 1, a: { d: [2, { z: 1, y: undefined }], c: "x" } })).toBe('{"a":{"c":"x","d":[2,{"z":1}]},"b":1}');
-    expect(stableStringify({ x: 1, y: 2 })).toBe(stableStringify({ y: 2, x: 1 }));
+/** The serialiser request hashes were computed with before `canonicalize`: recorded runs carry its hashes. */
+function formerStableStringify(value: unknown): string {
+  const sortKeys = (item: unknown): unknown => {
+    if (item === null || typeof item !== "object") return item;
+    if (Array.isArray(item)) return item.map(sortKeys);
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(item).sort()) sorted[key] = sortKeys((item as Record<string, unknown>)[key]);
+    return sorted;
+  };
+  return JSON.stringify(sortKeys(value));
+}
+
+const formerCanonical = (input: RequestHashInput) =>
+  formerStableStringify({ ...input, messages: input.messages.map((message) => ({ role: message.role, content: message.content })) });
+
+describe("canonicalRequestJson", () => {
+  it("is RFC 8785 JSON of the hashed fields: sorted keys, no whitespace, seed left out when undefined, role of the request ignored", () => {
+    const input: RequestHashInput = { provider: "openai", modelId: "gpt-4o-mini", temperature: 0, maxOutputTokens: 256, stopSequences: ["\nObservation"], messages: [{ role: "user", content: "q" }] };
+    expect(canonicalRequestJson(input)).toBe('{"maxOutputTokens":256,"messages":[{"content":"q","role":"user"}],"modelId":"gpt-4o-mini","provider":"openai","stopSequences":["\\nObservation"],"temperature":0}');
+    expect(canonicalRequestJson(input)).toBe(canonicalize({ ...input }));
   });
 
-  it("rejects cycles", () => {
-    const a: Record<string, unknown> = {};
-    a.self = a;
-    expect(() => stableStringify(a)).toThrow(TypeError);
+  it("writes the same bytes as the former serialiser for any request, lone surrogates and non-finite numbers included", () => {
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom("a", "\n", "\"", "\\", "\u0000", "\u2028", "é", "\u{1F600}", "\ud83d", "\ude00"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })), maxLength: 12 });
+    const input: fc.Arbitrary<RequestHashInput> = fc.record(
+      {
+        provider: fc.constantFrom("openai", "anthropic", "demo", "compatible"),
+        modelId: text,
+        temperature: fc.oneof(fc.double(), fc.constantFrom(0, -0, 0.1 + 0.2, 1e21, 5e-324)),
+        maxOutputTokens: fc.oneof(fc.integer(), fc.constant(Number.NaN)),
+        seed: fc.option(fc.integer(), { nil: undefined }),
+        stopSequences: fc.array(text, { maxLength: 3 }),
+        messages: fc.array(fc.record({ role: fc.constantFrom("system" as const, "user" as const, "assistant" as const), content: text }), { maxLength: 4 }),
+      },
+      { requiredKeys: ["provider", "modelId", "temperature", "maxOutputTokens", "stopSequences", "messages"] },
+    );
+    fc.assert(
+      fc.property(input, (value) => {
+        expect(canonicalRequestJson(value)).toBe(formerCanonical(value));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -40,6 +74,17 @@ describe("request hash", () => {
       provider: "openai",
     };
     expect(computeRequestHash(reordered)).toBe(hash);
+  });
+
+  it("keeps the hashes recorded runs carry (computed with the former serialiser), so their cached responses still answer a replay", () => {
+    expect(requestHashOf(request)).toBe("23fc587550b7fc9564c2b4610ed773a947e826ea29a41cdfb96bf403b488e439");
+    const cutMidEmoji: ModelRequest = {
+      role: "actor",
+      settings: { modelId: "demo", temperature: 0.7, maxOutputTokens: 100, seed: 7 },
+      messages: [{ role: "user", content: "Observation: caf\u00e9 \ud83d" }],
+      stopSequences: [],
+    };
+    expect(requestHashOf(cutMidEmoji)).toBe("7bf713e2c018fea7d125e519308ebded8160bb1bc005a0713a1f28bdc6994a1f");
   });
 
   it("ignores the role but changes with anything sent to the provider", () => {
