@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lte, or } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { AppError } from "@/lib/domain/errors";
 import { optimisationRecordSchema, type OptimisationRecord } from "@/lib/domain/optimiser/types";
-import { compareOptimisations, type OptimisationStore } from "./optimisation-store";
+import { compareOptimisations, type OptimisationLeaseClaim, type OptimisationStore } from "./optimisation-store";
 import { MIGRATIONS_FOLDER } from "./sqlite-store";
 import * as schema from "./schema";
 
@@ -41,6 +41,26 @@ export class SqliteOptimisationStore implements OptimisationStore {
     if (inserted.changes === 0) throw new AppError("conflict", `An optimisation with id ${record.id} exists already.`);
   }
 
+  async claimOptimisationLease(id: string, owner: string, ttlMs: number, now = Date.now()): Promise<OptimisationLeaseClaim> {
+    const table = schema.optimisations;
+    const expiresAt = now + ttlMs;
+    // One conditional UPDATE: two processes claiming at once cannot both succeed.
+    const updated = this.db
+      .update(table)
+      .set({ leaseOwner: owner, leaseExpiresAt: expiresAt })
+      .where(and(eq(table.id, id), or(isNull(table.leaseOwner), eq(table.leaseOwner, owner), lte(table.leaseExpiresAt, now))))
+      .run();
+    if (updated.changes > 0) return { claimed: true, lease: { owner, expiresAt } };
+    const row = this.db.select({ owner: table.leaseOwner, expiresAt: table.leaseExpiresAt }).from(table).where(eq(table.id, id)).get();
+    if (!row) throw new AppError("not-found", `No optimisation ${id}.`);
+    return { claimed: false, holder: { owner: row.owner ?? "", expiresAt: row.expiresAt ?? 0 } };
+  }
+
+  async releaseOptimisationLease(id: string, owner: string): Promise<void> {
+    const table = schema.optimisations;
+    this.db.update(table).set({ leaseOwner: null, leaseExpiresAt: null }).where(and(eq(table.id, id), eq(table.leaseOwner, owner))).run();
+  }
+
   async saveOptimisation(record: OptimisationRecord): Promise<void> {
     const valid = optimisationRecordSchema.parse(record);
     const { id, ...rest } = toRow(valid);
@@ -64,10 +84,13 @@ export class SqliteOptimisationStore implements OptimisationStore {
   }
 }
 
+/** The row's columns apart from the lease (claimed and released on its own, never by a save). */
 function toRow(record: OptimisationRecord): typeof schema.optimisations.$inferInsert {
-  return { id: record.id, createdAt: record.createdAt, updatedAt: record.updatedAt, status: record.status, targetTemplateId: record.request.targetTemplateId, record: JSON.stringify(record) };
+  const { lease: _lease, ...stored } = record;
+  return { id: record.id, createdAt: record.createdAt, updatedAt: record.updatedAt, status: record.status, targetTemplateId: record.request.targetTemplateId, record: JSON.stringify(stored) };
 }
 
 function fromRow(row: typeof schema.optimisations.$inferSelect): OptimisationRecord {
-  return optimisationRecordSchema.parse(JSON.parse(row.record));
+  const record = optimisationRecordSchema.parse(JSON.parse(row.record));
+  return row.leaseOwner !== null && row.leaseExpiresAt !== null ? { ...record, lease: { owner: row.leaseOwner, expiresAt: row.leaseExpiresAt } } : record;
 }

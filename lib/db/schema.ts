@@ -309,7 +309,8 @@ export const humanGrades = sqliteTable(
 /**
  * Reflective optimisations (lib/domain/optimiser/types.ts, docs/optimiser.md): one row per
  * optimisation; `record` is its whole JSON record (request, split, candidates, spend), rewritten
- * at every boundary so a restarted process resumes where it stopped.
+ * at every boundary so a restarted process resumes where it stopped. `lease_owner` /
+ * `lease_expires_at` say which process works on it (claimed with a conditional update).
  */
 export const optimisations = sqliteTable(
   "optimisations",
@@ -320,6 +321,10 @@ export const optimisations = sqliteTable(
     status: text("status").notNull(),
     targetTemplateId: text("target_template_id").notNull(),
     record: text("record").notNull(),
+    /** Which process works on it (`host:pid:random`, lib/server/lease-owner.ts); null when none. Kept out of `record` so a save never moves it. */
+    leaseOwner: text("lease_owner"),
+    /** Epoch ms after which the lease is void (the holder renews it while it works). */
+    leaseExpiresAt: integer("lease_expires_at"),
   },
   (table) => [index("optimisations_target_template").on(table.targetTemplateId)],
 );

@@ -67,6 +67,26 @@ export function optimisationStoreContract(make: () => OptimisationStore): void {
     expect(await store.listOptimisations({ targetTemplateId: "tpl-none" })).toEqual([]);
   });
 
+  it("claims a lease atomically: a second owner is refused (told the holder and expiry) until it is released or expired; renewing keeps it; a save never moves it", async () => {
+    const store = make();
+    const record = makeOptimisationRecord();
+    await store.createOptimisation(record);
+    const now = 1_800_000_000_000;
+    expect(await store.claimOptimisationLease(record.id, "web:1:a", 15_000, now)).toEqual({ claimed: true, lease: { owner: "web:1:a", expiresAt: now + 15_000 } });
+    expect(await store.claimOptimisationLease(record.id, "cli:2:b", 15_000, now + 1_000)).toEqual({ claimed: false, holder: { owner: "web:1:a", expiresAt: now + 15_000 } });
+    expect(await store.claimOptimisationLease(record.id, "web:1:a", 15_000, now + 5_000)).toEqual({ claimed: true, lease: { owner: "web:1:a", expiresAt: now + 20_000 } });
+    await store.saveOptimisation({ ...record, status: "budget-spent", lease: null });
+    expect((await store.getOptimisation(record.id))?.lease).toEqual({ owner: "web:1:a", expiresAt: now + 20_000 });
+    expect((await store.listOptimisations())[0]?.lease).toEqual({ owner: "web:1:a", expiresAt: now + 20_000 });
+    await store.releaseOptimisationLease(record.id, "cli:2:b");
+    expect((await store.claimOptimisationLease(record.id, "cli:2:b", 15_000, now + 19_999)).claimed).toBe(false);
+    expect(await store.claimOptimisationLease(record.id, "cli:2:b", 15_000, now + 20_000)).toEqual({ claimed: true, lease: { owner: "cli:2:b", expiresAt: now + 35_000 } });
+    await store.releaseOptimisationLease(record.id, "cli:2:b");
+    expect((await store.getOptimisation(record.id))?.lease ?? null).toBeNull();
+    expect((await store.claimOptimisationLease(record.id, "web:1:a", 15_000, now + 21_000)).claimed).toBe(true);
+    await expect(store.claimOptimisationLease("opt-missing", "web:1:a", 15_000, now)).rejects.toMatchObject({ code: "not-found" });
+  });
+
   it("returns copies: changing a record read back changes nothing stored", async () => {
     const store = make();
     const record = makeOptimisationRecord();

@@ -284,6 +284,8 @@ export const optimisations = pgTable(
     status: text("status").notNull(),
     targetTemplateId: text("target_template_id").notNull(),
     record: jsonb("record").notNull(),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: bigint("lease_expires_at", { mode: "number" }),
   },
   (table) => [index("optimisations_target_template").on(table.targetTemplateId)],
 );

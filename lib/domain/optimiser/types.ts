@@ -60,6 +60,32 @@ export type ResumeOptimisationRequest = z.infer<typeof resumeOptimisationRequest
 export const optimisationStatusSchema = z.enum(["running", "budget-spent", "done", "failed"]);
 export type OptimisationStatus = z.infer<typeof optimisationStatusSchema>;
 
+/**
+ * Which process works on an optimisation: its owner id (`host:pid:random`) and the epoch ms after
+ * which the lease is void. The holder renews it every few seconds while it works and releases it
+ * when it stops; a second process can claim it only once it is released or expired.
+ */
+export const optimisationLeaseSchema = z.object({ owner: z.string().min(1), expiresAt: z.number().int() });
+export type OptimisationLease = z.infer<typeof optimisationLeaseSchema>;
+
+/**
+ * What an optimisation is doing, for people: its stored status, except that a `running` one whose
+ * lease is absent or expired is `interrupted` (its process ended without finishing: resume it).
+ * Derived, never stored, so the status and the lease cannot disagree.
+ */
+export type OptimisationPhase = OptimisationStatus | "interrupted";
+
+/** The {@link OptimisationPhase} of a record at `now` (epoch ms). */
+export function optimisationPhase(record: Pick<OptimisationRecord, "status" | "lease">, now = Date.now()): OptimisationPhase {
+  if (record.status !== "running") return record.status;
+  return record.lease && record.lease.expiresAt > now ? "running" : "interrupted";
+}
+
+/** Why a process cannot work on an optimisation another holds: names the holder and when its lease expires. */
+export function leaseHeldMessage(id: string, holder: OptimisationLease): string {
+  return `Optimisation ${id} is being worked on by ${holder.owner} (host:pid) until its lease expires at ${new Date(holder.expiresAt).toISOString()}; the holder renews it while it runs. Wait for it to stop, or resume it once the lease has expired.`;
+}
+
 /** One version the optimisation proposed or started from. */
 export const optimisationCandidateSchema = z.object({
   /** `round:index`, unique in the optimisation; `0:0` is the starting version. */
@@ -126,6 +152,8 @@ export const optimisationRecordSchema = z.object({
   split: z.object({ train: z.array(z.string()), heldOut: z.array(z.string()) }),
   candidates: z.array(optimisationCandidateSchema),
   spend: z.object({ usd: z.number().nonnegative(), tokens: z.number().int().nonnegative() }),
+  /** Who works on it now (absent or null: nobody). Kept by the store apart from the rest of the record: saving a record never moves it. */
+  lease: optimisationLeaseSchema.nullable().optional(),
 });
 export type OptimisationRecord = z.infer<typeof optimisationRecordSchema>;
 

@@ -3,7 +3,8 @@ import type { Budget } from "@/lib/domain/budget";
 import { AppError } from "@/lib/domain/errors";
 import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 import { splitTasks } from "@/lib/domain/optimiser/split";
-import { optimisationRequestSchema, type OptimisationRecord, type OptimisationRequest } from "@/lib/domain/optimiser/types";
+import { leaseHeldMessage, optimisationRequestSchema, type OptimisationRecord, type OptimisationRequest } from "@/lib/domain/optimiser/types";
+import { newLeaseOwner } from "@/lib/server/lease-owner";
 import { strategyBehaviour } from "@/lib/domain/strategies";
 import { environmentEntry } from "@/lib/environments/registry";
 import type { ExperimentDriver, OptimiserDeps, ProgressListener } from "./optimiser-types";
@@ -20,15 +21,86 @@ export type { OptimiserDeps, ProgressListener } from "./optimiser-types";
  * is saved at every boundary (after each proposal and each evaluation); a budget is checked at
  * each boundary, so an evaluation in progress finishes before the optimisation stops.
  */
+/** How long a claimed optimisation lease lasts without renewal, ms. */
+export const OPTIMISATION_LEASE_TTL_MS = 15_000;
+/** How often the holder renews its lease while it works, ms. */
+export const OPTIMISATION_LEASE_RENEW_MS = 5_000;
+
+/** Thrown by a save once another process took the lease: this process stops without writing. */
+class LeaseLost extends Error {}
+
 export class OptimiserService {
   /** Optimisations this process is working on (a second `run` of one of them is refused). */
   private readonly active = new Set<string>();
+  /** Leases this process holds, with their renewal timers. */
+  private readonly held = new Map<string, ReturnType<typeof setInterval>>();
+  /** Optimisations whose lease another process took while this one worked: their saves are refused. */
+  private readonly lost = new Set<string>();
+  /** This process's lease owner id (`host:pid:random`, lib/server/lease-owner.ts), the same rule as runs. */
+  readonly leaseOwner: string;
 
-  constructor(private readonly deps: OptimiserDeps) {}
+  constructor(
+    private readonly deps: OptimiserDeps,
+    options: { leaseOwner?: string; leaseTtlMs?: number; leaseRenewMs?: number } = {},
+  ) {
+    this.leaseOwner = options.leaseOwner ?? newLeaseOwner();
+    this.leaseTtlMs = options.leaseTtlMs ?? OPTIMISATION_LEASE_TTL_MS;
+    this.leaseRenewMs = options.leaseRenewMs ?? OPTIMISATION_LEASE_RENEW_MS;
+  }
+
+  private readonly leaseTtlMs: number;
+  private readonly leaseRenewMs: number;
+
+  /**
+   * Claims the optimisation's lease for this process (atomically in the store) and renews it every
+   * few seconds until {@link release}. Claiming one this process holds already is a no-op.
+   * @throws AppError("conflict") naming the holder and when its lease expires, when another process
+   *   holds an unexpired lease, or when this process is running it already.
+   */
+  async claim(id: string): Promise<void> {
+    if (this.active.has(id)) throw new AppError("conflict", leaseHeldMessage(id, { owner: `this process (${this.leaseOwner})`, expiresAt: Date.now() + this.leaseTtlMs }));
+    if (this.held.has(id)) return;
+    const claim = await this.deps.store.claimOptimisationLease(id, this.leaseOwner, this.leaseTtlMs);
+    if (!claim.claimed) throw new AppError("conflict", leaseHeldMessage(id, claim.holder));
+    this.lost.delete(id);
+    const timer = setInterval(() => void this.renew(id), this.leaseRenewMs);
+    timer.unref?.();
+    this.held.set(id, timer);
+  }
+
+  /** Stops renewing and drops this process's lease on the optimisation (no-op when it holds none). */
+  async release(id: string): Promise<void> {
+    const timer = this.held.get(id);
+    if (timer === undefined) return;
+    clearInterval(timer);
+    this.held.delete(id);
+    await this.deps.store.releaseOptimisationLease(id, this.leaseOwner);
+  }
+
+  /** Releases every lease this process holds (a CLI interrupted by a signal); resolves with their ids. */
+  async releaseAll(): Promise<string[]> {
+    const ids = [...this.held.keys()];
+    await Promise.all(ids.map((id) => this.release(id)));
+    return ids;
+  }
+
+  private async renew(id: string): Promise<void> {
+    try {
+      const claim = await this.deps.store.claimOptimisationLease(id, this.leaseOwner, this.leaseTtlMs);
+      if (!claim.claimed) {
+        this.lost.add(id);
+        const timer = this.held.get(id);
+        if (timer !== undefined) clearInterval(timer);
+        this.held.delete(id);
+      }
+    } catch (error) {
+      console.error(`Could not renew the lease of optimisation ${id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
 
   /**
    * Validates a request against its source experiment and stores the optimisation (status
-   * `running`, nothing run yet); call {@link run} to work on it.
+   * `running`, nothing run yet) with this process holding its lease; call {@link run} to work on it.
    * @throws AppError("invalid-input") for a bad request, an unknown arm, a strategy without
    *   reflections for the reflector, or a start version of another family or role;
    *   AppError("not-found") for an unknown experiment or version.
@@ -106,7 +178,8 @@ export class OptimiserService {
       spend: { usd: 0, tokens: 0 },
     };
     await this.deps.store.createOptimisation(record);
-    return record;
+    await this.claim(record.id);
+    return this.get(record.id);
   }
 
   /** The stored record. @throws AppError("not-found") */
@@ -123,13 +196,15 @@ export class OptimiserService {
 
   /**
    * Marks a stopped optimisation to go on (status `running`), with a new budget when one is given
-   * (null: no limit); call {@link run} next. A `done` one is returned as it is.
-   * @throws AppError("conflict") when this process is already working on it.
+   * (null: no limit), with this process holding its lease; call {@link run} next. A `done` one is
+   * returned as it is (no lease taken).
+   * @throws AppError("conflict") when this or another process holds its lease (the message names
+   *   the holder and when its lease expires).
    */
   async resume(id: string, options: { budget?: Budget | null } = {}): Promise<OptimisationRecord> {
     const record = await this.get(id);
-    if (this.active.has(id)) throw new AppError("conflict", `Optimisation ${id} is running in this process already.`);
     if (record.status === "done") return record;
+    await this.claim(id);
     const next: OptimisationRecord = {
       ...record,
       status: "running",
@@ -137,33 +212,48 @@ export class OptimiserService {
       request: options.budget === undefined ? record.request : { ...record.request, budget: options.budget },
     };
     await this.save(next);
-    return next;
+    return this.get(id);
   }
 
   /**
-   * Works on the optimisation until it is done or its budget is spent, saving after every step.
-   * Resolves with the final record (`done`, `budget-spent`, or `failed` with `detail`).
+   * Works on the optimisation until it is done or its budget is spent, saving after every step,
+   * while holding its lease (claimed if not yet held, renewed, released at the end). Resolves with
+   * the final record (`done`, `budget-spent`, or `failed` with `detail`).
+   * @throws AppError("conflict") when another process, or this one, is working on it.
    */
   async run(id: string, drive: ExperimentDriver, progress: ProgressListener = () => undefined): Promise<OptimisationRecord> {
-    if (this.active.has(id)) throw new AppError("conflict", `Optimisation ${id} is running in this process already.`);
-    this.active.add(id);
     let record = await this.get(id);
+    if (record.status === "done") return record;
+    await this.claim(id);
+    this.active.add(id);
     try {
-      if (record.status === "done") return record;
       if (record.status !== "running") record = { ...record, status: "running", detail: null };
-      const stepper = new OptimisationSteps(this.deps, record, drive, progress, (next) => this.save(next));
+      const stepper = new OptimisationSteps(this.deps, record, drive, progress, (next) => this.saveHeld(next));
       record = await stepper.all();
       return record;
     } catch (error) {
+      if (error instanceof LeaseLost) {
+        progress(error.message);
+        return this.get(id);
+      }
       const failed: OptimisationRecord = { ...(await this.get(id)), status: "failed", detail: error instanceof Error ? error.message : String(error) };
       await this.save(failed);
       return failed;
     } finally {
       this.active.delete(id);
+      await this.release(id);
     }
   }
 
   private async save(record: OptimisationRecord): Promise<void> {
     await this.deps.store.saveOptimisation({ ...record, updatedAt: new Date().toISOString() });
+  }
+
+  /** A save while working: refused once another process took the lease, so two never write one record. */
+  private async saveHeld(record: OptimisationRecord): Promise<void> {
+    if (this.lost.has(record.id) || !this.held.has(record.id)) {
+      throw new LeaseLost(`Optimisation ${record.id}: this process lost its lease (another process took it over after it expired); stopping without saving.`);
+    }
+    await this.save(record);
   }
 }

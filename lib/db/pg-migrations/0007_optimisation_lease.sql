@@ -1,0 +1,2 @@
+ALTER TABLE "optimisations" ADD COLUMN "lease_owner" text;--> statement-breakpoint
+ALTER TABLE "optimisations" ADD COLUMN "lease_expires_at" bigint;
