@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactNode } from "react";
 import type { RunStatus } from "@/lib/domain/api";
+import { isTerminalStatus } from "@/lib/domain/status";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
 import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
@@ -58,7 +59,7 @@ function RunBanners({ state, status }: { state: RunState; status: RunStatus | nu
           <span data-testid="paused-instruction">{pause.instruction}</span>
         </Notice>
       ) : null}
-      {state.pendingAction && status !== "ended" && status !== "error" ? (
+      {state.pendingAction && (status === null || !isTerminalStatus(status)) ? (
         <Notice tone="info" data-testid="pending-action-banner" className="mx-4 mt-2">
           Next action written by a person (trial {state.pendingAction.trial}, step {state.pendingAction.step}):{" "}
           {state.config?.environment === "code" ? (
