@@ -15,8 +15,9 @@ function effectText(test: PairedComparison): string {
 
 /**
  * The paired tests between every two arms (lib/domain/experiment-tests.ts), one row per pair and
- * metric: the exact McNemar test on final success with its discordant counts, and paired bootstraps
- * on the area under the success curve and on cost. "differs" only when the 95 % interval excludes 0.
+ * metric: the exact McNemar test on final success with its discordant counts, and a paired sign-flip
+ * test with a paired-bootstrap interval on the area under the success curve and on cost. "differs"
+ * only when p < 0.05 and the 95 % interval excludes 0.
  */
 export function PairedTests({ summary }: { summary: Pick<ExperimentSummary, "tests" | "experiment"> }) {
   const tests = summary.tests ?? [];
@@ -71,8 +72,9 @@ export function PairedTests({ summary }: { summary: Pick<ExperimentSummary, "tes
       </div>
       <p className="text-[11px] text-slate-600">
         Pairs are (task, repetition) runs both arms ended. Final success: exact McNemar test (two-sided binomial on the discordant pairs). AUC (the mean
-        height of the success-by-trial curve) and cost: paired bootstrap, percentile, 2000 resamples over tasks then repetitions. A difference is reported
-        only when the 95 % interval excludes 0 (and, for final success, p &lt; 0.05).
+        height of the success-by-trial curve) and cost: paired sign-flip test (a task&apos;s repetitions flip together; exact up to 16 tasks), interval by
+        paired bootstrap, percentile, 2000 resamples over tasks then repetitions. A difference is reported only when p &lt; 0.05 and the 95 % interval
+        excludes 0.
       </p>
     </div>
   );

@@ -35,7 +35,7 @@ export function registerCompareCommand(experiment: Command): void {
   experiment
     .command("compare")
     .description(
-      "Paired tests of two arms on the same tasks and repetitions: exact McNemar on final success, paired bootstrap on the area under the success-by-trial curve and on cost (a difference only when the 95 % interval excludes 0).",
+      "Paired tests of two arms on the same tasks and repetitions: exact McNemar on final success, a paired sign-flip test with a paired-bootstrap interval on the area under the success-by-trial curve and on cost (a difference only when p < 0.05 and the 95 % interval excludes 0).",
     )
     .requiredOption("--id <id>", "experiment id")
     .requiredOption("--a <label>", "first arm's label")

@@ -123,7 +123,7 @@ export function markdownTables(summary: ExperimentSummary): string {
       const discordant = test.aOnly === undefined ? "" : ` (discordant ${test.aOnly} vs ${test.bOnly})`;
       lines.push(`| ${esc(test.a)} | ${esc(test.b)} | ${METRIC_LABEL[test.metric]} | ${test.method} | ${test.n}${discordant} | ${effectText(test)} | ${pValueText(test.p).replace(/^p = /, "").replace(/^p /, "")} | ${verdictText(test)} |`);
     }
-    lines.push("", "Paired units are (task, repetition) pairs both arms ran to the end. Final success: exact McNemar test (two-sided binomial on the discordant pairs); AUC and cost: paired bootstrap (percentile, 2000 resamples over tasks then repetitions). A difference is reported only when the 95 % interval excludes 0.");
+    lines.push("", "Paired units are (task, repetition) pairs both arms ran to the end. Final success: exact McNemar test (two-sided binomial on the discordant pairs); AUC and cost: paired sign-flip test (exact up to 16 tasks), interval by paired bootstrap (percentile, 2000 resamples over tasks then repetitions). A difference is reported only when p < 0.05 and the 95 % interval excludes 0.");
   }
   return `${lines.join("\n")}\n`;
 }
@@ -167,7 +167,7 @@ export function latexTables(summary: ExperimentSummary): string {
     out.push(
       "\\begin{table}[ht]",
       "\\centering\\small",
-      "\\caption{Paired tests over (task, repetition) pairs both arms ran to the end. Final success: exact McNemar; AUC and cost: paired bootstrap (percentile, 2000 resamples). A difference is reported only when the 95\\% interval excludes 0.}",
+      "\\caption{Paired tests over (task, repetition) pairs both arms ran to the end. Final success: exact McNemar; AUC and cost: paired sign-flip test, interval by paired bootstrap (percentile, 2000 resamples). A difference is reported only when $p < 0.05$ and the 95\\% interval excludes 0.}",
       "\\begin{tabular}{lllllllr}",
       "\\toprule",
       "A & B & Metric & Test & $n$ & Effect $A-B$ [95\\% CI] & $p$ & Verdict \\\\",

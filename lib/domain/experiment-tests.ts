@@ -3,6 +3,7 @@ import type { ArmUnit } from "./experiment-intervals";
 import { runAuc } from "./experiment-intervals";
 import { pairedExactTest } from "./paired-test";
 import { BOOTSTRAP_SEED, DEFAULT_RESAMPLES, pairedBootstrap } from "./stats/bootstrap";
+import { signFlipTest } from "./stats/sign-flip";
 
 /** What a paired test compares: final success, the area under the success curve, or cost per run. */
 export const comparisonMetricSchema = z.enum(["final-success", "auc", "cost"]);
@@ -11,8 +12,8 @@ export type ComparisonMetric = z.infer<typeof comparisonMetricSchema>;
 /** The exact names printed next to each test. */
 export const COMPARISON_METHODS = {
   "final-success": "exact McNemar",
-  auc: "paired bootstrap",
-  cost: "paired bootstrap",
+  auc: "sign-flip test, bootstrap interval",
+  cost: "sign-flip test, bootstrap interval",
 } as const satisfies Record<ComparisonMetric, string>;
 
 /**
@@ -21,8 +22,9 @@ export const COMPARISON_METHODS = {
  * AUC: of the area under the success-by-trial curve as a share of the trials, lib/domain/experiment-intervals.ts
  * `runAuc`; cost: USD per run) and `ci` its 95 % paired-bootstrap interval (percentile, 2000
  * resamples over tasks and then repetitions). `p`: the exact McNemar p-value for final success, the
- * bootstrap's two-sided p for the others. `differs` only when the interval excludes 0 (and, for final
- * success, p < 0.05 as well).
+ * paired sign-flip test's two-sided p for the others (lib/domain/stats/sign-flip.ts: exact up to 16
+ * tasks, so 3 tasks can never give less than p = 0.25). `differs` only when p < 0.05 and the interval
+ * excludes 0.
  */
 export const pairedComparisonSchema = z.object({
   a: z.string(),
@@ -66,7 +68,8 @@ const excludesZero = (ci: readonly [number, number]) => ci[0] > 0 || ci[1] < 0;
 
 /**
  * The three paired tests of arm `a` against arm `b`: exact McNemar on final success (each arm within
- * its own trial budget), and paired bootstraps on the AUC (over the trials both arms have) and on cost.
+ * its own trial budget), and on the AUC (over the trials both arms have) and on cost a paired sign-flip
+ * test with a paired-bootstrap interval.
  * @param seed the bootstraps' seed (default {@link BOOTSTRAP_SEED}, as every summary statistic).
  * @param resamples bootstrap replicates (default {@link DEFAULT_RESAMPLES}).
  */
@@ -82,9 +85,12 @@ export function compareArms(a: ComparedArm, b: ComparedArm, seed = BOOTSTRAP_SEE
     { seed, resamples },
   );
   const common = Math.min(a.trials, b.trials);
-  const auc = pairedBootstrap(grouped.map((group) => group.map(([x, y]) => runAuc(x.solvedAtTrial, common) - runAuc(y.solvedAtTrial, common))), { seed: seed + 1, resamples });
+  const aucDifferences = grouped.map((group) => group.map(([x, y]) => runAuc(x.solvedAtTrial, common) - runAuc(y.solvedAtTrial, common)));
+  const auc = pairedBootstrap(aucDifferences, { seed: seed + 1, resamples });
   const priced = grouped.map((group) => group.filter(([x, y]) => x.costUsd !== null && y.costUsd !== null).map(([x, y]) => x.costUsd! - y.costUsd!));
   const cost = pairedBootstrap(priced, { seed: seed + 2, resamples });
+  const aucP = signFlipTest(aucDifferences, { seed: seed + 3, resamples }).p;
+  const costP = signFlipTest(priced, { seed: seed + 4, resamples }).p;
   return [
     {
       a: a.label,
@@ -99,8 +105,8 @@ export function compareArms(a: ComparedArm, b: ComparedArm, seed = BOOTSTRAP_SEE
       bOnly,
       differs: flat.length > 0 && mcnemar.pValue < 0.05 && excludesZero(success.ci),
     },
-    { a: a.label, b: b.label, metric: "auc", method: COMPARISON_METHODS.auc, n: auc.n, p: auc.p, effect: auc.effect, ci: auc.ci, differs: auc.n > 0 && excludesZero(auc.ci) },
-    { a: a.label, b: b.label, metric: "cost", method: COMPARISON_METHODS.cost, n: cost.n, p: cost.p, effect: cost.effect, ci: cost.ci, differs: cost.n > 0 && excludesZero(cost.ci) },
+    { a: a.label, b: b.label, metric: "auc", method: COMPARISON_METHODS.auc, n: auc.n, p: aucP, effect: auc.effect, ci: auc.ci, differs: auc.n > 0 && aucP < 0.05 && excludesZero(auc.ci) },
+    { a: a.label, b: b.label, metric: "cost", method: COMPARISON_METHODS.cost, n: cost.n, p: costP, effect: cost.effect, ci: cost.ci, differs: cost.n > 0 && costP < 0.05 && excludesZero(cost.ci) },
   ];
 }
 

@@ -114,12 +114,15 @@ export interface ArmRates {
 /**
  * The first trial (1-based) at which a cumulative success curve reached its
  * final value: the trial "by" which everything the arm solves was solved.
- * 0 for an empty curve. The curve is cumulative (never decreasing) for one
- * repetition; with repetitions it is a mean, compared within 1e-9.
+ * 0 for an empty curve; the last trial when nothing was solved ("0/3 by
+ * trial 3": every trial was tried). The curve is cumulative (never
+ * decreasing) for one repetition; with repetitions it is a mean, compared
+ * within 1e-9.
  */
 export function finalReachedAtTrial(successByTrial: readonly number[]): number {
   const last = successByTrial.at(-1);
   if (last === undefined) return 0;
+  if (Math.abs(last) < 1e-9) return successByTrial.length;
   return successByTrial.findIndex((value) => Math.abs(value - last) < 1e-9) + 1;
 }
 

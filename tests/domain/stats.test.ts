@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pairedExactTest } from "@/lib/domain/paired-test";
 import { clusteredBootstrap, pairedBootstrap } from "@/lib/domain/stats/bootstrap";
+import { signFlipTest } from "@/lib/domain/stats/sign-flip";
 import { passAtK, passAtKCurve } from "@/lib/domain/stats/pass-at-k";
 import { pValueText } from "@/lib/domain/stats/p-value";
 import { seededUnit, stringSeed } from "@/lib/domain/stats/string-seed";
@@ -123,5 +124,28 @@ describe("seeded draws", () => {
     const share = draws.filter((value) => value < 1 / 3).length / draws.length;
     expect(share).toBeGreaterThan(0.3);
     expect(share).toBeLessThan(0.37);
+  });
+});
+
+describe("paired sign-flip test", () => {
+  it("three tasks that all differ by the same amount: exact p = 2/8, not the degenerate bootstrap's p < 0.001", () => {
+    const differences = [[-2 / 3], [-2 / 3], [-2 / 3]];
+    expect(signFlipTest(differences)).toEqual({ p: 0.25, exact: true, tasks: 3 });
+    expect(pairedBootstrap(differences).p).toBeLessThan(0.001);
+  });
+
+  it("identical arms give p = 1; a task's repetitions flip together; zero-total tasks drop out", () => {
+    expect(signFlipTest([[0, 0], [0, 0]])).toEqual({ p: 1, exact: true, tasks: 0 });
+    // Task totals 2, 2, 0 (the third task's repetitions cancel): 2 of 4 patterns reach |4|.
+    expect(signFlipTest([[1, 1], [1, 1], [1, -1]])).toEqual({ p: 0.5, exact: true, tasks: 2 });
+  });
+
+  it("a consistent gap over many tasks is significant; above 16 tasks the p is a seeded Monte Carlo estimate", () => {
+    const twelve = signFlipTest(Array.from({ length: 12 }, () => [-1]));
+    expect(twelve.p).toBeCloseTo(2 / 4096, 12);
+    const many = signFlipTest(Array.from({ length: 40 }, (_, i) => [i % 5 === 0 ? 1 : -1]));
+    expect(many.exact).toBe(false);
+    expect(many.p).toBeLessThan(0.01);
+    expect(signFlipTest(Array.from({ length: 40 }, (_, i) => [i % 5 === 0 ? 1 : -1])).p).toBe(many.p);
   });
 });

@@ -15,6 +15,7 @@ describe("'by trial' names the trial by which the final count was reached", () =
     expect(finalReachedAtTrial([5, 7, 9])).toBe(3);
     expect(finalReachedAtTrial([12, 12, 12])).toBe(1);
     expect(finalReachedAtTrial([])).toBe(0);
+    expect(finalReachedAtTrial([0, 0, 0])).toBe(3); // "0/3 by trial 3": nothing solved in the whole budget
     expect(armRates(arm("A", [8, 12, 12]))).toMatchObject({ lastTrial: 3, reachedAtTrial: 2 });
     const html = renderToStaticMarkup(createElement(SuccessCurves, { arms: [arm("A", [8, 12, 12])], environment: "qa" }));
     expect(html).toContain("12/12 (100%) by trial 2");
