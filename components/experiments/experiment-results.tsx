@@ -295,7 +295,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
 
       {summary.experiment.provenance ? null : (
         <Section title="Optimise a template" id="optimise-heading">
-          <OptimisePanel experimentId={summary.experiment.id} usesDemo={usesDemo} />
+          <OptimisePanel experimentId={summary.experiment.id} usesDemo={usesDemo} arms={summary.arms.map((arm) => ({ label: arm.label, strategy: arm.strategy }))} />
         </Section>
       )}
     </main>

@@ -17,12 +17,17 @@ import { z } from "zod";
  * never stops it — use tokens there). Over the branch's whole path, so a fork
  * inherits what its parent spent before the fork point.
  */
+/** The largest USD budget accepted (a guard against a typo, not a spending policy). */
+export const MAX_BUDGET_USD = 1_000_000;
+/** The largest token budget accepted (input + output). */
+export const MAX_BUDGET_TOKENS = 1_000_000_000;
+
 export const budgetSchema = z
   .object({
-    /** USD, > 0. */
-    usd: z.number().positive().max(1_000_000).optional(),
-    /** Tokens (input + output), > 0. */
-    tokens: z.number().int().positive().max(1_000_000_000).optional(),
+    /** USD, > 0, at most {@link MAX_BUDGET_USD}. */
+    usd: z.number().positive().max(MAX_BUDGET_USD).optional(),
+    /** Tokens (input + output), > 0, at most {@link MAX_BUDGET_TOKENS}. */
+    tokens: z.number().int().positive().max(MAX_BUDGET_TOKENS).optional(),
   })
   .refine((budget) => budget.usd !== undefined || budget.tokens !== undefined, { message: "a budget needs usd or tokens (or pass null for none)" });
 export type Budget = z.infer<typeof budgetSchema>;

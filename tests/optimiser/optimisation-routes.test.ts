@@ -43,6 +43,16 @@ async function settledOptimisation(id: string): Promise<OptimisationRecord> {
 }
 
 describe("/api/optimisations", () => {
+  it("refuses a malformed budget with 400 naming the field, never reading it as no limit (start and resume)", async () => {
+    for (const budget of ["abc", { tokens: "abc" }, { tokens: 12.5 }, { tokens: 0 }, { tokens: 1e12 }, {}]) {
+      const response = await r.start.POST(post("/api/optimisations", { experimentId: "exp-any", role: "actor", budget }));
+      expect(response.status, JSON.stringify(budget)).toBe(400);
+      expect(JSON.stringify(await response.json())).toContain("budget");
+    }
+    const resumed = await r.resume.POST(post("/api/optimisations/opt-any/resume", { budget: { tokens: "abc" } }), params({ optimisationId: "opt-any" }));
+    expect(resumed.status).toBe(400);
+  });
+
   it("starts one in the background (202), reads it, resumes it; the lineage carries its scores; a bad body is 400", async () => {
     const server = r.context.getServerContext();
     const source = await server.experiments.start({ name: "source", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-01", "qa-builtin-02", "qa-builtin-03", "qa-builtin-04"], maxTrials: 1, arms: [{ label: "reflexion", strategy: "reflexion", modelId: "demo" }] });
