@@ -48,6 +48,8 @@ describe("reflexion.check.json", () => {
     expect(messageOf({ ...base, arms: [{ label: "A", strategy: "reflexion", model: "gpt-4" }] })).toContain("arms[0].model: model id must be");
     expect(messageOf({ ...base, arms: [{ label: "A", strategy: "reflexion", templates: { reflector: "ask for a plan" } }] })).toContain("arms[0].templates.reflector");
     expect(messageOf({ ...base, repeat: 3 })).toMatch(/the file: .*repeat/);
+    expect(messageOf({ ...base, assertions: [{ arm: "B", metrc: "final-success", op: ">=", value: 0.5 }] })).toContain('assertions[0].metric: Invalid discriminator value');
+    expect(messageOf({ ...base, assertions: [{ arm: "B", metrc: "final-success", op: ">=", value: 0.5 }] })).toContain('there is no "metric" field: found "arm", "metrc", "op", "value"; did you mean "metric" instead of "metrc"?');
     expect(messageOf({ ...base, assertions: [{ arm: "B", metric: "median", op: ">=", value: 0.5 }] })).toContain("assertions[0].metric");
     expect(messageOf({ ...base, assertions: [{ arm: "B", metric: "success-at-trial", trial: 9, op: ">=", value: 0.5 }] })).toContain("assertions[0].trial: trial 9 is past maxTrials (3)");
     expect(() => parseCheckConfig("{ nope", "check.json")).toThrow(/check\.json is not valid JSON/);

@@ -1,3 +1,4 @@
+import { stringSimilarity } from "string-similarity-js";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { environmentIdSchema, modelIdSchema, strategySchema } from "../config";
@@ -155,10 +156,27 @@ export function parseCheckConfig(text: string, source: string): CheckConfig {
   }
   const parsed = checkConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${fieldPath(issue.path) || "the file"}: ${issue.message}`);
+    const problems = parsed.error.issues.map((issue) => `${fieldPath(issue.path) || "the file"}: ${issue.message}${missingFieldHint(raw, issue.path)}`);
     throw new CheckConfigError(`${source}: ${problems.join("; ")} (see docs/template-checks.md for the config reference)`);
   }
   return parsed.data;
+}
+
+/**
+ * When an issue is about a field the object does not have at all (e.g. `metric` misspelt `metrc`, which
+ * zod reports as an invalid discriminator), the keys the object does have and the closest one to the
+ * expected name (Dice similarity of character bigrams, `string-similarity-js`); "" otherwise.
+ */
+function missingFieldHint(raw: unknown, path: ReadonlyArray<PropertyKey>): string {
+  const field = path.at(-1);
+  if (typeof field !== "string") return "";
+  let parent: unknown = raw;
+  for (const part of path.slice(0, -1)) parent = parent !== null && typeof parent === "object" ? (parent as Record<PropertyKey, unknown>)[part] : undefined;
+  if (parent === null || typeof parent !== "object" || Array.isArray(parent) || field in parent) return "";
+  const keys = Object.keys(parent);
+  const closest = keys.map((key) => ({ key, score: stringSimilarity(key, field) })).sort((a, b) => b.score - a.score)[0];
+  const guess = closest && closest.score >= 0.5 ? `; did you mean "${field}" instead of "${closest.key}"?` : "";
+  return ` (there is no "${field}" field: found ${keys.map((key) => `"${key}"`).join(", ") || "none"}${guess})`;
 }
 
 /** `["assertions", 0, "value"]` → `assertions[0].value`. */
