@@ -172,12 +172,21 @@ export class TemplateService {
     const versions = await this.store.listVersions(templateId);
     const parent = request.parentId ? versions.find((version) => version.id === request.parentId) : versions[0];
     if (!parent) throw new AppError("invalid-input", `Version ${request.parentId} is not a version of template ${templateId}; give one of its own versions as parentId (or none for the newest).`);
-    const name = request.name ?? `${template.name} (edited)`;
+    const name = request.name ?? (await this.unusedName(template, `${template.name} (edited)`));
     const created = await this.create(
       { name, family: template.family, role: template.role, strategy: template.strategy, text: request.text, message: request.message, parentId: parent.id, allowUnknown: request.allowUnknown },
       options,
     );
     return { ...created, created: true, newTemplate: true };
+  }
+
+  /** `base`, or `base` with " 2", " 3", … when a template of the same family and role already has that name (so two edits of a built-in stay distinguishable in lists and pickers). */
+  private async unusedName(template: Template, base: string): Promise<string> {
+    const taken = new Set((await this.store.listTemplates({ family: template.family, role: template.role })).map((other) => other.name));
+    if (!taken.has(base)) return base;
+    let n = 2;
+    while (taken.has(`${base} ${n}`)) n += 1;
+    return `${base} ${n}`;
   }
 
   /**

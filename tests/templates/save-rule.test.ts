@@ -21,6 +21,19 @@ describe("saving an edit: one rule for every door (TemplateService.saveEdit)", (
     expect(versions.map((version) => version.id)).toEqual([builtIn]);
   });
 
+  it("two default-named edits of one built-in get distinct names", async () => {
+    const service = new TemplateService(new MemoryTemplateStore());
+    const first = await service.saveEdit("qa/reflect", { text: edited });
+    const second = await service.saveEdit("qa/reflect", { text: `${edited}\nBe brief.` });
+    const third = await service.saveEdit("qa/reflect", { text: `${edited}\nBe briefer.` });
+    expect([first, second, third].map((saved) => saved.template.name)).toEqual([
+      `${first.template.name}`,
+      `${first.template.name} 2`,
+      `${first.template.name} 3`,
+    ]);
+    expect(first.template.name).toMatch(/\(edited\)$/);
+  });
+
   it("takes the new template's name, and refuses a parent that is not a version of the built-in", async () => {
     const service = new TemplateService(new MemoryTemplateStore());
     const named = await service.saveEdit("qa/reflect", { text: edited, message: "", name: "Name the step" });
