@@ -1,8 +1,9 @@
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { MAX_BUDGET_TOKENS, MAX_BUDGET_USD } from "@/lib/domain/budget";
 import { optimisationSummaryLine, type OptimisationRecord } from "@/lib/domain/optimiser/types";
 import { pValueText } from "@/lib/domain/stats/p-value";
 import { inProcessDriver } from "@/lib/server/optimiser/experiment-driver";
-import { budgetFromFlags, positiveNumber } from "./budget-flags";
+import { budgetFromFlags } from "./budget-flags";
 import { EXIT_BUDGET_EXHAUSTED } from "./follow";
 import { cliContext } from "./context";
 import { positiveInt, rangedInt } from "./options";
@@ -11,9 +12,13 @@ import { positiveInt, rangedInt } from "./options";
  * `cli templates optimise` (docs/optimiser.md): starts a reflective optimisation from an experiment,
  * or resumes one (`--resume <opt-id>`), and drives its evaluation experiments in this process.
  * Progress goes to stderr; stdout gets a table of the candidates, or with `--json` one closing JSON
- * line (lib/domain/optimiser/types.ts `OptimisationSummaryLine`). Exit codes: 0 done, 1 failed,
- * {@link EXIT_BUDGET_EXHAUSTED} when the budget stopped it (resume with a larger one).
+ * line (lib/domain/optimiser/types.ts `OptimisationSummaryLine`). Exit codes: 0 done (or already
+ * done), 1 failed, {@link EXIT_BUDGET_EXHAUSTED} when the budget stopped it (resume with a larger
+ * one), {@link EXIT_INTERRUPTED} on SIGINT / SIGTERM (its lease released; resume it).
  */
+
+/** Exit code of an optimisation stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report it). */
+export const EXIT_INTERRUPTED = 130;
 
 interface OptimiseOptions {
   experiment?: string;
@@ -33,6 +38,24 @@ interface OptimiseOptions {
   budgetTokens?: number;
   concurrency?: number;
   json?: boolean;
+}
+
+/** `--budget-tokens`: a whole number from 1 to {@link MAX_BUDGET_TOKENS}, in one message. */
+function budgetTokens(value: string): number {
+  const parsed = Number(value.replace(/[_,]/g, ""));
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > MAX_BUDGET_TOKENS) {
+    throw new InvalidArgumentError(`must be a whole number of tokens from 1 to ${MAX_BUDGET_TOKENS.toLocaleString("en-US")} (e.g. 2000000); got "${value}".`);
+  }
+  return parsed;
+}
+
+/** `--budget-usd`: above 0 and at most {@link MAX_BUDGET_USD}, in one message. */
+function budgetUsd(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > MAX_BUDGET_USD) {
+    throw new InvalidArgumentError(`must be a number of USD above 0 and at most ${MAX_BUDGET_USD.toLocaleString("en-US")} (e.g. 0.5); got "${value}".`);
+  }
+  return parsed;
 }
 
 function fraction(value: string): number {
@@ -60,16 +83,35 @@ export function registerOptimiseCommand(templates: Command): void {
     .option("--seed <n>", "seed of the train / held-out split", rangedInt(0, 2_147_483_647), 0)
     .option("--failures <n>", "failed trials shown per proposal", rangedInt(1, 20), 6)
     .option("--concurrency <n>", "evaluation runs at once in this process", positiveInt, 4)
-    .option("--budget-usd <usd>", "stop at the next boundary (between proposals and evaluations) once meta-prompt calls and evaluations cost this much", positiveNumber)
-    .option("--budget-tokens <n>", "stop at the next boundary once they used this many tokens (input + output)", positiveInt)
+    .option("--budget-usd <usd>", "stop at the next boundary (between proposals and evaluations) once meta-prompt calls and evaluations cost this much (at most 1,000,000)", budgetUsd)
+    .option("--budget-tokens <n>", "stop at the next boundary once they used this many tokens, input + output (at most 1,000,000,000)", budgetTokens)
     .option("--json", "end with one JSON line: every candidate's version id, parent id, train and held-out scores with intervals and p against its parent")
     .action(async (options: OptimiseOptions) => {
       if ((options.experiment === undefined) === (options.resume === undefined)) throw new Error("Give --experiment <id> to start an optimisation or --resume <opt-id> to continue one (not both).");
       if (options.experiment !== undefined && options.role === undefined) throw new Error("--role actor|reflector: which template to optimise.");
       const context = cliContext();
+      const say = (message: string) => process.stderr.write(`[optimise] ${message}\n`);
+      let current: string | undefined = options.resume;
+      // Ctrl-C / kill: release the lease at once (another process may resume without waiting for it to expire).
+      const onSignal = () => {
+        void context.optimiser.releaseAll().finally(() => {
+          process.stderr.write(current ? `Interrupted. Resume with: npm run cli -- templates optimise --resume ${current}\n` : "Interrupted before the optimisation was stored.\n");
+          process.exit(EXIT_INTERRUPTED);
+        });
+      };
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
       try {
         const budget = budgetFromFlags(options);
-        const say = (message: string) => process.stderr.write(`[optimise] ${message}\n`);
+        if (options.resume) {
+          const stored = await context.optimiser.get(options.resume);
+          if (stored.status === "done") {
+            say(`${stored.id} is already done; nothing to resume.`);
+            process.stdout.write(options.json ? `${JSON.stringify(optimisationSummaryLine(stored))}\n` : `${describe(stored).join("\n")}\n`);
+            process.exitCode = 0;
+            return;
+          }
+        }
         const record = options.resume
           ? await context.optimiser.resume(options.resume, budget === undefined ? {} : { budget })
           : await context.optimiser.create({
@@ -87,12 +129,17 @@ export function registerOptimiseCommand(templates: Command): void {
               failuresPerProposal: options.failures,
               budget: budget ?? null,
             });
-        say(`${options.resume ? "Resuming" : "Started"} ${record.id}: ${record.request.role} of ${record.request.family} from ${record.request.startVersionId}; ${record.split.train.length} train / ${record.split.heldOut.length} held-out task(s); candidates go into ${record.request.targetTemplateId}.`);
+        current = record.id;
+        say(`${options.resume ? "Resuming" : "Started"} ${record.id}: ${record.request.role} of ${record.request.family} (arm "${record.request.arm}") from ${record.request.startVersionId}; ${record.split.train.length} train / ${record.split.heldOut.length} held-out task(s); candidates go into ${record.request.targetTemplateId}.`);
         const final = await context.optimiser.run(record.id, inProcessDriver(context, options.concurrency), say);
         process.stdout.write(options.json ? `${JSON.stringify(optimisationSummaryLine(final))}\n` : `${describe(final).join("\n")}\n`);
         process.exitCode = final.status === "done" ? 0 : final.status === "budget-spent" ? EXIT_BUDGET_EXHAUSTED : 1;
-        if (final.status !== "done") say(final.detail ?? final.status);
+        // The budget's message was printed when it stopped; here only how to go on.
+        if (final.status === "budget-spent") say(`Continue with: npm run cli -- templates optimise --resume ${final.id} --budget-tokens <more> (or --budget-usd <more>).`);
+        else if (final.status === "failed") say(final.detail ?? final.status);
       } finally {
+        process.removeListener("SIGINT", onSignal);
+        process.removeListener("SIGTERM", onSignal);
         await context.close();
       }
     });

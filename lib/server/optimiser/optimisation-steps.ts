@@ -82,7 +82,8 @@ export class OptimisationSteps {
   /** Stops at this boundary when the budget is spent. */
   private checkBudget(): void {
     const why = budgetExhausted(this.record.request.budget, this.record.spend);
-    if (why !== null) throw new BudgetSpent(`${why.replace(/ Resume with a higher budget to continue\.$/, "")} The optimisation stopped at a boundary; continue with \`npm run cli -- templates optimise --resume ${this.record.id}\` and a larger --budget-usd / --budget-tokens.`);
+    // Said for every client (the web page's Resume button, the CLI's --resume): no command in it.
+    if (why !== null) throw new BudgetSpent(`${why.replace(/ Resume with a higher budget to continue\.$/, "")} The optimisation stopped at a boundary; resume it with a larger budget to continue.`);
   }
 
   private async plan(taskIds: readonly string[]): Promise<EvaluationPlan> {
