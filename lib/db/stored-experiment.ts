@@ -2,6 +2,7 @@ import { z } from "zod";
 import { armSchema, storedExperimentDefinitionSchema, type ExperimentDefinition, type ExperimentRecord } from "@/lib/domain/experiment";
 import { environmentIdSchema } from "@/lib/domain/config";
 import { provenanceSchema } from "@/lib/domain/provenance";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * Reading an experiment row back, shared by the SQLite and PostgreSQL adapters. A stored row is read
@@ -51,8 +52,7 @@ export function experimentRecordFromStored(head: ExperimentRowHead, json: unknow
 }
 
 function describe(error: z.ZodError): string {
-  const issue = error.issues[0];
-  return issue ? `${issue.path.join(".") || "definition"}: ${issue.message}` : "unknown reason";
+  return describeIssues(error, "definition", 1) || "unknown reason";
 }
 
 function message(id: string, what: string): string {

@@ -10,15 +10,17 @@ import type { z } from "zod";
  * rely on the `path: message` form. `z.prettifyError` is used for console logs.
  *
  * @param issues a ZodError or its `issues`.
- * @param root what to call the value itself, for an issue with an empty path (e.g. `"body"`, `"(task)"`).
+ * @param root what to call the value itself, for an issue with an empty path (e.g. `"body"`, `"(task)"`);
+ *   null writes such an issue as its message alone.
  * @param max at most this many issues are listed (the rest are dropped; default all).
  */
-export function describeIssues(issues: readonly z.core.$ZodIssue[] | { issues: readonly z.core.$ZodIssue[] }, root = "(task)", max = Infinity): string {
+export function describeIssues(issues: readonly z.core.$ZodIssue[] | { issues: readonly z.core.$ZodIssue[] }, root: string | null = "(task)", max = Infinity): string {
   const list = "issues" in issues ? issues.issues : issues;
   return list
     .slice(0, max)
     .map((issue) => {
       const path = issue.path.map(String).join(".");
+      if (path === "" && root === null) return issue.message;
       return `${path === "" ? root : path}: ${issue.message}`;
     })
     .join("; ");

@@ -10,6 +10,7 @@ import {
   type ExperimentSummary,
 } from "@/lib/domain/experiment";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
+import { checkedBody } from "./checked-body";
 
 /**
  * Experiments over HTTP (routes in lib/domain/experiment.ts): the list, one
@@ -77,13 +78,7 @@ export function experimentExportHref(experimentId: string, format: ExperimentExp
  * @throws Error with that message.
  */
 export function checkDefinition(input: ExperimentDefinitionInput): z.infer<typeof experimentDefinitionSchema> {
-  const parsed = experimentDefinitionSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    throw new Error(`${where}${issue?.message ?? "invalid experiment"}`);
-  }
-  return parsed.data;
+  return checkedBody(experimentDefinitionSchema, input);
 }
 
 const createResponseSchema = z.object({ experimentId: z.string().min(1) });

@@ -21,22 +21,12 @@ import { queryKeys } from "./keys";
 import type { RunEventsCache } from "./merge-events";
 import { branchRoute, runPath } from "./queries";
 import { catchUpRunEvents } from "./run-events";
+import { checkedBody } from "./checked-body";
 
 const createRunResponseSchema = z.object({ runId: z.string().min(1) });
 
 /** A fork request as a caller writes it (`replay` defaults to `recorded`). */
 export type ForkRequestInput = z.input<typeof forkRequestSchema>;
-
-/** Parses a request body before sending it, so the user sees the same message the server would give. */
-function checked<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    throw new Error(`${where}${issue?.message ?? "invalid input"}`);
-  }
-  return parsed.data;
-}
 
 /**
  * After a control or edit call on a branch: store the returned summary (the
@@ -79,7 +69,7 @@ export function useCreateRun() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: CreateRunRequest) =>
-      fetchJson("/api/runs", createRunResponseSchema, { method: "POST", body: checked(createRunRequestSchema, request) }),
+      fetchJson("/api/runs", createRunResponseSchema, { method: "POST", body: checkedBody(createRunRequestSchema, request) }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.runList() }),
   });
 }
@@ -138,7 +128,7 @@ export function useEditRun(runId: string, branch: string | null, baseSeq: number
   const client = useQueryClient();
   return useMutation({
     mutationFn: (edit: EditRequest) =>
-      fetchJson(branchRoute(runId, "edits", branch), runDetailResponseSchema, { method: "POST", body: checked(editRequestSchema, { ...edit, baseSeq: edit.baseSeq ?? baseSeq }) }),
+      fetchJson(branchRoute(runId, "edits", branch), runDetailResponseSchema, { method: "POST", body: checkedBody(editRequestSchema, { ...edit, baseSeq: edit.baseSeq ?? baseSeq }) }),
     onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
   });
 }
@@ -150,7 +140,7 @@ export function useSetBreakpoints(runId: string, branch: string | null = null) {
     mutationFn: (breakpoints: Breakpoints) =>
       fetchJson(branchRoute(runId, "breakpoints", branch), runDetailResponseSchema, {
         method: "POST",
-        body: checked(breakpointsSchema, breakpoints),
+        body: checkedBody(breakpointsSchema, breakpoints),
       }),
     onSuccess: (detail) => afterRunChange(client, runId, branch, detail),
   });
@@ -167,7 +157,7 @@ export function useForkRun(runId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: ForkRequestInput) =>
-      fetchJson(`${runPath(runId)}/fork`, forkResponseSchema, { method: "POST", body: checked(forkRequestSchema, request) }),
+      fetchJson(`${runPath(runId)}/fork`, forkResponseSchema, { method: "POST", body: checkedBody(forkRequestSchema, request) }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.branches(runId) }),
   });
 }
@@ -188,7 +178,7 @@ export function useUploadTaskSet(environment: EnvironmentId = "qa") {
       const gzipped = /\.gz$/i.test(file.name);
       const content = gzipped ? bytesToBase64(new Uint8Array(await file.arrayBuffer())) : await file.text();
       if (!gzipped && content.trim().length === 0) throw new Error(`${file.name} is empty.`);
-      const body = checked(uploadTaskSetRequestSchema, { environment, name: file.name, content, encoding: gzipped ? "base64" : "text" });
+      const body = checkedBody(uploadTaskSetRequestSchema, { environment, name: file.name, content, encoding: gzipped ? "base64" : "text" });
       return fetchJson("/api/task-sets", taskListResponseSchema, { method: "POST", body });
     },
     onSuccess: async (response) => {

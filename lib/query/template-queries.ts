@@ -26,6 +26,7 @@ import {
 } from "@/lib/domain/template-library";
 import { lineageResponseSchema } from "@/lib/domain/template-lineage";
 import { ApiRequestError, fetchJson, retryUnlessClientError } from "./fetch-json";
+import { checkedBody } from "./checked-body";
 
 /**
  * The template library over HTTP (routes in lib/domain/template-library.ts):
@@ -46,17 +47,6 @@ export const templateKeys = {
   /** An A/B read-out at a progress point (`done` runs ended): it is fetched again as runs end. */
   ab: (experimentId: string, done: number) => ["experiment-ab", experimentId, done] as const,
 };
-
-/** Parses a request body before sending it, so the person sees the field and the message the server would give. */
-function checked<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    throw new Error(`${where}${issue?.message ?? "invalid input"}`);
-  }
-  return parsed.data;
-}
 
 /** `/api/templates/<id>` with the id URL-encoded (ids contain `/`). */
 export const templatePath = (templateId: string) => `/api/templates/${encodeURIComponent(templateId)}`;
@@ -111,7 +101,7 @@ export const templateVersionQuery = (reference: string) =>
 export const templatePreviewQuery = (request: PreviewRequest | null) =>
   queryOptions({
     queryKey: templateKeys.preview(request ?? { role: "actor", runId: "", trial: 1, text: "" }),
-    queryFn: ({ signal }) => fetchJson("/api/templates/preview", previewResponseSchema, { method: "POST", body: checked(previewRequestSchema, request), signal }),
+    queryFn: ({ signal }) => fetchJson("/api/templates/preview", previewResponseSchema, { method: "POST", body: checkedBody(previewRequestSchema, request), signal }),
     enabled: request !== null && request.runId !== "",
     placeholderData: keepPreviousData,
     retry: retryUnlessClientError,
@@ -139,7 +129,7 @@ export function useCreateTemplate() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: CreateTemplateRequest) =>
-      fetchJson("/api/templates", createTemplateResponseSchema, { method: "POST", body: checked(createTemplateRequestSchema, request) }),
+      fetchJson("/api/templates", createTemplateResponseSchema, { method: "POST", body: checkedBody(createTemplateRequestSchema, request) }),
     onSuccess: () => client.invalidateQueries({ queryKey: templateKeys.all() }),
   });
 }
@@ -149,7 +139,7 @@ export function useSaveVersion(templateId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: SaveVersionRequest) =>
-      fetchJson(`${templatePath(templateId)}/versions`, saveVersionResponseSchema, { method: "POST", body: checked(saveVersionRequestSchema, request) }),
+      fetchJson(`${templatePath(templateId)}/versions`, saveVersionResponseSchema, { method: "POST", body: checkedBody(saveVersionRequestSchema, request) }),
     onSuccess: () => client.invalidateQueries({ queryKey: templateKeys.all() }),
   });
 }
@@ -181,7 +171,7 @@ export function useMoveLabel(templateId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ label, versionId }: { label: string; versionId: string }) =>
-      putJson(`${templatePath(templateId)}/labels/${encodeURIComponent(label)}`, labelResponseSchema, checked(moveLabelRequestSchema, { versionId })),
+      putJson(`${templatePath(templateId)}/labels/${encodeURIComponent(label)}`, labelResponseSchema, checkedBody(moveLabelRequestSchema, { versionId })),
     onSuccess: () => client.invalidateQueries({ queryKey: templateKeys.all() }),
   });
 }
@@ -191,6 +181,6 @@ const abResponseSchema = z.object({ experimentId: z.string().min(1) });
 /** `POST /api/templates/ab` → `{ experimentId }` of the new two-arm experiment. */
 export function useCreateAb() {
   return useMutation({
-    mutationFn: (request: AbRequest) => fetchJson("/api/templates/ab", abResponseSchema, { method: "POST", body: checked(abRequestSchema, request) }),
+    mutationFn: (request: AbRequest) => fetchJson("/api/templates/ab", abResponseSchema, { method: "POST", body: checkedBody(abRequestSchema, request) }),
   });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { splitModelId } from "@/lib/domain/model-id";
+import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
  * Provider limits enforced at the call site (issue 17 part 3): per provider + model + API key,
@@ -49,8 +50,7 @@ export function parseRateLimits(value: string | undefined): RateLimitTable {
   }
   const parsed = z.record(z.string().min(1), rateLimitSchema).safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`REFLEXION_RATE_LIMITS: ${issue?.path.join(".") || "value"}: ${issue?.message ?? "invalid"}. Fields: requestsPerMinute, tokensPerMinute, concurrent, windowSeconds.`);
+    throw new Error(`REFLEXION_RATE_LIMITS: ${describeIssues(parsed.error, "value", 1)}. Fields: requestsPerMinute, tokensPerMinute, concurrent, windowSeconds.`);
   }
   return parsed.data;
 }
