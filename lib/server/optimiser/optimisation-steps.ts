@@ -2,7 +2,7 @@ import { budgetExhausted } from "@/lib/domain/budget";
 import type { Arm } from "@/lib/domain/experiment";
 import { paretoFront, pickParent, type FrontEntry } from "@/lib/domain/optimiser/pareto";
 import type { OptimisationCandidate, OptimisationRecord } from "@/lib/domain/optimiser/types";
-import { assertTemplateText } from "@/lib/domain/template-check";
+import { templateProblem } from "@/lib/domain/optimiser/template-problem";
 import { templateRulesFor } from "@/lib/server/template-rules";
 import { CANDIDATE_ARM, PARENT_ARM, pAgainstParent, rateOf, scoresByTask, spendOf, startEvaluation, type EvaluationPlan } from "./evaluation";
 import { failedTrials, failureSlice } from "./failures";
@@ -179,12 +179,8 @@ export class OptimisationSteps {
   /** Why a proposed text cannot be a candidate (the same as its parent, or refused by the template check), or null. */
   private refusal(text: string, parentText: string): string | null {
     if (text.trim() === parentText.trim()) return "The proposal repeats its parent's text; nothing new to evaluate.";
-    try {
-      assertTemplateText(text, templateRulesFor(this.record.request.family, this.record.request.role), { what: "The proposed template" });
-      return null;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
+    const problem = templateProblem(text, templateRulesFor(this.record.request.family, this.record.request.role), "The proposed template");
+    return problem === null ? null : `${problem} The template check refused it, so it was not saved; the meta-prompt may need to insist on keeping every placeholder.`;
   }
 
   private async evaluateHeldOut(key: string): Promise<void> {

@@ -10,6 +10,8 @@ import { environmentEntry } from "@/lib/environments/registry";
 import type { ExperimentDriver, OptimiserDeps, ProgressListener } from "./optimiser-types";
 import { blankCandidate, OptimisationSteps } from "./optimisation-steps";
 import { describeIssues } from "@/lib/domain/describe-issues";
+import { templateProblem } from "@/lib/domain/optimiser/template-problem";
+import { templateRulesFor } from "@/lib/server/template-rules";
 
 export type { OptimiserDeps, ProgressListener } from "./optimiser-types";
 
@@ -102,7 +104,8 @@ export class OptimiserService {
    * Validates a request against its source experiment and stores the optimisation (status
    * `running`, nothing run yet) with this process holding its lease; call {@link run} to work on it.
    * @throws AppError("invalid-input") for a bad request, an unknown arm, a strategy without
-   *   reflections for the reflector, or a start version of another family or role;
+   *   reflections for the reflector, a start version of another family or role, or one the
+   *   template check refuses (e.g. a required placeholder missing: it was saved with allowUnknown);
    *   AppError("not-found") for an unknown experiment or version.
    */
   async create(input: OptimisationRequest): Promise<OptimisationRecord> {
@@ -126,6 +129,13 @@ export class OptimiserService {
     const start = await this.deps.templates.resolve(request.startVersion ?? arm.templateVersions?.[request.role] ?? builtIn);
     if (start.template.family !== family || start.template.role !== request.role) {
       throw new AppError("invalid-input", `The start version ${start.version.id} is a ${start.template.family} ${start.template.role} template; this optimisation needs a ${family} ${request.role} template.`);
+    }
+    const startProblem = templateProblem(start.version.text, templateRulesFor(family, request.role), `The start version ${start.version.id}`);
+    if (startProblem !== null) {
+      throw new AppError(
+        "invalid-input",
+        `${startProblem} It was saved without the template check, and every candidate proposed from it would be refused, so nothing was run. Pick another start version (--start <version>, or set the arm's ${request.role} template), or fix this one in the template workbench and save it as a new version.`,
+      );
     }
     const meta = await this.deps.templates.resolve(request.metaPromptVersion ?? metaPromptTemplateId(family));
     if (meta.template.role !== "optimiser") throw new AppError("invalid-input", `The meta-prompt ${meta.version.id} is a ${meta.template.role} template, not an optimiser meta-prompt.`);
