@@ -191,14 +191,16 @@ function describe(summary: ExperimentSummary): string {
   const repeats = repeatsOf(definition);
   const lines = [`Experiment ${summary.experiment.id} — ${definition.name} (${experimentStatusText(summary)}, ${summary.progress.done}/${summary.progress.total} runs ended)`];
   if (definition.dataset) lines.push(`  tasks pinned by content: ${shortHash(definition.dataset.hash)} (${definition.dataset.tasks} tasks)`);
-  if (repeats > 1) lines.push(`  ${repeats} repetitions per task and arm: counts are means over repetitions; [lo, hi] are 95 % bootstrap intervals over tasks and repetitions`);
-  else lines.push("  [lo, hi]: 95 % Wilson score intervals");
+  if (repeats > 1) lines.push(`  ${repeats} repetitions per task and arm: counts are means over repetitions; [lo, hi] are 95 % bootstrap intervals over tasks and repetitions, in percent`);
+  else lines.push("  [lo, hi]: 95 % Wilson score intervals, in percent");
   for (const arm of summary.arms) {
     const round = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
     const curve = arm.successByTrial
       .map((n, k) => {
         const ci = arm.successByTrialCI?.[k];
-        return `t${k + 1} ${round(n)}/${arm.tasks} (${arm.tasks ? Math.round((100 * n) / arm.tasks) : 0}%${ci ? ` [${round(ci[0])}, ${round(ci[1])}]` : ""})`;
+        // The interval is in tasks (as the JSON summary has it); printed in percent beside the percentage.
+        const percent = (count: number) => (arm.tasks ? Math.round((1000 * count) / arm.tasks) / 10 : 0);
+        return `t${k + 1} ${round(n)}/${arm.tasks} (${percent(n)}%${ci ? ` [${percent(ci[0])}, ${percent(ci[1])}]` : ""})`;
       })
       .join(" · ");
     const cost = arm.costUsd === null ? "cost unknown" : `$${arm.costUsd.toFixed(4)}`;
