@@ -90,6 +90,13 @@ test("template lineage: three versions as a tree, diff against the parent by key
   await expect(node(third.version.id).getByTestId("lineage-accept")).toBeDisabled();
   const detail = (await (await page.request.get(path(templateId))).json()) as { template: { labels: Record<string, string> } };
   expect(detail.template.labels).toEqual({ accepted: third.version.id });
+
+  // Keyboard: A on a focused node accepts it; the node is one Tab stop (its buttons are for the pointer).
+  await lineage.locator(`.react-flow__node[data-id="${second.version.id}"]`).focus();
+  await page.keyboard.press("a");
+  await expect(node(second.version.id).getByTestId("lineage-label")).toHaveText("accepted");
+  await expect(node(third.version.id).getByTestId("lineage-label")).toHaveCount(0);
+  await expect(node(second.version.id).getByTestId("lineage-diff")).toHaveAttribute("tabindex", "-1");
   await page.waitForTimeout(300);
   expect(errors, "page errors").toEqual([]);
 });

@@ -88,7 +88,7 @@ export function LineageVersionNode({ data }: NodeProps<LineageFlowNode>) {
       ) : null}
       <div className="nodrag nopan mt-auto flex gap-1.5">
         {hasParent ? (
-          <Button size="sm" variant="secondary" className="h-6 px-2 text-[11px]" data-testid="lineage-diff" onClick={() => actions.diff(version.versionId)}>
+          <Button size="sm" variant="secondary" className="h-6 px-2 text-[11px]" data-testid="lineage-diff" tabIndex={-1} onClick={() => actions.diff(version.versionId)}>
             Diff against parent
           </Button>
         ) : null}
@@ -97,6 +97,8 @@ export function LineageVersionNode({ data }: NodeProps<LineageFlowNode>) {
           variant="secondary"
           className="h-6 px-2 text-[11px]"
           data-testid="lineage-accept"
+          // One Tab stop per node: the node itself takes Enter (diff) and A (accept); the buttons are for the pointer.
+          tabIndex={-1}
           disabled={accepted || actions.accepting !== null}
           onClick={() => actions.accept(version.versionId)}
           title={accepted ? `Already labelled ${actions.acceptLabel}` : `Point the label "${actions.acceptLabel}" at v${version.number}`}

@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Background, BackgroundVariant, Controls, ReactFlow, type Edge, type NodeTypes } from "@xyflow/react";
-import { useCallback, useId, useMemo, useState, type KeyboardEvent } from "react";
+import { Background, BackgroundVariant, Controls, ReactFlow, type Edge, type NodeTypes, type ReactFlowInstance } from "@xyflow/react";
+import { useCallback, useId, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from "react";
 import type { Template } from "@/lib/domain/template-library";
 import { labelNameSchema } from "@/lib/domain/template-library";
 import { layoutLineage } from "@/lib/graph/lineage-layout";
@@ -17,15 +17,19 @@ import { LineageActionsContext, LineageVersionNode, type LineageActions, type Li
 /** Module-level so React Flow never sees a new object (it remounts every node otherwise). */
 const nodeTypes = { version: LineageVersionNode } satisfies NodeTypes;
 const PRO_OPTIONS = { hideAttribution: false } as const;
-const FIT_VIEW_OPTIONS = { padding: 0.15, maxZoom: 1 } as const;
+/** Versions the first view fits: a long lineage opens on its newest ones at a readable zoom (pan or zoom out for the rest). */
+const FIRST_VIEW_VERSIONS = 6;
+/** Zoom at which a node's text stays readable; the first view and keyboard focus never go below it. */
+const READABLE_ZOOM = 0.6;
 
 /**
  * The template's lineage: its versions as a tree (parent → child, laid out
  * by dagre in lib/graph/lineage-layout.ts) from `GET /api/templates/:id/lineage`,
  * each node with its measured score (or "not measured"), the Pareto front
  * marked, "Diff against parent" (opens the Diff tab on the pair) and "Accept"
- * (points a label, default "accepted", at the version). Nodes are focusable:
- * Tab reaches them, Enter opens the diff against the parent.
+ * (points a label, default "accepted", at the version). Nodes are focusable
+ * (one Tab stop each, the view pans to the focused one): Enter opens the diff
+ * against the parent, A accepts.
  */
 export function TemplateLineageView({ template, onDiff }: { template: Template; onDiff: (versionId: string, parentId: string) => void }) {
   const lineage = useQuery(templateLineageQuery(template.id));
@@ -49,7 +53,7 @@ export function TemplateLineageView({ template, onDiff }: { template: Template; 
         style: { width: placed.width, height: placed.height, pointerEvents: "all" },
         data: { version: placed.version, versionId: placed.id, hasParent: parentOf.has(placed.id), isRoot: !parentOf.has(placed.id) },
         ariaLabel: placed.version
-          ? `v${placed.version.number}: ${placed.version.message || "no message"}${placed.version.labels.length > 0 ? `, labels ${placed.version.labels.join(", ")}` : ""}${parentOf.has(placed.id) ? ". Enter opens the diff against its parent" : ""}`
+          ? `v${placed.version.number}: ${placed.version.message || "no message"}${placed.version.labels.length > 0 ? `, labels ${placed.version.labels.join(", ")}` : ""}${parentOf.has(placed.id) ? ". Enter opens the diff against its parent" : ""}. A accepts it`
           : `Parent in another template, ${placed.id}`,
         draggable: false,
         selectable: false,
@@ -57,6 +61,26 @@ export function TemplateLineageView({ template, onDiff }: { template: Template; 
     [layout, parentOf],
   );
   const edges = useMemo<Edge[]>(() => (layout?.edges ?? []).map((edge) => ({ ...edge, focusable: false })), [layout]);
+  const fitViewOptions = useMemo(() => {
+    const newest = [...(layout?.nodes ?? [])]
+      .filter((placed) => placed.version !== null)
+      .sort((a, b) => b.version!.number - a.version!.number)
+      .slice(0, FIRST_VIEW_VERSIONS)
+      .map((placed) => ({ id: placed.id }));
+    return { padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM, ...(newest.length < (layout?.nodes.length ?? 0) ? { nodes: newest } : {}) };
+  }, [layout]);
+  const flow = useRef<ReactFlowInstance<LineageFlowNode, Edge> | null>(null);
+  // Keyboard focus on a node (or a button in it) brings the node into view at a readable zoom.
+  const onFocusCapture = useCallback((event: FocusEvent<HTMLDivElement>) => {
+    const element = event.target instanceof HTMLElement ? event.target.closest<HTMLElement>(".react-flow__node") : null;
+    const id = element?.dataset.id;
+    const instance = flow.current;
+    if (!id || !instance) return;
+    const node = instance.getInternalNode(id);
+    if (!node) return;
+    const { x, y } = node.internals.positionAbsolute;
+    instance.setCenter(x + (node.measured.width ?? 0) / 2, y + (node.measured.height ?? 0) / 2, { zoom: Math.max(instance.getZoom(), READABLE_ZOOM), duration: 150 });
+  }, []);
 
   const diff = useCallback(
     (versionId: string) => {
@@ -80,13 +104,20 @@ export function TemplateLineageView({ template, onDiff }: { template: Template; 
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const target = event.target;
-      if (event.key !== "Enter" || !(target instanceof HTMLElement) || !target.classList.contains("react-flow__node")) return;
+      if (!(target instanceof HTMLElement) || !target.classList.contains("react-flow__node")) return;
       const id = target.dataset.id;
-      if (!id || !parentOf.has(id)) return;
-      event.preventDefault();
-      diff(id);
+      if (!id) return;
+      if (event.key === "Enter" && parentOf.has(id)) {
+        event.preventDefault();
+        diff(id);
+      } else if ((event.key === "a" || event.key === "A") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        const placed = layout?.nodes.find((candidate) => candidate.id === id);
+        if (!placed?.version || placed.version.labels.includes(actions.acceptLabel)) return;
+        event.preventDefault();
+        actions.accept(id);
+      }
     },
-    [diff, parentOf],
+    [diff, parentOf, layout, actions],
   );
 
   if (lineage.isPending) {
@@ -119,8 +150,8 @@ export function TemplateLineageView({ template, onDiff }: { template: Template; 
       <div className="flex flex-wrap items-end gap-3 text-[11px] text-slate-600">
         <p className="max-w-xl">
           {versionCount} versions, parent above child. A node shows its held-out score with its 95 % interval and its paired test against its parent when an
-          optimisation measured it; <span className="font-medium text-violet-800">◆ front</span> marks the Pareto front. Tab to a version, Enter opens its diff
-          against its parent.
+          optimisation measured it; <span className="font-medium text-violet-800">◆ front</span> marks the Pareto front. Tab to a version: Enter opens its diff
+          against its parent, A accepts it.
         </p>
         <label htmlFor={labelId} className="ml-auto space-y-0.5">
           <span className="block">“Accept” sets the label</span>
@@ -144,15 +175,18 @@ export function TemplateLineageView({ template, onDiff }: { template: Template; 
           Could not set the label: {move.error.message}
         </Notice>
       ) : null}
-      <div className="h-[56vh] min-h-80 overflow-hidden rounded-md border border-slate-300 bg-white" data-testid="lineage-flow">
+      <div className="h-[56vh] min-h-80 overflow-hidden rounded-md border border-slate-300 bg-white" data-testid="lineage-flow" onFocusCapture={onFocusCapture}>
         <LineageActionsContext.Provider value={actions}>
           <ReactFlow<LineageFlowNode, Edge>
             nodes={nodes}
             edges={edges}
             nodeTypes={nodeTypes}
             onKeyDown={onKeyDown}
+            onInit={(instance) => {
+              flow.current = instance;
+            }}
             fitView
-            fitViewOptions={FIT_VIEW_OPTIONS}
+            fitViewOptions={fitViewOptions}
             nodesDraggable={false}
             nodesConnectable={false}
             elementsSelectable={false}
