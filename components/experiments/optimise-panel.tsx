@@ -17,7 +17,7 @@ import { Notice } from "@/components/ui/notice";
 
 const percent = (value: number) => `${Math.round(value * 100)} %`;
 const rateText = (rate: LineageRate | null) => (rate ? `${percent(rate.rate)} [${percent(rate.interval[0])}, ${percent(rate.interval[1])}]` : "—");
-const STATUS_TONE = { running: "sky", done: "green", "budget-spent": "amber", failed: "red", interrupted: "amber" } as const;
+const STATUS_TONE = { running: "sky", done: "green", "budget-spent": "amber", "no-candidate": "amber", failed: "red", interrupted: "amber" } as const;
 
 /** An arm of the experiment as the form needs it. */
 export interface OptimiseArm {
@@ -220,6 +220,7 @@ function CandidateRow({ candidate }: { candidate: OptimisationCandidate }) {
       <td className="py-1 pr-3">{candidate.round === 0 ? "start" : candidate.round}</td>
       <td className="py-1 pr-3 font-mono">
         {candidate.versionId ?? "—"} <span className="text-slate-500">← {candidate.parentId ?? "—"}</span>
+        {candidate.proposedAgain ? <span className="ml-1 font-sans text-slate-500" title="The proposal equals a version saved before; it was evaluated again here">(proposed again)</span> : null}
       </td>
       {candidate.status === "failed" ? (
         <td className="py-1 pr-3 text-red-800" colSpan={3}>

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { MAX_BUDGET_TOKENS, MAX_BUDGET_USD } from "@/lib/domain/budget";
-import { optimisationSummaryLine, type OptimisationRecord } from "@/lib/domain/optimiser/types";
+import { optimisationFinished, optimisationSummaryLine, type OptimisationRecord } from "@/lib/domain/optimiser/types";
 import { pValueText } from "@/lib/domain/stats/p-value";
 import { inProcessDriver } from "@/lib/server/optimiser/experiment-driver";
 import { budgetFromFlags } from "./budget-flags";
@@ -13,9 +13,12 @@ import { positiveInt, rangedInt } from "./options";
  * or resumes one (`--resume <opt-id>`), and drives its evaluation experiments in this process.
  * Progress goes to stderr; stdout gets a table of the candidates, or with `--json` one closing JSON
  * line (lib/domain/optimiser/types.ts `OptimisationSummaryLine`). Exit codes: 0 done (or already
- * done), 1 failed, {@link EXIT_BUDGET_EXHAUSTED} when the budget stopped it (resume with a larger
+ * done), 1 failed, {@link EXIT_NO_CANDIDATE} when every proposal failed, {@link EXIT_BUDGET_EXHAUSTED} when the budget stopped it (resume with a larger
  * one), {@link EXIT_INTERRUPTED} on SIGINT / SIGTERM (its lease released; resume it).
  */
+
+/** Exit code of an optimisation that finished with no proposal evaluated (status `no-candidate`). */
+export const EXIT_NO_CANDIDATE = 4;
 
 /** Exit code of an optimisation stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report it). */
 export const EXIT_INTERRUPTED = 130;
@@ -105,8 +108,8 @@ export function registerOptimiseCommand(templates: Command): void {
         const budget = budgetFromFlags(options);
         if (options.resume) {
           const stored = await context.optimiser.get(options.resume);
-          if (stored.status === "done") {
-            say(`${stored.id} is already done; nothing to resume.`);
+          if (optimisationFinished(stored.status)) {
+            say(`${stored.id} is already ${stored.status === "done" ? "done" : "finished (no-candidate)"}; nothing to resume.`);
             process.stdout.write(options.json ? `${JSON.stringify(optimisationSummaryLine(stored))}\n` : `${describe(stored).join("\n")}\n`);
             process.exitCode = 0;
             return;
@@ -133,7 +136,7 @@ export function registerOptimiseCommand(templates: Command): void {
         say(`${options.resume ? "Resuming" : "Started"} ${record.id}: ${record.request.role} of ${record.request.family} (arm "${record.request.arm}") from ${record.request.startVersionId}; ${record.split.train.length} train / ${record.split.heldOut.length} held-out task(s); candidates go into ${record.request.targetTemplateId}.`);
         const final = await context.optimiser.run(record.id, inProcessDriver(context, options.concurrency), say);
         process.stdout.write(options.json ? `${JSON.stringify(optimisationSummaryLine(final))}\n` : `${describe(final).join("\n")}\n`);
-        process.exitCode = final.status === "done" ? 0 : final.status === "budget-spent" ? EXIT_BUDGET_EXHAUSTED : 1;
+        process.exitCode = final.status === "done" ? 0 : final.status === "budget-spent" ? EXIT_BUDGET_EXHAUSTED : final.status === "no-candidate" ? EXIT_NO_CANDIDATE : 1;
         // The budget's message was printed when it stopped; here only how to go on.
         if (final.status === "budget-spent") say(`Continue with: npm run cli -- templates optimise --resume ${final.id} --budget-tokens <more> (or --budget-usd <more>).`);
         else if (final.status === "failed") say(final.detail ?? final.status);
@@ -154,7 +157,7 @@ function describe(record: OptimisationRecord): string[] {
     const train = c.train ? `train ${percent(c.train.rate)} [${percent(c.train.interval[0])}, ${percent(c.train.interval[1])}]` : "train —";
     const held = c.heldOut ? `held-out ${percent(c.heldOut.rate)} [${percent(c.heldOut.interval[0])}, ${percent(c.heldOut.interval[1])}]` : "held-out —";
     const p = c.pVsParent === null ? "" : ` vs parent ${c.parentHeldOut ? percent(c.parentHeldOut.rate) : "?"}, ${pValueText(c.pVsParent)}`;
-    const what = c.status === "failed" ? `failed: ${c.error}` : `${train}; ${held}${p}${c.onFront ? " (front)" : ""}`;
+    const what = c.status === "failed" ? `failed: ${c.error}` : `${train}; ${held}${p}${c.onFront ? " (front)" : ""}${c.proposedAgain ? " (proposed again)" : ""}`;
     lines.push(`  round ${c.round} #${c.index} ${c.versionId ?? "(no version)"} ← ${c.parentId ?? "—"}: ${what}`);
   }
   return lines;

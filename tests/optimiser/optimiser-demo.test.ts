@@ -99,7 +99,7 @@ describe("the reflective optimiser on the demo model", () => {
     const created = await first.optimiser.create({ experimentId, role: "actor", rounds: 2, candidatesPerRound: 1, budget: { tokens: 1 }, failuresPerProposal: 4 });
     const stopped = await first.optimiser.run(created.id, inProcessDriver(first));
     expect(stopped.status).toBe("budget-spent");
-    expect(stopped.detail).toMatch(/tokens used of 1\b.*--resume/);
+    expect(stopped.detail).toMatch(/tokens used of 1\b.*resume it with a larger budget/);
     // Stopped at the first boundary after the budget ran out: the starting version was evaluated, nothing proposed.
     expect(stopped.candidates.map((c) => [c.key, c.status])).toEqual([["0:0", "evaluated"]]);
     expect(stopped.spend.tokens).toBeGreaterThan(1);
@@ -119,13 +119,14 @@ describe("the reflective optimiser on the demo model", () => {
     expect(done.candidates[0]!.trainExperimentId).toBe(stopped.candidates[0]!.trainExperimentId);
   }, 120_000);
 
-  it("a reply with no template is a failed candidate and the optimisation goes on", async () => {
+  it("a reply with no template is a failed candidate and the optimisation goes on; when every proposal failed it ends no-candidate", async () => {
     const context = demo({ store: new MemoryRunStore(), templates: new MemoryTemplateStore() });
     const experimentId = await source(context, 1);
     const { version: meta } = await context.templates.create({ name: "terse meta-prompt", family: "qa", role: "optimiser", text: "Improve this {role} prompt for {family} tasks:\n{template}\n\nFailures:\n{failures}\n" });
     const created = await context.optimiser.create({ experimentId, role: "actor", rounds: 2, candidatesPerRound: 1, metaPromptVersion: meta.id });
     const record = await context.optimiser.run(created.id, inProcessDriver(context));
-    expect(record.status).toBe("done");
+    expect(record.status).toBe("no-candidate");
+    expect(record.detail).toMatch(/^No new candidate: all 2 proposal\(s\) failed/);
     const proposals = record.candidates.filter((c) => c.round > 0);
     expect(proposals.map((c) => c.key)).toEqual(["1:0", "2:0"]);
     for (const candidate of proposals) {

@@ -56,9 +56,18 @@ export type ParsedOptimisationRequest = z.infer<typeof optimisationRequestSchema
 export const resumeOptimisationRequestSchema = z.object({ budget: budgetSchema.nullable().optional() });
 export type ResumeOptimisationRequest = z.infer<typeof resumeOptimisationRequestSchema>;
 
-/** `running` while a process works on it; `budget-spent` stopped at a boundary; `done`; `failed` (see `error`). */
-export const optimisationStatusSchema = z.enum(["running", "budget-spent", "done", "failed"]);
+/**
+ * `running` while a process works on it; `budget-spent` stopped at a boundary; `done`;
+ * `no-candidate` finished with no proposal evaluated (every one failed: see each candidate's
+ * `error` and the record's `detail`); `failed` (see `detail`).
+ */
+export const optimisationStatusSchema = z.enum(["running", "budget-spent", "done", "no-candidate", "failed"]);
 export type OptimisationStatus = z.infer<typeof optimisationStatusSchema>;
+
+/** Whether an optimisation has finished (`done` or `no-candidate`): resuming it does nothing. */
+export function optimisationFinished(status: OptimisationStatus): boolean {
+  return status === "done" || status === "no-candidate";
+}
 
 /**
  * Which process works on an optimisation: its owner id (`host:pid:random`) and the epoch ms after
@@ -96,6 +105,12 @@ export const optimisationCandidateSchema = z.object({
   versionId: z.string().nullable(),
   /** The version it was mutated from (the starting version's own parent for round 0). */
   parentId: z.string().nullable(),
+  /**
+   * True when the proposal's text was a version saved before (by an earlier optimisation, or by
+   * hand) that is neither its parent nor a candidate of this optimisation: that version is reused
+   * and evaluated again here, not saved twice.
+   */
+  proposedAgain: z.boolean().optional(),
   /** `proposed` (saved, not evaluated yet), `evaluated`, or `failed` (see `error`). */
   status: z.enum(["proposed", "evaluated", "failed"]),
   /** Why the proposal failed (no template in the reply, a template the check refuses, a model error). */
@@ -176,6 +191,8 @@ export interface OptimisationSummaryLine {
     parentHeldOut: { rate: number; interval: [number, number] } | null;
     pVsParent: number | null;
     onFront: boolean;
+    /** The proposal equalled a version saved before (see `OptimisationCandidate.proposedAgain`). */
+    proposedAgain: boolean;
     tokens: number;
     costUsd: number;
   }>;
@@ -201,6 +218,7 @@ export function optimisationSummaryLine(record: OptimisationRecord): Optimisatio
       parentHeldOut: candidate.parentHeldOut ? { rate: candidate.parentHeldOut.rate, interval: candidate.parentHeldOut.interval } : null,
       pVsParent: candidate.pVsParent,
       onFront: candidate.onFront,
+      proposedAgain: candidate.proposedAgain ?? false,
       tokens: candidate.tokens,
       costUsd: candidate.costUsd,
     })),

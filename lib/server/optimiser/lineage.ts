@@ -23,17 +23,27 @@ export function lineageScoreOf(record: OptimisationRecord, candidate: Optimisati
 }
 
 /**
- * Per version id, the score of the newest optimisation that measured it, over the optimisations
- * whose candidates went into `templateId` (its starting version included, wherever it lives).
+ * Per version id, its score over the optimisations whose candidates went into `templateId` (their
+ * starting versions included, wherever they live). A version is shown with the score of the
+ * optimisation that proposed it (its own round ≥ 1 record, where "p vs parent" was measured), so
+ * its children's tests and its own rate come from the same place; a proposal repeated by a later
+ * optimisation (`proposedAgain`) counts next; only a version no optimisation proposed (a starting
+ * version) takes the newest round-0 score.
  */
 export async function optimiserScoresForTemplate(store: OptimisationStore, templateId: string): Promise<Map<string, LineageScore>> {
-  const scores = new Map<string, LineageScore>();
+  const proposed = new Map<string, LineageScore>();
+  const proposedAgain = new Map<string, LineageScore>();
+  const started = new Map<string, LineageScore>();
   for (const record of await store.listOptimisations({ targetTemplateId: templateId })) {
     for (const candidate of record.candidates) {
-      if (candidate.versionId === null || scores.has(candidate.versionId)) continue;
+      if (candidate.versionId === null) continue;
       if (candidate.train === null && candidate.heldOut === null) continue;
-      scores.set(candidate.versionId, lineageScoreOf(record, candidate));
+      const scores = candidate.round === 0 ? started : candidate.proposedAgain ? proposedAgain : proposed;
+      if (!scores.has(candidate.versionId)) scores.set(candidate.versionId, lineageScoreOf(record, candidate));
     }
   }
-  return scores;
+  const merged = new Map(started);
+  for (const [versionId, score] of proposedAgain) merged.set(versionId, score);
+  for (const [versionId, score] of proposed) merged.set(versionId, score);
+  return merged;
 }

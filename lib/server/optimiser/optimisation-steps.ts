@@ -52,8 +52,15 @@ export class OptimisationSteps {
       for (const candidate of this.record.candidates) {
         if (candidate.round > 0 && candidate.onFront && candidate.status === "evaluated" && candidate.pVsParent === null) await this.evaluateHeldOut(candidate.key);
       }
-      await this.update({ status: "done", detail: null });
-      this.progress(`Optimisation ${this.record.id} done.`);
+      const proposals = this.record.candidates.filter((candidate) => candidate.round > 0);
+      if (proposals.length > 0 && !proposals.some((candidate) => candidate.status === "evaluated")) {
+        const detail = `No new candidate: all ${proposals.length} proposal(s) failed (see each one's reason); nothing was evaluated beyond the starting version.`;
+        await this.update({ status: "no-candidate", detail });
+        this.progress(`Optimisation ${this.record.id} finished. ${detail}`);
+      } else {
+        await this.update({ status: "done", detail: null });
+        this.progress(`Optimisation ${this.record.id} done.`);
+      }
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error;
       await this.update({ status: "budget-spent", detail: error.message });
@@ -146,7 +153,9 @@ export class OptimisationSteps {
     // Every proposal of the optimisation starts at another place in the list, so rounds read new failures too.
     const failures = failureSlice(all, (round - 1) * request.candidatesPerRound + index, request.failuresPerProposal);
     if (failures.length === 0) {
-      await this.updateCandidate(key, { status: "failed", error: `Its parent ${parent.versionId} failed no train trial: there is nothing to learn from.` });
+      const error = `Its parent ${parent.versionId} failed no train trial: there is nothing to learn from.`;
+      await this.updateCandidate(key, { status: "failed", error });
+      this.progress(`[${key}] no candidate: ${error}`);
       return;
     }
     const parentVersion = (await this.deps.templates.resolve(parent.versionId)).version;
@@ -169,7 +178,17 @@ export class OptimisationSteps {
       builtIn: false,
     });
     if (!created) {
-      await this.updateCandidate(key, { status: "failed", error: `The proposal is the text of version ${version.id} already; nothing new to evaluate.`, failuresRead }, spent);
+      // A version saved before: a repeat of this optimisation's own candidate teaches nothing new; one from
+      // elsewhere (an earlier optimisation of the template, a hand edit) is a fair candidate here.
+      const twin = this.record.candidates.find((other) => other.key !== key && other.versionId === version.id);
+      if (twin) {
+        const error = `The proposal is the text of version ${version.id}, already ${twin.round === 0 ? "the starting version" : `candidate ${twin.key}`} of this optimisation; nothing new to evaluate.`;
+        await this.updateCandidate(key, { status: "failed", error, failuresRead }, spent);
+        this.progress(`[${key}] no candidate: ${error}`);
+        return;
+      }
+      await this.updateCandidate(key, { versionId: version.id, failuresRead, proposedAgain: true }, spent);
+      this.progress(`[${key}] proposed again: ${version.id} (v${version.number} of ${request.targetTemplateId}) was saved before; evaluating it in this optimisation, parent ${parent.versionId}.`);
       return;
     }
     await this.updateCandidate(key, { versionId: version.id, failuresRead }, spent);

@@ -3,7 +3,7 @@ import type { Budget } from "@/lib/domain/budget";
 import { AppError } from "@/lib/domain/errors";
 import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 import { splitTasks } from "@/lib/domain/optimiser/split";
-import { leaseHeldMessage, optimisationRequestSchema, type OptimisationRecord, type OptimisationRequest } from "@/lib/domain/optimiser/types";
+import { leaseHeldMessage, optimisationFinished, optimisationRequestSchema, type OptimisationRecord, type OptimisationRequest } from "@/lib/domain/optimiser/types";
 import { newLeaseOwner } from "@/lib/server/lease-owner";
 import { strategyBehaviour } from "@/lib/domain/strategies";
 import { environmentEntry } from "@/lib/environments/registry";
@@ -213,7 +213,7 @@ export class OptimiserService {
    */
   async resume(id: string, options: { budget?: Budget | null } = {}): Promise<OptimisationRecord> {
     const record = await this.get(id);
-    if (record.status === "done") return record;
+    if (optimisationFinished(record.status)) return record;
     await this.claim(id);
     const next: OptimisationRecord = {
       ...record,
@@ -233,7 +233,7 @@ export class OptimiserService {
    */
   async run(id: string, drive: ExperimentDriver, progress: ProgressListener = () => undefined): Promise<OptimisationRecord> {
     let record = await this.get(id);
-    if (record.status === "done") return record;
+    if (optimisationFinished(record.status)) return record;
     await this.claim(id);
     this.active.add(id);
     try {
