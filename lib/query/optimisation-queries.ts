@@ -2,7 +2,7 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { optimisationRecordSchema, type OptimisationRecord, type OptimisationRequest, type ResumeOptimisationRequest } from "@/lib/domain/optimiser/types";
+import { optimisationPhase, optimisationRecordSchema, type OptimisationRecord, type OptimisationRequest, type ResumeOptimisationRequest } from "@/lib/domain/optimiser/types";
 import { fetchJson } from "./fetch-json";
 
 /**
@@ -22,7 +22,9 @@ const oneSchema = z.object({ optimisation: optimisationRecordSchema });
 /** How often a running optimisation is read again, ms. */
 export const OPTIMISATION_POLL_MS = 1_000;
 
-const pollWhileRunning = (records: readonly OptimisationRecord[] | undefined) => (records?.some((record) => record.status === "running") ? OPTIMISATION_POLL_MS : false);
+/** Polls while one is running with a live lease; an interrupted one (lease expired) changes no more. */
+export const pollWhileRunning = (records: readonly OptimisationRecord[] | undefined, now = Date.now()) =>
+  records?.some((record) => optimisationPhase(record, now) === "running") ? OPTIMISATION_POLL_MS : false;
 
 /** Every optimisation, newest first (polled while one runs). */
 export const optimisationListQuery = () =>

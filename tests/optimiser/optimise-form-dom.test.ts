@@ -101,3 +101,14 @@ describe("parseTokenBudgetField", () => {
     expect(parseTokenBudgetField("1000000001")).toMatchObject({ ok: false, error: expect.stringContaining("out of range") });
   });
 });
+
+describe("polling the optimisation list", () => {
+  it("polls while one runs under a live lease, not for an interrupted or finished one", async () => {
+    const { pollWhileRunning, OPTIMISATION_POLL_MS } = await import("@/lib/query/optimisation-queries");
+    const running = makeOptimisationRecord({ status: "running", lease: { owner: "host:1:a", expiresAt: 5_000 } });
+    expect(pollWhileRunning([running], 1_000)).toBe(OPTIMISATION_POLL_MS);
+    expect(pollWhileRunning([running], 6_000)).toBe(false);
+    expect(pollWhileRunning([makeOptimisationRecord({ status: "running" })], 1_000)).toBe(false);
+    expect(pollWhileRunning([makeOptimisationRecord({ status: "done" })], 1_000)).toBe(false);
+  });
+});

@@ -9,7 +9,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * Resumes a stopped optimisation (body `{ budget? }`: a new budget replaces the old one, null = no
- * limit; an empty body keeps it) → `{ optimisation }` (202); 409 while this server works on it.
+ * limit; an empty body keeps it) → `{ optimisation }` (202); 409 while any process (this server,
+ * or `cli templates optimise`) holds its lease, naming the holder and when its lease expires.
  */
 export const POST = handle(async (request: Request, context: { params: Promise<{ optimisationId: string }> }) => {
   const { optimisationId } = await context.params;
