@@ -97,10 +97,14 @@ export function registerOptimiseCommand(templates: Command): void {
       let current: string | undefined = options.resume;
       // Ctrl-C / kill: release the lease at once (another process may resume without waiting for it to expire).
       const onSignal = () => {
-        void context.optimiser.releaseAll().finally(() => {
-          process.stderr.write(current ? `Interrupted. Resume with: npm run cli -- templates optimise --resume ${current}\n` : "Interrupted before the optimisation was stored.\n");
-          process.exit(EXIT_INTERRUPTED);
-        });
+        void context.optimiser
+          .releaseAll()
+          .catch(() => [] as string[])
+          .then((released) => {
+            const id = current ?? released[0];
+            process.stderr.write(id ? `Interrupted. Resume with: npm run cli -- templates optimise --resume ${id}\n` : "Interrupted before the optimisation was stored.\n");
+            process.exit(EXIT_INTERRUPTED);
+          });
       };
       process.once("SIGINT", onSignal);
       process.once("SIGTERM", onSignal);
@@ -111,7 +115,7 @@ export function registerOptimiseCommand(templates: Command): void {
           if (optimisationFinished(stored.status)) {
             say(`${stored.id} is already ${stored.status === "done" ? "done" : "finished (no-candidate)"}; nothing to resume.`);
             process.stdout.write(options.json ? `${JSON.stringify(optimisationSummaryLine(stored))}\n` : `${describe(stored).join("\n")}\n`);
-            process.exitCode = 0;
+            process.exitCode = stored.status === "done" ? 0 : EXIT_NO_CANDIDATE;
             return;
           }
         }

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { MemoryTemplateStore } from "@/lib/db/memory-templates";
@@ -66,5 +67,15 @@ describe("optimisation leases", () => {
     const done = await context.optimiser.run(created.id, inProcessDriver(context));
     expect(done.status, done.detail ?? "").toBe("done");
     await crashed.releaseAll();
+  }, 60_000);
+
+  it("a holder on this host whose process is gone (killed with -9) is taken over at once, as runs do", async () => {
+    const { context, sourceId, other } = await setUp();
+    const killed = other({ leaseOwner: `${hostname()}:2147483:dead`, leaseTtlMs: 60_000, leaseRenewMs: 60_000 });
+    const created = await killed.create({ experimentId: sourceId, role: "actor", rounds: 1, candidatesPerRound: 1, trainFraction: 0.5 });
+    const resumed = await context.optimiser.resume(created.id);
+    expect(resumed.lease?.owner).toBe(context.optimiser.leaseOwner);
+    await context.optimiser.release(created.id);
+    await killed.releaseAll();
   }, 60_000);
 });

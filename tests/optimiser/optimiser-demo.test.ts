@@ -100,6 +100,8 @@ describe("the reflective optimiser on the demo model", () => {
     const stopped = await first.optimiser.run(created.id, inProcessDriver(first));
     expect(stopped.status).toBe("budget-spent");
     expect(stopped.detail).toMatch(/tokens used of 1\b.*resume it with a larger budget/);
+    // The page resumes with its button; the stored reason names no CLI command.
+    expect(stopped.detail).not.toContain("npm run cli");
     // Stopped at the first boundary after the budget ran out: the starting version was evaluated, nothing proposed.
     expect(stopped.candidates.map((c) => [c.key, c.status])).toEqual([["0:0", "evaluated"]]);
     expect(stopped.spend.tokens).toBeGreaterThan(1);

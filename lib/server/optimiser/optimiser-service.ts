@@ -4,7 +4,7 @@ import { AppError } from "@/lib/domain/errors";
 import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 import { splitTasks } from "@/lib/domain/optimiser/split";
 import { leaseHeldMessage, optimisationFinished, optimisationRequestSchema, type OptimisationRecord, type OptimisationRequest } from "@/lib/domain/optimiser/types";
-import { newLeaseOwner } from "@/lib/server/lease-owner";
+import { leaseOwnerAlive, newLeaseOwner } from "@/lib/server/lease-owner";
 import { strategyBehaviour } from "@/lib/domain/strategies";
 import { environmentEntry } from "@/lib/environments/registry";
 import type { ExperimentDriver, OptimiserDeps, ProgressListener } from "./optimiser-types";
@@ -56,13 +56,21 @@ export class OptimiserService {
   /**
    * Claims the optimisation's lease for this process (atomically in the store) and renews it every
    * few seconds until {@link release}. Claiming one this process holds already is a no-op.
-   * @throws AppError("conflict") naming the holder and when its lease expires, when another process
-   *   holds an unexpired lease, or when this process is running it already.
+   * A holder on this host whose process no longer exists (lib/server/lease-owner.ts) is taken over
+   * at once.
+   * @throws AppError("conflict") naming the holder and when its lease expires, when another live
+   *   process holds an unexpired lease, or when this process is running it already.
    */
   async claim(id: string): Promise<void> {
     if (this.active.has(id)) throw new AppError("conflict", leaseHeldMessage(id, { owner: `this process (${this.leaseOwner})`, expiresAt: Date.now() + this.leaseTtlMs }));
     if (this.held.has(id)) return;
-    const claim = await this.deps.store.claimOptimisationLease(id, this.leaseOwner, this.leaseTtlMs);
+    let claim = await this.deps.store.claimOptimisationLease(id, this.leaseOwner, this.leaseTtlMs);
+    if (!claim.claimed && !leaseOwnerAlive(claim.holder.owner)) {
+      // A holder on this host whose process is gone (killed with -9) cannot renew: take over now, as
+      // runs do, instead of waiting for its lease to expire. The claim is still the store's
+      // conditional update, at the holder's expiry, so a live newcomer's later lease is not taken.
+      claim = await this.deps.store.claimOptimisationLease(id, this.leaseOwner, this.leaseTtlMs, claim.holder.expiresAt);
+    }
     if (!claim.claimed) throw new AppError("conflict", leaseHeldMessage(id, claim.holder));
     this.lost.delete(id);
     const timer = setInterval(() => void this.renew(id), this.leaseRenewMs);
