@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { experimentListQuery } from "@/lib/query/experiment-queries";
 import { Badge } from "@/components/ui/badge";
 import { formatShortTime } from "@/components/ui/format";
@@ -16,7 +17,8 @@ export const CLI_EXAMPLE = "npm run cli -- experiment run --env qa --tasks built
 
 /** `/experiments`: every experiment with its family, arms, progress and status; an empty state says how to start one. */
 export function ExperimentList() {
-  const list = useQuery(experimentListQuery());
+  const [withDerived, setWithDerived] = useState(false);
+  const list = useQuery(experimentListQuery(withDerived));
   return (
     <main className="mx-auto w-full max-w-6xl flex-1 space-y-4 px-4 py-6">
       <header className="flex flex-wrap items-end justify-between gap-3">
@@ -45,6 +47,16 @@ export function ExperimentList() {
           </Link>
         </span>
       </header>
+      <label className="flex items-center gap-2 text-xs text-slate-700">
+        <input
+          type="checkbox"
+          className="accent-sky-700"
+          checked={withDerived}
+          onChange={(event) => setWithDerived(event.target.checked)}
+          data-testid="experiments-with-derived"
+        />
+        Also show the experiments optimisations and template checks ran for their evaluations
+      </label>
       <section aria-label="Experiments" className="rounded-lg border border-slate-200 bg-white">
         {list.isPending ? (
           <p className="flex items-center gap-2 px-4 py-6 text-sm text-slate-500">
@@ -87,6 +99,11 @@ export function ExperimentList() {
                       {item.name}
                     </Link>{" "}
                     <RecordedBadge provenance={item.provenance} />
+                    {item.origin ? (
+                      <Badge tone="outline" data-testid="experiment-origin">
+                        {item.origin.kind === "optimisation" ? `optimisation ${item.origin.id}` : `check “${item.origin.id}”`}
+                      </Badge>
+                    ) : null}
                   </td>
                   <td className="px-2 py-2 text-xs text-slate-700">{FAMILY_NAME[item.environment]}</td>
                   <td className="px-2 py-2">

@@ -385,11 +385,12 @@ export function registerExperimentCommands(program: Command): void {
 
   experiment
     .command("list")
-    .description("List experiments, newest first: id, name, status, runs ended / all.")
-    .action(async () => {
+    .description("List experiments, newest first: id, name, status, runs ended / all (--all: also those optimisations and template checks made).")
+    .option("--all", "also list the experiments optimisations and template checks made for their evaluations")
+    .action(async (options: { all?: boolean }) => {
       const context = cliContext();
       try {
-        const items = await context.experiments.list();
+        const items = await context.experiments.list(50, { withDerived: options.all === true });
         for (const item of items) process.stdout.write(`${item.id}\t${item.name}\t${item.status}\t${item.done}/${item.total}\n`);
         if (items.length === 0) process.stderr.write("No experiments yet. Start one with `npm run cli -- experiment run --tasks builtin --arms none,reflexion`.\n");
       } finally {

@@ -39,8 +39,12 @@ export interface ExperimentStore {
   createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord>;
   /** A row that cannot be read whole comes back with `damaged` set (lib/db/stored-experiment.ts), never as an error. */
   getExperiment(id: string): Promise<StoredExperimentRecord | null>;
-  /** Newest first; a damaged row is listed with `damaged` set and does not hide the others. */
-  listExperiments(limit: number): Promise<StoredExperimentRecord[]>;
+  /**
+   * Newest first; a damaged row is listed with `damaged` set and does not hide the others.
+   * `withDerived: false` leaves out experiments whose definition has an `origin` (made by an
+   * optimisation or a template check); default true (every experiment).
+   */
+  listExperiments(limit: number, options?: { withDerived?: boolean }): Promise<StoredExperimentRecord[]>;
   /** The runs of an experiment's cells so far, in creation order. */
   listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]>;
   /** Every cell with its run's root-branch summary and lease, in creation order: what the results view polls. */

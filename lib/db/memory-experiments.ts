@@ -30,8 +30,9 @@ export class MemoryExperimentStore implements ExperimentStore {
     return this.experiments.get(id) ?? null;
   }
 
-  async listExperiments(limit: number): Promise<ExperimentRecord[]> {
-    return [...this.experiments.values()].reverse().sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+  async listExperiments(limit: number, options: { withDerived?: boolean } = {}): Promise<ExperimentRecord[]> {
+    const listed = [...this.experiments.values()].filter((record) => options.withDerived !== false || record.definition.origin === undefined);
+    return listed.reverse().sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
   }
 
   async listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]> {

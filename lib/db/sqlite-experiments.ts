@@ -43,8 +43,17 @@ export class SqliteExperimentStore implements ExperimentStore {
     return row ? toRecord(row) : null;
   }
 
-  async listExperiments(limit: number): Promise<StoredExperimentRecord[]> {
-    return this.db.select().from(schema.experiments).orderBy(desc(schema.experiments.createdAt), sql`rowid DESC`).limit(limit).all().map(toRecord);
+  async listExperiments(limit: number, options: { withDerived?: boolean } = {}): Promise<StoredExperimentRecord[]> {
+    // A damaged definition (not JSON) is listed: json_valid guards json_extract, which would throw on it.
+    const own = sql`(NOT json_valid(${schema.experiments.definition}) OR json_extract(${schema.experiments.definition}, '$.origin') IS NULL)`;
+    return this.db
+      .select()
+      .from(schema.experiments)
+      .where(options.withDerived === false ? own : undefined)
+      .orderBy(desc(schema.experiments.createdAt), sql`rowid DESC`)
+      .limit(limit)
+      .all()
+      .map(toRecord);
   }
 
   async listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]> {

@@ -111,6 +111,12 @@ export const experimentDefinitionSchema = z
      * arms makes no model call (`cli check`, lib/server/ci-check.ts). Absent = the experiment's own.
      */
     cacheScope: z.string().trim().min(1).max(200).optional(),
+    /**
+     * Set on the experiments a reflective optimisation (`optimisation`, its `opt-…` id) or a template
+     * check (`check`, the config's name) creates for its own evaluations. Lists hide them unless asked
+     * (`GET /api/experiments?all=1`, `cli experiment list --all`), so they do not bury people's own.
+     */
+    origin: z.object({ kind: z.enum(["optimisation", "check"]), id: z.string().trim().min(1).max(200) }).optional(),
   })
   .refine((definition) => new Set(definition.arms.map((arm) => arm.label)).size === definition.arms.length, {
     message: "arm labels must be unique",
@@ -260,6 +266,8 @@ export const experimentListItemSchema = z.object({
   provenance: provenanceSchema.nullable().default(null),
   /** Set when the stored experiment cannot be read whole (what cannot be read, and what still works). */
   damaged: z.string().optional(),
+  /** The optimisation or template check that made it (definition `origin`); absent for people's own. */
+  origin: z.object({ kind: z.enum(["optimisation", "check"]), id: z.string() }).optional(),
 });
 export type ExperimentListItem = z.infer<typeof experimentListItemSchema>;
 export const experimentListResponseSchema = z.object({ experiments: z.array(experimentListItemSchema) });

@@ -42,11 +42,14 @@ export function listPollInterval(list: { experiments: ReadonlyArray<{ status: st
   return list?.experiments.some((item) => item.status === "running") ? EXPERIMENT_LIST_POLL_MS : false;
 }
 
-/** `GET /api/experiments`: experiments, newest first. */
-export const experimentListQuery = () =>
+/**
+ * `GET /api/experiments`: experiments, newest first — people's own, or with `withDerived` also those
+ * optimisations and template checks made (`?all=1`). Both keys sit under `experimentKeys.list()`.
+ */
+export const experimentListQuery = (withDerived = false) =>
   queryOptions({
-    queryKey: experimentKeys.list(),
-    queryFn: ({ signal }) => fetchJson("/api/experiments", experimentListResponseSchema, { signal }),
+    queryKey: withDerived ? ([...experimentKeys.list(), "all"] as const) : experimentKeys.list(),
+    queryFn: ({ signal }) => fetchJson(withDerived ? "/api/experiments?all=1" : "/api/experiments", experimentListResponseSchema, { signal }),
     retry: retryUnlessClientError,
     refetchInterval: (query) => listPollInterval(query.state.data),
   });

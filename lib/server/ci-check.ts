@@ -157,6 +157,7 @@ export async function runCheck(context: ServerContext, config: CheckConfig, opti
         repeats: config.repeats,
         concurrency: options.concurrency ?? 4,
         ...(options.fresh ? {} : { cacheScope: checkCacheScope(config, set) }),
+        origin: { kind: "check", id: config.name },
       },
       { start: false },
     );

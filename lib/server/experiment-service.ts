@@ -246,8 +246,12 @@ export class ExperimentService {
     return compareArms(armOf(a), armOf(b));
   }
 
-  async list(limit = 50): Promise<ExperimentListItem[]> {
-    const records = await this.store.experiments.listExperiments(limit);
+  /**
+   * Experiments for lists, newest first: people's own by default; `withDerived: true` also lists those an
+   * optimisation or a template check made for its evaluations (definition `origin`).
+   */
+  async list(limit = 50, options: { withDerived?: boolean } = {}): Promise<ExperimentListItem[]> {
+    const records = await this.store.experiments.listExperiments(limit, { withDerived: options.withDerived ?? false });
     return Promise.all(
       records.map(async (record) => {
         const summary = await this.listedSummary(record);
@@ -263,6 +267,7 @@ export class ExperimentService {
           total: summary.progress.total,
           provenance: record.provenance,
           ...(record.damaged ? { damaged: record.damaged } : {}),
+          ...(record.definition.origin ? { origin: record.definition.origin } : {}),
         };
       }),
     );

@@ -185,6 +185,11 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
       const experiment = await store.experiments.createExperiment({ definition, taskSetName: "Built-in" });
       expect((await store.experiments.getExperiment(experiment.id))?.definition).toEqual(definition);
       expect((await store.experiments.listExperiments(10)).map((e) => e.id)).toEqual([experiment.id, older.id]);
+      // An optimisation's or a check's evaluation experiment is left out when asked, listed by default.
+      const derived = await store.experiments.createExperiment({ definition: { ...definition, name: "opt eval", origin: { kind: "optimisation", id: "opt-0123" } }, taskSetName: "Built-in" });
+      expect((await store.experiments.listExperiments(10, { withDerived: false })).map((e) => e.id)).toEqual([experiment.id, older.id]);
+      expect((await store.experiments.listExperiments(10)).map((e) => e.id)).toEqual([derived.id, experiment.id, older.id]);
+      expect((await store.experiments.getExperiment(derived.id))?.definition.origin).toEqual({ kind: "optimisation", id: "opt-0123" });
       const cell = { experimentId: experiment.id, taskId: "t1", arm: "ReAct" };
       const first = await store.createRun({ config: makeRunConfig(), title: "Q?", cell });
       const second = await store.createRun({ config: makeRunConfig({ strategy: "reflexion" }), title: "Q?", cell: { ...cell, arm: "Reflexion" } });

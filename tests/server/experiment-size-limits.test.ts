@@ -153,7 +153,7 @@ describe("POST /api/experiments", () => {
     );
     expect(response.status).toBe(400);
     expect(apiErrorSchema.parse(await response.json()).error.message).toMatch(/at most 2000 tasks\. Nothing was stored\. Name the tasks to run with taskIds \(cli: --task-ids/);
-    const listed = await experiments.GET();
+    const listed = await experiments.GET(new Request("http://test/api/experiments"));
     expect(listed.status).toBe(200);
     expect(experimentListResponseSchema.parse(await listed.json()).experiments).toEqual([]);
   });

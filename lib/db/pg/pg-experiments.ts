@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, desc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { AppError } from "@/lib/domain/errors";
 import { experimentRecordFromStored, type StoredExperimentRecord } from "../stored-experiment";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
@@ -50,9 +50,15 @@ export class PgExperimentStore implements ExperimentStore {
     return row ? toRecord(row) : null;
   }
 
-  async listExperiments(limit: number): Promise<StoredExperimentRecord[]> {
+  async listExperiments(limit: number, options: { withDerived?: boolean } = {}): Promise<StoredExperimentRecord[]> {
     await this.ready();
-    const rows = await this.db.select().from(schema.experiments).orderBy(desc(schema.experiments.createdAt), desc(schema.experiments.ord)).limit(limit);
+    const own = sql`(jsonb_typeof(${schema.experiments.definition}) <> 'object' OR ${schema.experiments.definition} -> 'origin' IS NULL)`;
+    const rows = await this.db
+      .select()
+      .from(schema.experiments)
+      .where(options.withDerived === false ? own : undefined)
+      .orderBy(desc(schema.experiments.createdAt), desc(schema.experiments.ord))
+      .limit(limit);
     return rows.map(toRecord);
   }
 
