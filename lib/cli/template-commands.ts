@@ -100,7 +100,7 @@ export function registerTemplateCommands(program: Command): void {
 
   templates
     .command("list")
-    .description("List templates: id, family/role/strategy, versions, newest version id, labels.")
+    .description("List templates, one per line, tab-separated: id, family/role/strategy, versions, newest version, built-in|ours, labels (or -), name.")
     .addOption(new Option("--env <family>", "only this task family").choices(environmentIdSchema.options))
     .addOption(new Option("--role <role>", "only this role").choices(templateRoleSchema.options))
     .option("--json", "one JSON object per template (with latestVersion and versionCount)")
@@ -113,7 +113,8 @@ export function registerTemplateCommands(program: Command): void {
           }
           const labels = Object.entries(item.labels).map(([label, id]) => `${label}=${id}`).join(" ");
           process.stdout.write(
-            `${item.id}\t${item.family}/${item.role}/${item.strategy ?? "any"}\t${item.versionCount} version${item.versionCount === 1 ? "" : "s"}\tlatest v${item.latestVersion.number} ${item.latestVersion.id}${item.builtIn ? "\tbuilt-in" : ""}${labels ? `\t${labels}` : ""}\t${item.name}\n`,
+            // Every column on every line (an empty one as "-"), so scripts can read the TSV by position.
+            `${item.id}\t${item.family}/${item.role}/${item.strategy ?? "any"}\t${item.versionCount} version${item.versionCount === 1 ? "" : "s"}\tlatest v${item.latestVersion.number} ${item.latestVersion.id}\t${item.builtIn ? "built-in" : "ours"}\t${labels || "-"}\t${item.name}\n`,
           );
         }
       }),

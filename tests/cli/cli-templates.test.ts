@@ -32,6 +32,11 @@ describe("cli templates", () => {
     expect(items.find((item) => item.id === "qa/reflect")).toMatchObject({ versionCount: 1, labels: {}, builtIn: true });
     expect(items.find((item) => item.id === createdId)).toMatchObject({ versionCount: 1, labels: { candidate: versionId }, builtIn: false, latestVersion: { parentId: builtInVersion } });
     expect(items.every((item) => item.family === "qa")).toBe(true);
+    const table = await runCli(["templates", "list", "--env", "qa"], env);
+    const rows = table.stdout.trim().split("\n").map((line) => line.split("\t"));
+    expect(rows.every((row) => row.length === 7)).toBe(true);
+    expect(rows.find((row) => row[0] === "qa/reflect")?.slice(4, 6)).toEqual(["built-in", "-"]);
+    expect(rows.find((row) => row[0] === createdId)?.slice(4, 6)).toEqual(["ours", `candidate=${versionId}`]);
 
     const shown = await runCli(["templates", "show", `${createdId}@candidate`], env);
     expect(shown.code, shown.stderr).toBe(0);
