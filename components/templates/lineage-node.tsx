@@ -2,6 +2,7 @@
 
 import { Handle, Position, type Node, type NodeProps } from "@xyflow/react";
 import { createContext, useContext } from "react";
+import { pValueText } from "@/lib/domain/stats/p-value";
 import type { LineageNode as LineageVersion } from "@/lib/domain/template-lineage";
 import { lineageScoreText } from "@/lib/graph/lineage-layout";
 import { Badge } from "@/components/ui/badge";
@@ -25,9 +26,9 @@ export const LineageActionsContext = createContext<LineageActions>({ diff: () =>
 /** A version's node: `version` null for the parent it was edited from in another template. */
 export type LineageFlowNode = Node<{ version: LineageVersion | null; versionId: string; hasParent: boolean; isRoot: boolean }, "version">;
 
-/** "p = 0.031 vs parent" with three decimals, "p < 0.001" below. */
+/** "p = 0.031 vs parent", as every p-value is written (lib/domain/stats/p-value.ts). */
 function pText(p: number): string {
-  return p < 0.001 ? "p < 0.001 vs parent" : `p = ${p.toFixed(3)} vs parent`;
+  return `${pValueText(p)} vs parent`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { pValueText } from "@/lib/domain/stats/p-value";
 import { budgetExhausted } from "@/lib/domain/budget";
 import type { Arm } from "@/lib/domain/experiment";
 import { paretoFront, pickParent, type FrontEntry } from "@/lib/domain/optimiser/pareto";
@@ -225,6 +226,6 @@ export class OptimisationSteps {
     await this.updateCandidate(key, { heldOut, parentHeldOut, pVsParent }, spendOf(summary));
     // The parent's held-out score is measured here too: recorded on it when it has none.
     if (parent && parent.heldOut === null) await this.updateCandidate(parent.key, { heldOut: parentHeldOut });
-    this.progress(`[${key}] held-out ${(heldOut.rate * 100).toFixed(0)} % vs parent ${(parentHeldOut.rate * 100).toFixed(0)} %, p = ${pVsParent.toPrecision(3)}.`);
+    this.progress(`[${key}] held-out ${(heldOut.rate * 100).toFixed(0)} % vs parent ${(parentHeldOut.rate * 100).toFixed(0)} %, ${pValueText(pVsParent)}.`);
   }
 }
