@@ -89,6 +89,11 @@ describe("the reflective optimiser on the demo model", () => {
       const candidate = candidates.find((c) => c.versionId === node.versionId)!;
       expect(node).toMatchObject({ parentId: candidate.parentId, score: { round: candidate.round, train: candidate.train, pVsParent: candidate.pVsParent, onFront: candidate.onFront } });
     }
+    // Its evaluation experiments carry the optimisation as their origin: lists show only the source unless asked.
+    expect((await context.experiments.list()).map((item) => item.id)).toEqual([experimentId]);
+    const all = await context.experiments.list(50, { withDerived: true });
+    expect(all.length).toBeGreaterThan(1);
+    expect(all.filter((item) => item.id !== experimentId).every((item) => item.origin?.kind === "optimisation" && item.origin.id === record.id)).toBe(true);
     process.stdout.write(`two-round demo optimisation: ${elapsed} ms; train best ${start!.train!.rate} → ${best(1)} → ${best(2)}; held-out ${tested.map((c) => `${c.heldOut!.rate} vs ${c.parentHeldOut!.rate} p=${c.pVsParent}`).join(", ")}\n`);
   }, 120_000);
 
@@ -177,12 +182,12 @@ describe("the reflective optimiser on the demo model", () => {
     expect(trainExperimentId).not.toBeNull();
     expect(failed.candidates[0]!.status).toBe("proposed");
 
-    const before = (await context.experiments.list()).length;
+    const before = (await context.experiments.list(50, { withDerived: true })).length;
     const done = await context.optimiser.run((await context.optimiser.resume(created.id)).id, inProcessDriver(context));
     expect(done.status, done.detail ?? "").toBe("done");
     expect(done.candidates[0]).toMatchObject({ trainExperimentId, status: "evaluated" });
     // Only the new steps started experiments: round 1's train evaluation and its held-out test.
-    expect((await context.experiments.list()).length).toBe(before + 2);
+    expect((await context.experiments.list(50, { withDerived: true })).length).toBe(before + 2);
   }, 60_000);
 
   it("with repeats, every evaluation runs each task that many times and its interval is the bootstrap over tasks and repetitions", async () => {

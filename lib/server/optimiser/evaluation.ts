@@ -26,6 +26,8 @@ export function armWithVersion(base: Arm, role: OptimisedRole, versionId: string
 
 /** What an evaluation experiment runs: the source's family, task set, trial budget and arm, on `taskIds`. */
 export interface EvaluationPlan {
+  /** The optimisation the evaluation belongs to (`opt-…`): recorded as the experiment's origin, so lists leave it out. */
+  optimisationId: string;
   source: ExperimentRecord;
   arm: Arm;
   role: OptimisedRole;
@@ -47,6 +49,7 @@ export async function startEvaluation(experiments: ExperimentService, plan: Eval
       concurrency: definition.concurrency,
       repeats: plan.repeats > 1 ? plan.repeats : undefined,
       arms: versions.map(({ label, versionId }) => armWithVersion(plan.arm, plan.role, versionId, label)),
+      origin: { kind: "optimisation", id: plan.optimisationId },
     },
     { start: true },
   );

@@ -97,7 +97,7 @@ export class OptimisationSteps {
   private async plan(taskIds: readonly string[]): Promise<EvaluationPlan> {
     const source = await this.deps.experiments.get(this.record.request.experimentId);
     const arm = source.definition.arms.find((candidate) => candidate.label === this.record.request.arm) as Arm;
-    return { source, arm, role: this.record.request.role, taskIds, repeats: this.record.request.repeats, maxTrials: this.record.request.maxTrials };
+    return { optimisationId: this.record.id, source, arm, role: this.record.request.role, taskIds, repeats: this.record.request.repeats, maxTrials: this.record.request.maxTrials };
   }
 
   /** Drives an evaluation experiment to its end (resuming one a stopped process left). */
