@@ -47,6 +47,11 @@ export function abOtherOptions(input: {
   for (const item of others) {
     const short = `${item.name} v${item.latestVersion.number}`;
     add({ versionId: item.latestVersion.id, label: `${item.builtIn ? "Built-in" : "Other template"}: ${short}`, short });
+    // Labelled versions too (e.g. `accepted`, `candidate`): the ones people named are the ones they compare.
+    for (const [label, versionId] of Object.entries(item.labels).sort(([a], [b]) => a.localeCompare(b))) {
+      const labelled = `${item.name} @${label}`;
+      add({ versionId, label: `${item.builtIn ? "Built-in" : "Other template"}: ${labelled}`, short: labelled });
+    }
   }
   return options;
 }

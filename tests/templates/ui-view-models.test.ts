@@ -205,6 +205,21 @@ describe("Compare versions (A/B) form", () => {
     expect(options[0]).toMatchObject({ label: "Built-in: HotpotQA reflector v1", short: "HotpotQA reflector v1" });
   });
 
+  it("offers other templates' labelled versions as well as their newest", () => {
+    const options = abOtherOptions({
+      template: { id: "mine", name: "Mine" },
+      versions,
+      current: { id: "tv-2" },
+      base: null,
+      library: [item({ id: "other", name: "Other", labels: { vague: "tv-other-1", accepted: "tv-other" } })],
+    });
+    expect(options.map((option) => [option.versionId, option.label])).toEqual([
+      ["tv-1", "This template: v1"],
+      ["tv-other", "Other template: Other v1"],
+      ["tv-other-1", "Other template: Other @vague"],
+    ]);
+  });
+
   it("says what to do before it can start", () => {
     const ok = { other: "tv-1", current: "tv-2", dirty: false, taskCount: 3, trials: 3, modelId: "demo" };
     expect(abProblem(ok)).toBeNull();
