@@ -6,7 +6,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { foldRun } from "@/lib/domain/fold-run";
 import type { Template } from "@/lib/domain/template-library";
 import { runEventsQuery, runListQuery } from "@/lib/query";
-import { previewTrials, recordedCall, sameMessages } from "@/lib/query/template-preview";
+import { defaultPreviewRun, previewTrials, recordedCall, sameMessages } from "@/lib/query/template-preview";
 import { templatePreviewQuery } from "@/lib/query/template-queries";
 import { formatMessages } from "@/components/inspector/format-prompt";
 import { inputClass } from "@/components/home/form-field";
@@ -51,7 +51,7 @@ export function TemplatePreview({ template, text, onVariables }: { template: Tem
   const familyRuns = (runs.data?.runs ?? []).filter((run) => run.environment === template.family);
   const [chosenRunId, setRunId] = useState<string | null>(null);
   const [typedRunId, setTypedRunId] = useState("");
-  const runId = chosenRunId ?? familyRuns[0]?.id ?? null;
+  const runId = chosenRunId ?? defaultPreviewRun(familyRuns, template.role)?.id ?? null;
   const events = useQuery({ ...runEventsQuery(runId ?? ""), enabled: runId !== null });
   const state = useMemo(() => (events.data ? foldRun(events.data.events) : null), [events.data]);
   const trials = state ? previewTrials(state, template.role) : [];
@@ -94,7 +94,8 @@ export function TemplatePreview({ template, text, onVariables }: { template: Tem
             {familyRuns.length === 0 && !runId ? <option value="">No run of this family yet</option> : null}
             {familyRuns.map((run) => (
               <option key={run.id} value={run.id}>
-                {run.title.slice(0, 60)} · {run.strategy} · {run.trials} {run.trials === 1 ? "trial" : "trials"} · {formatShortTime(run.createdAt)}
+                {run.title.slice(0, 60)} · {run.strategy} · {run.trials} {run.trials === 1 ? "trial" : "trials"}
+                {run.outcome ? ` · ${run.outcome}` : ""} · {formatShortTime(run.createdAt)} · {run.id.slice(0, 8)}
               </option>
             ))}
           </select>

@@ -41,3 +41,13 @@ export function recordedCall(state: Pick<RunState, "calls">, role: TemplateRole,
 export function sameMessages(a: readonly ChatMessage[], b: readonly ChatMessage[]): boolean {
   return a.length === b.length && a.every((message, index) => message.role === b[index]!.role && message.content === b[index]!.content);
 }
+
+/**
+ * The run the preview opens on when none is chosen: the newest run of the family that has something
+ * to preview for `role`. A Self-Reflection preview needs a failed trial, so it skips runs solved at
+ * their first trial (one trial, outcome success); other roles take the newest run. Null when none.
+ */
+export function defaultPreviewRun<T extends { trials: number; outcome: string | null }>(runs: readonly T[], role: TemplateRole): T | null {
+  if (role !== "reflector") return runs[0] ?? null;
+  return runs.find((run) => run.trials >= 2 || run.outcome === "failure") ?? runs[0] ?? null;
+}

@@ -7,7 +7,7 @@ import { pairedExactTest } from "@/lib/domain/paired-test";
 import type { AbResult, TemplateListItem, VersionDetailResponse } from "@/lib/domain/template-library";
 import { memorySummaries, memorySummaryLine } from "@/lib/graph/memory-summaries";
 import { templateInForce } from "@/lib/graph/template-in-force";
-import { previewTrials, recordedCall, sameMessages } from "@/lib/query/template-preview";
+import { defaultPreviewRun, previewTrials, recordedCall, sameMessages } from "@/lib/query/template-preview";
 import { templateKeys } from "@/lib/query/template-queries";
 import { AbResultSection } from "@/components/templates/ab-result";
 import { TemplateLibrary } from "@/components/templates/template-library";
@@ -82,6 +82,18 @@ describe("which template version produced a prompt", () => {
 });
 
 describe("the preview's choices and check", () => {
+  it("opens a Self-Reflection preview on the newest run with a failed trial, any other role on the newest run", () => {
+    const runs = [
+      { id: "solved-first", trials: 1, outcome: "success" },
+      { id: "reflected", trials: 2, outcome: "success" },
+      { id: "older", trials: 1, outcome: "failure" },
+    ];
+    expect(defaultPreviewRun(runs, "reflector")?.id).toBe("reflected");
+    expect(defaultPreviewRun(runs, "actor")?.id).toBe("solved-first");
+    expect(defaultPreviewRun(runs.slice(0, 1), "reflector")?.id).toBe("solved-first");
+    expect(defaultPreviewRun([], "reflector")).toBeNull();
+  });
+
   it("offers every trial to the Actor, failed ones to the Self-Reflection, and finds the recorded call to compare with", () => {
     const { log } = runWithEditAndSummary();
     const state = foldRun(log.events);
