@@ -23,10 +23,18 @@ test("optimise: start from the experiment page, follow the candidates to the end
   await panel.getByLabel("Template").selectOption("actor");
   await panel.getByLabel("Rounds").fill("1");
   await panel.getByLabel("Candidates per round").fill("1");
+  await expect(panel.getByLabel("Arm")).toHaveValue("reflexion");
+  // A budget that is not a whole number is refused in place, never sent as "no limit".
+  await panel.getByLabel("Token budget (optional)").fill("abc");
+  await expect(panel.getByTestId("optimise-budget-error")).toContainText("is not a number");
+  await expect(panel.getByTestId("optimise-start")).toBeDisabled();
+  await panel.getByLabel("Token budget (optional)").fill("");
+  await expect(panel.getByTestId("optimise-budget-error")).toHaveCount(0);
   await panel.getByTestId("optimise-start").click();
 
   const optimisation = panel.getByTestId("optimisation");
   await expect(optimisation).toHaveAttribute("data-status", "done", { timeout: 120_000 });
+  await expect(optimisation.getByTestId("optimisation-arm")).toContainText("reflexion");
   const rows = optimisation.getByTestId("optimisation-candidate");
   await expect(rows).toHaveCount(2);
   const candidate = rows.nth(1);
