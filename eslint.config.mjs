@@ -3,7 +3,9 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
-const serverOnly = ["@/lib/engine/*", "@/lib/llm/*", "@/lib/db/*", "@/lib/server/*", "@/lib/sandbox/*", "@/lib/environments/*", "@/lib/cli/*"];
+// lib/environments/descriptors is the pure client registry of the families (no Node, no React;
+// tests/environments/descriptors.test.ts checks what it reaches), so client code may read it.
+const serverOnly = ["@/lib/engine/*", "@/lib/llm/*", "@/lib/db/*", "@/lib/server/*", "@/lib/sandbox/*", "@/lib/environments/*", "@/lib/cli/*", "!@/lib/environments/descriptors"];
 const restrict = (patterns, message) => ({
   "no-restricted-imports": ["error", { patterns: [{ group: patterns, message }] }],
 });

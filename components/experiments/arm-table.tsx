@@ -5,7 +5,8 @@ import { armRates } from "@/lib/graph/compare-arms";
 import { formatInteger, formatUsd } from "@/components/ui/format";
 import { NOT_RECORDED } from "@/components/provenance";
 import { strategyLabel } from "@/components/ui/strategy-labels";
-import { ArmSwatch, isScriptedModel, METRIC_NAME, OracleLabel, ScriptedLabel } from "./labels";
+import { ArmSwatch, isScriptedModel, OracleLabel, ScriptedLabel } from "./labels";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /** A solved count: whole with one repetition, the mean over repetitions (two decimals) with more. */
 const count = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
@@ -57,7 +58,8 @@ export function ArmTable({
   /** The experiment was imported from the authors' logs (`provenance` set): an arm without any call shows "—" (not recorded), not zeros. */
   recorded?: boolean;
 }) {
-  const metric = METRIC_NAME[environment];
+  const family = familyDescriptor(environment);
+  const metric = family.metric.name;
   return (
     <div className="overflow-x-auto">
       <table className="w-full min-w-[56rem] text-left text-sm" data-testid="arm-table">
@@ -66,10 +68,10 @@ export function ArmTable({
           <tr>
             <th scope="col" className={`${th} pl-3`}>Arm</th>
             <th scope="col" className={`${th} text-right`}>
-              {metric} trial 1 {environment === "qa" ? <OracleLabel /> : null}
+              {metric} trial 1 {family.metric.oracle ? <OracleLabel /> : null}
             </th>
             <th scope="col" className={`${th} text-right`}>{metric} last trial</th>
-            {environment === "qa" ? (
+            {family.metric.reportsF1 ? (
               <th scope="col" className={`${th} text-right`} title="Mean token F1 (hotpot_evaluate_v1) of the arm's answers at trial 1 and at the last trial; a run that stopped earlier counts with its last answer">
                 F1 trial 1 / last
               </th>
@@ -82,8 +84,8 @@ export function ArmTable({
             <th scope="col" className={`${th} text-right`} title="Mean cost of the solved runs up to their first success">
               Cost to first success
             </th>
-            {environment === "code" ? <th scope="col" className={`${th} text-right`} title="Internal tests passed, hidden tests failed">False positives</th> : null}
-            {environment === "household" ? <th scope="col" className={`${th} text-right`} title="Trials stopped by the step limit or a loop">Halts</th> : null}
+            {family.hiddenTests ? <th scope="col" className={`${th} text-right`} title="Internal tests passed, hidden tests failed">False positives</th> : null}
+            {family.reportsHalts ? <th scope="col" className={`${th} text-right`} title="Trials stopped by the step limit or a loop">Halts</th> : null}
             <th scope="col" className={`${th} pr-3 text-right`}>Calls live / cached</th>
           </tr>
         </thead>
@@ -113,7 +115,7 @@ export function ArmTable({
                   {rates.last.percent}%{rates.last.ci ? <span className="text-[11px] text-slate-600" data-testid="rate-ci"> [{rates.last.ci[0]}, {rates.last.ci[1]}]</span> : null}{" "}
                   <span className="text-[11px] text-slate-500">({count(rates.last.solved)}/{rates.last.tasks}, trial {rates.lastTrial})</span>
                 </td>
-                {environment === "qa" ? (
+                {family.metric.reportsF1 ? (
                   <td className={`${td} text-right`} data-testid="arm-f1">
                     <MeanF1 values={arm.meanF1ByTrial} />
                   </td>
@@ -142,8 +144,8 @@ export function ArmTable({
                     formatUsd(arm.costToFirstSuccessUsd)
                   )}
                 </td>
-                {environment === "code" ? <td className={`${td} text-right`}>{arm.falsePositives}</td> : null}
-                {environment === "household" ? <td className={`${td} text-right`}>{arm.halts}</td> : null}
+                {family.hiddenTests ? <td className={`${td} text-right`}>{arm.falsePositives}</td> : null}
+                {family.reportsHalts ? <td className={`${td} text-right`}>{arm.halts}</td> : null}
                 <td className={`${td} pr-3 text-right`} data-testid="arm-calls">
                   {unrecorded ? <NotRecorded /> : `${formatInteger(arm.calls.live)} live / ${formatInteger(arm.calls.cached)} cached`}
                 </td>

@@ -9,7 +9,7 @@ import { formatShortTime } from "@/components/ui/format";
 import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { ExperimentStatusBadge } from "./experiment-status";
-import { FAMILY_NAME } from "./labels";
+import { familyName } from "./labels";
 import { RecordedBadge } from "@/components/provenance";
 
 /** The CLI command that fills the database with the paper's comparison on the built-in QA tasks. */
@@ -105,7 +105,7 @@ export function ExperimentList() {
                       </Badge>
                     ) : null}
                   </td>
-                  <td className="px-2 py-2 text-xs text-slate-700">{FAMILY_NAME[item.environment]}</td>
+                  <td className="px-2 py-2 text-xs text-slate-700">{familyName(item.environment)}</td>
                   <td className="px-2 py-2">
                     <span className="flex flex-wrap gap-1">
                       {item.arms.map((arm) => (

@@ -23,7 +23,8 @@ import { ArmTable } from "./arm-table";
 import { ExperimentProgress } from "./experiment-progress";
 import { ExperimentStatusBadge } from "./experiment-status";
 import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
-import { FAMILY_NAME, isScriptedModel, METRIC_EXPLANATION, METRIC_NAME, OracleLabel } from "./labels";
+import { familyName, isScriptedModel, metricExplanation, metricName, OracleLabel } from "./labels";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 import { SuccessCurves } from "./success-curves";
 import { TaskGrid } from "./task-grid";
 import { PairedTests } from "./paired-tests";
@@ -208,7 +209,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         </div>
         {summary.experiment.provenance ? <ReadOnlyNote provenance={summary.experiment.provenance} showNotes /> : null}
         <p className="text-xs text-slate-600">
-          {FAMILY_NAME[environment]} · task set {summary.experiment.taskSetName} · {definition.taskIds.length} {definition.taskIds.length === 1 ? "task" : "tasks"} ×{" "}
+          {familyName(environment)} · task set {summary.experiment.taskSetName} · {definition.taskIds.length} {definition.taskIds.length === 1 ? "task" : "tasks"} ×{" "}
           {definition.arms.length} {definition.arms.length === 1 ? "arm" : "arms"}
           {repeats > 1 ? <span data-testid="experiment-repeats-text"> × {repeats} repetitions</span> : null} · up to {trialsText} trials · started{" "}
           {formatTime(summary.experiment.createdAt)}
@@ -239,7 +240,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
         id="curves-heading"
         right={
           <span className="flex items-center gap-2 text-xs text-slate-600">
-            {METRIC_NAME[environment]} {environment === "qa" ? <OracleLabel /> : null}
+            {metricName(environment)} {familyDescriptor(environment).metric.oracle ? <OracleLabel /> : null}
           </span>
         }
       >
@@ -250,7 +251,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
           paperNotes={summary.arms.map((arm) => paperCurveNotes(summary.experiment.provenance, environment, arm))}
         />
         <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">
-          {METRIC_EXPLANATION[environment]}
+          {metricExplanation(environment)}
         </p>
       </Section>
 

@@ -3,30 +3,22 @@ import { Badge } from "@/components/ui/badge";
 import { armStyle } from "@/lib/graph/arm-palette";
 import { isDemoModel } from "@/lib/domain/model-id";
 import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
-/** What a solved task means per family, as the paper reports it. */
-export const METRIC_NAME: Record<EnvironmentId, string> = {
-  qa: "EM",
-  code: "pass@1",
-  household: "Success",
-  open: "Judged pass",
-};
+/** What a solved task means in family `environment`, as the paper reports it (e.g. "EM", "pass@1"). */
+export function metricName(environment: EnvironmentId): string {
+  return familyDescriptor(environment).metric.name;
+}
 
 /** The evaluator behind the metric, in one sentence, honest about oracles (same wording as the run view). */
-export const METRIC_EXPLANATION: Record<EnvironmentId, string> = {
-  qa: "Exact match (EM) with the gold answer, HotpotQA normalisation. EM uses the gold answer — an oracle signal, not self-evaluation.",
-  code: "pass@1: the run's last trial passes the dataset's hidden tests (reporting only, never shown to the agent); the loop itself is driven by the agent's own internal tests.",
-  household: "The text world's own success check (the task's goal state reached) — not an oracle.",
-  open: "A judge model's weighted rubric score reaches the task's pass threshold — a model's opinion, not an oracle.",
-};
+export function metricExplanation(environment: EnvironmentId): string {
+  return familyDescriptor(environment).metric.explanation;
+}
 
 /** The family's full name, for headings. */
-export const FAMILY_NAME: Record<EnvironmentId, string> = {
-  qa: "Multi-hop QA (HotpotQA style)",
-  code: "Code (HumanEval / MBPP style)",
-  household: "Household (ALFWorld style)",
-  open: "Open tasks (LLM judge)",
-};
+export function familyName(environment: EnvironmentId): string {
+  return familyDescriptor(environment).heading;
+}
 
 /** The "oracle" label next to QA's EM, with its explanation on hover and for screen readers. */
 export function OracleLabel() {

@@ -23,7 +23,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { strategyHint, strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
 import { CLI_EXAMPLE } from "./experiment-list";
-import { ArmSwatch, FAMILY_NAME } from "./labels";
+import { ArmSwatch, familyName } from "./labels";
 import { ArmTemplatePickers } from "@/components/templates/arm-template-pickers";
 import { RoleModelFields } from "@/components/settings/role-model-fields";
 import { RunExtrasFields } from "@/components/costs/run-extras-fields";
@@ -188,7 +188,7 @@ export function NewExperimentForm() {
                   setSearch("");
                 }}
               >
-                {(environments.data?.environments ?? [{ id: "qa" as const, label: FAMILY_NAME.qa }]).map((option) => (
+                {(environments.data?.environments ?? [{ id: "qa" as const, label: familyName("qa") }]).map((option) => (
                   <option key={option.id} value={option.id}>
                     {option.label}
                   </option>

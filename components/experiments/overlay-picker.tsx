@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { experimentListQuery } from "@/lib/query/experiment-queries";
 import { MAX_OVERLAID } from "@/lib/query/overlay-series";
 import { RecordedBadge } from "@/components/provenance";
-import { FAMILY_NAME } from "./labels";
+import { familyName } from "./labels";
 
 /**
  * The overlay's experiments as checkboxes: every experiment, the chosen ones
@@ -37,7 +37,7 @@ export function OverlayPicker({ chosen, onChange }: { chosen: readonly string[];
                 <span className="min-w-0">
                   <span className="block font-medium">{experiment.name}</span>
                   <span className="flex flex-wrap items-center gap-1 text-[11px] text-slate-500">
-                    {FAMILY_NAME[experiment.environment]} · {experiment.tasks} tasks <RecordedBadge provenance={experiment.provenance} />
+                    {familyName(experiment.environment)} · {experiment.tasks} tasks <RecordedBadge provenance={experiment.provenance} />
                   </span>
                 </span>
               </label>

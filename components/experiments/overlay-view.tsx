@@ -12,7 +12,8 @@ import { EmptyState, Notice } from "@/components/ui/notice";
 import { PageSection } from "@/components/ui/page-section";
 import { Spinner } from "@/components/ui/spinner";
 import { FinalBars } from "./final-bars";
-import { METRIC_EXPLANATION, METRIC_NAME, OracleLabel } from "./labels";
+import { metricExplanation, metricName, OracleLabel } from "./labels";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 import { OverlayPicker } from "./overlay-picker";
 import { SuccessCurves } from "./success-curves";
 
@@ -58,7 +59,7 @@ export function OverlayView({ ids: urlIds }: { ids: readonly string[] }) {
   const loading = queries.some((query) => query.isPending);
   const series = overlaySeries(summaries);
   const environment = overlayEnvironment(series);
-  const metric = environment ? METRIC_NAME[environment] : "Success";
+  const metric = environment ? metricName(environment) : "Success";
   const setIds = (next: string[]) => {
     setChosen(next);
     router.replace(overlayHref(next), { scroll: false });
@@ -88,7 +89,7 @@ export function OverlayView({ ids: urlIds }: { ids: readonly string[] }) {
         ))}
         {environment === null && series.length > 0 ? (
           <Notice tone="info" data-testid="overlay-mixed-families">
-            These experiments are of different task families: each line is the share of its own arm&apos;s tasks solved ({summaries.map((s) => METRIC_NAME[s.experiment.definition.environment]).join(", ")}).
+            These experiments are of different task families: each line is the share of its own arm&apos;s tasks solved ({summaries.map((s) => metricName(s.experiment.definition.environment)).join(", ")}).
           </Notice>
         ) : null}
 
@@ -106,7 +107,7 @@ export function OverlayView({ ids: urlIds }: { ids: readonly string[] }) {
               <PageSection
                 title="Success by trial"
                 id="overlay-curves-heading"
-                right={<span className="flex items-center gap-2 text-xs text-slate-600">{metric} {environment === "qa" ? <OracleLabel /> : null}</span>}
+                right={<span className="flex items-center gap-2 text-xs text-slate-600">{metric} {environment && familyDescriptor(environment).metric.oracle ? <OracleLabel /> : null}</span>}
               >
                 <SuccessCurves
                   arms={series.map((entry) => ({ ...entry.arm, label: entry.label }))}
@@ -117,7 +118,7 @@ export function OverlayView({ ids: urlIds }: { ids: readonly string[] }) {
                 />
                 {environment ? (
                   <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">
-                    {METRIC_EXPLANATION[environment]}
+                    {metricExplanation(environment)}
                   </p>
                 ) : null}
               </PageSection>

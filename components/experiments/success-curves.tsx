@@ -6,7 +6,7 @@ import type { ArmResult } from "@/lib/domain/experiment";
 import type { EnvironmentId } from "@/lib/domain/config";
 import { armRates, bandKey, coincideText, coincidentArms, curveKey, endLabelRanks, gapKey, successCurveRows, withUnrecordedSpans, type CurveRow } from "@/lib/graph/compare-arms";
 import { strategyLabel } from "@/components/ui/strategy-labels";
-import { ArmSwatch, armStyle, METRIC_NAME } from "./labels";
+import { ArmSwatch, armStyle, metricName } from "./labels";
 
 /** A solved count: whole with one repetition, the mean over repetitions (two decimals) with more. */
 function solvedCount(value: number): string {
@@ -83,7 +83,7 @@ export function SuccessCurves({
   const rows = withUnrecordedSpans(successCurveRows(arms), spans);
   const lastTrial = rows.length;
   const ticks = rows.map((row) => row.trial);
-  const metric = mixedFamilies ? null : METRIC_NAME[environment];
+  const metric = mixedFamilies ? null : metricName(environment);
   const labelRanks = endLabelRanks(arms);
   const rightMargin = endLabelMargin(arms, endLabelMax);
   const banded = arms.some((arm) => (arm.successByTrialCI ?? []).length > 0);

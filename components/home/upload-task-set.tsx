@@ -6,6 +6,7 @@ import type { EnvironmentId } from "@/lib/domain/config";
 import { useUploadTaskSet } from "@/lib/query";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /** Upload a dataset file (HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too); reports how many tasks loaded and what was skipped. */
 export function UploadTaskSet({
@@ -28,12 +29,12 @@ export function UploadTaskSet({
         className="inline-flex h-8.5 cursor-pointer items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-600"
       >
         {upload.isPending ? <Spinner className="size-3" label="Uploading" /> : <span aria-hidden>⤒</span>}
-        <span title={formats}>{environment === "qa" ? "Upload HotpotQA .json" : environment === "code" ? "Upload .jsonl / .gz" : "Upload task .json"}</span>
+        <span title={formats}>{familyDescriptor(environment).upload.buttonLabel}</span>
         <input
           ref={input}
           id={inputId}
           type="file"
-          accept={environment === "code" ? ".json,.jsonl,.gz,application/json,application/gzip" : ".json,application/json"}
+          accept={familyDescriptor(environment).upload.accept}
           className="sr-only"
           data-testid="upload-task-set"
           onChange={(event) => {

@@ -5,20 +5,16 @@ import type { EnvironmentId } from "@/lib/domain/config";
 import type { ImportableFile } from "@/lib/domain/paper-import";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { FAMILY_DESCRIPTORS, familyDescriptor } from "@/lib/environments/descriptors";
 
-/** The benchmark behind each family of logs, as the paper names them. */
-export const LOG_FAMILY_NAME: Record<EnvironmentId, string> = {
-  qa: "HotpotQA (reasoning, text-davinci-003)",
-  household: "ALFWorld (decision making, text-davinci-003)",
-  code: "Programming (HumanEval, MBPP, Rust ablation; GPT-4)",
-  open: "Open tasks (no published log)",
-};
-
-const FAMILY_ORDER: EnvironmentId[] = ["qa", "household", "code"];
+/** The benchmark behind a family of logs, as the paper names it. */
+export function logFamilyName(family: EnvironmentId): string {
+  return familyDescriptor(family).paperLogName;
+}
 
 /** Files grouped by family in the paper's order (HotpotQA, ALFWorld, programming), each group sorted by path. */
 export function groupByFamily(files: readonly ImportableFile[]): Array<{ family: EnvironmentId; files: ImportableFile[] }> {
-  return FAMILY_ORDER.map((family) => ({ family, files: files.filter((file) => file.family === family).sort((a, b) => a.path.localeCompare(b.path)) })).filter(
+  return FAMILY_DESCRIPTORS.map(({ id: family }) => ({ family, files: files.filter((file) => file.family === family).sort((a, b) => a.path.localeCompare(b.path)) })).filter(
     (group) => group.files.length > 0,
   );
 }
@@ -41,7 +37,7 @@ export function ImportableFiles({ files, importing, onImport }: { files: readonl
       {groupByFamily(files).map((group) => (
         <section key={group.family} aria-labelledby={`family-${group.family}`} className="rounded-lg border border-slate-200 bg-white" data-testid="import-family" data-family={group.family}>
           <h2 id={`family-${group.family}`} className="border-b border-slate-200 px-4 py-2 text-sm font-semibold text-slate-900">
-            {LOG_FAMILY_NAME[group.family]}
+            {logFamilyName(group.family)}
           </h2>
           <table className="w-full text-left text-sm">
             <thead className="sr-only">

@@ -1,5 +1,5 @@
 /** Importing the paper's own run logs (issue 11): the list of the shared folder's logs, upload, results. */
 export { ImportPage, DATA_ROOT_HINT } from "./import-page";
-export { ImportableFiles, groupByFamily, formatBytes, LOG_FAMILY_NAME } from "./importable-files";
+export { ImportableFiles, groupByFamily, formatBytes, logFamilyName } from "./importable-files";
 export { UploadLogs, IMPORT_ACCEPT } from "./upload-logs";
 export { PaperFigures, PAPER_FIGURES } from "./paper-figures";

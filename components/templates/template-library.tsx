@@ -8,7 +8,8 @@ import { environmentIdSchema, type EnvironmentId } from "@/lib/domain/config";
 import type { TemplateListItem } from "@/lib/domain/template-library";
 import { groupTemplates, TEMPLATE_ROLE_NAME, type TemplateGroup } from "@/lib/query/template-library-view";
 import { templateHref, templateListQuery, useCreateTemplate } from "@/lib/query/template-queries";
-import { FAMILY_NAME } from "@/components/experiments/labels";
+import { familyName } from "@/components/experiments/labels";
+import { familyIds } from "@/lib/environments/descriptors";
 import { inputClass } from "@/components/home/form-field";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -144,9 +145,9 @@ export function TemplateLibrary() {
             </label>
             <select id={familyId} data-testid="template-family-filter" className={cn(inputClass, "h-8 w-auto py-0 text-xs")} value={family} onChange={(event) => setFamily(event.target.value === "all" ? "all" : environmentIdSchema.parse(event.target.value))}>
               <option value="all">All families</option>
-              {(Object.keys(FAMILY_NAME) as EnvironmentId[]).map((id) => (
+              {familyIds().map((id) => (
                 <option key={id} value={id}>
-                  {FAMILY_NAME[id]}
+                  {familyName(id)}
                 </option>
               ))}
             </select>
@@ -174,7 +175,7 @@ export function TemplateLibrary() {
         families.map((id) => (
           <section key={id} aria-labelledby={`family-${id}`} className="rounded-lg border border-slate-200 bg-white" data-testid="template-family" data-family={id}>
             <h2 id={`family-${id}`} className="border-b border-slate-200 px-4 py-2.5 text-sm font-semibold text-slate-900">
-              {FAMILY_NAME[id]}
+              {familyName(id)}
             </h2>
             {groups
               .filter((group) => group.family === id)

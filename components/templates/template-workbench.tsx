@@ -9,7 +9,7 @@ import { environmentsQuery } from "@/lib/query";
 import { labelsByVersion, TEMPLATE_ROLE_NAME, versionTitle } from "@/lib/query/template-library-view";
 import { templateDetailQuery } from "@/lib/query/template-queries";
 import { usedVariables } from "@/lib/query/template-variables";
-import { FAMILY_NAME } from "@/components/experiments/labels";
+import { familyName } from "@/components/experiments/labels";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
@@ -130,7 +130,7 @@ function Workbench({ detail }: { detail: TemplateDetailResponse }) {
           {template.builtIn ? <Badge tone="outline" data-testid="built-in-badge">built-in · read-only</Badge> : null}
           <Badge tone="neutral">{TEMPLATE_ROLE_NAME[template.role]}</Badge>
           <span className="text-xs text-slate-600">
-            {FAMILY_NAME[template.family]} · {template.strategy === null ? "any strategy" : strategyLabel(template.strategy, template.family)}
+            {familyName(template.family)} · {template.strategy === null ? "any strategy" : strategyLabel(template.strategy, template.family)}
           </span>
         </div>
         <p className="text-[11px] text-slate-500">

@@ -1,4 +1,5 @@
 import type { EnvironmentId, Strategy } from "@/lib/domain/config";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /** Display names of the memory strategies (the paper's names in brackets where they differ). */
 export const STRATEGY_LABELS: Record<Strategy, string> = {
@@ -10,18 +11,13 @@ export const STRATEGY_LABELS: Record<Strategy, string> = {
   "cot-gold-context": "CoT (gold context) + Reflexion",
 };
 
-/** Names a family gives some strategies instead: `none` on code tasks is not ReAct but the paper's "simple" programming baseline (docs/decisions/0010). */
-const FAMILY_STRATEGY_LABELS: Partial<Record<EnvironmentId, Partial<Record<Strategy, string>>>> = {
-  code: { none: "Simple (no memory)" },
-};
-
 /**
  * A strategy's display name in a task family ({@link STRATEGY_LABELS}, or the
- * family's own name for it). `environment` may be unknown (null / undefined)
+ * family's own name for it: its descriptor's `strategyLabels`). `environment` may be unknown (null / undefined)
  * while a run loads.
  */
 export function strategyLabel(strategy: Strategy, environment?: EnvironmentId | null): string {
-  return (environment ? FAMILY_STRATEGY_LABELS[environment]?.[strategy] : undefined) ?? STRATEGY_LABELS[strategy];
+  return (environment ? familyDescriptor(environment).strategyLabels[strategy] : undefined) ?? STRATEGY_LABELS[strategy];
 }
 
 /** One sentence per strategy: what the next trial's prompt carries (see docs/decisions/0008-strategies.md). */
@@ -34,16 +30,7 @@ export const STRATEGY_HINTS: Record<Strategy, string> = {
   "cot-gold-context": "Chain of thought with the supporting paragraphs given, no tools; reflects after failures.",
 };
 
-/** The code family's wording where it differs (docs/decisions/0010). */
-const FAMILY_STRATEGY_HINTS: Partial<Record<EnvironmentId, Partial<Record<Strategy, string>>>> = {
-  code: {
-    none: "The paper's simple baseline: every trial writes a new implementation from the signature, with no reflection and no previous implementation; the same internal tests decide when to stop.",
-    reflexion:
-      "After the internal tests fail, the model reflects on its implementation; the next trial sees that implementation, its test results and the newest Ω reflections (Ω = 1 by default, as in the paper).",
-  },
-};
-
 /** {@link STRATEGY_HINTS}, with a family's own wording where it has one. */
 export function strategyHint(strategy: Strategy, environment?: EnvironmentId | null): string {
-  return (environment ? FAMILY_STRATEGY_HINTS[environment]?.[strategy] : undefined) ?? STRATEGY_HINTS[strategy];
+  return (environment ? familyDescriptor(environment).strategyHints[strategy] : undefined) ?? STRATEGY_HINTS[strategy];
 }

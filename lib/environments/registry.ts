@@ -6,19 +6,25 @@ import { builtinCodeTasks, createCodeEnvironment, loadCodeTasks } from "./code";
 import { builtinHouseholdTasks, householdEnvironment, importHouseholdTaskSet } from "./household";
 import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
 import { builtinOpenTasks, loadOpenTasks, openEnvironment } from "./open";
+import { familyDescriptor, type FamilyDescriptor } from "./descriptors";
 
-/** A task family with its built-in tasks and its importer for standard dataset files. */
+/**
+ * A task family with its built-in tasks and its importer for standard dataset files: the family's
+ * descriptor (lib/environments/descriptors.ts) plus its server parts.
+ */
 export interface EnvironmentEntry {
   family: EnvironmentFamily<unknown>;
-  /** Shown in pickers. */
+  /** The family's pure description, shared with the client. */
+  descriptor: FamilyDescriptor;
+  /** Shown in pickers (the descriptor's label). */
   label: string;
   /** Tasks written by us and shipped with the app, as JSON snapshots. */
   builtinTasks: ReadonlyArray<Record<string, unknown>>;
-  /** The standard formats this family imports, for help texts. */
+  /** The standard formats this family imports, for help texts (the descriptor's). */
   importFormats: string;
   /**
    * The family's Evaluator also reports hidden tests besides the ones the agent sees (internal
-   * tests), so a false positive — internal pass, hidden fail — is measurable (paper §4.3).
+   * tests), so a false positive — internal pass, hidden fail — is measurable (paper §4.3). The descriptor's.
    */
   hiddenTests: boolean;
   /**
@@ -28,41 +34,37 @@ export interface EnvironmentEntry {
   importTaskSet(content: string): { tasks: Array<Record<string, unknown>>; problems: string[] };
 }
 
+/** The server parts of a family; label, formats and flags come from its descriptor. */
+type ServerParts = Pick<EnvironmentEntry, "family" | "builtinTasks" | "importTaskSet">;
+
+/** An entry of the server registry: `id`'s descriptor plus its server parts. */
+function entryOf(id: EnvironmentId, parts: ServerParts): EnvironmentEntry {
+  const descriptor = familyDescriptor(id);
+  return { ...parts, descriptor, label: descriptor.label, importFormats: descriptor.importFormats, hiddenTests: descriptor.hiddenTests };
+}
+
 const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
-  qa: {
+  qa: entryOf("qa", {
     family: qaEnvironment as EnvironmentFamily<unknown>,
-    label: "Multi-hop QA (HotpotQA style)",
     builtinTasks: builtinQaTasks,
-    importFormats: "HotpotQA JSON (distractor setting: question, answer, supporting_facts, context)",
-    hiddenTests: false,
     importTaskSet: (content) => loadHotpotQa(content),
-  },
-  code: {
+  }),
+  code: entryOf("code", {
     // Model-written code runs only in the shared sandbox pool (lib/sandbox), created on the first code run.
     family: createCodeEnvironment({ sandbox: sharedSandbox }) as EnvironmentFamily<unknown>,
-    label: "Code (HumanEval / MBPP style, Python and JavaScript/TypeScript)",
     builtinTasks: builtinCodeTasks as ReadonlyArray<Record<string, unknown>>,
-    importFormats:
-      "JSON Lines or a JSON array (optionally .gz): HumanEval (task_id, prompt, canonical_solution, test, entry_point), MBPP (task_id, text, code, test_list, test_setup_code), MultiPL-E JS/TS (name, language, prompt, tests), HumanEval-X JavaScript (task_id, prompt, canonical_solution, test, declaration)",
-    hiddenTests: true,
     importTaskSet: (content) => loadCodeTasks(content) as { tasks: Array<Record<string, unknown>>; problems: string[] },
-  },
-  household: {
+  }),
+  household: entryOf("household", {
     family: householdEnvironment as EnvironmentFamily<unknown>,
-    label: "Household (ALFWorld-style text world)",
     builtinTasks: builtinHouseholdTasks,
-    importFormats: "a JSON array of household tasks in this app's scene format (see docs/decisions/0007-household-world.md)",
-    hiddenTests: false,
     importTaskSet: (content) => importHouseholdTaskSet(content),
-  },
-  open: {
+  }),
+  open: entryOf("open", {
     family: openEnvironment as EnvironmentFamily<unknown>,
-    label: "Open tasks (LLM judge)",
     builtinTasks: builtinOpenTasks,
-    importFormats: "a JSON array (or JSON Lines) of open tasks: id, prompt, optional title and referenceNotes, rubric { criteria: [{ id, description, weight }], passThreshold 0–1 } (see docs/decisions/0025-llm-judge-open-tasks.md)",
-    hiddenTests: false,
     importTaskSet: (content) => loadOpenTasks(content),
-  },
+  }),
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { EnvironmentId, Strategy } from "@/lib/domain/config";
 import type { PairedTest, Template, TemplateListItem, TemplateRole, TemplateVersion } from "@/lib/domain/template-library";
 import { pValueText } from "@/lib/domain/stats/p-value";
+import { FAMILY_DESCRIPTORS } from "@/lib/environments/descriptors";
 
 /**
  * View models of the template library pages (lists, version history, labels,
@@ -17,8 +18,12 @@ export const TEMPLATE_ROLE_NAME: Record<TemplateRole, string> = {
   optimiser: "Optimiser meta-prompt",
 };
 
+/** A family's place in the library's order (its descriptor's `order`); an unknown family sorts last. */
+function familyOrder(family: string): number {
+  return FAMILY_DESCRIPTORS.find((descriptor) => descriptor.id === family)?.order ?? FAMILY_DESCRIPTORS.length;
+}
+
 const ROLE_ORDER: Record<TemplateRole, number> = { actor: 0, reflector: 1, summarizer: 2, evaluator: 3, optimiser: 4 };
-const FAMILY_ORDER: Record<EnvironmentId, number> = { qa: 0, household: 1, code: 2, open: 3 };
 
 /** One row group of the library page: the templates of one family × role × strategy. */
 export interface TemplateGroup {
@@ -49,7 +54,7 @@ export function groupTemplates(items: readonly TemplateListItem[]): TemplateGrou
   }
   return [...groups.values()].sort(
     (a, b) =>
-      (FAMILY_ORDER[a.family] ?? 9) - (FAMILY_ORDER[b.family] ?? 9) ||
+      familyOrder(a.family) - familyOrder(b.family) ||
       ROLE_ORDER[a.role] - ROLE_ORDER[b.role] ||
       (a.strategy ?? "").localeCompare(b.strategy ?? ""),
   );

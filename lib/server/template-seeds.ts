@@ -16,14 +16,6 @@ export interface TemplateSeed {
   text: string;
 }
 
-/** Where each family's prompts come from (their modules' headers say the same). */
-const SOURCES: Record<EnvironmentId, string> = {
-  qa: "ours, in the structure of the Reflexion paper's HotpotQA prompts (hotpotqa_runs/prompts.py; none of its wording): lib/environments/qa/prompts.ts",
-  household: "ours, in the structure of the Reflexion paper's ALFWorld prompts (alfworld_runs; none of their wording): lib/environments/household/prompts.ts",
-  code: "ours, after the Reflexion paper's programming prompts (programming_runs/generators/py_generate.py): lib/environments/code/prompts.ts",
-  open: "ours (issue 16 part 6: open tasks judged by a model against a rubric): lib/environments/open/prompts.ts",
-};
-
 const ROLE_NAMES: Record<TemplateRole, string> = { actor: "Actor", reflector: "Self-Reflection", summarizer: "Memory summariser", evaluator: "Judge", optimiser: "Optimiser meta-prompt" };
 
 /** Every built-in template with its current text, in a stable order (family, then role, defaults before strategy-specific ones). */
@@ -40,18 +32,18 @@ export function builtInSeeds(): TemplateSeed[] {
   for (const family of availableEnvironments()) {
     const entry = environmentEntry(family);
     const defaults = entry.family.defaultTemplates;
-    add(family, "actor", null, { ...defaults.actor }, SOURCES[family]);
-    add(family, "reflector", null, { ...defaults.reflector }, SOURCES[family]);
+    add(family, "actor", null, { ...defaults.actor }, entry.descriptor.templateSource);
+    add(family, "reflector", null, { ...defaults.reflector }, entry.descriptor.templateSource);
     for (const strategy of supportedStrategiesOf(entry.family)) {
       const own = entry.family.templatesFor?.(strategy);
       if (!own) continue;
-      if (own.actor.id !== defaults.actor.id) add(family, "actor", strategy, { ...own.actor }, SOURCES[family]);
-      if (own.reflector.id !== defaults.reflector.id) add(family, "reflector", strategy, { ...own.reflector }, SOURCES[family]);
+      if (own.actor.id !== defaults.actor.id) add(family, "actor", strategy, { ...own.actor }, entry.descriptor.templateSource);
+      if (own.reflector.id !== defaults.reflector.id) add(family, "reflector", strategy, { ...own.reflector }, entry.descriptor.templateSource);
     }
     add(family, "summarizer", null, builtInSummarizer(family), "ours (issue 14: summarise old reflections when memory grows): lib/domain/memory-summary.ts");
     // Issue 16 part 6: a family whose Evaluator is a model ships its judge template.
     const judge = entry.family.defaultJudgeTemplate;
-    if (entry.family.evaluatorUsesModel && judge) add(family, "evaluator", null, { ...judge }, SOURCES[family]);
+    if (entry.family.evaluatorUsesModel && judge) add(family, "evaluator", null, { ...judge }, entry.descriptor.templateSource);
     add(family, "optimiser", null, { id: metaPromptTemplateId(family), version: 1, text: BUILT_IN_META_PROMPT }, "ours, after GEPA's reflective mutation (Agrawal et al. 2025; none of its wording): lib/domain/optimiser/meta-prompt.ts");
   }
   return seeds;

@@ -1,0 +1,34 @@
+import type { EnvironmentId } from "@/lib/domain/config";
+import type { FamilyDescriptor } from "./family-descriptor";
+import { qaDescriptor } from "./qa/descriptor";
+import { householdDescriptor } from "./household/descriptor";
+import { codeDescriptor } from "./code/descriptor";
+import { openDescriptor } from "./open/descriptor";
+
+export type { FamilyDescriptor } from "./family-descriptor";
+
+/**
+ * The client registry: every task family's descriptor, in family order (QA, household, code,
+ * open). Pure, so components, lib/graph, lib/query, lib/otel, importers and the CLI may import it;
+ * the server registry (./registry.ts) builds its entries from the same descriptors. Adding a
+ * family is one line here (docs/adding-a-family.md).
+ */
+export const FAMILY_DESCRIPTORS: readonly FamilyDescriptor[] = [qaDescriptor, householdDescriptor, codeDescriptor, openDescriptor].sort((a, b) => a.order - b.order);
+
+const byId = new Map<string, FamilyDescriptor>(FAMILY_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor]));
+
+/**
+ * The descriptor of family `id`.
+ * @throws Error naming the known families when `id` is not one (a stored config always holds a
+ *   valid id: environmentIdSchema parses it first).
+ */
+export function familyDescriptor(id: EnvironmentId): FamilyDescriptor {
+  const descriptor = byId.get(id);
+  if (!descriptor) throw new Error(`Unknown task family "${id}". Known: ${FAMILY_DESCRIPTORS.map((d) => d.id).join(", ")}.`);
+  return descriptor;
+}
+
+/** The families' ids in family order. */
+export function familyIds(): EnvironmentId[] {
+  return FAMILY_DESCRIPTORS.map((descriptor) => descriptor.id);
+}

@@ -1,0 +1,69 @@
+import type { EnvironmentId, Strategy } from "@/lib/domain/config";
+
+/**
+ * What the app knows about a task family that is pure data: names, the metric and how honest it
+ * is, what the Evaluator reports, which files the family imports, and the family's wording of
+ * strategies and form texts. Every client (components, lib/graph, lib/query, lib/otel, importers,
+ * the CLI) reads it through lib/environments/descriptors.ts; the server registry
+ * (lib/environments/registry.ts) adds the family's world, Evaluator and loaders to it.
+ *
+ * A descriptor imports nothing but types: no Node, no React, none of its family's server parts
+ * (tests/environments/descriptors.test.ts walks the import graph). See docs/adding-a-family.md.
+ */
+export interface FamilyDescriptor {
+  /** The family's id, as stored in run configs and task sets. */
+  id: EnvironmentId;
+  /** Shown in pickers (the task-family select, the CLI's family list). */
+  label: string;
+  /** The shorter full name used in headings and tables. */
+  heading: string;
+  /** Position in lists of families (template library, imported paper logs), lowest first. */
+  order: number;
+  /** What a solved task means, as the paper reports it. */
+  metric: {
+    /** Column and axis name, e.g. "EM", "pass@1". */
+    name: string;
+    /** The Evaluator behind the metric in one sentence, honest about oracles. */
+    explanation: string;
+    /**
+     * The metric reads the gold answer (HotpotQA's exact match): an oracle signal, not
+     * self-evaluation, so the UI labels it "oracle signal" (paper §4.2).
+     */
+    oracle: boolean;
+    /** Token F1 (hotpot_evaluate_v1) is reported next to the metric for the family's answers. */
+    reportsF1: boolean;
+  };
+  /** A trial can stop at the step limit or in a loop (a halt), and result tables count halts. */
+  reportsHalts: boolean;
+  /**
+   * The Evaluator also reports hidden tests besides the internal tests the agent sees, so a false
+   * positive (internal pass, hidden fail) is measurable (paper §4.3).
+   */
+  hiddenTests: boolean;
+  /** The standard dataset formats this family imports, for help texts. */
+  importFormats: string;
+  /** The upload control of the new-run form. */
+  upload: {
+    /** The button's text. */
+    buttonLabel: string;
+    /** The file input's `accept` attribute. */
+    accept: string;
+  };
+  /** Names this family gives some strategies instead of the shared ones (components/ui/strategy-labels.ts). */
+  strategyLabels: Partial<Record<Strategy, string>>;
+  /** This family's one-sentence strategy hints where they differ from the shared ones. */
+  strategyHints: Partial<Record<Strategy, string>>;
+  /** The benchmark behind the paper's logs of this family, as the paper names it. */
+  paperLogName: string;
+  /** Where the family's built-in prompts come from (the template library's "source"). */
+  templateSource: string;
+  /** Texts of the new-run form. */
+  texts: {
+    /** What a run of the family does, above the form. */
+    runIntro: string;
+    /** The label of the "show what the Evaluator checks" disclosure. */
+    referenceLabel: string;
+    /** What the demo model does on tasks it has no script for (completes "The demo model has scripts only for the built-in tasks; …"). */
+    demoOnImported: string;
+  };
+}

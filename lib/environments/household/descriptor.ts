@@ -1,0 +1,31 @@
+import type { FamilyDescriptor } from "../family-descriptor";
+
+/** Decision making in an ALFWorld-style text household (paper §4.1). Pure data: see FamilyDescriptor. */
+export const householdDescriptor: FamilyDescriptor = {
+  id: "household",
+  label: "Household (ALFWorld-style text world)",
+  heading: "Household (ALFWorld style)",
+  order: 1,
+  metric: {
+    name: "Success",
+    explanation: "The text world's own success check (the task's goal state reached) — not an oracle.",
+    oracle: false,
+    reportsF1: false,
+  },
+  reportsHalts: true,
+  hiddenTests: false,
+  importFormats: "a JSON array of household tasks in this app's scene format (see docs/decisions/0007-household-world.md)",
+  upload: { buttonLabel: "Upload task .json", accept: ".json,application/json" },
+  strategyLabels: {},
+  strategyHints: {},
+  paperLogName: "ALFWorld (decision making, text-davinci-003)",
+  templateSource: "ours, in the structure of the Reflexion paper's ALFWorld prompts (alfworld_runs; none of their wording): lib/environments/household/prompts.ts",
+  texts: {
+    runIntro:
+      "The Actor acts in a text household (ALFWorld's rules): one command a step — go to, open, take, put, heat, use… or think: … — and the world answers each. " +
+      "The Evaluator is the world's own success check after every step (the task's goal holds), not a gold answer; a trial also ends at the step limit or in a loop. " +
+      "With Reflexion, a failed trial is followed by a self-reflection that the next trial reads from its episodic memory.",
+    referenceLabel: "Show the goal (what the world's success check tests after every step; there is no gold answer)",
+    demoOnImported: "on other household tasks it only writes 'think: …' (it has no commands for them), so the world's success check never passes",
+  },
+};

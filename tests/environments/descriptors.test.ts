@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { relative, resolve } from "node:path";
+import madge from "madge";
+import { describe, expect, it } from "vitest";
+import { environmentIdSchema } from "@/lib/domain/config";
+import { FAMILY_DESCRIPTORS, familyDescriptor, familyIds } from "@/lib/environments/descriptors";
+import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
+import { strategyHint, strategyLabel, STRATEGY_HINTS, STRATEGY_LABELS } from "@/components/ui/strategy-labels";
+import { familyName, metricName } from "@/components/experiments/labels";
+import { groupByFamily } from "@/components/imports/importable-files";
+
+const root = resolve(__dirname, "../..");
+const tsConfig = resolve(root, "tsconfig.json");
+const FORBIDDEN_PACKAGES = /^(react|react-dom|next)(\/|$)/;
+const IMPORT_SPECIFIER = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|^import\s+)["']([^"']+)["']/gm;
+
+/**
+ * What makes `entry` unfit for a client bundle: every file it reaches (madge's graph, type-only
+ * imports included) that imports a Node built-in, React or Next, or that is a family's server
+ * part (a file of lib/environments/<family>/ other than descriptor.ts).
+ */
+async function impurities(entry: string): Promise<string[]> {
+  const graph = (await madge(resolve(root, entry), { baseDir: root, fileExtensions: ["ts", "tsx"], tsConfig })).obj();
+  const problems: string[] = [];
+  for (const file of Object.keys(graph)) {
+    const path = relative(root, resolve(root, file));
+    if (/^lib\/environments\/[^/]+\/(?!descriptor\.ts$)/.test(path)) problems.push(`${path}: a family's server part`);
+    for (const match of readFileSync(resolve(root, path), "utf8").matchAll(IMPORT_SPECIFIER)) {
+      const specifier = match[1]!;
+      if (specifier.startsWith("node:") || builtinModules.includes(specifier)) problems.push(`${path}: imports ${specifier}`);
+      if (FORBIDDEN_PACKAGES.test(specifier)) problems.push(`${path}: imports ${specifier}`);
+    }
+  }
+  return problems;
+}
+
+describe("the family descriptors (client registry)", () => {
+  it("reach no Node module, no React or Next and no family server part", async () => {
+    expect(await impurities("lib/environments/descriptors.ts")).toEqual([]);
+  });
+
+  it("the purity check flags the server registry, which reaches the sandbox and the families' worlds", async () => {
+    const problems = await impurities("lib/environments/registry.ts");
+    expect(problems.some((problem) => /imports node:/.test(problem))).toBe(true);
+    expect(problems.some((problem) => problem.startsWith("lib/environments/qa/") && problem.endsWith("a family's server part"))).toBe(true);
+  });
+
+  it("has one descriptor per task family, each under its own id, in family order", () => {
+    expect([...familyIds()].sort()).toEqual([...environmentIdSchema.options].sort());
+    for (const id of environmentIdSchema.options) expect(familyDescriptor(id).id).toBe(id);
+    expect(familyIds()).toEqual(["qa", "household", "code", "open"]);
+    expect(new Set(FAMILY_DESCRIPTORS.map((d) => d.order)).size).toBe(FAMILY_DESCRIPTORS.length);
+  });
+
+  it("throws naming the known families for an unknown id", () => {
+    expect(() => familyDescriptor("chess" as never)).toThrow(/Unknown task family "chess"\. Known: qa, household, code, open/);
+  });
+
+  it("keeps the names, metrics and flags the UI showed", () => {
+    expect(familyIds().map(familyName)).toEqual(["Multi-hop QA (HotpotQA style)", "Household (ALFWorld style)", "Code (HumanEval / MBPP style)", "Open tasks (LLM judge)"]);
+    expect(familyIds().map(metricName)).toEqual(["EM", "Success", "pass@1", "Judged pass"]);
+    expect(FAMILY_DESCRIPTORS.filter((d) => d.metric.oracle).map((d) => d.id)).toEqual(["qa"]);
+    expect(FAMILY_DESCRIPTORS.filter((d) => d.hiddenTests).map((d) => d.id)).toEqual(["code"]);
+    expect(strategyLabel("none", "code")).toBe("Simple (no memory)");
+    expect(strategyLabel("none", "qa")).toBe(STRATEGY_LABELS.none);
+    expect(strategyHint("reflexion", "code")).toMatch(/Ω = 1 by default/);
+    expect(strategyHint("reflexion", "household")).toBe(STRATEGY_HINTS.reflexion);
+  });
+
+  it("orders the paper's logs HotpotQA, ALFWorld, programming", () => {
+    const file = (family: "qa" | "household" | "code", path: string) => ({ family, path }) as Parameters<typeof groupByFamily>[0][number];
+    const groups = groupByFamily([file("code", "b"), file("qa", "z"), file("household", "h"), file("qa", "a")]);
+    expect(groups.map((group) => [group.family, group.files.map((f) => f.path)])).toEqual([
+      ["qa", ["a", "z"]],
+      ["household", ["h"]],
+      ["code", ["b"]],
+    ]);
+  });
+});
+
+describe("the server registry", () => {
+  it("builds every entry from its family's descriptor", () => {
+    expect([...availableEnvironments()].sort()).toEqual([...familyIds()].sort());
+    for (const id of availableEnvironments()) {
+      const entry = environmentEntry(id);
+      const descriptor = familyDescriptor(id);
+      expect(entry.descriptor).toBe(descriptor);
+      expect(entry.label).toBe(descriptor.label);
+      expect(entry.importFormats).toBe(descriptor.importFormats);
+      expect(entry.hiddenTests).toBe(descriptor.hiddenTests);
+      expect(entry.family.id).toBe(id);
+    }
+  });
+});
