@@ -100,7 +100,7 @@ function Controls({ summary }: { summary: ExperimentSummary }) {
           {resume.isPending ? "Resuming…" : "Resume"}
         </Button>
       ) : null}
-      <span className="flex items-center gap-1.5 text-xs text-slate-600" role="group" aria-label="Export">
+      <span className="flex flex-wrap items-center gap-1.5 text-xs text-slate-600" role="group" aria-label="Export">
         Export:
         {EXPORTS.map((item) => (
           <a

@@ -77,12 +77,12 @@ export function TemplatePreview({ template, text, onVariables }: { template: Tem
   return (
     <div className="space-y-2 pt-3" data-testid="template-preview">
       <div className="flex flex-wrap items-end gap-3 text-[11px] text-slate-600">
-        <label htmlFor={ids.run} className="space-y-0.5">
+        <label htmlFor={ids.run} className="min-w-0 max-w-full space-y-0.5">
           <span className="block">Recorded run ({familyRuns.length} recent of this family)</span>
           <select
             id={ids.run}
             data-testid="preview-run"
-            className={cn(inputClass, "h-8 w-96 py-0 text-xs")}
+            className={cn(inputClass, "h-8 w-96 max-w-full py-0 text-xs")}
             value={runId ?? ""}
             onChange={(event) => {
               setRunId(event.target.value || null);
