@@ -15,6 +15,7 @@ import { strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
 import { MemorySummaryList } from "@/components/templates/memory-summary-list";
 import { EditError, useDraft, useEditBase } from "@/components/run/stale-edit";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /** Reflections by event id, to show "edited" and the original text next to memory items. */
 function reflectionsById(state: RunState): Map<string, ReflectionView> {
@@ -266,9 +267,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
         <p className="text-xs text-slate-600" data-testid="memory-strategy-note">
           {behaviour.includesLastAttempt
             ? `${strategyLabel(strategy, state.config?.environment)}: no reflections are written; each trial sees the previous trial's trajectory instead.`
-            : state.config?.environment === "code"
-              ? `${strategyLabel(strategy, "code")}: no reflections are written, so every trial writes a new implementation from the signature.`
-              : `${strategyLabel(strategy, state.config?.environment)}: no reflections are written, so every trial starts from scratch.`}{" "}
+            : `${strategyLabel(strategy, state.config?.environment)}: no reflections are written, so ${state.config ? familyDescriptor(state.config.environment).texts.noMemoryTrials : "every trial starts from scratch"}.`}{" "}
           {state.memory.length > 0 ? "The entries below reach no prompt under this strategy." : null}
         </p>
       ) : null}

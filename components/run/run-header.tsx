@@ -22,6 +22,7 @@ import { RunControls } from "./run-controls";
 import { callInFlightLabel, retryLabel, showsLiveDot, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
 import { isDemoModel } from "@/lib/domain/model-id";
 import { DemoModelBadge } from "@/components/ui/scripted-stand-in";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 function ConnectionDot({ connection, status }: { connection: StreamConnection; status: RunStatus | null }) {
   if (connection === "idle" || connection === "closed") return null;
@@ -177,7 +178,9 @@ export function RunHeader({
   const effectiveStatus = status;
   const totals = state.totals;
   const fork = state.fork;
-  const codeTask = (detail?.environment ?? config?.environment) === "code";
+  const taskFamily = detail?.environment ?? config?.environment;
+  const family = taskFamily ? familyDescriptor(taskFamily) : null;
+  const codeTask = family?.step.actionIsCode ?? false;
   const parentRow = fork ? branchRows.find((row) => row.branch.id === fork.parentBranchId) : undefined;
   const explanation = statusExplanation(shownStatus);
   // A call is shown only while a worker executes the branch (a stale one is never left ticking on a paused run).
@@ -197,7 +200,7 @@ export function RunHeader({
           </h1>
           {detail?.setting ? (
             <details className="mt-0.5 text-xs text-slate-600" data-testid="run-setting">
-              <summary className="cursor-pointer select-none text-slate-500">{codeTask ? "The task (the prompt the agent sees)" : "The room"}</summary>
+              <summary className="cursor-pointer select-none text-slate-500">{family?.texts.settingTitle ?? "The room"}</summary>
               <p className={cn("mt-1 max-w-4xl whitespace-pre-wrap leading-snug", codeTask && "font-mono text-[11px] text-slate-800")}>{detail.setting}</p>
             </details>
           ) : null}

@@ -34,6 +34,7 @@ import { RunHeader } from "./run-header";
 import { INTERRUPTED_MESSAGE, pauseBanner } from "./run-messages";
 import { SteerPanel } from "./steer-panel";
 import { RunCosts } from "@/components/costs/run-costs";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /** What the log and the server say about the run, in words, when it needs the user's attention. */
 function RunBanners({ state, status }: { state: RunState; status: RunStatus | null }) {
@@ -62,7 +63,7 @@ function RunBanners({ state, status }: { state: RunState; status: RunStatus | nu
       {state.pendingAction && (status === null || !isTerminalStatus(status)) ? (
         <Notice tone="info" data-testid="pending-action-banner" className="mx-4 mt-2">
           Next action written by a person (trial {state.pendingAction.trial}, step {state.pendingAction.step}):{" "}
-          {state.config?.environment === "code" ? (
+          {state.config && familyDescriptor(state.config.environment).step.actionIsCode ? (
             <>
               the Actor makes no model call for it.
               <ActionText text={state.pendingAction.text} code testId="pending-action-banner-text" />

@@ -19,6 +19,7 @@ import { EditError, useDraft, useEditBase } from "./stale-edit";
 import { UnknownPlaceholderWarning } from "./unknown-placeholder-warning";
 import { SaveAsVersionToggle, type SaveAsVersion } from "@/components/templates/save-as-version-toggle";
 import { modelOptionLabel } from "@/lib/domain/model-id";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 const MonacoPromptEditor = dynamic(() => import("@/components/inspector/monaco-prompt-editor"), {
   ssr: false,
@@ -54,9 +55,10 @@ function NextActionForm({ runId, branch, state, paused }: { runId: string; branc
   const id = useId();
   const pending = state.pendingAction;
   const environment = state.config?.environment;
-  const example = environment === "household" ? "go to desk 1" : "Search[Port Averly]";
+  const step = environment ? familyDescriptor(environment).step : null;
+  const example = step?.example ?? "Search[Port Averly]";
   // Code actions are whole programs (or, in trial 1 step 1, the internal tests): a multi-line editor.
-  const isCode = environment === "code";
+  const isCode = step?.actionIsCode ?? false;
   const next = codeNextAction(state);
   return (
     <PanelSection title="The Actor's next action">

@@ -40,6 +40,26 @@ export interface FamilyDescriptor {
    * positive (internal pass, hidden fail) is measurable (paper §4.3).
    */
   hiddenTests: boolean;
+  /** How a step reads (the graph's nodes, the inspector, the steering panel). */
+  step: {
+    /**
+     * `bracket`: ReAct's `Verb[argument]` (`Search[Alan Turing]`); `command`: the command as the
+     * world reads it (`go to desk 1`, `think: …`: ALFWorld, reference §3.3).
+     */
+    actionSyntax: "bracket" | "command";
+    /** Reasoning is an action (`think: …`) the world answers, drawn as the step's thought. */
+    thinkIsAction: boolean;
+    /** Every step has a thought (`Thought n:`), so an empty one is shown: the model skipped it. */
+    alwaysShowsThought: boolean;
+    /** An action is a whole program (or the internal tests), shown and edited as code. */
+    actionIsCode: boolean;
+    /** An example action for the steering panel's placeholder. */
+    example: string;
+    /** The OpenTelemetry tool name of an action: `<toolPrefix>.<verb>`, or the bare verb when null. */
+    toolPrefix: string | null;
+    /** The tool span's description; null: "<family> environment action". */
+    toolDescription: string | null;
+  };
   /** The standard dataset formats this family imports, for help texts. */
   importFormats: string;
   /** The upload control of the new-run form. */
@@ -55,6 +75,8 @@ export interface FamilyDescriptor {
   strategyHints: Partial<Record<Strategy, string>>;
   /** The benchmark behind the paper's logs of this family, as the paper names it. */
   paperLogName: string;
+  /** Why an imported run of the paper's logs of this family cannot be forked; null: it can be. */
+  paperLogNotForkable: string | null;
   /** Where the family's built-in prompts come from (the template library's "source"). */
   templateSource: string;
   /** Texts of the new-run form. */
@@ -63,6 +85,10 @@ export interface FamilyDescriptor {
     runIntro: string;
     /** The label of the "show what the Evaluator checks" disclosure. */
     referenceLabel: string;
+    /** Where the run header shows the task's setting: its summary's title. */
+    settingTitle: string;
+    /** What a trial does under a strategy that writes no reflection and carries no trajectory (completes "…: no reflections are written, so …"). */
+    noMemoryTrials: string;
     /** What the demo model does on tasks it has no script for (completes "The demo model has scripts only for the built-in tasks; …"). */
     demoOnImported: string;
   };

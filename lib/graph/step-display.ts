@@ -1,5 +1,6 @@
 import type { RunState } from "@/lib/domain/fold-run";
 import type { EnvironmentId } from "@/lib/domain/config";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /**
  * How a step's parsed action and thought read in each family's own syntax, for
@@ -28,8 +29,8 @@ export function familyOf(state: Pick<RunState, "config">): EnvironmentId | null 
  * @returns e.g. `go to desk 1`, `think: the mug may be in a cabinet`, `look`, `Search[Alan Turing]`.
  */
 export function actionDisplay(family: EnvironmentId | null, actionType: string, argument: string): string {
-  if (family === "household") {
-    if (actionType === "think") return argument === "" ? "think:" : `think: ${argument}`;
+  if (family !== null && familyDescriptor(family).step.actionSyntax === "command") {
+    if (familyDescriptor(family).step.thinkIsAction && actionType === "think") return argument === "" ? "think:" : `think: ${argument}`;
     return argument === "" ? actionType : `${actionType} ${argument}`;
   }
   return `${actionType}[${argument}]`;
@@ -42,7 +43,7 @@ export function actionDisplay(family: EnvironmentId | null, actionType: string, 
  * action, drawn as such), so an empty thought there is no thought at all.
  */
 export function showsThought(family: EnvironmentId | null, thoughtText: string): boolean {
-  if (family === "qa" || family === null) return true;
+  if (family === null || familyDescriptor(family).step.alwaysShowsThought) return true;
   return thoughtText.trim() !== "";
 }
 
@@ -52,7 +53,7 @@ export function showsThought(family: EnvironmentId | null, thoughtText: string):
  * graph marks such actions as thoughts instead of drawing a separate thought node.
  */
 export function isThoughtAction(family: EnvironmentId | null, actionType: string): boolean {
-  return family === "household" && actionType === "think";
+  return family !== null && familyDescriptor(family).step.thinkIsAction && actionType === "think";
 }
 
 /**

@@ -2,6 +2,7 @@ import type { RunRecord } from "@/lib/db/store";
 import { AppError } from "@/lib/domain/errors";
 import type { BranchId } from "@/lib/domain/ids";
 import { READ_ONLY_MESSAGE } from "@/lib/domain/provenance";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /**
  * The read-only rule of imported runs (issue 11, docs/decisions/0015): the root
@@ -21,10 +22,8 @@ export function assertWritable(run: RunRecord, branchId: BranchId, action: strin
 /** @throws AppError("conflict") when `run` is an imported run whose family cannot continue from the log (ALFWorld, programming). */
 export function assertForkable(run: RunRecord): void {
   const provenance = run.config.provenance;
-  if (!provenance || run.config.environment === "qa") return;
-  const why =
-    run.config.environment === "household"
-      ? "the ALFWorld logs do not include the environment's scene (only success and reflections per trial)"
-      : "the programming logs keep only the final program, and this app does not run the logged tests";
+  if (!provenance) return;
+  const why = familyDescriptor(run.config.environment).paperLogNotForkable;
+  if (why === null) return;
   throw new AppError("conflict", `Run ${run.id} (${provenance.label}, recorded by the authors in 2023) cannot be forked: ${why}. Only imported HotpotQA runs can be forked.`);
 }

@@ -6,6 +6,7 @@ import { EVENT_GEN_AI_EVALUATION_RESULT } from "@opentelemetry/semantic-conventi
 import { SEMRESATTRS_PROJECT_NAME } from "@arizeai/openinference-semantic-conventions";
 import type { RunConfig } from "@/lib/domain/config";
 import type { RunEvent, RunEventOf } from "@/lib/domain/events";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 import { agentAttributes, evaluationResultEventAttributes, evaluatorAttributes, llmAttributes, llmErrorAttributes, toolAttributes, trialAttributes } from "./attributes";
 import { durationOf, hrTimeOf, spanIdOf, traceIdOf } from "./span-ids";
 
@@ -71,8 +72,8 @@ function trialOf(event: RunEvent): number | null {
 
 function toolName(config: RunConfig, action: RunEventOf<"step-action">): { tool: string; description: string } {
   const verb = action.data.action?.type ?? "unparsed-action";
-  if (config.environment === "code") return { tool: `sandbox.${verb}`, description: "The Actor's code step; the observation is the sandbox's run of the internal tests." };
-  return { tool: verb, description: `${config.environment} environment action` };
+  const { toolPrefix, toolDescription } = familyDescriptor(config.environment).step;
+  return { tool: toolPrefix === null ? verb : `${toolPrefix}.${verb}`, description: toolDescription ?? `${config.environment} environment action` };
 }
 
 /** The spans of one branch's trace, parents before children, in a stable order. */

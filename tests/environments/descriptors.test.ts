@@ -68,6 +68,15 @@ describe("the family descriptors (client registry)", () => {
     expect(strategyHint("reflexion", "household")).toBe(STRATEGY_HINTS.reflexion);
   });
 
+  it("says how each family's steps read and which paper logs can be forked", () => {
+    const ids = (keep: (d: (typeof FAMILY_DESCRIPTORS)[number]) => boolean) => FAMILY_DESCRIPTORS.filter(keep).map((d) => d.id);
+    expect(ids((d) => d.step.actionSyntax === "command")).toEqual(["household"]);
+    expect(ids((d) => d.step.thinkIsAction)).toEqual(["household"]);
+    expect(ids((d) => d.step.alwaysShowsThought)).toEqual(["qa"]);
+    expect(ids((d) => d.step.actionIsCode)).toEqual(["code"]);
+    expect(ids((d) => d.paperLogNotForkable === null)).toEqual(["qa"]);
+  });
+
   it("orders the paper's logs HotpotQA, ALFWorld, programming", () => {
     const file = (family: "qa" | "household" | "code", path: string) => ({ family, path }) as Parameters<typeof groupByFamily>[0][number];
     const groups = groupByFamily([file("code", "b"), file("qa", "z"), file("household", "h"), file("qa", "a")]);

@@ -15,6 +15,15 @@ export const codeDescriptor: FamilyDescriptor = {
   },
   reportsHalts: false,
   hiddenTests: true,
+  step: {
+    actionSyntax: "bracket",
+    thinkIsAction: false,
+    alwaysShowsThought: false,
+    actionIsCode: true,
+    example: "Search[Port Averly]",
+    toolPrefix: "sandbox",
+    toolDescription: "The Actor's code step; the observation is the sandbox's run of the internal tests.",
+  },
   importFormats:
     "JSON Lines or a JSON array (optionally .gz): HumanEval (task_id, prompt, canonical_solution, test, entry_point), MBPP (task_id, text, code, test_list, test_setup_code), MultiPL-E JS/TS (name, language, prompt, tests), HumanEval-X JavaScript (task_id, prompt, canonical_solution, test, declaration)",
   upload: { buttonLabel: "Upload .jsonl / .gz", accept: ".json,.jsonl,.gz,application/json,application/gzip" },
@@ -26,6 +35,7 @@ export const codeDescriptor: FamilyDescriptor = {
       "After the internal tests fail, the model reflects on its implementation; the next trial sees that implementation, its test results and the newest Ω reflections (Ω = 1 by default, as in the paper).",
   },
   paperLogName: "Programming (HumanEval, MBPP, Rust ablation; GPT-4)",
+  paperLogNotForkable: "the programming logs keep only the final program, and this app does not run the logged tests",
   templateSource: "ours, after the Reflexion paper's programming prompts (programming_runs/generators/py_generate.py): lib/environments/code/prompts.ts",
   texts: {
     runIntro:
@@ -33,6 +43,8 @@ export const codeDescriptor: FamilyDescriptor = {
       "The benchmark's hidden tests also run once per trial, for reporting only: the agent never sees them. With Reflexion, a failed trial is followed by a self-reflection " +
       "on the implementation and its failing tests, which the next trial reads together with that implementation.",
     referenceLabel: "Show the reference (what the hidden tests check)",
+    settingTitle: "The task (the prompt the agent sees)",
+    noMemoryTrials: "every trial writes a new implementation from the signature",
     demoOnImported:
       "on other code tasks it writes no internal tests and a labelled placeholder program that raises (NotImplementedError in Python, Error in JavaScript/TypeScript), so the empty suite passes vacuously and the hidden tests fail",
   },

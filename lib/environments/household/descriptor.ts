@@ -14,11 +14,21 @@ export const householdDescriptor: FamilyDescriptor = {
   },
   reportsHalts: true,
   hiddenTests: false,
+  step: {
+    actionSyntax: "command",
+    thinkIsAction: true,
+    alwaysShowsThought: false,
+    actionIsCode: false,
+    example: "go to desk 1",
+    toolPrefix: null,
+    toolDescription: null,
+  },
   importFormats: "a JSON array of household tasks in this app's scene format (see docs/decisions/0007-household-world.md)",
   upload: { buttonLabel: "Upload task .json", accept: ".json,application/json" },
   strategyLabels: {},
   strategyHints: {},
   paperLogName: "ALFWorld (decision making, text-davinci-003)",
+  paperLogNotForkable: "the ALFWorld logs do not include the environment's scene (only success and reflections per trial)",
   templateSource: "ours, in the structure of the Reflexion paper's ALFWorld prompts (alfworld_runs; none of their wording): lib/environments/household/prompts.ts",
   texts: {
     runIntro:
@@ -26,6 +36,8 @@ export const householdDescriptor: FamilyDescriptor = {
       "The Evaluator is the world's own success check after every step (the task's goal holds), not a gold answer; a trial also ends at the step limit or in a loop. " +
       "With Reflexion, a failed trial is followed by a self-reflection that the next trial reads from its episodic memory.",
     referenceLabel: "Show the goal (what the world's success check tests after every step; there is no gold answer)",
+    settingTitle: "The room",
+    noMemoryTrials: "every trial starts from scratch",
     demoOnImported: "on other household tasks it only writes 'think: …' (it has no commands for them), so the world's success check never passes",
   },
 };
