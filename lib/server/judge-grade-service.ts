@@ -88,9 +88,10 @@ export class JudgeGradeService {
 
   private async judgedTrials(): Promise<Array<Omit<JudgedTrial, "grade">>> {
     const out: Array<Omit<JudgedTrial, "grade">> = [];
-    const family = environmentEntry("open").family;
     for (const run of await this.runs.listRuns(RUNS_SCANNED)) {
-      if (run.config.environment !== "open") continue;
+      const family = environmentEntry(run.config.environment).family;
+      // Only a family whose Evaluator is a model (an LLM judge) records verdicts a person can grade.
+      if (!family.evaluatorUsesModel) continue;
       const summary = family.summarize(family.parseTask(run.config.task));
       const prompt = typeof run.config.task.prompt === "string" ? run.config.task.prompt : "";
       for (const branch of await this.runs.listBranches(run.id)) {
