@@ -33,6 +33,12 @@ export interface FamilyDescriptor {
     /** Token F1 (hotpot_evaluate_v1) is reported next to the metric for the family's answers. */
     reportsF1: boolean;
   };
+  /**
+   * How the inspector shows a trial's evaluation: `answer-match` (the answer beside the gold
+   * answer, EM and F1: lib/graph/qa-scores.ts), `tests` (internal and hidden test results:
+   * lib/graph/code-views.ts), `goal` (the world's success check), `judge` (the rubric's scores).
+   */
+  evaluationView: "answer-match" | "tests" | "goal" | "judge";
   /** A trial can stop at the step limit or in a loop (a halt), and result tables count halts. */
   reportsHalts: boolean;
   /**

@@ -1,5 +1,6 @@
 import { CODE_ACTIONS, readCodeStepState, type CodeTestResult } from "@/lib/domain/code-trial";
 import type { RunState, StepView, TrialView } from "@/lib/domain/fold-run";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 import type {
   CodeActionView,
   CodeLanguage,
@@ -47,10 +48,10 @@ export interface CodeRun {
   language: CodeLanguage;
 }
 
-/** The code run's context, or null when the run is not a code run (QA, household, not started). */
+/** The code run's context, or null when the run's actions are not programs (its descriptor's `step.actionIsCode`: QA, household, open) or it has not started. */
 export function codeRunOf(state: RunState): CodeRun | null {
   const config = state.config;
-  if (config?.environment !== "code") return null;
+  if (!config || !familyDescriptor(config.environment).step.actionIsCode) return null;
   const language = config.task.language;
   return { language: isLanguage(language) ? language : "python" };
 }

@@ -1,4 +1,5 @@
 import type { RunState } from "@/lib/domain/fold-run";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /** F1, precision and recall in [0, 1] (the shape lib/environments/qa/f1.ts records). */
 export interface F1Scores {
@@ -40,7 +41,7 @@ function recordedScores(details: Record<string, unknown>): F1Scores | null {
  * trial has no evaluation yet.
  */
 export function qaEvaluationView(state: Pick<RunState, "config" | "trials">, trial: number): QaEvaluationView | null {
-  if (state.config?.environment !== "qa") return null;
+  if (!state.config || familyDescriptor(state.config.environment).evaluationView !== "answer-match") return null;
   const evaluation = state.trials.find((view) => view.trial === trial)?.evaluation;
   if (!evaluation) return null;
   const details = evaluation.details;

@@ -75,6 +75,8 @@ describe("the family descriptors (client registry)", () => {
     expect(ids((d) => d.step.alwaysShowsThought)).toEqual(["qa"]);
     expect(ids((d) => d.step.actionIsCode)).toEqual(["code"]);
     expect(ids((d) => d.paperLogNotForkable === null)).toEqual(["qa"]);
+    expect(ids((d) => d.evaluationView === "answer-match")).toEqual(["qa"]);
+    expect(ids((d) => d.evaluationView === "tests")).toEqual(["code"]);
   });
 
   it("orders the paper's logs HotpotQA, ALFWorld, programming", () => {

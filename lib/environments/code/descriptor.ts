@@ -13,6 +13,7 @@ export const codeDescriptor: FamilyDescriptor = {
     oracle: false,
     reportsF1: false,
   },
+  evaluationView: "tests",
   reportsHalts: false,
   hiddenTests: true,
   step: {

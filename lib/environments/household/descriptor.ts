@@ -12,6 +12,7 @@ export const householdDescriptor: FamilyDescriptor = {
     oracle: false,
     reportsF1: false,
   },
+  evaluationView: "goal",
   reportsHalts: true,
   hiddenTests: false,
   step: {

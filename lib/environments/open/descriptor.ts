@@ -12,6 +12,7 @@ export const openDescriptor: FamilyDescriptor = {
     oracle: false,
     reportsF1: false,
   },
+  evaluationView: "judge",
   reportsHalts: false,
   hiddenTests: false,
   step: {

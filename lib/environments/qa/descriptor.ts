@@ -12,6 +12,7 @@ export const qaDescriptor: FamilyDescriptor = {
     oracle: true,
     reportsF1: true,
   },
+  evaluationView: "answer-match",
   reportsHalts: false,
   hiddenTests: false,
   step: {
