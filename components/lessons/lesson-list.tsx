@@ -4,8 +4,7 @@ import { Badge } from "@/components/ui/badge";
 import { Notice } from "@/components/ui/notice";
 import { LESSON_KEYS } from "./use-lesson-keys";
 import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
-
-const FAMILY_LABEL: Record<string, string> = { qa: "Multi-hop QA", household: "Household", code: "Code", open: "Open tasks" };
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /**
  * The Lessons page's list (issue 15 part 2): each lesson with its family, length and
@@ -48,7 +47,7 @@ export function LessonList({ data }: { data: LessonListResponse }) {
                     </h2>
                     <p className="mt-1 text-sm text-slate-600">{lesson.summary}</p>
                     <p className="mt-2 flex flex-wrap gap-1.5">
-                      <Badge tone="sky">{FAMILY_LABEL[lesson.family] ?? lesson.family}</Badge>
+                      <Badge tone="sky">{familyDescriptor(lesson.family).shortLabel}</Badge>
                       <Badge tone="outline">
                         {lesson.steps.length} steps · about {lesson.minutes} min
                       </Badge>

@@ -28,6 +28,11 @@ export function familyDescriptor(id: EnvironmentId): FamilyDescriptor {
   return descriptor;
 }
 
+/** The descriptor of `id`, or undefined when `id` names no family (for ids read from outside: URLs, files). */
+export function findFamilyDescriptor(id: string): FamilyDescriptor | undefined {
+  return byId.get(id);
+}
+
 /** The families' ids in family order. */
 export function familyIds(): EnvironmentId[] {
   return FAMILY_DESCRIPTORS.map((descriptor) => descriptor.id);

@@ -15,6 +15,8 @@ export interface FamilyDescriptor {
   id: EnvironmentId;
   /** Shown in pickers (the task-family select, the CLI's family list). */
   label: string;
+  /** The name alone, without the benchmark it follows (badges, template names): "Multi-hop QA". */
+  shortLabel: string;
   /** The shorter full name used in headings and tables. */
   heading: string;
   /** Position in lists of families (template library, imported paper logs), lowest first. */

@@ -1,7 +1,7 @@
 import type { EnvironmentId, Strategy } from "@/lib/domain/config";
 import type { PairedTest, Template, TemplateListItem, TemplateRole, TemplateVersion } from "@/lib/domain/template-library";
 import { pValueText } from "@/lib/domain/stats/p-value";
-import { FAMILY_DESCRIPTORS } from "@/lib/environments/descriptors";
+import { FAMILY_DESCRIPTORS, findFamilyDescriptor } from "@/lib/environments/descriptors";
 
 /**
  * View models of the template library pages (lists, version history, labels,
@@ -20,7 +20,7 @@ export const TEMPLATE_ROLE_NAME: Record<TemplateRole, string> = {
 
 /** A family's place in the library's order (its descriptor's `order`); an unknown family sorts last. */
 function familyOrder(family: string): number {
-  return FAMILY_DESCRIPTORS.find((descriptor) => descriptor.id === family)?.order ?? FAMILY_DESCRIPTORS.length;
+  return findFamilyDescriptor(family)?.order ?? FAMILY_DESCRIPTORS.length;
 }
 
 const ROLE_ORDER: Record<TemplateRole, number> = { actor: 0, reflector: 1, summarizer: 2, evaluator: 3, optimiser: 4 };

@@ -25,7 +25,7 @@ export function builtInSeeds(): TemplateSeed[] {
   const add = (family: EnvironmentId, role: TemplateRole, strategy: Strategy | null, prompt: PromptTemplate, source: string): void => {
     if (seen.has(prompt.id)) return;
     seen.add(prompt.id);
-    const label = environmentEntry(family).label.replace(/\s*\(.*\)$/, "");
+    const label = environmentEntry(family).descriptor.shortLabel;
     const name = `${label} ${ROLE_NAMES[role]}${strategy ? ` (${strategy})` : ""}`;
     seeds.push({ template: { id: prompt.id, name, family, role, strategy, builtIn: true, source }, text: prompt.text });
   };

@@ -4,7 +4,7 @@ import { relative, resolve } from "node:path";
 import madge from "madge";
 import { describe, expect, it } from "vitest";
 import { environmentIdSchema } from "@/lib/domain/config";
-import { FAMILY_DESCRIPTORS, familyDescriptor, familyIds } from "@/lib/environments/descriptors";
+import { FAMILY_DESCRIPTORS, familyDescriptor, familyIds, findFamilyDescriptor } from "@/lib/environments/descriptors";
 import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import { strategyHint, strategyLabel, STRATEGY_HINTS, STRATEGY_LABELS } from "@/components/ui/strategy-labels";
 import { familyName, metricName } from "@/components/experiments/labels";
@@ -59,6 +59,9 @@ describe("the family descriptors (client registry)", () => {
 
   it("keeps the names, metrics and flags the UI showed", () => {
     expect(familyIds().map(familyName)).toEqual(["Multi-hop QA (HotpotQA style)", "Household (ALFWorld style)", "Code (HumanEval / MBPP style)", "Open tasks (LLM judge)"]);
+    expect(familyIds().map((id) => familyDescriptor(id).shortLabel)).toEqual(["Multi-hop QA", "Household", "Code", "Open tasks"]);
+    expect(FAMILY_DESCRIPTORS.every((d) => d.label.startsWith(d.shortLabel) && d.heading.startsWith(d.shortLabel))).toBe(true);
+    expect(findFamilyDescriptor("chess")).toBeUndefined();
     expect(familyIds().map(metricName)).toEqual(["EM", "Success", "pass@1", "Judged pass"]);
     expect(FAMILY_DESCRIPTORS.filter((d) => d.metric.oracle).map((d) => d.id)).toEqual(["qa"]);
     expect(FAMILY_DESCRIPTORS.filter((d) => d.hiddenTests).map((d) => d.id)).toEqual(["code"]);

@@ -4,6 +4,7 @@ import type { FamilyDescriptor } from "../family-descriptor";
 export const codeDescriptor: FamilyDescriptor = {
   id: "code",
   label: "Code (HumanEval / MBPP style, Python and JavaScript/TypeScript)",
+  shortLabel: "Code",
   heading: "Code (HumanEval / MBPP style)",
   order: 2,
   metric: {

@@ -4,6 +4,7 @@ import type { FamilyDescriptor } from "../family-descriptor";
 export const householdDescriptor: FamilyDescriptor = {
   id: "household",
   label: "Household (ALFWorld-style text world)",
+  shortLabel: "Household",
   heading: "Household (ALFWorld style)",
   order: 1,
   metric: {

@@ -4,6 +4,7 @@ import type { FamilyDescriptor } from "../family-descriptor";
 export const openDescriptor: FamilyDescriptor = {
   id: "open",
   label: "Open tasks (LLM judge)",
+  shortLabel: "Open tasks",
   heading: "Open tasks (LLM judge)",
   order: 3,
   metric: {

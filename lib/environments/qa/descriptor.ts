@@ -4,6 +4,7 @@ import type { FamilyDescriptor } from "../family-descriptor";
 export const qaDescriptor: FamilyDescriptor = {
   id: "qa",
   label: "Multi-hop QA (HotpotQA style)",
+  shortLabel: "Multi-hop QA",
   heading: "Multi-hop QA (HotpotQA style)",
   order: 0,
   metric: {
