@@ -1,3 +1,5 @@
+// Over 400 lines: one controlled form whose fields check each other (task set, arms with model, strategy,
+// Ω and templates, repeats, budget); its pure rules live in lib/query/experiment-form.ts.
 "use client";
 
 // Over 400 lines: the form's sections (family, task set, tasks, arms, limits) share one draft and its

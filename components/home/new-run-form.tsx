@@ -1,3 +1,5 @@
+// Over 400 lines: one controlled form whose fields check each other (family, task, strategy, model, Ω,
+// templates, breakpoints, budget); its pure rules live in lib/domain and lib/query.
 "use client";
 
 // Over 400 lines: the one form that sets up a run (family, task, strategy, model per role, budget and

@@ -1,3 +1,5 @@
+// Over 400 lines: the run page's layout wires the graph, inspector, steer panel, memory and replay
+// cursor to one store; each panel is its own file.
 "use client";
 
 // Over 400 lines: the run page's layout (graph, side column, phone panes, lesson dock, replay) and the

@@ -50,7 +50,7 @@ export interface RunnableBranch {
 }
 
 /**
- * One run of an imported log (issue 11): its config, title, cell and every event
+ * One run of an imported log: its config, title, cell and every event
  * after `run-start`, in order (the log of a run that has ended).
  */
 export interface ImportedRunInput {

@@ -1,3 +1,5 @@
+// Over 400 lines: the fold is one reducer over every event type; splitting it would scatter the
+// event → state rules that replay, fork and the UI must read identically.
 import { NO_BREAKPOINTS, type Breakpoints, type RunConfig } from "./config";
 import type { EventData, MemoryItem, RunEvent, RunEventOf } from "./events";
 import { addSpend, type BudgetSpend } from "./budget";
