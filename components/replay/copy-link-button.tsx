@@ -46,10 +46,13 @@ export function CopyLinkButton({ nodeId, className }: { nodeId: string; classNam
       onClick={onClick}
       data-testid="copy-node-link"
       title="Copy a link to this moment with this node selected"
-      aria-label="Copy link to this node"
       className={cn("nodrag nopan rounded border border-slate-300 bg-white px-1 py-px text-[10px] font-medium leading-tight text-slate-700 shadow-sm hover:bg-slate-50", className)}
     >
-      <span aria-live="polite">{copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy link"}</span>
+      {/* The visible text is the accessible name (WCAG 2.5.3 label in name); "to this node" is for screen readers only. */}
+      <span aria-live="polite">
+        {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy link"}
+        <span className="sr-only"> to this node</span>
+      </span>
     </button>
   );
 }
