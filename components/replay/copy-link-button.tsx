@@ -50,8 +50,15 @@ export function CopyLinkButton({ nodeId, className }: { nodeId: string; classNam
     >
       {/* The visible text is the accessible name (WCAG 2.5.3 label in name); "to this node" is for screen readers only. */}
       <span aria-live="polite">
-        {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy link"}
-        <span className="sr-only"> to this node</span>
+        {copied === "copied" ? (
+          "Copied"
+        ) : copied === "failed" ? (
+          "Copy failed"
+        ) : (
+          <>
+            Copy link<span className="sr-only"> to this node</span>
+          </>
+        )}
       </span>
     </button>
   );
