@@ -14,7 +14,16 @@ import { nodeTypes } from "@/components/run-graph/run-graph";
 export function renderGraphNode(node: RunGraphViewNode): string {
   const component = (nodeTypes as NodeTypes)[node.type];
   if (!component) throw new Error(`no component for ${node.type}`);
-  const props = {
+  const props = staticNodeProps({ id: node.id, type: node.type, data: node.data, width: node.width, height: node.height, x: node.position.x, y: node.position.y });
+  return renderToStaticMarkup(createElement(RunUiStoreProvider, null, createElement(ReactFlowProvider, null, createElement(component, props))));
+}
+
+/**
+ * The props React Flow gives a node component, for a node that is not being dragged, selected or
+ * connected (what a static render of one node needs).
+ */
+export function staticNodeProps<Data, Type extends string>(node: { id: string; type: Type; data: Data; width?: number; height?: number; x?: number; y?: number }) {
+  return {
     id: node.id,
     type: node.type,
     data: node.data,
@@ -27,8 +36,7 @@ export function renderGraphNode(node: RunGraphViewNode): string {
     selected: false,
     draggable: false,
     isConnectable: false,
-    positionAbsoluteX: node.position.x,
-    positionAbsoluteY: node.position.y,
+    positionAbsoluteX: node.x ?? 0,
+    positionAbsoluteY: node.y ?? 0,
   };
-  return renderToStaticMarkup(createElement(RunUiStoreProvider, null, createElement(ReactFlowProvider, null, createElement(component, props))));
 }

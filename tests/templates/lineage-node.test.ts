@@ -4,6 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { LineageNode } from "@/lib/domain/template-lineage";
 import { LineageActionsContext, LineageVersionNode, type LineageActions } from "@/components/templates/lineage-node";
+import { staticNodeProps } from "../helpers/render-node";
 
 const version = (extra: Partial<LineageNode> = {}): LineageNode => ({
   versionId: "tv-0000000000000003",
@@ -17,20 +18,11 @@ const version = (extra: Partial<LineageNode> = {}): LineageNode => ({
 });
 
 function render(node: LineageNode, actions: Partial<LineageActions> = {}): string {
-  const props: Parameters<typeof LineageVersionNode>[0] = {
+  const props: Parameters<typeof LineageVersionNode>[0] = staticNodeProps({
     id: node.versionId,
-    type: "version",
+    type: "version" as const,
     data: { version: node, versionId: node.versionId, hasParent: node.parentId !== null, isRoot: false },
-    dragging: false,
-    zIndex: 0,
-    selectable: false,
-    deletable: false,
-    selected: false,
-    draggable: false,
-    isConnectable: false,
-    positionAbsoluteX: 0,
-    positionAbsoluteY: 0,
-  };
+  });
   const value: LineageActions = { diff: () => {}, accept: () => {}, acceptLabel: "accepted", accepting: null, ...actions };
   return renderToStaticMarkup(createElement(ReactFlowProvider, null, createElement(LineageActionsContext.Provider, { value }, createElement(LineageVersionNode, props))));
 }
