@@ -82,7 +82,7 @@ export function meanF1ByTrial(cells: ReadonlyArray<{ f1ByTrial?: ReadonlyArray<n
   });
 }
 
-function armResult(record: ExperimentRecord, label: string, cells: readonly CellInput[], resamples: number): ArmResult {
+function armResult(record: ExperimentRecord, family: SummaryFamilyTraits, label: string, cells: readonly CellInput[], resamples: number): ArmResult {
   const definition = record.definition;
   const arm = definition.arms.find((candidate) => candidate.label === label);
   if (!arm) throw new Error(`experiment ${record.id} has no arm "${label}"`);
@@ -112,7 +112,7 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
     successByTrialCI: curve.ci,
     intervalMethod: curve.method,
     costPerSolvedUsd: costUsd === null || solvedRuns === 0 ? null : costUsd / solvedRuns,
-    ...passAtKOf(record, cells, repeats),
+    ...passAtKOf(record, family, cells, repeats),
     finished: cells.filter((cell) => cell.summary.status === "ended").length,
     calls: {
       live: cells.reduce((n, cell) => n + cell.summary.own.liveCalls, 0),
@@ -132,9 +132,12 @@ function armResult(record: ExperimentRecord, label: string, cells: readonly Cell
   };
 }
 
-/** Code with repeats: pass@k (k = 1 … R) over the tasks whose R repetitions all ended, c = the repetitions that passed the hidden tests. */
-function passAtKOf(record: ExperimentRecord, cells: readonly CellInput[], repeats: number): Pick<ArmResult, "passAtK"> {
-  if (record.definition.environment !== "code" || repeats <= 1) return {};
+/**
+ * A family with hidden tests, with repeats: pass@k (k = 1 … R, Chen et al. 2021) over the tasks whose
+ * R repetitions all ended, c = the repetitions that passed the hidden tests.
+ */
+function passAtKOf(record: ExperimentRecord, family: SummaryFamilyTraits, cells: readonly CellInput[], repeats: number): Pick<ArmResult, "passAtK"> {
+  if (!family.hiddenTests || repeats <= 1) return {};
   const correct: number[] = [];
   for (const taskId of record.definition.taskIds) {
     const runs = cells.filter((cell) => cell.taskId === taskId && cell.summary.status === "ended");
@@ -164,11 +167,24 @@ function optionalF1(values: Array<number | null> | undefined): Pick<ArmResult, "
 }
 
 /**
+ * What the summary needs to know about the experiment's task family. lib/domain does not read the
+ * families (lib/environments), so the caller passes the family's descriptor, which has these fields.
+ */
+export interface SummaryFamilyTraits {
+  /**
+   * The family's Evaluator reports hidden tests (FamilyDescriptor.hiddenTests): with repeats, each
+   * arm gets pass@k over them (paper §4.3; Chen et al. 2021).
+   */
+  hiddenTests: boolean;
+}
+
+/**
  * An experiment's results from its cells' run summaries: per-arm curves and
  * totals, the per-task grid, progress and an ETA from the pace so far (ms).
+ * `family` is the experiment's family descriptor (or its {@link SummaryFamilyTraits}).
  * Pure: the same inputs and `now` (epoch ms) give the same summary.
  */
-export function summarizeExperiment(record: ExperimentRecord, cells: readonly CellInput[], now: number): ExperimentSummary {
+export function summarizeExperiment(record: ExperimentRecord, cells: readonly CellInput[], now: number, family: SummaryFamilyTraits): ExperimentSummary {
   const definition = record.definition;
   const total = definition.taskIds.length * definition.arms.length * repeatsOf(definition);
   const done = cells.filter((cell) => cell.summary.status === "ended").length;
@@ -194,7 +210,7 @@ export function summarizeExperiment(record: ExperimentRecord, cells: readonly Ce
   const status = allEnded ? (cancelled ? "cancelled" : "ended") : cancelled && cells.every((cell) => cell.summary.status !== "running") ? "cancelled" : stopped ? "stopped" : "running";
   // A running experiment's summary is read every second: its bootstrap figures are a lighter preview until the runs stop.
   const resamples = status === "running" ? PREVIEW_RESAMPLES : DEFAULT_RESAMPLES;
-  const arms = definition.arms.map((arm) => armResult(record, arm.label, cells.filter((cell) => cell.arm === arm.label), resamples));
+  const arms = definition.arms.map((arm) => armResult(record, family, arm.label, cells.filter((cell) => cell.arm === arm.label), resamples));
   const tests = allPairedComparisons(
     arms.map((arm) => ({ label: arm.label, trials: arm.trials, units: cells.filter((cell) => cell.arm === arm.label).map(armUnitOf) })),
     resamples,

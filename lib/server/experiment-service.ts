@@ -17,6 +17,7 @@ import type { StoredExperimentRecord } from "@/lib/db/stored-experiment";
 import { MAX_EXPERIMENT_RUNS, MAX_EXPERIMENT_TASKS } from "@/lib/domain/workload-limits";
 import { eventLoopYielder } from "./event-loop-slices";
 import { environmentEntry } from "@/lib/environments/registry";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 import { leaseStateOf } from "./lease-owner";
 import type { ResolvedTaskSet, RunService } from "./run-service";
 import type { TemplateService } from "./template-service";
@@ -222,7 +223,7 @@ export class ExperimentService {
   /** The results view's data, from run summaries (lib/domain/experiment-summary.ts). */
   async summary(id: string, now = Date.now()): Promise<ExperimentSummary> {
     const record = await this.get(id);
-    const summary = summarizeExperiment(record, await this.cells(record), now);
+    const summary = summarizeExperiment(record, await this.cells(record), now, familyDescriptor(record.definition.environment));
     return record.damaged ? { ...summary, damaged: record.damaged } : summary;
   }
 
@@ -279,7 +280,7 @@ export class ExperimentService {
    */
   private async listedSummary(record: StoredExperimentRecord): Promise<Pick<ExperimentSummary, "status" | "progress">> {
     try {
-      return summarizeExperiment(record, await this.cells(record), Date.now());
+      return summarizeExperiment(record, await this.cells(record), Date.now(), familyDescriptor(record.definition.environment));
     } catch (error) {
       if (!record.damaged) throw error;
       return { status: "stopped", progress: { done: 0, total: 0 } } as Pick<ExperimentSummary, "status" | "progress">;

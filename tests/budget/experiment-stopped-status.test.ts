@@ -3,6 +3,7 @@ import { emptyBranchSummary, type BranchSummaryState } from "@/lib/domain/branch
 import { experimentRecordSchema } from "@/lib/domain/experiment";
 import { experimentStatusText, summarizeExperiment, type CellInput } from "@/lib/domain/experiment-summary";
 import { progressText, successCurveRows } from "@/lib/graph/compare-arms";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 // Issue 16, a new user's test: an experiment whose runs all stopped on their budget said "Running".
 
@@ -21,10 +22,11 @@ function cell(taskId: string, status: "ended" | "running" | "budget-exhausted", 
 }
 
 const now = Date.parse("2026-12-01T10:05:00Z");
+const qa = familyDescriptor("qa");
 
 describe("an experiment whose runs stopped on their budget", () => {
   it("is stopped, not running: no ETA, the words say why and what to do", () => {
-    const summary = summarizeExperiment(record(), [cell("t1", "budget-exhausted", 1, null), cell("t2", "budget-exhausted", 1, null)], now);
+    const summary = summarizeExperiment(record(), [cell("t1", "budget-exhausted", 1, null), cell("t2", "budget-exhausted", 1, null)], now, qa);
     expect(summary.status).toBe("stopped");
     expect(summary.progress).toMatchObject({ done: 0, total: 2, etaMs: null, outOfBudget: 2 });
     expect(experimentStatusText(summary)).toBe("stopped: 2 runs out of budget — Continue with a larger budget");
@@ -32,7 +34,7 @@ describe("an experiment whose runs stopped on their budget", () => {
   });
 
   it("draws the curves only to the trials every run reached", () => {
-    const summary = summarizeExperiment(record(), [cell("t1", "ended", 1, "success"), cell("t2", "budget-exhausted", 1, null)], now);
+    const summary = summarizeExperiment(record(), [cell("t1", "ended", 1, "success"), cell("t2", "budget-exhausted", 1, null)], now, qa);
     expect(summary.status).toBe("stopped");
     expect(summary.progress.etaMs).toBeNull();
     const arm = summary.arms[0]!;
@@ -42,9 +44,9 @@ describe("an experiment whose runs stopped on their budget", () => {
   });
 
   it("is running while another run still runs, and unchanged without budget stops", () => {
-    const running = summarizeExperiment(record(), [cell("t1", "running", 0, null), cell("t2", "budget-exhausted", 1, null)], now);
+    const running = summarizeExperiment(record(), [cell("t1", "running", 0, null), cell("t2", "budget-exhausted", 1, null)], now, qa);
     expect(running.status).toBe("running");
-    const plain = summarizeExperiment(record(), [cell("t1", "ended", 1, "success"), cell("t2", "running", 1, null)], now);
+    const plain = summarizeExperiment(record(), [cell("t1", "ended", 1, "success"), cell("t2", "running", 1, null)], now, qa);
     expect(plain.status).toBe("running");
     expect(plain.arms[0]?.trialsReached).toBeUndefined();
     expect(plain.progress.etaMs).not.toBeNull();

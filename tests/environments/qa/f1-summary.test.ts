@@ -8,6 +8,7 @@ import { f1ByTrial } from "@/lib/server/experiment-export";
 import { foldRun } from "@/lib/domain/fold-run";
 import { ArmTable } from "@/components/experiments/arm-table";
 import { twoTrialReflexionRun } from "../../graph/fixtures";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 // Issue 13 part 4: mean F1 per arm per trial in experiment summaries, the export and the arm table.
 
@@ -52,7 +53,7 @@ function cell(taskId: string, trialsEnded: number, outcome: "success" | "failure
 
 describe("experiment summaries", () => {
   it("report each arm's mean F1 per trial next to the success curve, and in the --json line", () => {
-    const summary = summarizeExperiment(record(), [cell("t1", 1, "success", [1]), cell("t2", 2, "failure", [0, 0.5])], Date.parse("2026-12-01T10:01:00Z"));
+    const summary = summarizeExperiment(record(), [cell("t1", 1, "success", [1]), cell("t2", 2, "failure", [0, 0.5])], Date.parse("2026-12-01T10:01:00Z"), familyDescriptor("qa"));
     expect(summary.arms[0]?.successByTrial).toEqual([1, 1]);
     expect(summary.arms[0]?.meanF1ByTrial).toEqual([0.5, 0.75]);
     expect(JSON.parse(experimentSummaryLine(summary)).arms[0].meanF1ByTrial).toEqual([0.5, 0.75]);
@@ -62,7 +63,7 @@ describe("experiment summaries", () => {
   });
 
   it("leave the field out when no cell carries F1, and the table says —", () => {
-    const summary = summarizeExperiment(record(), [cell("t1", 1, "success", undefined), cell("t2", 2, "failure", undefined)], Date.parse("2026-12-01T10:01:00Z"));
+    const summary = summarizeExperiment(record(), [cell("t1", 1, "success", undefined), cell("t2", 2, "failure", undefined)], Date.parse("2026-12-01T10:01:00Z"), familyDescriptor("qa"));
     expect(summary.arms[0]).not.toHaveProperty("meanF1ByTrial");
     expect(experimentSummaryLine(summary)).not.toContain("meanF1ByTrial");
     const html = renderToStaticMarkup(createElement(ArmTable, { arms: summary.arms, environment: "qa" }));
