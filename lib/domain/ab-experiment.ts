@@ -1,7 +1,7 @@
 import type { Arm, ExperimentRecord } from "./experiment";
 
 /**
- * The role an experiment compares, when it is an A/B one ("Compare versions", issue 14): two
+ * The role an experiment compares, when it is an A/B one ("Compare versions"): two
  * arms equal in everything but one role's template version; null for any other experiment.
  * Pure: the server's read-out (`GET /api/experiments/:id/ab`) and the results page (which asks
  * for the read-out only when this is not null) decide alike.

@@ -2,7 +2,7 @@ import { stringSimilarity } from "string-similarity-js";
 import { z } from "zod";
 
 /**
- * Adaptive trials (issue 16 part 5; docs/decisions/0024-costs-budgets-memory.md):
+ * Adaptive trials (docs/decisions/0024-costs-budgets-memory.md):
  * optional per run or experiment arm, checked after a trial's reflection, before
  * the next trial would start. The run then ends (outcome `failure`) with a
  * recorded `run-end.stopReason`:

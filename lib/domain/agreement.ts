@@ -1,5 +1,5 @@
 /**
- * Agreement between a person and the LLM judge on pass/fail verdicts (issue 16 part 6, the
+ * Agreement between a person and the LLM judge on pass/fail verdicts (the
  * judge-agreement view): percent agreement, Cohen's kappa (Cohen 1960, "A coefficient of
  * agreement for nominal scales") and the 2 × 2 confusion table. A small function instead of a
  * stats library: it is four counts and two ratios.

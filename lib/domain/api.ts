@@ -1,5 +1,3 @@
-// Issue 16 (M1, additive): createRunRequest.models (per-role model + settings); environment option
-// `evaluatorUsesModel`; model options carry their provider. Provider settings: lib/domain/providers.ts.
 import { z } from "zod";
 import { breakpointsSchema, environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
@@ -87,7 +85,7 @@ export const environmentOptionSchema = z.object({
   templateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()), optimiser: z.array(z.string()).optional() }),
   /** The placeholders every Actor / Self-Reflection template of the family must use (lib/domain/template-check.ts); absent from older servers. */
   requiredTemplateVariables: z.object({ actor: z.array(z.string()), reflector: z.array(z.string()) }).optional(),
-  /** True when the family's Evaluator is a model (an LLM judge): forms then offer an Evaluator model (issue 16). */
+  /** True when the family's Evaluator is a model (an LLM judge): forms then offer an Evaluator model. */
   evaluatorUsesModel: z.boolean().optional(),
 });
 export const environmentsResponseSchema = z.object({ environments: z.array(environmentOptionSchema) });
@@ -151,7 +149,7 @@ export const createRunRequestSchema = z.object({
   /** The Self-Reflection's model; default `modelId`. */
   reflectorModelId: modelIdSchema.optional(),
   /**
-   * Per-role model and settings (issue 16): a role's `modelId` here wins over `reflectorModelId` and
+   * Per-role model and settings: a role's `modelId` here wins over `reflectorModelId` and
    * `modelId`; its temperature / max output tokens replace the family's reference defaults.
    */
   models: roleModelsRequestSchema.optional(),
@@ -165,19 +163,19 @@ export const createRunRequestSchema = z.object({
    * `versionId`). A role given both here and in `templates` takes the text of `templates`.
    */
   templateVersions: templateVersionChoiceSchema.optional(),
-  /** Window (default) or summarise the reflections (issue 14 part 5). */
+  /** Window (default) or summarise the reflections. */
   memoryManagement: memoryManagementRequestSchema.optional(),
   /** How the run's calls use the response cache (RunConfig.replayMode); default `live`. */
   replayMode: z.enum(["live", "recorded"]).optional(),
   /** RunConfig.cacheScope: recorded responses are shared only within this scope (an experiment's id). */
   cacheScope: z.string().min(1).optional(),
-  /** Issue 16 (M2): spend limit (USD and/or tokens), lib/domain/budget.ts. */
+  /** Spend limit (USD and/or tokens), lib/domain/budget.ts. */
   budget: budgetSchema.nullable().optional(),
-  /** Issue 16 (M2): stop early on repeated reflections or a per-task cost ceiling, lib/domain/adaptive-trials.ts. */
+  /** Stop early on repeated reflections or a per-task cost ceiling, lib/domain/adaptive-trials.ts. */
   adaptiveTrials: adaptiveTrialsSchema.nullable().optional(),
-  /** Issue 16 (M2): carry the task's reflections from a memory store into trial 1, lib/domain/memory-store.ts. */
+  /** Carry the task's reflections from a memory store into trial 1, lib/domain/memory-store.ts. */
   warmStart: warmStartSchema.nullable().optional(),
-  /** Issue 16 (M2): write the run's reflections to a memory store. */
+  /** Write the run's reflections to a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
 });
 /** A create-run request as a caller may write it (breakpoint kinds left out are off). */

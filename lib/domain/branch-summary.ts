@@ -44,7 +44,7 @@ export const branchSummaryStateSchema = z.object({
   totals: z.object({ modelCalls: count, inputTokens: count, outputTokens: count, costUsd: z.number().nonnegative() }),
   /** Model calls appended on this branch itself (not inherited from its parent). */
   own: z.object({ liveCalls: count, cachedCalls: count }),
-  /** Over the whole path, by role: acting (Actor), evaluating (an LLM judge, issue 16) and reflecting (Self-Reflection). */
+  /** Over the whole path, by role: acting (Actor), evaluating (an LLM judge) and reflecting (Self-Reflection). */
   byRole: z.object({ actor: roleTotalsSchema, reflector: roleTotalsSchema, evaluator: roleTotalsSchema }),
   /** Trials that ended `halted` (step limit or a loop; household). */
   halts: count,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Budgets (issue 16 part 3; docs/decisions/0024-costs-budgets-memory.md): a
+ * Budgets (docs/decisions/0024-costs-budgets-memory.md): a
  * run may spend at most `usd` dollars and/or `tokens` tokens on model calls.
  * The engine checks before every action (an Actor step, an evaluation, a
  * reflection, a trial start) — a step boundary — and, once a limit is reached,

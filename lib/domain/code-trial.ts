@@ -68,7 +68,7 @@ export const codeInternalRunStateSchema = z.object({
   /** The program that was tested (the code extracted from the completion). */
   implementation: z.string(),
   /**
-   * `pass` when every internal test passed. An empty suite is `fail` (untested; issue 12):
+   * `pass` when every internal test passed. An empty suite is `fail` (untested):
    * logs written before that change may hold a vacuous `pass` (reference §4.3).
    */
   verdict: z.enum(["pass", "fail"]),

@@ -17,7 +17,7 @@ import { budgetTokensFloor, truncateLongestObservations, type TextMeasure } from
  * ReAct's first 5 sentences (§6) — a few hundred tokens, and HotpotQA's
  * paragraphs are shorter still; household observations are one or two
  * sentences. 500 tokens (~2,000 characters) leaves all of those whole and
- * cuts a whole article pasted into one observation (the issue's 21,969
+ * cuts a whole article pasted into one observation (a real case: 21,969
  * characters, ~5,400 tokens) to its lead; `Lookup[keyword]` still reaches the rest.
  */
 export const OBSERVATION_TOKEN_LIMIT = 500;

@@ -1,8 +1,8 @@
 import type { EventData } from "./events";
 
 /**
- * Cost projections of a run's recorded model calls (issue 16 part 3;
- * docs/decisions/0024-costs-budgets-memory.md): totals per role — acting (the
+ * Cost projections of a run's recorded model calls
+ * (docs/decisions/0024-costs-budgets-memory.md): totals per role — acting (the
  * Actor), evaluating (an LLM judge, role `evaluator`) and reflecting (the
  * Self-Reflection, including the memory summariser) — per trial and for the
  * run. Every figure is a sum of the calls' recorded `costUsd` and token counts,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { deadLetterSchema, deadLettersResponseSchema } from "./job-queue";
 
 /**
- * Shapes of the dead-letter actions of shared mode (issue 17; `/jobs`, `cli jobs …`,
+ * Shapes of the dead-letter actions of shared mode (`/jobs`, `cli jobs …`,
  * `POST /api/jobs/dead-letters/…`): what became of a letter's branch since its job failed, and
  * what a retry or a discard did. The queue is lib/server/job-queue; the rules are in
  * lib/server/job-queue/dead-letter-service.ts.

@@ -1,7 +1,5 @@
 // Over 400 lines: this is the event catalogue (DESIGN.md §1), one zod schema per event type in one
 // discriminated union; splitting it would scatter the one contract every reader and writer shares.
-// Issue 16 (M1, additive): `model-call-end.usage` gains optional `cachedInputTokens` / `cacheWriteInputTokens`
-// (prompt-cache reads and writes as the provider reports them); every call's `role` is actor | evaluator | reflector.
 import { z } from "zod";
 import { breakpointsSchema, modelRoleSchema, modelSettingsSchema, promptTemplateSchema, runConfigSchema } from "./config";
 import { hiddenTestReportSchema } from "./code-trial";
@@ -51,12 +49,12 @@ const intentSchema = z.object({
 
 /**
  * Token usage of one model call. `inputTokens` is the whole prompt (cached or not) and
- * `outputTokens` the completion. Issue 16: `cachedInputTokens` are the prompt tokens the provider
+ * `outputTokens` the completion. `cachedInputTokens` are the prompt tokens the provider
  * served from its prompt cache (Anthropic `cache_read_input_tokens`, OpenAI and compatible servers
  * `prompt_tokens_details.cached_tokens`; AI SDK 6 `usage.inputTokenDetails.cacheReadTokens`) and
  * `cacheWriteInputTokens` those written to it (Anthropic `cache_creation_input_tokens`,
  * `inputTokenDetails.cacheWriteTokens`); both are part of `inputTokens` and absent when the provider
- * reports nothing (logs written before issue 16 never have them).
+ * reports nothing (older logs never have them).
  */
 export const modelUsageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
@@ -104,7 +102,7 @@ export const eventDataSchemas = {
     /** Cost in USD when the price is known, else null. */
     costUsd: z.number().nonnegative().nullable(),
     /**
-     * Issue 16 (M2): the price-table row `costUsd` was computed with at record time (lib/llm/pricing.ts:
+     * The price-table row `costUsd` was computed with at record time (lib/llm/pricing.ts:
      * `(input − cached) × in + cached × cachedIn + output × out`); null for the demo model, a cached
      * response (cost 0), an unpriced model, or logs written before the price table.
      */
@@ -212,7 +210,7 @@ export const eventDataSchemas = {
     /** Code tasks: the internal tests passed but the hidden tests did not (paper §4, Table 2). */
     falsePositive: z.boolean().default(false),
     /**
-     * LLM-judge Evaluators (the `open` family, issue 16 part 6): per-criterion scores and
+     * LLM-judge Evaluators (the `open` family): per-criterion scores and
      * justifications, the weighted score, the threshold and the judge's `model-call-end` (its
      * prompt). A model's opinion, never an oracle. Null for other families.
      */
@@ -238,7 +236,7 @@ export const eventDataSchemas = {
   }),
   /**
    * The episodic memory merged by the Self-Reflection model with the run's summariser template
-   * (issue 14 part 5, `RunConfig.memoryManagement.kind = "summarize"`, lib/domain/memory-summary.ts),
+   * (`RunConfig.memoryManagement.kind = "summarize"`, lib/domain/memory-summary.ts),
    * appended just before trial `trial` starts: `before` is replaced by `after` (one item, the
    * summary, id = this event's id, `trial: null`). `callId`: the `model-call-end` (role `reflector`,
    * step null) that wrote it. Token counts are of the reflection texts, by the reflector model's tokenizer.
@@ -294,7 +292,7 @@ export const eventDataSchemas = {
     reason: z.string(),
   }),
   "run-pause": z.object({
-    /** `budget` (issue 16, M2): the run's budget is spent (status `budget-exhausted`); resume with a higher one. */
+    /** `budget`: the run's budget is spent (status `budget-exhausted`); resume with a higher one. */
     reason: z.enum(["user", "breakpoint", "model-error", "step", "budget"]),
     /** Which breakpoint or error paused the run, for people. */
     detail: z.string(),
@@ -322,19 +320,19 @@ export const eventDataSchemas = {
   "run-end": z.object({
     outcome: z.enum(["success", "failure", "cancelled"]),
     trials: z.number().int().nonnegative(),
-    /** Issue 16 (M2): the run stopped before its trial budget by adaptive trials (lib/domain/adaptive-trials.ts); null otherwise. */
+    /** The run stopped before its trial budget by adaptive trials (lib/domain/adaptive-trials.ts); null otherwise. */
     stopReason: stopReasonSchema.nullable().default(null),
     /** What the adaptive stop saw, for people; null without a stop reason. */
     stopDetail: z.string().nullable().default(null),
   }),
-  /** Issue 16 (M2): the run's budget changed (resume with a higher budget, lib/domain/budget.ts); null = no budget. */
+  /** The run's budget changed (resume with a higher budget, lib/domain/budget.ts); null = no budget. */
   "budget-edit": z.object({
     oldValue: budgetSchema.nullable(),
     newValue: budgetSchema.nullable(),
     note: z.string().nullable(),
   }),
   /**
-   * Issue 16 (M2): a warm start (lib/domain/memory-store.ts) — the task's reflections read from a memory
+   * A warm start (lib/domain/memory-store.ts) — the task's reflections read from a memory
    * store when the run was created, appended right after `run-start`: they enter the episodic memory
    * (ids `carried:<entry id>`, `trial: null`) ahead of trial 1, with where each came from.
    */

@@ -1,4 +1,3 @@
-// Issue 16 (M1, additive): arms take per-role models and settings (`models`, as CreateRunRequest.models).
 import { z } from "zod";
 import { templateTextSchema } from "./template-check";
 import { environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
@@ -48,15 +47,15 @@ export const armSchema = z.object({
   allowUnknown: z.boolean().optional(),
   /** Template library versions per role (version id or `templateId@label`); a role's text in `templates` wins over its version here. */
   templateVersions: templateVersionChoiceSchema.optional(),
-  /** Window (default) or summarise the reflections (issue 14 part 5). */
+  /** Window (default) or summarise the reflections. */
   memoryManagement: memoryManagementRequestSchema.optional(),
-  /** Issue 16 (M2): each of this arm's runs gets this budget (USD and/or tokens); wins over the experiment's split budget. */
+  /** Each of this arm's runs gets this budget (USD and/or tokens); wins over the experiment's split budget. */
   budget: budgetSchema.nullable().optional(),
-  /** Issue 16 (M2): adaptive trials for this arm's runs (repeated reflections, per-task cost ceiling). */
+  /** Adaptive trials for this arm's runs (repeated reflections, per-task cost ceiling). */
   adaptiveTrials: adaptiveTrialsSchema.nullable().optional(),
-  /** Issue 16 (M2): warm start this arm's runs from a memory store (compare a cold arm with a warm one). */
+  /** Warm start this arm's runs from a memory store (compare a cold arm with a warm one). */
   warmStart: warmStartSchema.nullable().optional(),
-  /** Issue 16 (M2): write this arm's reflections into a memory store. */
+  /** Write this arm's reflections into a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
   /** Sampling temperature of every role of this arm that `models` gives none (default 0, the paper's). */
   temperature: z.number().min(0).max(2).optional(),
@@ -97,7 +96,7 @@ export const experimentDefinitionSchema = z
     /** Runs of this experiment in flight at once (the CLI's worker pool size). */
     concurrency: z.number().int().min(1).max(32).default(4),
     /**
-     * Issue 16 (M2): the experiment's budget, split evenly over its runs (lib/domain/budget.ts
+     * The experiment's budget, split evenly over its runs (lib/domain/budget.ts
      * `splitBudget`: each of the tasks × arms runs gets budget / runs) unless an arm sets its own.
      */
     budget: budgetSchema.nullable().optional(),
@@ -145,7 +144,7 @@ export const experimentRecordSchema = z.object({
   definition: storedExperimentDefinitionSchema,
   /** The task set's name (e.g. "Built-in" or the uploaded file's). */
   taskSetName: z.string(),
-  /** Set on experiments imported from the authors' published logs (issue 11); null otherwise. */
+  /** Set on experiments imported from the authors' published logs; null otherwise. */
   provenance: provenanceSchema.nullable().default(null),
 });
 export type ExperimentRecord = z.infer<typeof experimentRecordSchema>;
@@ -262,7 +261,7 @@ export const experimentListItemSchema = z.object({
   status: experimentStatusSchema,
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
-  /** Set on experiments imported from the authors' published logs (issue 11); null otherwise. */
+  /** Set on experiments imported from the authors' published logs; null otherwise. */
   provenance: provenanceSchema.nullable().default(null),
   /** Set when the stored experiment cannot be read whole (what cannot be read, and what still works). */
   damaged: z.string().optional(),
@@ -273,7 +272,7 @@ export type ExperimentListItem = z.infer<typeof experimentListItemSchema>;
 export const experimentListResponseSchema = z.object({ experiments: z.array(experimentListItemSchema) });
 
 /**
- * The `--json` closing line of `cli experiment run|resume|show` (issue contract):
+ * The `--json` closing line of `cli experiment run|resume|show` (a contract scripts rely on):
  * `{"type":"experiment-summary","experimentId":…,"dataset":{"hash","tasks"},"repeats":R,"arms":[{"label","strategy","modelId","tasks","trials","repeats",
  * "successByTrial":[…],"successByTrialCI":[[lo,hi],…],"intervalMethod","calls":{"live","cached"},"tokens":{"input","output"},"costUsd","costPerSolvedUsd"
  * [,"meanF1ByTrial":[…]][,"passAtK":[{k,value}]]}],"tests":[{"a","b","metric","method","n","p","effect","ci":[lo,hi][,"aOnly","bOnly"],"differs"}]}`

@@ -110,11 +110,11 @@ export interface RunState {
   calls: Record<string, EventData<"model-call-end"> & { eventId: string; seq: number }>;
   callErrors: Array<EventData<"model-call-error"> & { eventId: string }>;
   totals: RunTotals;
-  /** Issue 16 (M2): what the path's live calls spent, for the budget (lib/domain/budget.ts): USD and tokens. */
+  /** What the path's live calls spent, for the budget (lib/domain/budget.ts): USD and tokens. */
   spend: BudgetSpend;
-  /** Issue 16 (M2): the reflections a warm start carried into trial 1 (`memory-carried-in`), or null. */
+  /** The reflections a warm start carried into trial 1 (`memory-carried-in`), or null. */
   carriedIn: EventData<"memory-carried-in"> | null;
-  /** Issue 16 (M2): why adaptive trials ended the run early (`run-end.stopReason`), or null. */
+  /** Why adaptive trials ended the run early (`run-end.stopReason`), or null. */
   stop: { reason: NonNullable<EventData<"run-end">["stopReason"]>; detail: string } | null;
   /** How this branch's model calls use the response cache (the config's on the root branch, `live` by default; a fork's own). */
   replayMode: "live" | "recorded";
@@ -318,7 +318,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.memory = event.data.newMemory;
       return;
     case "memory-summary":
-      // Issue 14 part 5: the reflections merged into one by the summariser.
+      // The reflections merged into one by the summariser.
       state.memory = event.data.after;
       return;
     case "settings-edit":

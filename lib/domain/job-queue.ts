@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Shapes of the job queue as the API returns them (issue 17 part 2; `GET /api/jobs/dead-letters`,
+ * Shapes of the job queue as the API returns them (`GET /api/jobs/dead-letters`,
  * the /jobs page). The queue itself is lib/server/job-queue.
  */
 

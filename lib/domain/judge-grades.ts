@@ -2,7 +2,7 @@ import { z } from "zod";
 import { criterionScoreSchema } from "./judge";
 
 /**
- * The judge-agreement API (issue 16 part 6): a person grades judged trials of `open` runs
+ * The judge-agreement API: a person grades judged trials of `open` runs
  * (pass/fail, optionally per criterion), and the view compares the grades with the LLM judge's
  * verdicts (lib/domain/agreement.ts).
  * - `GET  /api/judge-grades` → {@link judgeGradesResponseSchema}: a sample of judged trials with any grade, and the agreement;

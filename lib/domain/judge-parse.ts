@@ -3,7 +3,7 @@ import { JUDGE_SCALE_MAX, type CriterionScore, type Rubric } from "./judge";
 import { takeTaggedBlocks } from "./linear-text";
 
 /**
- * Reads a judge model's answer (issue 16 part 6): the JSON asked for by the judge template,
+ * Reads a judge model's answer: the JSON asked for by the judge template,
  * `{"scores":[{"criterion":"<id>","score":<0-5>,"justification":"<one line>"}]}`, tolerantly —
  * reasoning blocks (`<think>…</think>`) and Markdown fences are dropped, text around the outermost
  * `{…}` is ignored, `id`/`name` stand for `criterion`, `reason`/`comment` for `justification`, a

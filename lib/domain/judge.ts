@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The LLM-judge Evaluator's vocabulary (issue 16 part 6; docs/decisions/0025-llm-judge-open-tasks.md):
+ * The LLM-judge Evaluator's vocabulary (docs/decisions/0025-llm-judge-open-tasks.md):
  * a rubric of weighted criteria with a pass threshold, the judge's per-criterion scores, and the
  * weighted verdict. The Reflexion paper names an LLM Evaluator as its third kind (§3, "Evaluator")
  * without fixing a format; the rubric, the 0–5 scale and the JSON reply are ours.

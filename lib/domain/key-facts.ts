@@ -3,7 +3,7 @@ import { z } from "zod";
 
 /**
  * Key facts: what a reflection must *say* for the offline demo model to act on
- * it (issue 15, part 4; decision 0022). The demo model is a scripted stand-in,
+ * it (decision 0022). The demo model is a scripted stand-in,
  * not an LLM: its Actor takes a task's correct ("informed") path only when the
  * episodic memory states every key fact of that task, in any wording the
  * fact's phrasings allow. A student's correct reflection in their own words

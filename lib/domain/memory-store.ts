@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Memory that outlives a run (issue 16 part 7; the seeds' per-session memory
+ * Memory that outlives a run (the seeds' per-session memory
  * with expiry; docs/decisions/0024-costs-budgets-memory.md). A *memory store*
  * is a named collection of reflections kept per task (family + task id) with a
  * retention period: an entry expires `retentionDays` after it was written and

@@ -2,7 +2,7 @@ import type { MemoryItem } from "./events";
 import { countTokens } from "./tokenizer";
 
 /**
- * Memory summarisation (issue 14 part 5, docs/decisions/0018-template-library.md):
+ * Memory summarisation (docs/decisions/0018-template-library.md):
  * the seeds' "summarise or prune old reflections when memory grows". Under
  * `RunConfig.memoryManagement = { kind: "summarize", tokenBudget, summarizer }`,
  * before a trial whose episodic memory holds more than one reflection and more

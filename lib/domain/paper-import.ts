@@ -1,6 +1,6 @@
 /**
- * CONTRACT (issue 11, shared with the UI half). Change only additively and say
- * what changed in this comment.
+ * CONTRACT (shared with the UI half). Change only additively, so records and clients
+ * written against it keep working.
  *
  * HTTP API for importing the Reflexion authors' published run logs
  * (shared/data/reflexion, SOURCES.md) as read-only runs + one experiment per log

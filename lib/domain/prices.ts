@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The price table's shapes (issue 16 part 3; lib/llm/pricing.ts has the seed and
+ * The price table's shapes (lib/llm/pricing.ts has the seed and
  * the arithmetic, lib/db/price-store.ts the storage). In lib/domain so the
  * settings page can parse the API's answers.
  */

@@ -1,11 +1,11 @@
 /**
- * CONTRACT (issue 11, shared with the UI half). Change only additively and say
- * what changed in this comment.
- * - Added (A, 11:45): {@link PAPER_LOG_CALL_PREFIX}: imported reflections and steps have no
+ * CONTRACT (shared with the UI half). Change only additively, so records and clients
+ * written against it keep working.
+ * - {@link PAPER_LOG_CALL_PREFIX}: imported reflections and steps have no
  *   model call; `reflection-end.callId` is `paper-log:<uuid>` (no `model-call-end` exists),
  *   step events have `callId: null`. Imported ALFWorld and programming runs cannot be forked
  *   (RunService says why); imported HotpotQA runs can.
- * - Added (13:30): optional `contentSha256` (what identifies an import: the SHA-256 of the log's
+ * - Optional `contentSha256` (what identifies an import: the SHA-256 of the log's
  *   content, for an ALFWorld run of its trial files in trial order) and optional `verified` (true
  *   only when that content equals a log shipped in the shared data folder; absent on older
  *   records = unknown, treat as not verified).
@@ -61,7 +61,7 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 /** The message of every refusal to change an imported run (RunService; UI badge wording). */
 export const READ_ONLY_MESSAGE = "This run was recorded by the authors in 2023 — fork it to continue.";
 
-/** The message of every refusal to change a branch that came in a run bundle (issue 18). */
+/** The message of every refusal to change a branch that came in a run bundle. */
 export const READ_ONLY_BUNDLE_MESSAGE = "This branch came in an imported bundle and is read-only — replay it recorded or fork it to continue.";
 
 /** Prefix of the synthetic call id of every imported reflection (`paper-log:<uuid>`); no `model-call-end` exists for it. */

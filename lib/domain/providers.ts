@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The settings page's provider contract (issue 16 part 1), shared by the server
+ * The settings page's provider contract, shared by the server
  * (`lib/llm/providers/*`, `app/api/settings/providers`) and the client
  * (`components/settings/*`), and printed by `cli providers --json`.
  *
@@ -64,7 +64,7 @@ export const providerStatusSchema = z.object({
   modelsSource: modelListSourceSchema,
   /** Why the list endpoint could not be read (the key never appears), or null. */
   modelsError: z.string().nullable(),
-  /** Prompt caching the provider offers, in one line (issue 16 part 4). */
+  /** Prompt caching the provider offers, in one line. */
   caching: z.string(),
 });
 export type ProviderStatus = z.infer<typeof providerStatusSchema>;

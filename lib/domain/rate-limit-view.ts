@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * `GET /api/jobs/rate-limits` (issue 17 part 3): the provider limits of `REFLEXION_RATE_LIMITS`
+ * `GET /api/jobs/rate-limits`: the provider limits of `REFLEXION_RATE_LIMITS`
  * as this server parsed them, where their counters live, and which provider + model is blocked by
  * a 429's `Retry-After` right now. Read-only; never an API key or a key's hash — a blocked entry
  * names the provider + model only (several keys of one model are counted, not named).

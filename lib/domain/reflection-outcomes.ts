@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { RunState, TrialView } from "./fold-run";
 
 /**
- * "Reflections that worked" and "reflections that did not help" (issue 11,
- * teaching material from real runs). Reflexion (Shinn et al. 2023, §3) writes
+ * "Reflections that worked" and "reflections that did not help" (teaching
+ * material from real runs). Reflexion (Shinn et al. 2023, §3) writes
  * a reflection after a failed or halted trial and puts it in the episodic
  * memory of the next trial; whether the next trial then succeeded is the
  * plainest evidence of what the reflection did. Pure: from a run's fold

@@ -14,7 +14,7 @@ import { z } from "zod";
  *   expired or its process is gone); a worker pool takes it over and resumes it
  *   from its log;
  * - `paused`, `ended`, `error`: as the log says;
- * - `budget-exhausted` (issue 16, lib/domain/budget.ts): the log says paused, by a `run-pause` of
+ * - `budget-exhausted` (lib/domain/budget.ts): the log says paused, by a `run-pause` of
  *   reason `budget` — the run's budget is spent; resume with a higher budget (`budget-edit`).
  */
 export const runStatusSchema = z.enum(["queued", "running", "pausing", "cancelling", "paused", "ended", "error", "interrupted", "budget-exhausted"]);

@@ -4,12 +4,12 @@ import { chatMessageSchema } from "./events";
 import { templateTextSchema } from "./template-check";
 
 /**
- * The template library (issue 14, docs/decisions/0018-template-library.md):
+ * The template library (docs/decisions/0018-template-library.md):
  * prompt templates per family × role × strategy with immutable versions and
  * movable labels, stored in the database and shared by runs, experiment arms,
  * the editor and the CLI.
  *
- * Contract for the UI (later changes are additive only and noted here):
+ * Contract for the UI (changes are additive only):
  * - as built: `GET /api/experiments/:id/ab` answers 404 with code `not-found` (no `not-ab` code; the
  *   message says the experiment is no template comparison); every A/B arm outcome carries `runId`.
  * - as built: `PUT …/labels/:label` answers 400 `invalid-input` for a bad label name or `latest`;
@@ -63,7 +63,7 @@ import { templateTextSchema } from "./template-check";
  * text; send its text in `text` too) and `saveAsVersion?: { message }` (save `text` as a new version of the
  * run's current template for that role; the `prompt-edit` event's `newTemplate.versionId` records it).
  *
- * The memory-summary event (part 5, lib/domain/events.ts `memory-summary`), for the memory panel:
+ * The memory-summary event (lib/domain/events.ts `memory-summary`), for the memory panel:
  * `{ trial, before: MemoryItem[], after: MemoryItem[], callId, tokenBudget, beforeTokens, afterTokens }`:
  * appended just before trial `trial`'s `trial-start` when the reflections of the episodic memory exceed
  * `tokenBudget` tokens; `before` is the memory replaced, `after` the new memory (one item, the summary,
@@ -73,8 +73,8 @@ import { templateTextSchema } from "./template-check";
  */
 
 /**
- * Model-facing roles a template can fill. `summarizer`: the memory summariser of part 5 (called with the Self-Reflection model).
- * `evaluator`: the LLM judge's template of a family whose Evaluator is a model (issue 16 part 6: `open/judge`; docs/decisions/0025).
+ * Model-facing roles a template can fill. `summarizer`: the memory summariser (called with the Self-Reflection model).
+ * `evaluator`: the LLM judge's template of a family whose Evaluator is a model (`open/judge`; docs/decisions/0025).
  * `optimiser`: the reflective optimiser's meta-prompt (`<family>/optimise`; lib/domain/optimiser/meta-prompt.ts, docs/optimiser.md).
  */
 export const templateRoleSchema = z.enum(["actor", "reflector", "summarizer", "evaluator", "optimiser"]);
@@ -314,7 +314,7 @@ export const templateVersionChoiceSchema = z.object({ actor: z.string().min(1).o
 export type TemplateVersionChoice = z.infer<typeof templateVersionChoiceSchema>;
 
 /**
- * Memory management of a run (part 5; RunConfig.memoryManagement):
+ * Memory management of a run (RunConfig.memoryManagement):
  * - `window` (default): the memory window Ω prunes the oldest reflections (today's behaviour);
  * - `summarize`: before a trial, when the reflections in memory exceed `tokenBudget` tokens, the
  *   Self-Reflection model merges them with the summariser template (`summarizerVersionId`, default
