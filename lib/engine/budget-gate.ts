@@ -6,8 +6,8 @@ import type { RunState } from "@/lib/domain/fold-run";
 import type { NextAction } from "./decide";
 
 /**
- * Budgets and adaptive trials at the engine's step boundaries (issue 16 parts 3
- * and 5; docs/decisions/0024-costs-budgets-memory.md). Both read only the folded
+ * Budgets and adaptive trials at the engine's step boundaries
+ * (docs/decisions/0024-costs-budgets-memory.md). Both read only the folded
  * log, so a run stops at the same place however often it is replayed or resumed.
  */
 

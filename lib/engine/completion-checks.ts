@@ -2,7 +2,7 @@ import type { MemoryItem } from "@/lib/domain/events";
 import { ModelCallError, type ModelResponse } from "./ports";
 
 /**
- * Completions that are not the agent's fault (issue: real model output): an
+ * Completions that are not the agent's fault: an
  * empty or whitespace-only completion, one the provider's content filter
  * stopped, or one cut off by the token limit before it held a usable action.
  * The engine asks again (bounded) and, if it stays bad, records the call as

@@ -8,7 +8,7 @@ import { callModel, type EngineResponse, type ModelCallContext } from "./model-c
 import type { ModelRequest } from "./ports";
 
 /**
- * The engine's side of an LLM-judge Evaluator (issue 16 part 6; docs/decisions/0025): the
+ * The engine's side of an LLM-judge Evaluator (docs/decisions/0025): the
  * {@link EvaluationContext} a family with `evaluatorUsesModel` receives in `evaluate`. Each judge
  * call goes through the same model port as every other call (response cache, recorded replay,
  * the SDK's retries, completions asked again when empty) with role `evaluator`, and its

@@ -10,7 +10,7 @@ import { cleanReflection } from "./prompts";
 import { renderTemplate } from "./render-template";
 
 /**
- * The summariser prompt for a memory (issue 14 part 5): the run's summariser
+ * The summariser prompt for a memory: the run's summariser
  * template with `{reflections}`, `{count}` and `{tokenBudget}` filled
  * (lib/domain/memory-summary.ts), sent as one user message like the other prompts.
  * Also what `POST /api/templates/preview` renders for the `summarizer` role.

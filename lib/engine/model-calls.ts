@@ -63,7 +63,7 @@ export interface EngineResponse extends ModelResponse {
 export async function callModel(
   context: ModelCallContext,
   request: ModelRequest,
-  /** What the call observer is told; null for a call nobody watches live (the LLM judge's JSON, issue 16 part 6). */
+  /** What the call observer is told; null for a call nobody watches live (the LLM judge's JSON). */
   call: Omit<CallInfo, "startedAt"> | null,
   replay: RunState["replayMode"],
   usable: (text: string) => boolean,
@@ -142,7 +142,7 @@ async function checkedCall(
 }
 
 /**
- * Issue 16: the response with its cost computed at record time by the deps' pricer (the price
+ * The response with its cost computed at record time by the deps' pricer (the price
  * table in force now; cached input tokens at the cached rate). A response served from the
  * response cache costs 0 and names no price row; without a pricer the port's cost stands.
  */

@@ -1,6 +1,4 @@
 import type { ModelRole, ModelSettings } from "@/lib/domain/config";
-// Issue 16 (M1, additive): usage carries optional cached / cache-write input tokens (ModelUsage);
-// ModelRequest may name a stable prompt prefix for provider prompt caching.
 import type { ChatMessage, EventDraft, ModelUsage, RunEvent } from "@/lib/domain/events";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 
@@ -17,8 +15,8 @@ export interface ModelRequest {
   stopSequences: string[];
   /**
    * Length in characters of the stable prefix of the first message's `content` (instructions and
-   * few-shot examples, the same in every call of the run), for provider prompt caching (issue 16
-   * part 4: Anthropic cache control is put on it; other providers get the messages unchanged).
+   * few-shot examples, the same in every call of the run), for provider prompt caching
+   * (Anthropic cache control is put on it; other providers get the messages unchanged).
    * Not part of the request hash. Absent or 0: no cache breakpoint.
    */
   cachePrefixChars?: number;
@@ -36,12 +34,12 @@ export interface ModelResponse {
   source: "live" | "cache";
   /** What the port changed so the provider would take the call (e.g. stop sequences dropped), for people; empty when nothing. */
   adjustments?: string[];
-  /** Issue 16 (M2): the price-table row `costUsd` was computed with (set by the engine's {@link CallPricer}); null/absent when none. */
+  /** The price-table row `costUsd` was computed with (set by the engine's {@link CallPricer}); null/absent when none. */
   price?: { rowId: string; enteredAt: string } | null;
 }
 
 /**
- * Prices a live call at record time (issue 16, M2; lib/server/price-service.ts over the
+ * Prices a live call at record time (lib/server/price-service.ts over the
  * database's price table): USD with cached input tokens at the cached rate, and the row
  * used. `at` is the call's ISO-8601 end time; `costUsd` null when the model has no price.
  */

@@ -1,4 +1,3 @@
-// Issue 16 (M1, additive): actorCachePrefixChars — the stable prompt prefix for provider prompt caching.
 import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
 import { fitReflectionInput, reflectionBudgetFor, shortenLongObservations, shrinkToFit, type ShrinkResult } from "@/lib/domain/context-budget";
@@ -231,7 +230,7 @@ export function templateVariableNames<Task>(family: EnvironmentFamily<Task>, tas
 }
 
 /**
- * The length in characters of the Actor prompt's stable prefix (issue 16 part 4): the
+ * The length in characters of the Actor prompt's stable prefix: the
  * template's text up to its first placeholder whose value can change within the run
  * (`{memory}`, `{scratchpad}`, or anything the family's `actorVariables` sets),
  * rendered with the family's `promptVariables` — typically the instructions and

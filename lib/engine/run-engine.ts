@@ -97,7 +97,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
     if (iteration > 0) await pause();
     await refresh();
     if (options.stopRequested?.()) return { state, stoppedBecause: "stopped" };
-    // Issue 16: adaptive trials may end the run where another trial would start.
+    // Adaptive trials may end the run where another trial would start.
     const next = adaptiveNext(state, decideNext(state, { earlyStop: earlyStopFor(deps, state) }));
     if (next.kind === "idle") return { state, stoppedBecause: next.why };
     if (state.cancelRequested) {
@@ -116,7 +116,7 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
       await append([before]);
       continue;
     }
-    // Issue 16: a spent budget pauses the run here, between two actions (status budget-exhausted).
+    // A spent budget pauses the run here, between two actions (status budget-exhausted).
     const overBudget = budgetPause(state, next, state.config ? deps.environmentFor(state.config.environment) : null);
     if (overBudget) {
       await append([overBudget]);
@@ -140,8 +140,8 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
         }
       }
       if (error instanceof ModelCallError) {
-        // start-trial calls a model only to summarise the memory (issue 14), with the Self-Reflection model.
-        // The LLM judge (issue 16 part 6) calls a model while evaluating, as the Evaluator.
+        // start-trial calls a model only to summarise the memory, with the Self-Reflection model.
+        // The LLM judge calls a model while evaluating, as the Evaluator.
         const role = next.kind === "reflect" || next.kind === "start-trial" ? "reflector" : next.kind === "evaluate" ? "evaluator" : "actor";
         await append([
           draft("model-call-error", {
@@ -215,14 +215,14 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
 
   switch (next.kind) {
     case "start-trial": {
-      // Issue 16 part 7: a warm start's reflections are read once and recorded before trial 1.
+      // A warm start's reflections are read once and recorded before trial 1.
       const carried = await warmStartDraft(state, config, next.trial, deps.memory);
       if (carried) {
         await append([carried]);
         return;
       }
       const behaviour = strategyBehaviour(config.strategy);
-      // Issue 14 part 5: a summarising run merges an over-budget memory first (then this case runs again).
+      // A summarising run merges an over-budget memory first (then this case runs again).
       const summary = await summarizeMemory(context, state, config, next.trial, behaviour.reflectionsInPrompt, callEnd);
       if (summary) {
         await append(summary);
@@ -296,7 +296,7 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
     }
     case "evaluate": {
       const episode = await context.episodes.episodeFor(family, task, state, trialView(next.trial), config.strategy);
-      // Issue 16 part 6: a family whose Evaluator is a model gets the judge (./judge-calls.ts); the others are called as before.
+      // A family whose Evaluator is a model gets the judge (./judge-calls.ts); the others are called directly.
       const judging = openJudgeSession(context, state, config, family, next.trial, callEnd);
       let verdict: Awaited<ReturnType<typeof family.evaluate>>;
       try {

@@ -4,8 +4,8 @@ import type { RunState } from "@/lib/domain/fold-run";
 import { carriedItemId, type MemorySource } from "@/lib/domain/memory-store";
 
 /**
- * Memory that outlives a run, at the engine's side (issue 16 part 7;
- * lib/domain/memory-store.ts, docs/decisions/0024-costs-budgets-memory.md):
+ * Memory that outlives a run, at the engine's side
+ * (lib/domain/memory-store.ts, docs/decisions/0024-costs-budgets-memory.md):
  * the engine asks its {@link MemoryPort} for a warm start's entries once,
  * before trial 1, and records what it got as `memory-carried-in` — from then
  * on the log, not the store, says what trial 1 saw (replays and forks are
