@@ -67,35 +67,35 @@ export interface ServerContext {
   bus: RunEventBus;
   /** This process's worker pool (started for the web server and `cli worker`; `cli run` drives its own run through it). */
   workers: WorkerPool;
-  /** Issue 17: the job-queue port (pg-boss in shared mode, the pool itself when embedded). */
+  /** The job-queue port (pg-boss in shared mode, the pool itself when embedded). */
   jobs: JobQueue;
   experiments: ExperimentService;
   experimentExport: ExperimentExport;
-  /** Imports of the authors' published logs (issue 11): `REFLEXION_DATA_ROOT` or ../shared/data. */
+  /** Imports of the authors' published logs: `REFLEXION_DATA_ROOT` or ../shared/data. */
   imports: PaperImportService;
   service: RunService;
-  /** The template library (issue 14): versions, references, prompt-edit versions. */
+  /** The template library: versions, references, prompt-edit versions. */
   templates: TemplateService;
   /** The reflective optimiser (docs/optimiser.md): optimisations of templates from an experiment's failed trials. */
   optimiser: OptimiserService;
   /** Where optimisations are stored (the lineage view reads their scores). */
   optimisations: OptimisationStore;
-  /** Preview, export/import and A/B on top of the library (issue 14). */
+  /** Preview, export/import and A/B on top of the library. */
   templateWorkbench: TemplateWorkbench;
-  /** Run bundles: export a run or experiment as one file, import one read-only (issue 18). */
+  /** Run bundles: export a run or experiment as one file, import one read-only. */
   bundles: BundleService;
-  /** OpenTelemetry export of runs from their logs (issue 18). */
+  /** OpenTelemetry export of runs from their logs. */
   otlp: OtlpService;
   engineDeps: EngineDeps;
-  /** Issue 16 (M2): the editable price table; every live call is priced with it at record time. */
+  /** The editable price table; every live call is priced with it at record time. */
   prices: PriceService;
-  /** Issue 16 (M2): named memory stores (warm starts, writeMemory, retention). */
+  /** Named memory stores (warm starts, writeMemory, retention). */
   memoryStores: MemoryStoreService;
-  /** Issue 16 part 6: people's grades of judged trials and their agreement with the LLM judge. */
+  /** People's grades of judged trials and their agreement with the LLM judge. */
   judgeGrades: JudgeGradeService;
   models(): ModelsResponse;
   /**
-   * Providers for the settings page and the model pickers (issue 16, lib/llm/providers/*), read from
+   * Providers for the settings page and the model pickers (lib/llm/providers/*), read from
    * this context's env at call time; never a key value.
    */
   providers: {
@@ -108,7 +108,7 @@ export interface ServerContext {
   };
   runDetail(runId: string): Promise<RunDetailResponse>;
   /**
-   * On PostgreSQL (issue 17): this process's LISTEN/NOTIFY fan-out (events and live calls of other
+   * On PostgreSQL: this process's LISTEN/NOTIFY fan-out (events and live calls of other
    * app servers and workers reach this process's bus); `ready` resolves once it listens.
    */
   fanOut?: { ready: Promise<void>; stop(): Promise<void>; watched(runId: string): boolean };
@@ -164,7 +164,7 @@ export interface ServerContextOptions {
    * else an in-memory one (tests that pass a store get a library of their own).
    */
   templates?: TemplateStore;
-  /** Issue 16: the price table's and memory stores' clock (tests); default the wall clock. */
+  /** The price table's and memory stores' clock (tests); default the wall clock. */
   now?: () => Date;
 }
 
@@ -191,18 +191,18 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   if (!options.model) checkProviderSettings(env);
   outputLimitFor(env);
   const bus = new RunEventBus();
-  // Issue 17: on PostgreSQL, appends of other processes (and their live calls) reach this bus at once.
+  // On PostgreSQL, appends of other processes (and their live calls) reach this bus at once.
   // Started last, once nothing below can throw on a bad setting (its LISTEN connection would keep the process alive).
   const pgFanOut = store instanceof PgRunStore ? new PgFanOut(store, bus) : null;
-  // Issue 17: in shared mode the template library, prices, grades and memory stores live in the same PostgreSQL database.
+  // In shared mode the template library, prices, grades and memory stores live in the same PostgreSQL database.
   const shared = !options.store && store instanceof PgRunStore ? pgCompanionStores(store) : null;
-  // Issue 16 (M2): on the database file, or in memory when the caller passes its own run store (tests).
+  // On the database file, or in memory when the caller passes its own run store (tests).
   const prices = new PriceService(options.store ? new MemoryPriceStore() : (shared?.prices ?? new SqlitePriceStore(databasePath(env))), options.now);
   const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : (shared?.memoryStores ?? new SqliteMemoryStoreRepository(databasePath(env))), options.now);
   const otlp = new OtlpService(store, env);
   let limiter: CallRateLimiter | null = null;
   const engineDeps: EngineDeps = {
-    // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended (issue 18).
+    // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended.
     log: otlp.liveLog(store),
     model: createCachingModelPort(
       options.model ??
@@ -218,7 +218,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     pricing: prices.pricer(),
     memory: memoryStores.port(),
   };
-  // Issue 17: in shared mode (REFLEXION_DATABASE_URL) runs become pg-boss jobs for `cli worker` processes.
+  // In shared mode (REFLEXION_DATABASE_URL) runs become pg-boss jobs for `cli worker` processes.
   const poolOptions: WorkerPoolOptions = { ...workerSettings(env), ...options.workers };
   const { workers, jobs } =
     options.driveOnly && isPostgresUrl(env.REFLEXION_DATABASE_URL)

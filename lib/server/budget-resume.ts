@@ -5,7 +5,7 @@ import type { RunState } from "@/lib/domain/fold-run";
 
 /**
  * What resuming a branch appends before its `run-resume` when a budget is given
- * (issue 16 part 3, lib/domain/budget.ts): a `budget-edit` from the budget in
+ * (lib/domain/budget.ts): a `budget-edit` from the budget in
  * force to `requested` (`undefined` = keep it; `null` = remove it). A branch
  * stopped by its budget (`budget-exhausted`) resumes only when the budget then in
  * force has room left; otherwise nothing is appended and the caller is told what to give.

@@ -41,7 +41,7 @@ function slug(text: string): string {
 }
 
 /**
- * Run bundles (issue 18, docs/decisions/0026): export a run (all its branches) or an experiment
+ * Run bundles (docs/decisions/0026): export a run (all its branches) or an experiment
  * (all its runs) as one gzip'd JSON file, and import one into this database as read-only runs with
  * provenance "Imported bundle". What goes in is an allow-list (lib/bundles/format.ts); the bytes
  * are also searched for the values of secret-looking environment variables and URLs with

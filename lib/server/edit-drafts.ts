@@ -29,7 +29,7 @@ export function editDrafts(state: RunState, request: EditRequest): EventDraft[] 
       const old = state.config?.templates[request.role];
       if (!old) throw new AppError("conflict", "The run has no templates yet.");
       if (old.text === request.text && (request.versionId === undefined || request.versionId === old.versionId)) return [];
-      // `versionId`: the library version the text is, set by TemplateService.resolvePromptEdit (issue 14); else none.
+      // `versionId`: the library version the text is, set by TemplateService.resolvePromptEdit; else none.
       const newTemplate = { id: old.id, version: old.version + 1, text: request.text, versionId: request.versionId ?? null };
       return [draft("prompt-edit", { role: request.role, oldTemplate: old, newTemplate, note })];
     }

@@ -14,7 +14,7 @@ const RUNS_SCANNED = 500;
 export const JUDGED_TRIALS_LIMIT = 60;
 
 /**
- * The judge-agreement view's server side (issue 16 part 6): lists judged trials of `open` runs
+ * The judge-agreement view's server side: lists judged trials of `open` runs
  * (every branch, newest runs first) with any grade a person gave, stores grades (the judge's
  * verdict and score are read from the trial's recorded `evaluation-end`, never taken from the
  * client), and computes agreement (percent, Cohen's kappa, confusion table) once

@@ -10,7 +10,7 @@ import { DEMO_MODEL_ID, isDemoModel } from "@/lib/domain/model-id";
 import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
- * Lessons as data (issue 15 part 2, docs/decisions/0021): reads `lessons/*.md` (YAML
+ * Lessons as data (docs/decisions/0021): reads `lessons/*.md` (YAML
  * front matter = the lesson, validated by `lessonSchema`; the Markdown body = its
  * introduction) and makes the run a lesson plays — a built-in task with the demo
  * model, or a question of the authors' imported log — once, reusing it afterwards.

@@ -10,7 +10,7 @@ const SCAN_LIMIT = 1000;
 export const RETENTION_SWEEP_MS = 10 * 60_000;
 
 /**
- * Named memory stores (issue 16 part 7, lib/domain/memory-store.ts): the
+ * Named memory stores (lib/domain/memory-store.ts): the
  * settings list, the engine's {@link MemoryPort} (warm starts read, `writeMemory`
  * writes) and retention — expired entries are deleted when the service opens
  * and then every {@link RETENTION_SWEEP_MS} (and never returned in between:

@@ -10,7 +10,7 @@ import type { EventLog } from "@/lib/engine/ports";
 import { withLiveOtlp } from "@/lib/otel/live-export";
 
 /**
- * OpenTelemetry export of runs (issue 18, docs/decisions/0026): spans built from the event log
+ * OpenTelemetry export of runs (docs/decisions/0026): spans built from the event log
  * (lib/otel/trace-from-log.ts) sent as OTLP/HTTP protobuf to the server-side endpoint
  * (`REFLEXION_OTLP_ENDPOINT`, `REFLEXION_OTLP_HEADERS`; lib/otel/settings.ts) or written as OTLP
  * JSON lines. Both outputs are searched for secret-looking environment values first (a hit refuses).

@@ -26,8 +26,8 @@ const eventNoticeSchema = z.object({ runId: z.string(), branchId: z.string(), fi
 const liveNoticeSchema = z.object({ origin: z.string(), runId: z.string(), message: liveCallMessageSchema });
 
 /**
- * Live fan-out across app servers and workers on one PostgreSQL database (issue 17 part 4,
- * docs/decisions/0027). Each process keeps one LISTEN connection (reconnecting with backoff) on
+ * Live fan-out across app servers and workers on one PostgreSQL database
+ * (docs/decisions/0027). Each process keeps one LISTEN connection (reconnecting with backoff) on
  * `reflexion_events` — every append notifies `{ runId, branchId, firstSeq, seq, origin }` in its
  * transaction — and, for runs someone here watches, reads the new events from the table and
  * publishes them on the process's {@link RunEventBus} (SSE streams, followers, a driver waiting

@@ -17,7 +17,7 @@ export interface PriceTableView {
 }
 
 /**
- * The editable price table (issue 16 part 3; docs/decisions/0024): seeded from
+ * The editable price table (docs/decisions/0024): seeded from
  * lib/llm/pricing.ts on first use, edited by appending dated rows, and the
  * engine's {@link CallPricer} — every live call is priced at record time with
  * the row in force then, cached input tokens at the cached rate.

@@ -1,4 +1,3 @@
-// Issue 16 (M1, additive): per-role models (roleModelsOf): request.models, the Evaluator's where it is a model.
 import { assertTemplateText } from "@/lib/domain/template-check";
 import { templateRulesFor } from "./template-rules";
 import { runConfigSchema, type PromptTemplate, type RunConfig } from "@/lib/domain/config";
@@ -37,7 +36,7 @@ export function builtInSummarizer(family: string): PromptTemplate {
 }
 
 /**
- * The run's model per role (issue 16 part 2). Each role takes its own choice from
+ * The run's model per role. Each role takes its own choice from
  * `request.models` when given, else: the model `request.modelId` (the Self-Reflection:
  * `reflectorModelId` first), temperature 0 (the paper's setting for every role), and the
  * family's output-token limit (else the app's). The Evaluator gets settings only in
@@ -75,7 +74,7 @@ function withVersionId(template: PromptTemplate): PromptTemplate {
  *   `maxOutputTokens` (code: 1024) replace the app's per-role limits.
  *
  *
- * Templates (issue 14): a role's text in `request.templates` wins (recorded with
+ * Templates: a role's text in `request.templates` wins (recorded with
  * `versionId: null`, it is no saved version), then the `resolved` library
  * version, then the family's built-in, recorded with its built-in version id.
  * `request.memoryManagement` of kind `summarize` takes `resolved.summarizer`, else
@@ -129,7 +128,7 @@ export function buildRunConfig(
     breakpoints: request.breakpoints,
     replayMode: request.replayMode,
     cacheScope: request.cacheScope ?? null,
-    // Issue 16 (M2): budget, adaptive trials, warm start and memory writes, as requested (none when absent).
+    // Budget, adaptive trials, warm start and memory writes, as requested (none when absent).
     budget: request.budget ?? null,
     adaptiveTrials: request.adaptiveTrials ?? null,
     warmStart: request.warmStart ?? null,

@@ -61,7 +61,7 @@ export class RunService {
     private readonly requestedBy = "web",
   ) {}
 
-  /** The template library (issue 14), set by the composition root; without it, version references are refused. */
+  /** The template library, set by the composition root; without it, version references are refused. */
   private templates: TemplateService | null = null;
 
   /** Wires the template library (lib/server/app-context.ts). */
@@ -348,7 +348,7 @@ export class RunService {
   /**
    * Resumes a paused branch (root by default), or an interrupted one: appends
    * `run-resume` and queues it for a worker (status `queued`, then `running`).
-   * With `step`, the run performs one action and pauses again. Issue 16: `budget` replaces the
+   * With `step`, the run performs one action and pauses again. `budget` replaces the
    * budget in force (`budget-edit`); a `budget-exhausted` branch resumes only with room left.
    */
   async resume(runId: string, branchId?: string | null, options: { step?: boolean; budget?: Budget | null } = {}): Promise<RunRecord> {

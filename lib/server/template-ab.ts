@@ -9,7 +9,7 @@ import { abRequestSchema } from "@/lib/domain/template-library";
 import type { TemplateService } from "./template-service";
 
 /**
- * "Compare versions" (issue 14 part 4): a two-arm experiment whose arms differ
+ * "Compare versions": a two-arm experiment whose arms differ
  * only in one role's template version, and its read-out: the tasks where the
  * arms differ with both arms' reflections, and an exact paired test over the
  * tasks (lib/domain/paired-test.ts) with its sample size.

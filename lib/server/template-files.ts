@@ -3,7 +3,7 @@ import { templateFileFrontMatterSchema, type Template, type TemplateFile, type T
 import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
- * Template files (issue 14): one template version per file, Markdown with YAML
+ * Template files: one template version per file, Markdown with YAML
  * front matter for the metadata (gray-matter) and the version's text verbatim
  * as the body, so templates can live in git. Layout of an export:
  * `<family>/<template id, "/" → "__">/v<NNN>.md`. The body is the text plus one

@@ -38,7 +38,7 @@ function prefixFor(events: readonly RunEvent[], role: TemplateRole, trial: numbe
     const next = events.findIndex((e, i) => i > ended && (e.type === "reflection-end" || e.type === "trial-start"));
     cut = call !== -1 ? call : next !== -1 ? next : events.length;
   } else if (role === "evaluator") {
-    // Issue 16 part 6: the judge's prompt needs the trial's answer; cut before its first judge call (or its verdict).
+    // The judge's prompt needs the trial's answer; cut before its first judge call (or its verdict).
     const call = events.findIndex((e) => e.type === "model-call-end" && e.data.role === "evaluator" && e.data.trial === trial);
     const verdict = events.findIndex((e) => e.type === "evaluation-end" && e.data.trial === trial);
     cut = call !== -1 ? call : verdict !== -1 ? verdict : events.length;

@@ -6,7 +6,7 @@ import { builtInSummarizer } from "./run-config-factory";
 import { BUILT_IN_META_PROMPT, metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 
 /**
- * The built-in templates of the library (issue 14): every family's default
+ * The built-in templates of the library: every family's default
  * Actor and Self-Reflection templates, the strategy-specific ones
  * (`templatesFor`, e.g. QA's chain-of-thought pair) and the memory summariser,
  * each with its text as shipped in the code and where the text comes from.
@@ -41,7 +41,7 @@ export function builtInSeeds(): TemplateSeed[] {
       if (own.reflector.id !== defaults.reflector.id) add(family, "reflector", strategy, { ...own.reflector }, entry.descriptor.templateSource);
     }
     add(family, "summarizer", null, builtInSummarizer(family), "ours (issue 14: summarise old reflections when memory grows): lib/domain/memory-summary.ts");
-    // Issue 16 part 6: a family whose Evaluator is a model ships its judge template.
+    // A family whose Evaluator is a model ships its judge template.
     const judge = entry.family.defaultJudgeTemplate;
     if (entry.family.evaluatorUsesModel && judge) add(family, "evaluator", null, { ...judge }, entry.descriptor.templateSource);
     add(family, "optimiser", null, { id: metaPromptTemplateId(family), version: 1, text: BUILT_IN_META_PROMPT }, "ours, after GEPA's reflective mutation (Agrawal et al. 2025; none of its wording): lib/domain/optimiser/meta-prompt.ts");

@@ -48,7 +48,7 @@ export function toPromptTemplate({ template, version }: ResolvedVersion): Prompt
 }
 
 /**
- * The template library's use cases (issue 14, lib/domain/template-library.ts):
+ * The template library's use cases (lib/domain/template-library.ts):
  * list, read, create, save versions (never editing one in place), move labels,
  * resolve version references for runs, arms and prompt edits. Built-in
  * templates are seeded from the code on first use ({@link TemplateService.ensureSeeded}).

@@ -22,7 +22,7 @@ import type { RunService } from "./run-service";
 import type { TemplateService } from "./template-service";
 
 /**
- * The template workbench's server side (issue 14) on top of the library:
+ * The template workbench's server side on top of the library:
  * preview against a recorded trial, export/import as files, and A/B
  * experiments with their read-out. Routes under app/api/templates and the CLI call it.
  */

@@ -69,8 +69,8 @@ export function parseProviderCaps(value: string | undefined): Record<string, num
 }
 
 /**
- * Executes queued and resumable branches from the store (issue: scheduling
- * through the store). The pool claims a branch by lease (so two processes never
+ * Executes queued and resumable branches from the store, so
+ * scheduling goes through the store. The pool claims a branch by lease (so two processes never
  * drive the same branch), drives it with the engine, renews the lease while it
  * runs and releases it when the drive returns. A branch whose holder died
  * (SIGKILL, crash) is taken over once its lease has lapsed — at once when the

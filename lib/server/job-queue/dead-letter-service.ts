@@ -19,7 +19,7 @@ const MAX_LETTERS = 10_000;
 export const MIN_ID_PREFIX = 8;
 
 /**
- * The dead-letter actions of shared mode (issue 17; `/jobs`, `POST /api/jobs/dead-letters/…`,
+ * The dead-letter actions of shared mode (`/jobs`, `POST /api/jobs/dead-letters/…`,
  * `cli jobs …`) over the {@link JobQueue} port and the run store:
  * - **list**: each letter with what its branch is doing now (its log's status, whether a job for
  *   it is queued or running again) and, when a retry would be refused, why;

@@ -12,7 +12,7 @@ import { DEFAULT_RECONCILE_MS, QueueingWorkerPool } from "./queueing-pool";
 export const SHARED_INTENT_POLL_MS = 1_000;
 
 /**
- * The worker pool and job queue of a process (issue 17 part 2): with
+ * The worker pool and job queue of a process: with
  * `REFLEXION_DATABASE_URL=postgres://…` a {@link QueueingWorkerPool} over the pg-boss queue on that
  * database (branches are driven by `cli worker` processes on any machine); otherwise the embedded
  * {@link WorkerPool} behind the {@link InProcessJobQueue} (unchanged behaviour).

@@ -248,7 +248,7 @@ export class PgBossJobQueue implements JobQueue {
       .slice(0, limit);
   }
 
-  // Dead-letter actions (issue 17, /jobs and `cli jobs`): see JobQueue.deadLetter / requeueDeadLetter / discardDeadLetter.
+  // Dead-letter actions (/jobs and `cli jobs`): see JobQueue.deadLetter / requeueDeadLetter / discardDeadLetter.
   async deadLetter(id: string): Promise<DeadLetter | null> {
     return (await this.listDeadLetters(100_000)).find((letter) => letter.id === id) ?? null;
   }

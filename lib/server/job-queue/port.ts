@@ -2,7 +2,7 @@ import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { DeadLetterView } from "@/lib/domain/job-queue";
 
 /**
- * The job-queue port (issue 17 part 2, docs/scale-and-export.md §2.4): how branches that need
+ * The job-queue port (docs/scale-and-export.md §2.4): how branches that need
  * driving reach workers. Two adapters:
  * - in-process (./in-process-queue.ts): the embedded default — the worker pool of this process
  *   polls the store (decision 0011), so "enqueue" only wakes it; nothing is stored twice;

@@ -9,7 +9,7 @@ import { RATE_LIMIT_TABLE } from "@/lib/llm/rate-limits/call-limiter";
 import { parseRateLimits, type RateLimitTable } from "@/lib/llm/rate-limits/config";
 
 /**
- * The read-only view of the shared provider limits for `/jobs` (issue 17 part 3; served by
+ * The read-only view of the shared provider limits for `/jobs` (served by
  * `GET /api/jobs/rate-limits`). It sits with the job queue because both are what shared mode's
  * workers hold in common: the limits come from this process's `REFLEXION_RATE_LIMITS` (every
  * process should have the same), the blocks from the limiter's PostgreSQL table.
