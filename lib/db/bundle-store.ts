@@ -3,7 +3,7 @@ import type { RunEvent } from "@/lib/domain/events";
 import type { CachedResponse } from "@/lib/engine/ports";
 import type { BranchRecord, RunRecord, TaskSetRecord } from "./records";
 
-/** A bundle imported into this database (issue 18): keyed by the manifest's content hash. */
+/** A bundle imported into this database: keyed by the manifest's content hash. */
 export interface BundleRecord {
   /** SHA-256 hex of the bundle's canonical content (its manifest's `contentSha256`). */
   contentHash: string;

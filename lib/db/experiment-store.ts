@@ -34,7 +34,7 @@ export interface ExperimentCellRow extends ExperimentRunLink {
 export interface ExperimentStore {
   /**
    * Stores a new experiment; its definition must already list its task ids.
-   * `provenance`: set for experiments imported from the authors' logs (issue 11); default null.
+   * `provenance`: set for experiments imported from the authors' logs; default null.
    */
   createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord>;
   /** A row that cannot be read whole comes back with `damaged` set (lib/db/stored-experiment.ts), never as an error. */

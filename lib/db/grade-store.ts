@@ -1,7 +1,7 @@
 import type { HumanGrade } from "@/lib/domain/judge-grades";
 
 /**
- * Storage of people's grades of judged trials (issue 16 part 6; table `human_grades`, migration
+ * Storage of people's grades of judged trials (table `human_grades`, migration
  * 0008). One grade per (run, branch, trial): saving again replaces it and keeps the first
  * grade's id. Adapters: SQLite (./grade-store-sqlite.ts), in-memory (./grade-store-memory.ts)
  * and PostgreSQL (./pg/pg-small-stores.ts); one contract suite runs on all three

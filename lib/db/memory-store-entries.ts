@@ -1,8 +1,8 @@
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
 
 /**
- * Storage of named memory stores and their entries (lib/domain/memory-store.ts,
- * issue 16 part 7). Not to be confused with ./memory-store.ts, the in-memory
+ * Storage of named memory stores and their entries (lib/domain/memory-store.ts).
+ * Not to be confused with ./memory-store.ts, the in-memory
  * RunStore. Adapters: SQLite (./memory-store-entries-sqlite.ts), in-memory
  * (./memory-store-entries-memory.ts) and PostgreSQL (./pg/pg-small-stores.ts); one contract
  * suite runs on all three (tests/memory-store/memory-entry-store-contract.ts). Every time

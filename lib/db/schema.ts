@@ -209,7 +209,7 @@ export const templateVersions = sqliteTable(
 );
 
 /**
- * Run bundles imported here (issue 18, docs/decisions/0026): one row per bundle, keyed by its
+ * Run bundles imported here (docs/decisions/0026): one row per bundle, keyed by its
  * manifest's content hash (SHA-256 hex), so importing the same bundle twice returns the same runs
  * and `/shared/<hash>` finds them. `runIds` / `experimentIds`: JSON arrays of what it brought in.
  */
@@ -225,7 +225,7 @@ export const bundles = sqliteTable("bundles", {
 });
 
 /**
- * Price table (issue 16, lib/llm/pricing.ts, docs/decisions/0024): rows are only appended — an edit
+ * Price table (lib/llm/pricing.ts, docs/decisions/0024): rows are only appended — an edit
  * adds a newer dated row for the same provider + model, the newest at or before a call's time applies.
  */
 export const prices = sqliteTable(
@@ -245,7 +245,7 @@ export const prices = sqliteTable(
   (table) => [index("prices_model").on(table.provider, table.model, table.enteredAt)],
 );
 
-/** Named memory stores (issue 16 part 7, lib/domain/memory-store.ts): reflections kept across runs with a retention period. */
+/** Named memory stores (lib/domain/memory-store.ts): reflections kept across runs with a retention period. */
 export const memoryStores = sqliteTable("memory_stores", {
   name: text("name").primaryKey(),
   retentionDays: real("retention_days").notNull(),
@@ -278,7 +278,7 @@ export const memoryEntries = sqliteTable(
 );
 
 /**
- * A person's grade of one judged trial (issue 16 part 6, the judge-agreement view): pass/fail and
+ * A person's grade of one judged trial (the judge-agreement view): pass/fail and
  * optionally per criterion, beside the LLM judge's verdict as it was recorded when the person graded
  * (`judge_verdict`, from the trial's `evaluation-end`). One grade per (run, branch, trial); grading
  * again replaces it. docs/decisions/0025-llm-judge-open-tasks.md.

@@ -39,7 +39,7 @@ function pathOf(run: BundleImportInput["runs"][number], branchId: string): RunEv
 }
 
 /**
- * The SQLite {@link BundleStore} (issue 18): one IMMEDIATE transaction per import, rows written
+ * The SQLite {@link BundleStore}: one IMMEDIATE transaction per import, rows written
  * with the ids they had where they were recorded (event ids are referenced by memory items and
  * digests, so they are never renamed).
  */

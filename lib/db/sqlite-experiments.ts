@@ -29,7 +29,7 @@ export class SqliteExperimentStore implements ExperimentStore {
       taskSetName: input.taskSetName,
       provenance: input.provenance ?? null,
     };
-    // The provenance (issue 11) rides in the definition's JSON column under its own key, so no migration is needed.
+    // The provenance rides in the definition's JSON column under its own key, so no migration is needed.
     const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
     this.db
       .insert(schema.experiments)

@@ -39,7 +39,7 @@ export class SqliteRunStore implements RunStore {
   private readonly client: Database.Database;
   private readonly db: Db;
   readonly experiments: SqliteExperimentStore;
-  /** Imported run bundles (issue 18). */
+  /** Imported run bundles. */
   readonly bundles: SqliteBundleStore;
 
   /**

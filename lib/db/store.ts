@@ -65,7 +65,7 @@ export interface RunStore extends EventLog, ResponseCache {
    */
   saveTaskSet(input: Omit<TaskSetRecord, "id" | "createdAt">): Promise<TaskSetRecord>;
   /**
-   * Stores an imported log (issue 11, docs/decisions/0015): the experiment, each
+   * Stores an imported log (docs/decisions/0015): the experiment, each
    * run with its root branch, its `run-start` and all its events, the run
    * summaries and the cell links, in one transaction. Every event is validated
    * first: on any error nothing is stored.
@@ -79,14 +79,14 @@ export interface RunStore extends EventLog, ResponseCache {
    */
   deleteTaskSet(id: string): Promise<boolean>;
   /**
-   * Imported run bundles (issue 18, lib/db/bundle-store.ts). Only the SQLite adapter has them
+   * Imported run bundles (lib/db/bundle-store.ts). Only the SQLite adapter has them
    * (bundles move runs between databases on disk); absent on the in-memory store.
    */
   readonly bundles?: BundleStore;
   /** Response-cache entries whose key holds one of these request hashes (any scope, occurrence or attempt: `cacheKeyOf`). */
   listCacheEntries?(requestHashes: string[]): Promise<Array<{ key: string; response: CachedResponse }>>;
   /**
-   * The fenced append (PostgreSQL adapter, issue 17): stores `drafts` only when the branch's last
+   * The fenced append (PostgreSQL adapter): stores `drafts` only when the branch's last
    * seq is `afterSeq` — what the writer last saw — else throws AppError("conflict"). Two writers
    * continuing from the same seq: exactly one wins (the unique `(branch_id, seq)` key), so a zombie
    * attempt that lost its lease cannot append after the new holder.

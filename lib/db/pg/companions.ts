@@ -8,7 +8,7 @@ import { PgGradeStore, PgMemoryStoreRepository, PgPriceStore } from "./pg-small-
 import { PgOptimisationStore } from "./pg-optimisations";
 import { PgTemplateStore } from "./pg-templates";
 
-/** The stores that live beside a run store in the same PostgreSQL database (shared mode, issue 17). */
+/** The stores that live beside a run store in the same PostgreSQL database (shared mode). */
 export interface PgCompanionStores {
   templates: TemplateStore;
   prices: PriceStore;

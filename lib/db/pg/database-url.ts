@@ -1,5 +1,5 @@
 /**
- * `REFLEXION_DATABASE_URL` handling (issue 17, docs/shared-mode.md): which URLs select the
+ * `REFLEXION_DATABASE_URL` handling (docs/shared-mode.md): which URLs select the
  * PostgreSQL store, and how to show one without its password.
  */
 

@@ -1,5 +1,5 @@
 /**
- * One line for a database error, with its real cause (issue 17, docs/shared-mode.md "What happens
+ * One line for a database error, with its real cause (docs/shared-mode.md "What happens
  * when … the database goes away"). drizzle wraps every driver error as `DrizzleQueryError`
  * ("Failed query: <sql> params: <values>") with node-postgres' / PGlite's error in `.cause`;
  * pg-boss emits plain objects `{ message, stack, queue, worker }`; Node's connect failures to a

@@ -24,7 +24,7 @@ function pathOf(run: BundleImportInput["runs"][number], branchId: string): RunEv
 }
 
 /**
- * The PostgreSQL {@link BundleStore} (issue 18 on the shared store, issue 17): the same rules as
+ * The PostgreSQL {@link BundleStore} (run bundles on the shared store): the same rules as
  * SQLite's — one transaction per import, rows keep the ids they were recorded with, importing the
  * same hash twice returns the stored row. Two app servers importing one bundle at once: the
  * bundle's primary key lets one commit; the other gets a conflict and can retry (then finds it).

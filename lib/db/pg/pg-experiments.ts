@@ -38,7 +38,7 @@ export class PgExperimentStore implements ExperimentStore {
       taskSetName: input.taskSetName,
       provenance: input.provenance ?? null,
     };
-    // As in SQLite: the provenance (issue 11) rides in the definition's JSON under its own key.
+    // As in SQLite: the provenance rides in the definition's JSON under its own key.
     const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
     await tx.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: stored, taskSetName: record.taskSetName });
     return record;

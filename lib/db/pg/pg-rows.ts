@@ -65,5 +65,5 @@ export function summaryFromJson(json: unknown, branchId: string): BranchSummaryS
   return parsed.data;
 }
 
-/** A cached response as stored (usage with its optional cached / cache-write token counts, issue 16). */
+/** A cached response as stored (usage with its optional cached / cache-write token counts). */
 export const cachedResponseSchema: z.ZodType<CachedResponse> = z.object({ text: z.string(), usage: modelUsageSchema, finishReason: z.string() });

@@ -10,7 +10,7 @@ import type { PgDb } from "./database";
 import * as schema from "./schema";
 
 /**
- * The PostgreSQL price table, memory stores and human grades (issue 17): the same tables and
+ * The PostgreSQL price table, memory stores and human grades: the same tables and
  * rules as their SQLite adapters (price rows only appended — migration 0002's trigger refuses
  * UPDATE and DELETE; one grade per run/branch/trial, replaced on save; memory entries unique per
  * store and source event). Small, so one file.

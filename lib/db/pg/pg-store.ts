@@ -37,7 +37,7 @@ export interface EventNotice {
 export type MigrateMode = "apply" | "check";
 
 /**
- * The PostgreSQL adapter (issue 17, docs/decisions/0027): one implementation over a drizzle pg
+ * The PostgreSQL adapter (docs/decisions/0027): one implementation over a drizzle pg
  * database, on `node-postgres` (a server shared by app servers and workers on several machines)
  * or PGlite (in-process). Appends lock the branch row (`FOR NO KEY UPDATE`), so writers on any
  * machine queue up and never hand out one `seq` twice, and the unique `(branch_id, seq)` index
@@ -46,7 +46,7 @@ export type MigrateMode = "apply" | "check";
  */
 export class PgRunStore implements RunStore {
   readonly experiments: PgExperimentStore;
-  /** Imported run bundles (issue 18), in the same database. */
+  /** Imported run bundles, in the same database. */
   readonly bundles: PgBundleStore;
   /** Identifies this store's appends in their notifications ({@link EventNotice.origin}). */
   readonly origin: string = randomUUID();

@@ -7,7 +7,7 @@ import type { PgDb } from "./database";
 import * as schema from "./schema";
 
 /**
- * The PostgreSQL {@link TemplateStore} (issue 17): same tables and rules as SQLite's. Versions
+ * The PostgreSQL {@link TemplateStore}: same tables and rules as SQLite's. Versions
  * are only inserted (migration 0001's trigger refuses UPDATE and DELETE); saving locks the
  * template row, so two machines saving at once never take the same number.
  */

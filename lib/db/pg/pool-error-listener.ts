@@ -2,8 +2,8 @@ import type pg from "pg";
 import { describePgError } from "./describe-pg-error";
 
 /**
- * Makes a node-postgres pool safe against a server that restarts or drops connections (issue 17,
- * docs/shared-mode.md "What happens when … the database goes away"). Without an `error` listener
+ * Makes a node-postgres pool safe against a server that restarts or drops connections
+ * (docs/shared-mode.md "What happens when … the database goes away"). Without an `error` listener
  * an idle client's "terminating connection due to administrator command" is an unhandled 'error'
  * event and kills the process; and pg-pool removes its own idle listener from a checked-out client
  * (a transaction in progress), so this adds one to every client it connects, for its whole life.
