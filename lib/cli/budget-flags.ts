@@ -4,7 +4,7 @@ import type { Budget } from "@/lib/domain/budget";
 import type { WarmStart, WriteMemory } from "@/lib/domain/memory-store";
 
 /**
- * Issue 16 (M2) flags of `cli run`, `cli resume` and experiment arms: budgets
+ * The flags of `cli run`, `cli resume` and experiment arms: budgets
  * (`--budget-usd`, `--budget-tokens`), adaptive trials (`--adaptive-repeat k`,
  * `--adaptive-threshold x`, `--task-cost-ceiling usd`) and memory stores
  * (`--warm-start store[:n]`, `--write-memory store`).

@@ -6,7 +6,7 @@ import { cliContext } from "./context";
 
 /**
  * `cli export --run <id> | --experiment <id> --out <file>` and `cli import <file> [--json]`
- * (issue 18, docs/decisions/0026): run bundles. Export writes one gzip'd JSON file (a run with all
+ * (docs/decisions/0026): run bundles. Export writes one gzip'd JSON file (a run with all
  * its branches, or an experiment with all its runs, the response-cache entries their calls used,
  * template versions and a manifest with a content hash); import checks it and stores its runs
  * read-only ("Imported bundle"), so `cli replay --run <id>` reproduces them from the cache with

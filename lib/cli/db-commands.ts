@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 
 /**
- * `cli db migrate` and `cli db status` (issue 17, docs/shared-mode.md). With
+ * `cli db migrate` and `cli db status` (docs/shared-mode.md). With
  * `REFLEXION_DATABASE_URL=postgres://…` they apply / report the PostgreSQL migrations
  * (lib/db/pg-migrations, drizzle's migrator, under an advisory lock so two machines can run it at
  * once); on the embedded SQLite file they say that its migrations run when it is opened. The URL is

@@ -250,7 +250,7 @@ export function registerExperimentCommands(program: Command): void {
     .option("--json", "end with one summary line: {type: experiment-summary, …}")
     .option("--detach", "only record the experiment and queue its runs, print its id and return (a worker executes them; follow with `experiment show --id <id>`)")
     .option("--here", "shared mode: drive the runs in this process instead of handing them to the workers")
-    // Issue 16 (M2): the experiment's budget, split evenly over its runs (an arms-file arm's own "budget" wins).
+    // The experiment's budget, split evenly over its runs (an arms-file arm's own "budget" wins).
     .addOption(budgetOptions()[0])
     .addOption(budgetOptions()[1])
     .action(async (options: RunOptions) => {
@@ -264,7 +264,7 @@ export function registerExperimentCommands(program: Command): void {
         if (options.tasks !== BUILTIN_TASK_SET) {
           taskSet = (await context.service.importTaskSet(options.env, path.basename(options.tasks), readDatasetFile(options.tasks))).taskSet.id;
         }
-        // Issue 16: --actor-model / --evaluator-model / --reflector-model apply to every arm that names no model for the role.
+        // --actor-model / --evaluator-model / --reflector-model apply to every arm that names no model for the role.
         // --max-steps, like --trials, is the default of every arm that sets its own none.
         const arms = armsOf(options).map((arm) =>
           withRoleFlags(
@@ -333,7 +333,7 @@ export function registerExperimentCommands(program: Command): void {
           const record = await context.experiments.get(options.id);
           taskSet = (await context.service.importTaskSet(record.definition.environment, path.basename(options.tasks), readDatasetFile(options.tasks))).taskSet.id;
         }
-        // Issue 16: --budget-* continue budget-exhausted runs with their share of a new experiment budget.
+        // --budget-* continue budget-exhausted runs with their share of a new experiment budget.
         const record = await context.experiments.resume(options.id, { budget: budgetFromFlags(options), taskSet });
         const here = !sharedMode(context) || (options.here ?? false);
         if (!here) await handToWorkers(context, record.id);

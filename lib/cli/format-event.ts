@@ -46,7 +46,7 @@ export function formatEventLine(event: RunEvent): string | null {
       }
       const judge = event.data.judge;
       if (judge) {
-        // Issue 16 part 6: the LLM judge's per-criterion scores, one line each.
+        // The LLM judge's per-criterion scores, one line each.
         const relation = event.data.verdict === "pass" ? "≥" : "<";
         const asked = judge.attempts > 1 ? ` (asked ${judge.attempts} times: ${judge.firstProblem ?? "first answer unreadable"})` : "";
         const lines = judge.criteria.map((c) => `    - ${c.id} ×${c.weight}: ${c.rawScore}/5  ${clip(c.justification, MAX_OBSERVATION_CHARS)}`);
@@ -79,7 +79,7 @@ export function formatEventLine(event: RunEvent): string | null {
     case "run-resume":
       return `Resumed (${event.data.reason}).`;
     case "run-end":
-      // Issue 16: adaptive trials say why the run stopped before its trial budget.
+      // Adaptive trials say why the run stopped before its trial budget.
       return `Run ended: ${event.data.outcome} after ${event.data.trials} trial(s).${event.data.stopReason ? ` Stopped early (${event.data.stopReason}): ${event.data.stopDetail ?? ""}` : ""}`;
     case "budget-edit":
       return `Budget: ${budgetText(event.data.oldValue)} → ${budgetText(event.data.newValue)}.`;
@@ -93,7 +93,7 @@ export function formatEventLine(event: RunEvent): string | null {
   }
 }
 
-/** A budget in words (issue 16): `$0.05 / 20,000 tokens`, or `none`. */
+/** A budget in words: `$0.05 / 20,000 tokens`, or `none`. */
 function budgetText(budget: { usd?: number; tokens?: number } | null): string {
   if (!budget) return "none";
   return [budget.usd !== undefined ? `$${budget.usd}` : null, budget.tokens !== undefined ? `${budget.tokens.toLocaleString("en-US")} tokens` : null].filter((part) => part !== null).join(" / ");

@@ -11,7 +11,7 @@ import type { ServerContext } from "@/lib/server/app-context";
 import { cliContext } from "./context";
 
 /**
- * `cli import-logs <file-or-folder> [--json]` (issue 11): imports the authors'
+ * `cli import-logs <file-or-folder> [--json]`: imports the authors'
  * published logs (docs/decisions/0015). A folder imports every log found inside
  * (an ALFWorld run folder is one log; the test-accuracy log is skipped with
  * its reason). Per import it prints the label, runs, per-trial figures and

@@ -3,7 +3,7 @@ import type { DeadLetterRow, RetryResult } from "@/lib/domain/dead-letter-action
 import { positiveInt } from "./options";
 
 /**
- * `cli jobs dead-letters | retry <letter-id|--all> | discard <letter-id>` (issue 17): shared mode's
+ * `cli jobs dead-letters | retry <letter-id|--all> | discard <letter-id>`: shared mode's
  * dead letters — branch jobs that failed every attempt — listed, retried (the branch's job is
  * enqueued again under the same key and resumes from its log; a branch that ended, is paused or is
  * missing is refused with what to do) or discarded, as on `/jobs`. Ids may be shortened to their

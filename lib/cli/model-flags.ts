@@ -3,7 +3,7 @@ import { modelIdSchema, type RoleModelsRequest } from "@/lib/domain/config";
 import type { ArmInput } from "@/lib/domain/experiment";
 
 /**
- * The CLI's per-role model flags (issue 16 part 8), shared by `run` and `experiment run`:
+ * The CLI's per-role model flags, shared by `run` and `experiment run`:
  * `--actor-model`, `--evaluator-model`, `--reflector-model` (each `provider:model`);
  * `--model` keeps meaning every role. A role's flag wins over `--model` for that role.
  */

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { cliContext } from "./context";
 
 /**
- * `cli export-otlp --run <id> [--endpoint <url>] [--out file.jsonl]` (issue 18): the run's traces
+ * `cli export-otlp --run <id> [--endpoint <url>] [--out file.jsonl]`: the run's traces
  * built from its event log (lib/otel/**). `--out` writes OTLP JSON lines (one ExportTraceServiceRequest
  * per branch); otherwise the spans go as OTLP/HTTP protobuf to `--endpoint` or `REFLEXION_OTLP_ENDPOINT`,
  * with the headers of `REFLEXION_OTLP_HEADERS` (e.g. Langfuse's `Authorization=Basic …`).

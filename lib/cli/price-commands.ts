@@ -4,8 +4,8 @@ import { cliContext } from "./context";
 import { positiveNumber } from "./budget-flags";
 
 /**
- * `cli prices list [--all] [--json]` and `cli prices set <provider:model> --input <usd> --output <usd> [--cached <usd>] [--note <text>]`
- * (issue 16 part 3): the price table of the settings page, in the same database.
+ * `cli prices list [--all] [--json]` and `cli prices set <provider:model> --input <usd> --output <usd> [--cached <usd>] [--note <text>]`:
+ * the price table of the settings page, in the same database.
  * USD per 1M tokens; `set` appends a row dated now (older rows stay as history).
  */
 

@@ -5,7 +5,7 @@ import { testProviderConnection } from "@/lib/llm/providers/test-connection";
 import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 
 /**
- * `cli providers [--json] [--test <provider>] [--model <id>]` (issue 16 part 8): what the
+ * `cli providers [--json] [--test <provider>] [--model <id>]`: what the
  * settings page shows — each provider configured or not, the variables (names and
  * whether set, never values), base URL, models — and optionally one tiny test call.
  * Reads the same environment the web server would (`process.env`).

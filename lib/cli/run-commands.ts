@@ -41,7 +41,7 @@ interface RunOptions extends BudgetFlags {
   detach?: boolean;
   template?: string[];
   summarizeMemory?: number;
-  /** Issue 16: per-role models (lib/cli/model-flags.ts). */
+  /** Per-role models (lib/cli/model-flags.ts). */
   actorModel?: string;
   evaluatorModel?: string;
   reflectorModel?: string;
@@ -113,7 +113,7 @@ export function registerRunCommands(program: Command): void {
             maxStepsPerTrial: options.maxSteps,
             templateVersions: templateChoiceOf(options.template),
             memoryManagement: options.summarizeMemory === undefined ? undefined : { kind: "summarize", tokenBudget: options.summarizeMemory },
-            // Issue 16 (M2): --budget-*, --adaptive-*, --task-cost-ceiling, --warm-start, --write-memory.
+            // --budget-*, --adaptive-*, --task-cost-ceiling, --warm-start, --write-memory.
             ...runExtrasFromFlags(options),
             breakpoints: {
               afterReflection: options.breakAfter?.includes("reflection") ?? false,

@@ -13,7 +13,7 @@ import { registerOptimiseCommand } from "./optimise-command";
 import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 
 /**
- * `cli templates list|show|save|label|export|import` (issue 14): the template
+ * `cli templates list|show|save|label|export|import`: the template
  * library on the same database as the web app. Also the parsing of
  * `cli run --template role=<ref>` and of version references in `--arms-file`.
  */
@@ -34,7 +34,7 @@ export function templateChoiceOf(values: readonly string[] | undefined): Templat
 }
 
 /**
- * An `--arms-file` arm with its `templates` read as issue 14 allows: a value
+ * An `--arms-file` arm with its `templates` read as the template library allows: a value
  * without whitespace is a library version reference (`tv-…`, `<template>@<label>`,
  * `<template>@v<n>`, a template id) and moves to `templateVersions` (an explicit
  * `templateVersions` entry for the role wins); any other value stays template text,

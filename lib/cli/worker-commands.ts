@@ -41,7 +41,7 @@ export function registerWorkerCommands(program: Command): void {
       say(`${workers.owner}: executing queued runs from ${databaseLabel()}. Ctrl-C stops after the current steps (the runs stay queued).`);
       // A worker lives long: load the token counter's encoding now, not in the middle of its first run.
       preloadTokenizers();
-      // Issue 17: with REFLEXION_DATABASE_URL this process is a pg-boss worker (jobs fetched from PostgreSQL, on any machine).
+      // With REFLEXION_DATABASE_URL this process is a pg-boss worker (jobs fetched from PostgreSQL, on any machine).
       workers.start();
       if (workers instanceof QueueingWorkerPool) say(`pg-boss worker: at most ${workers.jobConcurrency} branch job(s) at once.`);
       const stop = async () => {
