@@ -3,7 +3,7 @@ import { environmentIdSchema } from "@/lib/domain/config";
 import { bundleManifestSchema } from "./format";
 
 /**
- * HTTP contract of run bundles (issue 18):
+ * HTTP contract of run bundles:
  * - `GET  /api/runs/:id/bundle`, `GET /api/experiments/:id/bundle` → the bundle file (application/gzip, attachment)
  * - `POST /api/bundles` — multipart `file` (or the raw file as the body, `x-file-name` header) → {@link bundleImportResponseSchema};
  *   a bad file answers 422 `invalid-dataset` saying what is wrong, and nothing is stored; a run that is here

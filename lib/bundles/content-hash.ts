@@ -4,7 +4,7 @@ import canonicalize from "canonicalize";
 /**
  * SHA-256 (hex) of the RFC 8785 (JSON Canonicalization Scheme) serialisation of `value`:
  * keys sorted, no whitespace, numbers in their shortest form — so the same content gets the
- * same hash on every machine whatever order its writer put the keys in (issue 18 manifests).
+ * same hash on every machine whatever order its writer put the keys in (bundle manifests).
  * @throws Error for a value JSON cannot hold (undefined at the top, a function, a cycle).
  */
 export function contentSha256(value: unknown): string {

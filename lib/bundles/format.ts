@@ -6,7 +6,7 @@ import { provenanceSchema } from "@/lib/domain/provenance";
 import { templateSchema, templateVersionSchema } from "@/lib/domain/template-library";
 
 /**
- * The run bundle format (issue 18, docs/decisions/0026-bundles-and-otlp.md): one gzip'd JSON file
+ * The run bundle format (docs/decisions/0026-bundles-and-otlp.md): one gzip'd JSON file
  * `{ manifest, content }` that carries a run (all its branches) or an experiment (all its runs) to
  * another machine. Every schema here is `.strict()` — an **allow-list**: a writer can only put in
  * the fields named below, and a reader refuses any other (so no API key, no base URL with

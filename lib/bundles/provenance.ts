@@ -7,7 +7,7 @@ import type { BundleManifest, BundleRun } from "./format";
 export const BUNDLE_LABEL = "Imported bundle";
 
 /**
- * The provenance of a run (or, with `run` null, an experiment) imported from a bundle (issue 18):
+ * The provenance of a run (or, with `run` null, an experiment) imported from a bundle:
  * kind `bundle`, the file name, the manifest's content hash, the year it was recorded, the
  * Actor's model, the branches that came in it (read-only here), and notes on where it came from —
  * including the provenance it had before (e.g. a paper-log import that was bundled again).

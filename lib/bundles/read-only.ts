@@ -5,8 +5,8 @@ import { READ_ONLY_BUNDLE_MESSAGE } from "@/lib/domain/provenance";
 import { assertForkable as assertPaperRunForkable, assertWritable as assertPaperRunWritable } from "@/lib/importers/read-only";
 
 /**
- * The read-only rule of imported runs, for both kinds of import: the authors' logs (issue 11,
- * lib/importers/read-only.ts) and run bundles (issue 18). Every branch that came in a bundle
+ * The read-only rule of imported runs, for both kinds of import: the authors' logs
+ * (lib/importers/read-only.ts) and run bundles. Every branch that came in a bundle
  * (`provenance.bundleBranchIds`; the root when absent) is a record: no pause, resume, cancel,
  * edits or breakpoints. Forks made here are ordinary branches.
  * @throws AppError("conflict") with the reason and what to do instead.

@@ -1,5 +1,5 @@
 /**
- * A second line of defence behind the bundle schemas' allow-list (issue 18): before a bundle or
+ * A second line of defence behind the bundle schemas' allow-list: before a bundle or
  * an OTLP file leaves, its text is searched for the values of secret-looking environment
  * variables (names with KEY, TOKEN, SECRET, PASSWORD, AUTH, HEADERS or CREDENTIAL, values of 12+
  * characters) and for URLs with credentials (`scheme://user:pass@host`). A hit refuses the export.

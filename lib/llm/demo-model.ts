@@ -188,8 +188,8 @@ export function withReflectionLessons(prompt: string, answer: string): string {
 }
 
 /**
- * The demo model's answer to the built-in memory summariser prompt (issue 14
- * part 5; lib/domain/memory-summary.ts): a prompt ending with
+ * The demo model's answer to the built-in memory summariser prompt
+ * (lib/domain/memory-summary.ts): a prompt ending with
  * {@link MEMORY_SUMMARY_PROMPT_END} whose numbered list follows
  * {@link MEMORY_SUMMARY_LIST_HEADER}. Answers `"Merged from N reflections: "`
  * and the first sentence of each (an earlier summary's without its prefix), in order, repeats

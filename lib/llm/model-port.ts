@@ -1,7 +1,5 @@
 // Over 400 lines: the one path every model call takes (stream, retries, parameter fallbacks, usage and
 // caching, errors in words), kept together so each call is recorded the same way.
-// Issue 16 (M1): cached input tokens recorded from usage (inputTokenDetails.cacheReadTokens / cacheWriteTokens);
-// Anthropic cache control on the request's stable prefix (ModelRequest.cachePrefixChars).
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { APICallError, streamText, wrapLanguageModel, type ModelMessage } from "ai";
 import type { ChatMessage, ModelUsage } from "@/lib/domain/events";
@@ -95,7 +93,7 @@ export interface ModelPortOptions {
   /** Clock for `latencyMs`, in ms. Default `performance.now`. */
   now?: () => number;
   /**
-   * Issue 17 part 3: provider limits at the call site (lib/llm/rate-limits). Every request of a call
+   * Provider limits at the call site (lib/llm/rate-limits). Every request of a call
    * (the SDK's retries included) waits for its permit; a 429 blocks the key for every worker.
    */
   rateLimiter?: CallRateLimiter | null;
@@ -133,7 +131,7 @@ const ANTHROPIC_CACHE_CONTROL = { anthropic: { cacheControl: { type: "ephemeral"
 
 /**
  * The request's messages for the AI SDK. For Anthropic, when the request names a stable
- * prefix (`cachePrefixChars`, issue 16 part 4) shorter than the first user message, that
+ * prefix (`cachePrefixChars`) shorter than the first user message, that
  * message is sent as two text parts — the prefix with cache control, then the rest — so
  * the provider caches the instructions and examples; the text is the same, only split.
  * Every other provider gets the messages as they are (OpenAI caches prefixes by itself).
@@ -253,7 +251,7 @@ export function createModelPort(options: ModelPortOptions = {}): StreamingModelP
         callOptions.onRetry({ attempt, delayMs: sdkRetryDelayMs(error, attempt), message });
       };
 
-      // Issue 17: the rate limiter (outermost, so waiting for a permit is not counted as time to first token).
+      // The rate limiter (outermost, so waiting for a permit is not counted as time to first token).
       const limiter = options.rateLimiter ? [rateLimitMiddleware(options.rateLimiter, { modelId, key: limiterKeyOf(modelId, target.apiKeyEnvVar ? env[target.apiKeyEnvVar] : null) })] : [];
       const model = wrapLanguageModel({
         model: baseModel,

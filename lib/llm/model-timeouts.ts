@@ -1,5 +1,5 @@
 /**
- * Time limits of a model call (issue: "model calls have no timeout"). Each
+ * Time limits of a model call, so a stalled provider cannot hang a run. Each
  * call has a time-to-first-token limit (from the request until the provider's
  * stream delivers its first part) and an idle limit between two stream parts;
  * both use the same number of seconds:

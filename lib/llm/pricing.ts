@@ -2,8 +2,8 @@ import type { PriceRow } from "@/lib/domain/prices";
 import { isDemoModel, parseModelId, splitModelId } from "@/lib/domain/model-id";
 
 /**
- * Model prices, for the cost recorded on each model call (issue 16 part 3;
- * docs/decisions/0024-costs-budgets-memory.md). List prices in USD per
+ * Model prices, for the cost recorded on each model call
+ * (docs/decisions/0024-costs-budgets-memory.md). List prices in USD per
  * 1 million tokens — input, output and cached input (tokens the provider served
  * from its prompt cache) — standard tier, no batch discounts.
  *

@@ -1,7 +1,7 @@
 import { APICallError, RetryError } from "ai";
 
 /**
- * Request parameters some providers reject (issue: real providers): stop
+ * Request parameters some providers reject: stop
  * sequences (OpenAI reasoning models), temperature (some reasoning models),
  * the max-tokens field (models that want another name). When a 400 names one,
  * the model port drops it and asks again — each parameter once per call, so a

@@ -29,7 +29,7 @@ import type { RunEventOf } from "@/lib/domain/events";
 import { isDemoModel, splitModelId } from "@/lib/domain/model-id";
 
 /**
- * Attribute builders per span kind (issue 18; shared/docs/scale-and-export.md §5.3). Every key is a
+ * Attribute builders per span kind (shared/docs/scale-and-export.md §5.3). Every key is a
  * constant of OpenInference (`@arizeai/openinference-semantic-conventions`) or of the OTel GenAI
  * conventions (`@opentelemetry/semantic-conventions/incubating`, Development status), plus a few
  * `reflexion.*` keys of ours. Values come only from the named event fields — an allow-list: nothing

@@ -5,7 +5,7 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { reflexionResource, spansOfBranch, type BranchLog } from "./trace-from-log";
 
 /**
- * The two sinks of the OTLP export (issue 18): OTLP/HTTP **protobuf** to a collector endpoint
+ * The two sinks of the OTLP export: OTLP/HTTP **protobuf** to a collector endpoint
  * (Phoenix `…/v1/traces` accepts protobuf only; Langfuse `…/api/public/otel/v1/traces` with its
  * Basic auth header) through the official `@opentelemetry/exporter-trace-otlp-proto`, and an OTLP
  * JSON-lines file (one `ExportTraceServiceRequest` per line, per the OTel file-exporter spec) with

@@ -6,7 +6,7 @@ import { sendOtlp, spansOfBranches, type OtlpTarget } from "./export";
 import type { BranchLog } from "./trace-from-log";
 
 /**
- * The optional live toggle (`REFLEXION_OTLP_LIVE=1`, issue 18; docs/decisions/0026): the engine's
+ * The optional live toggle (`REFLEXION_OTLP_LIVE=1`; docs/decisions/0026): the engine's
  * event log is wrapped so that after every append the branch's spans that are complete are sent to
  * the configured endpoint — model calls, tools and verdicts at once, a trial's CHAIN span once the
  * next trial starts or the run ends, the AGENT span when the branch ends, pauses or fails. The spans

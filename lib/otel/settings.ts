@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Server-side OTLP settings (issue 18), from the environment only — never from a request, so a
+ * Server-side OTLP settings, from the environment only — never from a request, so a
  * header with a key stays on the server:
  * - `REFLEXION_OTLP_ENDPOINT`: the collector's traces URL, e.g. Phoenix `http://127.0.0.1:6006/v1/traces`
  *   or Langfuse `https://cloud.langfuse.com/api/public/otel/v1/traces`;

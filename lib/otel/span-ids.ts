@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { HrTime } from "@opentelemetry/api";
 
 /**
- * Deterministic OTLP ids (issue 18): the same run exports the same trace and span ids on every
+ * Deterministic OTLP ids: the same run exports the same trace and span ids on every
  * machine and every time, so a re-export lands on the same trace in Phoenix or Langfuse and golden
  * files stay stable. Ids are hex prefixes of SHA-256 over the run, branch and a per-span key.
  */

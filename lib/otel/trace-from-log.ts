@@ -11,7 +11,7 @@ import { agentAttributes, evaluationResultEventAttributes, evaluatorAttributes, 
 import { durationOf, hrTimeOf, spanIdOf, traceIdOf } from "./span-ids";
 
 /**
- * OpenTelemetry spans built from a run's event log (issue 18; shared/docs/scale-and-export.md §5.3),
+ * OpenTelemetry spans built from a run's event log (shared/docs/scale-and-export.md §5.3),
  * so old runs and fully cached replays export as well as live ones. One trace per branch:
  *
  * - the branch → AGENT span (`invoke_agent <strategy>`), linked to its parent branch's AGENT span;

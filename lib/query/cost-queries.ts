@@ -5,7 +5,7 @@ import { memoryStoresResponseSchema } from "@/lib/domain/memory-store";
 import { priceTableResponseSchema, type NewPrice } from "@/lib/domain/prices";
 import { fetchJson } from "./fetch-json";
 
-/** Issue 16 (M2): the price table and the memory stores of the settings page. */
+/** The price table and the memory stores of the settings page. */
 
 /** Query key of the price table. */
 export const pricesKey = () => ["settings-prices"] as const;

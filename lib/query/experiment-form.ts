@@ -24,9 +24,9 @@ export interface ArmDraft {
   memoryWindow: string;
   /** Template library version ids per role (lib/domain/template-library.ts); missing or "" = the family's built-in. */
   templates?: Partial<Record<"actor" | "reflector", string>>;
-  /** Issue 16: a model and settings per role (empty fields = the arm's model, temperature 0, the family's limits). */
+  /** A model and settings per role (empty fields = the arm's model, temperature 0, the family's limits). */
   roleModels?: RoleModelDrafts;
-  /** Issue 16 (M2): budget, early stop and memory store fields of the arm. */
+  /** Budget, early stop and memory store fields of the arm. */
   extras?: RunExtrasDrafts;
 }
 

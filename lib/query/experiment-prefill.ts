@@ -7,7 +7,7 @@ import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { experimentQuery } from "./experiment-queries";
 
 /**
- * "Run these tasks yourself" (issue 11): the new-experiment form prefilled
+ * "Run these tasks yourself": the new-experiment form prefilled
  * from an experiment — usually one imported from the authors' logs — with the
  * same environment, task set and task ids, one arm per arm of theirs (same
  * strategy, the person's default model), so the new curve can be drawn beside

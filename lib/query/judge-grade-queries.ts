@@ -7,7 +7,7 @@ import { fetchJson } from "./fetch-json";
 /** Query keys of the judge-agreement view. */
 export const judgeGradeKeys = { all: ["judge-grades"] as const };
 
-/** `GET /api/judge-grades`: judged trials, grades and agreement (issue 16 part 6). */
+/** `GET /api/judge-grades`: judged trials, grades and agreement. */
 export const judgeGradesQuery = () =>
   queryOptions({
     queryKey: judgeGradeKeys.all,

@@ -95,7 +95,7 @@ export function usePauseRun(runId: string, branch: string | null = null) {
 export function useResumeRun(runId: string, branch: string | null = null) {
   const client = useQueryClient();
   return useMutation({
-    // Issue 16: `budget` replaces the run's budget before it resumes (a budget-exhausted run needs a higher one).
+    // `budget` replaces the run's budget before it resumes (a budget-exhausted run needs a higher one).
     mutationFn: (options: { step?: boolean; budget?: { usd?: number; tokens?: number } | null } | void) =>
       fetchJson(branchRoute(runId, "resume", branch), runDetailResponseSchema, {
         method: "POST",

@@ -9,7 +9,7 @@ import { ApiRequestError, fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
 
 /**
- * The paper's runs over HTTP (issue 11): the importable logs of the shared
+ * The paper's runs over HTTP: the importable logs of the shared
  * folder, importing them (by path or by upload, with upload progress) and the
  * reflections list. Import this file directly.
  */

@@ -4,7 +4,7 @@ import { queryOptions, useMutation } from "@tanstack/react-query";
 import { providersResponseSchema, providerTestResultSchema, type ProviderId, type ProviderTestResult } from "@/lib/domain/providers";
 import { fetchJson } from "./fetch-json";
 
-/** Query key of the settings page's provider list (issue 16). */
+/** Query key of the settings page's provider list. */
 export const providersKey = () => ["settings-providers"] as const;
 
 /**

@@ -1,7 +1,7 @@
 import type { RoleModelsRequest } from "@/lib/domain/config";
 
 /**
- * The forms' "a model per role" fields (issue 16 part 2) as typed, and the request's
+ * The forms' "a model per role" fields as typed, and the request's
  * `models` built from them. Pure, so the new-run form and the experiment arms share it.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The "Budget, early stop and memory" fields (components/costs/run-extras-fields.tsx) as typed,
- * turned into create-run / arm fields (issue 16: budget, adaptiveTrials, warmStart, writeMemory). Pure.
+ * turned into create-run / arm fields (budget, adaptiveTrials, warmStart, writeMemory). Pure.
  */
 
 /** The fields as typed (strings, so half-typed numbers survive). */

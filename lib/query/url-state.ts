@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The moment of a run a link names (issue 15 part 5, docs/decisions/0021):
+ * The moment of a run a link names (docs/decisions/0021):
  * `/runs/:id?branch=<branch id>&cursor=<events shown>&node=<event id>` and, in a
  * lesson, `/lessons/:id?step=<1-based step>&present=1` (plus the run's keys).
  * Pure parse / serialise helpers; the page keeps them in sync with the run UI

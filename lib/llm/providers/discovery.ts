@@ -20,7 +20,7 @@ import {
 } from "./model-lists";
 
 /**
- * Reads each configured provider's own model list (issue 16 part 1): OpenAI and
+ * Reads each configured provider's own model list: OpenAI and
  * OpenAI-compatible `GET {base}/models`, Anthropic `GET {base}/models`, Google
  * `GET {base}/models`, Ollama `GET {root}/api/tags`. Key-holding module: keys go
  * only into request headers (never a URL), and every error message is scrubbed of

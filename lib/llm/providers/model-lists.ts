@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Parsers for the providers' model-list responses (issue 16 part 1). Pure: they take
+ * Parsers for the providers' model-list responses. Pure: they take
  * the parsed JSON body and return the provider's own model names, in the order given,
  * deduplicated. Unknown fields are ignored; a body of the wrong shape throws a
  * `ZodError` (the caller reports "unexpected reply").

@@ -20,7 +20,7 @@ import { listProviderModels, type ListOptions, type ModelListResult } from "./di
 
 /**
  * What the settings page, `GET /api/models` and `cli providers` show about each
- * provider (issue 16 part 1): configured or not, the variables to set (names and
+ * provider: configured or not, the variables to set (names and
  * whether set — never values), the base URL in force (credentials stripped), the
  * models it offers and where that list came from. The model picker of every form
  * reads the same lists through {@link listModelOptions}.
@@ -35,7 +35,7 @@ export const PROVIDER_TITLES: Record<ConfigurableProvider, string> = {
   compatible: "OpenAI-compatible server",
 };
 
-/** What each provider does about prompt caching (issue 16 part 4; decision 0023). */
+/** What each provider does about prompt caching (decision 0023). */
 export const CACHING_NOTES: Record<ConfigurableProvider, string> = {
   openai: "Automatic prefix caching (prompts ≥ 1,024 tokens); cached tokens are read from usage and priced at the cached rate.",
   anthropic: "Cache control is set on the stable prompt prefix (instructions and few-shot examples); cache reads and writes are recorded.",

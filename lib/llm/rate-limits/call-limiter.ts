@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimite
 import { limitFor, type RateLimit, type RateLimitTable } from "./config";
 
 /**
- * The call-site limiter (issue 17 part 3, docs/scale-and-export.md §2.4 "Provider limits at the
+ * The call-site limiter (docs/scale-and-export.md §2.4 "Provider limits at the
  * call site"): before each provider request — every SDK retry included — a call takes a permit
  * for its key (`provider:model|key-id`, the key id a hash of the API key, never the key):
  * a request point, its estimated tokens and a slot in flight, waiting while any is used up; and a

@@ -3,7 +3,7 @@ import { splitModelId } from "@/lib/domain/model-id";
 import { describeIssues } from "@/lib/domain/describe-issues";
 
 /**
- * Provider limits enforced at the call site (issue 17 part 3): per provider + model + API key,
+ * Provider limits enforced at the call site: per provider + model + API key,
  * requests and tokens per window and calls in flight, shared by every worker in shared mode.
  *
  * `REFLEXION_RATE_LIMITS` is a JSON object from a pattern to its limits. A pattern is a model id

@@ -7,7 +7,7 @@ import { createMemoryCallLimiter, createPostgresCallLimiter, type CallPermit, ty
 import { parseRateLimits } from "./config";
 
 /**
- * The call-site limiter this process uses (issue 17 part 3):
+ * The call-site limiter this process uses:
  * - shared mode (`REFLEXION_DATABASE_URL=postgres://…`): counters in that database, so the limits
  *   of `REFLEXION_RATE_LIMITS` and every 429's `Retry-After` hold across all workers — even with
  *   no limits configured, a 429 blocks its key for everyone;
