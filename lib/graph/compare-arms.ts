@@ -185,7 +185,7 @@ export function cellView(cell: Pick<ExperimentCell, "solvedAtTrial" | "outcome" 
   if (cell.outcome === "cancelled") return { text: "cancelled", tone: "cancelled", description: `Cancelled after ${cell.trials} ${cell.trials === 1 ? "trial" : "trials"}` };
   if (cell.status === "error") return { text: "error", tone: "error", description: "The run stopped with an error; open it to read why" };
   if (cell.status === "paused") return { text: "paused", tone: "paused", description: "Paused (e.g. a provider error); open it or press Resume" };
-  // Issue 16: the run's budget is spent; the experiment continues with a larger budget.
+  // The run's budget is spent; the experiment continues with a larger budget.
   if (cell.status === "budget-exhausted") return { text: "budget", tone: "paused", description: "Budget exhausted: continue the experiment with a larger budget" };
   if (cell.status === "queued") return { text: "queued", tone: "live", description: "Waiting for a free worker" };
   if (isLiveStatus(cell.status)) {

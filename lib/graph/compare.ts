@@ -3,7 +3,7 @@ import type { MemoryItem } from "@/lib/domain/events";
 import type { StepView, TrialView } from "@/lib/domain/fold-run";
 
 /**
- * Pure rules of the compare view (issue 10, part 4): trial lanes of two or
+ * Pure rules of the compare view: trial lanes of two or
  * more runs aligned by trial number, the first step where their trajectories
  * diverge, a step-aligned diff between consecutive trials of one run (with
  * loops flagged), and the episodic-memory diff across trials. Text diffs use

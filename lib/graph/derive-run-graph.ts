@@ -202,7 +202,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
         evaluatorKind: evaluation.evaluatorKind,
         oracle: evaluation.oracle,
         ...codeField(code && codeVerdictView(trialView, evaluation)),
-        // Issue 16 part 6: an LLM judge's per-criterion scores.
+        // An LLM judge's per-criterion scores.
         ...(evaluation.judge
           ? {
               judge: {

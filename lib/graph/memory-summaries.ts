@@ -1,7 +1,7 @@
 import type { EventData, RunEvent } from "@/lib/domain/events";
 
 /**
- * The `memory-summary` events of a branch path (issue 14 part 5: the
+ * The `memory-summary` events of a branch path (the
  * reflections merged into one by the Self-Reflection model with the run's
  * summariser template when they exceeded the token budget), oldest first,
  * for the memory panel's before/after view. Pure.

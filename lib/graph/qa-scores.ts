@@ -9,7 +9,7 @@ export interface F1Scores {
 }
 
 /**
- * The inspector's QA evaluation view (issue 13 part 4): the answer and the gold
+ * The inspector's QA evaluation view: the answer and the gold
  * answer, EM, and F1 / precision / recall as `hotpot_evaluate_v1.py` computes
  * them (lib/environments/qa/f1.ts). Evaluations recorded since decision 0020
  * carry them in `evaluation-end.details`; older runs and runs imported from the

@@ -1,7 +1,7 @@
 import type { RunEvent } from "@/lib/domain/events";
 
 /**
- * Replay of a recorded branch at class speed (issue 15 part 1, docs/decisions/0021).
+ * Replay of a recorded branch at class speed (docs/decisions/0021).
  *
  * A **cursor** is a number of events: the views show the projection of the log's
  * prefix `events.slice(0, cursor)` — the same fold and graph derivation the live

@@ -6,7 +6,7 @@ import type { RunEvent } from "@/lib/domain/events";
  * every `prompt-edit` of that role logged before the call applied (a branch
  * path's log carries its parent's edits up to the fork, then its own). A
  * Self-Reflection call that wrote a `memory-summary` used the run's
- * summariser template instead (issue 14 part 5). Pure.
+ * summariser template instead. Pure.
  */
 
 /** The template a call used and how it came to be in force. */

@@ -1,5 +1,5 @@
 /**
- * How the UI shows large model and environment text (issue 12, part 8):
+ * How the UI shows large model and environment text:
  * observations, completions, reflections and prompts above a size are shown
  * collapsed with "show more", and base64 payloads and data URIs are shown as
  * placeholders with their size. Pure functions over strings: the log keeps the

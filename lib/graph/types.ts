@@ -125,7 +125,7 @@ export type EvaluationNodeData = {
   oracle: boolean;
   /** Code runs only: the internal verdict beside the hidden tests' one, and the false-positive flag. */
   code?: CodeVerdictView;
-  /** LLM-judge evaluations only (`open`, issue 16 part 6): the weighted score against the threshold and a score per criterion (0–1). */
+  /** LLM-judge evaluations only (`open`): the weighted score against the threshold and a score per criterion (0–1). */
   judge?: JudgeVerdictView;
 };
 
@@ -256,7 +256,7 @@ export type CodeVerdictView = {
   hidden: HiddenVerdictView | null;
   /** Internal tests passed, hidden tests failed: the loop stopped on a wrong program. */
   falsePositive: boolean;
-  /** The internal verdict passed vacuously: the suite was empty (`evaluation-end.details.vacuous`; logs before issue 12). */
+  /** The internal verdict passed vacuously: the suite was empty (`evaluation-end.details.vacuous`; only in logs recorded before an empty suite was judged `fail`). */
   vacuous: boolean;
   /** No runnable internal test checked the implementation, so the internal verdict is `fail` (`evaluation-end.details.untested`). */
   untested: boolean;
@@ -267,7 +267,7 @@ export type CodeTrialView = {
   internal: "pass" | "fail" | null;
   hidden: HiddenVerdictView | null;
   falsePositive: boolean;
-  /** The internal verdict passed vacuously (an empty suite; logs before issue 12). */
+  /** The internal verdict passed vacuously (an empty suite; only in logs recorded before an empty suite was judged `fail`). */
   vacuous: boolean;
   /** No runnable internal test checked the trial's implementation (`evaluation-end.details.untested`). */
   untested: boolean;

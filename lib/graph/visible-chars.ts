@@ -1,6 +1,6 @@
 /**
- * Makes invisible and confusable characters in answers visible (issue 13 part 4;
- * decision 0020). EM and F1 compare answers after the official normalisation
+ * Makes invisible and confusable characters in answers visible
+ * (decision 0020). EM and F1 compare answers after the official normalisation
  * (lib/environments/qa/exact-match.ts), which keeps every non-ASCII character:
  * a zero-width space, a no-break space or a Unicode dash or quote makes two
  * answers that look alike differ. The inspector draws each such character as a

@@ -18,7 +18,7 @@ import { provenanceOf } from "./provenance-of";
 import type { MappedLog, TaskSetRef } from "./types";
 
 /**
- * Imports the authors' published logs (issue 11; docs/decisions/0015): each log
+ * Imports the authors' published logs (docs/decisions/0015): each log
  * becomes one experiment with one arm and one read-only run per question /
  * environment / problem, stored in one transaction (`RunStore.importExperiment`),
  * so a bad file imports nothing. Importing a source again returns the existing

@@ -5,7 +5,7 @@ import { READ_ONLY_MESSAGE } from "@/lib/domain/provenance";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /**
- * The read-only rule of imported runs (issue 11, docs/decisions/0015): the root
+ * The read-only rule of imported runs (docs/decisions/0015): the root
  * branch of a run whose config carries a provenance is the authors' record and
  * never changes (no pause, resume, cancel, edits or breakpoints); forks of it
  * are ordinary branches. Only HotpotQA imports can be forked: ALFWorld and

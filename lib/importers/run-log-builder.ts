@@ -8,7 +8,7 @@ import { materializeEvent } from "@/lib/db/validate-event";
 import { PAPER_LOG_CALL_PREFIX } from "@/lib/domain/provenance";
 
 /**
- * Writes the event log of one imported run (issue 11, docs/decisions/0015) in
+ * Writes the event log of one imported run (docs/decisions/0015) in
  * the order the engine writes a live run (lib/engine/run-engine.ts):
  * `trial-start` → steps (`step-thought`, `step-action`, `step-observation`, all
  * with `callId: null`: no call of ours produced them) → `evaluation-end`,

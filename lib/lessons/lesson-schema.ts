@@ -2,7 +2,7 @@ import { z } from "zod";
 import { environmentIdSchema, strategySchema } from "@/lib/domain/config";
 
 /**
- * Lessons as data (issue 15 part 2, docs/decisions/0021): a lesson is a sequence of
+ * Lessons as data (docs/decisions/0021): a lesson is a sequence of
  * steps over one run — narration in Markdown, the nodes to spotlight, a cursor
  * position, and optionally a prediction to make before the answer is revealed.
  * Files live in `lessons/*.md` (YAML front matter holding the whole lesson; the
@@ -62,7 +62,7 @@ const questionBase = {
 };
 
 /**
- * A prediction (issue 15 part 3; Crouch et al. 2004, teaching-mode.md §1.3): asked with the
+ * A prediction (Crouch et al. 2004, teaching-mode.md §1.3): asked with the
  * cursor *before* the answer; choices and the answer are derived from the run's log
  * (lib/lessons/predictions.ts), never typed by hand where the log can tell.
  * - `evaluator-verdict`: will the Evaluator pass trial `trial`? (`tests: hidden` — code: will the hidden tests pass?)

@@ -3,7 +3,7 @@ import type { LessonQuestion } from "./lesson-schema";
 import { findLessonEvent, LessonResolveError } from "./resolve-lesson";
 
 /**
- * Predict, then reveal (issue 15 part 3): a lesson question's choices, its answer and
+ * Predict, then reveal: a lesson question's choices, its answer and
  * the cursor that reveals it, all derived from the run's log — a lesson file names
  * only what to ask. Pure.
  */

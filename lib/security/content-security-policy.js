@@ -1,6 +1,6 @@
 /**
  * The Content-Security-Policy (and companion headers) every page and API
- * response carries (issue 12, part 8). Plain JavaScript with JSDoc types so
+ * response carries. Plain JavaScript with JSDoc types so
  * next.config.js can import it as it is.
  *
  * Why this policy (decision 0017):

@@ -26,7 +26,7 @@ import { describeIssues } from "@/lib/domain/describe-issues";
  *   signature and docstring; lines with `assert` that parse are kept, at most 5.
  *   A block with no runnable test is asked for again (at most
  *   `MAX_INTERNAL_TEST_ASKS` in all); an implementation no internal test checked
- *   is judged `fail` (untested), never a vacuous pass (issue 12, part 7).
+ *   is judged `fail` (untested), never a vacuous pass.
  * - Each trial's last step (`Implement`): the Actor writes the implementation;
  *   the internal tests run in the sandbox; the feedback is the observation.
  * - Evaluator: the internal tests' verdict (all pass → the loop stops). The

@@ -88,7 +88,7 @@ export class CodeEpisode implements Episode {
     }
     const implementation = action.action.argument;
     const tests = await runInternalTests(this.task, implementation, this.internalTests ?? [], this.sandbox);
-    // An empty suite checks nothing: untested is not passed (no vacuous pass, issue 12 part 7).
+    // An empty suite checks nothing: untested is not passed (no vacuous pass).
     const verdict = tests.length > 0 && tests.every((test) => test.status === "pass") ? "pass" : "fail";
     const state: CodeInternalRunState = { kind: "code-internal-run", language, implementation, verdict, tests };
     this.lastRun = state;

@@ -204,7 +204,7 @@ export function renderRequest(kind: "tests" | "implementation" | "improved", sig
 /**
  * The feedback (observation and Evaluator feedback) for an implementation that
  * no internal test checked: the tests were asked for and none was runnable.
- * Such an implementation is judged `fail`, never a vacuous pass (issue 12, part 7).
+ * Such an implementation is judged `fail`, never a vacuous pass.
  */
 export const UNTESTED_FEEDBACK =
   "No runnable internal test was written, so this implementation could not be checked: it is not counted as passing its internal tests";

@@ -1,5 +1,5 @@
 /**
- * The demo model's scripts for the built-in open tasks (issue 16 part 6): a scripted stand-in,
+ * The demo model's scripts for the built-in open tasks: a scripted stand-in,
  * not an LLM. Per task: the Actor's first draft (`naive`, which misses one criterion), the better
  * answer it gives once its memory holds every `lessonKeywords` entry (`informed`), what its
  * Self-Reflection writes for each criterion the judge scored low (`lessons`), and the checks the

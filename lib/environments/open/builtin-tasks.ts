@@ -1,7 +1,7 @@
 import type { OpenTask } from "./task";
 
 /**
- * The built-in open tasks (issue 16 part 6), written by us for this project: everyday writing
+ * The built-in open tasks, written by us for this project: everyday writing
  * with no exact answer, each with a rubric of weighted criteria and a pass threshold. The bridge,
  * the lamp shop, the Notes app and the people are invented. The demo model's scripts for them
  * are in builtin-demo-scripts.ts.

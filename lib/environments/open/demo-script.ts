@@ -6,7 +6,7 @@ import { ANSWER_CLOSE, ANSWER_OPEN, JUDGE_INSTRUCTION, OPEN_END_OF_EXAMPLES } fr
 import type { OpenTask } from "./task";
 
 /**
- * The offline demo model's script book for the built-in open tasks (issue 16 part 6): a scripted
+ * The offline demo model's script book for the built-in open tasks: a scripted
  * stand-in, not an LLM, that plays all three roles.
  * - **Actor** (prompt ends with `Thought n:`): its first draft misses one criterion; it gives the
  *   better answer once the memory block (after `(END OF EXAMPLES)`, before the task) holds every

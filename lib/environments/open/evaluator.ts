@@ -5,7 +5,7 @@ import { buildJudgeMessages, buildJudgeReask, openJudgeTemplate, renderJudgeFeed
 import type { OpenTask } from "./task";
 
 /**
- * The `open` family's Evaluator (issue 16 part 6): an LLM judge scores the answer on each
+ * The `open` family's Evaluator: an LLM judge scores the answer on each
  * rubric criterion (0–5 with a one-line justification, JSON), the weighted score against the
  * rubric's threshold is the verdict. An unreadable answer is asked again once (the first
  * exchange and the problem are in the second prompt); a second unreadable answer throws

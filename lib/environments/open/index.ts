@@ -20,7 +20,7 @@ import { openTaskTitle, parseOpenTask, rubricSummary, type OpenTask } from "./ta
 export const OPEN_DEFAULT_STEPS = 2;
 
 /**
- * The `open` family (issue 16 part 6; docs/decisions/0025-llm-judge-open-tasks.md): open tasks
+ * The `open` family (docs/decisions/0025-llm-judge-open-tasks.md): open tasks
  * with a rubric, judged by a model. The Actor answers in one ReAct step (`Finish[answer]`); the
  * Evaluator asks the judge model (role `evaluator`, through the engine's {@link EvaluationContext})
  * to score each criterion, and passes the trial when the weighted score reaches the threshold —

@@ -5,7 +5,7 @@ import { findLineLabel, takeTaggedBlocks } from "@/lib/domain/linear-text";
 import type { OpenTask } from "./task";
 
 /**
- * Prompts of the `open` family (issue 16 part 6), all written by us for this project. The
+ * Prompts of the `open` family, all written by us for this project. The
  * Actor keeps the ReAct shape with one action: `Thought 1: <plan>` then `Action 1: Finish[<the
  * whole answer>]` (the answer may span lines and ends at the last `]`); anything else is an
  * invalid action and the trial's second step asks again. The Actor never sees the rubric or the

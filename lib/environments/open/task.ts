@@ -5,7 +5,7 @@ import { describeIssues } from "@/lib/domain/describe-issues";
 import { rubricSchema } from "@/lib/domain/judge";
 
 /**
- * An open task (issue 16 part 6): a prompt with no exact answer, optional notes for the judge,
+ * An open task: a prompt with no exact answer, optional notes for the judge,
  * and the rubric the LLM judge scores the answer by (lib/domain/judge.ts). Written by us; the
  * shape is ours (no public dataset has it).
  */
