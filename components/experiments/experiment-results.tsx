@@ -248,7 +248,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
           arms={summary.arms}
           environment={environment}
           endLabelMax={summary.experiment.provenance ? 26 : undefined}
-          paperNotes={summary.arms.map((arm) => paperCurveNotes(summary.experiment.provenance, environment, arm))}
+          paperNotes={summary.arms.map((arm) => paperCurveNotes(summary.experiment.provenance, familyDescriptor(environment).paperLogCurves, arm))}
         />
         <p className="mt-3 text-xs text-slate-600" data-testid="metric-explanation">
           {metricExplanation(environment)}

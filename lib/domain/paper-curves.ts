@@ -1,5 +1,4 @@
 import type { ArmResult } from "./experiment";
-import type { EnvironmentId } from "./config";
 import type { Provenance } from "./provenance";
 
 /**
@@ -15,29 +14,38 @@ export interface PaperCurveNotes {
   reported: { trial: number; solved: number; tasks: number; label: string } | null;
 }
 
-/** Programming logs whose iterations are counted from the reflections (lib/importers/log-catalog.ts notes). */
-const INFERRED_ITERATIONS = /Iterations = reflections \+ 1/;
+/**
+ * What one family's published logs need said about their curves: the family descriptor's
+ * `paperLogCurves` (lib/environments/<family>/descriptor.ts), passed in by the callers, since
+ * lib/domain does not read the families.
+ */
+export interface PaperLogCurveRules {
+  /**
+   * Logs that record each task's final verdict only, recognised by a provenance note
+   * (lib/importers/log-catalog.ts): the trial of first success is inferred, so every point before
+   * the last trial is unrecorded, with `note` saying why. Null: the family's logs record every trial.
+   */
+  inferredTrials: { noteMatches: RegExp; note: string } | null;
+  /** The points the paper itself reports on the curves of logs whose provenance source matches `sourceMatches`. */
+  reportedPoints: ReadonlyArray<{ sourceMatches: RegExp } & NonNullable<PaperCurveNotes["reported"]>>;
+}
+
+/** No notes: an experiment run here, or logs that need none. */
+const NO_NOTES: PaperCurveNotes = { unrecorded: null, reported: null };
 
 /**
- * The notes of one imported arm, or none for an experiment run here.
- * - Programming Reflexion logs record each problem's final solution and verdict only: the trial of
- *   first success is inferred from the number of reflections, so every point before the last trial
- *   is unrecorded.
- * - ALFWorld ReAct + Reflexion (`reflexion_run_logs`): the paper reports 130 of 134 environments
- *   solved by trial 12 (Shinn et al. 2023, §4.1 and Fig. 3), while the logs go on to trial 15.
+ * The notes of one imported arm under its family's `rules`, or none for an experiment run here.
+ * An arm with inferred trials gets no reported point: the paper's point would sit on inferred data.
  */
-export function paperCurveNotes(provenance: Provenance | null, environment: EnvironmentId, arm: Pick<ArmResult, "trials" | "tasks" | "successByTrial">): PaperCurveNotes {
-  const none: PaperCurveNotes = { unrecorded: null, reported: null };
-  if (!provenance || provenance.kind !== "paper-log") return none;
+export function paperCurveNotes(provenance: Provenance | null, rules: PaperLogCurveRules, arm: Pick<ArmResult, "trials" | "tasks" | "successByTrial">): PaperCurveNotes {
+  if (!provenance || provenance.kind !== "paper-log") return NO_NOTES;
   const trials = arm.successByTrial.length;
-  if (environment === "code" && trials > 1 && provenance.notes.some((note) => INFERRED_ITERATIONS.test(note))) {
-    return {
-      unrecorded: { fromTrial: 1, toTrial: trials - 1, note: "not recorded in the logs: the trial of first success is inferred from the number of reflections (only the final verdict was published)." },
-      reported: null,
-    };
+  const inferred = rules.inferredTrials;
+  if (inferred && trials > 1 && provenance.notes.some((note) => inferred.noteMatches.test(note))) {
+    return { unrecorded: { fromTrial: 1, toTrial: trials - 1, note: inferred.note }, reported: null };
   }
-  if (environment === "household" && /reflexion_run_logs/.test(provenance.source)) {
-    return { unrecorded: null, reported: { trial: 12, solved: 130, tasks: 134, label: "paper: 130/134 by trial 12" } };
-  }
-  return none;
+  const point = rules.reportedPoints.find((candidate) => candidate.sourceMatches.test(provenance.source));
+  if (!point) return NO_NOTES;
+  const { sourceMatches: _sourceMatches, ...reported } = point;
+  return { unrecorded: null, reported };
 }

@@ -1,4 +1,5 @@
 import type { EnvironmentId, Strategy } from "@/lib/domain/config";
+import type { PaperLogCurveRules } from "@/lib/domain/paper-curves";
 
 /**
  * What the app knows about a task family that is pure data: names, the metric and how honest it
@@ -85,6 +86,12 @@ export interface FamilyDescriptor {
   paperLogName: string;
   /** Why an imported run of the paper's logs of this family cannot be forked; null: it can be. */
   paperLogNotForkable: string | null;
+  /**
+   * What the curves of this family's imported paper logs must say about themselves
+   * (docs/decisions/0031): trials the logs do not record, and the points the paper reports.
+   * Read through lib/domain/paper-curves.ts `paperCurveNotes`.
+   */
+  paperLogCurves: PaperLogCurveRules;
   /** Where the family's built-in prompts come from (the template library's "source"). */
   templateSource: string;
   /** Texts of the new-run form. */

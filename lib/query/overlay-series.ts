@@ -1,6 +1,7 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import type { ArmResult, ExperimentSummary } from "@/lib/domain/experiment";
 import { paperCurveNotes, type PaperCurveNotes } from "@/lib/domain/paper-curves";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 import { finalReachedAtTrial } from "@/lib/graph/compare-arms";
 
 /**
@@ -70,7 +71,7 @@ export function overlaySeries(summaries: readonly ExperimentSummary[]): OverlayS
       environment: summary.experiment.definition.environment,
       recorded: summary.experiment.provenance !== null,
       arm,
-      paperNotes: paperCurveNotes(summary.experiment.provenance, summary.experiment.definition.environment, arm),
+      paperNotes: paperCurveNotes(summary.experiment.provenance, familyDescriptor(summary.experiment.definition.environment).paperLogCurves, arm),
     })),
   );
   const prefix = sharedLabelPrefix(all.map((entry) => entry.arm.label));

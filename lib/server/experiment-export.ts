@@ -10,6 +10,7 @@ import type { ExperimentService } from "./experiment-service";
 import { latexTables, markdownTables } from "@/lib/domain/experiment-tables";
 import { costEffectivenessSvg, successCurveSvg } from "@/lib/graph/experiment-figures";
 import { paperCurveNotes } from "@/lib/domain/paper-curves";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /** Export formats: trial rows (csv), summary and rows (json), every event (events), tables (md, latex), figures (svg). */
 export const EXPERIMENT_EXPORT_FORMATS = ["csv", "json", "events", "md", "latex", "svg"] as const;
@@ -94,7 +95,7 @@ export class ExperimentExport {
     const summary = await this.experiments.summary(id);
     if (figure === "cost") return costEffectivenessSvg(summary);
     // Imported paper runs: points their logs do not record are drawn dashed, the paper's reported point marked.
-    const notes = summary.arms.map((arm) => ({ arm, notes: paperCurveNotes(summary.experiment.provenance, summary.experiment.definition.environment, arm) }));
+    const notes = summary.arms.map((arm) => ({ arm, notes: paperCurveNotes(summary.experiment.provenance, familyDescriptor(summary.experiment.definition.environment).paperLogCurves, arm) }));
     return successCurveSvg(summary, {
       unrecorded: notes.flatMap(({ arm, notes: n }) => (n.unrecorded ? [{ arm: arm.label, ...n.unrecorded }] : [])),
       marks: notes.flatMap(({ notes: n }) => (n.reported ? [{ trial: n.reported.trial, percent: (100 * n.reported.solved) / n.reported.tasks, label: n.reported.label }] : [])),

@@ -4,22 +4,32 @@ import type { Provenance } from "@/lib/domain/provenance";
 import { curveKey, gapKey, successCurveRows, withUnrecordedSpans } from "@/lib/graph/compare-arms";
 import { successCurveSvg } from "@/lib/graph/experiment-figures";
 import { experimentSummarySchema } from "@/lib/domain/experiment";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 
 const provenance = (source: string, notes: string[]): Provenance => ({ kind: "paper-log", label: "x", source, recordedBy: "authors", year: 2023, model: "gpt-4", notes, logSummary: null });
 const arm = (successByTrial: number[], tasks: number) => ({ trials: successByTrial.length, tasks, successByTrial });
+const code = familyDescriptor("code").paperLogCurves;
+const household = familyDescriptor("household").paperLogCurves;
 
 describe("the paper's runs, honestly", () => {
   it("a programming Reflexion log records only the final verdict: every earlier point is unrecorded", () => {
-    const notes = paperCurveNotes(provenance("reflexion/programming_runs/root/reflexion_humaneval_py_pass_at_1/x.jsonl", ["Iterations = reflections + 1 (the loop stops when the internal tests pass)."]), "code", arm([100, 120, 130], 164));
+    const notes = paperCurveNotes(provenance("reflexion/programming_runs/root/reflexion_humaneval_py_pass_at_1/x.jsonl", ["Iterations = reflections + 1 (the loop stops when the internal tests pass)."]), code, arm([100, 120, 130], 164));
     expect(notes.unrecorded).toMatchObject({ fromTrial: 1, toTrial: 2 });
     expect(notes.reported).toBeNull();
-    expect(paperCurveNotes(null, "code", arm([1, 2], 3))).toEqual({ unrecorded: null, reported: null });
+    expect(paperCurveNotes(null, code, arm([1, 2], 3))).toEqual({ unrecorded: null, reported: null });
   });
 
   it("the ALFWorld Reflexion run carries the paper's reported 130/134 at trial 12", () => {
-    const notes = paperCurveNotes(provenance("reflexion/noahshinn-reflexion/alfworld_runs/root/reflexion_run_logs", []), "household", arm([84, 100], 134));
+    const notes = paperCurveNotes(provenance("reflexion/noahshinn-reflexion/alfworld_runs/root/reflexion_run_logs", []), household, arm([84, 100], 134));
     expect(notes.reported).toEqual({ trial: 12, solved: 130, tasks: 134, label: "paper: 130/134 by trial 12" });
-    expect(paperCurveNotes(provenance("reflexion/noahshinn-reflexion/alfworld_runs/root/base_run_logs", []), "household", arm([84], 134)).reported).toBeNull();
+    expect(paperCurveNotes(provenance("reflexion/noahshinn-reflexion/alfworld_runs/root/base_run_logs", []), household, arm([84], 134)).reported).toBeNull();
+  });
+
+  it("other families' logs carry no notes, whatever their provenance says", () => {
+    const inferred = provenance("reflexion/programming_runs/root/x.jsonl", ["Iterations = reflections + 1 (the loop stops when the internal tests pass)."]);
+    expect(paperCurveNotes(inferred, household, arm([1, 2], 3))).toEqual({ unrecorded: null, reported: null });
+    expect(paperCurveNotes(provenance("alfworld_runs/root/reflexion_run_logs", []), code, arm([1, 2], 3))).toEqual({ unrecorded: null, reported: null });
+    expect(paperCurveNotes(inferred, familyDescriptor("qa").paperLogCurves, arm([1, 2], 3))).toEqual({ unrecorded: null, reported: null });
   });
 
   it("moves unrecorded points off the line onto a dashed gap that joins the first recorded point", () => {

@@ -38,6 +38,15 @@ export const codeDescriptor: FamilyDescriptor = {
   },
   paperLogName: "Programming (HumanEval, MBPP, Rust ablation; GPT-4)",
   paperLogNotForkable: "the programming logs keep only the final program, and this app does not run the logged tests",
+  // The Reflexion programming logs record each problem's final solution and verdict only; the
+  // importer counts iterations from the reflections and says so in a provenance note.
+  paperLogCurves: {
+    inferredTrials: {
+      noteMatches: /Iterations = reflections \+ 1/,
+      note: "not recorded in the logs: the trial of first success is inferred from the number of reflections (only the final verdict was published).",
+    },
+    reportedPoints: [],
+  },
   templateSource: "ours, after the Reflexion paper's programming prompts (programming_runs/generators/py_generate.py): lib/environments/code/prompts.ts",
   texts: {
     runIntro:

@@ -31,6 +31,12 @@ export const householdDescriptor: FamilyDescriptor = {
   strategyHints: {},
   paperLogName: "ALFWorld (decision making, text-davinci-003)",
   paperLogNotForkable: "the ALFWorld logs do not include the environment's scene (only success and reflections per trial)",
+  // ReAct + Reflexion: the paper reports 130 of 134 environments solved by trial 12 (Shinn et al.
+  // 2023, §4.1 and Fig. 3), while its logs go on to trial 15.
+  paperLogCurves: {
+    inferredTrials: null,
+    reportedPoints: [{ sourceMatches: /reflexion_run_logs/, trial: 12, solved: 130, tasks: 134, label: "paper: 130/134 by trial 12" }],
+  },
   templateSource: "ours, in the structure of the Reflexion paper's ALFWorld prompts (alfworld_runs; none of their wording): lib/environments/household/prompts.ts",
   texts: {
     runIntro:

@@ -31,6 +31,7 @@ export const qaDescriptor: FamilyDescriptor = {
   strategyHints: {},
   paperLogName: "HotpotQA (reasoning, text-davinci-003)",
   paperLogNotForkable: null,
+  paperLogCurves: { inferredTrials: null, reportedPoints: [] },
   templateSource:
     "ours, in the structure of the Reflexion paper's HotpotQA prompts (hotpotqa_runs/prompts.py; none of its wording): lib/environments/qa/prompts.ts",
   texts: {
