@@ -16,7 +16,7 @@ type State =
   | { kind: "opened"; name: string; href: string; notes: string[] };
 
 /**
- * Import a run bundle (issue 18) by dropping it anywhere on `children` (the home page) or with the
+ * Import a run bundle by dropping it anywhere on `children` (the home page) or with the
  * "Import a bundle" button. On success it opens `/shared/<hash>`: the bundle's runs, read-only —
  * unless some of its runs were here already, which the notice lists (reused or kept) with the link.
  * A bad file shows the server's reason (tampered, truncated, newer format…) and imports nothing.

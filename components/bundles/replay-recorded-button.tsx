@@ -9,7 +9,7 @@ import { fetchJson } from "@/lib/query/fetch-json";
 const forkedSchema = z.object({ branchId: z.string() });
 
 /**
- * "Replay recorded (0 model calls)" for a run that came in a bundle (issue 18): forks the run at its
+ * "Replay recorded (0 model calls)" for a run that came in a bundle: forks the run at its
  * first event with `replay: "recorded"`, so every call is served from the response cache that came
  * in the bundle (no key needed), and opens the new branch. Its own component so that the rest of
  * the run header renders without an App Router (static render tests).

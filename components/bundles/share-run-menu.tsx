@@ -14,7 +14,7 @@ type Message = { tone: "ok" | "error"; text: string } | null;
 const LINK = "inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50";
 
 /**
- * "Share" in the run header (issue 18): download the run as a bundle (all branches, replayable
+ * "Share" in the run header: download the run as a bundle (all branches, replayable
  * elsewhere with no key), download its traces as OTLP JSON lines, send them to the server's OTLP
  * endpoint (Phoenix, Langfuse; set on the server), and — for a run that came in a bundle — replay it
  * recorded from the imported response cache (zero model calls) on a new branch.

@@ -38,9 +38,9 @@ function RunRow({ run, href }: { run: SharedRun; href: string }) {
 }
 
 /**
- * `/shared/<hash>` (issue 18): a read-only view of a bundle imported here, by its manifest's content
+ * `/shared/<hash>`: a read-only view of a bundle imported here, by its manifest's content
  * hash — what it holds and its runs, each opening the run workspace read-only. The query
- * (`?run=&branch=&cursor=&node=`, issue 15's deep links) is passed on to the run, so a teacher's
+ * (`?run=&branch=&cursor=&node=`, the run page's deep links) is passed on to the run, so a teacher's
  * link to a moment opens that moment on every student's machine once they have imported the bundle.
  */
 export function SharedBundleView({ hash }: { hash: string }) {

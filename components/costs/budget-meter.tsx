@@ -3,7 +3,7 @@ import { formatInteger, formatUsd } from "@/components/ui/format";
 import { cn } from "@/lib/utils/cn";
 
 /**
- * The live cost meter of the run header (issue 16 part 3): what the branch's live
+ * The live cost meter of the run header: what the branch's live
  * calls spent against its budget — USD and/or tokens, a bar per limit — updated
  * with every recorded call while the run runs. Nothing when the run has no budget
  * (the header's totals show the cost).

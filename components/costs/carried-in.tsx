@@ -3,7 +3,7 @@ import type { RunState } from "@/lib/domain/fold-run";
 import { formatShortTime } from "@/components/ui/format";
 
 /**
- * A warm start's reflections in the memory panel (issue 16 part 7): what trial 1
+ * A warm start's reflections in the memory panel: what trial 1
  * was given from which memory store, and where each came from (its run, trial
  * and when it was stored) — as recorded in the run's `memory-carried-in` event.
  */

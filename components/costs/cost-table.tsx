@@ -1,7 +1,7 @@
 import { COST_KINDS, type CostKind, type CostLine, type RunCostSummary } from "@/lib/domain/cost-summary";
 import { formatInteger, formatUsd } from "@/components/ui/format";
 
-/** Column headings of the three cost kinds (issue 16: the split acting / evaluating / reflecting). */
+/** Column headings of the three cost kinds (the split acting / evaluating / reflecting). */
 export const KIND_LABELS: Record<CostKind, string> = { acting: "Acting (Actor)", evaluating: "Evaluating (judge)", reflecting: "Reflecting (Self-Reflection)" };
 
 /** A line's cost, with a note when some calls have no known price (then the sum is a lower bound). */

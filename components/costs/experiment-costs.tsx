@@ -13,7 +13,7 @@ function sum(values: ReadonlyArray<number | null>): number | null {
 }
 
 /**
- * The experiment's costs per arm and role (issue 16 part 3): acting (Actor),
+ * The experiment's costs per arm and role: acting (Actor),
  * evaluating (an LLM judge) and reflecting (Self-Reflection), each arm's total
  * and the experiment's. A null (—) means some call had no known price.
  */

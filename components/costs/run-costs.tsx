@@ -19,7 +19,7 @@ function suggest(spent: number, limit: number | undefined, integer: boolean): st
   return String(Number((Math.ceil(target / magnitude) * magnitude).toPrecision(2)));
 }
 
-/** The budget-exhausted banner: what was spent, and a new budget to resume with (issue 16 part 3). */
+/** The budget-exhausted banner: what was spent, and a new budget to resume with. */
 function BudgetBanner({ runId, branch, state }: { runId: string; branch: string | null; state: RunState }) {
   const budget = state.config?.budget ?? null;
   // Unpriced calls count $0: a USD budget cannot stop such a model, so the banner offers a token budget.
@@ -88,7 +88,7 @@ function BudgetBanner({ runId, branch, state }: { runId: string; branch: string 
 }
 
 /**
- * Costs and budgets on the run page (issue 16 parts 3 and 5): the budget-exhausted
+ * Costs and budgets on the run page: the budget-exhausted
  * banner with a resume control, the adaptive stop's reason, and a "Costs" disclosure
  * with the cost table per trial and role (acting / evaluating / reflecting).
  */

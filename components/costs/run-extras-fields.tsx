@@ -6,8 +6,8 @@ import type { RunExtrasDrafts } from "@/lib/query/run-extras";
 export { runExtrasRequest, type RunExtrasDrafts, type RunExtrasRequest } from "@/lib/query/run-extras";
 
 /**
- * "Budget, early stop and memory" fields of the new-run form and experiment arms
- * (issue 16 parts 3, 5 and 7): a budget (USD and/or tokens), adaptive trials
+ * "Budget, early stop and memory" fields of the new-run form and experiment arms:
+ * a budget (USD and/or tokens), adaptive trials
  * (stop when the last k reflections repeat; a per-task cost ceiling), and memory
  * stores (warm start from one; remember reflections in one). Every field is
  * optional; empty means "none".

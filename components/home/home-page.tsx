@@ -2,7 +2,7 @@ import { BundleDropZone } from "@/components/bundles/bundle-drop-zone";
 import { NewRunForm } from "./new-run-form";
 import { RecentRuns } from "./recent-runs";
 
-/** The start page: a new-run form next to the recent runs; a run bundle dropped anywhere on it is imported (issue 18). */
+/** The start page: a new-run form next to the recent runs; a run bundle dropped anywhere on it is imported. */
 export function HomePage() {
   return (
     <BundleDropZone>

@@ -72,7 +72,7 @@ export function NewRunForm() {
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
   // Template library versions per role; empty = the family's built-in for the strategy.
   const [templateChoice, setTemplateChoice] = useState<Partial<Record<"actor" | "reflector", string>>>({});
-  // Issue 16: a model and settings per role under "Advanced" (empty = the run's model, temperature 0, the family's limits).
+  // A model and settings per role under "Advanced" (empty = the run's model, temperature 0, the family's limits).
   const [roleDrafts, setRoleDrafts] = useState<RoleModelDrafts>({});
   const [extras, setExtras] = useState<RunExtrasDrafts>({});
   const extrasRequest = runExtrasRequest(extras);

@@ -4,7 +4,7 @@ import { cn } from "@/lib/utils/cn";
 import { Facts, Section } from "./blocks";
 import { describeModelId } from "@/lib/domain/model-id";
 
-/** What the label says, everywhere a judge's verdict is shown (issue 16 part 6). */
+/** What the label says, everywhere a judge's verdict is shown. */
 export const JUDGE_OPINION_LABEL = "a model's opinion, not an oracle";
 
 /** The label next to an LLM judge's verdict: it is a model's opinion, not an oracle (nor the task's own success check). */

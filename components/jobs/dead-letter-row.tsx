@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { discardDeadLetter, JOBS_QUERY_KEY, retryDeadLetter } from "./dead-letters-query";
 
 /**
- * One dead letter on /jobs (issue 17): the run, its kind, the attempts, the last error, what its
+ * One dead letter on /jobs: the run, its kind, the attempts, the last error, what its
  * branch is doing now, and two actions — **Retry** (enqueues the branch's job again; it resumes from
  * its log) and **Discard** (asks once more, inline: "Discard" / "Keep"; Esc keeps). A retry the
  * server would refuse (the branch ended, is paused or is missing) is not offered: the row says why.

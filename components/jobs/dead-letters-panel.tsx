@@ -10,7 +10,7 @@ import { DeadLetterRow } from "./dead-letter-row";
 import { deadLettersQuery, JOBS_QUERY_KEY, retryAllDeadLetters } from "./dead-letters-query";
 
 /**
- * The job queue at a glance (issue 17 part 2): how many branch jobs wait and run, and the dead
+ * The job queue at a glance: how many branch jobs wait and run, and the dead
  * letters — jobs that failed every attempt (retried with backoff first) — each with its run, the
  * last error and the attempts made, what its branch is doing now, and Retry / Discard on each row
  * (./dead-letter-row.tsx) plus *Retry all*. What an action did is announced above the list. In the

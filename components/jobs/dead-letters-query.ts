@@ -8,7 +8,7 @@ import { fetchJson } from "@/lib/query/fetch-json";
 /** Every query of the /jobs page starts with this key: the dead-letter actions invalidate it whole. */
 export const JOBS_QUERY_KEY = ["jobs"] as const;
 
-/** `GET /api/jobs/dead-letters` (issue 17), refreshed every 5 s while the page is open. */
+/** `GET /api/jobs/dead-letters`, refreshed every 5 s while the page is open. */
 export const deadLettersQuery = () =>
   queryOptions({
     queryKey: [...JOBS_QUERY_KEY, "dead-letters"] as const,
@@ -17,7 +17,7 @@ export const deadLettersQuery = () =>
     retry: 1,
   });
 
-/** `GET /api/jobs/rate-limits` (issue 17 part 3), refreshed every 5 s (a 429's block lasts seconds). */
+/** `GET /api/jobs/rate-limits`, refreshed every 5 s (a 429's block lasts seconds). */
 export const rateLimitsQuery = () =>
   queryOptions({
     queryKey: [...JOBS_QUERY_KEY, "rate-limits"] as const,

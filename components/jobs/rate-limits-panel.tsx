@@ -27,7 +27,7 @@ const COUNTERS: Record<RateLimitView["counters"], { badge: string; tone: "green"
 };
 
 /**
- * The provider limits, read-only (issue 17 part 3; `GET /api/jobs/rate-limits`): per pattern of
+ * The provider limits, read-only (`GET /api/jobs/rate-limits`): per pattern of
  * `REFLEXION_RATE_LIMITS` the requests/min, tokens/min, calls in flight and the counting window;
  * whether the counters are shared through PostgreSQL or per process; and in shared mode every
  * provider + model a 429's `Retry-After` blocks now, with until when. API keys never appear (the

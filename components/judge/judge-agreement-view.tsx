@@ -10,7 +10,7 @@ import { AgreementSummary } from "./agreement-summary";
 import { GradeCard } from "./grade-card";
 
 /**
- * The judge-agreement view (issue 16 part 6): a person grades a sample of trials the LLM judge
+ * The judge-agreement view: a person grades a sample of trials the LLM judge
  * scored (open tasks), and sees how often they agree — percent agreement and Cohen's kappa with the
  * confusion table. Ungraded trials come first; the judge's verdict shows only after grading.
  */

@@ -1,4 +1,4 @@
-/** Lessons (issue 15 parts 2, 3 and 5): the Lessons page, the lesson player with its docked narration and predictions. */
+/** Lessons: the Lessons page, the lesson player with its docked narration and predictions. */
 export { LessonList } from "./lesson-list";
 export { LessonPage, LessonsPage } from "./lesson-pages";
 export { LessonPlayer } from "./lesson-player";

@@ -4,8 +4,8 @@ import { useCallback, useSyncExternalStore } from "react";
 import { z } from "zod";
 
 /**
- * The learner's predictions in a lesson, kept in this browser only (localStorage,
- * issue 15 part 3): per step index, the choice made (or `skipped`) and whether it was right.
+ * The learner's predictions in a lesson, kept in this browser only (localStorage):
+ * per step index, the choice made (or `skipped`) and whether it was right.
  */
 export const lessonAnswersSchema = z.record(z.string(), z.object({ choice: z.string(), correct: z.boolean(), at: z.string() }));
 export type LessonAnswers = z.infer<typeof lessonAnswersSchema>;

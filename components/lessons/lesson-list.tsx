@@ -7,7 +7,7 @@ import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 
 /**
- * The Lessons page's list (issue 15 part 2): each lesson with its family, length and
+ * The Lessons page's list: each lesson with its family, length and
  * number of predictions, "Present" (presenter mode) and "Open"; files that failed
  * validation are listed with what is wrong. A server component: plain data in.
  */

@@ -1,5 +1,5 @@
 /**
- * The lesson player's two flags (issue 15 part 2, docs/decisions/0021): presenter mode (`?present=1`
+ * The lesson player's two flags (docs/decisions/0021): presenter mode (`?present=1`
  * or the Present button) and free exploration (Esc leaves the narration, `l` comes back). Leaving
  * to explore pauses presenter mode without forgetting it, so a teacher at a clicker who presses
  * Esc then `l` is back in presenter mode (and `present=1` stays in the URL). Pure.

@@ -46,7 +46,7 @@ function predictionState(answers: LessonAnswers, stepIndex: number): PredictionS
 }
 
 /**
- * The lesson's narration, docked beside the live graph and never over it (issue 15 part 2):
+ * The lesson's narration, docked beside the live graph and never over it:
  * the step's Markdown, its prediction, "step 3 of 9", previous / next; each step moves the
  * replay cursor, spotlights its nodes and selects the first (the graph pans to it). Esc
  * leaves for free exploration at the same moment (the panel folds to a rail), `l` or the

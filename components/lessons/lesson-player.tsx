@@ -24,7 +24,7 @@ function writeLessonUrl(stepIndex: number, presenter: boolean): void {
 }
 
 /**
- * The lesson player (issue 15 parts 2 and 5): makes (or reuses) the lesson's run, then the
+ * The lesson player: makes (or reuses) the lesson's run, then the
  * ordinary run workspace with the narration docked beside the graph. Presenter mode
  * (`?present=1`, or the Present button) covers the app's chrome, hides the run's controls
  * and sets large type; the step (`?step=`) and presenter flag live in the URL, so a link

@@ -16,7 +16,7 @@ const QUESTION_LABEL: Record<LessonQuestion["kind"], string> = {
 };
 
 /**
- * Predict, then reveal (issue 15 part 3): the question with numbered choices (keys 1…n),
+ * Predict, then reveal: the question with numbered choices (keys 1…n),
  * a Skip (key s); after an answer, right / not quite, what the log says, and the
  * explanation of the gap. Never more than one click or key.
  */

@@ -1,4 +1,4 @@
-/** Provenance of imported runs (issue 11): the "Recorded by the authors, 2023" badge and the read-only note. */
+/** Provenance of imported runs: the "Recorded by the authors, 2023" badge and the read-only note. */
 export { RecordedBadge, provenanceTitle, recordedLabel, isUnverified, UNVERIFIED_NOTE } from "./recorded-badge";
 
 /** Shown instead of zeros for calls, tokens and cost of imported runs: the published logs record none. */

@@ -1,7 +1,7 @@
 import type { Provenance } from "@/lib/domain/provenance";
 import { cn } from "@/lib/utils/cn";
 
-/** The read-only note of a run that came in a bundle (issue 18). */
+/** The read-only note of a run that came in a bundle. */
 export const READ_ONLY_BUNDLE_NOTE = "Imported bundle, read-only — Replay recorded re-runs it from its cached responses (no model calls); fork from any checkpoint to continue live.";
 
 /** The words of the read-only note (also the accessible name of the disabled controls' group). */

@@ -4,7 +4,7 @@ import { cn } from "@/lib/utils/cn";
 
 /** The badge's words: "Recorded by the authors, 2023" (the year as logged); on a fork branch "Forked from the authors' 2023 run". */
 export function recordedLabel(provenance: Pick<Provenance, "year"> & Partial<Pick<Provenance, "kind">>, forked = false): string {
-  // Issue 18: a run that came in a bundle file.
+  // A run that came in a bundle file.
   if (provenance.kind === "bundle") return forked ? "Forked from an imported bundle" : `Imported bundle · recorded ${provenance.year}`;
   return forked ? `Forked from the authors' ${provenance.year} run` : `Recorded by the authors, ${provenance.year}`;
 }

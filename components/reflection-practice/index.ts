@@ -1,5 +1,5 @@
 /**
- * "Write your own reflection" (issue 15, part 4; T2).
+ * "Write your own reflection" (T2).
  *
  * For T1's lesson player: render `<ReflectionPractice runId={…} branchId={…} trial={…} />`
  * inside a TanStack Query provider (the app's Providers) — it needs nothing

@@ -95,7 +95,7 @@ function Rubric({ rubric, nextTrial }: { rubric: ReflectionRubric; nextTrial: nu
 }
 
 /**
- * "Write your own reflection" (issue 15, part 4): at a failed trial the
+ * "Write your own reflection": at a failed trial the
  * learner writes the lesson first; the model's reflection stays hidden until
  * they compare. Then both side by side with a word diff and a short rubric
  * ({@link assessReflection}), and "Run trial N+1 with mine" forks the run at

@@ -3,7 +3,7 @@ import type { TrialView } from "@/lib/domain/fold-run";
 
 /**
  * The short rubric "write your own reflection" shows beside the model's
- * reflection (issue 15, part 4). Computed from the text alone, no model:
+ * reflection. Computed from the text alone, no model:
  * - names the mistake: mentions what went wrong in the trial (the wrong answer,
  *   the failed or repeated action, the wrong output) — {@link mistakeCandidates};
  * - says what to do instead: a key fact of the task, or a plan ("next time",

@@ -15,7 +15,7 @@ export function nodeLinkHref(location: Pick<Location, "origin" | "pathname" | "s
 }
 
 /**
- * "Copy link" to a node (issue 15 part 5): writes {@link nodeLinkHref} to the clipboard
+ * "Copy link" to a node: writes {@link nodeLinkHref} to the clipboard
  * and says "Copied" (or, without clipboard access, shows the link to copy by hand).
  */
 export function CopyLinkButton({ nodeId, className }: { nodeId: string; className?: string }) {

@@ -1,5 +1,5 @@
 /**
- * Replay at class speed (issue 15 part 1) and the URL of a run's moment (part 5):
+ * Replay at class speed and the URL of a run's moment:
  * the replay bar with its keys, and the store ↔ URL sync of `?cursor=&node=`.
  */
 export { CopyLinkButton, nodeLinkHref } from "./copy-link-button";

@@ -1,5 +1,5 @@
 /**
- * What a link's `?node=` names in the branch's log (issue 15 part 5): `shown` — an event the
+ * What a link's `?node=` names in the branch's log: `shown` — an event the
  * page draws at the cursor (it is selected, the inspector opens); `later` — an event after the
  * replay cursor (not drawn yet; the link opens without a selection); `missing` — no event of
  * this branch (a mistyped or foreign id: the page says so). Pure.

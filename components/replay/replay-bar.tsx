@@ -36,7 +36,7 @@ function usePlayback(total: number): void {
 }
 
 /**
- * Replay at class speed (issue 15 part 1): play / pause, speed 0.5×–4× of one
+ * Replay at class speed: play / pause, speed 0.5×–4× of one
  * event per 600 ms, step by event / ReAct step / trial (buttons and the keys of
  * {@link REPLAY_KEYS}), back to live; shows "trial 2 · step 3 · event 41/87".
  * The workspace derives the graph, memory panel and inspector from the prefix of

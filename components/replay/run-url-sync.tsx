@@ -9,8 +9,8 @@ import { Notice } from "@/components/ui/notice";
 import { linkNodeStatus, missingNodeMessage, NARROW_SCREEN_QUERY } from "./link-node";
 
 /**
- * Keeps `?cursor=` and `?node=` of the page URL in sync with the run UI store
- * (issue 15 part 5): on open, the URL's cursor is applied and its node selected
+ * Keeps `?cursor=` and `?node=` of the page URL in sync with the run UI store:
+ * on open, the URL's cursor is applied and its node selected
  * once the shown events contain it (the graph pans it into view); afterwards every
  * cursor move or selection rewrites the URL in place with `history.replaceState`
  * (no history entries, no server round trip; Next keeps `useSearchParams` in sync

@@ -50,7 +50,7 @@ export function BranchSwitcher({ rows, current, onSelect }: { rows: readonly Bra
 
 /**
  * The run's branches as a strip docked above the graph (never over it, so no
- * lane header is ever covered — issue 15, part 6): a toggle, then one card per
+ * lane header is ever covered): a toggle, then one card per
  * branch in tree order (a fork after its parent, marked └ with its depth), each
  * with its fork seq, reason, replay mode, status and the live / cached model
  * calls it made itself. Click a card to show that branch.

@@ -163,7 +163,7 @@ export function RunHeader({
   const strategy = detail?.strategy ?? config?.strategy;
   // The Actor model in force on this branch (after any model settings-edit), not the one the run started with.
   const modelId = state.config?.models.actor.modelId ?? detail?.modelId;
-  // Issue 16: when the roles use different models, each role's (Actor, Evaluator where it is a model, Self-Reflection).
+  // When the roles use different models, each role's (Actor, Evaluator where it is a model, Self-Reflection).
   const models = state.config?.models;
   const roleModels: [string, string][] | null =
     models && (models.reflector.modelId !== models.actor.modelId || (models.evaluator !== undefined && models.evaluator.modelId !== models.actor.modelId))

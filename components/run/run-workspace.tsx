@@ -232,7 +232,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const { events, status, activeCall, connection, isPending, error } = useRunEvents(runId, branch);
   // The text of the model call in flight (token deltas): not part of the log, drawn as the running node.
   const liveText = useLiveCall(runId, branch);
-  // Replay (issue 15): every view is the projection of the log's prefix at the cursor (null = live, the whole log).
+  // Replay: every view is the projection of the log's prefix at the cursor (null = live, the whole log).
   const cursor = useRunUiStore((store) => store.cursor);
   const presenter = useRunUiStore((store) => store.presenter);
   const shownEvents = useMemo(() => replayPrefix(events, cursor), [events, cursor]);
@@ -304,7 +304,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
     [events, cursor, setCursor],
   );
 
-  // "Write your own reflection" under a failed trial's evaluation (issue 15, part 4); the fork it makes opens on this page.
+  // "Write your own reflection" under a failed trial's evaluation; the fork it makes opens on this page.
   const practice = useCallback(
     (trial: number) => (
       <ReflectionPractice
@@ -390,7 +390,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         />
       )}
       <RunBanners state={state} status={shownStatus} />
-      {/* Presenter mode (a lesson on a projector) hides the run's controls and read-outs (issue 15). */}
+      {/* Presenter mode (a lesson on a projector) hides the run's controls and read-outs. */}
       {presenter ? null : <RunCosts runId={runId} branch={branch} state={state} status={effectiveStatus} />}
       <ReplayBar events={events} compact={presenter} />
       <RunUrlSync events={events} branch={currentBranchId} />
@@ -403,7 +403,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
           aria-label="Run graph"
           data-testid="run-graph"
         >
-          {/* Docked above the graph, never over it: no lane header is ever covered (issue 15, part 6). */}
+          {/* Docked above the graph, never over it: no lane header is ever covered. */}
           <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
           <RunMainViews graph={graph}>
             {isPending ? (

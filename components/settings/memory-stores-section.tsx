@@ -11,7 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 const input = "mt-0.5 h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900";
 
 /**
- * The settings page's "Memory stores" section (issue 16 part 7): each named store
+ * The settings page's "Memory stores" section: each named store
  * with its retention and how many unexpired reflections (and tasks) it holds, and
  * a form to create one or change its retention. Runs write to a store with
  * "Remember reflections in" and read it with "Warm start from" (new-run form,

@@ -7,7 +7,7 @@ import { otlpSettingsViewSchema } from "@/lib/otel/settings";
 import { fetchJson } from "@/lib/query/fetch-json";
 
 /**
- * Settings → OpenTelemetry (issue 18): the OTLP endpoint the server sends runs' traces to, the
+ * Settings → OpenTelemetry: the OTLP endpoint the server sends runs' traces to, the
  * names of its headers (never their values: a Langfuse key stays on the server) and the live
  * toggle — all set in the server's environment, shown here with how to set them for Phoenix and Langfuse.
  */

@@ -75,7 +75,7 @@ function AddPriceForm({ prefill }: { prefill: PriceRow | null }) {
 }
 
 /**
- * The settings page's "Prices" section (issue 16 part 3): the price table in force
+ * The settings page's "Prices" section: the price table in force
  * (USD per 1M input / output / cached-input tokens, with the date each was entered
  * and its source), the older rows on request, and a form that adds a dated row.
  */

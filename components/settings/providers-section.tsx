@@ -10,7 +10,7 @@ import { ProviderCard } from "./provider-card";
 import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 
 /**
- * The settings page's "Model providers" section (issue 16 part 1): one card per
+ * The settings page's "Model providers" section: one card per
  * provider from `GET /api/settings/providers`; configured ones first. When none is
  * configured it says which variable to set and where; the demo model (a scripted
  * stand-in) always works.

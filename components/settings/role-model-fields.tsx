@@ -13,7 +13,7 @@ const ROLE_HINTS: Record<FormRole, string> = {
 };
 
 /**
- * "Advanced: a model per role" (issue 16 part 2), a disclosure under the form's one
+ * "Advanced: a model per role", a disclosure under the form's one
  * model picker: per role a model ("same as the run's model" by default), a temperature
  * (empty = 0, the paper's) and max output tokens (empty = the family's default). The
  * Evaluator row appears only when the family's Evaluator is a model. Used by the

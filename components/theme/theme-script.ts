@@ -1,5 +1,5 @@
 /**
- * The colour theme (issue 15, part 6; decision 0022): `light`, `dark`, or
+ * The colour theme (decision 0022): `light`, `dark`, or
  * `system` (follows `prefers-color-scheme`, the default). The choice is kept in
  * localStorage under {@link THEME_STORAGE_KEY}; the resolved theme is the class
  * `dark` on <html> (app/globals.css swaps the colour scales under it).

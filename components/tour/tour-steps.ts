@@ -1,5 +1,5 @@
 /**
- * The first-visit tour of the app's chrome (issue 15, part 6): about a minute
+ * The first-visit tour of the app's chrome: about a minute
  * of reading, each step anchored to an element that carries the selector
  * below. Steps whose element is not on the current page are left out
  * ({@link stepsOnPage}), so the same tour works on the home page and on a run.

@@ -116,7 +116,7 @@ const TrialSection = memo(
 const NARROW_SCREEN = "(max-width: 1023.98px)";
 
 /**
- * The run as text (issue: "every learner can use it"): one headed section per
+ * The run as text, so every learner can use it: one headed section per
  * trial — what the Actor started with (the episodic memory carried in), each
  * step's thought, action and observation, the evaluation and the reflection —
  * with edits, checks and the lesson's spotlight as notes. Built from the same

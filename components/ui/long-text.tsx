@@ -4,7 +4,7 @@ import { useId, useMemo, useState } from "react";
 import { isLongText, placeholderText, segmentText, textPreview, type TextSegment } from "@/lib/graph";
 
 /**
- * Large model and environment text as the UI shows it (issue 12, part 8): a
+ * Large model and environment text as the UI shows it: a
  * text above a size starts collapsed with "Show more (N more characters)";
  * base64 payloads and data URIs appear as placeholders with their size (the
  * log and exports keep the full text). Rendered as React text nodes only —

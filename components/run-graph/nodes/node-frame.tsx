@@ -34,7 +34,7 @@ export function NodeFrame({
   children: ReactNode;
 } & DataAttributes) {
   const selected = useRunUiStore((state) => state.selectedNodeId === id);
-  // A lesson step's spotlight (issue 15, components/lessons): an amber ring and `data-spotlight`.
+  // A lesson step's spotlight (components/lessons): an amber ring and `data-spotlight`.
   const spotlit = useRunUiStore((state) => state.spotlight.includes(id));
   const { animateEntry } = useRenderMode();
   return (
@@ -57,7 +57,7 @@ export function NodeFrame({
       {...attributes}
     >
       {children}
-      {/* A link to this moment with this node selected (issue 15): only on the selected node, so other nodes stay one element. */}
+      {/* A link to this moment with this node selected: only on the selected node, so other nodes stay one element. */}
       {selected ? <CopyLinkButton nodeId={id} className="absolute bottom-1 right-1" /> : null}
     </div>
   );

@@ -59,7 +59,7 @@ export const EvaluationNode = memo(function EvaluationNode({ id, data }: NodePro
   );
 });
 
-/** An LLM judge's verdict on the node (issue 16 part 6): weighted score vs threshold, one thin bar per criterion, and the "model's opinion" label. */
+/** An LLM judge's verdict on the node: weighted score vs threshold, one thin bar per criterion, and the "model's opinion" label. */
 function JudgeScores({ judge, pass }: { judge: NonNullable<FlowNode<"evaluation">["data"]["judge"]>; pass: boolean }) {
   return (
     <div className="mt-0.5 space-y-0.5" data-testid="node-judge-scores">
