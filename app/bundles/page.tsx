@@ -3,7 +3,7 @@ import { BundleList } from "@/components/bundles/bundle-list";
 
 export const metadata: Metadata = { title: "Bundles" };
 
-/** `/bundles`: import a run bundle and the bundles imported here (issue 18). */
+/** `/bundles`: import a run bundle and the bundles imported here. */
 export default function Page() {
   return <BundleList />;
 }

@@ -5,8 +5,8 @@ import { RateLimitsPanel } from "@/components/jobs/rate-limits-panel";
 export const metadata: Metadata = { title: "Jobs" };
 
 /**
- * `/jobs`: the job queue of shared mode — counts and dead letters with Retry / Discard (issue 17
- * part 2) — and the provider rate limits the workers share (part 3, read-only); fetched client-side.
+ * `/jobs`: the job queue of shared mode — counts and dead letters with Retry / Discard —
+ * and the provider rate limits the workers share (read-only); fetched client-side.
  */
 export default function JobsPage() {
   return (

@@ -3,7 +3,7 @@ import { JudgeAgreementView } from "@/components/judge/judge-agreement-view";
 
 export const metadata: Metadata = { title: "Judge agreement" };
 
-/** `/judge`: grade judged open-task trials and see the agreement with the LLM judge (issue 16 part 6); fetched client-side through lib/query. */
+/** `/judge`: grade judged open-task trials and see the agreement with the LLM judge; fetched client-side through lib/query. */
 export default function JudgePage() {
   return <JudgeAgreementView />;
 }

@@ -6,7 +6,7 @@ export const metadata: Metadata = { title: "Graph stress page", robots: { index:
 
 /**
  * `/stress?trials=24&family=household[&view=graphs|compare][&seed=1][&collapse=off]`: a dev
- * and benchmark page (DESIGN.md §8, issue 10 part 7). It renders a synthetic run log of N
+ * and benchmark page (DESIGN.md §8). It renders a synthetic run log of N
  * trials (lib/graph/stress-run.ts) through the real fold, graph deriver and RunGraph — no
  * server, no database — or two such runs as two graphs side by side (`view=graphs`) or in
  * the compare view's trial lanes (`view=compare`). `npm run bench:graph` measures it.

@@ -5,7 +5,7 @@ import { ensureSharedBundle } from "@/lib/server/page-lookup";
 
 export const metadata: Metadata = { title: "Shared run" };
 
-/** `/shared/<hash>`: the runs of a bundle imported here, read-only (issue 18); `?run=&branch=&cursor=&node=` open a moment of a run. */
+/** `/shared/<hash>`: the runs of a bundle imported here, read-only; `?run=&branch=&cursor=&node=` open a moment of a run. */
 export default async function SharedPage({ params }: { params: Promise<{ hash: string }> }) {
   const { hash } = await params;
   await ensureSharedBundle(hash);

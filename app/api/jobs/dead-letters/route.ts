@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /**
  * The job queue's dead letters — branch jobs that failed every attempt — newest first (at most
  * `?limit=`, default 100), with the queue's counts and, per letter, what its branch is doing now and
- * why a retry would be refused (issue 17). In the embedded default there is no job queue:
+ * why a retry would be refused. In the embedded default there is no job queue:
  * `mode: "in-process"`, no dead letters.
  */
 export const GET = handle(async (request: Request) => {

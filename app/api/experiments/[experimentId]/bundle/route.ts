@@ -4,7 +4,7 @@ import { handle } from "@/lib/server/http-errors";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** Downloads the experiment with every run of its cells as a bundle file (issue 18). 409 while one of them runs. */
+/** Downloads the experiment with every run of its cells as a bundle file. 409 while one of them runs. */
 export const GET = handle(async (_request: Request, context: { params: Promise<{ experimentId: string }> }) => {
   const { experimentId } = await context.params;
   const download = await getServerContext().bundles.exportExperiment(experimentId);

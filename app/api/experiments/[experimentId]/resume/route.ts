@@ -8,7 +8,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /**
- * Resumes the experiment where it stopped (missing runs created, paused ones resumed); with `{ budget }` (issue 16)
+ * Resumes the experiment where it stopped (missing runs created, paused ones resumed); with `{ budget }`
  * its budget-exhausted runs continue with their share of the new experiment budget. Answers with its summary.
  */
 export const POST = handle(async (request: Request, context: { params: Promise<{ experimentId: string }> }) => {

@@ -7,7 +7,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /**
- * Retries every dead letter (issue 17): each runnable branch's job is enqueued again and its letter
+ * Retries every dead letter: each runnable branch's job is enqueued again and its letter
  * removed; letters whose branch ended, is paused or is missing are refused and stay. `200` with each
  * letter's result and the counts; `409` in the embedded mode (no queue).
  */

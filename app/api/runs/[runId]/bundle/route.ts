@@ -4,7 +4,7 @@ import { handle } from "@/lib/server/http-errors";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** Downloads the run with all its branches as a bundle file (issue 18; lib/bundles/format.ts). 409 while a branch is running. */
+/** Downloads the run with all its branches as a bundle file (lib/bundles/format.ts). 409 while a branch is running. */
 export const GET = handle(async (_request: Request, context: { params: Promise<{ runId: string }> }) => {
   const { runId } = await context.params;
   const download = await getServerContext().bundles.exportRun(runId);

@@ -8,7 +8,7 @@ import { readTextBounded, MAX_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** Resumes the run (`budget`: a new budget, issue 16 — `null` removes it); answers with its summary. */
+/** Resumes the run (`budget`: a new budget — `null` removes it); answers with its summary. */
 export const POST = handle(async (request: Request, context: { params: Promise<{ runId: string }> }) => {
   const { runId } = await context.params;
   const server = getServerContext();

@@ -7,7 +7,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /**
- * Discards one dead letter (issue 17): `200 { discarded: id }`; the run's log is not touched.
+ * Discards one dead letter: `200 { discarded: id }`; the run's log is not touched.
  * `404` when the letter is gone; `409` in the embedded mode (no queue).
  */
 export const POST = handle(async (_request: Request, context: { params: Promise<{ letterId: string }> }) => {

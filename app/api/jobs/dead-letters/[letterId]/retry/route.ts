@@ -8,7 +8,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /**
- * Retries one dead letter (issue 17): its branch's job is enqueued again (same key; the branch
+ * Retries one dead letter: its branch's job is enqueued again (same key; the branch
  * resumes from its log) and the letter removed — `200` with the {@link retryResultSchema} result.
  * A branch that ended, stopped on an error, is paused or is not in this database is refused with
  * `409` and a message saying what to do (nothing is enqueued, the letter stays); an unknown letter
