@@ -10,13 +10,13 @@ const restrict = (patterns, message) => ({
   "no-restricted-imports": ["error", { patterns: [{ group: patterns, message }] }],
 });
 
-// A rule lives in one place (DESIGN.md §8): what a strategy does is read from its
-// behaviour table, never re-derived by comparing its name. The guard covers the code
-// that may not import lib/engine (plus lib/server); lib/domain and lib/engine hold the
-// rules, and the families choose their per-strategy templates and texts.
+// A rule lives in one place (DESIGN.md §8): what a strategy does is read from its method
+// descriptor (lib/methods/<id>/descriptor.ts, through lib/domain/strategies.ts), never
+// re-derived by comparing its name. Only the method folders and the family folders (which
+// choose their per-strategy templates and texts) may compare strategy names.
 const STRATEGY_NAME = "/^(none|reflexion|last-attempt|last-attempt-and-reflexion|cot|cot-gold-context)$/";
 const STRATEGY_RULE_MESSAGE =
-  "Strategy behaviour is not re-implemented here: use lib/domain/strategies.ts (strategyBehaviour, fixedLimitsOf) or the rules built on it (lib/domain/next-step.ts, next-trial.ts, fork-outlook.ts). Display names keyed by strategy go in a Record<Strategy, string>.";
+  "Strategy behaviour is not re-implemented here: read the method's descriptor (lib/methods/registry.ts: methodDescriptor) or the rules built on it (lib/domain/strategies.ts: strategyBehaviour, fixedLimitsOf; lib/domain/next-step.ts, next-trial.ts, fork-outlook.ts). A new behaviour is a new descriptor field (docs/adding-a-method.md).";
 const noStrategyComparisons = {
   "no-restricted-syntax": [
     "error",
@@ -37,8 +37,14 @@ const config = [
     },
   },
   {
+    // The method registry is pure data (a descriptor per method folder), read by the strategy schema and rules.
     files: ["lib/domain/**"],
-    rules: restrict(["@/lib/*", "!@/lib/domain", "!@/lib/domain/*", "!@/lib/utils/*", "react", "next", "next/*"], "lib/domain imports only zod and lib/utils (DESIGN.md §2)."),
+    rules: restrict(["@/lib/*", "!@/lib/domain", "!@/lib/domain/*", "!@/lib/utils/*", "!@/lib/methods", "@/lib/methods/*", "!@/lib/methods/registry", "!@/lib/methods/method-descriptor", "react", "next", "next/*"], "lib/domain imports only zod, lib/utils and the method registry (DESIGN.md §2)."),
+  },
+  {
+    // Method descriptors are pure data: client code and lib/domain read them (docs/adding-a-method.md).
+    files: ["lib/methods/**"],
+    rules: restrict(["@/*", "react", "next", "next/*", "node:*"], "A method descriptor imports nothing but its own folder's types (docs/adding-a-method.md)."),
   },
   {
     files: ["lib/engine/**"],
@@ -62,7 +68,8 @@ const config = [
     rules: restrict([...serverOnly, "!@/lib/server/page-lookup"], "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2). Server pages may use only lib/server/page-lookup."),
   },
   {
-    files: ["components/**", "lib/graph/**", "lib/server/**", "lib/query/**", "lib/store/**", "app/**", "bin/**"],
+    files: ["lib/**", "components/**", "app/**", "bin/**"],
+    ignores: ["lib/methods/**", "lib/environments/*/**"],
     rules: noStrategyComparisons,
   },
 ];

@@ -24,6 +24,13 @@ if (vitest) {
   failed += report.numFailedTests + brokenFiles.length;
   lines.push(`vitest: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests ?? 0} skipped`);
   for (const file of brokenFiles) lines.push(`vitest: FAILED TO LOAD ${file.name}: ${String(file.message).split("\n")[0]}`);
+  // Name every failed test with the first line of its message, so a red CI log says what to look at.
+  for (const file of report.testResults) {
+    for (const test of file.assertionResults.filter((result) => result.status === "failed")) {
+      const message = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+      lines.push(`vitest: FAILED ${file.name.replace(process.cwd() + "/", "")} › ${test.fullName}: ${message}`);
+    }
+  }
   if (read("vitest.status") !== "0" && report.numFailedTests === 0) {
     failed += 1;
     lines.push("vitest: exited non-zero (a suite failed to load?)");
@@ -51,7 +58,20 @@ if (bundle) {
 
 const playwright = read("playwright.json");
 if (playwright) {
-  const stats = JSON.parse(playwright).stats;
+  const parsed = JSON.parse(playwright);
+  const stats = parsed.stats;
+  // Name every unexpected or flaky spec (the JSON reporter nests suites by file and describe block).
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === "unexpected" || test.status === "flaky") {
+          lines.push(`playwright: ${test.status.toUpperCase()} ${spec.file}:${spec.line} › ${spec.title}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of parsed.suites ?? []) walk(suite);
   passed += stats.expected;
   failed += stats.unexpected + stats.flaky;
   lines.push(`playwright: ${stats.expected} passed, ${stats.unexpected} failed, ${stats.flaky} flaky, ${stats.skipped} skipped`);

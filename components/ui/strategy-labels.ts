@@ -1,15 +1,9 @@
 import type { EnvironmentId, Strategy } from "@/lib/domain/config";
 import { familyDescriptor } from "@/lib/environments/descriptors";
+import { METHOD_DESCRIPTORS } from "@/lib/methods/registry";
 
-/** Display names of the memory strategies (the paper's names in brackets where they differ). */
-export const STRATEGY_LABELS: Record<Strategy, string> = {
-  none: "ReAct only",
-  reflexion: "Reflexion",
-  "last-attempt": "Last attempt (EPM)",
-  "last-attempt-and-reflexion": "Last attempt + Reflexion",
-  cot: "CoT + Reflexion",
-  "cot-gold-context": "CoT (gold context) + Reflexion",
-};
+/** Display names of the strategies (the paper's names in brackets where they differ): each method descriptor's `label`. */
+export const STRATEGY_LABELS = Object.fromEntries(METHOD_DESCRIPTORS.map((method) => [method.id, method.label])) as Record<Strategy, string>;
 
 /**
  * A strategy's display name in a task family ({@link STRATEGY_LABELS}, or the
@@ -20,15 +14,8 @@ export function strategyLabel(strategy: Strategy, environment?: EnvironmentId | 
   return (environment ? familyDescriptor(environment).strategyLabels[strategy] : undefined) ?? STRATEGY_LABELS[strategy];
 }
 
-/** One sentence per strategy: what the next trial's prompt carries (see docs/decisions/0008-strategies.md). */
-export const STRATEGY_HINTS: Record<Strategy, string> = {
-  none: "Every trial starts from scratch: no reflection, no memory.",
-  reflexion: "After a failed trial the model writes a lesson; the next trial sees the newest Ω of them.",
-  "last-attempt": "The next trial sees the previous trial's trajectory, but no reflection is written.",
-  "last-attempt-and-reflexion": "The next trial sees the previous trajectory and the newest reflection.",
-  cot: "Closed-book chain of thought: one Thought then Finish, no tools; reflects after failures.",
-  "cot-gold-context": "Chain of thought with the supporting paragraphs given, no tools; reflects after failures.",
-};
+/** One sentence per strategy, what the next trial's prompt carries: each method descriptor's `hint` (docs/decisions/0008-strategies.md). */
+export const STRATEGY_HINTS = Object.fromEntries(METHOD_DESCRIPTORS.map((method) => [method.id, method.hint])) as Record<Strategy, string>;
 
 /** {@link STRATEGY_HINTS}, with a family's own wording where it has one. */
 export function strategyHint(strategy: Strategy, environment?: EnvironmentId | null): string {

@@ -1,12 +1,11 @@
-// Issue 16 (M1, additive): providers `google` and `ollama` in modelIdSchema; `models.evaluator` (optional, for
-// families whose Evaluator is a model); roleModelChoiceSchema / roleModelsRequestSchema (per-role model requests).
 import { z } from "zod";
+import { METHOD_IDS } from "@/lib/methods/registry";
 import { provenanceSchema } from "./provenance";
 import { budgetSchema } from "./budget";
 import { adaptiveTrialsSchema } from "./adaptive-trials";
 import { warmStartSchema, writeMemorySchema } from "./memory-store";
 
-/** Task families. `open`: open tasks judged by a model against a rubric (issue 16 part 6, docs/decisions/0025). */
+/** Task families. `open`: open tasks judged by a model against a rubric (docs/decisions/0025). */
 export const environmentIdSchema = z.enum(["qa", "code", "household", "open"]);
 export type EnvironmentId = z.infer<typeof environmentIdSchema>;
 
@@ -26,7 +25,7 @@ export type EnvironmentId = z.infer<typeof environmentIdSchema>;
  * - `cot-gold-context`: as `cot`, with the task's supporting paragraphs in the
  *   prompt (the paper's CoT (GT) + Reflexion, Fig. 4b).
  */
-export const strategySchema = z.enum(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion", "cot", "cot-gold-context"]);
+export const strategySchema = z.enum(METHOD_IDS);
 export type Strategy = z.infer<typeof strategySchema>;
 
 /** Roles that call a model. `evaluator` is reserved for LLM-judge evaluators. */
@@ -62,7 +61,7 @@ export const modelSettingsSchema = z.object({
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 
 /**
- * One role's model as a request may give it (issue 16): every field optional; a field left
+ * One role's model as a request may give it: every field optional; a field left
  * out takes the request's single `modelId` (for the model) or the family's reference default
  * (temperature 0, the family's output-token limit).
  */
@@ -77,7 +76,7 @@ export const roleModelChoiceSchema = z.object({
 export type RoleModelChoice = z.infer<typeof roleModelChoiceSchema>;
 
 /**
- * Per-role model choices of a create-run request or an experiment arm (issue 16 part 2):
+ * Per-role model choices of a create-run request or an experiment arm:
  * Actor, Self-Reflection and — for families whose Evaluator is a model (`evaluatorUsesModel`,
  * lib/domain/environment.ts) — the Evaluator. A role left out uses the request's `modelId`.
  */
@@ -122,7 +121,7 @@ export const memoryWindowRequestSchema = z
   .nullable();
 
 /**
- * How the episodic memory is kept small (issue 14 part 5; docs/decisions/0018-template-library.md):
+ * How the episodic memory is kept small (docs/decisions/0018-template-library.md):
  * - `window` (default, today's behaviour): the memory window Ω prunes the oldest reflections;
  * - `summarize`: the window is not applied; before a trial whose reflections exceed `tokenBudget`
  *   tokens (lib/domain/tokenizer.ts, the Self-Reflection model's tokenizer), the Self-Reflection model
@@ -204,17 +203,17 @@ export const runConfigSchema = z.object({
    */
   cacheScope: z.string().min(1).nullable().default(null),
   /**
-   * Set on runs imported from the authors' published logs (issue 11, lib/domain/provenance.ts):
+   * Set on runs imported from the authors' published logs (lib/domain/provenance.ts):
    * such runs are read-only (fork to continue). Null for every run made here.
    */
   provenance: provenanceSchema.nullable().default(null),
-  /** Issue 16 (M2): spend limit of the run (USD and/or tokens; lib/domain/budget.ts). Absent or null = none; raised by `budget-edit`. */
+  /** Spend limit of the run (USD and/or tokens; lib/domain/budget.ts). Absent or null = none; raised by `budget-edit`. */
   budget: budgetSchema.nullable().optional(),
-  /** Issue 16 (M2): stop before the trial budget when reflections repeat or a cost ceiling is reached (lib/domain/adaptive-trials.ts). */
+  /** Stop before the trial budget when reflections repeat or a cost ceiling is reached (lib/domain/adaptive-trials.ts). */
   adaptiveTrials: adaptiveTrialsSchema.nullable().optional(),
-  /** Issue 16 (M2): carry the task's reflections from a memory store into trial 1 (lib/domain/memory-store.ts). */
+  /** Carry the task's reflections from a memory store into trial 1 (lib/domain/memory-store.ts). */
   warmStart: warmStartSchema.nullable().optional(),
-  /** Issue 16 (M2): write each reflection of the run into a memory store. */
+  /** Write each reflection of the run into a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;

@@ -2,6 +2,8 @@ import type { Strategy } from "./config";
 import type { EnvironmentFamily } from "./environment";
 import type { MemoryItem } from "./events";
 import { selectMemoryWindow } from "./memory-window";
+import type { MethodDescriptor } from "@/lib/methods/method-descriptor";
+import { METHOD_DESCRIPTORS } from "@/lib/methods/registry";
 
 /**
  * What each memory strategy does between trials (Reflexion paper §3–4; the
@@ -10,8 +12,9 @@ import { selectMemoryWindow } from "./memory-window";
  * docs/decisions/0008-strategies.md. Nothing here is family-specific: the
  * families supply the text (templates, `renderMemory`, `renderLastAttempt`).
  *
- * This table is the only place these rules live: the engine, the server and
- * the UI all read it (ESLint forbids comparing strategy names elsewhere).
+ * Each method's row is derived from its descriptor (lib/methods/<id>/descriptor.ts,
+ * docs/adding-a-method.md): the engine, the server and the UI all read it here
+ * (ESLint forbids comparing strategy names outside lib/methods and the family folders).
  */
 export interface StrategyBehaviour {
   /** Whether a failed (or halted) trial is followed by a Self-Reflection call. */
@@ -24,7 +27,8 @@ export interface StrategyBehaviour {
   reflectionsInPrompt: boolean;
   /**
    * A fixed memory window Ω that overrides the run's: `last-attempt-and-reflexion`
-   * shows only the newest reflection, whatever Ω (reference §1.1, issue #28);
+   * shows only the newest reflection, whatever Ω (reference §1.1,
+   * https://github.com/noahshinn/reflexion/issues/28);
    * null = the run's Ω. Recorded in the run's config when it is built
    * (lib/server/run-config-factory.ts).
    */
@@ -47,29 +51,29 @@ export interface StrategyBehaviour {
   stepsPerTrial: number | null;
 }
 
-type BehaviourRow = Omit<StrategyBehaviour, "memoryForTrial">;
-
-/** A row of the table, with its memory rule derived from `reflectionsInPrompt` and `fixedMemoryWindow`. */
-function behaviour(row: BehaviourRow): StrategyBehaviour {
+/**
+ * A method's behaviour, read from its descriptor (lib/methods/<id>/descriptor.ts), with its memory
+ * rule derived from what it remembers.
+ */
+function behaviourOf(method: MethodDescriptor): StrategyBehaviour {
+  const { reflections, lastAttempt, fixedMemoryWindow } = method.remembers;
   return {
-    ...row,
-    memoryForTrial: (memory, window) =>
-      row.reflectionsInPrompt ? selectMemoryWindow(memory, row.fixedMemoryWindow ?? window) : { inContext: [], evicted: [] },
+    reflectsAfterFailure: method.reflects === "after-failure",
+    reflectionsInPrompt: reflections,
+    fixedMemoryWindow,
+    includesLastAttempt: lastAttempt,
+    stepsPerTrial: method.trial.stepsPerTrial,
+    memoryForTrial: (memory, window) => (reflections ? selectMemoryWindow(memory, fixedMemoryWindow ?? window) : { inContext: [], evicted: [] }),
   };
 }
 
-const behaviours: Record<Strategy, StrategyBehaviour> = {
-  none: behaviour({ reflectsAfterFailure: false, reflectionsInPrompt: false, fixedMemoryWindow: null, includesLastAttempt: false, stepsPerTrial: null }),
-  reflexion: behaviour({ reflectsAfterFailure: true, reflectionsInPrompt: true, fixedMemoryWindow: null, includesLastAttempt: false, stepsPerTrial: null }),
-  "last-attempt": behaviour({ reflectsAfterFailure: false, reflectionsInPrompt: false, fixedMemoryWindow: null, includesLastAttempt: true, stepsPerTrial: null }),
-  "last-attempt-and-reflexion": behaviour({ reflectsAfterFailure: true, reflectionsInPrompt: true, fixedMemoryWindow: 1, includesLastAttempt: true, stepsPerTrial: null }),
-  cot: behaviour({ reflectsAfterFailure: true, reflectionsInPrompt: true, fixedMemoryWindow: null, includesLastAttempt: false, stepsPerTrial: 1 }),
-  "cot-gold-context": behaviour({ reflectsAfterFailure: true, reflectionsInPrompt: true, fixedMemoryWindow: null, includesLastAttempt: false, stepsPerTrial: 1 }),
-};
+const behaviours = new Map<Strategy, StrategyBehaviour>(METHOD_DESCRIPTORS.map((method) => [method.id, behaviourOf(method)]));
 
 /** The behaviour of a strategy (see {@link StrategyBehaviour}). */
 export function strategyBehaviour(strategy: Strategy): StrategyBehaviour {
-  return behaviours[strategy];
+  const behaviour = behaviours.get(strategy);
+  if (!behaviour) throw new Error(`No method is registered for strategy "${strategy}" (lib/methods/registry.ts).`);
+  return behaviour;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { strategyBehaviour } from "@/lib/domain/strategies";
 import { runConfigSchema, type RunConfig } from "@/lib/domain/config";
 import type { Provenance } from "@/lib/domain/provenance";
 import { environmentEntry } from "@/lib/environments/registry";
@@ -96,7 +97,8 @@ function buildRun(
   options: { descriptor: LogDescriptor; provenance: Provenance; trials: number; taskSet: TaskSetRef },
 ): ImportedRunInput {
   const builder = new RunLogBuilder(configFor(name, options));
-  const fedToActor = options.descriptor.strategy !== "none";
+  // The ALFWorld logs hold ReAct-only and Reflexion runs; only Reflexion feeds its memory to the Actor.
+  const fedToActor = strategyBehaviour(options.descriptor.strategy).reflectionsInPrompt;
   let solved = false;
   let memoryLength = 0;
   for (let k = 0; k < row.length && !solved; k += 1) {

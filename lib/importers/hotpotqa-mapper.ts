@@ -1,3 +1,4 @@
+import { strategyBehaviour } from "@/lib/domain/strategies";
 import { createHash } from "node:crypto";
 import { runConfigSchema, type RunConfig } from "@/lib/domain/config";
 import type { Provenance } from "@/lib/domain/provenance";
@@ -218,7 +219,7 @@ function configFor(task: QaTask, options: { descriptor: LogDescriptor; provenanc
 function buildRun(history: QuestionHistory, options: { descriptor: LogDescriptor; provenance: Provenance; trials: number; maxSteps: number; taskSet: TaskSetRef }): ImportedRunInput {
   const { task } = history;
   const builder = new RunLogBuilder(configFor(task, options));
-  const reflects = options.descriptor.strategy !== "none" && options.descriptor.strategy !== "last-attempt";
+  const reflects = strategyBehaviour(options.descriptor.strategy).reflectsAfterFailure;
   let solved = false;
   for (let k = 0; k < history.blocks.length && !solved; k += 1) {
     const block = history.blocks[k] ?? null;

@@ -70,7 +70,8 @@ export function permissionFlag(): string {
   return process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
 }
 
-type OsMode = "root" | "rootless" | "none";
+/** How a child is isolated by the OS: user namespaces as root or rootless, or `unisolated` (only Node's permission model). */
+type OsMode = "root" | "rootless" | "unisolated";
 const osProbes = new Map<string, { mode: OsMode; detail: string }>();
 
 function wrapperArgs(mode: OsMode): { command: string; prefix: string[] } {
@@ -99,7 +100,7 @@ export function detectOsIsolation(readable: string[]): { mode: OsMode; detail: s
     osProbes.set(key, probe);
     return probe;
   };
-  if (process.platform !== "linux") return remember({ mode: "none", detail: `OS isolation needs Linux namespaces (platform is ${process.platform})` });
+  if (process.platform !== "linux") return remember({ mode: "unisolated", detail: `OS isolation needs Linux namespaces (platform is ${process.platform})` });
   const tryMode = (mode: OsMode): string | null => {
     const { command, prefix } = wrapperArgs(mode);
     const checks = [process.execPath, ...readable].map((file) => `test -r '${file.replace(/'/g, "'\\''")}'`).join(" && ");
@@ -123,16 +124,16 @@ export function detectOsIsolation(readable: string[]): { mode: OsMode; detail: s
     }
     failures.push(`${mode}: ${failure}`);
   }
-  return remember({ mode: "none", detail: `OS isolation unavailable (${failures.join("; ")})` });
+  return remember({ mode: "unisolated", detail: `OS isolation unavailable (${failures.join("; ")})` });
 }
 
 /** Describes the isolation a pool with these options gets; throws when `required` is not available. */
 export function resolveIsolation(mode: SandboxPoolOptions["osIsolation"], paths: SandboxPaths): { info: SandboxIsolationInfo; os: OsMode } {
   const flag = permissionFlag();
-  if (mode === "off") return { os: "none", info: { os: false, detail: "OS isolation turned off (osIsolation: 'off')", permissionFlag: flag } };
+  if (mode === "off") return { os: "unisolated", info: { os: false, detail: "OS isolation turned off (osIsolation: 'off')", permissionFlag: flag } };
   const probe = detectOsIsolation([path.join(paths.runnerDir, "runner.cjs"), path.join(paths.pyodideDir, "pyodide.asm.wasm"), paths.quickjsCore, paths.quickjsVariant]);
-  if (probe.mode === "none" && mode === "required") throw new Error(`sandbox: ${probe.detail}`);
-  return { os: probe.mode, info: { os: probe.mode !== "none", detail: probe.detail, permissionFlag: flag } };
+  if (probe.mode === "unisolated" && mode === "required") throw new Error(`sandbox: ${probe.detail}`);
+  return { os: probe.mode, info: { os: probe.mode !== "unisolated", detail: probe.detail, permissionFlag: flag } };
 }
 
 /**
@@ -154,7 +155,7 @@ export function buildLaunch(engine: SandboxEngine, paths: SandboxPaths, os: OsMo
     path.join(paths.runnerDir, "runner.cjs"),
     JSON.stringify(config),
   ];
-  if (os === "none") return { command: process.execPath, args: nodeArgs };
+  if (os === "unisolated") return { command: process.execPath, args: nodeArgs };
   const { command, prefix } = wrapperArgs(os);
   return { command, args: [...prefix, process.execPath, ...nodeArgs] };
 }

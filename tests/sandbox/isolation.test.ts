@@ -31,7 +31,7 @@ function nodeProcessOf(pid: number): number {
   return current;
 }
 
-const osAvailable = process.platform === "linux" && detectOsIsolation([]).mode !== "none";
+const osAvailable = process.platform === "linux" && detectOsIsolation([]).mode !== "unisolated";
 
 describe.skipIf(!osAvailable)("OS isolation (Linux namespaces)", () => {
   let pool: SandboxPool;

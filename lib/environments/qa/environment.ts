@@ -1,6 +1,7 @@
 import type { ActionParse, Episode, EpisodeOptions, StepResult } from "@/lib/domain/environment";
 import { joinSentences, type QaParagraph, type QaTask } from "./task";
 import { rankSimilarTitles } from "./title-similarity";
+import { methodDescriptor } from "@/lib/methods/registry";
 
 /**
  * One QA episode: the offline document store of a task's paragraphs, driven by
@@ -183,11 +184,11 @@ export class QaEpisode implements Episode {
 }
 
 /**
- * A fresh episode of `task` for one trial. Under the chain-of-thought
- * strategies (`options.strategy` is `cot` or `cot-gold-context`) the episode
+ * A fresh episode of `task` for one trial. Under a method without tools (the
+ * chain-of-thought strategies, `trial.usesTools` of lib/methods) the episode
  * has no tools: only `Finish` is valid.
  */
 export function startQaEpisode(task: QaTask, options: EpisodeOptions = {}): QaEpisode {
-  const noTools = options.strategy === "cot" || options.strategy === "cot-gold-context";
-  return new QaEpisode(task, { tools: !noTools });
+  const tools = options.strategy ? methodDescriptor(options.strategy).trial.usesTools : true;
+  return new QaEpisode(task, { tools });
 }

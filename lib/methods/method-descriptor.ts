@@ -1,0 +1,54 @@
+/**
+ * What the app knows about a method (a strategy: ReAct only, Reflexion, its ablations, the CoT
+ * Actors) as pure data: its names, when it calls the Self-Reflection model, what the next trial's
+ * Actor prompt carries from earlier trials, how a trial is shaped and how its run is drawn.
+ *
+ * The engine (lib/engine), the server's run-config factory, the forms and the graph read these
+ * rows through lib/domain/strategies.ts (`strategyBehaviour`) and lib/methods/registry.ts; nobody
+ * compares a strategy's name (ESLint forbids it outside lib/methods and the family folders). A
+ * descriptor imports types only, so client code may read it. See docs/adding-a-method.md.
+ *
+ * @typeParam Id the strategy id as stored in run configs (`RunConfig.strategy`).
+ */
+export interface MethodDescriptor<Id extends string = string> {
+  /** The id stored in run configs, experiments and lessons; never renamed (stored runs read it). */
+  id: Id;
+  /** The display name (the paper's name in brackets where it differs): "Last attempt (EPM)". */
+  label: string;
+  /** One sentence: what the next trial's prompt carries. Shown under the strategy pickers. */
+  hint: string;
+  /** Where the method comes from: paper and section, or the reference code's name. */
+  source: string;
+  /**
+   * When the Self-Reflection model is called: `after-failure` (a failed or halted trial is followed
+   * by a reflection, paper §3) or `never`.
+   */
+  reflects: "after-failure" | "never";
+  /** What the Actor prompt of trial n > 1 carries from earlier trials. */
+  remembers: {
+    /** Reflections from the episodic memory, after the memory window Ω. */
+    reflections: boolean;
+    /** Trial n − 1's whole trajectory (the paper's EPM, reference §1.1 `LAST_ATTEMPT`). */
+    lastAttempt: boolean;
+    /**
+     * A memory window Ω the method fixes, overriding the run's (`last-attempt-and-reflexion`: 1,
+     * only the newest reflection); null: the run's Ω.
+     */
+    fixedMemoryWindow: number | null;
+  };
+  /** How one trial is shaped. */
+  trial: {
+    /**
+     * Actor steps per trial the method fixes, overriding the request's and the family's default
+     * (CoT: 1, a Thought then `Finish`); null: the run's limit.
+     */
+    stepsPerTrial: number | null;
+    /** The Actor may call the family's tools (Search, Lookup, …); false: closed-book reasoning only. */
+    usesTools: boolean;
+  };
+  /**
+   * How the run graph draws the method: `lanes` (one lane per trial, left to right: trajectory,
+   * verdict, reflection, memory into the next trial).
+   */
+  graph: "lanes";
+}
