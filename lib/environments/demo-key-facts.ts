@@ -1,8 +1,6 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import { helpsWith, type KeyFact, type ReflectionHelpsResult } from "@/lib/domain/key-facts";
-import { builtinCodeKeyFacts } from "./code/builtin-key-facts";
-import { builtinHouseholdKeyFacts } from "./household/builtin-key-facts";
-import { builtinQaKeyFacts } from "./qa/builtin-key-facts";
+import { environmentEntry } from "./registry";
 
 /**
  * The one place that answers "would this reflection help the demo model?"
@@ -26,21 +24,13 @@ export function isCotStrategy(strategy: string | undefined): boolean {
   return strategy === "cot" || strategy === "cot-gold-context";
 }
 
-/** The key facts of a built-in task, or null when the task has none (an uploaded task: the demo model has no script for it). */
+/**
+ * The key facts of a built-in task, or null when the task has none (an uploaded task: the demo
+ * model has no script for it). Each family answers for its own tasks (the server registry's
+ * `demoKeyFacts`, from lib/environments/<family>/builtin-key-facts.ts).
+ */
 export function keyFactsFor(task: KeyFactTask): readonly KeyFact[] | null {
-  switch (task.environment) {
-    case "qa": {
-      const facts = builtinQaKeyFacts[task.taskId];
-      return facts ? (isCotStrategy(task.strategy) ? facts.cot : facts.react) : null;
-    }
-    case "household":
-      return builtinHouseholdKeyFacts[task.taskId] ?? null;
-    case "code":
-      return builtinCodeKeyFacts[task.taskId] ?? null;
-    case "open":
-      // Open tasks' demo lessons are keywords in lib/environments/open/builtin-demo-scripts.ts (issue 16 part 6), not key facts.
-      return null;
-  }
+  return environmentEntry(task.environment).demoKeyFacts(task.taskId, isCotStrategy(task.strategy));
 }
 
 /**

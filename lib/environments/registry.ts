@@ -1,8 +1,12 @@
 import type { EnvironmentId } from "@/lib/domain/config";
 import type { EnvironmentFamily } from "@/lib/domain/environment";
+import type { KeyFact } from "@/lib/domain/key-facts";
 import { AppError } from "@/lib/domain/errors";
 import { sharedSandbox } from "@/lib/sandbox/shared-pool";
 import { builtinCodeTasks, createCodeEnvironment, loadCodeTasks } from "./code";
+import { builtinCodeKeyFacts } from "./code/builtin-key-facts";
+import { builtinHouseholdKeyFacts } from "./household/builtin-key-facts";
+import { qaDemoKeyFacts } from "./qa/builtin-key-facts";
 import { builtinHouseholdTasks, householdEnvironment, importHouseholdTaskSet } from "./household";
 import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
 import { builtinOpenTasks, loadOpenTasks, openEnvironment } from "./open";
@@ -32,10 +36,17 @@ export interface EnvironmentEntry {
    * load; an unreadable file throws AppError("invalid-dataset").
    */
   importTaskSet(content: string): { tasks: Array<Record<string, unknown>>; problems: string[] };
+  /**
+   * The key facts a reflection on built-in task `taskId` must state for the demo model's Actor to
+   * take the informed path (decision 0022); `chainOfThought`: the run's strategy is a CoT Actor's,
+   * whose lessons may differ. Null when the demo model has no key facts for the task (an uploaded
+   * task, or a family whose demo lessons are not key facts).
+   */
+  demoKeyFacts(taskId: string, chainOfThought: boolean): readonly KeyFact[] | null;
 }
 
 /** The server parts of a family; label, formats and flags come from its descriptor. */
-type ServerParts = Pick<EnvironmentEntry, "family" | "builtinTasks" | "importTaskSet">;
+type ServerParts = Pick<EnvironmentEntry, "family" | "builtinTasks" | "importTaskSet" | "demoKeyFacts">;
 
 /** An entry of the server registry: `id`'s descriptor plus its server parts. */
 function entryOf(id: EnvironmentId, parts: ServerParts): EnvironmentEntry {
@@ -48,22 +59,27 @@ const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
     family: qaEnvironment as EnvironmentFamily<unknown>,
     builtinTasks: builtinQaTasks,
     importTaskSet: (content) => loadHotpotQa(content),
+    demoKeyFacts: qaDemoKeyFacts,
   }),
   code: entryOf("code", {
     // Model-written code runs only in the shared sandbox pool (lib/sandbox), created on the first code run.
     family: createCodeEnvironment({ sandbox: sharedSandbox }) as EnvironmentFamily<unknown>,
     builtinTasks: builtinCodeTasks as ReadonlyArray<Record<string, unknown>>,
     importTaskSet: (content) => loadCodeTasks(content) as { tasks: Array<Record<string, unknown>>; problems: string[] },
+    demoKeyFacts: (taskId) => builtinCodeKeyFacts[taskId] ?? null,
   }),
   household: entryOf("household", {
     family: householdEnvironment as EnvironmentFamily<unknown>,
     builtinTasks: builtinHouseholdTasks,
     importTaskSet: (content) => importHouseholdTaskSet(content),
+    demoKeyFacts: (taskId) => builtinHouseholdKeyFacts[taskId] ?? null,
   }),
   open: entryOf("open", {
     family: openEnvironment as EnvironmentFamily<unknown>,
     builtinTasks: builtinOpenTasks,
     importTaskSet: (content) => loadOpenTasks(content),
+    // Open tasks' demo lessons are keywords in ./open/builtin-demo-scripts.ts, not key facts.
+    demoKeyFacts: () => null,
   }),
 };
 

@@ -138,3 +138,13 @@ export const builtinQaKeyFacts: Readonly<Record<string, QaTaskKeyFacts>> = {
   "qa-builtin-11": { react: F11, cot: F11 },
   "qa-builtin-12": { react: F12, cot: F12 },
 };
+
+/**
+ * The key facts of built-in QA task `taskId` (the chain-of-thought ones when `chainOfThought`: the
+ * run's strategy is a CoT Actor's, decision 0008), or null when the task is not built in. The
+ * server registry's `demoKeyFacts` (lib/environments/demo-key-facts.ts reads it).
+ */
+export function qaDemoKeyFacts(taskId: string, chainOfThought: boolean): readonly KeyFact[] | null {
+  const facts = builtinQaKeyFacts[taskId];
+  return facts ? (chainOfThought ? facts.cot : facts.react) : null;
+}
