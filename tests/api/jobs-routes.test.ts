@@ -8,7 +8,7 @@ import { rateLimitViewSchema } from "@/lib/domain/rate-limit-view";
 import { keyIdOf } from "@/lib/llm/rate-limits/middleware";
 
 /**
- * The /jobs routes in the embedded default (issue 17): no job queue, so the dead-letter list is
+ * The /jobs routes in the embedded default: no job queue, so the dead-letter list is
  * empty with `mode: "in-process"` and every action answers 409 saying to set
  * REFLEXION_DATABASE_URL; the rate-limit view shows the configured limits as per-process counters
  * with no readable blocks, and never the API key or its id.
@@ -50,7 +50,7 @@ const post = (url: string) => new Request(`http://127.0.0.1${url}`, { method: "P
 const letter = (letterId: string): LetterParams => ({ params: Promise.resolve({ letterId }) });
 const ID = "0b7a3c2e-1111-4000-8000-000000000001";
 
-describe("/api/jobs in the embedded mode (issue 17)", () => {
+describe("/api/jobs in the embedded mode", () => {
   it("lists no dead letters and refuses every action with what to set", async () => {
     const list = await routes.list.GET(new Request("http://127.0.0.1/api/jobs/dead-letters"));
     expect(list.status).toBe(200);

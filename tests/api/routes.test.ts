@@ -142,7 +142,7 @@ describe("HTTP routes", () => {
     // The response parses with the schema the client uses.
     const environments = environmentsResponseSchema.parse(await (await routes.environments.GET()).json());
     expect(environments.environments.map((e) => e.id)).toEqual(["qa", "code", "household", "open"]);
-    // Issue 16 part 6: only the open family's Evaluator is a model (the forms show its model picker).
+    // Only the open family's Evaluator is a model (the forms show its model picker).
     expect(environments.environments.filter((e) => e.evaluatorUsesModel).map((e) => e.id)).toEqual(["open"]);
     const code = environments.environments.find((e) => e.id === "code");
     expect(code).toMatchObject({ fixedStepsPerTrial: 4, defaultMemoryWindow: 1, supportedStrategies: ["reflexion", "none"] });

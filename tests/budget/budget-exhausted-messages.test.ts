@@ -5,7 +5,7 @@ import { budgetResumeDrafts } from "@/lib/server/budget-resume";
 import { makeRunConfig } from "../helpers/run-config";
 import { showsLiveDot, trialChipLabel, trialChipState } from "@/components/run/run-messages";
 
-/** Issue 16, a new user's test: a budget-exhausted run must not look as if it were running, and its hints must fit an unpriced model. */
+/** A budget-exhausted run must not look as if it were running, and its hints must fit an unpriced model. */
 describe("budget-exhausted run messages", () => {
   it("a trial without an outcome on a budget-exhausted run is stopped, not running…; no green live dot", () => {
     expect(trialChipState(null, "budget-exhausted")).toBe("out-of-budget");

@@ -5,7 +5,7 @@ import { experimentStatusText, summarizeExperiment, type CellInput } from "@/lib
 import { progressText, successCurveRows } from "@/lib/graph/compare-arms";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 
-// Issue 16, a new user's test: an experiment whose runs all stopped on their budget said "Running".
+// An experiment whose runs all stopped on their budget must not say "Running".
 
 function record() {
   return experimentRecordSchema.parse({

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { EXIT_BUDGET_EXHAUSTED, modelsText } from "@/lib/cli/follow";
 import { runCli } from "./run-cli";
 
-// Issue 16, a new user's test: budget-exhausted has its own exit code and words; a missing warm-start store warns.
+// Budget-exhausted has its own exit code and words; a missing warm-start store warns.
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "rp-cli-budget-"));
 

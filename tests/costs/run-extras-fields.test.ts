@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { extrasOpenAfter, RunExtrasFields } from "@/components/costs/run-extras-fields";
 
-/** Issue 16 (new user's test): the "Budget, early stop and memory" section must not close while someone types. */
+/** The "Budget, early stop and memory" section must not close while someone types. */
 describe("RunExtrasFields disclosure", () => {
   it("stays open when the last field is cleared", () => {
     let open = extrasOpenAfter(false, {});

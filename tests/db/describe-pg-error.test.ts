@@ -7,7 +7,7 @@ import { runs } from "@/lib/db/pg/schema";
 import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server";
 
 /**
- * lib/db/pg/describe-pg-error.ts on real errors (issue 17): drizzle's "Failed query: … params: …"
+ * lib/db/pg/describe-pg-error.ts on real errors: drizzle's "Failed query: … params: …"
  * becomes "<the driver's cause> (while: <statement kind + table>)", from a real PostgreSQL and PGlite.
  */
 

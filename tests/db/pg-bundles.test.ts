@@ -6,7 +6,7 @@ import { createServerContext, type ServerContext } from "@/lib/server/app-contex
 import { countingDemo, finishedRun, outcomes, sqliteContext } from "../bundles/helpers";
 import { realPostgres } from "./pg-test-stores";
 
-// Run bundles (issue 18) on the shared PostgreSQL store (issue 17): SQLite → PostgreSQL and back.
+// Run bundles on the shared PostgreSQL store: SQLite → PostgreSQL and back.
 const postgres = realPostgres();
 beforeAll(() => postgres.open(), 90_000);
 afterAll(() => postgres.close());

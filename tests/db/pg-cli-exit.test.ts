@@ -11,7 +11,7 @@ import { PgRunStore } from "@/lib/db/pg/pg-store";
 import { createServerContext, workerSettings } from "@/lib/server/app-context";
 import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server";
 
-// Issue 17, found by a new lab member: in shared mode (REFLEXION_DATABASE_URL) every CLI command
+// In shared mode (REFLEXION_DATABASE_URL) every CLI command
 // must exit when it is done — the pg pools, pg-boss and the LISTEN connection of its context are
 // closed — with its documented exit code; a foreground `cli run` drives only its own run; `cli
 // experiment run` hands its runs to the `cli worker` processes and ends when they do.

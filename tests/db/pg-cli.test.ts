@@ -5,7 +5,7 @@ import { startPostgresServer, type PostgresServer } from "../helpers/postgres-se
 
 const run = promisify(execFile);
 
-// `cli db migrate` / `cli db status` against a real server (issue 17): two machines may migrate at
+// `cli db migrate` / `cli db status` against a real server: two machines may migrate at
 // once; the URL's password is never printed.
 let server: PostgresServer;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ const run = promisify(execFile);
 /** What execFile rejects with when the command exits non-zero. */
 const failureSchema = z.object({ code: z.number(), stdout: z.string(), stderr: z.string() });
 
-// The CLI prints a database error's cause (issue 17; lib/db/pg/describe-pg-error.ts), not drizzle's
+// The CLI prints a database error's cause (lib/db/pg/describe-pg-error.ts), not drizzle's
 // "Failed query: … params: …", and exits 2; the password is never printed.
 let server: PostgresServer;
 beforeAll(async () => {

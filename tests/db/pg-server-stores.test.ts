@@ -11,7 +11,7 @@ import { templateStoreContract } from "../templates/template-store-contract";
 import { runStoreContract } from "./store-contract";
 import { realPostgres } from "./pg-test-stores";
 
-// The RunStore contract on a real PostgreSQL server, and what only several connections can show (issue 17).
+// The RunStore contract on a real PostgreSQL server, and what only several connections can show.
 const postgres = realPostgres();
 beforeAll(() => postgres.open(), 90_000);
 afterAll(() => postgres.close());

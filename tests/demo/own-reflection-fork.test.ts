@@ -15,7 +15,7 @@ import { scriptedMockModel } from "../helpers/mock-model";
 import { CORRECT_PARAPHRASES, UNHELPFUL_REFLECTIONS } from "./paraphrases";
 
 /**
- * "Write your own reflection" end to end through the engine (issue 15, part 4):
+ * "Write your own reflection" end to end through the engine:
  * a demo run fails trial 1 and reflects; a fork at the checkpoint after the
  * reflection replaces it with a learner's text — exactly what the UI's "Run
  * trial 2 with mine" sends — and trial 2 of the fork succeeds with a correct

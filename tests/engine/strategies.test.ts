@@ -378,7 +378,7 @@ describe("the config factory", () => {
       expect((caught as Error).message).toContain("none, reflexion, last-attempt, last-attempt-and-reflexion");
     }
     const config = buildRunConfig({ ...request("last-attempt"), environment: "household", taskId: household.id }, householdEntry, household, "builtin");
-    // The config also records the built-in library version ids (issue 14).
+    // The config also records the built-in library version ids.
     expect(config.templates).toMatchObject(householdEnvironment.defaultTemplates);
     expect(config.maxStepsPerTrial).toBe(householdEnvironment.defaultMaxStepsPerTrial);
   });

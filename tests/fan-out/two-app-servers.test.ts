@@ -18,7 +18,7 @@ import { startPostgresServer, type PostgresServer } from "../helpers/postgres-se
 import { promptText } from "../helpers/mock-model";
 import { makeRunConfig } from "../helpers/run-config";
 
-// Issue 17 part 4: two app servers and a worker on one PostgreSQL database; each keeps one LISTEN
+// Two app servers and a worker on one PostgreSQL database; each keeps one LISTEN
 // connection and fans appends (and the worker's token deltas) out to its own SSE clients.
 
 let server: PostgresServer;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoOnImportedWarning, referenceLabel, runIntro } from "@/components/home/family-texts";
 
-// Issue 13 part 3: the new-run form speaks of household tasks in household terms — the Evaluator is
+// The new-run form speaks of household tasks in household terms — the Evaluator is
 // the world's success check, not a gold answer or exact match.
 
 describe("household wording in the new-run form", () => {

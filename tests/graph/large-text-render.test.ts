@@ -10,10 +10,10 @@ import { twoTrialReflexionRun } from "./fixtures";
 import { renderGraphNode as renderNode } from "../helpers/render-node";
 
 /**
- * Issue 12, part 8: large text in the UI. Long observations, completions and
+ * Large text in the UI. Long observations, completions and
  * prompts start collapsed with "show more"; base64 and data URIs appear as
  * placeholders with their size; model text is never rendered as HTML. Also the
- * step markers of part 1 and 3 on the graph: reasoning taken out, ignored text,
+ * step markers on the graph: reasoning taken out, ignored text,
  * a cut-off completion, a reflection stored with a warning.
  */
 

@@ -13,7 +13,7 @@ import { createServerContext, type ServerContext } from "@/lib/server/app-contex
 import { scriptedMockModel } from "../helpers/mock-model";
 
 /**
- * Replay equals the live run at every cursor position (issue 15 part 1): a demo run of each
+ * Replay equals the live run at every cursor position: a demo run of each
  * family is driven through the real service and worker pool; every event the bus publishes
  * is folded into one state incrementally (as a client following the stream does) and the
  * graph derived with one memoising deriver (as the workspace does). Afterwards, the fold and

@@ -6,7 +6,7 @@ import { stressRunEvents } from "@/lib/graph/stress-run";
 import { twoTrialReflexionRun } from "./fixtures";
 import { renderGraphNode as renderNode } from "../helpers/render-node";
 
-// Issue 13 part 3: household actions drawn in ALFWorld's own syntax, thoughts only where the model
+// Household actions drawn in ALFWorld's own syntax, thoughts only where the model
 // wrote one; QA keeps ReAct's `Verb[argument]` and its thought nodes.
 
 

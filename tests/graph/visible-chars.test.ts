@@ -9,7 +9,7 @@ import { hasHiddenCharacters, revealInvisible, visibleText } from "@/lib/graph/v
 import { QaEvaluationView } from "@/components/inspector/qa-evaluation-view";
 import { twoTrialReflexionRun } from "./fixtures";
 
-// Issue 13 part 4: invisible and confusable characters in answers shown as markers, and F1 next to
+// Invisible and confusable characters in answers shown as markers, and F1 next to
 // EM in the inspector's QA evaluation view.
 
 describe("revealInvisible (pure)", () => {

@@ -49,7 +49,7 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown> | null;
-  /** Issue 17 (additive): when it arrived, epoch ms. */
+  /** When it arrived, epoch ms. */
   receivedAt?: number;
 }
 
@@ -87,17 +87,17 @@ export interface FakeOpenAIServerOptions {
   /** Model name reported in responses and by `GET /v1/models` when the request names none. Default "fake-model". */
   model?: string;
   /**
-   * Issue 16 (additive): prompt tokens to report as served from the prompt cache
+   * Prompt tokens to report as served from the prompt cache
    * (`usage.prompt_tokens_details.cached_tokens`, OpenAI's field), given the request's
    * prompt tokens and body. Absent: no `prompt_tokens_details` in usage (as before).
    */
   cachedTokens?: (promptTokens: number, body: Record<string, unknown>) => number;
-  /** Issue 16 (additive): extra model ids listed by `GET /v1/models` after the default one. */
+  /** Extra model ids listed by `GET /v1/models` after the default one. */
   listedModels?: readonly string[];
-  /** Issue 17 (additive): fixed latency of every answered chat request before its first byte, in ms. Default 0. */
+  /** Fixed latency of every answered chat request before its first byte, in ms. Default 0. */
   latencyMs?: number;
   /**
-   * Issue 17 (additive): the provider's own limit — a chat request beyond `max` in the trailing
+   * The provider's own limit — a chat request beyond `max` in the trailing
    * `windowMs` is answered 429 with `retry-after: <retryAfterSeconds>` (no retry-after-ms).
    */
   rateLimit?: { max: number; windowMs: number; retryAfterSeconds: number };
@@ -261,7 +261,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   let contextWindow: number | null = null;
   let rejected: readonly string[] = [];
 
-  /** Issue 17: answered (non-429) chat requests' times, for `options.rateLimit`. */
+  /** Answered (non-429) chat requests' times, for `options.rateLimit`. */
   const admitted: number[] = [];
   function overRateLimit(): FakeFailure | undefined {
     const limit = options.rateLimit;

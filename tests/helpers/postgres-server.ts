@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 
 /**
- * A throw-away PostgreSQL server for tests (issue 17): the machine's own PostgreSQL
+ * A throw-away PostgreSQL server for tests: the machine's own PostgreSQL
  * (`/usr/lib/postgresql/<n>/bin`, Debian's `postgresql` package) in a temporary directory, on
  * 127.0.0.1 and a free port, started by the test files that need it (`beforeAll`), never by a
  * global setup. Self-stopping: stopped by {@link PostgresServer.stop}, on process exit, and by a

@@ -78,7 +78,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe("/jobs dead-letter actions (issue 17)", () => {
+describe("/jobs dead-letter actions", () => {
   it("Retry shows its pending state, announces what the server did and reloads the list", async () => {
     let release: () => void = () => undefined;
     const api: FakeApi = { letters: [letter("aaaa1111"), letter("bbbb2222")], hold: new Promise<void>((resolve) => (release = resolve)), calls: [] };
@@ -145,7 +145,7 @@ describe("/jobs dead-letter actions (issue 17)", () => {
   });
 });
 
-describe("/jobs rate-limit view (issue 17)", () => {
+describe("/jobs rate-limit view", () => {
   it("shows each pattern's limits, the counters' scope and the blocked provider + model", () => {
     const view: RateLimitView = {
       counters: "shared",

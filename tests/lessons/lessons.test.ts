@@ -18,7 +18,7 @@ import { LessonService, parseLessonFile } from "@/lib/server/lesson-service";
 import { scriptedMockModel } from "../helpers/mock-model";
 
 /**
- * Lessons as data (issue 15 parts 2–3): every shipped lesson file validates, every cursor,
+ * Lessons as data: every shipped lesson file validates, every cursor,
  * spotlight and question resolves on the run the lesson service makes for it (the demo
  * model through the real service), and the predictions' answers come from the log.
  */
@@ -47,7 +47,7 @@ const shipped = fs.readdirSync(LESSONS_DIR).filter((name) => name.endsWith(".md"
 const builtin = shipped.filter((name) => parseLessonFile(name, fs.readFileSync(path.join(LESSONS_DIR, name), "utf8")).lesson.run.kind === "builtin");
 
 describe("shipped lesson files", () => {
-  it("all load and validate, with unique ids, and the three built-in lessons of the issue are there", () => {
+  it("all load and validate, with unique ids, and the three built-in lessons are there", () => {
     const { lessons } = setup();
     const { lessons: loaded, problems } = lessons.list();
     expect(problems).toEqual([]);

@@ -3,7 +3,7 @@ import { nodeLinkHref } from "@/components/replay/copy-link-button";
 import { replayKeyAction } from "@/components/replay/use-replay-keys";
 import { parseRunUrlState, runMomentHref, serializeRunUrlState, type RunUrlState } from "@/lib/query/url-state";
 
-/** Deep links (issue 15 part 5): `?branch=&cursor=&node=` (+ `step=&present=1` in lessons) parse and serialise without loss. */
+/** Deep links: `?branch=&cursor=&node=` (+ `step=&present=1` in lessons) parse and serialise without loss. */
 describe("URL state of a run's moment", () => {
   const full: RunUrlState = { branch: "br-2", cursor: 41, node: "0c1d9a8e-1111-4a5b-9c3d-2e4f5a6b7c8d", step: 3, present: true };
 

@@ -15,7 +15,7 @@ import { buildRunConfig } from "@/lib/server/run-config-factory";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server";
 
 /**
- * Prompt caching (issue 16 part 4): the Actor prompt's stable prefix, Anthropic cache
+ * Prompt caching: the Actor prompt's stable prefix, Anthropic cache
  * control on it, and cached input tokens recorded per call from the provider's usage.
  */
 

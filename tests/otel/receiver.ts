@@ -3,7 +3,7 @@ import root from "otlp-transformer-protobuf-root/build/src/generated/root.js";
 import { z } from "zod";
 
 /**
- * A tiny OTLP/HTTP receiver on 127.0.0.1 for tests (issue 18): it keeps each POST's headers and
+ * A tiny OTLP/HTTP receiver on 127.0.0.1 for tests: it keeps each POST's headers and
  * body, answers 200 with an empty ExportTraceServiceResponse, and decodes bodies with
  * OpenTelemetry's own generated protobuf definitions (the otlp-transformer's `root`).
  */

@@ -14,7 +14,7 @@ import { TWO_MODELS } from "../graph/fixtures";
 import { importedLog as importedLogOf, importedRunDetail as detail, paperProvenance, renderWithProviders } from "./fixtures";
 
 /**
- * A new user's test of the paper's runs: the fork of an imported run picks a
+ * The paper's runs as a new user meets them: the fork of an imported run picks a
  * model, a fork branch's badge says it is a fork, unverified uploads say so,
  * imported runs show "not recorded" instead of zero calls / tokens / cost, and
  * the overlay's axis is neutral when the families differ.

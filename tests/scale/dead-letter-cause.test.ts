@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17: a run whose every append fails (a trigger on `events` raises, as a tester injected)
+ * A run whose every append fails (a trigger on `events` raises, as a tester injected)
  * ends up as a dead letter whose error — what /jobs and `cli jobs dead-letters` show — carries the
  * database's own message and the statement, and the worker's output says the same; the worker
  * stays alive. (lib/db/pg/describe-pg-error.ts; job handler in lib/server/job-queue/queueing-pool.ts.)
@@ -19,7 +19,7 @@ afterAll(async () => {
   await harness?.stop();
 }, 60_000);
 
-describe("a failing append's cause reaches the dead letter (issue 17)", () => {
+describe("a failing append's cause reaches the dead letter", () => {
   it("a trigger raising on events: the dead letter and the worker's line name 'newlab injected failure' and the insert", async () => {
     const run = await harness.producer.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "compatible:fake-model", maxTrials: 2 });
     const client = new pg.Client({ connectionString: harness.databaseUrl });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sleep, startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17: a runnable branch whose every attempt fails (here: a trigger makes its appends fail
+ * A runnable branch whose every attempt fails (here: a trigger makes its appends fail
  * after its first two events (so not even its run-error can be recorded), as a broken database would) ends as **one** dead letter after its
  * retries — not one letter per attempt — and stays there until a person acts: no process's
  * reconciliation enqueues a second job beside the active or retrying one (pg-boss's `stately`
@@ -27,7 +27,7 @@ afterAll(async () => {
   await harness?.stop();
 }, 60_000);
 
-describe("a branch that keeps failing (issue 17)", () => {
+describe("a branch that keeps failing", () => {
   it("becomes exactly one dead letter after its retries, and is not enqueued again until someone acts", async () => {
     const run = await harness.producer.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-03", strategy: "reflexion", modelId: "compatible:fake-model", maxTrials: 3 });
     await sql.query(`CREATE FUNCTION test_fail_events() RETURNS trigger AS $$

@@ -14,7 +14,7 @@ import { branchJobHandler } from "@/lib/server/job-queue/queueing-pool";
 import { startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17: dead letters a person can act on, on a real PostgreSQL with pg-boss (one retry per job
+ * Dead letters a person can act on, on a real PostgreSQL with pg-boss (one retry per job
  * here, so a job is dead after 2 attempts). A flaky worker in this process fails two runs' jobs —
  * run A's first attempt really drives it and stops mid-run (the worker shuts down: the job is
  * given back), every other attempt fails as if the database went away — so both land in the dead
@@ -96,7 +96,7 @@ async function failIntoDeadLetters(partial: BranchId, runIds: readonly string[])
   }
 }
 
-describe("dead letters you can act on (issue 17, pg-boss)", () => {
+describe("dead letters you can act on (pg-boss)", () => {
   it("retry re-enqueues a dead branch job and a worker finishes it from its log; a finished branch is refused; discard removes a letter", async () => {
     const create = (taskId: string) => harness.producer.service.createRun({ environment: "qa", taskSet: "builtin", taskId, strategy: "reflexion", modelId: MODEL, maxTrials: 2 });
     const a = await create("qa-builtin-01");

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, TSX_ARGS, startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17: a foreground `cli experiment run` in shared mode follows runs that `cli worker`
+ * A foreground `cli experiment run` in shared mode follows runs that `cli worker`
  * processes drive. When PostgreSQL restarts meanwhile, the follower says the database is
  * unreachable, waits for it and goes on — and exits 0 once the experiment has ended (it used to
  * print one error and hang: the progress bar's timer kept the process alive). Bounded by timeouts.
@@ -19,7 +19,7 @@ afterAll(async () => {
   await harness?.stop();
 }, 60_000);
 
-describe("following an experiment through a PostgreSQL restart (issue 17)", () => {
+describe("following an experiment through a PostgreSQL restart", () => {
   it("waits for the database, then exits 0 when the workers have ended every run", async () => {
     const worker = harness.startWorker({ concurrency: 4 });
     await worker.waitFor(/pg-boss worker:/, 120_000);

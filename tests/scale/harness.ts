@@ -14,7 +14,7 @@ import { flattenMessages, startFakeOpenAIServer, type FakeOpenAIServer, type Fak
 import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server";
 
 /**
- * Shared mode on one machine for the scale tests and `bench/scale` (issue 17): the machine's
+ * Shared mode on one machine for the scale tests and `bench/scale`: the machine's
  * PostgreSQL in a temp dir (tests/helpers/postgres-server.ts), a fake OpenAI-compatible server
  * answering like the QA demo model after a fixed latency, a producer context in this process
  * (creates runs and experiments, reconciles them into pg-boss jobs) and `cli worker` child

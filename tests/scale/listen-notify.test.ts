@@ -3,7 +3,7 @@ import { pgBossSettings } from "@/lib/server/job-queue/pg-boss-queue";
 import { sleep, startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17: idle `cli worker` processes are woken by PostgreSQL LISTEN/NOTIFY when a job is
+ * Idle `cli worker` processes are woken by PostgreSQL LISTEN/NOTIFY when a job is
  * created (pg-boss `useListenNotify` + the queue's `notify`), so a run starts on any machine
  * without waiting out a poll. The workers here poll only every 120 s: a run that starts well
  * before that was woken by the notification. Bounded by timeouts; no speed is asserted
@@ -24,7 +24,7 @@ afterAll(async () => {
   await harness?.stop();
 }, 60_000);
 
-describe("workers woken by LISTEN/NOTIFY (issue 17)", () => {
+describe("workers woken by LISTEN/NOTIFY", () => {
   it("an idle worker that polls every 120 s takes a new run's job long before its next poll", async () => {
     const worker = harness.startWorker({ concurrency: 1 });
     await worker.waitFor(/pg-boss worker:/, 120_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sleep, startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17, docs/shared-mode.md "What happens when … the database goes away": PostgreSQL stops
+ * docs/shared-mode.md "What happens when … the database goes away": PostgreSQL stops
  * (fast shutdown: every session gets "terminating connection due to administrator command") for a
  * few seconds while a `cli worker` child process drives runs against a slow fake model, and starts
  * again on the same port and data directory. The worker must stay alive (every pg pool and client
@@ -29,7 +29,7 @@ async function statuses(runIds: readonly string[]): Promise<string[]> {
   return Promise.all(runIds.map(async (id) => harness.producer.service.status(await harness.producer.service.getRun(id))));
 }
 
-describe("a PostgreSQL restart mid-run (issue 17)", () => {
+describe("a PostgreSQL restart mid-run", () => {
   it("the worker survives a fast shutdown of a few seconds, logs the lost connection once per pool, and every run ends exactly once", async () => {
     const runIds: string[] = [];
     for (const taskId of TASKS) {

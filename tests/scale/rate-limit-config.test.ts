@@ -3,7 +3,7 @@ import { createMemoryCallLimiter } from "@/lib/llm/rate-limits/call-limiter";
 import { limitFor, parseRateLimits } from "@/lib/llm/rate-limits/config";
 import { keyIdOf, limiterKeyOf, retryAfterMsOf } from "@/lib/llm/rate-limits/middleware";
 
-/** Issue 17 part 3: the pure parts of the call-site limits, and the in-memory limiter of the embedded mode. */
+/** The pure parts of the call-site limits, and the in-memory limiter of the embedded mode. */
 describe("REFLEXION_RATE_LIMITS", () => {
   it("parses limits per pattern; the most specific pattern wins", () => {
     const table = parseRateLimits('{"openai": {"requestsPerMinute": 500, "concurrent": 8}, "openai:gpt-4o-mini": {"tokensPerMinute": 1000}, "*": {"requestsPerMinute": 60}}');

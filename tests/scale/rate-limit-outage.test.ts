@@ -5,7 +5,7 @@ import { startPostgresServer, type PostgresServer } from "../helpers/postgres-se
 import { sleep } from "./harness";
 
 /**
- * The shared rate-limit counters while PostgreSQL restarts (issue 17, lib/llm/rate-limits/from-env.ts):
+ * The shared rate-limit counters while PostgreSQL restarts (lib/llm/rate-limits/from-env.ts):
  * a call that checks its key's 429 block during the outage waits for the database (up to 30 s)
  * instead of failing — a failure there would be recorded as the model's error and pause the run.
  */

@@ -13,7 +13,7 @@ import { keyIdOf, limiterKeyOf } from "@/lib/llm/rate-limits/middleware";
 import { startPostgresServer, type PostgresServer } from "../helpers/postgres-server";
 
 /**
- * `GET /api/jobs/rate-limits` in shared mode (issue 17 part 3), on a real PostgreSQL: the limits
+ * `GET /api/jobs/rate-limits` in shared mode, on a real PostgreSQL: the limits
  * of REFLEXION_RATE_LIMITS, most specific first with their per-window figures; counters shared;
  * no block before any call made the limiter's table; then the 429 blocks that the shared limiter
  * wrote (two keys of one model, one of another) by provider + model with their end — and no API
@@ -60,7 +60,7 @@ async function get(): Promise<{ text: string; view: ReturnType<typeof rateLimitV
   return { text, view: rateLimitViewSchema.parse(JSON.parse(text)) };
 }
 
-describe("GET /api/jobs/rate-limits, shared mode (issue 17)", () => {
+describe("GET /api/jobs/rate-limits, shared mode", () => {
   it("lists the configured limits as shared; no block before the limiter's table exists", async () => {
     const { view } = await get();
     expect(view.counters).toBe("shared");

@@ -5,7 +5,7 @@ import type { RecordedRequest } from "../helpers/fake-openai-server";
 import { startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17 part 3: provider limits at the call site, shared by every worker through PostgreSQL.
+ * Provider limits at the call site, shared by every worker through PostgreSQL.
  * Several `cli worker` processes drive one experiment against a fake server; the limits are read
  * back from the fake server's request times (what a provider would see). Bounded by timeouts.
  */
@@ -46,7 +46,7 @@ function maxInWindow(requests: readonly RecordedRequest[], windowMs: number): nu
   return best;
 }
 
-describe("shared provider limits (issue 17)", () => {
+describe("shared provider limits", () => {
   it("requests/min configured for the model hold across 3 workers: the provider never sees more than the limit allows", async () => {
     // 300 requests/min counted in 1-s windows: at most 5 requests start per window, for all workers together.
     harness = await startScaleHarness({

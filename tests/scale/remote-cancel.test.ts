@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17: a run driven by a `cli worker` process is cancelled from another process (an app
+ * A run driven by a `cli worker` process is cancelled from another process (an app
  * server: here the producer's RunService). The worker learns of the `cancel-request` through the
  * LISTEN fan-out (its summary poll is only a backstop, once a second), aborts the call in flight
  * and ends the run as cancelled at that boundary. Bounded by timeouts; no speed is asserted.
@@ -19,7 +19,7 @@ afterAll(async () => {
   await harness?.stop();
 }, 60_000);
 
-describe("cancel of a run another process drives (issue 17)", () => {
+describe("cancel of a run another process drives", () => {
   it("ends the run as cancelled, with no model call completed after the request", async () => {
     const worker = harness.startWorker({ concurrency: 1 });
     await worker.waitFor(/pg-boss worker:/, 120_000);

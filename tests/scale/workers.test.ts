@@ -4,7 +4,7 @@ import { deadLettersResponseSchema } from "@/lib/domain/job-queue";
 import { requestBodyHash, startScaleHarness, waitUntil, type ScaleHarness } from "./harness";
 
 /**
- * Issue 17 part 2: runs as pg-boss jobs on a real PostgreSQL, driven by `cli worker` child
+ * Runs as pg-boss jobs on a real PostgreSQL, driven by `cli worker` child
  * processes against a fake OpenAI-compatible server with a fixed latency. Bounded by timeouts;
  * nothing here asserts a speed (bench/scale.bench.ts measures that).
  */
@@ -43,7 +43,7 @@ async function startExperiment(name: string, taskIds?: string[]) {
   return { record, runIds: await harness.producer.experiments.runIds(record.id) };
 }
 
-describe("runs as jobs on pg-boss (issue 17)", () => {
+describe("runs as jobs on pg-boss", () => {
   it("an experiment's runs each complete exactly once across 3 workers, and a resubmitted experiment enqueues nothing", async () => {
     const { record, runIds } = await startExperiment("scale: exactly once");
     expect(runIds.length).toBeGreaterThanOrEqual(10);

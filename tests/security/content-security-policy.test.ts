@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, securityHeaders } from "@/lib/security/content-security-policy.js";
 import nextConfig from "@/next.config.js";
 
-/** Issue 12, part 8: every response carries a Content-Security-Policy that keeps pages on their own origin. */
+/** Every response carries a Content-Security-Policy that keeps pages on their own origin. */
 
 function directives(policy: string): Map<string, string[]> {
   return new Map(policy.split("; ").map((part) => { const [name, ...values] = part.split(" "); return [name!, values]; }));

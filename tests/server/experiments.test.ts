@@ -98,7 +98,7 @@ describe("experiments: tasks × arms × trials", () => {
     // The demo model: ReAct keeps failing; Reflexion fails trial 1, reflects and then succeeds.
     expect(react!.successByTrial).toEqual([0, 0, 0, 0]);
     expect(reflexion!.successByTrial).toEqual([0, 3, 3, 3]);
-    // The --json closing line has the shape.
+    // The --json closing line has its documented shape (lib/domain/experiment.ts).
     expect(JSON.parse(experimentSummaryLine(summary))).toMatchObject({
       type: "experiment-summary",
       experimentId: record.id,

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/domain/errors";
 import { errorResponse, publicError } from "@/lib/server/http-errors";
 
 /**
- * An API request that hits a database error (issue 17, lib/server/http-errors.ts): unreachable →
+ * An API request that hits a database error (lib/server/http-errors.ts): unreachable →
  * 503 `database-unreachable` naming the cause and what to check; any other → the bare 500, with
  * the cause in the server log only. No SQL or parameters ever reach the client.
  */

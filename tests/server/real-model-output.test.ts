@@ -7,7 +7,7 @@ import { createServerContext } from "@/lib/server/app-context";
 import { flattenMessages, startFakeOpenAIServer, type FakeChatMessage, type FakeOpenAIServer } from "../helpers/fake-openai-server";
 
 /**
- * Issue 12, one test per class of real-model trouble, each on the real path a
+ * One test per class of real-model trouble, each on the real path a
  * user's run takes: RunService → worker pool → engine → the AI SDK's
  * OpenAI-compatible provider → HTTP + SSE from the scriptable fake server. Each
  * asserts the trial outcome, the recorded events and what reached the next

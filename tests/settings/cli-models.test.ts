@@ -10,7 +10,7 @@ import { demoReply } from "@/lib/llm/demo-model";
 import { flattenMessages, startFakeOpenAIServer, type FakeChatMessage, type FakeOpenAIServer } from "../helpers/fake-openai-server";
 import { parseJsonLines, runCli } from "../cli/run-cli";
 
-/** Issue 16 part 8: `cli run --actor-model/--reflector-model/--model`, arms' role flags, and `cli providers [--json]` (never a key). */
+/** `cli run --actor-model/--reflector-model/--model`, arms' role flags, and `cli providers [--json]` (never a key). */
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "rp-cli-models-"));
 const KEY = "sk-test-XYZ-cli-0cc175b9c0f1b6a8";

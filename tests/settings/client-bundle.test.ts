@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Issue 16: no key reaches the client bundle. Runs only after a production build
+ * No key reaches the client bundle. Runs only after a production build
  * (`.next/static` exists): `scripts/test-all.sh` (CI) builds with these test keys in the
  * environment and runs this file after the build. By hand, e.g. in a private clone:
  *

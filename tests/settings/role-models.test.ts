@@ -12,7 +12,7 @@ import { roleModelsFromDrafts } from "@/lib/query/role-models";
 import { flattenMessages, startFakeOpenAIServer, type FakeChatMessage, type FakeOpenAIServer } from "../helpers/fake-openai-server";
 
 /**
- * Issue 16 part 2: a model per role reaches the right calls. The fake OpenAI-compatible
+ * A model per role reaches the right calls. The fake OpenAI-compatible
  * server plays the demo model's scripts (QA and the judged `open` family) whatever model
  * is named, and records the model name of every request, so the test can tell which
  * role's call went to which model.

@@ -7,7 +7,7 @@ import { providersResponseSchema, providerTestResultSchema } from "@/lib/domain/
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../helpers/fake-openai-server";
 
 /**
- * Issue 16 part 1: the settings routes (`GET /api/settings/providers`,
+ * The settings routes (`GET /api/settings/providers`,
  * `POST /api/settings/providers/:provider/test`) and `GET /api/models` on the
  * process-wide context, with a test key set for every provider: no response body
  * ever contains a key value.

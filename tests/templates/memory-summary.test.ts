@@ -24,7 +24,7 @@ const UNSCRIPTED = {
   context: [["Tarnwick Mill", ["Tarnwick Mill is a village on the River Lune."]]],
 };
 
-describe("memory summarisation (issue 14 part 5)", () => {
+describe("memory summarisation", () => {
   it("over budget, the Self-Reflection model merges the reflections; the next trial sees only the summary", async () => {
     context = demoContext().context;
     // A task the demo model has no script for: it fails every trial, so the memory grows by one reflection a trial.

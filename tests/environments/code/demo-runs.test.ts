@@ -11,7 +11,7 @@ import { createSandboxPool } from "@/lib/sandbox";
 /**
  * The offline demo model (a real AI SDK LanguageModelV3 over the code script
  * book) on every built-in code task, through the real engine and sandbox: the
- * loop the issue's acceptance asks for (fail → reflection → pass, both verdicts
+ * whole Reflexion loop (fail → reflection → pass, both verdicts
  * per trial) and the two false-positive lessons.
  */
 

@@ -11,7 +11,7 @@ import { createSandboxPool } from "@/lib/sandbox";
 import { scriptedMockModel } from "../../helpers/mock-model";
 
 /**
- * Issue 12, part 7: the code loop when the model's tests are unusable. Trial 1
+ * The code loop when the model's tests are unusable. Trial 1
  * asks for the internal tests again (bounded) when a block holds no runnable
  * test, says so on the trial when none ever comes, and never passes an
  * implementation vacuously; an implementation that does not parse never passes.
@@ -75,7 +75,7 @@ const actorPrompts = (events: RunEvent[], trial: number) =>
     .filter((e) => e.data.role === "actor" && e.data.trial === trial)
     .map((e) => e.data.messages.map((m) => m.content).join("\n"));
 
-describe("code loop: unusable internal tests (issue 12, part 7)", () => {
+describe("code loop: unusable internal tests", () => {
   it("asks for the tests again when a block holds no runnable test, and the next ask says why", async () => {
     const events = await run([PROSE, "```python\nassert double(2) == 4\nassert double(-1) == -2\n```"]);
     const state = foldRun(events);

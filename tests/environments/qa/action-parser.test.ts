@@ -149,7 +149,7 @@ describe("parseAction", () => {
     ["Finish[ 1821 ]", "Finish", "1821"],
     ["Action 4: Finish[yes]", "Finish", "yes"],
     ["Search[Gesellschaft mit beschränkter Haftung]", "Search", "Gesellschaft mit beschränkter Haftung"],
-    // These two were rejected for their case (the bug of issue 12); ReAct's own notebook writes `search[...]`.
+    // The action name is matched without regard to case: ReAct's own notebook writes `search[...]`.
     ["search[Dunmere]", "Search", "Dunmere"],
     ["FINISH[yes]", "Finish", "yes"],
   ])("parses %j", (text, type, argument) => {

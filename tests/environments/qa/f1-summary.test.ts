@@ -10,7 +10,7 @@ import { ArmTable } from "@/components/experiments/arm-table";
 import { twoTrialReflexionRun } from "../../graph/fixtures";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 
-// Issue 13 part 4: mean F1 per arm per trial in experiment summaries, the export and the arm table.
+// Mean F1 per arm per trial in experiment summaries, the export and the arm table.
 
 const ended = (f1ByTrial: number[]) => ({ f1ByTrial, ended: true });
 

@@ -73,7 +73,7 @@ describe("every Actor completion in the paper's HotpotQA logs", () => {
     }
     expect(wrong).toEqual([]);
 
-    // The figures (also in the report of issue 12): 6,449 accepted, 1 rejected.
+    // The figures: 6,449 accepted, 1 rejected.
     console.info(
       `paper's HotpotQA logs: ${steps.length} Actor completions, ${accepted.length} accepted, ${rejected.length} rejected` +
         rejected.map(({ step, error }) => `\n  rejected ${step.file}:${step.line}: "${step.action}" — ${error}`).join(""),
