@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { expect, test } from "./fixtures";
 
 /**
- * Sharing a run (issue 18): a run recorded on "another machine" (a fresh database the CLI writes
+ * Sharing a run: a run recorded on "another machine" (a fresh database the CLI writes
  * to, with a test key in its environment) is exported as a bundle, dropped onto the app's home
  * page, opens read-only at /shared/<hash> with its provenance, replays recorded with zero model
  * calls, and exports again from the UI; a tampered bundle is refused and imports nothing.
@@ -95,7 +95,7 @@ test("a bundle dropped on the home page opens read-only, replays with zero model
   expect(exported.manifest).toMatchObject({ format: "reflexion-playground.bundle", formatVersion: 1, subject: { kind: "run", id: runId } });
   expect(exported.manifest.counts.branches).toBe(2);
 
-  // A link to a moment of the shared run (issue 15's deep links) opens that moment.
+  // A link to a moment of the shared run (the run page's deep links) opens that moment.
   const rootBranch = exported.content.runs[0].rootBranchId;
   await page.goto(`${sharedUrl}?branch=${rootBranch}&cursor=5`);
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?branch=${rootBranch}&cursor=5`));

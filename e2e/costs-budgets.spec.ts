@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 
 /**
- * Costs and budgets (issue 16, M2): a run of a priced model (`compatible:fake-model`,
+ * Costs and budgets: a run of a priced model (`compatible:fake-model`,
  * the slow fake server of playwright.config.ts, priced by a row added through the
  * API) with a $0.001 budget stops cleanly with status budget-exhausted, resumes
  * from the banner with a larger budget and completes; the run's cost table shows

@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 
 /**
- * Issue 17 in the browser, embedded default (the Playwright server has no REFLEXION_DATABASE_URL):
+ * The job queue in the browser, embedded default (the Playwright server has no REFLEXION_DATABASE_URL):
  * the dead-letter actions answer 409 saying there is no job queue and what to set; /jobs keeps its
  * empty state and shows the provider rate-limit section (per-process or off, no blocks, never a key),
  * with no CSP violation (fixtures.ts).

@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 
 /**
- * Issue 17 part 2 in the browser: /jobs in the embedded default (the Playwright server has no
+ * The job queue in the browser: /jobs in the embedded default (the Playwright server has no
  * REFLEXION_DATABASE_URL) says there is no job queue and why, reads its data from
  * GET /api/jobs/dead-letters, and loads without a CSP violation (fixtures.ts).
  */

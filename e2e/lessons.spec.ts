@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 /**
- * Issue 15 parts 1–3 and 5: the Lessons page, presenting the QA lesson from a clicker
+ * The Lessons page, presenting the QA lesson from a clicker
  * (keyboard only: PageDown, digits for predictions), the replay keys, and deep links
  * (`/runs/:id?cursor=&node=`) that open exactly that moment. `DOCS_SCREENSHOTS=1` also
  * writes docs/images/presenter-mode.png.

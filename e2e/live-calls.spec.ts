@@ -4,7 +4,7 @@ import { HomePage } from "./pages/home-page";
 import { RunPage } from "./pages/run-page";
 
 /**
- * Model calls as they happen (issue 9): a slow model's text streams into the
+ * Model calls as they happen: a slow model's text streams into the
  * running node, Pause from another tab takes effect, and Cancel stops a call
  * that never answers. The fake model servers are started by
  * playwright.config.ts: `compatible:fake-model` answers one word every 150 ms,

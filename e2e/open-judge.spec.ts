@@ -4,7 +4,7 @@ import { HomePage } from "./pages/home-page";
 import { RunPage } from "./pages/run-page";
 
 /**
- * Open tasks judged by a model (issue 16 part 6) with the offline demo model (a scripted stand-in
+ * Open tasks judged by a model with the offline demo model (a scripted stand-in
  * playing Actor, judge and Self-Reflection): the judge's per-criterion scores on the graph and in
  * the inspector, labelled "a model's opinion, not an oracle", the judge's prompt as a recorded
  * call; then the judge-agreement view: empty state, blind grading, agreement after 10 grades.

@@ -3,11 +3,11 @@ import { expect, test } from "./fixtures";
 import { RunPage } from "./pages/run-page";
 
 /**
- * "Write your own reflection" (issue 15, part 4): at trial 1's failed
+ * "Write your own reflection": at trial 1's failed
  * evaluation the learner writes a reflection, compares it with the model's
  * (word diff, rubric, would it help the demo model), and forks trial 2 with
  * it: a correct paraphrase makes trial 2 succeed, an unhelpful one does not.
- * And selecting a node far off-screen brings it into view (part 6).
+ * And selecting a node far off-screen brings it into view.
  */
 
 async function endedRun(request: APIRequestContext, data: Record<string, unknown>): Promise<string> {

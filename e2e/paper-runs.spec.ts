@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test } from "./fixtures";
 
 /**
- * The paper's runs (issue 11): import the authors' HotpotQA ReAct + Reflexion
+ * The paper's runs: import the authors' HotpotQA ReAct + Reflexion
  * log from the shared folder's list, open its experiment (badge, curve), import
  * the ReAct-only log and overlay the two (the paper's Fig. 4 curves rebuilt from
  * the raw logs: 32 → 51 vs 34 flat), see "Run these tasks yourself" prefilled,

@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures";
 
 /**
- * Every screen (issue 15, part 6): the run page and the other pages at a phone
+ * Every screen: the run page and the other pages at a phone
  * (390×844), a projector (1280×720) and a laptop (1440×900), in the light and
  * the dark theme (the system setting, emulated): no horizontal scroll, and the
  * Branches panel never covers a trial lane's header. Screenshots go to

@@ -4,7 +4,7 @@ import { HomePage } from "./pages/home-page";
 import { RunPage } from "./pages/run-page";
 
 /**
- * Issue 16 parts 1–2 in the browser: the settings page lists the providers the
+ * Providers and per-role models in the browser: the settings page lists the providers the
  * server's environment configures (playwright.config.ts: an OpenAI key that is not a
  * key, pointed at a fake server; the slow fake OpenAI-compatible server as
  * `compatible:fake-model`; no Anthropic key), "Test connection" against the fake

@@ -5,7 +5,7 @@ import { RunPage } from "./pages/run-page";
 import { TemplatesPage } from "./pages/templates-page";
 
 /**
- * The template workbench (issue 14): from the library, edit the built-in QA
+ * The template workbench: from the library, edit the built-in QA
  * Self-Reflection template (variables complete after `{`, an unknown one is
  * underlined) into a new template, save a version, diff it with the
  * built-in, preview it on a recorded trial with its token count, and start an
