@@ -8,7 +8,7 @@ import { parseHotpotQaLog } from "@/lib/importers/hotpotqa-log-parser";
 import { parseLoggedAction } from "@/lib/importers/run-log-builder";
 
 /**
- * The core of `npm run agreement:qa` (issue 13 part 5; decision 0020): every
+ * The core of `npm run agreement:qa` (decision 0020): every
  * (prediction, gold) pair of the paper's HotpotQA logs, scored by our EM and F1
  * (lib/environments/qa) and by a Python re-implementation of the official
  * `hotpot_evaluate_v1.py` functions (scripts/agreement-qa-official.py, run by the

@@ -5,7 +5,7 @@ import { decodeBuffer, loadCodeTasks, type CodeTask } from "@/lib/environments/c
 import type { SandboxPool, TestStatus } from "@/lib/sandbox";
 
 /**
- * Verdict parity of the Python sandbox with CPython (decision 0019, issue 13 part 1).
+ * Verdict parity of the Python sandbox with CPython (decision 0019).
  *
  * For every assert of a dataset (HumanEval: each statement of `check` that holds an
  * assert, the other statements kept; MBPP: each `test_list` and `challenge_test_list`

@@ -31,7 +31,7 @@ if [[ $with_browser -eq 1 ]] && ! command -v chromium >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-# PostgreSQL (issue 17): tests/helpers/postgres-server.ts runs the machine's initdb + postgres in a temporary
+# PostgreSQL: tests/helpers/postgres-server.ts runs the machine's initdb + postgres in a temporary
 # directory on 127.0.0.1; only the binaries are needed. If this cannot install them, those tests fail and say how.
 if [[ $with_browser -eq 1 ]] && ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
   echo "==> Installing PostgreSQL (Debian package) for the shared-mode tests"
