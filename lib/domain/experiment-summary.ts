@@ -90,7 +90,7 @@ function armResult(record: ExperimentRecord, family: SummaryFamilyTraits, label:
   const solved = cells.map((cell) => solvedAtTrial(cell.summary));
   const acting = sumOrNull(cells.map((cell) => roleCost(cell.summary.byRole.actor)));
   const reflecting = sumOrNull(cells.map((cell) => roleCost(cell.summary.byRole.reflector)));
-  // Issue 16: an LLM judge's calls (role `evaluator`) are "evaluating".
+  // An LLM judge's calls (role `evaluator`) are "evaluating".
   const evaluating = sumOrNull(cells.map((cell) => roleCost(cell.summary.byRole.evaluator)));
   const solvedCosts = cells
     .filter((cell) => solvedAtTrial(cell.summary) !== null)

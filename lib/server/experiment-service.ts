@@ -44,7 +44,7 @@ export class ExperimentService {
     private readonly workers: WorkerPool,
   ) {}
 
-  /** The template library (issue 14), set by the composition root; arms with `templateVersions` need it. */
+  /** The template library, set by the composition root; arms with `templateVersions` need it. */
   private templates: TemplateService | null = null;
 
   /** Wires the template library (lib/server/app-context.ts). */
@@ -76,7 +76,7 @@ export class ExperimentService {
     if (missing.length > 0) {
       throw new AppError("invalid-input", `Not in the ${set.name} task set: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}. List its tasks with \`npm run cli -- tasks --env ${definition.environment} --tasks ${definition.taskSet}\`.`);
     }
-    // Issue 14: version references (labels) are pinned to version ids now, so a label moved later changes no run of this experiment.
+    // Version references (labels) are pinned to version ids here, so a label moved later changes no run of this experiment.
     const arms = [];
     for (const arm of definition.arms) {
       if (arm.templateVersions === undefined) arms.push(arm);
@@ -112,7 +112,7 @@ export class ExperimentService {
     // The set is read and indexed once, not once per run (a run looks its task up by id).
     const tasks = options.taskSet ?? (await this.runs.resolvedTaskSet(definition.environment, definition.taskSet));
     const yielder = eventLoopYielder();
-    // Issue 16 (M2): the experiment's budget split evenly over its runs, unless an arm sets its own.
+    // The experiment's budget split evenly over its runs, unless an arm sets its own.
     const share = splitBudget(definition.budget, definition.taskIds.length * definition.arms.length * repeatsOf(definition));
     // Repetition by repetition, so a stopped experiment has whole repetitions rather than one task's repeats.
     for (let repetition = 1; repetition <= repeatsOf(definition); repetition += 1) for (const taskId of definition.taskIds) {
@@ -158,7 +158,7 @@ export class ExperimentService {
 
   /**
    * Resumes an experiment where it stopped: missing runs are created, paused ones resumed; interrupted ones the pool takes over anyway.
-   * Issue 16: with `budget` (a new experiment budget, split over its runs as at the start), budget-exhausted runs resume with their share.
+   * With `budget` (a new experiment budget, split over its runs as at the start), budget-exhausted runs resume with their share.
    */
   async resume(id: string, options: { budget?: Budget | null; taskSet?: string } = {}): Promise<ExperimentRecord> {
     const record = await this.get(id);
