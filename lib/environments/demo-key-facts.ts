@@ -4,7 +4,7 @@ import { environmentEntry } from "./registry";
 
 /**
  * The one place that answers "would this reflection help the demo model?"
- * (issue 15, part 4; decision 0022): the demo script books match the memory
+ * (decision 0022): the demo script books match the memory
  * with the same facts, and the browser gets them from `GET /api/key-facts`
  * and matches with the same lib/domain/key-facts.ts functions.
  */
