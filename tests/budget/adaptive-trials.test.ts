@@ -4,7 +4,7 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext } from "@/lib/server/app-context";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { queuedMockModel } from "../helpers/mock-model";
 
 const lessonA = "I answered without checking the second paragraph. Next time I will search for the director first and then look up the year before answering.";
 const lessonA2 = "I answered without checking the second paragraph. Next time I will search for the director first, then look up the year before answering.";
@@ -34,14 +34,9 @@ describe("near-duplicate reflections (Dice over bigrams, string-similarity-js)",
 
 describe("adaptive trials in a run", () => {
   it("ends the run before trial 3 when trials 1 and 2 reflect the same lesson, recorded as run-end.stopReason", async () => {
-    let reflections = 0;
-    const mock = scriptedMockModel((prompt) => {
-      if (prompt.trimEnd().endsWith("Reflection:")) {
-        reflections += 1;
-        return reflections % 2 === 1 ? lessonA : lessonA2;
-      }
-      return "Thought: I know this.\nAction: Finish[Nobody]";
-    });
+    const wrong = "Thought: I know this.\nAction: Finish[Nobody]";
+    // Trial 1's Actor, its reflection, trial 2's Actor, its near-duplicate reflection — and no trial 3.
+    const mock = queuedMockModel([wrong, lessonA, wrong, lessonA2]);
     const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }) });
     const run = await context.service.createRun({
       environment: "qa",
@@ -61,6 +56,8 @@ describe("adaptive trials in a run", () => {
     expect(state.stop?.reason).toBe("reflections-repeat");
     const end = events.at(-1);
     expect(end?.type === "run-end" && end.data.stopReason).toBe("reflections-repeat");
+    expect(mock.doStreamCalls).toHaveLength(4);
+    expect(state.trials.map((trial) => trial.reflection?.text)).toEqual([lessonA, lessonA2]);
     await context.workers.stop();
   });
 });

@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 
@@ -11,6 +11,56 @@ export function promptText(call: LanguageModelV3CallOptions): string {
         : message.content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join(""),
     )
     .join("\n\n");
+}
+
+/** One streamed answer: the text in a single delta, then a finish with 100 input and 10 output tokens. */
+function streamOf(text: string): LanguageModelV3StreamResult {
+  const chunks: LanguageModelV3StreamPart[] = [
+    { type: "text-start", id: "t" },
+    { type: "text-delta", id: "t", delta: text },
+    { type: "text-end", id: "t" },
+    {
+      type: "finish",
+      finishReason: { unified: "stop", raw: undefined },
+      usage: {
+        inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 10, text: 10, reasoning: undefined },
+      },
+    },
+  ];
+  return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
+}
+
+/**
+ * An AI SDK MockLanguageModelV3 that answers its n-th streamed call with
+ * `replies[n - 1]`, whatever the prompt says — tests script a run by call order,
+ * the way the AI SDK's own tests queue results, and assert on what reached a
+ * prompt through `model.doStreamCalls` and {@link promptText}.
+ *
+ * A reply that is an `Error` makes that call reject with it (a provider failure).
+ * A call beyond the queue throws an Error naming the call number and the last
+ * 200 characters of its prompt, so a test that queued too few replies (or an
+ * engine that makes an extra call) fails loudly rather than streaming nothing.
+ *
+ * The mock's array form of `doStream` is not used directly because it answers
+ * `undefined` past its end and cannot reject; the call number is still the
+ * mock's own count of recorded calls.
+ */
+export function queuedMockModel(replies: ReadonlyArray<string | Error>): MockLanguageModelV3 {
+  const model: MockLanguageModelV3 = new MockLanguageModelV3({
+    doStream: async (call) => {
+      const n = model.doStreamCalls.length;
+      const reply = replies[n - 1];
+      if (reply === undefined) {
+        throw new Error(
+          `queuedMockModel: call ${n} arrived but only ${replies.length} replies were queued; the prompt ends: ${JSON.stringify(promptText(call).slice(-200))}`,
+        );
+      }
+      if (reply instanceof Error) throw reply;
+      return streamOf(reply);
+    },
+  });
+  return model;
 }
 
 /**

@@ -8,7 +8,7 @@ import { driveRun, type EngineDeps } from "@/lib/engine/run-engine";
 import { createCodeEnvironment, type CodeTask } from "@/lib/environments/code";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createSandboxPool } from "@/lib/sandbox";
-import { scriptedMockModel } from "../../helpers/mock-model";
+import { queuedMockModel } from "../../helpers/mock-model";
 
 /**
  * The code loop when the model's tests are unusable. Trial 1
@@ -35,6 +35,7 @@ const task: CodeTask = {
 const RIGHT = "```python\ndef double(x: int) -> int:\n    return 2 * x\n```";
 const PROSE = "I would test it with a few numbers, such as 2 and 3, and check the doubled values.";
 const BROKEN_TESTS = "```python\nassert double(2 == 4\nassert (double(3) == 6\n```";
+const REFLECTION = "Write tests that parse.";
 
 function config(overrides: Partial<RunConfig> = {}): RunConfig {
   return runConfigSchema.parse({
@@ -52,20 +53,15 @@ function config(overrides: Partial<RunConfig> = {}): RunConfig {
   });
 }
 
-/** Drives a run to its end; `testsAnswers[k]` answers the k-th request for tests, the program answers the rest. */
-async function run(testsAnswers: string[], program: string = RIGHT, reflection = "Write tests that parse.") {
+/** Drives a run to its end; `replies[k]` answers the run's k-th model call (Actor or Self-Reflection). */
+async function run(replies: string[]) {
   const store = new MemoryRunStore();
-  let asked = 0;
-  const model = scriptedMockModel((prompt) => {
-    const tail = prompt.trimEnd();
-    if (tail.endsWith("[self-reflection]:")) return reflection;
-    if (tail.endsWith("[unit tests]:")) return testsAnswers[Math.min(asked++, testsAnswers.length - 1)]!;
-    return program;
-  });
+  const model = queuedMockModel(replies);
   const deps: EngineDeps = { log: store, model: createModelPort({ resolveModel: () => model, maxRetries: 0 }), environmentFor: () => family };
   const created = await store.createRun({ config: config(), title: "untested" });
   const result = await driveRun(deps, { runId: created.id, branchId: created.rootBranchId });
   expect(result.stoppedBecause).toBe("ended");
+  expect(model.doStreamCalls).toHaveLength(replies.length);
   return store.list(created.id, created.rootBranchId);
 }
 
@@ -77,7 +73,7 @@ const actorPrompts = (events: RunEvent[], trial: number) =>
 
 describe("code loop: unusable internal tests", () => {
   it("asks for the tests again when a block holds no runnable test, and the next ask says why", async () => {
-    const events = await run([PROSE, "```python\nassert double(2) == 4\nassert double(-1) == -2\n```"]);
+    const events = await run([PROSE, "```python\nassert double(2) == 4\nassert double(-1) == -2\n```", RIGHT]);
     const state = foldRun(events);
     expect(state.outcome).toBe("success");
     const steps = state.trials[0]!.steps;
@@ -97,7 +93,8 @@ describe("code loop: unusable internal tests", () => {
   });
 
   it("after the bounded asks, says so on the trial and never passes the untested implementation", async () => {
-    const events = await run([PROSE, BROKEN_TESTS, "```python\n\n```"]);
+    // Trial 1: three asks for tests, then the program; its reflection; trial 2 implements only.
+    const events = await run([PROSE, BROKEN_TESTS, "```python\n\n```", RIGHT, REFLECTION, RIGHT]);
     const state = foldRun(events);
     const trial1 = state.trials[0]!;
     expect(trial1.steps.map((s) => s.action?.action?.type ?? "unparsed")).toEqual(["unparsed", "WriteTests", "unparsed", "Implement"]);
@@ -117,7 +114,8 @@ describe("code loop: unusable internal tests", () => {
   });
 
   it("an implementation that does not parse never passes, even tests that assert nothing of it", async () => {
-    const events = await run(["```python\nassert True\nassert 1 + 1 == 2\n```"], "```python\ndef double(x: int) -> int\n    return 2 * x\n```");
+    const unparsable = "```python\ndef double(x: int) -> int\n    return 2 * x\n```";
+    const events = await run(["```python\nassert True\nassert 1 + 1 == 2\n```", unparsable, REFLECTION, unparsable]);
     const evaluations = ofType(events, "evaluation-end").map((e) => e.data);
     expect(evaluations.length).toBeGreaterThan(0);
     for (const evaluation of evaluations) {
