@@ -1,9 +1,10 @@
-import type { StressFamily } from "@/lib/graph/stress-run";
+import { defaultStressFamily, stressFamilies, type StressFamily } from "@/lib/graph/stress-run";
 
 /** What the stress page draws, from its query string. */
 export interface StressParams {
   /** Trials per run, 1–50 (default 24). */
   trials: number;
+  /** The family the runs imitate: one with a stress-run script (default: the script marked `pageDefault`). */
   family: StressFamily;
   /**
    * `single`: one run graph; `graphs`: two run graphs side by side (different seeds);
@@ -19,6 +20,10 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+function familyOf(value: string | undefined): StressFamily {
+  return stressFamilies().find((family) => family === value) ?? defaultStressFamily();
+}
+
 function viewOf(value: string | undefined): StressParams["view"] {
   return value === "graphs" || value === "compare" ? value : "single";
 }
@@ -29,7 +34,7 @@ export function parseStressParams(query: Record<string, string | string[] | unde
   const seed = Number.parseInt(first(query.seed) ?? "", 10);
   return {
     trials: Number.isFinite(trials) ? Math.min(50, Math.max(1, trials)) : 24,
-    family: first(query.family) === "qa" ? "qa" : "household",
+    family: familyOf(first(query.family)),
     view: viewOf(first(query.view)),
     seed: Number.isFinite(seed) ? seed : 1,
     collapse: first(query.collapse) === "off" ? "off" : "auto",

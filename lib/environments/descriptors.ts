@@ -6,6 +6,7 @@ import { codeDescriptor } from "./code/descriptor";
 import { openDescriptor } from "./open/descriptor";
 
 export type { FamilyDescriptor } from "./family-descriptor";
+export type { StressRunScript, SyntheticStep } from "./stress-run-script";
 
 /**
  * The client registry: every task family's descriptor, in family order (QA, household, code,

@@ -1,5 +1,6 @@
 import type { EnvironmentId, Strategy } from "@/lib/domain/config";
 import type { PaperLogCurveRules } from "@/lib/domain/paper-curves";
+import type { StressRunScript } from "./stress-run-script";
 
 /**
  * What the app knows about a task family that is pure data: names, the metric and how honest it
@@ -8,7 +9,8 @@ import type { PaperLogCurveRules } from "@/lib/domain/paper-curves";
  * the CLI) reads it through lib/environments/descriptors.ts; the server registry
  * (lib/environments/registry.ts) adds the family's world, Evaluator and loaders to it.
  *
- * A descriptor imports nothing but types: no Node, no React, none of its family's server parts
+ * A descriptor imports types and, besides them, only its family's client modules
+ * (lib/environments/<family>/client/: pure, no Node, no React); none of its family's server parts
  * (tests/environments/descriptors.test.ts walks the import graph). See docs/adding-a-family.md.
  */
 export interface FamilyDescriptor {
@@ -92,6 +94,12 @@ export interface FamilyDescriptor {
    * Read through lib/domain/paper-curves.ts `paperCurveNotes`.
    */
   paperLogCurves: PaperLogCurveRules;
+  /**
+   * How a synthetic run of this family reads (lib/environments/<family>/client/stress-run.ts), for
+   * the stress page (`/stress`), the graph bench and tests (lib/graph/stress-run.ts); null: the
+   * generator does not imitate this family.
+   */
+  stressRun: StressRunScript | null;
   /** Where the family's built-in prompts come from (the template library's "source"). */
   templateSource: string;
   /** Texts of the new-run form. */

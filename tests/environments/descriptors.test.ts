@@ -18,14 +18,14 @@ const IMPORT_SPECIFIER = /(?:from\s+|import\s*\(\s*|require\s*\(\s*|^import\s+)[
 /**
  * What makes `entry` unfit for a client bundle: every file it reaches (madge's graph, type-only
  * imports included) that imports a Node built-in, React or Next, or that is a family's server
- * part (a file of lib/environments/<family>/ other than descriptor.ts).
+ * part (a file of lib/environments/<family>/ other than descriptor.ts and its client/ modules).
  */
 async function impurities(entry: string): Promise<string[]> {
   const graph = (await madge(resolve(root, entry), { baseDir: root, fileExtensions: ["ts", "tsx"], tsConfig })).obj();
   const problems: string[] = [];
   for (const file of Object.keys(graph)) {
     const path = relative(root, resolve(root, file));
-    if (/^lib\/environments\/[^/]+\/(?!descriptor\.ts$)/.test(path)) problems.push(`${path}: a family's server part`);
+    if (/^lib\/environments\/[^/]+\/(?!descriptor\.ts$|client\/)/.test(path)) problems.push(`${path}: a family's server part`);
     for (const match of readFileSync(resolve(root, path), "utf8").matchAll(IMPORT_SPECIFIER)) {
       const specifier = match[1]!;
       if (specifier.startsWith("node:") || builtinModules.includes(specifier)) problems.push(`${path}: imports ${specifier}`);

@@ -1,4 +1,5 @@
 import type { FamilyDescriptor } from "../family-descriptor";
+import { householdStressRun } from "./client/stress-run";
 
 /** Decision making in an ALFWorld-style text household (paper §4.1). Pure data: see FamilyDescriptor. */
 export const householdDescriptor: FamilyDescriptor = {
@@ -33,6 +34,7 @@ export const householdDescriptor: FamilyDescriptor = {
   paperLogNotForkable: "the ALFWorld logs do not include the environment's scene (only success and reflections per trial)",
   // ReAct + Reflexion: the paper reports 130 of 134 environments solved by trial 12 (Shinn et al.
   // 2023, §4.1 and Fig. 3), while its logs go on to trial 15.
+  stressRun: householdStressRun,
   paperLogCurves: {
     inferredTrials: null,
     reportedPoints: [{ sourceMatches: /reflexion_run_logs/, trial: 12, solved: 130, tasks: 134, label: "paper: 130/134 by trial 12" }],

@@ -33,6 +33,7 @@ export const openDescriptor: FamilyDescriptor = {
   paperLogName: "Open tasks (no published log)",
   paperLogNotForkable: "the paper published no log of open tasks",
   paperLogCurves: { inferredTrials: null, reportedPoints: [] },
+  stressRun: null,
   templateSource: "ours (issue 16 part 6: open tasks judged by a model against a rubric): lib/environments/open/prompts.ts",
   texts: {
     runIntro:

@@ -1,4 +1,5 @@
 import type { FamilyDescriptor } from "../family-descriptor";
+import { qaStressRun } from "./client/stress-run";
 
 /** Multi-hop question answering in the style of HotpotQA (paper §4.2). Pure data: see FamilyDescriptor. */
 export const qaDescriptor: FamilyDescriptor = {
@@ -32,6 +33,7 @@ export const qaDescriptor: FamilyDescriptor = {
   paperLogName: "HotpotQA (reasoning, text-davinci-003)",
   paperLogNotForkable: null,
   paperLogCurves: { inferredTrials: null, reportedPoints: [] },
+  stressRun: qaStressRun,
   templateSource:
     "ours, in the structure of the Reflexion paper's HotpotQA prompts (hotpotqa_runs/prompts.py; none of its wording): lib/environments/qa/prompts.ts",
   texts: {
