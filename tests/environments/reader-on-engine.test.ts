@@ -8,7 +8,7 @@ import { driveRun, type EngineDeps } from "@/lib/engine/run-engine";
 import { builtinHouseholdTasks, householdEnvironment } from "@/lib/environments/household";
 import { builtinQaTasks, qaEnvironment } from "@/lib/environments/qa";
 import { createModelPort } from "@/lib/llm/model-port";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { queuedMockModel } from "../helpers/mock-model";
 
 /**
  * The action readers inside the real engine: what a family's reader takes out
@@ -17,12 +17,14 @@ import { scriptedMockModel } from "../helpers/mock-model";
  * (the scratchpad renderers use only the thought, action and observation texts).
  */
 
-async function drive(runConfig: RunConfig, family: EnvironmentFamily<unknown>, respond: (prompt: string) => string) {
+/** Drives a run; `replies[k]` answers the run's k-th model call, and every reply must be used. */
+async function drive(runConfig: RunConfig, family: EnvironmentFamily<unknown>, replies: string[]) {
   const store = new MemoryRunStore();
-  const model = scriptedMockModel(respond);
+  const model = queuedMockModel(replies);
   const deps: EngineDeps = { log: store, model: createModelPort({ resolveModel: () => model, maxRetries: 0 }), environmentFor: () => family };
   const run = await store.createRun({ config: runConfig, title: "reader" });
   await driveRun(deps, { runId: run.id, branchId: run.rootBranchId });
+  expect(model.doStreamCalls).toHaveLength(replies.length);
   const events = await store.list(run.id, run.rootBranchId);
   return { events, state: foldRun(events) };
 }
@@ -47,16 +49,18 @@ describe("QA reader on the engine path", () => {
     templates: qaEnvironment.defaultTemplates,
   });
 
-  const respond = (prompt: string): string => {
-    if (prompt.trimEnd().endsWith("Reflection:")) return "Search the opera, then the town, then answer with the river.";
-    const step = Number(/Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1");
-    if (step === 1) return `<think>${SECRET}: the answer is surely Dunmere. Finish[Dunmere]</think>\nThought 1: I should search the opera first.\nAction 1: search [The Glass Orchard]. Then I will look for the town.\nObservation 1: The Glass Orchard is an opera.`;
-    if (step === 2) return `<think>${SECRET} again\nAction 2: Finish[Dunmere]</think>`;
-    return ` The opera was staged in Dunmere.\nAction ${step}: "Search[Dunmere]"`;
-  };
+  /** One trial's four Actor answers, by step. */
+  const trialAnswers = [
+    `<think>${SECRET}: the answer is surely Dunmere. Finish[Dunmere]</think>\nThought 1: I should search the opera first.\nAction 1: search [The Glass Orchard]. Then I will look for the town.\nObservation 1: The Glass Orchard is an opera.`,
+    `<think>${SECRET} again\nAction 2: Finish[Dunmere]</think>`,
+    ` The opera was staged in Dunmere.\nAction 3: "Search[Dunmere]"`,
+    ` The opera was staged in Dunmere.\nAction 4: "Search[Dunmere]"`,
+  ];
+  // Trial 1 runs out of steps without an answer, is reflected on, and trial 2 plays the same four answers.
+  const replies = [...trialAnswers, "Search the opera, then the town, then answer with the river.", ...trialAnswers];
 
   it("records reasoning and ignored text on the step, never runs the Finish inside <think>, and keeps both out of later prompts", async () => {
-    const { events, state } = await drive(runConfig, qaEnvironment as EnvironmentFamily<unknown>, respond);
+    const { events, state } = await drive(runConfig, qaEnvironment as EnvironmentFamily<unknown>, replies);
     const trial = state.trials[0]!;
     const [first, second, third] = trial.steps;
     expect(first?.thought).toMatchObject({ text: "I should search the opera first.", reasoning: `${SECRET}: the answer is surely Dunmere. Finish[Dunmere]` });
@@ -102,8 +106,7 @@ describe("household reader on the engine path", () => {
   ];
 
   it("executes the commands as read, records what it left out, and keeps reasoning out of later prompts", async () => {
-    let call = 0;
-    const { events, state } = await drive(runConfig, householdEnvironment as EnvironmentFamily<unknown>, () => answers[call++] ?? "look");
+    const { events, state } = await drive(runConfig, householdEnvironment as EnvironmentFamily<unknown>, answers);
     const trial = state.trials[0]!;
     expect(trial.steps.map((step) => step.action?.text)).toEqual(["Go to shelf 2", "take mug 1 from shelf 2", "go to desk 1", "use desklamp 1"]);
     expect(trial.steps.map((step) => step.action?.ignored ?? null)).toEqual(["Then I take the mug.", "You pick up the mug 1 from the shelf 2.", null, null]);

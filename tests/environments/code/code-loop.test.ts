@@ -8,7 +8,7 @@ import { driveRun, type EngineDeps } from "@/lib/engine/run-engine";
 import { createCodeEnvironment, type CodeTask } from "@/lib/environments/code";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createSandboxPool } from "@/lib/sandbox";
-import { scriptedMockModel } from "../../helpers/mock-model";
+import { queuedMockModel } from "../../helpers/mock-model";
 
 /**
  * The programming Reflexion loop end to end (paper §4; reference §4.1): AI SDK
@@ -46,15 +46,10 @@ const REFLECTION = "REFLECTION-7: max() raises on an empty list; return 0 first 
 const WRONG_PY = "def safe_max(values: list) -> int:\n    return max(values)";
 const RIGHT_PY = "def safe_max(values: list) -> int:\n    if not values:\n        return 0\n    return max(values)";
 
-/** Actor + Self-Reflection for the Python task; the right program only once the reflection is in the prompt. */
-function pyResponder(tests: string) {
-  return (prompt: string): string => {
-    const tail = prompt.trimEnd();
-    if (tail.endsWith("[self-reflection]:")) return REFLECTION;
-    if (tail.endsWith("[unit tests]:")) return `Here are tests.\n\`\`\`python\n${tests}\n\`\`\``;
-    return `\`\`\`python\n${prompt.includes("REFLECTION-7") ? RIGHT_PY : WRONG_PY}\n\`\`\``;
-  };
-}
+/** The Actor's WriteTests answer for the Python task. */
+const pyTests = (tests: string) => `Here are tests.\n\`\`\`python\n${tests}\n\`\`\``;
+/** The Actor's Implement answer for the Python task. */
+const pyProgram = (program: string) => `\`\`\`python\n${program}\n\`\`\``;
 
 function config(task: CodeTask, strategy: Strategy = "reflexion", overrides: Partial<RunConfig> = {}): RunConfig {
   return runConfigSchema.parse({
@@ -72,13 +67,15 @@ function config(task: CodeTask, strategy: Strategy = "reflexion", overrides: Par
   });
 }
 
-async function run(cfg: RunConfig, responder: (prompt: string) => string): Promise<RunEvent[]> {
+/** Drives a run to its end; `replies[k]` answers the run's k-th model call, and every reply must be used. */
+async function run(cfg: RunConfig, replies: string[]): Promise<RunEvent[]> {
   const store = new MemoryRunStore();
-  const model = scriptedMockModel(responder);
+  const model = queuedMockModel(replies);
   const deps: EngineDeps = { log: store, model: createModelPort({ resolveModel: () => model, maxRetries: 0 }), environmentFor: () => family };
   const created = await store.createRun({ config: cfg, title: "code" });
   const result = await driveRun(deps, { runId: created.id, branchId: created.rootBranchId });
   expect(result.stoppedBecause).toBe("ended");
+  expect(model.doStreamCalls).toHaveLength(replies.length);
   return store.list(created.id, created.rootBranchId);
 }
 
@@ -88,7 +85,8 @@ const prompts = (events: RunEvent[]) => ofType(events, "model-call-end").map((e)
 describe("code family: the programming Reflexion loop", () => {
   it("reflexion: a missed edge case fails the internal tests, the reflection reaches trial 2, trial 2 passes both test suites", async () => {
     const tests = "assert safe_max([3, 1]) == 3\nassert safe_max([]) == 0\nassert safe_max([1, (2) == 1\nprint('not a test')";
-    const events = await run(config(pyTask), pyResponder(tests));
+    // Trial 1 writes tests and the program that misses the empty list; the reflection; trial 2 implements only.
+    const events = await run(config(pyTask), [pyTests(tests), pyProgram(WRONG_PY), REFLECTION, pyProgram(RIGHT_PY)]);
     const state = foldRun(events);
     expect(state.outcome).toBe("success");
     expect(state.trials.map((t) => t.outcome)).toEqual(["failure", "success"]);
@@ -131,7 +129,7 @@ describe("code family: the programming Reflexion loop", () => {
   });
 
   it("weak internal tests pass a wrong program: the trial ends on a false positive and the run counts as failed", async () => {
-    const events = await run(config(pyTask), pyResponder("assert safe_max([3, 1]) == 3\nassert safe_max([2]) == 2"));
+    const events = await run(config(pyTask), [pyTests("assert safe_max([3, 1]) == 3\nassert safe_max([2]) == 2"), pyProgram(WRONG_PY)]);
     const state = foldRun(events);
     expect(state.trials).toHaveLength(1);
     expect(state.trials[0]!.outcome).toBe("success");
@@ -145,7 +143,7 @@ describe("code family: the programming Reflexion loop", () => {
   });
 
   it("none (the paper's simple baseline): no reflection and no previous implementation; every trial starts from the signature", async () => {
-    const events = await run(config(pyTask, "none", { maxTrials: 2 }), pyResponder("assert safe_max([]) == 0"));
+    const events = await run(config(pyTask, "none", { maxTrials: 2 }), [pyTests("assert safe_max([]) == 0"), pyProgram(WRONG_PY), pyProgram(WRONG_PY)]);
     const all = prompts(events);
     expect(all.filter((p) => p.role === "reflector")).toHaveLength(0);
     const trial2 = all.find((p) => p.role === "actor" && p.trial === 2)!;
@@ -156,15 +154,12 @@ describe("code family: the programming Reflexion loop", () => {
   });
 
   it("TypeScript: tests and the implementation run in QuickJS after transpiling; a completion without code is a failed trial, not a crash", async () => {
-    let implementations = 0;
-    const events = await run(config(tsTask), (prompt) => {
-      const tail = prompt.trimEnd();
-      if (tail.endsWith("[self-reflection]:")) return "I wrote no code. I must answer with a code block that filters even numbers.";
-      if (tail.endsWith("[unit tests]:")) return "```typescript\nassert.deepStrictEqual(sumEven([2, 3]), 2);\nassert.deepStrictEqual(sumEven([]), 0);\n```";
-      implementations += 1;
-      if (implementations === 1) return "I am not sure how to do this.";
-      return "```ts\nfunction sumEven(values: number[]): number {\n  return values.filter((v) => v % 2 === 0).reduce((a, b) => a + b, 0);\n}\n```";
-    });
+    const events = await run(config(tsTask), [
+      "```typescript\nassert.deepStrictEqual(sumEven([2, 3]), 2);\nassert.deepStrictEqual(sumEven([]), 0);\n```",
+      "I am not sure how to do this.",
+      "I wrote no code. I must answer with a code block that filters even numbers.",
+      "```ts\nfunction sumEven(values: number[]): number {\n  return values.filter((v) => v % 2 === 0).reduce((a, b) => a + b, 0);\n}\n```",
+    ]);
     const state = foldRun(events);
     expect(state.trials[0]!.steps[1]!.action?.parseError).toMatch(/no code/);
     expect(state.trials[0]!.outcome).toBe("failure");
@@ -179,7 +174,7 @@ describe("code family: a person writes the Actor's tests and program (action-edi
   it("a fenced program pasted by a person runs in the sandbox like the model's, with no model call for that step", async () => {
     const { draft } = await import("@/lib/domain/events");
     const store = new MemoryRunStore();
-    const model = scriptedMockModel(pyResponder("assert safe_max([3, 1]) == 3"));
+    const model = queuedMockModel([pyTests("assert safe_max([3, 1]) == 3")]);
     const deps: EngineDeps = { log: store, model: createModelPort({ resolveModel: () => model, maxRetries: 0 }), environmentFor: () => family };
     const cfg = config(pyTask, "reflexion", { breakpoints: { afterReflection: false, afterObservation: true, afterEvaluation: false, beforeModelCall: { actor: false, reflector: false } } });
     const created = await store.createRun({ config: cfg, title: "code" });
