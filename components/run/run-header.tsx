@@ -26,11 +26,11 @@ import { familyDescriptor } from "@/lib/environments/descriptors";
 
 function ConnectionDot({ connection, status }: { connection: StreamConnection; status: RunStatus | null }) {
   if (connection === "idle" || connection === "closed") return null;
-  if (connection === "open" && !showsLiveDot(status)) return null;
-  const label = connection === "open" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…";
+  if (connection === "live" && !showsLiveDot(status)) return null;
+  const label = connection === "live" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…";
   return (
     <span data-testid="stream-connection" data-connection={connection} className="inline-flex items-center gap-1 text-[11px] text-slate-500">
-      <span aria-hidden className={cn("size-1.5 rounded-full", connection === "open" ? "bg-green-500" : "animate-pulse bg-amber-500")} />
+      <span aria-hidden className={cn("size-1.5 rounded-full", connection === "live" ? "bg-green-500" : "animate-pulse bg-amber-500")} />
       {label}
     </span>
   );

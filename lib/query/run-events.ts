@@ -12,8 +12,8 @@ import { applyLiveCallMessage, parseLiveCallMessage, settleLiveCall, type LiveCa
 import { isTerminalStatus, mergeEvents, type RunEventsCache, type StatusReport } from "./merge-events";
 import { branchRoute, liveCallQuery, runEventsQuery } from "./queries";
 
-/** State of the live connection, for a small indicator. */
-export type StreamConnection = "idle" | "connecting" | "open" | "reconnecting" | "closed";
+/** State of the live connection, for a small indicator: `live` while the event stream is open. */
+export type StreamConnection = "idle" | "connecting" | "live" | "reconnecting" | "closed";
 
 const EMPTY_EVENTS: RunEvent[] = [];
 const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000];
@@ -189,7 +189,7 @@ export function useRunEvents(
       source = new EventSource(branchRoute(runId, "stream", branch, `after=${after}`));
       source.onopen = () => {
         attempts = 0;
-        setConnection("open");
+        setConnection("live");
       };
       source.addEventListener("run-event", (message: MessageEvent<string>) => receiveStreamEvent(client, runId, branch, message.data));
       source.addEventListener("status", (message: MessageEvent<string>) => receiveStreamStatus(client, runId, branch, message.data));

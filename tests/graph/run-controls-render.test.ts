@@ -128,7 +128,7 @@ describe("the run header: status words and the call in flight", () => {
         state: runningState(),
         status,
         activeCall,
-        connection: "open",
+        connection: "live",
       }),
     );
 
@@ -137,6 +137,12 @@ describe("the run header: status words and the call in flight", () => {
     const html = header("running", call);
     expect(element(html, "call-in-flight")?.text).toBe("Actor call · trial 2 step 3 · 14 s");
     expect(element(html, "call-in-flight")?.tag).toContain('data-trial="2"');
+  });
+
+  it("shows the live stream's dot while the run runs, and none once it is paused", () => {
+    expect(element(header("running", null), "stream-connection")).toMatchObject({ text: "live" });
+    expect(element(header("running", null), "stream-connection")?.tag).toContain('data-connection="live"');
+    expect(element(header("paused", null), "stream-connection")).toBeNull();
   });
 
   it("keeps showing the call while pausing (the pause waits for it), and hides a stale one when paused", () => {
