@@ -9,7 +9,7 @@ import { builtinHouseholdTasks, householdEnvironment } from "@/lib/environments/
 import { builtinQaTasks, qaEnvironment } from "@/lib/environments/qa";
 import { NO_ANSWER_FEEDBACK } from "@/lib/environments/qa/exact-match";
 import { createModelPort } from "@/lib/llm/model-port";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { queuedMockModel } from "../helpers/mock-model";
 
 /**
  * Loops in every family, on the real engine path (event log, decideNext,
@@ -41,13 +41,15 @@ function config(environment: "qa" | "household", overrides: Partial<RunConfig> =
   });
 }
 
-async function drive(runConfig: RunConfig, respond: (prompt: string) => string) {
+/** Drives a run; `replies[k]` answers the run's k-th model call, and every reply must be used. */
+async function drive(runConfig: RunConfig, replies: readonly string[]) {
   const store = new MemoryRunStore();
-  const model = scriptedMockModel(respond);
+  const model = queuedMockModel(replies);
   const family = (runConfig.environment === "qa" ? qaEnvironment : householdEnvironment) as EnvironmentFamily<unknown>;
   const deps: EngineDeps = { log: store, model: createModelPort({ resolveModel: () => model, maxRetries: 0 }), environmentFor: () => family };
   const run = await store.createRun({ config: runConfig, title: "loops" });
   const result = await driveRun(deps, { runId: run.id, branchId: run.rootBranchId });
+  expect(model.doStreamCalls).toHaveLength(replies.length);
   const events = await store.list(run.id, run.rootBranchId);
   return { result, events, state: foldRun(events) };
 }
@@ -64,25 +66,21 @@ function reflectorPrompts(events: RunEvent[]): string[] {
 }
 
 const QA_LESSON = "LESSON: Dunmere Abbey is not a page; search The Glass Orchard, then Dunmere, and answer with its river.";
-const stepOf = (prompt: string) => Number(/Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1");
-
-/** A QA Actor that loops through `loop` (one action per step, as written) until the lesson is in its prompt. */
-function qaResponder(loop: readonly string[]) {
-  let reflections = 0;
-  return (prompt: string): string => {
-    if (prompt.trimEnd().endsWith("Reflection:")) return `${QA_LESSON} (${++reflections})`;
-    const step = stepOf(prompt);
-    if (prompt.includes("LESSON:")) {
-      const informed = ["Search[The Glass Orchard]", "Search[Dunmere]", "Finish[River Sallow]"];
-      return ` The lesson says where to look.\nAction ${step}: ${informed[Math.min(step, 3) - 1]}`;
-    }
-    return ` I will try this again.\nAction ${step}: ${loop[(step - 1) % loop.length]}`;
-  };
+/** A QA trial's Actor answers for `steps` steps, looping through `loop` (one action per step, as written). */
+function qaLoop(loop: readonly string[], steps: number): string[] {
+  return Array.from({ length: steps }, (_, i) => ` I will try this again.\nAction ${i + 1}: ${loop[i % loop.length]}`);
 }
+
+/** A QA trial's Actor answers that follow the lesson to the answer in three steps. */
+const QA_INFORMED = ["Search[The Glass Orchard]", "Search[Dunmere]", "Finish[River Sallow]"].map((action, i) => ` The lesson says where to look.\nAction ${i + 1}: ${action}`);
 
 describe("QA: a looping Actor is halted with the loop as the reason", () => {
   it("repetition (normalised: case, spacing, trailing punctuation): halted at step 3, reflected on, and the reflection reaches trial 2", async () => {
-    const { result, events, state } = await drive(config("qa"), qaResponder(["Search[Dunmere Abbey]", "search [dunmere abbey].", "SEARCH[Dunmere Abbey]"]));
+    const { result, events, state } = await drive(config("qa"), [
+      ...qaLoop(["Search[Dunmere Abbey]", "search [dunmere abbey].", "SEARCH[Dunmere Abbey]"], 3),
+      `${QA_LESSON} (1)`,
+      ...QA_INFORMED,
+    ]);
     expect(result.stoppedBecause).toBe("ended");
     const [first, second] = state.trials;
     expect(first?.steps).toHaveLength(3);
@@ -102,7 +100,7 @@ describe("QA: a looping Actor is halted with the loop as the reason", () => {
   });
 
   it("a cycle A, B, A, B: halted at step 4 with the cycle named", async () => {
-    const { state } = await drive(config("qa", { maxTrials: 1 }), qaResponder(["Search[Dunmere Abbey]", "Lookup[river]"]));
+    const { state } = await drive(config("qa", { maxTrials: 1 }), qaLoop(["Search[Dunmere Abbey]", "Lookup[river]"], 4));
     const trial = state.trials[0]!;
     expect(trial.steps.map((step) => step.action?.text)).toEqual(["Search[Dunmere Abbey]", "Lookup[river]", "Search[Dunmere Abbey]", "Lookup[river]"]);
     expect(trial.outcome).toBe("halted");
@@ -113,7 +111,7 @@ describe("QA: a looping Actor is halted with the loop as the reason", () => {
   });
 
   it("two stop rules at the same step (the loop closes on the last step of the budget): one reason, the loop, in both places", async () => {
-    const { state } = await drive(config("qa", { maxTrials: 1, maxStepsPerTrial: 3 }), qaResponder(["Search[Dunmere Abbey]"]));
+    const { state } = await drive(config("qa", { maxTrials: 1, maxStepsPerTrial: 3 }), qaLoop(["Search[Dunmere Abbey]"], 3));
     const trial = state.trials[0]!;
     expect(trial.steps).toHaveLength(3);
     expect(trial.endReason).toMatch(/^The same action "Search\[Dunmere Abbey\]" .* 3 times in a row\.$/);
@@ -122,7 +120,7 @@ describe("QA: a looping Actor is halted with the loop as the reason", () => {
 
   it("a trial that does not loop still runs to its step budget, with the budget as the reason", async () => {
     // Failed Searches alternate with Lookups: 3 Searches in a row with the same suggestions would be a stall.
-    const { state } = await drive(config("qa", { maxTrials: 1 }), qaResponder(["Search[Abbey 1]", "Lookup[bell]", "Search[Abbey 2]", "Lookup[tower]", "Search[Abbey 3]", "Lookup[river]"]));
+    const { state } = await drive(config("qa", { maxTrials: 1 }), qaLoop(["Search[Abbey 1]", "Lookup[bell]", "Search[Abbey 2]", "Lookup[tower]", "Search[Abbey 3]", "Lookup[river]"], 6));
     const trial = state.trials[0]!;
     expect(trial.steps).toHaveLength(6);
     expect(trial.endReason).toBe("Step limit reached (6 steps) without finishing.");
@@ -130,12 +128,12 @@ describe("QA: a looping Actor is halted with the loop as the reason", () => {
   });
 
   it("under none there is no reflection and trial 2's prompt carries no memory; under last-attempt-and-reflexion it carries the looping trial and the reflection", async () => {
-    const none = await drive(config("qa", { strategy: "none" }), qaResponder(["Search[Dunmere Abbey]"]));
+    const none = await drive(config("qa", { strategy: "none" }), [...qaLoop(["Search[Dunmere Abbey]"], 3), ...qaLoop(["Search[Dunmere Abbey]"], 3)]);
     expect(none.state.trials.map((trial) => trial.outcome)).toEqual(["halted", "halted"]);
     expect(reflectorPrompts(none.events)).toHaveLength(0);
     expect(actorPrompts(none.events, 2)[0]).not.toMatch(/Reflections:|END PREVIOUS TRIAL/);
 
-    const both = await drive(config("qa", { strategy: "last-attempt-and-reflexion" satisfies Strategy }), qaResponder(["Search[Dunmere Abbey]"]));
+    const both = await drive(config("qa", { strategy: "last-attempt-and-reflexion" satisfies Strategy }), [...qaLoop(["Search[Dunmere Abbey]"], 3), `${QA_LESSON} (1)`, ...QA_INFORMED]);
     expect(both.state.trials[0]?.outcome).toBe("halted");
     const prompt = actorPrompts(both.events, 2)[0]!;
     expect(prompt).toContain("Action 3: Search[Dunmere Abbey]\nObservation 3: Could not find [Dunmere Abbey].");
@@ -147,22 +145,10 @@ describe("QA: a looping Actor is halted with the loop as the reason", () => {
 
 describe("household: cycles and normalised repeats are halted too", () => {
   const REFLECTION = "I walked between the shelf and the desk; I should take the mug from shelf 2, go to desk 1 and use desklamp 1.";
-  function householdResponder(loop: readonly string[]) {
-    let step = 0;
-    let informedStep = 0;
-    let reflections = 0;
-    return (prompt: string): string => {
-      if (prompt.trimEnd().endsWith("Reflection:")) return `${REFLECTION} (${++reflections})`;
-      if (prompt.includes(REFLECTION)) {
-        const informed = ["go to shelf 2", "take mug 1 from shelf 2", "go to desk 1", "use desklamp 1"];
-        return informed[informedStep++] ?? "look";
-      }
-      return loop[step++ % loop.length] ?? "look";
-    };
-  }
+  const INFORMED = ["go to shelf 2", "take mug 1 from shelf 2", "go to desk 1", "use desklamp 1"];
 
   it("A, B, A, B written with different case and punctuation: halted at step 4, reflected on, and the plan reaches trial 2", async () => {
-    const { events, state } = await drive(config("household"), householdResponder(["go to shelf 2", "go to desk 1", "Go to shelf 2.", "> go to  desk 1"]));
+    const { events, state } = await drive(config("household"), ["go to shelf 2", "go to desk 1", "Go to shelf 2.", "> go to  desk 1", `${REFLECTION} (1)`, ...INFORMED]);
     const [first, second] = state.trials;
     expect(first?.steps.map((step) => step.action?.text)).toEqual(["go to shelf 2", "go to desk 1", "Go to shelf 2", "go to  desk 1"]);
     expect(first?.outcome).toBe("halted");
@@ -177,7 +163,7 @@ describe("household: cycles and normalised repeats are halted too", () => {
   });
 
   it("two stop rules at the same step: the repetition, not the step limit, is the one reason in the trial end and the evaluation", async () => {
-    const { state } = await drive(config("household", { maxTrials: 1, maxStepsPerTrial: 3 }), householdResponder(["use desklamp 1", "use desklamp 1.", "USE desklamp 1"]));
+    const { state } = await drive(config("household", { maxTrials: 1, maxStepsPerTrial: 3 }), ["use desklamp 1", "use desklamp 1.", "USE desklamp 1"]);
     const trial = state.trials[0]!;
     expect(trial.steps).toHaveLength(3);
     const reason = 'The same action "use desklamp 1" gave the same observation "Nothing happens." 3 times in a row.';
@@ -189,9 +175,12 @@ describe("household: cycles and normalised repeats are halted too", () => {
 
 describe("household: the memory in the Actor prompt is labelled with the trials the reflections came from", () => {
   it("at trial 6 with Ω = 3 the prompt reads Trial 3, 4, 5 (not 1, 2, 3)", async () => {
-    let reflections = 0;
-    const respond = (prompt: string) => (prompt.trimEnd().endsWith("Reflection:") ? `Plan after failure ${++reflections}: open every drawer before the shelves.` : "use desklamp 1");
-    const { events, state } = await drive(config("household", { maxTrials: 6, maxStepsPerTrial: 3, memoryWindow: 3 }), respond);
+    // Six trials of three repeated actions; each of the first five is reflected on.
+    const replies = [1, 2, 3, 4, 5, 6].flatMap((trial) => [
+      ...Array<string>(3).fill("use desklamp 1"),
+      ...(trial < 6 ? [`Plan after failure ${trial}: open every drawer before the shelves.`] : []),
+    ]);
+    const { events, state } = await drive(config("household", { maxTrials: 6, maxStepsPerTrial: 3, memoryWindow: 3 }), replies);
     expect(state.trials).toHaveLength(6);
     const prompt = actorPrompts(events, 6)[0]!;
     const memory = prompt.slice(prompt.indexOf("Your memory for the task below:"), prompt.indexOf("Here is the task:"));

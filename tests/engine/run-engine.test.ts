@@ -7,20 +7,18 @@ import { MemoryRunStore } from "@/lib/db/memory-store";
 import { driveRun, type EngineDeps } from "@/lib/engine/run-engine";
 import { builtinQaTasks, qaEnvironment } from "@/lib/environments/qa";
 import { createModelPort } from "@/lib/llm/model-port";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { queuedMockModel } from "../helpers/mock-model";
 
 const task = builtinQaTasks[0]!; // answer "River Sallow": Search[The Glass Orchard] → Dunmere → its river
 const LESSON = "LESSON: the question asks for the river of the town, so search Dunmere and answer with its river.";
 
-/** A scripted Actor and Self-Reflection: it answers correctly only when the lesson is in its prompt. */
-function respond(prompt: string): string {
-  if (prompt.trimEnd().endsWith("Reflection:")) return `${LESSON}\nextra line`;
-  const step = Number(/Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1");
-  if (prompt.includes("LESSON:")) {
-    return step === 1 ? " The lesson says to look up the town.\nAction 1: Search[Dunmere]" : ` Found it.\nAction ${step}: Finish[River Sallow]`;
-  }
-  return ` The opera was staged in Dunmere.\nAction ${step}: Finish[Dunmere]\nObservation ${step}: Answer is CORRECT`;
-}
+/** A wrong first answer, with an invented observation after it. */
+const WRONG = " The opera was staged in Dunmere.\nAction 1: Finish[Dunmere]\nObservation 1: Answer is CORRECT";
+const REFLECTION = `${LESSON}\nextra line`;
+/** The two steps of a trial that follows the lesson. */
+const INFORMED = [" The lesson says to look up the town.\nAction 1: Search[Dunmere]", " Found it.\nAction 2: Finish[River Sallow]"];
+/** Actor trial 1 (wrong), Self-Reflection, Actor trial 2 (two steps, right): the calls of a Reflexion run that learns. */
+const LEARNS = [WRONG, REFLECTION, ...INFORMED];
 
 function qaConfig(overrides: Partial<RunConfig> = {}): RunConfig {
   return runConfigSchema.parse({
@@ -35,9 +33,10 @@ function qaConfig(overrides: Partial<RunConfig> = {}): RunConfig {
   });
 }
 
-async function setup(config: RunConfig, responder: (prompt: string) => string = respond) {
+/** `replies[k]` answers the run's k-th model call. */
+async function setup(config: RunConfig, replies: ReadonlyArray<string | Error> = LEARNS) {
   const store = new MemoryRunStore();
-  const model = scriptedMockModel(responder);
+  const model = queuedMockModel(replies);
   const deps: EngineDeps = {
     log: store,
     model: createModelPort({ resolveModel: () => model, maxRetries: 0 }),
@@ -80,7 +79,7 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
   });
 
   it("none: no reflection is written, no memory reaches any prompt, and it never succeeds", async () => {
-    const { drive, events, model } = await setup(qaConfig({ strategy: "none", maxTrials: 3 }));
+    const { drive, events, model } = await setup(qaConfig({ strategy: "none", maxTrials: 3 }), [WRONG, WRONG, WRONG]);
     await drive();
     const log = await events();
     const state = foldRun(log);
@@ -95,7 +94,7 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
   });
 
   it("executes only the first action of a completion and never an invented observation", async () => {
-    const { drive, events } = await setup(qaConfig({ maxTrials: 1 }));
+    const { drive, events } = await setup(qaConfig({ maxTrials: 1 }), [WRONG]);
     await drive();
     const log = await events();
     const first = foldRun(log).trials[0]!.steps[0]!;
@@ -104,10 +103,11 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
   });
 
   it("halts a trial at the step limit, counts it as failed and reflects on it", async () => {
-    const looping = (prompt: string) =>
-      prompt.trimEnd().endsWith("Reflection:") ? "I kept searching the same page." : ` Search again.\nAction 1: Search[The Glass Orchard]`;
-    const { drive, events } = await setup(qaConfig({ maxTrials: 2, maxStepsPerTrial: 3 }), looping);
+    const search = ` Search again.\nAction 1: Search[The Glass Orchard]`;
+    const replies = [search, search, search, "I kept searching the same page.", search, search, search];
+    const { drive, events, model } = await setup(qaConfig({ maxTrials: 2, maxStepsPerTrial: 3 }), replies);
     await drive();
+    expect(model.doStreamCalls).toHaveLength(replies.length);
     const state = foldRun(await events());
     expect(state.trials[0]?.steps).toHaveLength(3);
     expect(state.trials[0]?.outcome).toBe("halted");
@@ -119,8 +119,8 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
   });
 
   it("turns a malformed completion into an Invalid Action observation that uses up a step", async () => {
-    const garbage = (prompt: string) => (prompt.trimEnd().endsWith("Reflection:") ? "Use the action format." : "I refuse to use the format {}[]");
-    const { drive, events } = await setup(qaConfig({ maxTrials: 1, maxStepsPerTrial: 2 }), garbage);
+    const garbage = "I refuse to use the format {}[]";
+    const { drive, events } = await setup(qaConfig({ maxTrials: 1, maxStepsPerTrial: 2 }), [garbage, garbage]);
     const result = await drive();
     expect(result.stoppedBecause).toBe("ended");
     const steps = foldRun(await events()).trials[0]!.steps;
@@ -131,7 +131,7 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
   });
 
   it("pauses after a reflection; an edited reflection is what the next trial sees", async () => {
-    const { drive, events, store, run } = await setup(qaConfig({ breakpoints: breakpointsSchema.parse({ afterReflection: true }) }));
+    const { drive, events, store, run } = await setup(qaConfig({ breakpoints: breakpointsSchema.parse({ afterReflection: true }) }), [WRONG, REFLECTION, WRONG, REFLECTION]);
     const first = await drive();
     expect(first.stoppedBecause).toBe("paused");
     let state = foldRun(await events());
@@ -151,7 +151,7 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
     expect(state.trials[1]?.memory.map((m) => m.text)).toEqual([edited]);
     expect(actorPrompts(log, 2)[0]).toContain(edited);
     expect(actorPrompts(log, 2)[0]).not.toContain("LESSON");
-    expect(state.trials[1]?.outcome).toBe("failure"); // without the lesson the scripted Actor fails again
+    expect(state.trials[1]?.outcome).toBe("failure");
   });
 
   it("pauses at the next boundary when a pause-request is in the log, whoever appended it", async () => {
@@ -170,15 +170,8 @@ describe("driveRun: the Reflexion loop with AI SDK mock models", () => {
   });
 
   it("records a provider failure as model-call-error and pauses; resuming continues the same trial", async () => {
-    let fail = true;
-    const flaky = (prompt: string) => {
-      if (fail) {
-        fail = false;
-        throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
-      }
-      return respond(prompt);
-    };
-    const { drive, events, store, run } = await setup(qaConfig(), flaky);
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
+    const { drive, events, store, run } = await setup(qaConfig(), [refused, ...LEARNS]);
     const first = await drive();
     expect(first.stoppedBecause).toBe("paused");
     let log = await events();
