@@ -28,7 +28,8 @@ import { joinSentences, type QaTask } from "@/lib/environments/qa/task";
 import { environmentEntry } from "@/lib/environments/registry";
 import { createModelPort } from "@/lib/llm/model-port";
 import { buildRunConfig } from "@/lib/server/run-config-factory";
-import { promptText, scriptedMockModel } from "../helpers/mock-model";
+import { MockLanguageModelV3 } from "ai/test";
+import { demoMockModel, promptText, queuedMockModel } from "../helpers/mock-model";
 
 /**
  * Every memory strategy through the real engine, asserting on the prompts the
@@ -58,15 +59,18 @@ interface Call {
   prompt: string;
 }
 
-/** Drives a run to its end; `before` is appended right after `run-start` (e.g. a hand-written memory). */
+/**
+ * Drives a run to its end with `model`; `before` is appended right after `run-start` (e.g. a hand-written memory).
+ * Queued replies given instead of a model must all be used.
+ */
 async function drive(
   config: RunConfig,
-  respond: (prompt: string) => string,
+  replies: readonly string[] | MockLanguageModelV3,
   family: EnvironmentFamily<unknown> = qaEnvironment as EnvironmentFamily<unknown>,
   before: readonly EventDraft[] = [],
 ) {
   const store = new MemoryRunStore();
-  const model = scriptedMockModel(respond);
+  const model = replies instanceof MockLanguageModelV3 ? replies : queuedMockModel(replies);
   const deps: EngineDeps = {
     log: store,
     model: createModelPort({ resolveModel: () => model, maxRetries: 0 }),
@@ -80,6 +84,7 @@ async function drive(
   // The mock's recorded calls, in order, are the prompts; the log says which role, trial and step each was.
   const prompts = model.doStreamCalls.map((call) => promptText(call));
   expect(prompts).toHaveLength(ends.length);
+  if (!(replies instanceof MockLanguageModelV3)) expect(prompts).toHaveLength(replies.length);
   const calls: Call[] = ends.map((end, index) => {
     expect(end.messages.map((message) => message.content).join("\n\n")).toBe(prompts[index]);
     return { role: end.role, trial: end.trial, step: end.step, prompt: prompts[index]! };
@@ -91,29 +96,31 @@ const actorCalls = (calls: Call[], trial?: number) => calls.filter((call) => cal
 const reflectorCalls = (calls: Call[]) => calls.filter((call) => call.role === "reflector");
 const firstActorPrompt = (calls: Call[], trial: number) => actorCalls(calls, trial)[0]!.prompt;
 
+/** The strategies that reflect after a failed trial (decision 0008), written out rather than read from the engine. */
+const REFLECTING: Record<Strategy, boolean> = {
+  none: false,
+  "last-attempt": false,
+  reflexion: true,
+  "last-attempt-and-reflexion": true,
+  cot: true,
+  "cot-gold-context": true,
+};
+
 /**
- * A scripted Actor that always fails, and labels everything it writes so the
- * tests can tell trials and reflections apart: the thought of trial k starts
- * "Attempt k:", the k-th reflection is "REFLECTION k: …". ReAct prompts get a
- * Search then a wrong Finish (two steps); chain-of-thought prompts (they end
- * with `Thought 1:` and have no tools) get a wrong Finish at once.
+ * The replies, in call order, of a scripted Actor that fails all three trials,
+ * labelling everything it writes so the tests can tell trials and reflections
+ * apart: the thought of trial k starts "Attempt k:", the k-th reflection is
+ * "REFLECTION k: …". Under the ReAct strategies each trial is a Search then a
+ * wrong Finish (two steps); under the chain-of-thought ones a wrong Finish at
+ * once. The reflecting strategies reflect after trials 1 and 2, not after the last.
  */
-function labellingResponder() {
-  let trial = 0;
-  let reflections = 0;
-  return (prompt: string): string => {
-    if (prompt.trimEnd().endsWith("Reflection:")) {
-      reflections += 1;
-      return `REFLECTION ${reflections}: the question asks for a river, not a town.`;
-    }
-    const step = Number(/Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1");
-    if (step === 1) trial += 1;
-    const cot = !prompt.includes("Search[");
-    if (cot) return ` Attempt ${trial}: it was staged in Dunmere.\nAction 1: Finish[Dunmere]`;
-    return step === 1
-      ? ` Attempt ${trial}: find where the opera was staged.\nAction 1: Search[The Glass Orchard]`
-      : ` Attempt ${trial}: it was staged in Dunmere.\nAction ${step}: Finish[Dunmere]`;
-  };
+function labelledReplies(strategy: Strategy): string[] {
+  return [1, 2, 3].flatMap((trial) => [
+    ...(strategy.startsWith("cot")
+      ? [` Attempt ${trial}: it was staged in Dunmere.\nAction 1: Finish[Dunmere]`]
+      : [` Attempt ${trial}: find where the opera was staged.\nAction 1: Search[The Glass Orchard]`, ` Attempt ${trial}: it was staged in Dunmere.\nAction 2: Finish[Dunmere]`]),
+    ...(REFLECTING[strategy] && trial < 3 ? [`REFLECTION ${trial}: the question asks for a river, not a town.`] : []),
+  ]);
 }
 
 /** Text that only a previous-trial block or a reflections block can put in an Actor prompt. */
@@ -140,12 +147,12 @@ function count(text: string, part: string): number {
 }
 
 const runs = new Map<string, Promise<Awaited<ReturnType<typeof drive>>>>();
-/** Each strategy's 3-trial run with the labelling responder, shared by the tests below (memoised). */
+/** Each strategy's 3-trial run with the labelled replies, shared by the tests below (memoised). */
 function runOf(strategy: Strategy, overrides: Partial<CreateRunRequest> = {}) {
   const key = `${strategy} ${JSON.stringify(overrides)}`;
   let found = runs.get(key);
   if (!found) {
-    found = drive(qaConfig(strategy, overrides), labellingResponder());
+    found = drive(qaConfig(strategy, overrides), labelledReplies(strategy));
     runs.set(key, found);
   }
   return found;
@@ -294,9 +301,7 @@ describe("strategy cot (closed-book chain of thought + Reflexion)", () => {
   });
 
   it("a tool action is invalid and the one-step trial halts without an answer", async () => {
-    const searching = (prompt: string) =>
-      prompt.trimEnd().endsWith("Reflection:") ? "Answer directly." : " I will look it up.\nAction 1: Search[The Glass Orchard]";
-    const { state } = await drive(qaConfig("cot", { maxTrials: 1 }), searching);
+    const { state } = await drive(qaConfig("cot", { maxTrials: 1 }), [" I will look it up.\nAction 1: Search[The Glass Orchard]"]);
     const trial = state.trials[0]!;
     expect(trial.steps).toHaveLength(1);
     expect(trial.outcome).toBe("halted");
@@ -427,7 +432,7 @@ describe("what the UI says the next trial sees (lib/domain/next-trial.ts) is wha
   const withHandWritten = [draft("memory-edit", { oldMemory: [], newMemory: [handWritten], note: null })];
 
   it.each(ALL_STRATEGIES)("%s, with a hand-written memory entry before trial 1", async (strategy) => {
-    const { events, calls } = await drive(qaConfig(strategy), labellingResponder(), undefined, withHandWritten);
+    const { events, calls } = await drive(qaConfig(strategy), labelledReplies(strategy), undefined, withHandWritten);
     const starts = events.flatMap((event) => (event.type === "trial-start" ? [event] : []));
     expect(starts).toHaveLength(3);
     for (const start of starts) {
@@ -453,11 +458,9 @@ describe("the QA demo script book under each strategy (all built-in tasks, 3 tri
     cot: ["failure", "success"],
     "cot-gold-context": ["failure", "success"],
   };
-  const respond = (prompt: string) => qaDemoScriptBook.respond(prompt) ?? "";
-
   it.each(ALL_STRATEGIES)("%s", async (strategy) => {
     for (const qaTask of builtinQaTasks) {
-      const { state, calls } = await drive(qaConfig(strategy, {}, qaTask), respond);
+      const { state, calls } = await drive(qaConfig(strategy, {}, qaTask), demoMockModel([qaDemoScriptBook]));
       const outcomes = state.trials.map((t) => (t.outcome === "halted" ? "failure" : t.outcome));
       expect(outcomes, `${qaTask.id} under ${strategy}`).toEqual(expected[strategy]);
       if (state.outcome === "success") expect(state.trials.at(-1)?.answer, qaTask.id).toBe(qaTask.answer);
@@ -471,11 +474,10 @@ describe("the household family under the last-attempt strategies (demo script bo
   const householdTask = builtinHouseholdTasks[0]!;
   const householdConfig = (strategy: Strategy) =>
     buildRunConfig({ ...request(strategy), environment: "household", taskId: householdTask.id }, householdEntry, householdTask, "builtin");
-  const respond = (prompt: string) => householdDemoScriptBook.respond(prompt) ?? "";
   const family = householdEnvironment as EnvironmentFamily<unknown>;
 
   it("last-attempt: the previous trial is in the prompt, no reflection, and it keeps failing", async () => {
-    const { state, calls } = await drive(householdConfig("last-attempt"), respond, family);
+    const { state, calls } = await drive(householdConfig("last-attempt"), demoMockModel([householdDemoScriptBook]), family);
     expect(state.trials.map((t) => t.outcome)).toEqual(["halted", "halted", "halted"]);
     expect(reflectorCalls(calls)).toHaveLength(0);
     const second = actorCalls(calls, 2)[0]!.prompt;
@@ -484,7 +486,7 @@ describe("the household family under the last-attempt strategies (demo script bo
   });
 
   it("last-attempt-and-reflexion: the previous trial and the newest reflection; trial 2 succeeds", async () => {
-    const { state, calls } = await drive(householdConfig("last-attempt-and-reflexion"), respond, family);
+    const { state, calls } = await drive(householdConfig("last-attempt-and-reflexion"), demoMockModel([householdDemoScriptBook]), family);
     expect(state.trials.map((t) => t.outcome)).toEqual(["halted", "success"]);
     const second = actorCalls(calls, 2)[0]!.prompt;
     expect(second).toMatch(/\(END PREVIOUS TRIAL\)\n\nYour memory for the task below:\nTrial 1:\n[^\n]+\n\nHere is the task:/);

@@ -1,6 +1,7 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
+import { demoReply, type DemoScriptBook } from "@/lib/llm/demo-model";
 
 /** The prompt text of a recorded call: every text part of every message, joined. */
 export function promptText(call: LanguageModelV3CallOptions): string {
@@ -61,6 +62,16 @@ export function queuedMockModel(replies: ReadonlyArray<string | Error>): MockLan
     },
   });
   return model;
+}
+
+/**
+ * An AI SDK MockLanguageModelV3 that answers as the product's offline demo model
+ * does ({@link demoReply} over `books`, which reads the prompt: that is the demo
+ * behaviour under test), and records every call in `doStreamCalls`. Tests that
+ * script a run of their own use {@link queuedMockModel}.
+ */
+export function demoMockModel(books: readonly DemoScriptBook[]): MockLanguageModelV3 {
+  return new MockLanguageModelV3({ doStream: async (call) => streamOf(demoReply(books, promptText(call))) });
 }
 
 /**
