@@ -17,13 +17,25 @@ const restrict = (patterns, message) => ({
 const STRATEGY_NAME = "/^(none|reflexion|last-attempt|last-attempt-and-reflexion|cot|cot-gold-context)$/";
 const STRATEGY_RULE_MESSAGE =
   "Strategy behaviour is not re-implemented here: read the method's descriptor (lib/methods/registry.ts: methodDescriptor) or the rules built on it (lib/domain/strategies.ts: strategyBehaviour, fixedLimitsOf; lib/domain/next-step.ts, next-trial.ts, fork-outlook.ts). A new behaviour is a new descriptor field (docs/adding-a-method.md).";
-const noStrategyComparisons = {
-  "no-restricted-syntax": [
-    "error",
-    { selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=${STRATEGY_NAME}]`, message: STRATEGY_RULE_MESSAGE },
-    { selector: `SwitchCase > Literal.test[value=${STRATEGY_NAME}]`, message: STRATEGY_RULE_MESSAGE },
-  ],
-};
+/** The selectors of a guard against comparing a name matching `names` (===, !==, ==, !=, switch case). */
+const comparisonsOf = (names, message) => [
+  { selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=${names}]`, message },
+  { selector: `SwitchCase > Literal.test[value=${names}]`, message },
+];
+const STRATEGY_COMPARISONS = comparisonsOf(STRATEGY_NAME, STRATEGY_RULE_MESSAGE);
+
+// One folder per family (docs/adding-a-family.md): what differs between task families is read
+// from their descriptors (lib/environments/<family>/descriptor.ts, through
+// lib/environments/descriptors.ts), never by comparing a family's id. Only a family's own folder
+// and the two registries that list the families may compare family ids; tests assert them.
+const FAMILY_NAME = "/^(qa|code|household|open)$/";
+const FAMILY_RULE_MESSAGE =
+  "A task family's id is compared only in its own folder (lib/environments/<family>/) and the registries: read what differs from its descriptor (lib/environments/descriptors.ts: familyDescriptor(id)), or add a descriptor field (docs/adding-a-family.md).";
+const FAMILY_COMPARISONS = comparisonsOf(FAMILY_NAME, FAMILY_RULE_MESSAGE);
+const FAMILY_REGISTRIES = ["lib/environments/descriptors.ts", "lib/environments/registry.ts"];
+
+/** `no-restricted-syntax` with the given guards' selectors. */
+const restrictedSyntax = (...guards) => ({ "no-restricted-syntax": ["error", ...guards.flat()] });
 
 const config = [
   ...nextVitals,
@@ -67,10 +79,23 @@ const config = [
     files: ["app/**/page.tsx", "app/**/layout.tsx"],
     rules: restrict([...serverOnly, "!@/lib/server/page-lookup"], "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2). Server pages may use only lib/server/page-lookup."),
   },
+  // A later config object replaces an earlier one's `no-restricted-syntax` options rather than
+  // adding to them, so each set of files gets every guard that covers it: the family guard
+  // everywhere but the family folders, the registries, tests and e2e; both guards where the
+  // strategy guard applies too; the strategy guard alone in the two registries.
+  {
+    files: ["**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}"],
+    ignores: ["lib/environments/*/**", ...FAMILY_REGISTRIES, "tests/**", "e2e/**"],
+    rules: restrictedSyntax(FAMILY_COMPARISONS),
+  },
   {
     files: ["lib/**", "components/**", "app/**", "bin/**"],
     ignores: ["lib/methods/**", "lib/environments/*/**"],
-    rules: noStrategyComparisons,
+    rules: restrictedSyntax(STRATEGY_COMPARISONS, FAMILY_COMPARISONS),
+  },
+  {
+    files: FAMILY_REGISTRIES,
+    rules: restrictedSyntax(STRATEGY_COMPARISONS),
   },
 ];
 
