@@ -8,10 +8,9 @@ import { builtinHouseholdTasks } from "@/lib/environments/household/builtin-task
 import { householdDemoScriptBook } from "@/lib/environments/household";
 import { builtinQaTasks } from "@/lib/environments/qa/builtin-tasks";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext } from "@/lib/server/app-context";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 import { CORRECT_PARAPHRASES, UNHELPFUL_REFLECTIONS } from "./paraphrases";
 
 /**
@@ -22,7 +21,7 @@ import { CORRECT_PARAPHRASES, UNHELPFUL_REFLECTIONS } from "./paraphrases";
  * paraphrase and fails with an unhelpful one.
  */
 function setup() {
-  const mock = scriptedMockModel((prompt) => demoReply([codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook], prompt));
+  const mock = demoMockModel([codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook]);
   return createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }) });
 }
 

@@ -7,10 +7,9 @@ import { MemoryRunStore } from "@/lib/db/memory-store";
 import { digestState } from "@/lib/engine/digest";
 import { driveRun } from "@/lib/engine/run-engine";
 import { builtinQaTasks, qaDemoScriptBook, qaEnvironment } from "@/lib/environments/qa";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { runConfigSchema } from "@/lib/domain/config";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 import { makeRunConfig } from "../helpers/run-config";
 
 /** An operation on the log: append n events to branch b, or fork branch b at one of its seqs. */
@@ -82,7 +81,7 @@ describe("event log invariants (DESIGN.md §1), property-based", () => {
             templates: qaEnvironment.defaultTemplates,
           });
           const run = await store.createRun({ config, title: task.question });
-          const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook], prompt));
+          const mock = demoMockModel([qaDemoScriptBook]);
           await driveRun(
             { log: store, model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }), environmentFor: () => qaEnvironment },
             { runId: run.id, branchId: run.rootBranchId },

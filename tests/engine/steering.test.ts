@@ -5,9 +5,8 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { driveRun } from "@/lib/engine/run-engine";
 import { builtinQaTasks, qaDemoScriptBook, qaEnvironment } from "@/lib/environments/qa";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 
 const task = builtinQaTasks[0]!;
 
@@ -26,7 +25,7 @@ function config(breakpoints: BreakpointsInput = {}): RunConfig {
 
 async function setup(breakpoints: BreakpointsInput = {}) {
   const store = new MemoryRunStore();
-  const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook], prompt));
+  const mock = demoMockModel([qaDemoScriptBook]);
   const deps = { log: store, model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }), environmentFor: () => qaEnvironment };
   const run = await store.createRun({ config: config(breakpoints), title: task.question });
   const events = () => store.list(run.id, run.rootBranchId);

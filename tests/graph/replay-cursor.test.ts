@@ -7,10 +7,9 @@ import { householdDemoScriptBook } from "@/lib/environments/household/demo-scrip
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { createRunGraphDeriver, deriveRunGraph } from "@/lib/graph";
 import { clampCursor, cursorPosition, describeCursor, moveCursor, replayPrefix, replayStops } from "@/lib/graph/replay-cursor";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 
 /**
  * Replay equals the live run at every cursor position: a demo run of each
@@ -28,7 +27,7 @@ afterAll(async () => {
 });
 
 function setup() {
-  const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook, householdDemoScriptBook, codeDemoScriptBook], prompt));
+  const mock = demoMockModel([qaDemoScriptBook, householdDemoScriptBook, codeDemoScriptBook]);
   const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }), startWorkers: false });
   contexts.push(context);
   return context;

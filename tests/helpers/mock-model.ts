@@ -75,28 +75,15 @@ export function demoMockModel(books: readonly DemoScriptBook[]): MockLanguageMod
 }
 
 /**
- * An AI SDK MockLanguageModelV3 whose streamed answer is `respond(prompt)`; it
- * records every call in `doStreamCalls`. A responder may throw to simulate a
- * provider failure.
+ * An AI SDK MockLanguageModelV3 whose streamed answer is `respond(prompt)`,
+ * recording every call in `doStreamCalls`.
+ *
+ * @deprecated Kept for bench/engine.bench.ts, whose model port resolves a
+ * fresh model for every call, so no one model sees the run's call order.
+ * Tests answer by call order with
+ * {@link queuedMockModel} (or use {@link demoMockModel} for the demo model) and
+ * assert on the recorded prompts instead of branching on them.
  */
-export function scriptedMockModel(respond: (prompt: string, call: LanguageModelV3CallOptions) => string): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
-    doStream: async (call) => {
-      const text = respond(promptText(call), call);
-      const chunks: LanguageModelV3StreamPart[] = [
-        { type: "text-start", id: "t" },
-        { type: "text-delta", id: "t", delta: text },
-        { type: "text-end", id: "t" },
-        {
-          type: "finish",
-          finishReason: { unified: "stop", raw: undefined },
-          usage: {
-            inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
-            outputTokens: { total: 10, text: 10, reasoning: undefined },
-          },
-        },
-      ];
-      return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
-    },
-  });
+export function scriptedMockModel(respond: (prompt: string) => string): MockLanguageModelV3 {
+  return new MockLanguageModelV3({ doStream: async (call) => streamOf(respond(promptText(call))) });
 }

@@ -10,12 +10,11 @@ import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { lessonSchema, type Lesson } from "@/lib/lessons/lesson-schema";
 import { derivePrediction } from "@/lib/lessons/predictions";
 import { LessonResolveError, resolveCursor, resolveNode } from "@/lib/lessons/resolve-lesson";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { LessonService, parseLessonFile } from "@/lib/server/lesson-service";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 
 /**
  * Lessons as data: every shipped lesson file validates, every cursor,
@@ -30,7 +29,7 @@ afterAll(async () => {
 });
 
 function setup() {
-  const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook, householdDemoScriptBook, codeDemoScriptBook], prompt));
+  const mock = demoMockModel([qaDemoScriptBook, householdDemoScriptBook, codeDemoScriptBook]);
   const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }) });
   contexts.push(context);
   return { context, lessons: new LessonService(context, { dir: LESSONS_DIR }), mock };

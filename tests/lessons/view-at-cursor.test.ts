@@ -8,14 +8,13 @@ import { MemoryRunStore } from "@/lib/db/memory-store";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { branchTree } from "@/lib/graph";
 import { replayPrefix } from "@/lib/graph/replay-cursor";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { RunUiStoreProvider } from "@/lib/store";
 import { BranchTree } from "@/components/run/branch-switcher";
 import { RunHeader } from "@/components/run/run-header";
 import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 
 /**
  * A lesson (or the replay bar) sets a cursor: the Branches strip and the run header must say
@@ -33,7 +32,7 @@ function render(element: ReactElement): string {
 }
 
 async function finishedQaRun() {
-  const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook], prompt));
+  const mock = demoMockModel([qaDemoScriptBook]);
   const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }), startWorkers: false });
   contexts.push(context);
   const run = await context.service.createRun({ environment: "qa", taskId: "qa-builtin-01", taskSet: "builtin", strategy: "reflexion", modelId: "demo" });

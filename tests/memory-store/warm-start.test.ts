@@ -5,11 +5,10 @@ import { MemoryMemoryStoreRepository } from "@/lib/db/memory-store-entries-memor
 import { SqliteMemoryStoreRepository } from "@/lib/db/memory-store-entries-sqlite";
 import type { MemoryStoreRepository } from "@/lib/db/memory-store-entries";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { MemoryStoreService } from "@/lib/server/memory-store-service";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 
 const contexts: ServerContext[] = [];
 afterEach(async () => {
@@ -18,7 +17,7 @@ afterEach(async () => {
 
 /** A context on an in-memory store with a settable clock; the demo scripts play every model. */
 function setup(clock: { now: Date }) {
-  const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook], prompt));
+  const mock = demoMockModel([qaDemoScriptBook]);
   const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }), now: () => clock.now });
   contexts.push(context);
   return context;

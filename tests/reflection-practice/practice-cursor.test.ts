@@ -4,11 +4,10 @@ import { MemoryRunStore } from "@/lib/db/memory-store";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { deriveRunGraph } from "@/lib/graph";
 import { replayPrefix } from "@/lib/graph/replay-cursor";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { practiceCursor } from "@/components/reflection-practice";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 
 /**
  * "Write your own reflection before seeing the model's": while the learner writes, the page
@@ -23,7 +22,7 @@ afterAll(async () => {
 
 describe("the practice cursor", () => {
   it("hides the model's reflection on the trial (graph and memory) and keeps an earlier cursor", { timeout: 60_000 }, async () => {
-    const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook], prompt));
+    const mock = demoMockModel([qaDemoScriptBook]);
     const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }), startWorkers: false });
     contexts.push(context);
     const run = await context.service.createRun({ environment: "qa", taskId: "qa-builtin-01", taskSet: "builtin", strategy: "reflexion", modelId: "demo" });

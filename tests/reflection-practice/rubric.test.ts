@@ -6,16 +6,15 @@ import { MemoryRunStore } from "@/lib/db/memory-store";
 import { householdDemoScriptBook } from "@/lib/environments/household";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
 import { keyFactsFor, reflectionHelps } from "@/lib/environments/demo-key-facts";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext } from "@/lib/server/app-context";
 import { GET } from "@/app/api/key-facts/route";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 import { CORRECT_PARAPHRASES } from "../demo/paraphrases";
 
 /** Trial 1 of a demo run (it fails), as the UI folds it. */
 async function failedTrial(environment: "qa" | "household", taskId: string): Promise<TrialView> {
-  const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook, householdDemoScriptBook], prompt));
+  const mock = demoMockModel([qaDemoScriptBook, householdDemoScriptBook]);
   const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }) });
   const run = await context.service.createRun({ environment, taskSet: "builtin", taskId, strategy: "reflexion", modelId: "demo", maxTrials: 2 });
   await context.workers.untilSettled(run.rootBranchId);

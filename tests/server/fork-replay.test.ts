@@ -3,14 +3,13 @@ import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
-import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext } from "@/lib/server/app-context";
-import { scriptedMockModel } from "../helpers/mock-model";
+import { demoMockModel } from "../helpers/mock-model";
 
 /** A server context on an in-memory store whose only model is an AI SDK mock playing the demo scripts. */
 function setup() {
-  const mock = scriptedMockModel((prompt) => demoReply([qaDemoScriptBook], prompt));
+  const mock = demoMockModel([qaDemoScriptBook]);
   const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }) });
   return { context, mock };
 }

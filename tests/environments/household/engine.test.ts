@@ -6,7 +6,7 @@ import { MemoryRunStore } from "@/lib/db/memory-store";
 import { driveRun, type EngineDeps } from "@/lib/engine/run-engine";
 import { builtinHouseholdTasks, householdDemoScriptBook, householdEnvironment } from "@/lib/environments/household";
 import { createModelPort } from "@/lib/llm/model-port";
-import { scriptedMockModel } from "../../helpers/mock-model";
+import { demoMockModel } from "../../helpers/mock-model";
 
 /**
  * The household family inside the real engine (event log, decide, replay,
@@ -32,7 +32,7 @@ function config(overrides: Partial<RunConfig> = {}): RunConfig {
 
 async function run(runConfig: RunConfig) {
   const store = new MemoryRunStore();
-  const model = scriptedMockModel((prompt) => householdDemoScriptBook.respond(prompt) ?? "");
+  const model = demoMockModel([householdDemoScriptBook]);
   const deps: EngineDeps = {
     log: store,
     model: createModelPort({ resolveModel: () => model, maxRetries: 0 }),
