@@ -2,6 +2,7 @@
 // of DESIGN.md §2: dependencies point inward, UI code never reaches server code.
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import { existsSync, readdirSync } from "node:fs";
 
 // lib/environments/descriptors is the pure client registry of the families (no Node, no React;
 // tests/environments/descriptors.test.ts checks what it reaches), so client code may read it.
@@ -28,7 +29,11 @@ const STRATEGY_COMPARISONS = comparisonsOf(STRATEGY_NAME, STRATEGY_RULE_MESSAGE)
 // from their descriptors (lib/environments/<family>/descriptor.ts, through
 // lib/environments/descriptors.ts), never by comparing a family's id. Only a family's own folder
 // and the two registries that list the families may compare family ids; tests assert them.
-const FAMILY_NAME = "/^(qa|code|household|open)$/";
+// The families are the folders of lib/environments that hold a descriptor, so a new family is guarded as soon as it exists.
+const FAMILY_IDS = readdirSync(new URL("./lib/environments/", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(new URL(`./lib/environments/${entry.name}/descriptor.ts`, import.meta.url)))
+  .map((entry) => entry.name);
+const FAMILY_NAME = `/^(${FAMILY_IDS.join("|")})$/`;
 const FAMILY_RULE_MESSAGE =
   "A task family's id is compared only in its own folder (lib/environments/<family>/) and the registries: read what differs from its descriptor (lib/environments/descriptors.ts: familyDescriptor(id)), or add a descriptor field (docs/adding-a-family.md).";
 const FAMILY_COMPARISONS = comparisonsOf(FAMILY_NAME, FAMILY_RULE_MESSAGE);

@@ -1,5 +1,6 @@
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
+import { familyIds } from "@/lib/environments/descriptors";
 
 /**
  * The one-folder-per-family guard (eslint.config.mjs, docs/adding-a-family.md): a comparison with
@@ -55,6 +56,13 @@ describe("the family-literal guard (eslint.config.mjs)", () => {
       expect((await messages(filePath)).family).toEqual([]);
     },
   );
+
+  it("guards every registered family (the rule reads the family folders)", async () => {
+    const sample = ["declare const id: string;", ...familyIds().map((id) => `export const is_${id.replace(/\W/g, "_")} = id === "${id}";`), ""].join("\n");
+    const [result] = await eslint.lintText(sample, { filePath: "components/sample.tsx" });
+    const flagged = (result?.messages ?? []).filter((message) => message.message.startsWith("A task family's id is compared only in its own folder"));
+    expect(flagged.map((message) => message.line)).toEqual(familyIds().map((_, index) => index + 2));
+  });
 
   it("adds to the strategy-literal guard where both apply, and leaves it alone in the registries", async () => {
     expect(await messages("components/sample.tsx")).toEqual({ family: FAMILY_LINES, strategy: [STRATEGY_LINE] });
