@@ -22,26 +22,12 @@ import { budgetTokensFloor, truncateLongestObservations, type TextMeasure } from
  */
 export const OBSERVATION_TOKEN_LIMIT = 500;
 
-/** The Self-Reflection input (the failed trial's scratchpad) is trimmed to this many tokens (reference §2.6, pitfall 8). */
-export const REFLECTION_TOKEN_BUDGET = 1600;
-
 /**
- * The Self-Reflection budget per family, as each reference does it: HotpotQA
- * (`qa`) trims the scratchpad to 1600 tokens (§2.6); ALFWorld's
- * `generate_reflections.py` (§3.6) and the programming loop (§4) send the
- * whole trial (`null`: long observations are still shortened). A family not
- * listed gets `null`.
+ * The HotpotQA reference trims the Self-Reflection input (the failed trial's scratchpad) to this
+ * many tokens (reference §2.6, pitfall 8): the QA family's `reflectionTokenBudget`
+ * (EnvironmentFamily in ./environment.ts; the other families send the whole trial).
  */
-export const REFLECTION_TOKEN_BUDGETS: Readonly<Record<string, number | null>> = {
-  qa: REFLECTION_TOKEN_BUDGET,
-  household: null,
-  code: null,
-};
-
-/** {@link REFLECTION_TOKEN_BUDGETS} for a family id. */
-export function reflectionBudgetFor(familyId: string): number | null {
-  return REFLECTION_TOKEN_BUDGETS[familyId] ?? null;
-}
+export const REFLECTION_TOKEN_BUDGET = 1600;
 
 /** Replaces an observation dropped whole to fit a budget (the reference writes `[truncated wikipedia excerpt]`). */
 export const OMITTED_OBSERVATION = "[… observation omitted to fit the prompt budget; full text in the log]";
@@ -113,7 +99,7 @@ export function shortenLongObservations(steps: readonly TrajectoryStep[], limit 
  * observations shortened, then, while the rendered trajectory is over
  * `budget` tokens, the longest observation replaced by {@link OMITTED_OBSERVATION}.
  * Thoughts and actions are never cut (nothing left to shorten: returned as is).
- * `budget` null: only the long observations are shortened (see {@link REFLECTION_TOKEN_BUDGETS}).
+ * `budget` null: only the long observations are shortened (a family without a `reflectionTokenBudget`).
  */
 export function fitReflectionInput(
   steps: readonly TrajectoryStep[],

@@ -243,6 +243,13 @@ export interface EnvironmentFamily<Task = unknown> {
   /** The family's default step budget per trial (QA: 6, the HotpotQA reference). */
   defaultMaxStepsPerTrial?: number;
   /**
+   * The Self-Reflection input (the failed trial's trajectory) is trimmed to this many tokens, as
+   * the family's reference does (HotpotQA: 1600, reference §2.6; lib/domain/context-budget.ts
+   * `fitReflectionInput`). Absent: the whole trial is sent, as ALFWorld's `generate_reflections.py`
+   * (§3.6) and the programming loop (§4) do; long observations are shortened either way.
+   */
+  reflectionTokenBudget?: number;
+  /**
    * A step budget that replaces any requested one (code: 2, tests then the
    * implementation; a trial's shape is fixed there). Optional.
    */

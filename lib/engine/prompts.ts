@@ -1,6 +1,6 @@
 import type { RunConfig, Strategy } from "@/lib/domain/config";
 import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
-import { fitReflectionInput, reflectionBudgetFor, shortenLongObservations, shrinkToFit, type ShrinkResult } from "@/lib/domain/context-budget";
+import { fitReflectionInput, shortenLongObservations, shrinkToFit, type ShrinkResult } from "@/lib/domain/context-budget";
 import type { ChatMessage } from "@/lib/domain/events";
 import { foldLineBreaks } from "@/lib/domain/linear-text";
 import type { StepView, TrialView } from "@/lib/domain/fold-run";
@@ -171,7 +171,7 @@ function actorTemplateVariables<Task>(
  * family's variables for the run's strategy, the trial's trajectory
  * (`{scratchpad}`) and the Evaluator's feedback (`{feedback}`). The trajectory
  * is trimmed the way the family's reference trims it ({@link fitReflectionInput},
- * `REFLECTION_TOKEN_BUDGETS`): long observations shortened, then for QA the
+ * the family's `reflectionTokenBudget`): long observations shortened, then for QA the
  * longest observations replaced until it is within 1600 tokens (§2.6, pitfall 8);
  * household and code send the whole trial, as ALFWorld's and the programming reference do.
  */
@@ -189,7 +189,7 @@ export function buildReflectorPrompt<Task>(config: RunConfig, family: Environmen
   const feedback = trial.evaluation?.feedback ?? "";
   const render = (steps: readonly TrajectoryStep[]) =>
     renderTemplate(config.templates.reflector.text, reflectorTemplateVariables(family, task, config.strategy, steps, feedback)).text;
-  return fitted(fitReflectionInput(trajectoryOf(trial), (steps) => family.renderTrajectory(steps), reflectionBudgetFor(family.id)), render, fit);
+  return fitted(fitReflectionInput(trajectoryOf(trial), (steps) => family.renderTrajectory(steps), family.reflectionTokenBudget ?? null), render, fit);
 }
 
 /** The values of the Self-Reflection template's placeholders: the family's variables, `{scratchpad}` and `{feedback}`. */

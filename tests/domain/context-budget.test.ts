@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import {
   fitReflectionInput,
   isShortened,
-  reflectionBudgetFor,
   OBSERVATION_TOKEN_LIMIT,
   OMITTED_OBSERVATION,
   REFLECTION_TOKEN_BUDGET,
@@ -14,6 +13,7 @@ import {
 } from "@/lib/domain/context-budget";
 import { isContextLengthText, readContextLengthError } from "@/lib/domain/context-length";
 import type { TrajectoryStep } from "@/lib/domain/environment";
+import { environmentEntry } from "@/lib/environments/registry";
 import { budgetTokens } from "@/lib/domain/tokenizer";
 import { renderTrajectory } from "@/lib/environments/qa/prompts";
 import { shrinkTarget } from "@/lib/engine/context-length-retry";
@@ -68,10 +68,11 @@ describe("fitReflectionInput (reference §2.6)", () => {
   });
 
   it("applies per family as each reference does: QA 1600 tokens, household and code the whole trial (long observations still shortened)", () => {
-    expect(reflectionBudgetFor("qa")).toBe(1_600);
-    expect(reflectionBudgetFor("household")).toBeNull();
-    expect(reflectionBudgetFor("code")).toBeNull();
-    expect(reflectionBudgetFor("new-family")).toBeNull();
+    const budget = (id: string) => environmentEntry(id).family.reflectionTokenBudget;
+    expect(budget("qa")).toBe(1_600);
+    expect(budget("household")).toBeUndefined();
+    expect(budget("code")).toBeUndefined();
+    expect(budget("open")).toBeUndefined();
     const steps = [step(1, article.slice(0, 1_900)), step(2, article.slice(0, 1_900)), step(3, article.slice(0, 1_900)), step(4, article)];
     const whole = fitReflectionInput(steps, renderTrajectory, null);
     expect(whole.slice(0, 3)).toEqual(steps.slice(0, 3));

@@ -1,3 +1,4 @@
+import { REFLECTION_TOKEN_BUDGET } from "@/lib/domain/context-budget";
 import type { SyncEnvironmentFamily } from "@/lib/domain/environment";
 import { parseAction, splitCompletion } from "./action-parser";
 import { startQaEpisode } from "./environment";
@@ -47,6 +48,7 @@ const qaFamilyBase: Omit<SyncEnvironmentFamily<QaTask>, "evaluate"> = {
   parseAction,
   startEpisode: startQaEpisode,
   defaultMaxStepsPerTrial: 6,
+  reflectionTokenBudget: REFLECTION_TOKEN_BUDGET,
   promptVariables: qaPromptVariables,
   defaultTemplates: { actor: qaActorTemplate, reflector: qaReflectorTemplate },
   requiredTemplateVariables: { actor: ["question", "scratchpad"], reflector: ["question", "scratchpad"] },
