@@ -2,10 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
 import { MAX_TEMPLATE_BYTES, templateTooLargeMessage } from "@/lib/domain/template-check";
-import { environmentIdSchema, strategySchema, type Strategy } from "@/lib/domain/config";
+import { strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
 import type { ArmInput } from "@/lib/domain/experiment";
 import { templateRoleSchema, type TemplateRole, type TemplateVersionChoice } from "@/lib/domain/template-library";
 import { environmentEntry } from "@/lib/environments/registry";
+import { familyIds } from "@/lib/environments/descriptors";
 import type { ServerContext } from "@/lib/server/app-context";
 import { abReadoutLines } from "./ab-readout";
 import { cliContext } from "./context";
@@ -101,10 +102,10 @@ export function registerTemplateCommands(program: Command): void {
   templates
     .command("list")
     .description("List templates, one per line, tab-separated: id, family/role/strategy, versions, newest version, built-in|ours, labels (or -), name.")
-    .addOption(new Option("--env <family>", "only this task family").choices(environmentIdSchema.options))
+    .addOption(new Option("--env <family>", "only this task family").choices(familyIds()))
     .addOption(new Option("--role <role>", "only this role").choices(templateRoleSchema.options))
     .option("--json", "one JSON object per template (with latestVersion and versionCount)")
-    .action(async (options: { env?: "qa" | "household" | "code"; role?: TemplateRole; json?: boolean }) =>
+    .action(async (options: { env?: EnvironmentId; role?: TemplateRole; json?: boolean }) =>
       withContext(async (context) => {
         for (const item of await context.templates.list({ family: options.env, role: options.role })) {
           if (options.json) {
@@ -154,7 +155,7 @@ export function registerTemplateCommands(program: Command): void {
   templates
     .command("save")
     .description("Save a file's text as a new version (never changes an earlier one) and print the version id. Default template: the family's built-in for the role and strategy; built-ins are read-only, so a text saved onto one creates a new template (named by --name) whose first version's parent is the built-in version.")
-    .addOption(new Option("--env <family>", "task family").choices(environmentIdSchema.options).makeOptionMandatory())
+    .addOption(new Option("--env <family>", "task family").choices(familyIds()).makeOptionMandatory())
     .addOption(new Option("--role <role>", "the role").choices(templateRoleSchema.options).makeOptionMandatory())
     .addOption(new Option("--strategy <strategy>", "the strategy the template is for").choices(strategySchema.options).default("reflexion"))
     .requiredOption("--file <path>", "the template text")

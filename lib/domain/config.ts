@@ -5,8 +5,13 @@ import { budgetSchema } from "./budget";
 import { adaptiveTrialsSchema } from "./adaptive-trials";
 import { warmStartSchema, writeMemorySchema } from "./memory-store";
 
-/** Task families. `open`: open tasks judged by a model against a rubric (docs/decisions/0025). */
-export const environmentIdSchema = z.enum(["qa", "code", "household", "open"]);
+/**
+ * A task family's id, as stored in run configs and task sets: a format, not a closed list. Which
+ * families exist is the registries' business (lib/environments/descriptors.ts and registry.ts:
+ * one line per family folder, docs/adding-a-family.md); they answer an unknown id with an error
+ * naming the registered ones.
+ */
+export const environmentIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, "a task family id is lowercase letters, digits and dashes");
 export type EnvironmentId = z.infer<typeof environmentIdSchema>;
 
 /**

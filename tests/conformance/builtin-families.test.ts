@@ -1,0 +1,61 @@
+import { supportedStrategiesOf } from "@/lib/domain/strategies";
+import { builtinCodeDemoScripts } from "@/lib/environments/code/builtin-demo-scripts";
+import { builtinHouseholdDemoScripts } from "@/lib/environments/household/builtin-demo-scripts";
+import { builtinOpenDemoScripts } from "@/lib/environments/open/builtin-demo-scripts";
+import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
+import { describe, expect, it } from "vitest";
+import { describeConformance, type FamilyConformanceScript } from "./conformance-suite";
+
+const fenced = (code: string) => `\`\`\`python\n${code.trimEnd()}\n\`\`\``;
+const judged = (scores: Record<string, number>) =>
+  JSON.stringify({ scores: Object.entries(scores).map(([criterion, score]) => ({ criterion, score, justification: `scored ${score}` })) });
+
+const household = builtinHouseholdDemoScripts["household-builtin-02"]!;
+const code = builtinCodeDemoScripts["code-py-01"]!;
+const open = builtinOpenDemoScripts["open-explain-photosynthesis"]!;
+
+/**
+ * Each built-in family's conformance script, in call order. The replies are the families' own
+ * demo data (a failing path, a reflection, a passing path) sent as a model would send them.
+ */
+const SCRIPTS: FamilyConformanceScript[] = [
+  {
+    family: "qa",
+    taskId: "qa-builtin-01",
+    failingTrial: [" The opera was staged in Dunmere, so that is the answer.\nAction 1: Finish[Dunmere]"],
+    reflection: "I answered with the town, but the question asks for the river that runs through it; next time I will search Dunmere and answer with its river.",
+    passingTrial: [" The question asks for Dunmere's river, the River Sallow.\nAction 1: Finish[River Sallow]"],
+  },
+  {
+    family: "household",
+    taskId: "household-builtin-02",
+    failingTrial: household.naive.map((command) => ` ${command}`),
+    reflection: household.reflection,
+    passingTrial: household.informed.map((command) => ` ${command}`),
+    // The naive path ends at the step limit (no loop long enough for the repetition heuristic).
+    request: { maxStepsPerTrial: household.naive.length },
+  },
+  {
+    family: "code",
+    taskId: "code-py-01",
+    failingTrial: [fenced(code.internalTests.join("\n")), fenced(code.naive)],
+    reflection: code.reflection,
+    // Trial 2 reuses trial 1's internal tests (the family asks again only when none was runnable): one call.
+    passingTrial: [fenced(code.informed)],
+  },
+  {
+    family: "open",
+    taskId: "open-explain-photosynthesis",
+    failingTrial: [` ${open.thought}\nAction 1: Finish[${open.naive}]`, judged({ accuracy: 5, "plain-words": 5, analogy: 0, length: 5 })],
+    reflection: "The judge scored analogy 0/5; next time I will compare the leaf to a kitchen that cooks food from sunlight.",
+    passingTrial: [` ${open.thought}\nAction 1: Finish[${open.informed}]`, judged({ accuracy: 5, "plain-words": 5, analogy: 5, length: 5 })],
+  },
+];
+
+describe("the conformance scripts", () => {
+  it("cover every registered built-in family", () => {
+    expect(SCRIPTS.map((script) => script.family).sort()).toEqual([...availableEnvironments()].sort());
+  });
+});
+
+for (const script of SCRIPTS) describeConformance(script, supportedStrategiesOf(environmentEntry(script.family).family));

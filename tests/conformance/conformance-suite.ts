@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import type { EnvironmentId, Strategy } from "@/lib/domain/config";
+import type { RunEvent } from "@/lib/domain/events";
+import { applyEvent, emptyRunState, foldRun, type RunState } from "@/lib/domain/fold-run";
+import { MemoryRunStore } from "@/lib/db/memory-store";
+import { SqliteRunStore } from "@/lib/db/sqlite-store";
+import type { RunStore } from "@/lib/db/store";
+import { deriveRunGraph } from "@/lib/graph/derive-run-graph";
+import { createModelPort } from "@/lib/llm/model-port";
+import { methodDescriptor } from "@/lib/methods/registry";
+import { createServerContext, type ServerContext } from "@/lib/server/app-context";
+import { promptText, queuedMockModel } from "../helpers/mock-model";
+
+/**
+ * What a family gives the conformance suite to run one of its tasks: the task, and the model's
+ * replies in call order for a trial that fails and a trial that passes. The suite composes the
+ * run's replies per method: trial 1's, then the reflection when the method reflects, then trial 2's.
+ * The replies of a trial include every call the trial makes (the Actor's steps and, for a family
+ * whose Evaluator is a model, the judge's replies).
+ */
+export interface FamilyConformanceScript {
+  family: EnvironmentId;
+  /** A built-in task of the family (task set `builtin`). */
+  taskId: string;
+  /** Every call of a trial the Evaluator fails, in order. */
+  failingTrial: readonly string[];
+  /** The Self-Reflection's reply after the failed trial. */
+  reflection: string;
+  /** Every call of a trial the Evaluator passes, in order. */
+  passingTrial: readonly string[];
+  /** Create-run fields the family needs (a step budget for the household's short scripts, …). */
+  request?: { maxStepsPerTrial?: number };
+}
+
+/** The replies of a two-trial run of `script` under `strategy`: fail, (reflect), pass. */
+export function repliesFor(script: FamilyConformanceScript, strategy: Strategy): string[] {
+  const reflects = methodDescriptor(strategy).reflects === "after-failure";
+  return [...script.failingTrial, ...(reflects ? [script.reflection] : []), ...script.passingTrial];
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/**
+ * A branch's events as a replay must reproduce them: type and data, without generated ids,
+ * latency, the cache marker, cost, the checkpoint digest (which covers memory item ids) and
+ * measured test durations.
+ */
+function comparable(events: readonly RunEvent[]) {
+  return events
+    .filter((event) => event.type !== "run-start" && event.type !== "branch-start")
+    .map((event) => {
+      const data: Record<string, unknown> = { ...event.data };
+      for (const key of ["latencyMs", "source", "costUsd", "digest"]) delete data[key];
+      // Sandbox test results carry their measured `durationMs` at any depth: a replay re-runs them.
+      const json = JSON.stringify(data, (key, value: unknown) => (key === "durationMs" ? undefined : value));
+      return { type: event.type, data: JSON.parse(json.replace(UUID, "<id>")) as unknown };
+    });
+}
+
+/**
+ * A server context on an in-memory store whose every model is `model` (the run's model id names
+ * a configured provider, so nothing takes the demo model's paths).
+ */
+function contextOver(model: ReturnType<typeof queuedMockModel>, store: RunStore = new MemoryRunStore()): ServerContext {
+  return createServerContext({
+    store,
+    env: { OPENAI_API_KEY: "sk-conformance-not-a-key" },
+    model: createModelPort({ resolveModel: () => model, maxRetries: 0 }),
+  });
+}
+
+/** A finished two-trial run of `script` under `strategy` on an in-memory store, with the model its replies came from. */
+async function finishedRun(script: FamilyConformanceScript, strategy: Strategy) {
+  const replies = repliesFor(script, strategy);
+  const model = queuedMockModel(replies);
+  const context = contextOver(model);
+  const run = await context.service.createRun({
+    environment: script.family,
+    taskSet: "builtin",
+    taskId: script.taskId,
+    strategy,
+    modelId: "openai:conformance-mock",
+    maxTrials: 2,
+    ...script.request,
+  });
+  await context.workers.untilSettled(run.rootBranchId);
+  const events = (await context.service.events(run.id)).events;
+  return { context, model, replies, run, events, state: foldRun(events) };
+}
+
+/** The state after each event, folded one event at a time (the replay cursor's way). */
+function foldByPrefix(events: readonly RunEvent[]): RunState[] {
+  const state = emptyRunState();
+  return events.map((event) => {
+    applyEvent(state, event);
+    return structuredClone(state);
+  });
+}
+
+/**
+ * The conformance suite every task family and every method must pass (docs/adding-a-family.md,
+ * docs/adding-a-method.md): for each method the family supports, a two-trial run (fail, then pass)
+ * driven by call-order replies goes through the whole product — run, fold, replay, fork, export
+ * and graph — on an in-memory store with the real engine, services and projections.
+ *
+ * @param script the family's task and replies (see {@link FamilyConformanceScript}).
+ * @param strategies the methods to run it under (the family's supported strategies).
+ */
+export function describeConformance(script: FamilyConformanceScript, strategies: readonly Strategy[]): void {
+  describe.each(strategies)(`${script.family} × %s conforms`, (strategy) => {
+    const method = methodDescriptor(strategy);
+
+    it("run: trial 1 fails, trial 2 passes, every queued reply is used, and trial 2's prompt carries what the method remembers", async () => {
+      const { model, replies, state } = await finishedRun(script, strategy);
+      expect(state.status).toBe("ended");
+      expect(state.error).toBeNull();
+      expect(state.trials.map((trial) => trial.outcome)).toEqual([expect.stringMatching(/^(failure|halted)$/), "success"]);
+      expect(state.outcome).toBe("success");
+      expect(model.doStreamCalls.length).toBe(replies.length);
+      expect(state.trials[0]!.reflection?.text ?? null).toBe(method.reflects === "after-failure" ? script.reflection.trim() : null);
+
+      // The first Actor call of trial 2 comes right after trial 1's calls (and the reflection).
+      const trial2Prompt = promptText(model.doStreamCalls[replies.length - script.passingTrial.length]!);
+      const reflectionShown = trial2Prompt.includes(script.reflection.trim().slice(0, 60));
+      expect(reflectionShown).toBe(method.remembers.reflections && method.reflects === "after-failure");
+      const lastAction = state.trials[0]!.steps.at(-1)?.action?.text ?? null;
+      if (method.remembers.lastAttempt && lastAction) expect(trial2Prompt).toContain(lastAction.trim().split("\n")[0]);
+    });
+
+    it("fold: folding the log at once equals folding it event by event, and every prefix folds", async () => {
+      const { events, state } = await finishedRun(script, strategy);
+      const prefixes = foldByPrefix(events);
+      expect(prefixes.at(-1)).toEqual(state);
+      const trialCounts = prefixes.map((prefix) => prefix.trials.length);
+      expect(trialCounts).toEqual([...trialCounts].sort((a, b) => a - b));
+      expect(state.eventCount).toBe(events.length);
+    });
+
+    it("replay: a recorded replay from the run start makes no model call and reproduces every event", async () => {
+      const { context, model, run, events } = await finishedRun(script, strategy);
+      const calls = model.doStreamCalls.length;
+      const { branchId } = await context.service.fork(run.id, { atSeq: 1, replay: "recorded" });
+      await context.workers.untilSettled(branchId);
+      const replay = (await context.service.events(run.id, 0, branchId)).events;
+      expect(model.doStreamCalls.length).toBe(calls);
+      expect(comparable(replay)).toEqual(comparable(events));
+      expect(foldRun(replay.filter((event) => event.branchId === branchId)).totals).toMatchObject({ liveCalls: 0, cachedCalls: calls });
+    });
+
+    it("fork: a live fork after trial 1 calls the model only for trial 2 and reaches the same outcome", async () => {
+      const { context, model, replies, run, events, state } = await finishedRun(script, strategy);
+      const trial2Start = events.find((event) => event.type === "trial-start" && event.data.trial === 2)!;
+      const checkpoint = events.filter((event) => event.type === "checkpoint" && event.seq < trial2Start.seq).at(-1);
+      if (!checkpoint) throw new Error("no checkpoint before trial 2");
+      replies.push(...script.passingTrial);
+      const calls = model.doStreamCalls.length;
+      const { branchId } = await context.service.fork(run.id, { atSeq: checkpoint.seq, replay: "live" });
+      await context.workers.untilSettled(branchId);
+      const fork = foldRun((await context.service.events(run.id, 0, branchId)).events);
+      expect(model.doStreamCalls.length - calls).toBe(script.passingTrial.length);
+      expect(fork.trials.map((trial) => trial.outcome)).toEqual(state.trials.map((trial) => trial.outcome));
+      expect(fork.fork?.forkSeq ?? null).toBe(checkpoint.seq);
+    });
+
+    it("export: the run's bundle imports into an empty store with the same log, and its OTLP trace has a span per trial", async () => {
+      const { context, run, events, state } = await finishedRun(script, strategy);
+      const download = await context.bundles.exportRun(run.id);
+      expect(download.bytes.length).toBeGreaterThan(0);
+      // Bundles are stored by the SQLite store only (the in-memory store has no bundle table).
+      const elsewhere = contextOver(queuedMockModel([]), new SqliteRunStore(":memory:"));
+      const imported = await elsewhere.bundles.importBundle(download.bytes, download.fileName);
+      expect(imported.created).toBe(true);
+      const copy = (await elsewhere.service.events(run.id)).events;
+      expect(comparable(copy)).toEqual(comparable(events));
+      expect(foldRun(copy).trials.map((trial) => trial.outcome)).toEqual(state.trials.map((trial) => trial.outcome));
+
+      const spanNames = (await context.otlp.jsonLines(run.id))
+        .trim()
+        .split("\n")
+        .flatMap((line) =>
+          (JSON.parse(line) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string }> }> }> }).resourceSpans.flatMap((resource) =>
+            resource.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name)),
+          ),
+        );
+      expect(spanNames.filter((name) => /trial/i.test(name)).length).toBeGreaterThanOrEqual(state.trials.length);
+    });
+
+    it("graph: every step, verdict and reflection is a node, in one lane per trial", async () => {
+      const { state } = await finishedRun(script, strategy);
+      const graph = deriveRunGraph(state);
+      const count = (type: string) => graph.nodes.filter((node) => node.type === type).length;
+      expect(count("lane")).toBe(state.trials.length);
+      expect(count("evaluation")).toBe(state.trials.length);
+      expect(count("action")).toBe(state.trials.reduce((sum, trial) => sum + trial.steps.length, 0));
+      expect(count("reflection")).toBe(state.trials.filter((trial) => trial.reflection).length);
+      const ids = new Set(graph.nodes.map((node) => node.id));
+      for (const edge of graph.edges) {
+        expect(ids.has(edge.source)).toBe(true);
+        expect(ids.has(edge.target)).toBe(true);
+      }
+    });
+  });
+}
