@@ -1,5 +1,6 @@
-import type { EnvironmentId } from "@/lib/domain/config";
+import { strategySchema, type EnvironmentId } from "@/lib/domain/config";
 import { helpsWith, type KeyFact, type ReflectionHelpsResult } from "@/lib/domain/key-facts";
+import { methodDescriptor } from "@/lib/methods/registry";
 import { environmentEntry } from "./registry";
 
 /**
@@ -19,9 +20,13 @@ export interface KeyFactTask {
 
 export type { ReflectionHelpsResult };
 
-/** True for the chain-of-thought strategies (decision 0008). */
+/**
+ * True for the closed-book strategies (the CoT Actors, decision 0008): their method uses no tools,
+ * so the demo model's facts are the chain-of-thought ones. An unknown strategy counts as ReAct.
+ */
 export function isCotStrategy(strategy: string | undefined): boolean {
-  return strategy === "cot" || strategy === "cot-gold-context";
+  const known = strategySchema.safeParse(strategy);
+  return known.success && !methodDescriptor(known.data).trial.usesTools;
 }
 
 /**

@@ -12,11 +12,26 @@ export type { StressRunScript, SyntheticStep } from "./stress-run-script";
  * The client registry: every task family's descriptor, in family order (QA, household, code,
  * open). Pure, so components, lib/graph, lib/query, lib/otel, importers and the CLI may import it;
  * the server registry (./registry.ts) builds its entries from the same descriptors. Adding a
- * family is one line here (docs/adding-a-family.md).
+ * family is one line here (docs/adding-a-family.md). A live view: a family registered at run time
+ * ({@link registerFamilyDescriptor}) appears in it, in order.
  */
 export const FAMILY_DESCRIPTORS: readonly FamilyDescriptor[] = [qaDescriptor, householdDescriptor, codeDescriptor, openDescriptor].sort((a, b) => a.order - b.order);
 
 const byId = new Map<string, FamilyDescriptor>(FAMILY_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor]));
+
+/**
+ * Adds a family's descriptor to this registry (the server registry's `registerFamily` calls it; a
+ * family defined outside lib/environments, e.g. a test's toy family, is registered this way).
+ * @throws Error when `descriptor.id` is already registered or its `order` is taken.
+ */
+export function registerFamilyDescriptor(descriptor: FamilyDescriptor): void {
+  if (byId.has(descriptor.id)) throw new Error(`Task family "${descriptor.id}" is already registered.`);
+  if (FAMILY_DESCRIPTORS.some((other) => other.order === descriptor.order)) throw new Error(`Task family "${descriptor.id}": order ${descriptor.order} is taken.`);
+  byId.set(descriptor.id, descriptor);
+  const list = FAMILY_DESCRIPTORS as FamilyDescriptor[];
+  list.push(descriptor);
+  list.sort((a, b) => a.order - b.order);
+}
 
 /**
  * The descriptor of family `id`.

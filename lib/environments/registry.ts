@@ -2,15 +2,19 @@ import type { EnvironmentId } from "@/lib/domain/config";
 import type { EnvironmentFamily } from "@/lib/domain/environment";
 import type { KeyFact } from "@/lib/domain/key-facts";
 import { AppError } from "@/lib/domain/errors";
-import { sharedSandbox } from "@/lib/sandbox/shared-pool";
-import { builtinCodeTasks, createCodeEnvironment, loadCodeTasks } from "./code";
+import type { DemoScriptBook } from "@/lib/domain/demo-script";
+import { codeDemoScriptBook } from "./code/demo-script";
+import { householdDemoScriptBook } from "./household/demo-script";
+import { openDemoScriptBook } from "./open/demo-script";
+import { qaDemoScriptBook } from "./qa/demo-script";
+import { builtinCodeTasks, createCodeEnvironment, loadCodeTasks, type CodeSandbox } from "./code";
 import { builtinCodeKeyFacts } from "./code/builtin-key-facts";
 import { builtinHouseholdKeyFacts } from "./household/builtin-key-facts";
 import { qaDemoKeyFacts } from "./qa/builtin-key-facts";
 import { builtinHouseholdTasks, householdEnvironment, importHouseholdTaskSet } from "./household";
 import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
 import { builtinOpenTasks, loadOpenTasks, openEnvironment } from "./open";
-import { familyDescriptor, type FamilyDescriptor } from "./descriptors";
+import { familyDescriptor, registerFamilyDescriptor, type FamilyDescriptor } from "./descriptors";
 
 /**
  * A task family with its built-in tasks and its importer for standard dataset files: the family's
@@ -43,59 +47,114 @@ export interface EnvironmentEntry {
    * task, or a family whose demo lessons are not key facts).
    */
   demoKeyFacts(taskId: string, chainOfThought: boolean): readonly KeyFact[] | null;
+  /** What the offline demo model (a scripted stand-in) answers on this family's built-in tasks; null: no scripts. */
+  demoScriptBook: DemoScriptBook | null;
 }
 
 /** The server parts of a family; label, formats and flags come from its descriptor. */
-type ServerParts = Pick<EnvironmentEntry, "family" | "builtinTasks" | "importTaskSet" | "demoKeyFacts">;
+export type FamilyServerParts = Pick<EnvironmentEntry, "family" | "builtinTasks" | "importTaskSet" | "demoKeyFacts" | "demoScriptBook">;
 
 /** An entry of the server registry: `id`'s descriptor plus its server parts. */
-function entryOf(id: EnvironmentId, parts: ServerParts): EnvironmentEntry {
+function entryOf(id: EnvironmentId, parts: FamilyServerParts): EnvironmentEntry {
   const descriptor = familyDescriptor(id);
   return { ...parts, descriptor, label: descriptor.label, importFormats: descriptor.importFormats, hiddenTests: descriptor.hiddenTests };
 }
 
-const entries: Partial<Record<EnvironmentId, EnvironmentEntry>> = {
-  qa: entryOf("qa", {
-    family: qaEnvironment as EnvironmentFamily<unknown>,
-    builtinTasks: builtinQaTasks,
-    importTaskSet: (content) => loadHotpotQa(content),
-    demoKeyFacts: qaDemoKeyFacts,
-  }),
-  code: entryOf("code", {
-    // Model-written code runs only in the shared sandbox pool (lib/sandbox), created on the first code run.
-    family: createCodeEnvironment({ sandbox: sharedSandbox }) as EnvironmentFamily<unknown>,
-    builtinTasks: builtinCodeTasks as ReadonlyArray<Record<string, unknown>>,
-    importTaskSet: (content) => loadCodeTasks(content) as { tasks: Array<Record<string, unknown>>; problems: string[] },
-    demoKeyFacts: (taskId) => builtinCodeKeyFacts[taskId] ?? null,
-  }),
-  household: entryOf("household", {
-    family: householdEnvironment as EnvironmentFamily<unknown>,
-    builtinTasks: builtinHouseholdTasks,
-    importTaskSet: (content) => importHouseholdTaskSet(content),
-    demoKeyFacts: (taskId) => builtinHouseholdKeyFacts[taskId] ?? null,
-  }),
-  open: entryOf("open", {
-    family: openEnvironment as EnvironmentFamily<unknown>,
-    builtinTasks: builtinOpenTasks,
-    importTaskSet: (content) => loadOpenTasks(content),
-    // Open tasks' demo lessons are keywords in ./open/builtin-demo-scripts.ts, not key facts.
-    demoKeyFacts: () => null,
-  }),
+let providedSandbox: CodeSandbox | null = null;
+
+/**
+ * Gives the registry the sandbox that runs model-written code. The composition root
+ * (lib/server/app-context.ts) provides the process's shared pool, so the registry imports no
+ * sandbox of its own.
+ */
+export function provideSandbox(sandbox: CodeSandbox): void {
+  providedSandbox = sandbox;
+}
+
+/** The code family's sandbox port: the provided sandbox, read at each request. */
+const sandboxFromRoot: CodeSandbox = {
+  runTests(request) {
+    if (!providedSandbox) throw new Error("No sandbox was provided for model-written code: create a server context (lib/server/app-context.ts), which provides the shared pool.");
+    return providedSandbox.runTests(request);
+  },
 };
+
+const entries = new Map<string, EnvironmentEntry>([
+  [
+    "qa",
+    entryOf("qa", {
+      family: qaEnvironment as EnvironmentFamily<unknown>,
+      builtinTasks: builtinQaTasks,
+      importTaskSet: (content) => loadHotpotQa(content),
+      demoKeyFacts: qaDemoKeyFacts,
+      demoScriptBook: qaDemoScriptBook,
+    }),
+  ],
+  [
+    "code",
+    entryOf("code", {
+      // Model-written code runs only in the sandbox the composition root provides (lib/sandbox's shared pool).
+      family: createCodeEnvironment({ sandbox: sandboxFromRoot }) as EnvironmentFamily<unknown>,
+      builtinTasks: builtinCodeTasks as ReadonlyArray<Record<string, unknown>>,
+      importTaskSet: (content) => loadCodeTasks(content) as { tasks: Array<Record<string, unknown>>; problems: string[] },
+      demoKeyFacts: (taskId) => builtinCodeKeyFacts[taskId] ?? null,
+      demoScriptBook: codeDemoScriptBook,
+    }),
+  ],
+  [
+    "household",
+    entryOf("household", {
+      family: householdEnvironment as EnvironmentFamily<unknown>,
+      builtinTasks: builtinHouseholdTasks,
+      importTaskSet: (content) => importHouseholdTaskSet(content),
+      demoKeyFacts: (taskId) => builtinHouseholdKeyFacts[taskId] ?? null,
+      demoScriptBook: householdDemoScriptBook,
+    }),
+  ],
+  [
+    "open",
+    entryOf("open", {
+      family: openEnvironment as EnvironmentFamily<unknown>,
+      builtinTasks: builtinOpenTasks,
+      importTaskSet: (content) => loadOpenTasks(content),
+      // Open tasks' demo lessons are keywords in ./open/builtin-demo-scripts.ts, not key facts.
+      demoKeyFacts: () => null,
+      demoScriptBook: openDemoScriptBook,
+    }),
+  ],
+]);
+
+/**
+ * Registers a family defined outside this file: its descriptor goes to the client registry and
+ * its server parts here, so every service, form and projection finds it by id. One call per
+ * family (docs/adding-a-family.md; the test suite registers a toy family this way).
+ * @throws Error when the id is already registered or the descriptor's order is taken, or when
+ *   `parts.family.id` is not the descriptor's id.
+ */
+export function registerFamily(descriptor: FamilyDescriptor, parts: FamilyServerParts): void {
+  if (parts.family.id !== descriptor.id) throw new Error(`Task family "${descriptor.id}": its EnvironmentFamily says id "${parts.family.id}".`);
+  registerFamilyDescriptor(descriptor);
+  entries.set(descriptor.id, entryOf(descriptor.id, parts));
+}
 
 /**
  * The registered environment family for `id`.
  * @throws AppError("invalid-input") for a family that is not implemented yet.
  */
 export function environmentEntry(id: string): EnvironmentEntry {
-  const entry = entries[id as EnvironmentId];
+  const entry = entries.get(id);
   if (!entry) {
     throw new AppError("invalid-input", `Unknown task family "${id}". Available: ${availableEnvironments().join(", ")}.`);
   }
   return entry;
 }
 
+/** The demo model's script books of every registered family that has one, in registry order. */
+export function demoScriptBooks(): DemoScriptBook[] {
+  return [...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []));
+}
+
 /** Ids of the families that are available. */
 export function availableEnvironments(): EnvironmentId[] {
-  return Object.keys(entries) as EnvironmentId[];
+  return [...entries.keys()];
 }

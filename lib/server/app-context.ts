@@ -4,12 +4,9 @@ import { SqliteRunStore } from "@/lib/db/sqlite-store";
 import type { RunStore } from "@/lib/db/store";
 import type { ModelPort } from "@/lib/engine/ports";
 import type { EngineDeps } from "@/lib/engine/run-engine";
-import { environmentEntry } from "@/lib/environments/registry";
+import { demoScriptBooks, environmentEntry, provideSandbox } from "@/lib/environments/registry";
+import { sharedSandbox } from "@/lib/sandbox/shared-pool";
 import { demoOptimiserBook } from "@/lib/environments/demo-optimiser-book";
-import { codeDemoScriptBook } from "@/lib/environments/code/demo-script";
-import { householdDemoScriptBook } from "@/lib/environments/household/demo-script";
-import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
-import { openDemoScriptBook } from "@/lib/environments/open/demo-script";
 import { MemoryGradeStore } from "@/lib/db/grade-store-memory";
 import { SqliteGradeStore } from "@/lib/db/grade-store-sqlite";
 import { JudgeGradeService } from "./judge-grade-service";
@@ -186,6 +183,8 @@ export function createServerContext(options: ServerContextOptions = {}): ServerC
 }
 
 function wireContext(store: RunStore, env: Record<string, string | undefined>, options: ServerContextOptions): ServerContext {
+  // The composition root gives the code family its sandbox: the process's shared pool, started on the first code run.
+  provideSandbox(sharedSandbox);
   // Settings of the model port built from env that would otherwise fail every call (and a base URL
   // with a password would be quoted in the run logs); a caller's own port (tests) reads none of them.
   if (!options.model) checkProviderSettings(env);
@@ -208,7 +207,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
       options.model ??
         createModelPort({
           env,
-          demoScriptBooks: [demoOptimiserBook, codeDemoScriptBook, qaDemoScriptBook, householdDemoScriptBook, openDemoScriptBook],
+          demoScriptBooks: [demoOptimiserBook, ...demoScriptBooks()],
           rateLimiter: (limiter = callLimiterFromEnv(env)),
           rejectedParameters: rejectedParameterMemoryOf(store),
         }),

@@ -2,9 +2,9 @@ import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
 /**
- * The guard of DESIGN.md §8 "A rule lives in one place": outside lib/domain and
- * lib/engine, code that compares a strategy's name (instead of reading
- * lib/domain/strategies.ts) fails `npx eslint .`.
+ * The guard of DESIGN.md §8 "A rule lives in one place": outside the method folders
+ * (lib/methods/<id>/) and the family folders, code that compares a strategy's name
+ * (instead of reading its method descriptor) fails `npx eslint .`.
  */
 
 const SAMPLE = [
@@ -21,11 +21,23 @@ const eslint = new ESLint({ cwd: process.cwd() });
 
 async function guardMessages(filePath: string) {
   const [result] = await eslint.lintText(SAMPLE, { filePath });
-  return (result?.messages ?? []).filter((message) => message.message.includes("use lib/domain/strategies.ts"));
+  return (result?.messages ?? []).filter((message) => message.message.includes("read the method's descriptor"));
 }
 
 describe("the strategy-rule guard (eslint.config.mjs)", () => {
-  it.each(["components/sample.tsx", "lib/graph/sample.ts", "lib/server/sample.ts", "lib/query/sample.ts", "lib/store/sample.ts", "app/sample/page.tsx", "bin/sample.ts"])(
+  it.each([
+    "components/sample.tsx",
+    "lib/graph/sample.ts",
+    "lib/server/sample.ts",
+    "lib/query/sample.ts",
+    "lib/store/sample.ts",
+    "lib/domain/sample.ts",
+    "lib/engine/sample.ts",
+    "lib/importers/sample.ts",
+    "lib/environments/registry.ts",
+    "app/sample/page.tsx",
+    "bin/sample.ts",
+  ])(
     "flags each strategy-name comparison in %s",
     async (filePath) => {
       const messages = await guardMessages(filePath);
@@ -33,7 +45,7 @@ describe("the strategy-rule guard (eslint.config.mjs)", () => {
     },
   );
 
-  it.each(["lib/domain/sample.ts", "lib/engine/sample.ts"])("leaves %s, where the rules live, alone", async (filePath) => {
+  it.each(["lib/methods/reflexion/sample.ts", "lib/environments/qa/sample.ts"])("leaves %s, a method or family folder, alone", async (filePath) => {
     expect(await guardMessages(filePath)).toEqual([]);
   });
 });
