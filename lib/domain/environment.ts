@@ -274,11 +274,11 @@ export interface EnvironmentFamily<Task = unknown> {
   /** The default templates for this family (ids and versions included). */
   defaultTemplates: { actor: { id: string; version: number; text: string }; reflector: { id: string; version: number; text: string } };
   /**
-   * The strategies this family can run. Absent: `none` and `reflexion`, plus
-   * `last-attempt` and `last-attempt-and-reflexion` when the family has
-   * {@link renderLastAttempt} (see `supportedStrategiesOf` in lib/engine/strategies.ts).
+   * The methods that run only on families that name them (method descriptor `families: "listed"`)
+   * which this family runs: the QA family's CoT Actors. Every `families: "all"` method runs on
+   * every family anyway (`supportedStrategiesOf`, lib/domain/strategies.ts). Absent: none.
    */
-  supportedStrategies?: readonly Strategy[];
+  ownStrategies?: readonly Strategy[];
   /**
    * The templates for a strategy (e.g. the QA family's CoT templates under
    * `cot`). Absent, or for strategies without their own: {@link defaultTemplates}.

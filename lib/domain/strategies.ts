@@ -77,14 +77,16 @@ export function strategyBehaviour(strategy: Strategy): StrategyBehaviour {
 }
 
 /**
- * The strategies a family can run: its `supportedStrategies`, or by default
- * `none` and `reflexion`, plus `last-attempt` and `last-attempt-and-reflexion`
- * when the family can render the previous trial (`renderLastAttempt`).
+ * The strategies a family can run, in registry order: every method whose descriptor says
+ * `families: "all"` (those that remember the last attempt only where the family can render it,
+ * `renderLastAttempt`), plus the `listed` methods the family names in its `ownStrategies`.
+ * So a new method runs on every family by registering it (docs/adding-a-method.md).
  */
-export function supportedStrategiesOf(family: Pick<EnvironmentFamily<never>, "supportedStrategies" | "renderLastAttempt">): Strategy[] {
-  if (family.supportedStrategies) return [...family.supportedStrategies];
-  const base: Strategy[] = ["none", "reflexion"];
-  return family.renderLastAttempt ? [...base, "last-attempt", "last-attempt-and-reflexion"] : base;
+export function supportedStrategiesOf(family: Pick<EnvironmentFamily<never>, "ownStrategies" | "renderLastAttempt">): Strategy[] {
+  const own = new Set<string>(family.ownStrategies ?? []);
+  return METHOD_DESCRIPTORS.filter((method) =>
+    method.families === "all" ? !method.remembers.lastAttempt || family.renderLastAttempt !== undefined : own.has(method.id),
+  ).map((method) => method.id);
 }
 
 /**

@@ -47,6 +47,12 @@ export interface MethodDescriptor<Id extends string = string> {
     usesTools: boolean;
   };
   /**
+   * Which task families run the method: `all` (every family; a method that remembers the last
+   * attempt runs where the family can render it, `renderLastAttempt`), or `listed` (only families
+   * that name it in their `ownStrategies`: the CoT Actors need QA's closed-book templates).
+   */
+  families: "all" | "listed";
+  /**
    * How the run graph draws the method: `lanes` (one lane per trial, left to right: trajectory,
    * verdict, reflection, memory into the next trial).
    */

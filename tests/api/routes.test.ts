@@ -145,7 +145,7 @@ describe("HTTP routes", () => {
     // Only the open family's Evaluator is a model (the forms show its model picker).
     expect(environments.environments.filter((e) => e.evaluatorUsesModel).map((e) => e.id)).toEqual(["open"]);
     const code = environments.environments.find((e) => e.id === "code");
-    expect(code).toMatchObject({ fixedStepsPerTrial: 4, defaultMemoryWindow: 1, supportedStrategies: ["reflexion", "none"] });
+    expect(code).toMatchObject({ fixedStepsPerTrial: 4, defaultMemoryWindow: 1, supportedStrategies: ["none", "reflexion"] });
     // The placeholders the engine fills, for the Steer tab's unknown-placeholder warning.
     expect(code?.templateVariables.actor).toEqual(expect.arrayContaining(["signature", "previous_attempt", "memory", "scratchpad"]));
     expect(code?.templateVariables.reflector).toEqual(expect.arrayContaining(["signature", "scratchpad", "feedback"]));

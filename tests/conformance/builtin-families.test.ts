@@ -4,6 +4,7 @@ import { builtinHouseholdDemoScripts } from "@/lib/environments/household/builti
 import { builtinOpenDemoScripts } from "@/lib/environments/open/builtin-demo-scripts";
 import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import { describe, expect, it } from "vitest";
+import { METHOD_IDS } from "@/lib/methods/registry";
 import { describeConformance, type FamilyConformanceScript } from "./conformance-suite";
 
 const fenced = (code: string) => `\`\`\`python\n${code.trimEnd()}\n\`\`\``;
@@ -55,6 +56,11 @@ const SCRIPTS: FamilyConformanceScript[] = [
 describe("the conformance scripts", () => {
   it("cover every registered built-in family", () => {
     expect(SCRIPTS.map((script) => script.family).sort()).toEqual([...availableEnvironments()].sort());
+  });
+
+  it("run every registered method on at least one family (a new method is tested by registering it)", () => {
+    const covered = new Set(SCRIPTS.flatMap((script) => supportedStrategiesOf(environmentEntry(script.family).family)));
+    expect([...covered].sort()).toEqual([...METHOD_IDS].sort());
   });
 });
 

@@ -393,6 +393,10 @@ describe("the config factory", () => {
     expect(supportedStrategiesOf(householdEnvironment)).toEqual(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"]);
     expect(supportedStrategiesOf({})).toEqual(["none", "reflexion"]);
     expect(supportedStrategiesOf({ renderLastAttempt: () => "" })).toEqual(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"]);
+    // A `listed` method runs only where the family names it; naming an `all` method changes nothing.
+    expect(supportedStrategiesOf({ ownStrategies: ["cot"] })).toEqual(["none", "reflexion", "cot"]);
+    expect(supportedStrategiesOf({ ownStrategies: ["reflexion"] })).toEqual(["none", "reflexion"]);
+    expect(supportedStrategiesOf(environmentEntry("code").family)).toEqual(["none", "reflexion"]);
   });
 });
 

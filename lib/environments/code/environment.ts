@@ -127,7 +127,6 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
     fixedStepsPerTrial: MAX_INTERNAL_TEST_ASKS + 1,
     defaultMemoryWindow: 1,
     maxOutputTokens: { actor: 1024, reflector: 1024 },
-    supportedStrategies: ["reflexion", "none"],
     promptVariables(task) {
       return { ...codePromptVariables(task.language), signature: task.prompt, entry_point: task.entryPoint };
     },

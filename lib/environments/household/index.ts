@@ -44,7 +44,6 @@ export function createHouseholdEnvironment(heuristics: Partial<HouseholdHeuristi
     defaultTemplates: { actor: householdActorTemplate, reflector: householdReflectorTemplate },
     requiredTemplateVariables: { actor: ["initialObservation", "scratchpad"], reflector: ["initialObservation", "scratchpad"] },
     // Chain of thought is a QA setting (one Thought, then Finish); it has no household counterpart.
-    supportedStrategies: ["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"],
     renderLastAttempt,
     renderTrajectory,
     renderMemory,

@@ -46,7 +46,6 @@ export const openEnvironment: EnvironmentFamily<OpenTask> = {
   promptVariables: (task) => ({ prompt: task.prompt }),
   defaultTemplates: { actor: openActorTemplate, reflector: openReflectorTemplate },
   requiredTemplateVariables: { actor: ["prompt", "scratchpad"], reflector: ["prompt", "scratchpad"] },
-  supportedStrategies: ["none", "reflexion"],
   renderTrajectory: renderOpenTrajectory,
   renderMemory: renderOpenMemory,
   stepPrefix: openStepPrefix,

@@ -52,7 +52,7 @@ const qaFamilyBase: Omit<SyncEnvironmentFamily<QaTask>, "evaluate"> = {
   promptVariables: qaPromptVariables,
   defaultTemplates: { actor: qaActorTemplate, reflector: qaReflectorTemplate },
   requiredTemplateVariables: { actor: ["question", "scratchpad"], reflector: ["question", "scratchpad"] },
-  supportedStrategies: ["none", "reflexion", "last-attempt", "last-attempt-and-reflexion", "cot", "cot-gold-context"],
+  ownStrategies: ["cot", "cot-gold-context"],
   templatesFor: qaTemplatesFor,
   renderLastAttempt,
   renderTrajectory,

@@ -12,5 +12,6 @@ export const cotGoldContextMethod = {
   reflects: "after-failure",
   remembers: { reflections: true, lastAttempt: false, fixedMemoryWindow: null },
   trial: { stepsPerTrial: 1, usesTools: false },
+  families: "listed",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"cot-gold-context">;

@@ -13,5 +13,6 @@ export const lastAttemptAndReflexionMethod = {
   reflects: "after-failure",
   remembers: { reflections: true, lastAttempt: true, fixedMemoryWindow: 1 },
   trial: { stepsPerTrial: null, usesTools: true },
+  families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"last-attempt-and-reflexion">;

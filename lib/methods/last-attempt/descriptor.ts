@@ -12,5 +12,6 @@ export const lastAttemptMethod = {
   reflects: "never",
   remembers: { reflections: false, lastAttempt: true, fixedMemoryWindow: null },
   trial: { stepsPerTrial: null, usesTools: true },
+  families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"last-attempt">;

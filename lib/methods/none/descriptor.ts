@@ -12,5 +12,6 @@ export const noneMethod = {
   reflects: "never",
   remembers: { reflections: false, lastAttempt: false, fixedMemoryWindow: null },
   trial: { stepsPerTrial: null, usesTools: true },
+  families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"none">;

@@ -12,5 +12,6 @@ export const reflexionMethod = {
   reflects: "after-failure",
   remembers: { reflections: true, lastAttempt: false, fixedMemoryWindow: null },
   trial: { stepsPerTrial: null, usesTools: true },
+  families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"reflexion">;

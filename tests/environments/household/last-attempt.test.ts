@@ -1,3 +1,4 @@
+import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import { describe, expect, it } from "vitest";
 import { householdDemoScriptBook, householdEnvironment } from "@/lib/environments/household";
 import { builtinHouseholdDemoScripts } from "@/lib/environments/household/builtin-demo-scripts";
@@ -22,7 +23,7 @@ const history = [step(1, "go to desk 1", "On the desk 1, you see a desklamp 1.")
 
 describe("household strategies", () => {
   it("supports the four ReAct strategies, not the chain-of-thought ones", () => {
-    expect(householdEnvironment.supportedStrategies).toEqual(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"]);
+    expect(supportedStrategiesOf(householdEnvironment)).toEqual(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"]);
     expect(householdEnvironment.templatesFor).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import { describe, expect, it } from "vitest";
 import type { Strategy } from "@/lib/domain/config";
 import type { TrajectoryStep } from "@/lib/domain/environment";
@@ -67,7 +68,7 @@ describe("templates per strategy", () => {
       reflector: { id: "qa/cot-context-reflect", version: 1 },
     });
     expect(qaEnvironment.templatesFor?.("cot")).toEqual(qaTemplatesFor("cot"));
-    expect(qaEnvironment.supportedStrategies).toEqual(ALL);
+    expect(supportedStrategiesOf(qaEnvironment)).toEqual(ALL);
   });
 
   it("have the documented placeholders, all of which the strategy's variables fill", () => {
