@@ -266,7 +266,7 @@ for (const steps of [6, 74]) {
   );
 }
 console.log(
-  "Target (issue 9): largest / smallest ≤ 1.25 over the ~150, ~1,500 and ~15,000-event runs, on the SQLite store the app and the CLI use. " +
+  "Target: largest / smallest ≤ 1.25 over the ~150, ~1,500 and ~15,000-event runs, on the SQLite store the app and the CLI use. " +
     "The in-memory store (tests, throw-away runs) keeps the whole run in the JS heap, so its column also carries garbage collection over that growing heap.",
 );
 
@@ -316,7 +316,7 @@ console.log(
 }
 await demoRunsUnderMonitor(1);
 await demoRunsUnderMonitor(4);
-console.log("Target (issue 9): p99 < 50 ms.");
+console.log("Target: p99 < 50 ms.");
 
 fs.rmSync(dir, { recursive: true, force: true });
 console.log(`\nBench done in ${((performance.now() - benchStart) / 1000).toFixed(0)} s.`);

@@ -1,5 +1,5 @@
 /**
- * Bench: the run graph at scale (issue 10 part 7, DESIGN.md §8). Run from the repo root:
+ * Bench: the run graph at scale (DESIGN.md §8). Run from the repo root:
  * `npm run bench:graph` (also the last step of `npm run bench`), after `npm run build`.
  *
  * Starts `next start` on a free port against the production build, opens the stress page

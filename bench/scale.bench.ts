@@ -1,5 +1,5 @@
 /**
- * bench/scale (issue 17): experiment throughput on pg-boss with 1, 2 and 4 `cli worker` processes
+ * bench/scale: experiment throughput on pg-boss with 1, 2 and 4 `cli worker` processes
  * against a fake OpenAI-compatible model with a fixed 200 ms latency, in one run of the script, and
  * the shared rate limit holding across 4 workers.
  *

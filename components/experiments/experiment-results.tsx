@@ -117,7 +117,7 @@ function Controls({ summary }: { summary: ExperimentSummary }) {
         <a
           href={`/api/experiments/${id}/bundle`}
           download
-          title="Every run of the experiment with the cached model responses they used, in one file that imports on another machine and replays with zero model calls (issue 18)"
+          title="Every run of the experiment with the cached model responses they used, in one file that imports on another machine and replays with zero model calls"
           data-testid="export-bundle"
           className="inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sky-600"
         >

@@ -40,7 +40,7 @@ export function builtInSeeds(): TemplateSeed[] {
       if (own.actor.id !== defaults.actor.id) add(family, "actor", strategy, { ...own.actor }, entry.descriptor.templateSource);
       if (own.reflector.id !== defaults.reflector.id) add(family, "reflector", strategy, { ...own.reflector }, entry.descriptor.templateSource);
     }
-    add(family, "summarizer", null, builtInSummarizer(family), "ours (issue 14: summarise old reflections when memory grows): lib/domain/memory-summary.ts");
+    add(family, "summarizer", null, builtInSummarizer(family), "ours (summarise old reflections when memory grows): lib/domain/memory-summary.ts");
     // A family whose Evaluator is a model ships its judge template.
     const judge = entry.family.defaultJudgeTemplate;
     if (entry.family.evaluatorUsesModel && judge) add(family, "evaluator", null, { ...judge }, entry.descriptor.templateSource);

@@ -34,7 +34,7 @@ export const openDescriptor: FamilyDescriptor = {
   paperLogNotForkable: "the paper published no log of open tasks",
   paperLogCurves: { inferredTrials: null, reportedPoints: [] },
   stressRun: null,
-  templateSource: "ours (issue 16 part 6: open tasks judged by a model against a rubric): lib/environments/open/prompts.ts",
+  templateSource: "ours (open tasks judged by a model against a rubric, docs/decisions/0025): lib/environments/open/prompts.ts",
   texts: {
     runIntro:
       "The Actor writes its whole answer to an open task in one step (Finish[answer]); there is no gold answer. " +
