@@ -17,17 +17,18 @@ import { promptText } from "../helpers/mock-model";
 /** What the mock answers to one call: the demo model's text, or a scripted text and finish reason. */
 type Reply = "demo" | { text: string; finish?: LanguageModelV3FinishReason["unified"] };
 
-/** A mock model that plays `script(role, n)` for the n-th call of each role (1-based), else the demo model. */
-function scripted(script: (role: "actor" | "reflector", n: number) => Reply) {
-  const counts = { actor: 0, reflector: 0 };
-  return new MockLanguageModelV3({
+/** The Self-Reflection's model id: its own mock, so each role's calls are counted by the mock that answers them. */
+const REFLECTOR_MODEL = "openai:reflector-mock";
+
+/**
+ * A mock model for one role that plays `script(n)` for its n-th call (1-based, call order), or the
+ * demo model's reply (the product's scripted stand-in, which reads its prompt by design).
+ */
+function roleModel(script: (n: number) => Reply): MockLanguageModelV3 {
+  const model: MockLanguageModelV3 = new MockLanguageModelV3({
     doStream: async (call: LanguageModelV3CallOptions) => {
-      const prompt = promptText(call);
-      // The QA Self-Reflection template ends with "Reflection:"; the Actor's with "Thought n:".
-      const role = /Reflection:\s*$/.test(prompt) ? "reflector" : "actor";
-      counts[role] += 1;
-      const reply = script(role, counts[role]);
-      const text = reply === "demo" ? demoReply([qaDemoScriptBook], prompt) : reply.text;
+      const reply = script(model.doStreamCalls.length);
+      const text = reply === "demo" ? demoReply([qaDemoScriptBook], promptText(call)) : reply.text;
       const finish = reply === "demo" ? "stop" : (reply.finish ?? "stop");
       const chunks: LanguageModelV3StreamPart[] = [
         ...(text === "" ? [] : ([{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text }, { type: "text-end", id: "t" }] as LanguageModelV3StreamPart[])),
@@ -40,26 +41,34 @@ function scripted(script: (role: "actor" | "reflector", n: number) => Reply) {
       return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
     },
   });
+  return model;
 }
 
 async function setup(script: (role: "actor" | "reflector", n: number) => Reply, maxTrials = 2) {
   const store = new MemoryRunStore();
-  const mock = scripted(script);
+  const actor = roleModel((n) => script("actor", n));
+  const reflector = roleModel((n) => script("reflector", n));
+  const resolveModel = (modelId: string) => (modelId === REFLECTOR_MODEL ? reflector : actor);
   const entry = environmentEntry("qa");
   const task = builtinQaTasks[0]!;
-  const config = buildRunConfig({ environment: "qa", taskSet: "builtin", taskId: task.id, strategy: "reflexion", modelId: "demo", maxTrials }, entry, task, "Built-in");
+  const config = buildRunConfig(
+    { environment: "qa", taskSet: "builtin", taskId: task.id, strategy: "reflexion", modelId: "demo", reflectorModelId: REFLECTOR_MODEL, maxTrials },
+    entry,
+    task,
+    "Built-in",
+  );
   const run = await store.createRun({ config, title: task.question });
-  const deps = { log: store, model: createCachingModelPort(createModelPort({ resolveModel: () => mock, maxRetries: 0 }), store), environmentFor: () => qaEnvironment };
+  const deps = { log: store, model: createCachingModelPort(createModelPort({ resolveModel, maxRetries: 0 }), store), environmentFor: () => qaEnvironment };
   const drive = () => driveRun(deps, { runId: run.id, branchId: run.rootBranchId });
   const events = () => store.list(run.id, run.rootBranchId);
-  return { store, run, drive, events, mock };
+  return { store, run, drive, events, actor, reflector, resolveModel, calls: () => actor.doStreamCalls.length + reflector.doStreamCalls.length };
 }
 
 const types = (events: RunEvent[]) => events.map((event) => event.type);
 
 describe("completions that are not the agent's fault", () => {
   it("an empty completion is asked for again; the step uses the good one and nothing counts against the agent", async () => {
-    const { drive, events, mock } = await setup((role, n) => (role === "actor" && n <= 2 ? { text: "   " } : "demo"));
+    const { drive, events, calls } = await setup((role, n) => (role === "actor" && n <= 2 ? { text: "   " } : "demo"));
     await drive();
     const log = await events();
     const state = foldRun(log);
@@ -68,7 +77,7 @@ describe("completions that are not the agent's fault", () => {
     // Two discarded empty answers, then the step's own call: only that one is recorded.
     const firstStepCalls = log.filter((event) => event.type === "model-call-end" && event.data.trial === 1 && event.data.step === 1);
     expect(firstStepCalls).toHaveLength(1);
-    expect(mock.doStreamCalls.length).toBe(state.totals.modelCalls + 2);
+    expect(calls()).toBe(state.totals.modelCalls + 2);
     expect(state.trials[0]?.steps[0]?.action?.text).not.toBe("");
   });
 
@@ -132,12 +141,12 @@ describe("reflections are checked before they enter memory", () => {
   });
 
   it("a reflection that only repeats the answer, twice, is stored with a warning the memory shows", async () => {
-    const { drive, events, mock } = await setup((role) => (role === "reflector" ? { text: "Paris." } : { text: " Not sure.\nAction 1: Finish[Paris]" }), 2);
+    const { drive, events, reflector } = await setup((role) => (role === "reflector" ? { text: "Paris." } : { text: " Not sure.\nAction 1: Finish[Paris]" }), 2);
     await drive();
     const log = await events();
     expect(foldRun(log).trials[0]?.answer).toBe("Paris");
     expect(log.find((event) => event.type === "reflection-end")).toMatchObject({ data: { text: "Paris.", warning: "the reflection only repeats the trial's answer (asked twice)." } });
-    expect(mock.doStreamCalls.filter((call) => /Reflection:\s*$/.test(promptText(call)))).toHaveLength(2);
+    expect(reflector.doStreamCalls).toHaveLength(2);
   });
 
   it("a reflection identical to one already in memory is asked again, then kept with a warning", async () => {
@@ -153,17 +162,17 @@ describe("reflections are checked before they enter memory", () => {
 
   it("a recorded replay of a run whose reflection was asked twice makes no model call (each attempt has its own cache entry)", async () => {
     const lesson = "I should have searched the town first.";
-    const { drive, store, run, mock } = await setup((role) => (role === "reflector" ? { text: lesson } : { text: " Not sure.\nAction 1: Finish[nope]" }), 3);
+    const { drive, store, run, calls, resolveModel } = await setup((role) => (role === "reflector" ? { text: lesson } : { text: " Not sure.\nAction 1: Finish[nope]" }), 3);
     await drive();
-    const callsBefore = mock.doStreamCalls.length;
+    const callsBefore = calls();
     const branch = await store.createBranch({ runId: run.id, parentBranchId: run.rootBranchId, forkSeq: 1 });
     await store.append(run.id, branch.id, [draft("branch-start", { parentBranchId: run.rootBranchId, forkSeq: 1, reason: "replay", replayMode: "recorded", edits: [] })]);
-    const deps = { log: store, model: createCachingModelPort(createModelPort({ resolveModel: () => mock, maxRetries: 0 }), store), environmentFor: () => qaEnvironment };
+    const deps = { log: store, model: createCachingModelPort(createModelPort({ resolveModel, maxRetries: 0 }), store), environmentFor: () => qaEnvironment };
     await driveRun(deps, { runId: run.id, branchId: branch.id });
     const own = (await store.list(run.id, branch.id)).filter((event) => event.branchId === branch.id && event.type === "model-call-end");
     expect(own.length).toBeGreaterThan(0);
     expect(own.every((event) => event.type === "model-call-end" && event.data.source === "cache")).toBe(true);
-    expect(mock.doStreamCalls.length).toBe(callsBefore);
+    expect(calls()).toBe(callsBefore);
   });
 });
 
@@ -180,10 +189,10 @@ describe("a reflection that is not a lesson (\"925\")", () => {
   });
 
   it("twice: kept with a warning that says why, on the reflection the memory panel and the run graph read", async () => {
-    const { drive, events, mock } = await setup((role) => (role === "reflector" ? { text: "925" } : { text: " Not sure.\nAction 1: Finish[nope]" }), 2);
+    const { drive, events, reflector } = await setup((role) => (role === "reflector" ? { text: "925" } : { text: " Not sure.\nAction 1: Finish[nope]" }), 2);
     await drive();
     const log = await events();
-    expect(mock.doStreamCalls.filter((call) => /Reflection:\s*$/.test(promptText(call)))).toHaveLength(2);
+    expect(reflector.doStreamCalls).toHaveLength(2);
     const warning = "the reflection is not a lesson: it has no words, only numbers or symbols; a lesson names what went wrong and what to do next (asked twice).";
     expect(log.find((event) => event.type === "reflection-end")).toMatchObject({ data: { text: "925", warning } });
     expect(foldRun(log).trials[0]?.reflection).toMatchObject({ text: "925", warning });
