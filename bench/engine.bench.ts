@@ -30,7 +30,8 @@ import type { ModelPort } from "@/lib/engine/ports";
 import { builtinQaTasks, qaDemoScriptBook, qaEnvironment } from "@/lib/environments/qa";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
-import { scriptedMockModel } from "../tests/helpers/mock-model";
+import { simulateReadableStream } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
 
 const task = builtinQaTasks[0]!;
 
@@ -61,6 +62,35 @@ const respond = (prompt: string): string => {
   const step = /Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1";
   return ` Keep looking.\nAction ${step}: Lookup[river ${step}]`;
 };
+
+/**
+ * An AI SDK mock model playing {@link respond}: a load generator that imitates a model which never
+ * succeeds (tests script their models by call order instead; this bench resolves a model per call).
+ */
+function respondingMockModel(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    doStream: async (call) => {
+      const prompt = call.prompt.map((message) => (typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? part.text : "")).join(""))).join("\n");
+      const text = respond(prompt);
+      return {
+        stream: simulateReadableStream({
+          chunks: [
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: text },
+            { type: "text-end", id: "t" },
+            {
+              type: "finish",
+              finishReason: { unified: "stop", raw: undefined },
+              usage: { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 10, text: 10, reasoning: undefined } },
+            },
+          ],
+          initialDelayInMs: null,
+          chunkDelayInMs: null,
+        }),
+      };
+    },
+  });
+}
 
 const instantPort: ModelPort = {
   async generate(request) {
@@ -128,7 +158,7 @@ const benchStart = performance.now();
 
 console.log(`Engine bench — Node ${process.version}, ${os.cpus().length} cores; 5-trial QA run, 6 steps per trial, median of 20`);
 await measure("engine overhead (instant model port, in-memory store)", () => new MemoryRunStore(), instantPort, 20);
-await measure("via AI SDK streamText + MockLanguageModelV3, in-memory", () => new MemoryRunStore(), createModelPort({ resolveModel: () => scriptedMockModel(respond), maxRetries: 0 }), 20);
+await measure("via AI SDK streamText + MockLanguageModelV3, in-memory", () => new MemoryRunStore(), createModelPort({ resolveModel: () => respondingMockModel(), maxRetries: 0 }), 20);
 await measure("instant model port, SQLite on disk (WAL)", sqliteStore, instantPort, 20);
 await closeStores();
 

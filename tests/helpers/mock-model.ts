@@ -73,17 +73,3 @@ export function queuedMockModel(replies: ReadonlyArray<string | Error>): MockLan
 export function demoMockModel(books: readonly DemoScriptBook[]): MockLanguageModelV3 {
   return new MockLanguageModelV3({ doStream: async (call) => streamOf(demoReply(books, promptText(call))) });
 }
-
-/**
- * An AI SDK MockLanguageModelV3 whose streamed answer is `respond(prompt)`,
- * recording every call in `doStreamCalls`.
- *
- * @deprecated Kept for bench/engine.bench.ts, whose model port resolves a
- * fresh model for every call, so no one model sees the run's call order.
- * Tests answer by call order with
- * {@link queuedMockModel} (or use {@link demoMockModel} for the demo model) and
- * assert on the recorded prompts instead of branching on them.
- */
-export function scriptedMockModel(respond: (prompt: string) => string): MockLanguageModelV3 {
-  return new MockLanguageModelV3({ doStream: async (call) => streamOf(respond(promptText(call))) });
-}
