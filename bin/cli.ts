@@ -16,6 +16,7 @@ import { registerCheckCommands } from "@/lib/cli/check-commands";
 import { loadEnvFiles } from "@/lib/cli/env-files";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
 import { describeIssues } from "@/lib/domain/describe-issues";
+import { defaultFamilyId, familyIds } from "@/lib/environments/descriptors";
 
 /** Commands that need none of the server, database or model modules. */
 const LIGHT_COMMANDS = new Set(["verify-code", "conformance-household"]);
@@ -70,7 +71,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   program
     .command("tasks")
     .description("List the tasks of a task set, one per line: id, then the question.")
-    .addOption(new Option("--env <family>", "task family: qa, household, code or open (open tasks judged by a model)").default("qa"))
+    .addOption(new Option("--env <family>", `task family: ${familyIds().join(", ")}`).default(defaultFamilyId()))
     .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
     .action((options: { env: string; tasks: string }) => {
       const entry = environmentEntry(options.env);

@@ -24,7 +24,7 @@ import { ExperimentProgress } from "./experiment-progress";
 import { ExperimentStatusBadge } from "./experiment-status";
 import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 import { familyName, isScriptedModel, metricExplanation, metricName, OracleLabel } from "./labels";
-import { familyDescriptor } from "@/lib/environments/descriptors";
+import { defaultFamilyId, familyDescriptor } from "@/lib/environments/descriptors";
 import { SuccessCurves } from "./success-curves";
 import { TaskGrid } from "./task-grid";
 import { PairedTests } from "./paired-tests";
@@ -148,7 +148,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
   const models = useQuery(modelsQuery());
   const summary = query.data;
   const definition = summary?.experiment.definition;
-  const tasks = useQuery({ ...tasksQuery(definition?.environment ?? "qa", definition?.taskSet ?? "builtin"), enabled: definition !== undefined });
+  const tasks = useQuery({ ...tasksQuery(definition?.environment ?? defaultFamilyId(), definition?.taskSet ?? "builtin"), enabled: definition !== undefined });
 
   if (query.isPending) {
     return (

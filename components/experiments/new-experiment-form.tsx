@@ -32,6 +32,7 @@ import { RunExtrasFields } from "@/components/costs/run-extras-fields";
 import { formRoles } from "@/lib/query/role-models";
 import { modelOptionLabel } from "@/lib/domain/model-id";
 import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
+import { defaultFamilyId } from "@/lib/environments/descriptors";
 
 const BUILTIN = "builtin";
 const MAX_ARMS = 8;
@@ -46,7 +47,7 @@ export function NewExperimentForm() {
   const models = useQuery(modelsQuery());
   const environments = useQuery(environmentsQuery());
   const taskSets = useQuery(taskSetsQuery());
-  const [environment, setEnvironment] = useState<EnvironmentId>("qa");
+  const [environment, setEnvironment] = useState<EnvironmentId>(defaultFamilyId);
   const family = environments.data?.environments.find((option) => option.id === environment);
   const importedSets = useMemo(() => (taskSets.data?.taskSets ?? []).filter((set) => set.environment === environment), [taskSets.data, environment]);
   const [chosenTaskSet, setTaskSet] = useState(BUILTIN);
@@ -190,7 +191,7 @@ export function NewExperimentForm() {
                   setSearch("");
                 }}
               >
-                {(environments.data?.environments ?? [{ id: "qa" as const, label: familyName("qa") }]).map((option) => (
+                {(environments.data?.environments ?? [{ id: defaultFamilyId(), label: familyName(defaultFamilyId()) }]).map((option) => (
                   <option key={option.id} value={option.id}>
                     {option.label}
                   </option>

@@ -28,6 +28,7 @@ import { templateVersionsRequest } from "@/lib/query/template-picker";
 import { RoleModelFields } from "@/components/settings/role-model-fields";
 import { formRoles, roleModelsFromDrafts, type RoleModelDrafts } from "@/lib/query/role-models";
 import { DEMO_MODEL_NOTE, modelOptionLabel } from "@/lib/domain/model-id";
+import { defaultFamilyId, familyDescriptor } from "@/lib/environments/descriptors";
 
 const BUILTIN = "builtin";
 
@@ -41,7 +42,7 @@ export function NewRunForm() {
   const router = useRouter();
   const models = useQuery(modelsQuery());
   const environments = useQuery(environmentsQuery());
-  const [environment, setEnvironment] = useState<EnvironmentId>("qa");
+  const [environment, setEnvironment] = useState<EnvironmentId>(defaultFamilyId);
   const family = environments.data?.environments.find((option) => option.id === environment);
   const client = useQueryClient();
   const taskSets = useQuery(taskSetsQuery());
@@ -164,7 +165,7 @@ export function NewRunForm() {
             setSearch("");
           }}
         >
-          {(environments.data?.environments ?? [{ id: "qa" as const, label: "Multi-hop QA (HotpotQA style)" }]).map((option) => (
+          {(environments.data?.environments ?? [{ id: defaultFamilyId(), label: familyDescriptor(defaultFamilyId()).label }]).map((option) => (
             <option key={option.id} value={option.id}>
               {option.label}
             </option>

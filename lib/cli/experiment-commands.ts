@@ -22,6 +22,7 @@ import { shortHash } from "@/lib/domain/dataset-pin";
 import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
 import { describeTests, registerCompareCommand, temperatureArg } from "./experiment-compare";
 import { DEMO_MODEL_ID, DEMO_MODEL_NOTE, isDemoModel } from "@/lib/domain/model-id";
+import { defaultFamilyId, familyIds } from "@/lib/environments/descriptors";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
   env: string;
@@ -230,7 +231,7 @@ export function registerExperimentCommands(program: Command): void {
   experiment
     .command("run")
     .description("Define an experiment (tasks × arms), execute its runs and print the results: here, or in shared mode (REFLEXION_DATABASE_URL) by the `cli worker` processes while this command follows (--here: drive them in this process).")
-    .addOption(new Option("--env <family>", "task family: qa, household, code or open (open tasks judged by a model)").default("qa"))
+    .addOption(new Option("--env <family>", `task family: ${familyIds().join(", ")}`).default(defaultFamilyId()))
     .requiredOption("--tasks <file|builtin>", 'a dataset file or "builtin"')
     .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
     .option("--arms <strategies>", "comma-separated strategies, each an arm labelled by its name (default none,reflexion)")

@@ -165,7 +165,7 @@ export function registerTemplateCommands(program: Command): void {
     .option("--name <name>", "the new template's name when the text is saved onto a built-in (default \"<built-in's name> (edited)\")")
     .option("--label <label>", "also point this label (e.g. candidate) at the saved version")
     .option("--allow-unknown", "save even with placeholders the family does not fill (e.g. {memroy}) or without a required one (e.g. {question})")
-    .action(async (options: { env: "qa" | "household" | "code"; role: TemplateRole; strategy: Strategy; file: string; message: string; template?: string; new?: string; name?: string; label?: string; allowUnknown?: boolean }) =>
+    .action(async (options: { env: EnvironmentId; role: TemplateRole; strategy: Strategy; file: string; message: string; template?: string; new?: string; name?: string; label?: string; allowUnknown?: boolean }) =>
       withContext(async (context) => {
         // Checked before reading: a huge file is refused without loading it.
         const size = fs.statSync(options.file).size;

@@ -3,6 +3,7 @@ import { armSchema, storedExperimentDefinitionSchema, type ExperimentDefinition,
 import { environmentIdSchema } from "@/lib/domain/config";
 import { provenanceSchema } from "@/lib/domain/provenance";
 import { describeIssues } from "@/lib/domain/describe-issues";
+import { defaultFamilyId } from "@/lib/environments/descriptors";
 
 /**
  * Reading an experiment row back, shared by the SQLite and PostgreSQL adapters. A stored row is read
@@ -71,7 +72,7 @@ function salvaged(head: ExperimentRowHead, value: unknown, what: string): Stored
   const number = (v: unknown, fallback: number) => (typeof v === "number" && Number.isInteger(v) && v > 0 ? v : fallback);
   const definition = {
     name: head.name,
-    environment: environment.success ? environment.data : "qa",
+    environment: environment.success ? environment.data : defaultFamilyId(),
     taskSet: typeof raw.taskSet === "string" ? raw.taskSet : "builtin",
     taskIds,
     arms,

@@ -49,6 +49,11 @@ export function findFamilyDescriptor(id: string): FamilyDescriptor | undefined {
   return byId.get(id);
 }
 
+/** The family pickers and commands start on: the first in family order (QA). */
+export function defaultFamilyId(): EnvironmentId {
+  return FAMILY_DESCRIPTORS[0]!.id;
+}
+
 /** The families' ids in family order. */
 export function familyIds(): EnvironmentId[] {
   return FAMILY_DESCRIPTORS.map((descriptor) => descriptor.id);

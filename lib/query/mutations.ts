@@ -22,6 +22,7 @@ import type { RunEventsCache } from "./merge-events";
 import { branchRoute, runPath } from "./queries";
 import { catchUpRunEvents } from "./run-events";
 import { checkedBody } from "./checked-body";
+import { defaultFamilyId } from "@/lib/environments/descriptors";
 
 const createRunResponseSchema = z.object({ runId: z.string().min(1) });
 
@@ -169,7 +170,7 @@ export function useForkRun(runId: string) {
  * (the server returns the existing set for an identical file, so it is moved,
  * not duplicated) and the list is refetched from the server.
  */
-export function useUploadTaskSet(environment: EnvironmentId = "qa") {
+export function useUploadTaskSet(environment: EnvironmentId = defaultFamilyId()) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (file: File): Promise<TaskListResponse> => {

@@ -3,12 +3,13 @@ import { z } from "zod";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 import { MAX_TASKS_PAGE } from "@/lib/domain/workload-limits";
+import { defaultFamilyId } from "@/lib/environments/descriptors";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 const querySchema = z.object({
-  env: z.string().default("qa"),
+  env: z.string().default(defaultFamilyId),
   taskSet: z.string().default("builtin"),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_TASKS_PAGE, `limit is at most ${MAX_TASKS_PAGE}; page through a larger set with offset`).default(MAX_TASKS_PAGE),
