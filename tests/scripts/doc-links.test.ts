@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findBrokenLinks, headingSlug, projectMarkdownFiles } from "../../scripts/doc-links-core";
+import { findBrokenLinks, formatBrokenLinks, headingSlug, projectMarkdownFiles } from "../../scripts/doc-links-core";
 
 /** A small project: a README, docs/ with a guide in a subfolder, an image and a folder link. */
 function writeFixture(dir: string, files: Record<string, string>): void {
@@ -54,6 +54,11 @@ describe("doc link check", () => {
       [3, "docs/missing.png", `no file or folder ${path.join("docs", "missing.png")}`],
       [3, "#nope", "no heading #nope in README.md"],
     ]);
+  });
+
+  it("finds no broken link in the project's own README.md and docs/", () => {
+    const root = path.resolve(__dirname, "../..");
+    expect(formatBrokenLinks(findBrokenLinks(root, projectMarkdownFiles(root)))).toBe("");
   });
 
   it("slugs headings as GitHub does, numbering repeats", () => {
