@@ -10,7 +10,7 @@ import { expect, test } from "./fixtures";
  * to, with a test key in its environment) is exported as a bundle, dropped onto the app's home
  * page, opens read-only at /shared/<hash> with its provenance, replays recorded with zero model
  * calls, and exports again from the UI; a tampered bundle is refused and imports nothing.
- * With DOCS_SCREENSHOTS=1 it writes the README's picture of a bundle being opened.
+ * With DOCS_SCREENSHOTS=1 it writes the docs' picture of a bundle being opened.
  */
 
 const screenshots = process.env.DOCS_SCREENSHOTS === "1";

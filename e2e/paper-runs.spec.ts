@@ -8,7 +8,7 @@ import { expect, test } from "./fixtures";
  * the ReAct-only log and overlay the two (the paper's Fig. 4 curves rebuilt from
  * the raw logs: 32 → 51 vs 34 flat), see "Run these tasks yourself" prefilled,
  * and open a reflection that worked at its place in the run (read-only, badge).
- * With DOCS_SCREENSHOTS=1 it writes the README's two pictures.
+ * With DOCS_SCREENSHOTS=1 it writes the docs' two pictures.
  */
 
 const REFLEXION_LOG = "hotpotqa_runs/root/ReAct/reflexion/100_questions_5_trials.txt";

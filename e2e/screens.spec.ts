@@ -21,7 +21,7 @@ const VIEWPORTS = [
 const THEMES = ["light", "dark"] as const;
 const SHOTS = "test-results/screens";
 const screenshots = process.env.DOCS_SCREENSHOTS === "1";
-/** The README's copies: the run page (the forked run) on a phone in the light theme, on a projector in the dark one. */
+/** The docs' copies: the run page (the forked run) on a phone in the light theme, on a projector in the dark one. */
 const DOCS_COPIES: Record<string, string> = { "run-phone-light": "docs/images/phone-layout.png", "run-projector-dark": "docs/images/dark-theme.png" };
 
 /** Creates a demo run through the API and waits until it has ended. */

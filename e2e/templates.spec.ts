@@ -12,7 +12,7 @@ import { TemplatesPage } from "./pages/templates-page";
  * A/B experiment from it with the demo model on two built-in tasks — two
  * overlaid curves and the paired-test line with its sample size — then start
  * a run with the new version and see it named in the inspector. No run is
- * paused on the way. With DOCS_SCREENSHOTS=1 it writes the README's two pictures.
+ * paused on the way. With DOCS_SCREENSHOTS=1 it writes the docs' two pictures.
  */
 
 const screenshots = process.env.DOCS_SCREENSHOTS === "1";

@@ -30,7 +30,7 @@ export function LessonList({ data }: { data: LessonListResponse }) {
         </Notice>
       ) : null}
       {data.lessons.length === 0 ? (
-        <p className="mt-6 text-sm text-slate-600">No lessons yet. Add a lesson file to the lessons/ folder (see README, “Teaching with the playground”).</p>
+        <p className="mt-6 text-sm text-slate-600">No lessons yet. Add a lesson file to the lessons/ folder (see docs/guides/teaching.md, “Writing a lesson”).</p>
       ) : (
         <ul className="mt-4 flex flex-col gap-3" data-testid="lesson-list">
           {data.lessons.map(({ lesson }) => {

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import { isTypingTarget } from "@/components/replay";
 
-/** What the lesson's keys do (shown in the narration panel and the README). */
+/** What the lesson's keys do (shown in the narration panel and docs/guides/teaching.md). */
 export const LESSON_KEYS: ReadonlyArray<{ keys: string; does: string }> = [
   { keys: "PageDown  →", does: "next step (on an open question: skip it and reveal the answer)" },
   { keys: "PageUp  ←", does: "previous step" },

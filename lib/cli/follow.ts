@@ -76,7 +76,7 @@ export async function follow(context: ServerContext, runId: string, branchId: st
   return report(context, run.id, branch, json);
 }
 
-/** Exit code of a run stopped by its budget (README, CLI): not a provider failure (1) nor bad input (2). */
+/** Exit code of a run stopped by its budget (docs/cli.md): not a provider failure (1) nor bad input (2). */
 export const EXIT_BUDGET_EXHAUSTED = 3;
 
 /**

@@ -7,7 +7,7 @@ import { isDemoModel, SCRIPTED_STAND_IN_NOTE } from "@/lib/domain/model-id";
  * success-by-trial curves with their 95 % bands (Reflexion Fig. 3 with error bands) and the
  * cost-effectiveness plot (final success against cost per run, one point per arm with its
  * interval). The CLI's `experiment export --format svg`, the results page's download and the
- * README image are this text. Pure; numbers are rounded to 0.1 px so the text is stable.
+ * image in docs/features.md are this text. Pure; numbers are rounded to 0.1 px so the text is stable.
  */
 
 const W = 720;

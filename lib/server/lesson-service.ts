@@ -42,7 +42,7 @@ export function parseLessonFile(file: string, text: string): LessonDocument {
   }
   const result = lessonSchema.safeParse(parsed.data);
   if (!result.success) {
-    throw new AppError("invalid-input", `${file}: ${describeIssues(result.error, "(lesson)", 5)}. See the lesson schema in README "Teaching with the playground".`);
+    throw new AppError("invalid-input", `${file}: ${describeIssues(result.error, "(lesson)", 5)}. See the lesson schema in docs/guides/teaching.md, "Writing a lesson".`);
   }
   return { lesson: result.data, introduction: parsed.content.trim(), file };
 }
