@@ -9,8 +9,8 @@ rm -f .reports/*.json .reports/*.status
 
 step() { echo; echo "==> $*"; }
 
-step "ESLint (includes the layering rules of DESIGN.md §2)"
-npx eslint . ; echo $? > .reports/lint.status
+step "Lint: ESLint (the layering rules of DESIGN.md §2, family and strategy literals), import cycles, doc links"
+npm run lint ; echo $? > .reports/lint.status
 
 step "TypeScript (tsc --noEmit)"
 npx tsc --noEmit ; echo $? > .reports/typecheck.status
