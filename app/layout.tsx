@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SiteNav } from "@/components/experiments/site-nav";
+import { HelpLink } from "@/components/help";
 import { Providers } from "@/components/providers";
 import { THEME_INIT_SCRIPT, ThemeToggle } from "@/components/theme";
 import { TourButton } from "@/components/tour";
@@ -36,6 +37,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </span>
           <SiteNav />
           <div className="ml-auto flex flex-none items-center gap-2 sm:ml-0">
+            <HelpLink />
             <TourButton />
             <ThemeToggle />
           </div>

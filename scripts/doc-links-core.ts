@@ -10,6 +10,9 @@ import path from "node:path";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { toString } from "mdast-util-to-string";
 import type { Nodes } from "mdast";
+import { headingSlug } from "../lib/utils/heading-slug";
+
+export { headingSlug };
 
 /** One link that does not resolve: the Markdown file (relative to the root), its 1-based line, the target as written and why. */
 export interface BrokenLink {
@@ -17,21 +20,6 @@ export interface BrokenLink {
   line: number;
   target: string;
   reason: string;
-}
-
-/**
- * The anchor GitHub gives a heading: lower case, punctuation other than `-` and `_` dropped,
- * each space a `-`. A repeated heading gets `-1`, `-2` … (github-slugger's rule).
- */
-export function headingSlug(text: string, seen: Map<string, number>): string {
-  const base = text
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
-    .replace(/ /g, "-");
-  const count = seen.get(base) ?? 0;
-  seen.set(base, count + 1);
-  return count === 0 ? base : `${base}-${count}`;
 }
 
 interface ParsedPage {

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { bundleListResponseSchema } from "@/lib/bundles/api";
 import { EmptyState, Notice } from "@/components/ui/notice";
+import { HowToLink } from "@/components/help/how-to-link";
 import { Spinner } from "@/components/ui/spinner";
 import { fetchJson } from "@/lib/query/fetch-json";
 import { BundleDropZone } from "./bundle-drop-zone";
@@ -22,7 +23,7 @@ export function BundleList() {
         <div className="mt-4">
           {list.isPending ? <Spinner /> : null}
           {list.isError ? <Notice tone="error" title="The list could not be loaded">{list.error.message}</Notice> : null}
-          {list.data && list.data.bundles.length === 0 ? <EmptyState title="No bundle imported yet">Drop a bundle file on this page or use the button below.</EmptyState> : null}
+          {list.data && list.data.bundles.length === 0 ? <EmptyState title="No bundle imported yet" action={<HowToLink list="bundles">How to move runs between machines</HowToLink>}>Drop a bundle file on this page or use the button below.</EmptyState> : null}
           {list.data && list.data.bundles.length > 0 ? (
             <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="bundle-list">
               {list.data.bundles.map((bundle) => (

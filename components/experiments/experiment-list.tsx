@@ -7,6 +7,7 @@ import { experimentListQuery } from "@/lib/query/experiment-queries";
 import { Badge } from "@/components/ui/badge";
 import { formatShortTime } from "@/components/ui/format";
 import { EmptyState } from "@/components/ui/notice";
+import { HowToLink } from "@/components/help/how-to-link";
 import { Spinner } from "@/components/ui/spinner";
 import { ExperimentStatusBadge } from "./experiment-status";
 import { familyName } from "./labels";
@@ -67,7 +68,7 @@ export function ExperimentList() {
             Could not load the experiments: {list.error.message} Reload the page; if it persists, check that the server is running.
           </p>
         ) : list.data.experiments.length === 0 ? (
-          <EmptyState title="No experiments yet" className="py-10">
+          <EmptyState title="No experiments yet" className="py-10" action={<HowToLink list="experiments">How to run an experiment</HowToLink>}>
             <p data-testid="experiments-empty">
               Press <strong>New experiment</strong>, or run <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs text-slate-800">{CLI_EXAMPLE}</code>{" "}
               in a terminal (same database): it appears here. Or{" "}

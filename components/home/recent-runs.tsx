@@ -6,6 +6,7 @@ import { runListQuery } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { formatShortTime } from "@/components/ui/format";
 import { EmptyState } from "@/components/ui/notice";
+import { HowToLink } from "@/components/help/how-to-link";
 import { Spinner } from "@/components/ui/spinner";
 import { StatusPill } from "@/components/ui/status-pill";
 import { strategyLabel } from "@/components/ui/strategy-labels";
@@ -34,7 +35,9 @@ export function RecentRuns() {
         ) : runs.error ? (
           <p className="px-4 py-6 text-sm text-red-700">Could not load runs: {runs.error.message}</p>
         ) : runs.data.runs.length === 0 ? (
-          <EmptyState title="No runs yet">Pick a task and press Run: the first trial starts right away.</EmptyState>
+          <EmptyState title="No runs yet" action={<HowToLink list="runs">How to start and replay a run</HowToLink>}>
+            Pick a task and press Run: the first trial starts right away.
+          </EmptyState>
         ) : (
           <table className="w-full text-left text-sm">
             <thead className="sticky top-0 bg-slate-50 text-[11px] uppercase tracking-wide text-slate-500">

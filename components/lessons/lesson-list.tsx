@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { LessonListResponse } from "@/lib/lessons/lesson-schema";
 import { Badge } from "@/components/ui/badge";
 import { Notice } from "@/components/ui/notice";
+import { HowToLink } from "@/components/help/how-to-link";
 import { LESSON_KEYS } from "./use-lesson-keys";
 import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 import { familyDescriptor } from "@/lib/environments/descriptors";
@@ -30,7 +31,12 @@ export function LessonList({ data }: { data: LessonListResponse }) {
         </Notice>
       ) : null}
       {data.lessons.length === 0 ? (
-        <p className="mt-6 text-sm text-slate-600">No lessons yet. Add a lesson file to the lessons/ folder (see docs/guides/teaching.md, “Writing a lesson”).</p>
+        <p className="mt-6 text-sm text-slate-600">
+          No lessons yet. Add a lesson file to the lessons/ folder.{" "}
+          <HowToLink list="lessons">
+            How to write a lesson
+          </HowToLink>
+        </p>
       ) : (
         <ul className="mt-4 flex flex-col gap-3" data-testid="lesson-list">
           {data.lessons.map(({ lesson }) => {

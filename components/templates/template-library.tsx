@@ -9,6 +9,7 @@ import type { TemplateListItem } from "@/lib/domain/template-library";
 import { groupTemplates, TEMPLATE_ROLE_NAME, type TemplateGroup } from "@/lib/query/template-library-view";
 import { templateHref, templateListQuery, useCreateTemplate } from "@/lib/query/template-queries";
 import { familyName } from "@/components/experiments/labels";
+import { HowToLink } from "@/components/help/how-to-link";
 import { familyIds } from "@/lib/environments/descriptors";
 import { inputClass } from "@/components/home/form-field";
 import { Badge } from "@/components/ui/badge";
@@ -168,7 +169,7 @@ export function TemplateLibrary() {
       ) : list.error ? (
         <Notice tone="error">Could not load the template library: {list.error.message} Check that the server is running, then reload the page.</Notice>
       ) : groups.length === 0 ? (
-        <EmptyState title="No templates here">
+        <EmptyState title="No templates here" action={<HowToLink list="templates">How to use the template library</HowToLink>}>
           {family === "all" ? "The library is empty: the server seeds the built-in templates on start; restart it." : "This family has no templates; pick another family."}
         </EmptyState>
       ) : (

@@ -1,0 +1,2 @@
+export { HelpLink } from "./help-link";
+export { HowToLink } from "./how-to-link";
