@@ -137,6 +137,11 @@ async function assertEnded(context: ServerContext, summary: ExperimentSummary, l
 export async function runCheck(context: ServerContext, config: CheckConfig, options: RunCheckOptions): Promise<CheckReport> {
   const started = Date.now();
   const log = options.log ?? (() => undefined);
+  for (const [index, set] of config.taskSets.entries()) {
+    if (!availableEnvironments().includes(set.family)) {
+      throw new CheckCouldNotRun(`taskSets[${index}].family: unknown task family "${set.family}"; the registered ones are ${availableEnvironments().join(", ")}.`);
+    }
+  }
   assertHiddenTestsWhereNeeded(config);
   const arms = [];
   for (const arm of config.arms) arms.push(await experimentArm(context, arm, config, options.baseDir));

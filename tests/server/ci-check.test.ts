@@ -72,3 +72,17 @@ describe("runCheck: a false-positive rate needs hidden tests", () => {
     expect(await context.experiments.list(50, { withDerived: true })).toHaveLength(0);
   });
 });
+
+describe("runCheck: an unknown family", () => {
+  it("is refused before any run, naming the field and the registered families", async () => {
+    context = demoContext().context;
+    const config = parseCheckConfig(
+      JSON.stringify({ name: "typo", taskSets: [{ family: "hotpot", dataset: "builtin" }], arms: [{ label: "reflexion", strategy: "reflexion" }], assertions: [{ arm: "reflexion", metric: "final-success", op: ">=", value: 0.5 }] }),
+      "check.json",
+    );
+    const attempt = runCheck(context, config, { baseDir: dir });
+    await expect(attempt).rejects.toBeInstanceOf(CheckCouldNotRun);
+    await expect(attempt).rejects.toThrow(/taskSets\[0\]\.family: unknown task family "hotpot"; the registered ones are qa, code, household, open/);
+    expect(await context.experiments.list(50, { withDerived: true })).toHaveLength(0);
+  });
+});

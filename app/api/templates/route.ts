@@ -1,5 +1,5 @@
 import { createTemplateRequestSchema, templateRoleSchema } from "@/lib/domain/template-library";
-import { environmentIdSchema } from "@/lib/domain/config";
+import { environmentEntry } from "@/lib/environments/registry";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 import { readRequestJson, MAX_RICH_JSON_BODY_BYTES } from "@/lib/io/bounded-body";
@@ -12,7 +12,8 @@ export const GET = handle(async (request: Request) => {
   const url = new URL(request.url);
   const family = url.searchParams.get("family");
   const role = url.searchParams.get("role");
-  const filter = { family: family ? environmentIdSchema.parse(family) : undefined, role: role ? templateRoleSchema.parse(role) : undefined };
+  // An unknown family is a 400 naming the registered ones (environmentEntry throws invalid-input).
+  const filter = { family: family ? environmentEntry(family).descriptor.id : undefined, role: role ? templateRoleSchema.parse(role) : undefined };
   return Response.json({ templates: await getServerContext().templates.list(filter) });
 });
 
