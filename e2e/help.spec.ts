@@ -18,7 +18,8 @@ test("the ? on the experiments page opens the comparing-methods guide at its exp
   await expect(page).toHaveURL(/\/help\/comparing-methods#1-an-experiment-tasks--arms--trials$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Comparing methods");
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
-  const section = page.locator("#1-an-experiment-tasks--arms--trials");
+  // An attribute selector: a CSS #id cannot start with a digit, GitHub's anchors can.
+  const section = page.locator('[id="1-an-experiment-tasks--arms--trials"]');
   await expect(section).toHaveText("1. An experiment: tasks × arms × trials");
   await expect(section).toBeInViewport();
   // A link to another guide stays in the app; a reference page is named by its path in the project.

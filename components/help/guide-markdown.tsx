@@ -60,9 +60,10 @@ const components: Components = {
   ol: ({ children }) => <ol className="mt-3 list-decimal space-y-1 pl-6">{children}</ol>,
   blockquote: ({ children }) => <blockquote className="mt-3 border-l-4 border-slate-300 pl-4 text-slate-600">{children}</blockquote>,
   code: ({ children }) => <code className={codeClass}>{children}</code>,
-  // A fenced block: its <code> drops the inline chip so the block reads as one surface.
+  // A fenced block: its <code> drops the inline chip so the block reads as one surface. A long
+  // command scrolls sideways, so the block is a Tab stop: the keyboard can scroll it too (WCAG 2.1.1).
   pre: ({ children }) => (
-    <pre className="mt-3 overflow-x-auto rounded-md border border-slate-200 bg-slate-100 p-3 font-mono text-[13px] leading-snug text-slate-900 [&>code]:bg-transparent [&>code]:p-0">
+    <pre tabIndex={0} className="mt-3 overflow-x-auto rounded-md border border-slate-200 bg-slate-100 p-3 font-mono text-[13px] leading-snug text-slate-900 [&>code]:bg-transparent [&>code]:p-0">
       {children}
     </pre>
   ),
