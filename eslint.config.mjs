@@ -14,8 +14,12 @@ const restrict = (patterns, message) => ({
 // A rule lives in one place (DESIGN.md §8): what a strategy does is read from its method
 // descriptor (lib/methods/<id>/descriptor.ts, through lib/domain/strategies.ts), never
 // re-derived by comparing its name. Only the method folders and the family folders (which
-// choose their per-strategy templates and texts) may compare strategy names.
-const STRATEGY_NAME = "/^(none|reflexion|last-attempt|last-attempt-and-reflexion|cot|cot-gold-context)$/";
+// choose their per-strategy templates and texts) may compare strategy names. The methods are the
+// folders of lib/methods that hold a descriptor (folder = id), so a new method is guarded at once.
+const METHOD_IDS = readdirSync(new URL("./lib/methods/", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(new URL(`./lib/methods/${entry.name}/descriptor.ts`, import.meta.url)))
+  .map((entry) => entry.name);
+const STRATEGY_NAME = `/^(${METHOD_IDS.join("|")})$/`;
 const STRATEGY_RULE_MESSAGE =
   "Strategy behaviour is not re-implemented here: read the method's descriptor (lib/methods/registry.ts: methodDescriptor) or the rules built on it (lib/domain/strategies.ts: strategyBehaviour, fixedLimitsOf; lib/domain/next-step.ts, next-trial.ts, fork-outlook.ts). A new behaviour is a new descriptor field (docs/adding-a-method.md).";
 /** The selectors of a guard against comparing a name matching `names` (===, !==, ==, !=, switch case). */

@@ -72,7 +72,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
     .command("tasks")
     .description("List the tasks of a task set, one per line: id, then the question.")
     .addOption(new Option("--env <family>", `task family: ${familyIds().join(", ")}`).default(defaultFamilyId()))
-    .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
+    .requiredOption("--tasks <file|builtin>", (await import("@/lib/cli/family-help")).tasksHelp())
     .action((options: { env: string; tasks: string }) => {
       const entry = environmentEntry(options.env);
       const { tasks, problems } =

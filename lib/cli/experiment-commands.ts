@@ -9,6 +9,7 @@ import { armSchema, experimentSummaryLine, repeatsOf, type ArmInput, type Experi
 import { DEMO_VARIATION_NOTE } from "@/lib/domain/demo-variation";
 import { experimentStatusText } from "@/lib/domain/experiment-summary";
 import { environmentEntry } from "@/lib/environments/registry";
+import { stepDefaultsHelp } from "./family-help";
 import { describePgError, isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
 import type { ServerContext } from "@/lib/server/app-context";
 import { cliContext } from "./context";
@@ -244,7 +245,7 @@ export function registerExperimentCommands(program: Command): void {
     .option("--repeats <n>", "repetitions of every (task, arm), each its own run sampled afresh (1–20); rates then get bootstrap intervals", rangedInt(1, 20), 1)
     .option("--temperature <t>", "sampling temperature of every role of every arm that sets none (0–2; default 0, the paper's)", temperatureArg)
     .option("--seed <s>", "sampling seed of every arm that sets none; repetition r sends seed + r − 1 (providers that take a seed; the demo model varies with it)", rangedInt(0, 2_147_483_647))
-    .option("--max-steps <n>", "Actor steps per trial before it is halted, for every arm that sets none (1–100; default per family: qa 6, household 30; code: always 2)", rangedInt(1, 100))
+    .option("--max-steps <n>", `Actor steps per trial before it is halted, for every arm that sets none (1–100; default per family: ${stepDefaultsHelp()})`, rangedInt(1, 100))
     .option("--concurrency <n>", "runs executed at once (default 4)", positiveInt)
     .option("--allow-unknown", "accept arms-file template texts with placeholders the family does not fill (e.g. {memroy}) or without a required one")
     .option("--name <name>", "a name for the experiment")

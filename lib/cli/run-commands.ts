@@ -16,6 +16,7 @@ import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFrom
 import { missingStoreNote } from "@/lib/engine/warm-start";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
 import { defaultFamilyId, familyIds } from "@/lib/environments/descriptors";
+import { memoryWindowDefaultsHelp, stepDefaultsHelp, tasksHelp } from "./family-help";
 
 /** Drives the branch in this process (when no other worker holds it) and follows it to its end or pause; resolves with the exit code. */
 function driveAndFollow(context: ServerContext, runId: RunId, branchId: BranchId, json: boolean | undefined): Promise<number> {
@@ -61,13 +62,13 @@ export function registerRunCommands(program: Command): void {
     .command("run")
     .description("Start a run and follow it until it ends or pauses (with --detach: enqueue it for a worker and print its id).")
     .addOption(new Option("--env <family>", `task family: ${familyIds().join(", ")}`).default(defaultFamilyId()))
-    .requiredOption("--tasks <file|builtin>", 'a dataset file (qa: HotpotQA JSON; code: HumanEval/MBPP/MultiPL-E/HumanEval-X JSONL, .gz too) or "builtin"')
+    .requiredOption("--tasks <file|builtin>", tasksHelp())
     .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
     .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
     .option("--model <id>", "model id of every role: demo, openai:<m>, anthropic:<m>, google:<m>, ollama:<m>, compatible:<m>", modelIdArg, DEMO_MODEL_ID)
     .option("--trials <n>", "maximum number of trials (1–50)", rangedInt(1, 50), 5)
-    .option("--memory-window <n>", `memory window Ω: reflections the Actor sees, 1–${MAX_MEMORY_WINDOW} (default 3; code: 1, as in the paper)`, rangedInt(1, MAX_MEMORY_WINDOW))
-    .option("--max-steps <n>", "Actor steps per trial before it is halted (1–100; default per family: qa 6, household 30; code: always 2, tests then implementation)", positiveInt)
+    .option("--memory-window <n>", `memory window Ω: reflections the Actor sees, 1–${MAX_MEMORY_WINDOW} (default 3${memoryWindowDefaultsHelp() ? `; ${memoryWindowDefaultsHelp()}` : ""})`, rangedInt(1, MAX_MEMORY_WINDOW))
+    .option("--max-steps <n>", `Actor steps per trial before it is halted (1–100; default per family: ${stepDefaultsHelp()})`, positiveInt)
     .addOption(new Option("--break-after <points...>", "pause at these points (repeatable)").choices(["reflection", "observation", "evaluation"]))
     .addOption(new Option("--break-before <roles...>", "pause before every model call of these roles").choices(["actor", "reflector"]))
     .option("--template <role=version...>", "a template library version per role (repeatable): actor=<ref> or reflector=<ref>, ref a version id (tv-…), <template>@<label>, <template>@v<n> or a template id (its newest); see `templates list`")

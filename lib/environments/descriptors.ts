@@ -18,6 +18,10 @@ export type { StressRunScript, SyntheticStep } from "./stress-run-script";
 export const FAMILY_DESCRIPTORS: readonly FamilyDescriptor[] = [qaDescriptor, householdDescriptor, codeDescriptor, openDescriptor].sort((a, b) => a.order - b.order);
 
 const byId = new Map<string, FamilyDescriptor>(FAMILY_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor]));
+if (byId.size !== FAMILY_DESCRIPTORS.length) throw new Error("A task family's descriptor is listed twice in FAMILY_DESCRIPTORS.");
+if (new Set(FAMILY_DESCRIPTORS.map((descriptor) => descriptor.order)).size !== FAMILY_DESCRIPTORS.length) {
+  throw new Error("Two task families' descriptors have the same order; each needs its own position (FamilyDescriptor.order).");
+}
 
 /**
  * Adds a family's descriptor to this registry (the server registry's `registerFamily` calls it; a

@@ -14,7 +14,7 @@ import { qaDemoKeyFacts } from "./qa/builtin-key-facts";
 import { builtinHouseholdTasks, householdEnvironment, importHouseholdTaskSet } from "./household";
 import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
 import { builtinOpenTasks, loadOpenTasks, openEnvironment } from "./open";
-import { familyDescriptor, registerFamilyDescriptor, type FamilyDescriptor } from "./descriptors";
+import { familyDescriptor, familyIds, registerFamilyDescriptor, type FamilyDescriptor } from "./descriptors";
 
 /**
  * A task family with its built-in tasks and its importer for standard dataset files: the family's
@@ -79,50 +79,65 @@ const sandboxFromRoot: CodeSandbox = {
   },
 };
 
-const entries = new Map<string, EnvironmentEntry>([
+/** The built-in families' server parts, by id (their descriptors are in ./descriptors.ts). */
+const BUILT_IN_PARTS: ReadonlyArray<readonly [string, FamilyServerParts]> = [
   [
     "qa",
-    entryOf("qa", {
+    {
       family: qaEnvironment as EnvironmentFamily<unknown>,
       builtinTasks: builtinQaTasks,
       importTaskSet: (content) => loadHotpotQa(content),
       demoKeyFacts: qaDemoKeyFacts,
       demoScriptBook: qaDemoScriptBook,
-    }),
+    },
   ],
   [
     "code",
-    entryOf("code", {
+    {
       // Model-written code runs only in the sandbox the composition root provides (lib/sandbox's shared pool).
       family: createCodeEnvironment({ sandbox: sandboxFromRoot }) as EnvironmentFamily<unknown>,
       builtinTasks: builtinCodeTasks as ReadonlyArray<Record<string, unknown>>,
       importTaskSet: (content) => loadCodeTasks(content) as { tasks: Array<Record<string, unknown>>; problems: string[] },
       demoKeyFacts: (taskId) => builtinCodeKeyFacts[taskId] ?? null,
       demoScriptBook: codeDemoScriptBook,
-    }),
+    },
   ],
   [
     "household",
-    entryOf("household", {
+    {
       family: householdEnvironment as EnvironmentFamily<unknown>,
       builtinTasks: builtinHouseholdTasks,
       importTaskSet: (content) => importHouseholdTaskSet(content),
       demoKeyFacts: (taskId) => builtinHouseholdKeyFacts[taskId] ?? null,
       demoScriptBook: householdDemoScriptBook,
-    }),
+    },
   ],
   [
     "open",
-    entryOf("open", {
+    {
       family: openEnvironment as EnvironmentFamily<unknown>,
       builtinTasks: builtinOpenTasks,
       importTaskSet: (content) => loadOpenTasks(content),
       // Open tasks' demo lessons are keywords in ./open/builtin-demo-scripts.ts, not key facts.
       demoKeyFacts: () => null,
       demoScriptBook: openDemoScriptBook,
-    }),
+    },
   ],
-]);
+];
+
+const entries = new Map<string, EnvironmentEntry>();
+
+/**
+ * Adds `id`'s entry.
+ * @throws Error when `id` has an entry already, or when `parts.family.id` is not `id`.
+ */
+function addEntry(id: string, parts: FamilyServerParts): void {
+  if (entries.has(id)) throw new Error(`Task family "${id}" is already registered.`);
+  if (parts.family.id !== id) throw new Error(`Task family "${id}": its EnvironmentFamily says id "${parts.family.id}".`);
+  entries.set(id, entryOf(id, parts));
+}
+
+for (const [id, parts] of BUILT_IN_PARTS) addEntry(id, parts);
 
 /**
  * Registers a family defined outside this file: its descriptor goes to the client registry and
@@ -133,8 +148,9 @@ const entries = new Map<string, EnvironmentEntry>([
  */
 export function registerFamily(descriptor: FamilyDescriptor, parts: FamilyServerParts): void {
   if (parts.family.id !== descriptor.id) throw new Error(`Task family "${descriptor.id}": its EnvironmentFamily says id "${parts.family.id}".`);
+  if (entries.has(descriptor.id)) throw new Error(`Task family "${descriptor.id}" is already registered.`);
   registerFamilyDescriptor(descriptor);
-  entries.set(descriptor.id, entryOf(descriptor.id, parts));
+  addEntry(descriptor.id, parts);
 }
 
 /**
@@ -154,7 +170,7 @@ export function demoScriptBooks(): DemoScriptBook[] {
   return [...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []));
 }
 
-/** Ids of the families that are available. */
+/** Ids of the families that are available, in family order (the descriptors' `order`). */
 export function availableEnvironments(): EnvironmentId[] {
-  return [...entries.keys()];
+  return familyIds().filter((id) => entries.has(id));
 }

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import { familyIds } from "@/lib/environments/descriptors";
 import { environmentsResponseSchema } from "@/lib/domain/api";
 
 // The routes share one process-wide context; point it at a private database before importing them.
@@ -141,11 +142,17 @@ describe("HTTP routes", () => {
     expect(models).not.toContain("SECRET");
     // The response parses with the schema the client uses.
     const environments = environmentsResponseSchema.parse(await (await routes.environments.GET()).json());
-    expect(environments.environments.map((e) => e.id)).toEqual(["qa", "code", "household", "open"]);
+    // In family order (the descriptors' order), the same order as every other list of families.
+    expect(environments.environments.map((e) => e.id)).toEqual(familyIds());
+    expect(familyIds()).toEqual(expect.arrayContaining(["qa", "household", "code", "open"]));
     // Only the open family's Evaluator is a model (the forms show its model picker).
     expect(environments.environments.filter((e) => e.evaluatorUsesModel).map((e) => e.id)).toEqual(["open"]);
     const code = environments.environments.find((e) => e.id === "code");
-    expect(code).toMatchObject({ fixedStepsPerTrial: 4, defaultMemoryWindow: 1, supportedStrategies: ["none", "reflexion"] });
+    expect(code).toMatchObject({ fixedStepsPerTrial: 4, defaultMemoryWindow: 1 });
+    // Code renders no last attempt and lists no CoT Actor: ReAct only and Reflexion, never those.
+    expect(code?.supportedStrategies).toEqual(expect.arrayContaining(["none", "reflexion"]));
+    expect(code?.supportedStrategies).not.toEqual(expect.arrayContaining(["last-attempt"]));
+    expect(code?.supportedStrategies).not.toEqual(expect.arrayContaining(["cot"]));
     // The placeholders the engine fills, for the Steer tab's unknown-placeholder warning.
     expect(code?.templateVariables.actor).toEqual(expect.arrayContaining(["signature", "previous_attempt", "memory", "scratchpad"]));
     expect(code?.templateVariables.reflector).toEqual(expect.arrayContaining(["signature", "scratchpad", "feedback"]));

@@ -1,5 +1,6 @@
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
+import { METHOD_IDS } from "@/lib/methods/registry";
 
 /**
  * The guard of DESIGN.md §8 "A rule lives in one place": outside the method folders
@@ -47,5 +48,14 @@ describe("the strategy-rule guard (eslint.config.mjs)", () => {
 
   it.each(["lib/methods/reflexion/sample.ts", "lib/environments/qa/sample.ts"])("leaves %s, a method or family folder, alone", async (filePath) => {
     expect(await guardMessages(filePath)).toEqual([]);
+  });
+});
+
+describe("the strategy-rule guard follows the registry", () => {
+  it("flags a comparison with every registered method's id (the guard reads lib/methods' folders)", async () => {
+    const sample = METHOD_IDS.map((id, index) => `export const is${index} = (strategy: string) => strategy === ${JSON.stringify(id)};`).join("\n");
+    const [result] = await eslint.lintText(`${sample}\n`, { filePath: "lib/graph/sample.ts" });
+    const lines = (result?.messages ?? []).filter((message) => message.message.includes("read the method's descriptor")).map((message) => message.line);
+    expect(lines).toEqual(METHOD_IDS.map((_, index) => index + 1));
   });
 });

@@ -28,7 +28,9 @@ describe("the method registry", () => {
 
   it("is the strategy schema's list, in registry order, one folder per id", () => {
     expect(strategySchema.options).toEqual(METHOD_IDS);
-    expect(METHOD_IDS).toEqual(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion", "cot", "cot-gold-context"]);
+    // Today's methods keep their order (pickers, `--strategy`); a method added later may go anywhere.
+    const today = ["none", "reflexion", "last-attempt", "last-attempt-and-reflexion", "cot", "cot-gold-context"];
+    expect(METHOD_IDS.filter((id) => today.includes(id))).toEqual(today);
     for (const id of METHOD_IDS) {
       expect(methodDescriptor(id).id).toBe(id);
       expect(readFileSync(resolve(root, `lib/methods/${id}/descriptor.ts`), "utf8")).toContain(`id: "${id}"`);

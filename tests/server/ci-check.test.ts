@@ -82,7 +82,7 @@ describe("runCheck: an unknown family", () => {
     );
     const attempt = runCheck(context, config, { baseDir: dir });
     await expect(attempt).rejects.toBeInstanceOf(CheckCouldNotRun);
-    await expect(attempt).rejects.toThrow(/taskSets\[0\]\.family: unknown task family "hotpot"; the registered ones are qa, code, household, open/);
+    await expect(attempt).rejects.toThrow(/taskSets\[0\]\.family: unknown task family "hotpot"; the registered ones are qa, household, code, open/);
     expect(await context.experiments.list(50, { withDerived: true })).toHaveLength(0);
   });
 });

@@ -17,6 +17,8 @@ describe("a family defined in a test folder", () => {
     const { tasks, problems } = environmentEntry("toy-arithmetic").importTaskSet('[{"id":"a","question":"1+1?","answer":"2"},{"id":"b"}]');
     expect(tasks.map((task) => task.id)).toEqual(["a"]);
     expect(problems).toHaveLength(1);
+    expect(() => environmentEntry("toy-arithmetic").importTaskSet("not json")).toThrow(/not JSON/);
+    expect(() => environmentEntry("toy-arithmetic").importTaskSet('{"id":"a"}')).toThrow(/not an array/);
   });
 
   it("cannot be registered twice", () => {

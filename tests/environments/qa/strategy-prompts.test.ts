@@ -68,7 +68,8 @@ describe("templates per strategy", () => {
       reflector: { id: "qa/cot-context-reflect", version: 1 },
     });
     expect(qaEnvironment.templatesFor?.("cot")).toEqual(qaTemplatesFor("cot"));
-    expect(supportedStrategiesOf(qaEnvironment)).toEqual(ALL);
+    // Every method shipped today runs on QA (a method added later may too).
+    expect(supportedStrategiesOf(qaEnvironment).filter((strategy) => ALL.includes(strategy))).toEqual(ALL);
   });
 
   it("have the documented placeholders, all of which the strategy's variables fill", () => {
