@@ -1,5 +1,6 @@
 import type { Element, ElementContent, Root } from "hast";
 import ReactMarkdown, { type Components } from "react-markdown";
+import remarkGfm from "remark-gfm";
 import { resolveGuideLink } from "@/lib/help/guide-links";
 import { headingSlug } from "@/lib/utils/heading-slug";
 
@@ -67,6 +68,14 @@ const components: Components = {
       {children}
     </pre>
   ),
+  // GitHub tables (remark-gfm): a wide table scrolls sideways inside its own focusable box.
+  table: ({ children }) => (
+    <div tabIndex={0} className="mt-3 overflow-x-auto">
+      <table className="w-full border-collapse text-left text-[13px]">{children}</table>
+    </div>
+  ),
+  th: ({ children }) => <th className="border border-slate-300 bg-slate-100 px-2 py-1 font-semibold text-slate-900">{children}</th>,
+  td: ({ children }) => <td className="border border-slate-200 px-2 py-1 align-top">{children}</td>,
   a: ({ href, children }) => {
     const link = resolveGuideLink(href ?? "");
     if (link.kind === "repo") {
@@ -95,13 +104,14 @@ const components: Components = {
 
 /**
  * A user guide's Markdown rendered for the help pages: headings carry GitHub's anchors, links to
- * other guides open their help page, links to other project files name the file. No raw HTML
+ * other guides open their help page, links to other project files name the file, GitHub tables
+ * render as tables (remark-gfm). No raw HTML
  * (react-markdown's default, `skipHtml`). A server component: rendered at build time.
  */
 export function GuideMarkdown({ markdown }: { markdown: string }) {
   return (
     <div className="text-sm leading-relaxed text-slate-700">
-      <ReactMarkdown components={components} rehypePlugins={[rehypeHeadingIds]} skipHtml>
+      <ReactMarkdown components={components} remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeHeadingIds]} skipHtml>
         {markdown}
       </ReactMarkdown>
     </div>

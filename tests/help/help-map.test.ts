@@ -83,6 +83,16 @@ describe("a rendered guide", () => {
     for (const [, href] of html.matchAll(/<a href="([^"]*)"/g)) expect(href).toMatch(/^(#|\/help\/|https?:|mailto:)/);
   });
 
+  it("renders GitHub tables as tables, never as rows of pipes", () => {
+    const html = renderToStaticMarkup(createElement(GuideMarkdown, { markdown: "| Field | Meaning |\n| --- | --- |\n| `order` | position |\n" }));
+    expect(html).toContain("<table");
+    expect(html).toMatch(/<th[^>]*>Field<\/th>/);
+    expect(html).toMatch(/<td[^>]*><code[^>]*>order<\/code><\/td>/);
+    for (const guide of Object.keys(GUIDE_TITLES) as GuideName[]) {
+      expect(renderToStaticMarkup(createElement(GuideMarkdown, { markdown: readGuide(guide)! }))).not.toMatch(/\| ?--- ?\|/);
+    }
+  });
+
   it("does not read files that are not listed guides", () => {
     expect(readGuide("../architecture")).toBeNull();
     expect(readGuide("no-such-guide")).toBeNull();
