@@ -7,7 +7,7 @@
  * they need (lib/cli/check-commands.ts); every other command loads the server,
  * database and model layers, imported on demand below.
  */
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError } from "commander";
 import { ZodError } from "zod";
 import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import { isAppError } from "@/lib/domain/errors";
@@ -16,7 +16,6 @@ import { registerCheckCommands } from "@/lib/cli/check-commands";
 import { loadEnvFiles } from "@/lib/cli/env-files";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
 import { describeIssues } from "@/lib/domain/describe-issues";
-import { defaultFamilyId, familyIds } from "@/lib/environments/descriptors";
 
 /** Commands that need none of the server, database or model modules. */
 const LIGHT_COMMANDS = new Set(["verify-code", "conformance-household"]);
@@ -54,6 +53,7 @@ registerCheckCommands(program);
 
 if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   const { readDatasetFile } = await import("@/lib/cli/options");
+  const { familyOption, tasksHelp } = await import("@/lib/cli/family-help");
   const { availableEnvironments, environmentEntry } = await import("@/lib/environments/registry");
   const { BUILTIN_TASK_SET } = await import("@/lib/server/run-service");
   const { registerRunCommands } = await import("@/lib/cli/run-commands");
@@ -71,8 +71,8 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   program
     .command("tasks")
     .description("List the tasks of a task set, one per line: id, then the question.")
-    .addOption(new Option("--env <family>", `task family: ${familyIds().join(", ")}`).default(defaultFamilyId()))
-    .requiredOption("--tasks <file|builtin>", (await import("@/lib/cli/family-help")).tasksHelp())
+    .addOption(familyOption())
+    .requiredOption("--tasks <file|builtin>", tasksHelp())
     .action((options: { env: string; tasks: string }) => {
       const entry = environmentEntry(options.env);
       const { tasks, problems } =

@@ -9,7 +9,7 @@ import { armSchema, experimentSummaryLine, repeatsOf, type ArmInput, type Experi
 import { DEMO_VARIATION_NOTE } from "@/lib/domain/demo-variation";
 import { experimentStatusText } from "@/lib/domain/experiment-summary";
 import { environmentEntry } from "@/lib/environments/registry";
-import { stepDefaultsHelp } from "./family-help";
+import { familyOption, stepDefaultsHelp } from "./family-help";
 import { describePgError, isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
 import type { ServerContext } from "@/lib/server/app-context";
 import { cliContext } from "./context";
@@ -23,7 +23,6 @@ import { shortHash } from "@/lib/domain/dataset-pin";
 import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
 import { describeTests, registerCompareCommand, temperatureArg } from "./experiment-compare";
 import { DEMO_MODEL_ID, DEMO_MODEL_NOTE, isDemoModel } from "@/lib/domain/model-id";
-import { defaultFamilyId, familyIds } from "@/lib/environments/descriptors";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
   env: string;
@@ -170,7 +169,6 @@ async function throughOutages<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-
 /**
  * Says which runs stopped without ending (paused by a provider error or a person) and how to go
  * on; returns the exit code: 0 when every run ended, 1 otherwise (as `run` does for a provider failure).
@@ -232,7 +230,7 @@ export function registerExperimentCommands(program: Command): void {
   experiment
     .command("run")
     .description("Define an experiment (tasks × arms), execute its runs and print the results: here, or in shared mode (REFLEXION_DATABASE_URL) by the `cli worker` processes while this command follows (--here: drive them in this process).")
-    .addOption(new Option("--env <family>", `task family: ${familyIds().join(", ")}`).default(defaultFamilyId()))
+    .addOption(familyOption())
     .requiredOption("--tasks <file|builtin>", 'a dataset file or "builtin"')
     .option("--task-ids <ids>", "comma-separated task ids (default: every task of the set)")
     .option("--arms <strategies>", "comma-separated strategies, each an arm labelled by its name (default none,reflexion)")

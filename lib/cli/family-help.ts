@@ -1,3 +1,5 @@
+import { Option } from "commander";
+import { defaultFamilyId, familyIds } from "@/lib/environments/descriptors";
 import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 
 /**
@@ -26,4 +28,9 @@ export function memoryWindowDefaultsHelp(): string {
 /** What `--tasks` takes: "builtin", or a dataset file in one of the family's formats (each descriptor's `importFormats`). */
 export function tasksHelp(): string {
   return `"builtin", or a dataset file in the family's format (${availableEnvironments().map((id) => `${id}: ${environmentEntry(id).importFormats}`).join("; ")})`;
+}
+
+/** The `--env <family>` option of every command that takes a family: the registered ones, the first in family order by default. */
+export function familyOption(): Option {
+  return new Option("--env <family>", `task family: ${familyIds().join(", ")}`).default(defaultFamilyId());
 }

@@ -15,8 +15,7 @@ import { templateChoiceOf } from "./template-commands";
 import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
 import { missingStoreNote } from "@/lib/engine/warm-start";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
-import { defaultFamilyId, familyIds } from "@/lib/environments/descriptors";
-import { memoryWindowDefaultsHelp, stepDefaultsHelp, tasksHelp } from "./family-help";
+import { familyOption, memoryWindowDefaultsHelp, stepDefaultsHelp, tasksHelp } from "./family-help";
 
 /** Drives the branch in this process (when no other worker holds it) and follows it to its end or pause; resolves with the exit code. */
 function driveAndFollow(context: ServerContext, runId: RunId, branchId: BranchId, json: boolean | undefined): Promise<number> {
@@ -61,7 +60,7 @@ export function registerRunCommands(program: Command): void {
   program
     .command("run")
     .description("Start a run and follow it until it ends or pauses (with --detach: enqueue it for a worker and print its id).")
-    .addOption(new Option("--env <family>", `task family: ${familyIds().join(", ")}`).default(defaultFamilyId()))
+    .addOption(familyOption())
     .requiredOption("--tasks <file|builtin>", tasksHelp())
     .requiredOption("--task-id <id>", "the task to run (see the tasks command)")
     .addOption(new Option("--strategy <strategy>", "memory strategy").choices(strategySchema.options).default("reflexion"))
