@@ -4,6 +4,31 @@ import type { PairedComparison } from "./experiment-tests";
 import { BOOTSTRAP_SEED, clusteredBootstrap } from "./stats/bootstrap";
 import { pValueText } from "./stats/p-value";
 import { shortHash } from "./dataset-pin";
+import { DEMO_MODEL_NOTE, isDemoModel } from "./model-id";
+
+/** What the tables must say about the family's metric (from its descriptor: lib/domain may not read the registry). */
+export interface MetricHonesty {
+  /** The metric's name, e.g. "EM", "pass@1". */
+  name: string;
+  /** The metric reads the gold answer (HotpotQA's exact match): an oracle signal, said so under the table. */
+  oracle: boolean;
+}
+
+/**
+ * The caveats a reader of the tables must see (the UI's honesty rules): an arm run on the offline
+ * demo model is a scripted stand-in, and a metric that reads the gold answer is an oracle signal.
+ */
+export function honestyNotes(summary: ExperimentSummary, metric: MetricHonesty): string[] {
+  const notes: string[] = [];
+  const demoArms = (summary.arms ?? []).filter((arm) => isDemoModel(arm.modelId)).map((arm) => arm.label);
+  if (demoArms.length > 0) {
+    notes.push(`Model demo (arms ${demoArms.join(", ")}) is the offline demo model, ${DEMO_MODEL_NOTE}: its figures show how the method and tools behave, not how a language model performs.`);
+  }
+  if (metric.oracle) {
+    notes.push(`${metric.name} compares the answer with the gold answer: an oracle signal the agent would not have in deployment (Reflexion paper, section 4.2), not the agent's own self-evaluation.`);
+  }
+  return notes;
+}
 
 /**
  * Tables of an experiment for a paper: one row per arm with trial 1, the last trial and their
@@ -101,8 +126,11 @@ function datasetLine(summary: ExperimentSummary): string {
   return `Task set: ${summary.experiment.taskSetName} (${definition.environment}, ${definition.taskIds.length} tasks${pin}); ${repeatsOf(definition)} repetition(s) per task and arm.`;
 }
 
-/** Markdown: a heading, the dataset line, the arm table, the interval note and the paired-tests table. */
-export function markdownTables(summary: ExperimentSummary): string {
+/**
+ * Markdown: a heading, the dataset line, the arm table, the interval note, the honesty notes
+ * ({@link honestyNotes}) and the paired-tests table.
+ */
+export function markdownTables(summary: ExperimentSummary, metric: MetricHonesty): string {
   const rows = experimentTableRows(summary);
   const esc = (text: string) => text.replace(/\|/g, "\\|");
   const lines = [
@@ -115,6 +143,7 @@ export function markdownTables(summary: ExperimentSummary): string {
     ...rows.map((row) => `| ${esc(row.arm)} | ${row.strategy} | ${esc(row.model)} | ${rate(row.first)} | ${rate(row.last)} (trial ${row.lastTrial}) | ${rate(row.delta)} | ${usd(row.costPerSolvedUsd)} |`),
     "",
     intervalNote(summary),
+    ...honestyNotes(summary, metric).flatMap((note) => ["", note]),
   ];
   const tests = summary.tests ?? [];
   if (tests.length > 0) {
@@ -139,7 +168,7 @@ export function latexEscape(text: string): string {
  * A complete LaTeX document (article, booktabs) holding the arm table and the paired-tests table as
  * `table` floats, ready to compile with pdflatex or to copy into a paper. Only ASCII is written.
  */
-export function latexTables(summary: ExperimentSummary): string {
+export function latexTables(summary: ExperimentSummary, metric: MetricHonesty): string {
   const rows = experimentTableRows(summary);
   const rateTex = (cell: RateCell) => `${one(cell.percent)} [${one(cell.ci[0])}, ${one(cell.ci[1])}]`;
   const usdTex = (value: number | null) => (value === null ? "--" : `\\$${value < 0.01 && value > 0 ? value.toPrecision(2) : value.toFixed(4)}`);
@@ -152,7 +181,7 @@ export function latexTables(summary: ExperimentSummary): string {
     "\\begin{document}",
     "\\begin{table}[ht]",
     "\\centering\\small",
-    `\\caption{${ascii(summary.experiment.definition.name)}. ${ascii(datasetLine(summary))} ${ascii(intervalNote(summary))}}`,
+    `\\caption{${ascii(summary.experiment.definition.name)}. ${ascii(datasetLine(summary))} ${ascii(intervalNote(summary))}${honestyNotes(summary, metric).map((note) => ` ${ascii(note)}`).join("")}}`,
     "\\begin{tabular}{llllllr}",
     "\\toprule",
     "Arm & Strategy & Model & Trial 1 (\\%) & Last trial (\\%) & $\\Delta$ (pts) & Cost per solved \\\\",

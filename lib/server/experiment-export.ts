@@ -82,12 +82,14 @@ export class ExperimentExport {
 
   /** The arm table and the paired tests as Markdown (lib/domain/experiment-tables.ts). */
   async markdown(id: string): Promise<string> {
-    return markdownTables(await this.experiments.summary(id));
+    const summary = await this.experiments.summary(id);
+    return markdownTables(summary, familyDescriptor(summary.experiment.definition.environment).metric);
   }
 
   /** The same tables as a LaTeX document (article + booktabs). */
   async latex(id: string): Promise<string> {
-    return latexTables(await this.experiments.summary(id));
+    const summary = await this.experiments.summary(id);
+    return latexTables(summary, familyDescriptor(summary.experiment.definition.environment).metric);
   }
 
   /** A figure as SVG: the curves with 95 % bands (default) or the cost-effectiveness plot (lib/graph/experiment-figures.ts). */
