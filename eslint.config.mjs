@@ -69,7 +69,7 @@ const config = [
   },
   {
     files: ["lib/engine/**"],
-    rules: restrict(["@/lib/llm/*", "@/lib/db/*", "@/lib/server/*", "@/lib/environments/*", "@/lib/query/*", "@/lib/store/*", "@/components/*", "react", "next", "next/*", "better-sqlite3", "drizzle-orm", "drizzle-orm/*"], "lib/engine is plain TS: it talks to ports, not to adapters, React, Next or the DB (DESIGN.md §2)."),
+    rules: restrict(["@/lib/llm/*", "@/lib/db/*", "@/lib/server/*", "@/lib/environments/*", "@/lib/query/*", "@/lib/store/*", "@/components/*", "react", "next", "next/*", "node:sqlite", "better-sqlite3", "drizzle-orm", "drizzle-orm/*"], "lib/engine is plain TS: it talks to ports, not to adapters, React, Next or the DB (DESIGN.md §2)."),
   },
   {
     files: ["lib/environments/**"],

@@ -3,10 +3,9 @@ import { securityHeaders } from "./lib/security/content-security-policy.js";
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
-  // better-sqlite3 is a native addon: keep it out of the server bundle (Next already lists it; explicit here).
   // esbuild (TypeScript → JavaScript for the code sandbox) ships a native binary: keep it external too.
   // gpt-tokenizer (prompt token counts) is large: one copy in node_modules instead of one per server route bundle.
-  serverExternalPackages: ["better-sqlite3", "esbuild", "gpt-tokenizer"],
+  serverExternalPackages: ["esbuild", "gpt-tokenizer"],
   poweredByHeader: false,
   // The build type-checks the app only (tsconfig.build.json): a type error in a test must not stop `npm run playground`.
   typescript: { tsconfigPath: "tsconfig.build.json" },

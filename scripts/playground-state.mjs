@@ -1,8 +1,7 @@
 // Decides whether `npm run playground` (scripts/setup.sh) must reinstall the npm packages or
 // rebuild the app. Plain Node, no dependencies: it runs before node_modules exists.
 //
-//   node scripts/playground-state.mjs install              exit 0: node_modules is current; 1: run `npm ci`;
-//                                                          3: only better-sqlite3 must be rebuilt for the project's Node (`npm rebuild better-sqlite3`)
+//   node scripts/playground-state.mjs install              exit 0: node_modules is current; 1: run `npm ci`
 //   node scripts/playground-state.mjs fingerprint          prints the build inputs' fingerprint (or "none")
 //   node scripts/playground-state.mjs build <fingerprint>  exit 0: .next is a build of exactly these inputs; 1: rebuild
 //   node scripts/playground-state.mjs forget-build         removes the build stamp (before `next build`)
@@ -13,7 +12,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -51,8 +49,7 @@ function sameRecord(a, b) {
  * - every installed entry's folder still holds that version (`installedVersionOf`, read from its
  *   package.json). npm's record alone is not enough: it cannot know about `rm -rf node_modules/x`,
  *   and `npm install --package-lock-only` (npm 11) rewrites it to the new lockfile without
- *   installing anything;
- * - the native addon loads (`addonError` null; a different Node ABI needs a rebuild).
+ *   installing anything.
  * Contents are compared, not mtimes or a hash of the lockfile, so a plain `npm ci` or
  * `npm install` done by hand counts, and touching or reformatting the lockfile without changing
  * what it pins does not trigger a reinstall.
@@ -63,10 +60,9 @@ function sameRecord(a, b) {
  * @param {any} facts.packageJson parsed package.json
  * @param {(key: string) => string | null} [facts.installedVersionOf] the `version` in the package.json of a
  *   `packages` key's folder, null when the folder or its package.json is missing; default: trust npm's record
- * @param {string | null} [facts.addonError] why the native addon does not load, null when it does
  * @returns {{ needed: boolean, reason: string }}
  */
-export function installDecision({ lockfile, hiddenLockfile, packageJson, installedVersionOf, addonError = null }) {
+export function installDecision({ lockfile, hiddenLockfile, packageJson, installedVersionOf }) {
   const want = lockfile?.packages;
   if (!want || typeof want !== "object") return needed("package-lock.json has no `packages` (lockfile v2+ expected)");
   const root = want[""] ?? {};
@@ -95,7 +91,6 @@ export function installDecision({ lockfile, hiddenLockfile, packageJson, install
     if (key === "" || key in have || entry.optional || entry.devOptional) continue;
     return needed(`${packageName(key)} ${entry.version ?? ""} is locked but not installed`.replace(/ +$/, ""));
   }
-  if (addonError) return needed(`better-sqlite3 does not load (${addonError})`);
   return current("node_modules matches package-lock.json (npm's record of its last install)");
 }
 
@@ -170,55 +165,6 @@ function readText(file) {
   }
 }
 
-/**
- * The Node the npm scripts run on (decision 0028): the `node` package's binary, linked at
- * node_modules/.bin/node (npm puts that folder first on PATH for every script), or null before it is
- * installed.
- */
-export function projectNodePath(dir = root) {
-  const bin = path.join(dir, "node_modules", ".bin", "node");
-  return fs.existsSync(bin) ? bin : null;
-}
-
-/**
- * Why better-sqlite3 cannot open a database with the Node that runs the scripts, or null when it
- * can. When that Node is not the one running this file (setup.sh started by the system Node),
- * the check runs in a child process of the project's Node, since an addon loads only into the Node
- * it was built for.
- */
-function addonError() {
-  const projectNode = projectNodePath();
-  if (projectNode && fs.realpathSync(projectNode) !== fs.realpathSync(process.execPath)) {
-    try {
-      execFileSync(projectNode, ["-e", "const D = require('better-sqlite3'); new D(':memory:').close()"], { cwd: root, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-      return null;
-    } catch (error) {
-      const stderr = String(error?.stderr ?? error?.message ?? error);
-      if (stderr.includes("Cannot find module 'better-sqlite3'")) return null;
-      return stderr.split("\n").find((line) => /Error|error/.test(line))?.trim() ?? "it does not load in the project's Node";
-    }
-  }
-  return addonErrorHere();
-}
-
-/** Why better-sqlite3 cannot open a database with this Node, or null when it can (or is not installed: npm's record decides then). */
-function addonErrorHere() {
-  const require = createRequire(path.join(root, "package.json"));
-  let Database;
-  try {
-    Database = require("better-sqlite3");
-  } catch (error) {
-    if (error?.code === "MODULE_NOT_FOUND" && String(error.message).includes("'better-sqlite3'")) return null;
-    return String(error?.message ?? error).split("\n")[0];
-  }
-  try {
-    new Database(":memory:").close();
-    return null;
-  } catch (error) {
-    return String(error?.message ?? error).split("\n")[0];
-  }
-}
-
 function installFacts() {
   return {
     lockfile: readJson(path.join(root, "package-lock.json")),
@@ -229,7 +175,6 @@ function installFacts() {
       if (manifest) return typeof manifest.version === "string" ? manifest.version : "";
       return fs.existsSync(path.join(root, key)) ? "" : null;
     },
-    addonError: addonError(),
   };
 }
 
@@ -262,11 +207,8 @@ function main(argv) {
   const [command, argument] = argv;
   switch (command) {
     case "install": {
-      const facts = installFacts();
-      const decision = installDecision(facts);
+      const decision = installDecision(installFacts());
       console.log(decision.reason);
-      // Everything else matches the lockfile: rebuilding the addon for the project's Node is enough.
-      if (decision.needed && facts.addonError && !installDecision({ ...facts, addonError: null }).needed) return 3;
       return decision.needed ? 1 : 0;
     }
     case "fingerprint":

@@ -42,23 +42,24 @@ if [[ $with_browser -eq 1 ]] && ! compgen -G "/usr/lib/postgresql/*/bin/initdb" 
   fi
 fi
 
+# Each phase prints how long it took, and the end the total, so a slow first start says where it went.
+started=$SECONDS
+phase_start=$SECONDS
+phase_done() { echo "    ($1 took $((SECONDS - phase_start)) s)"; phase_start=$SECONDS; }
+
 # npm packages. "Current" is read from npm's own record of its last install
 # (node_modules/.package-lock.json, written by every `npm ci` and `npm install`), compared entry by
 # entry with package-lock.json — so an install done by hand counts, and only a real change of what the
-# lockfile pins (or a missing package, or a native addon built for another Node) reinstalls.
+# lockfile pins (or a missing package) reinstalls. Nothing compiles: the embedded database is Node's
+# own node:sqlite (decision 0035), and the other native parts ship prebuilt for this platform.
 installed=0
-state=0
-reason="$(node scripts/playground-state.mjs install)" || state=$?
-if [[ $state -eq 0 ]]; then
+if reason="$(node scripts/playground-state.mjs install)"; then
   echo "==> npm packages are current: $reason"
-elif [[ $state -eq 3 ]] && echo "==> npm rebuild better-sqlite3: $reason (for the project's Node $(node -v); about 2 minutes)" &&
-  npm rebuild better-sqlite3 --loglevel=error && node scripts/playground-state.mjs install >/dev/null; then
-  # Only the native addon was built for another Node (e.g. node_modules installed before decision 0028).
-  installed=1
 else
-  echo "==> npm ci: $reason (about 2 minutes: better-sqlite3 compiles from source)"
+  echo "==> npm ci: $reason (about 40 s with a warm npm cache)"
   npm ci --no-audit --no-fund --loglevel=error
   installed=1
+  phase_done "npm ci"
 fi
 rm -f node_modules/.package-lock.sha256 # the stamp earlier versions of this script wrote; no longer read
 
@@ -66,6 +67,7 @@ rm -f node_modules/.package-lock.sha256 # the stamp earlier versions of this scr
 # Python request is served in under a second. A current, SHA-256-verified snapshot is only checked;
 # this step never fails the setup (the first use makes the snapshot instead).
 echo "==> $(node_modules/.bin/tsx lib/sandbox/prepare-snapshot.ts 2>&1 | tail -1 || echo 'Python sandbox snapshot skipped')"
+phase_start=$SECONDS
 
 # Production build. Its inputs (every file git tracks or would track, except docs; the lockfile; the
 # Node version and NEXT_PUBLIC_* variables) are fingerprinted *before* building and stamped next to
@@ -76,10 +78,13 @@ if [[ $build -eq 1 ]]; then
     reason="the npm packages were reinstalled"
   elif reason="$(node scripts/playground-state.mjs build "$fingerprint")"; then
     echo "==> next build skipped: $reason"
+    echo "==> ready to serve after $((SECONDS - started)) s of setup"
     exit 0
   fi
   echo "==> next build: $reason"
   node scripts/playground-state.mjs forget-build
   NEXT_TELEMETRY_DISABLED=1 node_modules/.bin/next build
   node scripts/playground-state.mjs record-build "$fingerprint"
+  phase_done "next build"
+  echo "==> ready to serve after $((SECONDS - started)) s of setup"
 fi

@@ -1,30 +1,24 @@
-import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
 import type { MemoryStoreRepository } from "./memory-store-entries";
 import { MIGRATIONS_FOLDER } from "./sqlite-store";
 import * as schema from "./schema";
+import { openSqliteConnection, drizzleOver, type SqliteConnection } from "./sqlite-connection";
 
 type Db = BetterSQLite3Database<typeof schema>;
 type EntryRow = typeof schema.memoryEntries.$inferSelect;
 
 /** The SQLite {@link MemoryStoreRepository}: `memory_stores` + `memory_entries` of the app's database (own connection, migrations on open). */
 export class SqliteMemoryStoreRepository implements MemoryStoreRepository {
-  private readonly client: Database.Database;
+  private readonly client: SqliteConnection;
   private readonly db: Db;
 
   /** Opens (creating if needed) the database at `file`; `:memory:` gives a private database (tests). */
   constructor(file: string, options: { migrationsFolder?: string } = {}) {
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(/* turbopackIgnore: true */ file)), { recursive: true });
-    this.client = new Database(file);
-    this.client.pragma("journal_mode = WAL");
-    this.client.pragma("busy_timeout = 5000");
-    this.client.pragma("foreign_keys = ON");
-    this.db = drizzle({ client: this.client, schema });
+    this.client = openSqliteConnection(file, { foreignKeys: true });
+    this.db = drizzleOver(this.client, schema);
     migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
   }
 

@@ -1,14 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { and, eq, isNull, lte, or } from "drizzle-orm";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { AppError } from "@/lib/domain/errors";
 import { optimisationRecordSchema, type OptimisationRecord } from "@/lib/domain/optimiser/types";
 import { compareOptimisations, type OptimisationLeaseClaim, type OptimisationStore } from "./optimisation-store";
 import { MIGRATIONS_FOLDER } from "./sqlite-store";
 import * as schema from "./schema";
+import { openSqliteConnection, drizzleOver, type SqliteConnection } from "./sqlite-connection";
 
 type Db = BetterSQLite3Database<typeof schema>;
 
@@ -17,16 +15,13 @@ type Db = BetterSQLite3Database<typeof schema>;
  * own connection, WAL mode like the other stores; migrations applied on open).
  */
 export class SqliteOptimisationStore implements OptimisationStore {
-  private readonly client: Database.Database;
+  private readonly client: SqliteConnection;
   private readonly db: Db;
 
   /** Opens (creating if needed) the database at `file`; `:memory:` gives a private database (tests). */
   constructor(file: string, options: { migrationsFolder?: string } = {}) {
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(/* turbopackIgnore: true */ file)), { recursive: true });
-    this.client = new Database(file);
-    this.client.pragma("journal_mode = WAL");
-    this.client.pragma("busy_timeout = 5000");
-    this.db = drizzle({ client: this.client, schema });
+    this.client = openSqliteConnection(file);
+    this.db = drizzleOver(this.client, schema);
     migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
   }
 

@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { z } from "zod";
@@ -7,6 +6,7 @@ import type { RunEvent } from "@/lib/domain/events";
 import type { CachedResponse } from "@/lib/engine/ports";
 import type { BundleImportInput, BundleImportResult, BundleRecord, BundleStore } from "./bundle-store";
 import * as schema from "./schema";
+import { type SqliteConnection } from "./sqlite-connection";
 
 type Db = BetterSQLite3Database<typeof schema>;
 
@@ -46,7 +46,7 @@ function pathOf(run: BundleImportInput["runs"][number], branchId: string): RunEv
 export class SqliteBundleStore implements BundleStore {
   constructor(
     private readonly db: Db,
-    private readonly client: Database.Database,
+    private readonly client: SqliteConnection,
   ) {}
 
   async importBundle(input: BundleImportInput): Promise<BundleImportResult> {

@@ -1,10 +1,8 @@
 // Over 400 lines on purpose: the SQLite RunStore is one transaction boundary (append + branch summary + import of a whole log), kept in one file so every write path shares the same statements and checks.
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { z } from "zod";
 import { runConfigSchema, environmentIdSchema } from "@/lib/domain/config";
@@ -23,6 +21,7 @@ import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, Runna
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import { materializeEvent } from "./validate-event";
+import { openSqliteConnection, drizzleOver, type SqliteConnection } from "./sqlite-connection";
 
 /** Folder of the drizzle-kit migrations (committed; `npm run db:generate` writes them). */
 export const MIGRATIONS_FOLDER = path.join(/* turbopackIgnore: true */ process.cwd(), "lib/db/migrations");
@@ -36,7 +35,7 @@ type Db = BetterSQLite3Database<typeof schema>;
  * See docs/decisions/0002-embedded-database.md.
  */
 export class SqliteRunStore implements RunStore {
-  private readonly client: Database.Database;
+  private readonly client: SqliteConnection;
   private readonly db: Db;
   readonly experiments: SqliteExperimentStore;
   /** Imported run bundles. */
@@ -47,12 +46,8 @@ export class SqliteRunStore implements RunStore {
    * `:memory:` gives a private in-memory database (tests).
    */
   constructor(file: string, options: { migrationsFolder?: string } = {}) {
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(/* turbopackIgnore: true */ file)), { recursive: true });
-    this.client = new Database(file);
-    this.client.pragma("journal_mode = WAL");
-    this.client.pragma("busy_timeout = 5000");
-    this.client.pragma("foreign_keys = ON");
-    this.db = drizzle({ client: this.client, schema });
+    this.client = openSqliteConnection(file, { foreignKeys: true });
+    this.db = drizzleOver(this.client, schema);
     this.experiments = new SqliteExperimentStore(this.db);
     this.bundles = new SqliteBundleStore(this.db, this.client);
     migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });

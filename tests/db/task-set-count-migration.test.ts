@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_FOLDER, SqliteRunStore } from "@/lib/db/sqlite-store";
 
@@ -21,7 +21,7 @@ describe("the task_count migration (SQLite)", () => {
     fs.writeFileSync(journalPath, JSON.stringify(journal));
     const file = path.join(dir, "old.sqlite");
     await new SqliteRunStore(file, { migrationsFolder: older }).close();
-    const raw = new Database(file);
+    const raw = new DatabaseSync(file);
     raw.prepare("INSERT INTO task_sets (id, name, environment, created_at, tasks, problems, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?)").run("old", "old.json", "qa", "2026-01-01T00:00:00.000Z", JSON.stringify([{ id: "a" }, { id: "b" }, { id: "c" }]), "[]", null);
     raw.close();
 

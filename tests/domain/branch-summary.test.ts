@@ -11,6 +11,7 @@ import { MemoryRunStore } from "@/lib/db/memory-store";
 import { SqliteRunStore } from "@/lib/db/sqlite-store";
 import type { RunStore } from "@/lib/db/store";
 import { makeRunConfig } from "../helpers/run-config";
+import { DatabaseSync } from "node:sqlite";
 
 /** The summary the read model must equal: a projection of the full fold of the branch's path. */
 function expectedSummary(branchId: string, events: readonly RunEvent[]) {
@@ -198,8 +199,7 @@ describe("summary backfill", () => {
     await store.append(run.id, run.rootBranchId, [draft("trial-start", { trial: 1, memory: [], evicted: [] }), draft("run-pause", { reason: "user", detail: "p" })]);
     await store.close();
     // Simulate the older schema's state: no summary rows.
-    const Database = (await import("better-sqlite3")).default;
-    const raw = new Database(file);
+    const raw = new DatabaseSync(file);
     raw.prepare("DELETE FROM branch_summaries").run();
     raw.close();
     await expectBackfilled(file, run);
@@ -211,8 +211,7 @@ describe("summary backfill", () => {
     const run = await store.createRun({ config, title: "a" });
     await store.append(run.id, run.rootBranchId, [draft("trial-start", { trial: 1, memory: [], evicted: [] }), draft("run-pause", { reason: "user", detail: "p" })]);
     await store.close();
-    const Database = (await import("better-sqlite3")).default;
-    const raw = new Database(file);
+    const raw = new DatabaseSync(file);
     raw.prepare("UPDATE branch_summaries SET summary = json_set(json_remove(summary, '$.byRole'), '$.version', 1)").run();
     raw.close();
     await expectBackfilled(file, run);

@@ -25,13 +25,14 @@ describe("the project's Node runtime (decision 0028)", () => {
     expect(manifest.dependencies.node).toBe(nodePackage.version);
   });
 
-  it("better-sqlite3 is built for this Node and opens, writes and closes a database (and the process exits cleanly)", () => {
-    // In a child, so an abort at exit (a Statement finalised after teardown: nodejs/node#65446) would show as a failure.
-    const script = "const D = require('better-sqlite3'); const db = new D(':memory:'); db.exec('create table t (x)'); for (let i = 0; i < 200; i++) db.prepare('insert into t values (?)').run(i); console.log(db.prepare('select count(*) n from t').get().n); db.close();";
+  it("the embedded database is node:sqlite: it opens, writes and closes a database, the process exits cleanly, and no native SQLite addon is installed", () => {
+    // In a child, so an abort at exit (a statement finalised after teardown, as nodejs/node#65446 did to native addons) would show as a failure.
+    const script = "const { DatabaseSync } = require('node:sqlite'); const db = new DatabaseSync(':memory:'); db.exec('create table t (x)'); for (let i = 0; i < 200; i++) db.prepare('insert into t values (?)').run(i); console.log(db.prepare('select count(*) n from t').get().n); db.close();";
     const result = spawnSync(process.execPath, ["--expose-gc", "-e", `${script} global.gc();`], { cwd: root, encoding: "utf8" });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe("200");
+    expect(fs.existsSync(path.join(root, "node_modules/better-sqlite3"))).toBe(false);
   });
 
   it("npm scripts see the same Node (node_modules/.bin first on PATH)", () => {

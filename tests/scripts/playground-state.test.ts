@@ -121,12 +121,6 @@ describe("installDecision", () => {
     expect(installDecision({ lockfile: lock, hiddenLockfile: hiddenLockfileOf(lock), packageJson: edited }).reason).toMatch(/dependencies differ from package-lock\.json/);
   });
 
-  it("needs an install when the native addon does not load with this Node", () => {
-    const lock = lockfile();
-    const decision = installDecision({ lockfile: lock, hiddenLockfile: hiddenLockfileOf(lock), packageJson, addonError: "NODE_MODULE_VERSION 115 vs 127" });
-    expect(decision).toEqual({ needed: true, reason: "better-sqlite3 does not load (NODE_MODULE_VERSION 115 vs 127)" });
-  });
-
   it("accepts this repository's own lockfile as installed by npm on this platform", () => {
     const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")) as Lockfile;
     const ownPackageJson = JSON.parse(fs.readFileSync("package.json", "utf8")) as Parameters<typeof installDecision>[0]["packageJson"];

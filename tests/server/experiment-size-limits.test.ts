@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { SqliteRunStore } from "@/lib/db/sqlite-store";
 import { apiErrorSchema } from "@/lib/domain/api";
@@ -87,7 +87,7 @@ describe("a stored experiment that breaks today's rules never breaks the others"
     const small = await ctx.experiments.start({ name: "small", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-01"], arms: [...arms], maxTrials: 1 }, { start: false });
     const big = await ctx.experiments.start({ name: "big", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-01", "qa-builtin-02"], arms: [...arms], maxTrials: 1 }, { start: false });
     // As an older server stored it: 2,500 task ids (the cap is checked on what is asked for, not on what was stored).
-    const raw = new Database(file);
+    const raw = new DatabaseSync(file);
     const row = raw.prepare("SELECT definition FROM experiments WHERE id = ?").get(big.id) as { definition: string };
     const definition = JSON.parse(row.definition) as { taskIds: string[] };
     definition.taskIds = [...definition.taskIds, ...Array.from({ length: 2_498 }, (_, i) => `extra-${i}`)];
@@ -107,7 +107,7 @@ describe("a stored experiment that breaks today's rules never breaks the others"
     const { context: ctx, file } = context("damaged");
     const good = await ctx.experiments.start({ name: "good", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-01"], arms: [...arms], maxTrials: 1 }, { start: false });
     const bad = await ctx.experiments.start({ name: "bad", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-02"], arms: [...arms], maxTrials: 1 }, { start: false });
-    const raw = new Database(file);
+    const raw = new DatabaseSync(file);
     const row = raw.prepare("SELECT definition FROM experiments WHERE id = ?").get(bad.id) as { definition: string };
     raw.prepare("UPDATE experiments SET definition = ? WHERE id = ?").run(JSON.stringify({ ...JSON.parse(row.definition), maxTrials: "five" }), bad.id);
     raw.close();
@@ -130,7 +130,7 @@ describe("a stored experiment that breaks today's rules never breaks the others"
   it("a definition that is not JSON at all is still listed (damaged), not a 500 for the list", async () => {
     const { context: ctx, file } = context("not-json");
     const bad = await ctx.experiments.start({ name: "garbled", environment: "qa", taskSet: "builtin", taskIds: ["qa-builtin-01"], arms: [...arms], maxTrials: 1 }, { start: false });
-    const raw = new Database(file);
+    const raw = new DatabaseSync(file);
     raw.prepare("UPDATE experiments SET definition = ? WHERE id = ?").run("{not json", bad.id);
     raw.close();
     const [item] = await ctx.experiments.list();
