@@ -85,9 +85,10 @@ const config = [
   },
   {
     // Server pages and layouts may ask lib/server/page-lookup whether their id exists, to answer 404 with notFound(),
-    // and the help pages read the guides through lib/server/help-guides when `next build` renders them.
+    // and the help pages read the guides through lib/server/help-guides (and ask lib/server/help-images which
+    // screenshots the app serves) when `next build` renders them.
     files: ["app/**/page.tsx", "app/**/layout.tsx"],
-    rules: restrict([...serverOnly, "!@/lib/server/page-lookup", "!@/lib/server/help-guides"], "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2). Server pages may use only lib/server/page-lookup (and lib/server/help-guides for the help pages)."),
+    rules: restrict([...serverOnly, "!@/lib/server/page-lookup", "!@/lib/server/help-guides", "!@/lib/server/help-images"], "Client code never imports server code; go through lib/query and the HTTP API (DESIGN.md §2). Server pages may use only lib/server/page-lookup (and lib/server/help-guides, lib/server/help-images for the help pages)."),
   },
   // A later config object replaces an earlier one's `no-restricted-syntax` options rather than
   // adding to them, so each set of files gets every guard that covers it: the family guard

@@ -53,3 +53,26 @@ test("the empty experiments list links to how to run one; the help index lists e
   expect(response?.status()).toBe(404);
   await expect(page.getByText("Page not found")).toBeVisible();
 });
+
+test("a guide's screenshots load from docs/ in the app; the image route serves nothing else", async ({ page }) => {
+  await page.goto("/help/teaching");
+  const screenshot = page.getByTestId("help-guide").getByRole("img", { name: /^Presenter mode: the QA lesson at step 4 of 10/ });
+  await expect(screenshot).toHaveAttribute("src", "/help/images/images/presenter-mode.png");
+  await expect(screenshot).toHaveAttribute("loading", "lazy");
+  // Lazy: the image is fetched once it nears the viewport, so bring it there before reading its size.
+  await screenshot.scrollIntoViewIfNeeded();
+  await expect.poll(() => screenshot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+  await expect(page.getByTestId("help-guide").getByText("[Screenshot:")).toHaveCount(0);
+  await expectAccessible(page, "help: teaching, with its screenshots");
+
+  const png = await page.request.get("/help/images/images/presenter-mode.png");
+  expect(png.status()).toBe(200);
+  expect(png.headers()["content-type"]).toBe("image/png");
+  expect(png.headers()["x-content-type-options"]).toBe("nosniff");
+  const svg = await page.request.get("/help/images/images/experiment-bands.svg");
+  expect(svg.headers()["content-type"]).toBe("image/svg+xml");
+  expect(svg.headers()["content-security-policy"]).toContain("sandbox");
+  for (const refused of ["/help/images/guides/teaching.md", "/help/images/%2e%2e/package.json", "/help/images/images/..%2f..%2fpackage.json", "/help/images/images/no-such-screenshot.png"]) {
+    expect((await page.request.get(refused)).status(), refused).toBe(404);
+  }
+});

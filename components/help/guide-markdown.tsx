@@ -32,8 +32,17 @@ function rehypeHeadingIds() {
 
 const codeClass = "rounded bg-slate-100 px-1 py-px font-mono text-[0.9em] text-slate-900";
 
-/** Element styles for the guides (no typography plugin): headings, lists, code blocks and links. */
-const components: Components = {
+/**
+ * The in-app address of a guide's image, from its path in the project (`docs/images/x.png`), or
+ * `null` when the app cannot serve it (lib/server/help-images.ts `servedHelpImageHref`).
+ */
+export type GuideImageHref = (repoPath: string) => string | null;
+
+/**
+ * Element styles for the guides (no typography plugin): headings, lists, code blocks, links and
+ * images; `imageHref` says which images the app serves.
+ */
+const componentsFor = (imageHref: GuideImageHref | undefined): Components => ({
   h1: ({ id, children }) => (
     <h1 id={id} className="scroll-mt-4 text-xl font-semibold text-slate-900">
       {children}
@@ -91,27 +100,46 @@ const components: Components = {
       </a>
     );
   },
-  // The guides' screenshots live in the repository, not in the app: name the file instead of a broken image.
+  // An image the app serves shows with its alt text as the caption (hidden from screen readers,
+  // which read the alt text already). Markdown puts an image inside a paragraph or a list item, so
+  // the wrapper and caption are spans: a <figure> inside a <p> is invalid HTML. An image the app
+  // cannot serve names its file instead of showing a broken image.
   img: ({ src, alt }) => {
-    const link = resolveGuideLink(typeof src === "string" ? src : "");
+    const written = typeof src === "string" ? src : "";
+    const link = resolveGuideLink(written);
+    const href = link.kind === "repo" && imageHref ? imageHref(link.path) : null;
+    if (href !== null) {
+      return (
+        <span className="mt-3 block">
+          {/* eslint-disable-next-line @next/next/no-img-element -- a file of docs/ served as it is (app/help/images): next/image's optimiser would add nothing offline. */}
+          <img src={href} alt={alt ?? ""} loading="lazy" decoding="async" className="block h-auto max-w-full rounded-md border border-slate-200" />
+          {alt ? (
+            <span aria-hidden="true" className="mt-1 block text-xs text-slate-500">
+              {alt}
+            </span>
+          ) : null}
+        </span>
+      );
+    }
     return (
       <span className="text-slate-600">
-        [Screenshot: {alt || "image"} — <code className={codeClass}>{link.kind === "repo" ? link.path : typeof src === "string" ? src : ""}</code>]
+        [Screenshot: {alt || "image"} — <code className={codeClass}>{link.kind === "repo" ? link.path : written}</code>]
       </span>
     );
   },
-};
+});
 
 /**
  * A user guide's Markdown rendered for the help pages: headings carry GitHub's anchors, links to
  * other guides open their help page, links to other project files name the file, GitHub tables
- * render as tables (remark-gfm). No raw HTML
- * (react-markdown's default, `skipHtml`). A server component: rendered at build time.
+ * render as tables (remark-gfm), images the app serves (`imageHref`) show, the others are named by
+ * their file. No raw HTML (react-markdown's default, `skipHtml`). A server component: rendered at
+ * build time.
  */
-export function GuideMarkdown({ markdown }: { markdown: string }) {
+export function GuideMarkdown({ markdown, imageHref }: { markdown: string; imageHref?: GuideImageHref }) {
   return (
     <div className="text-sm leading-relaxed text-slate-700">
-      <ReactMarkdown components={components} remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeHeadingIds]} skipHtml>
+      <ReactMarkdown components={componentsFor(imageHref)} remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeHeadingIds]} skipHtml>
         {markdown}
       </ReactMarkdown>
     </div>

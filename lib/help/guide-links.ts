@@ -6,8 +6,8 @@ import { isGuideName, helpHref } from "./help-map";
  * - `external`: a URL with a scheme (`https:`, `mailto:` …), kept as it is;
  * - `guide`: another user guide, as its help page (`/help/<guide>#section`);
  * - `repo`: any other file of the project (a reference page, an image, a decision record), as its
- *   path from the project root (`docs/statistics.md#…`): the app does not serve those, so the page
- *   names the file to open in the repository.
+ *   path from the project root (`docs/statistics.md#…`): a link to one names the file to open in
+ *   the repository; an image of docs/ is shown from `/help/images` (lib/help/guide-images.ts).
  */
 export type GuideLink = { kind: "anchor" | "external" | "guide"; href: string } | { kind: "repo"; path: string };
 

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { GuideMarkdown } from "@/components/help/guide-markdown";
 import { GUIDE_TITLES, isGuideName } from "@/lib/help/help-map";
 import { listGuides, readGuide } from "@/lib/server/help-guides";
+import { servedHelpImageHref } from "@/lib/server/help-images";
 
 // Every guide is rendered by `next build` (generateStaticParams); any other name is a 404.
 export const dynamic = "force-static";
@@ -19,7 +20,10 @@ export async function generateMetadata({ params }: { params: Promise<{ guide: st
   return { title: isGuideName(guide) ? `Help: ${GUIDE_TITLES[guide]}` : "Help" };
 }
 
-/** `/help/<guide>`: the guide docs/guides/<guide>.md, its headings anchored (`#section`). */
+/**
+ * `/help/<guide>`: the guide docs/guides/<guide>.md, its headings anchored (`#section`), its
+ * screenshots served from docs/ by app/help/images.
+ */
 export default async function Page({ params }: { params: Promise<{ guide: string }> }) {
   const { guide } = await params;
   const markdown = readGuide(guide);
@@ -32,7 +36,7 @@ export default async function Page({ params }: { params: Promise<{ guide: string
         </Link>
       </nav>
       <article data-testid="help-guide">
-        <GuideMarkdown markdown={markdown} />
+        <GuideMarkdown markdown={markdown} imageHref={servedHelpImageHref} />
       </article>
     </div>
   );
