@@ -5,9 +5,7 @@ import cliProgress from "cli-progress";
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { strategySchema } from "@/lib/domain/config";
-import { armSchema, experimentSummaryLine, repeatsOf, type ArmInput, type ExperimentSummary } from "@/lib/domain/experiment";
-import { DEMO_VARIATION_NOTE } from "@/lib/domain/demo-variation";
-import { experimentStatusText } from "@/lib/domain/experiment-summary";
+import { armSchema, type ArmInput, type ExperimentSummary } from "@/lib/domain/experiment";
 import { environmentEntry } from "@/lib/environments/registry";
 import { familyOption, stepDefaultsHelp } from "./family-help";
 import { describePgError, isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
@@ -20,9 +18,10 @@ import { modelIdArg, roleModelOption, withRoleFlags, type RoleModelFlags } from 
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { armWithVersionReferences } from "./template-commands";
 import { shortHash } from "@/lib/domain/dataset-pin";
+import { report } from "./experiment-report";
 import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
-import { describeTests, registerCompareCommand, temperatureArg } from "./experiment-compare";
-import { DEMO_MODEL_ID, DEMO_MODEL_NOTE, isDemoModel } from "@/lib/domain/model-id";
+import { registerCompareCommand, temperatureArg } from "./experiment-compare";
+import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
   env: string;
@@ -185,43 +184,6 @@ function reportUnfinished(summary: ExperimentSummary): number {
   return 1;
 }
 
-/** People's view of a summary: one block per arm with the cumulative success curve. */
-function describe(summary: ExperimentSummary): string {
-  const definition = summary.experiment.definition;
-  const repeats = repeatsOf(definition);
-  const lines = [`Experiment ${summary.experiment.id} — ${definition.name} (${experimentStatusText(summary)}, ${summary.progress.done}/${summary.progress.total} runs ended)`];
-  if (definition.dataset) lines.push(`  tasks pinned by content: ${shortHash(definition.dataset.hash)} (${definition.dataset.tasks} tasks)`);
-  if (repeats > 1) lines.push(`  ${repeats} repetitions per task and arm: counts are means over repetitions; [lo, hi] are 95 % bootstrap intervals over tasks and repetitions, in percent`);
-  else lines.push("  [lo, hi]: 95 % Wilson score intervals, in percent");
-  for (const arm of summary.arms) {
-    const round = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
-    const curve = arm.successByTrial
-      .map((n, k) => {
-        const ci = arm.successByTrialCI?.[k];
-        // The interval is in tasks (as the JSON summary has it); printed in percent beside the percentage.
-        const percent = (count: number) => (arm.tasks ? Math.round((1000 * count) / arm.tasks) / 10 : 0);
-        return `t${k + 1} ${round(n)}/${arm.tasks} (${percent(n)}%${ci ? ` [${percent(ci[0])}, ${percent(ci[1])}]` : ""})`;
-      })
-      .join(" · ");
-    const cost = arm.costUsd === null ? "cost unknown" : `$${arm.costUsd.toFixed(4)}`;
-    const perSolved = arm.costPerSolvedUsd === null || arm.costPerSolvedUsd === undefined ? "" : `, $${arm.costPerSolvedUsd.toFixed(4)} per solved run`;
-    const seeded = isDemoModel(arm.modelId) && repeats > 1 ? `; ${DEMO_VARIATION_NOTE}` : "";
-    const demo = isDemoModel(arm.modelId) ? ` — demo model: ${DEMO_MODEL_NOTE}${seeded}` : "";
-    lines.push(`  ${arm.label} [${arm.strategy}, ${arm.modelId}${demo}]`);
-    lines.push(`    solved by trial: ${curve}`);
-    lines.push(`    model calls ${arm.calls.live} live, ${arm.calls.cached} served from the cache; tokens in/out ${arm.tokens.input}/${arm.tokens.output}; ${cost}${perSolved}`);
-    if (arm.passAtK) lines.push(`    pass@k (Chen et al. 2021, over ${repeats} samples per task): ${arm.passAtK.map((entry) => `pass@${entry.k} ${(100 * entry.value).toFixed(1)}%`).join(" · ")}`);
-    if (arm.falsePositives > 0) lines.push(`    false positives (internal tests passed, hidden failed): ${arm.falsePositives}`);
-    if (arm.halts > 0) lines.push(`    halted trials: ${arm.halts}`);
-  }
-  if ((summary.tests ?? []).length > 0) lines.push("  paired tests:", ...describeTests(summary.tests ?? []).map((line) => `    ${line}`));
-  return lines.join("\n");
-}
-
-function report(summary: ExperimentSummary, json: boolean): void {
-  if (json) process.stdout.write(`${experimentSummaryLine(summary)}\n`);
-  else process.stdout.write(`${describe(summary)}\n`);
-}
 
 /** `cli experiment run|resume|show|export|compare|list`: experiments on the same database as the web app (they appear in the UI). */
 export function registerExperimentCommands(program: Command): void {

@@ -24,10 +24,15 @@ export function honestyNotes(summary: ExperimentSummary, metric: MetricHonesty):
   if (demoArms.length > 0) {
     notes.push(`Model demo (arms ${demoArms.join(", ")}) is the offline demo model, ${DEMO_MODEL_NOTE}: its figures show how the method and tools behave, not how a language model performs.`);
   }
-  if (metric.oracle) {
-    notes.push(`${metric.name} compares the answer with the gold answer: an oracle signal the agent would not have in deployment (Reflexion paper, section 4.2), not the agent's own self-evaluation.`);
-  }
+  const oracle = oracleMetricNote(metric);
+  if (oracle) notes.push(oracle);
   return notes;
+}
+
+/** The sentence naming an oracle metric (one that reads the gold answer) as such; null for any other metric. */
+export function oracleMetricNote(metric: MetricHonesty): string | null {
+  if (!metric.oracle) return null;
+  return `${metric.name} compares the answer with the gold answer: an oracle signal the agent would not have in deployment (Reflexion paper, section 4.2), not the agent's own self-evaluation.`;
 }
 
 /**

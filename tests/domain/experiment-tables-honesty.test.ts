@@ -4,6 +4,7 @@ import { experimentRecordSchema } from "@/lib/domain/experiment";
 import { summarizeExperiment, type CellInput } from "@/lib/domain/experiment-summary";
 import { latexTables, markdownTables } from "@/lib/domain/experiment-tables";
 import { familyDescriptor } from "@/lib/environments/descriptors";
+import { describeExperiment } from "@/lib/cli/experiment-report";
 
 /**
  * The tables for a paper say what the UI says: an arm on the offline demo model is a scripted
@@ -41,5 +42,14 @@ describe("the exported tables' caveats", () => {
     const md = markdownTables(summary, familyDescriptor("household").metric);
     expect(md).not.toContain("stand-in");
     expect(md).not.toContain("oracle");
+  });
+
+  it("the CLI's experiment summary says the same: the demo arm a scripted stand-in, QA's EM an oracle signal, and neither for a real model on household", () => {
+    const qa = describeExperiment(summaryOf("qa", ["demo", "openai:gpt-4o-mini"]));
+    expect(qa).toContain("arm1 [reflexion, demo — demo model: a scripted stand-in, not an LLM]");
+    expect(qa).toContain("note: EM compares the answer with the gold answer: an oracle signal");
+    const household = describeExperiment(summaryOf("household", ["openai:gpt-4o-mini"]));
+    expect(household).not.toContain("oracle");
+    expect(household).not.toContain("stand-in");
   });
 });
