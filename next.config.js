@@ -1,4 +1,4 @@
-import { securityHeaders } from "./lib/security/content-security-policy.js";
+import { imageContentSecurityPolicy, securityHeaders } from "./lib/security/content-security-policy.js";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -9,9 +9,14 @@ const nextConfig = {
   poweredByHeader: false,
   // The build type-checks the app only (tsconfig.build.json): a type error in a test must not stop `npm run playground`.
   typescript: { tsconfigPath: "tsconfig.build.json" },
-  // Content-Security-Policy and companions on every response (lib/security/content-security-policy.js, decision 0017).
+  // Content-Security-Policy and companions on every response (lib/security/content-security-policy.js, decision 0017);
+  // the help pages' images (files of docs/, SVG among them) get the script-free image policy instead: for the same
+  // key a later rule overrides an earlier one.
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders({ dev: process.env.NODE_ENV === "development" }) }];
+    return [
+      { source: "/:path*", headers: securityHeaders({ dev: process.env.NODE_ENV === "development" }) },
+      { source: "/help/images/:path*", headers: [{ key: "Content-Security-Policy", value: imageContentSecurityPolicy() }] },
+    ];
   },
 };
 

@@ -71,7 +71,9 @@ test("a guide's screenshots load from docs/ in the app; the image route serves n
   expect(png.headers()["x-content-type-options"]).toBe("nosniff");
   const svg = await page.request.get("/help/images/images/experiment-bands.svg");
   expect(svg.headers()["content-type"]).toBe("image/svg+xml");
+  // The image policy replaces the app-wide one (next.config.js), whose inline scripts an SVG opened on its own must not get.
   expect(svg.headers()["content-security-policy"]).toContain("sandbox");
+  expect(svg.headers()["content-security-policy"]).not.toContain("script-src");
   for (const refused of ["/help/images/guides/teaching.md", "/help/images/%2e%2e/package.json", "/help/images/images/..%2f..%2fpackage.json", "/help/images/images/no-such-screenshot.png"]) {
     expect((await page.request.get(refused)).status(), refused).toBe(404);
   }

@@ -54,3 +54,16 @@ export function securityHeaders(options = {}) {
     { key: "Referrer-Policy", value: "no-referrer" },
   ];
 }
+
+/**
+ * The policy for the help pages' images (`/help/images/…`, files of docs/): an image needs no
+ * script, request, frame or form. It matters for an SVG opened on its own (not through `<img>`,
+ * where SVG never runs scripts): no script at all, inline styles only, and `sandbox` so the
+ * document gets an opaque origin. Replaces {@link contentSecurityPolicy} on those paths, whose
+ * `'unsafe-inline'` scripts an SVG must not inherit.
+ *
+ * @returns {string} the header value, directives separated by `; `.
+ */
+export function imageContentSecurityPolicy() {
+  return "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; sandbox";
+}

@@ -33,7 +33,7 @@ describe("GET /help/images/<path under docs/>", () => {
     expect(again.status).toBe(304);
   });
 
-  it("serves a screenshot at the top of docs/ and an SVG under a policy that forbids scripts", async () => {
+  it("serves a screenshot at the top of docs/, and an SVG under a policy that forbids scripts", async () => {
     expect((await get(["screenshot.png"])).headers.get("content-type")).toBe("image/png");
     const svg = await get(["images", "experiment-bands.svg"]);
     expect(svg.status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, securityHeaders } from "@/lib/security/content-security-policy.js";
+import { contentSecurityPolicy, imageContentSecurityPolicy, securityHeaders } from "@/lib/security/content-security-policy.js";
 import nextConfig from "@/next.config.js";
 
 /** Every response carries a Content-Security-Policy that keeps pages on their own origin. */
@@ -27,7 +27,18 @@ describe("Content-Security-Policy", () => {
 
   it("is sent on every path by next.config.js, with nosniff and no referrer", async () => {
     const rules = await nextConfig.headers!();
-    expect(rules).toEqual([{ source: "/:path*", headers: securityHeaders({ dev: false }) }]);
+    expect(rules).toEqual([
+      { source: "/:path*", headers: securityHeaders({ dev: false }) },
+      { source: "/help/images/:path*", headers: [{ key: "Content-Security-Policy", value: imageContentSecurityPolicy() }] },
+    ]);
     expect(securityHeaders().map((header) => header.key)).toEqual(["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"]);
+  });
+
+  it("gives the help pages' images (SVG among them) a policy with no script and a sandbox", () => {
+    const csp = directives(imageContentSecurityPolicy());
+    expect(csp.get("default-src")).toEqual(["'none'"]);
+    expect(csp.has("script-src")).toBe(false);
+    expect(csp.get("sandbox")).toEqual([]);
+    expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
   });
 });

@@ -1,13 +1,8 @@
+import { imageContentSecurityPolicy } from "@/lib/security/content-security-policy.js";
 import { readHelpImage } from "@/lib/server/help-images";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-
-/**
- * A policy for an SVG opened on its own (not through `<img>`, where scripts never run): no script,
- * no request to anywhere, inline styles only, and a sandbox so the document has no origin.
- */
-const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 /** An hour: the guides' screenshots change with a release, not between page views. */
 const CACHE_CONTROL = "public, max-age=3600";
@@ -25,7 +20,8 @@ function notFound(): Response {
  * Anything else — another extension, a name with `..` or an encoded character, a symbolic link out
  * of docs/, a missing file — is a 404 (lib/server/help-images.ts). Answers with the file's
  * Content-Type, `nosniff`, an ETag (size and modification time; `If-None-Match` → 304) and an hour
- * of caching; an SVG also carries {@link SVG_POLICY}.
+ * of caching, under the script-free image policy (`imageContentSecurityPolicy`, which next.config.js
+ * also sets on these paths so the app-wide policy does not replace it).
  */
 export async function GET(request: Request, { params }: { params: Promise<{ path: string[] }> }): Promise<Response> {
   const { path } = await params;
@@ -38,8 +34,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ path
     "Cache-Control": CACHE_CONTROL,
     ETag: etag,
     "Last-Modified": image.modified.toUTCString(),
+    "Content-Security-Policy": imageContentSecurityPolicy(),
   };
-  if (image.contentType === "image/svg+xml") headers["Content-Security-Policy"] = SVG_POLICY;
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   return new Response(new Uint8Array(image.body), { status: 200, headers: { ...headers, "Content-Length": String(image.body.length) } });
 }
