@@ -54,14 +54,17 @@ const config = qaConfig();
 
 /**
  * Never succeeds, always uses every step: the worst case for a run (trials × steps Actor calls + a
- * reflection per failed trial). Each step looks up another keyword, so the loop stops (decision 0014)
- * never halt a trial early.
+ * reflection per failed trial). Step n searches the task's pages in turn (4 pages: a cycle of
+ * period 4, which the loop stops of decision 0014 — repetition, and cycles of period 2 and 3 — do
+ * not halt; each page is a different observation), so every trial runs to its step limit.
  */
+const pages = task.paragraphs.map((paragraph) => paragraph.title);
 const respond = (prompt: string): string => {
   if (prompt.trimEnd().endsWith("Reflection:")) return "Search the second entity before answering.";
-  const step = /Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1";
-  return ` Keep looking.\nAction ${step}: Lookup[river ${step}]`;
+  const step = Number(/Thought (\d+):\s*$/.exec(prompt)?.[1] ?? "1");
+  return ` Keep looking.\nAction ${step}: Search[${pages[(step - 1) % pages.length]}]`;
 };
+if (new Set(pages).size < 4) throw new Error(`The bench's task needs at least 4 distinct pages for a period-4 search cycle; ${task.id} has ${pages.length}.`);
 
 /**
  * An AI SDK mock model playing {@link respond}: a load generator that imitates a model which never
