@@ -34,7 +34,7 @@ async function expectValidJunit(file: string): Promise<string> {
   return xml;
 }
 
-describe("cli check", () => {
+describe("cli check", { tags: ["slow"] }, () => {
   it("the example config passes offline (exit 0), a re-check makes no model call, and a generic-lesson reflector fails it (exit 1)", async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "check.sqlite") };
     const good = exampleIn(path.join(dir, "good"));

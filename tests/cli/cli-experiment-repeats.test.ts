@@ -25,7 +25,7 @@ interface SummaryLine {
 }
 const lastLine = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!) as SummaryLine;
 
-describe("cli experiment with repeats", () => {
+describe("cli experiment with repeats", { tags: ["slow"] }, () => {
   it("none vs reflexion × 3 repeats: intervals contain the means, the final-success test differs (p < 0.05), and every export agrees with the summary", { timeout: 240_000 }, async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "done-when.sqlite") };
     const result = await runCli(["experiment", "run", "--env", "qa", "--tasks", "builtin", "--arms", "none,reflexion", "--model", "demo", "--trials", "4", "--repeats", "3", "--json"], env);

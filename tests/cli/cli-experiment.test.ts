@@ -12,7 +12,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-experiment-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-describe("cli experiment", () => {
+describe("cli experiment", { tags: ["slow"] }, () => {
   it("run --json ends with the summary line: none flat, reflexion rising above it", { timeout: 120_000 }, async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "run.sqlite") };
     const result = await runCli(["experiment", "run", "--env", "qa", "--tasks", "builtin", "--task-ids", "qa-builtin-01,qa-builtin-02", "--arms", "none,reflexion", "--model", "demo", "--trials", "3", "--json"], env);

@@ -7,7 +7,7 @@ import { parseJsonLines, runCli } from "./run-cli";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "rp-cli-fork-"));
 const env = { REFLEXION_DB_PATH: path.join(tmp, "db.sqlite") };
 
-describe("CLI: replay and fork", () => {
+describe("CLI: replay and fork", { tags: ["slow"] }, () => {
   it("replay --mode recorded of a finished run makes 0 live calls and reproduces the trial outcomes", async () => {
     const first = await runCli(["run", "--tasks", "builtin", "--task-id", "qa-builtin-04", "--model", "demo", "--json"], env);
     expect(first.code, first.stderr).toBe(0);

@@ -25,7 +25,7 @@ interface SummaryLine {
   arms: Array<{ label: string; strategy: string; modelId: string; tasks: number; trials: number; successByTrial: number[]; calls: { live: number; cached: number } }>;
 }
 
-describe("cli import-logs", () => {
+describe("cli import-logs", { tags: ["slow"] }, () => {
   it("--json prints one experiment-summary line per log of a folder; importing again returns the same experiments", async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "import.sqlite") };
     const target = path.join(LOGS, "hotpotqa_runs/root/CoT/no_context");

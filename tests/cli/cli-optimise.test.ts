@@ -8,7 +8,7 @@ import { runCli, spawnCli } from "./run-cli";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-optimise-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe("cli templates optimise (demo model, fresh SQLite database)", () => {
+describe("cli templates optimise (demo model, fresh SQLite database)", { tags: ["slow"] }, () => {
   it("stops on a token budget (exit 3, budget-spent), then --resume with a larger budget ends with every candidate's version, parent, held-out score with interval and p", async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "optimise.sqlite") };
     const experiment = await runCli(["experiment", "run", "--env", "qa", "--tasks", "builtin", "--arms", "reflexion", "--trials", "2", "--json"], env);

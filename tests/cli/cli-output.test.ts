@@ -26,7 +26,7 @@ function pipedIntoHead(args: string[], env: Record<string, string>): Promise<{ c
   });
 }
 
-describe("CLI output", () => {
+describe("CLI output", { tags: ["slow"] }, () => {
   it("output into a closed pipe (`| head`) ends quietly, with no stack trace", async () => {
     const result = await pipedIntoHead(["run", "--tasks", "builtin", "--task-id", "qa-builtin-02", "--strategy", "none", "--trials", "20", "--model", "demo", "--json"], {
       REFLEXION_DB_PATH: path.join(dir, "pipe.sqlite"),

@@ -42,7 +42,7 @@ describe("CLI: tasks", () => {
   });
 });
 
-describe("CLI: run with the demo model", () => {
+describe("CLI: run with the demo model", { tags: ["slow"] }, () => {
   it("reflexion: a failed trial, a reflection, then a successful trial (stored envelopes)", async () => {
     const env = dbEnv("demo");
     const result = await runCli(["run", "--env", "qa", "--tasks", "builtin", "--task-id", "qa-builtin-01", "--strategy", "reflexion", "--model", "demo", "--json"], env);
@@ -114,7 +114,7 @@ describe("CLI: run with the demo model", () => {
   });
 });
 
-describe("CLI: run against an OpenAI-compatible server", () => {
+describe("CLI: run against an OpenAI-compatible server", { tags: ["slow"] }, () => {
   it("completes, and trial 2's Actor request carries trial 1's reflection", async () => {
     const server = await startFakeOpenAIServer({ respond: demoResponder });
     servers.push(server);
@@ -167,7 +167,7 @@ describe("CLI: run against an OpenAI-compatible server", () => {
   }, 60_000);
 });
 
-describe("CLI: the playground process is killed mid-run", () => {
+describe("CLI: the playground process is killed mid-run", { tags: ["slow"] }, () => {
   it("keeps every recorded event, shows the run as interrupted, and resumes it to the end", async () => {
     // Slow streams (80 ms between chunks) so the kill lands while trial 2 is running.
     const server = await startFakeOpenAIServer({ respond: demoResponder, chunkDelayMs: 80 });

@@ -56,7 +56,7 @@ function maxOverlap(logs: RunEvent[][]): number {
 
 const longRun = ["run", "--tasks", "builtin", "--task-id", "qa-builtin-01", "--strategy", "none", "--trials", "50", "--model", "demo"];
 
-describe("runs controlled through the store, across processes", () => {
+describe("runs controlled through the store, across processes", { tags: ["slow"] }, () => {
   it("`cli pause` from a second process pauses a 50-trial demo run driven by the first, before it ends", async () => {
     const env = dbEnv("pause", { REFLEXION_DEMO_DELAY_MS: "15" });
     const driver = spawnCli([...longRun, "--json"], env);

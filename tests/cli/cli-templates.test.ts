@@ -10,7 +10,7 @@ import { parseJsonLines, runCli } from "./run-cli";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-templates-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe("cli templates", () => {
+describe("cli templates", { tags: ["slow"] }, () => {
   it("save → list → show → run --template → export → import into another clone", async () => {
     const env = { REFLEXION_DB_PATH: path.join(dir, "one.sqlite") };
     const file = path.join(dir, "candidate.txt");

@@ -105,7 +105,7 @@ async function withStore<T>(body: (store: PgRunStore) => Promise<T>): Promise<T>
 
 const QA_RUN = ["run", "--env", "qa", "--tasks", "builtin", "--task-id", "qa-builtin-07", "--strategy", "reflexion", "--model", "demo", "--memory-window", "2"];
 
-describe("CLI commands exit in shared mode", () => {
+describe("CLI commands exit in shared mode", { tags: ["slow"] }, () => {
   let detachedId = "";
 
   it("run --detach prints the id, enqueues the run's pg-boss job and exits 0", async () => {
@@ -187,7 +187,7 @@ describe("CLI commands exit in shared mode", () => {
   }, 150_000);
 });
 
-describe("cli experiment run in shared mode hands its runs to the workers", () => {
+describe("cli experiment run in shared mode hands its runs to the workers", { tags: ["slow"] }, () => {
   it("a cli worker drives every run (its 'started' lines); the command ends when they do, with the summary and exit 0; the worker names PostgreSQL without the password", async () => {
     const worker = spawn(process.execPath, [...TSX_ARGS, "bin/cli.ts", "worker", "--concurrency", "2"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let workerOut = "";
@@ -241,7 +241,7 @@ describe("cli experiment run in shared mode hands its runs to the workers", () =
   }, 90_000);
 });
 
-describe("REFLEXION_CONCURRENCY=0: an app server that only serves pages (shared mode only)", () => {
+describe("REFLEXION_CONCURRENCY=0: an app server that only serves pages (shared mode only)", { tags: ["slow"] }, () => {
   it("is refused without REFLEXION_DATABASE_URL, allowed with it", () => {
     expect(() => workerSettings({ REFLEXION_CONCURRENCY: "0" })).toThrow(/needs shared mode, REFLEXION_DATABASE_URL/);
     expect(workerSettings({ REFLEXION_CONCURRENCY: "0", REFLEXION_DATABASE_URL: url }).concurrency).toBe(0);

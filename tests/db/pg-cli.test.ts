@@ -18,7 +18,7 @@ async function cli(args: string[], url: string): Promise<string> {
   return stdout + stderr;
 }
 
-describe("cli db", () => {
+describe("cli db", { tags: ["slow"] }, () => {
   it("status says what is missing, two migrates at once both succeed, status then says all applied; no password anywhere", async () => {
     const url = (await server.createDatabase("cli")).replace("postgres@", "postgres:s3cret-pw@");
     const before = await cli(["db", "status"], url);

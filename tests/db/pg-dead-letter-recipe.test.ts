@@ -73,7 +73,7 @@ async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs 
   }
 }
 
-describe("dead letter on purpose (the guide's recipe)", () => {
+describe("dead letter on purpose (the guide's recipe)", { tags: ["slow"] }, () => {
   it("the guide shows the same SQL", () => {
     const guide = fs.readFileSync(path.join(ROOT, "docs/shared-mode.md"), "utf8");
     for (const line of [...FAIL_APPENDS.split("\n"), UNDO]) expect(guide).toContain(line);

@@ -199,7 +199,7 @@ describe("docs/guides", () => {
   });
 });
 
-describe("`bash runnable` blocks", () => {
+describe("`bash runnable` blocks", { tags: ["slow"] }, () => {
   it.each(blocks.map((b) => [`${b.file}:${b.line} ${firstCommand(b.script)}`, b] as const))(
     "%s",
     async (_name, block) => {

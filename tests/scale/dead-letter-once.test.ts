@@ -27,7 +27,7 @@ afterAll(async () => {
   await harness?.stop();
 }, 60_000);
 
-describe("a branch that keeps failing", () => {
+describe("a branch that keeps failing", { tags: ["slow"] }, () => {
   it("becomes exactly one dead letter after its retries, and is not enqueued again until someone acts", async () => {
     const run = await harness.producer.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-03", strategy: "reflexion", modelId: "compatible:fake-model", maxTrials: 3 });
     await sql.query(`CREATE FUNCTION test_fail_events() RETURNS trigger AS $$

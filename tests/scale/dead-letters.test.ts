@@ -96,7 +96,7 @@ async function failIntoDeadLetters(partial: BranchId, runIds: readonly string[])
   }
 }
 
-describe("dead letters you can act on (pg-boss)", () => {
+describe("dead letters you can act on (pg-boss)", { tags: ["slow"] }, () => {
   it("retry re-enqueues a dead branch job and a worker finishes it from its log; a finished branch is refused; discard removes a letter", async () => {
     const create = (taskId: string) => harness.producer.service.createRun({ environment: "qa", taskSet: "builtin", taskId, strategy: "reflexion", modelId: MODEL, maxTrials: 2 });
     const a = await create("qa-builtin-01");

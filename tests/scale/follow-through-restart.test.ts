@@ -19,7 +19,7 @@ afterAll(async () => {
   await harness?.stop();
 }, 60_000);
 
-describe("following an experiment through a PostgreSQL restart", () => {
+describe("following an experiment through a PostgreSQL restart", { tags: ["slow"] }, () => {
   it("waits for the database, then exits 0 when the workers have ended every run", async () => {
     const worker = harness.startWorker({ concurrency: 4 });
     await worker.waitFor(/pg-boss worker:/, 120_000);

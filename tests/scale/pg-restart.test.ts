@@ -29,7 +29,7 @@ async function statuses(runIds: readonly string[]): Promise<string[]> {
   return Promise.all(runIds.map(async (id) => harness.producer.service.status(await harness.producer.service.getRun(id))));
 }
 
-describe("a PostgreSQL restart mid-run", () => {
+describe("a PostgreSQL restart mid-run", { tags: ["slow"] }, () => {
   it("the worker survives a fast shutdown of a few seconds, logs the lost connection once per pool, and every run ends exactly once", async () => {
     const runIds: string[] = [];
     for (const taskId of TASKS) {

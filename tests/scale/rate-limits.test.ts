@@ -46,7 +46,7 @@ function maxInWindow(requests: readonly RecordedRequest[], windowMs: number): nu
   return best;
 }
 
-describe("shared provider limits", () => {
+describe("shared provider limits", { tags: ["slow"] }, () => {
   it("requests/min configured for the model hold across 3 workers: the provider never sees more than the limit allows", async () => {
     // 300 requests/min counted in 1-s windows: at most 5 requests start per window, for all workers together.
     harness = await startScaleHarness({

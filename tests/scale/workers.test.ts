@@ -43,7 +43,7 @@ async function startExperiment(name: string, taskIds?: string[]) {
   return { record, runIds: await harness.producer.experiments.runIds(record.id) };
 }
 
-describe("runs as jobs on pg-boss", () => {
+describe("runs as jobs on pg-boss", { tags: ["slow"] }, () => {
   it("an experiment's runs each complete exactly once across 3 workers, and a resubmitted experiment enqueues nothing", async () => {
     const { record, runIds } = await startExperiment("scale: exactly once");
     expect(runIds.length).toBeGreaterThanOrEqual(10);
