@@ -20,11 +20,11 @@ export interface HelpImage {
  * ({@link helpImageFile}), the file is missing or not a regular file, or its real path (symbolic
  * links followed) lies outside docs/.
  */
-function locate(segments: readonly string[]): { file: string; contentType: string } | null {
+function locate(segments: readonly string[], docsDir: string): { file: string; contentType: string } | null {
   const checked = helpImageFile(segments);
   if (checked === null) return null;
   try {
-    const root = fs.realpathSync(DOCS_DIR);
+    const root = fs.realpathSync(docsDir);
     const file = fs.realpathSync(path.join(root, ...checked.path.split("/")));
     if (!file.startsWith(root + path.sep)) return null;
     if (!fs.statSync(file).isFile()) return null;
@@ -38,9 +38,10 @@ function locate(segments: readonly string[]): { file: string; contentType: strin
  * The image at `segments` (the URL path after `/help/images`, decoded, e.g. `["images",
  * "presenter-mode.png"]`), or `null` for anything that is not an existing image file inside docs/.
  * Never throws for a bad name; a file that vanishes between the checks and the read is `null` too.
+ * `docsDir`: the folder served (the project's docs/; tests pass a temporary one).
  */
-export function readHelpImage(segments: readonly string[]): HelpImage | null {
-  const found = locate(segments);
+export function readHelpImage(segments: readonly string[], docsDir: string = DOCS_DIR): HelpImage | null {
+  const found = locate(segments, docsDir);
   if (found === null) return null;
   try {
     return { body: fs.readFileSync(found.file), contentType: found.contentType, modified: fs.statSync(found.file).mtime };
@@ -56,5 +57,5 @@ export function readHelpImage(segments: readonly string[]): HelpImage | null {
 export function servedHelpImageHref(repoPath: string): string | null {
   const href = helpImageHref(repoPath);
   if (href === null) return null;
-  return locate(repoPath.slice("docs/".length).split("/")) === null ? null : href;
+  return locate(repoPath.slice("docs/".length).split("/"), DOCS_DIR) === null ? null : href;
 }

@@ -8,7 +8,7 @@ import { GET } from "@/app/help/images/[...path]/route";
 import { GuideMarkdown } from "@/components/help/guide-markdown";
 import { helpImageFile, helpImageHref } from "@/lib/help/guide-images";
 import { listGuides, readGuide } from "@/lib/server/help-guides";
-import { servedHelpImageHref } from "@/lib/server/help-images";
+import { readHelpImage, servedHelpImageHref } from "@/lib/server/help-images";
 
 const DOCS = path.join(process.cwd(), "docs");
 
@@ -64,21 +64,21 @@ describe("GET /help/images/<path under docs/>", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
-  describe("a symbolic link in docs/ that points outside it", () => {
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "rp-help-images-"));
-    const target = path.join(outside, "secret.png");
-    const link = path.join(DOCS, "images", `symlink-escape-${process.pid}.png`);
-    fs.copyFileSync(path.join(DOCS, "images", "presenter-mode.png"), target);
-    fs.symlinkSync(target, link);
-    afterAll(() => {
-      fs.rmSync(link, { force: true });
-      fs.rmSync(outside, { recursive: true, force: true });
-    });
+  describe("a symbolic link in the served folder that points outside it", () => {
+    // A temporary docs folder, so the test never writes into the repository's docs/.
+    const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), "rp-help-images-"));
+    const docs = path.join(sandbox, "docs");
+    const secret = path.join(sandbox, "secret.png");
+    fs.mkdirSync(path.join(docs, "images"), { recursive: true });
+    fs.copyFileSync(path.join(DOCS, "images", "presenter-mode.png"), secret);
+    fs.copyFileSync(path.join(DOCS, "images", "presenter-mode.png"), path.join(docs, "images", "inside.png"));
+    fs.symlinkSync(secret, path.join(docs, "images", "escape.png"));
+    afterAll(() => fs.rmSync(sandbox, { recursive: true, force: true }));
 
-    it("is refused although it names an existing png", async () => {
-      expect(fs.statSync(link).isFile()).toBe(true);
-      expect((await get(["images", path.basename(link)])).status).toBe(404);
-      expect(servedHelpImageHref(`docs/images/${path.basename(link)}`)).toBeNull();
+    it("is refused although it names an existing png, while a real file beside it is served", () => {
+      expect(fs.statSync(path.join(docs, "images", "escape.png")).isFile()).toBe(true);
+      expect(readHelpImage(["images", "escape.png"], docs)).toBeNull();
+      expect(readHelpImage(["images", "inside.png"], docs)?.contentType).toBe("image/png");
     });
   });
 });
