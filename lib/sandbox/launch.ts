@@ -54,7 +54,7 @@ export function resolveSandboxPaths(options: SandboxPoolOptions["paths"] = {}): 
   const nodeModules = realDir(options.nodeModulesDir ?? path.join(/* turbopackIgnore: true */ process.cwd(), "node_modules"));
   if (!nodeModules) throw new Error("sandbox: node_modules not found (set paths.nodeModulesDir)");
   const need = (relative: string): string => {
-    const full = realDir(path.join(nodeModules, relative));
+    const full = realDir(path.join(/* turbopackIgnore: true */ nodeModules, relative));
     if (!full) throw new Error(`sandbox: missing ${relative} in ${nodeModules}`);
     return full;
   };
@@ -104,7 +104,7 @@ export function detectOsIsolation(readable: string[]): { mode: OsMode; detail: s
   const tryMode = (mode: OsMode): string | null => {
     const { command, prefix } = wrapperArgs(mode);
     const checks = [process.execPath, ...readable].map((file) => `test -r '${file.replace(/'/g, "'\\''")}'`).join(" && ");
-    const result = spawnSync(command, [...prefix, "/bin/sh", "-c", checks], { env: {} as NodeJS.ProcessEnv, timeout: 10_000, encoding: "utf8" });
+    const result = spawnSync(/* turbopackIgnore: true */ command, [...prefix, "/bin/sh", "-c", checks], { env: {} as NodeJS.ProcessEnv, timeout: 10_000, encoding: "utf8" });
     if (result.error) return String(result.error.message);
     if (result.status !== 0) return (result.stderr || `exit status ${result.status}`).trim().split("\n").slice(-1)[0] ?? "failed";
     return null;

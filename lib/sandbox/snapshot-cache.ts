@@ -67,11 +67,11 @@ export function snapshotCacheKey(pyodideDir: string, runnerDir: string): string 
     /* a missing package.json only weakens the key; the file identities below still count */
   }
   hash.update(`pyodide ${version}\n`);
-  for (const file of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"]) hash.update(`${fileIdentity(path.join(pyodideDir, file))}\n`);
+  for (const file of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"]) hash.update(`${fileIdentity(path.join(/* turbopackIgnore: true */ pyodideDir, file))}\n`);
   for (const file of RUNNER_FILES) {
     hash.update(`${file}\n`);
     try {
-      hash.update(fs.readFileSync(path.join(runnerDir, file)));
+      hash.update(fs.readFileSync(/* turbopackIgnore: true */ path.join(/* turbopackIgnore: true */ runnerDir, file)));
     } catch {
       hash.update("missing");
     }
@@ -104,11 +104,11 @@ function remove(location: SnapshotCacheLocation): void {
 /** Reads and verifies the cached snapshot; a file that does not verify is deleted, never returned. */
 export function readSnapshotCache(location: SnapshotCacheLocation): SnapshotCacheRead {
   const { data, manifest } = files(location);
-  if (!fs.existsSync(manifest) && !fs.existsSync(data)) return { kind: "miss" };
+  if (!fs.existsSync(/* turbopackIgnore: true */ manifest) && !fs.existsSync(/* turbopackIgnore: true */ data)) return { kind: "miss" };
   let reason = "";
   try {
-    const meta = JSON.parse(fs.readFileSync(manifest, "utf8")) as Partial<SnapshotManifest>;
-    const bytes = new Uint8Array(fs.readFileSync(data));
+    const meta = JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ manifest, "utf8")) as Partial<SnapshotManifest>;
+    const bytes = new Uint8Array(fs.readFileSync(/* turbopackIgnore: true */ data));
     if (meta.key !== location.key) reason = "made by another build (key mismatch)";
     else if (meta.bytes !== bytes.length) reason = `length ${bytes.length} instead of ${meta.bytes}`;
     else if (meta.sha256 !== sha256(bytes)) reason = "SHA-256 mismatch (corrupted)";
