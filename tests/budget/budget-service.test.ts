@@ -1,7 +1,6 @@
 import { MockLanguageModelV3 } from "ai/test";
-import { simulateReadableStream } from "ai";
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { promptText, streamOf } from "../helpers/mock-model";
 import type { RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
 import { MemoryRunStore } from "@/lib/db/memory-store";
@@ -10,28 +9,14 @@ import { demoReply } from "@/lib/llm/demo-model";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext } from "@/lib/server/app-context";
 
-/** Prompt text of a mock call (system + user contents joined). */
-function promptOf(call: LanguageModelV3CallOptions): string {
-  return call.prompt.map((message) => (typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? part.text : "")).join(""))).join("\n");
-}
-
 /** A mock playing the QA demo script that reports 1,000 input tokens (400 of them cached) and 50 output tokens per call. */
 function pricedMock(): MockLanguageModelV3 {
   return new MockLanguageModelV3({
-    doStream: async (call) => {
-      const text = demoReply([qaDemoScriptBook], promptOf(call));
-      const chunks: LanguageModelV3StreamPart[] = [
-        { type: "text-start", id: "t" },
-        { type: "text-delta", id: "t", delta: text },
-        { type: "text-end", id: "t" },
-        {
-          type: "finish",
-          finishReason: { unified: "stop", raw: undefined },
-          usage: { inputTokens: { total: 1000, noCache: 600, cacheRead: 400, cacheWrite: undefined }, outputTokens: { total: 50, text: 50, reasoning: undefined } },
-        },
-      ];
-      return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
-    },
+    doStream: async (call) =>
+      streamOf(demoReply([qaDemoScriptBook], promptText(call)), {
+        inputTokens: { total: 1000, noCache: 600, cacheRead: 400, cacheWrite: undefined },
+        outputTokens: { total: 50, text: 50, reasoning: undefined },
+      }),
   });
 }
 

@@ -1,7 +1,6 @@
 import { MockLanguageModelV3 } from "ai/test";
-import { simulateReadableStream } from "ai";
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { promptText, streamOf } from "../helpers/mock-model";
 import { summarizeCosts } from "@/lib/domain/cost-summary";
 import { foldRun } from "@/lib/domain/fold-run";
 import { MemoryRunStore } from "@/lib/db/memory-store";
@@ -14,28 +13,17 @@ import { costAt, PriceBook, seedPriceRows, type PriceRow } from "@/lib/llm/prici
 import { createServerContext } from "@/lib/server/app-context";
 import { PriceService } from "@/lib/server/price-service";
 
-function promptOf(call: LanguageModelV3CallOptions): string {
-  return call.prompt.map((message) => (typeof message.content === "string" ? message.content : message.content.map((part) => ("text" in part ? part.text : "")).join(""))).join("\n");
-}
-
 /** The QA demo script with usage that grows with the prompt (so calls differ in cost), a fifth of it cached. */
 function mock(): MockLanguageModelV3 {
   return new MockLanguageModelV3({
     doStream: async (call) => {
-      const prompt = promptOf(call);
+      const prompt = promptText(call);
       const text = demoReply([qaDemoScriptBook], prompt);
       const input = Math.ceil(prompt.length / 4);
-      const chunks: LanguageModelV3StreamPart[] = [
-        { type: "text-start", id: "t" },
-        { type: "text-delta", id: "t", delta: text },
-        { type: "text-end", id: "t" },
-        {
-          type: "finish",
-          finishReason: { unified: "stop", raw: undefined },
-          usage: { inputTokens: { total: input, noCache: input - Math.floor(input / 5), cacheRead: Math.floor(input / 5), cacheWrite: undefined }, outputTokens: { total: Math.ceil(text.length / 4), text: undefined, reasoning: undefined } },
-        },
-      ];
-      return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
+      return streamOf(text, {
+        inputTokens: { total: input, noCache: input - Math.floor(input / 5), cacheRead: Math.floor(input / 5), cacheWrite: undefined },
+        outputTokens: { total: Math.ceil(text.length / 4), text: undefined, reasoning: undefined },
+      });
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3StreamResult, LanguageModelV3Usage } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { demoReply, type DemoScriptBook } from "@/lib/llm/demo-model";
@@ -14,8 +14,14 @@ export function promptText(call: LanguageModelV3CallOptions): string {
     .join("\n\n");
 }
 
-/** One streamed answer: the text in a single delta, then a finish with 100 input and 10 output tokens. */
-function streamOf(text: string): LanguageModelV3StreamResult {
+/** The usage a streamed answer reports unless a test gives its own: 100 input and 10 output tokens, nothing cached. */
+const DEFAULT_USAGE: LanguageModelV3Usage = {
+  inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 10, text: 10, reasoning: undefined },
+};
+
+/** One streamed answer: the text in a single delta, then a finish reporting `usage` (tokens; default {@link DEFAULT_USAGE}). */
+export function streamOf(text: string, usage: LanguageModelV3Usage = DEFAULT_USAGE): LanguageModelV3StreamResult {
   const chunks: LanguageModelV3StreamPart[] = [
     { type: "text-start", id: "t" },
     { type: "text-delta", id: "t", delta: text },
@@ -23,10 +29,7 @@ function streamOf(text: string): LanguageModelV3StreamResult {
     {
       type: "finish",
       finishReason: { unified: "stop", raw: undefined },
-      usage: {
-        inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
-        outputTokens: { total: 10, text: 10, reasoning: undefined },
-      },
+      usage,
     },
   ];
   return { stream: simulateReadableStream({ chunks, initialDelayInMs: null, chunkDelayInMs: null }) };
