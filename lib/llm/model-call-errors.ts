@@ -67,6 +67,11 @@ export interface ModelCallErrorContext {
   attempts?: number;
   /** Strings that must never appear in a message (API key values). */
   secrets?: readonly string[];
+  /**
+   * What the reader does once the cause is fixed, ending the message's advice: default
+   * "resume the run" (a run paused on the failure); "test the connection again" on the settings page.
+   */
+  retryPhrase?: string;
 }
 
 const NETWORK_CODES = new Set([
@@ -145,6 +150,7 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
   const who = context.target.label;
   const Who = capitalize(who);
   const tries = attempts > 1 ? ` (${plural(attempts, "attempt")})` : "";
+  const again = context.retryPhrase ?? "resume the run";
 
   if (isAppError(error, "provider-not-configured")) {
     return { code: "provider-not-configured", retryable: false, message: error.message };
@@ -158,7 +164,7 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
     return {
       code: "timeout",
       retryable: true,
-      message: `${what}. ${limit.settingAdvice()}: raise it for a slow model, or check that the server is answering, then resume the run.`,
+      message: `${what}. ${limit.settingAdvice()}: raise it for a slow model, or check that the server is answering, then ${again}.`,
     };
   }
   const tooLarge = findOutputTooLarge(error);
@@ -173,7 +179,7 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
     return {
       code: "output-too-large",
       retryable: false,
-      message: `${Who} sent ${tooLarge.responseBodyLimit !== null ? "" : "a reply of "}${what}: it was stopped at ${size.bytes.toLocaleString("en-US")} bytes and nothing of it was used. Lower the run's max output tokens or pick another model, or raise ${OUTPUT_LIMIT_SETTINGS.bytes} / ${OUTPUT_LIMIT_SETTINGS.tokens} on the server, then resume the run.`,
+      message: `${Who} sent ${tooLarge.responseBodyLimit !== null ? "" : "a reply of "}${what}: it was stopped at ${size.bytes.toLocaleString("en-US")} bytes and nothing of it was used. Lower the run's max output tokens or pick another model, or raise ${OUTPUT_LIMIT_SETTINGS.bytes} / ${OUTPUT_LIMIT_SETTINGS.tokens} on the server, then ${again}.`,
     };
   }
   // The OpenAI-compatible provider's own word for a stream that ended without a finish reason.
@@ -209,8 +215,8 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
     }
     if (status === 401 || status === 403) {
       const keyHint = context.target.apiKeyEnvVar
-        ? `Check ${context.target.apiKeyEnvVar} on the server (restart it after changing it), then resume the run.`
-        : "Check the server's credentials, then resume the run.";
+        ? `Check ${context.target.apiKeyEnvVar} on the server (restart it after changing it), then ${again}.`
+        : `Check the server's credentials, then ${again}.`;
       return {
         code: "auth",
         retryable: false,
@@ -221,7 +227,7 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
       return {
         code: "rate-limited",
         retryable: true,
-        message: `${Who} is rate-limiting requests (HTTP 429)${tries}. Wait a minute and resume the run, or pick a model with a higher rate limit.`,
+        message: `${Who} is rate-limiting requests (HTTP 429)${tries}. Wait a minute and ${again}, or pick a model with a higher rate limit.`,
       };
     }
     if (status === 408) {
@@ -235,7 +241,7 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
       return {
         code: "server-error",
         retryable: true,
-        message: `${Who} returned a server error (HTTP ${status}: ${detail})${tries}. The provider may be overloaded or down; wait a moment and resume the run.`,
+        message: `${Who} returned a server error (HTTP ${status}: ${detail})${tries}. The provider may be overloaded or down; wait a moment and ${again}.`,
       };
     }
     if (status === 400 || status === 413 || status === 422) {
@@ -248,7 +254,7 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
         return {
           code: "context-length",
           retryable: false,
-          message: `${Who} says the prompt is longer than the model's context window (HTTP ${status}: ${detail}${numbers.length > 0 ? `; ${numbers.join(", ")}` : ""}). Lower the memory window (Ω) or the max steps per trial, or pick a model with a larger context window, then resume the run.`,
+          message: `${Who} says the prompt is longer than the model's context window (HTTP ${status}: ${detail}${numbers.length > 0 ? `; ${numbers.join(", ")}` : ""}). Lower the memory window (Ω) or the max steps per trial, or pick a model with a larger context window, then ${again}.`,
         };
       }
     }
@@ -259,7 +265,7 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
     return {
       code: "bad-request",
       retryable: false,
-      message: `${Who} rejected the request (HTTP ${status}: ${detail}). ${modelHint}, then resume the run.`,
+      message: `${Who} rejected the request (HTTP ${status}: ${detail}). ${modelHint}, then ${again}.`,
     };
   }
 
@@ -284,12 +290,13 @@ function classify(error: unknown, context: ModelCallErrorContext, attempts: numb
   return {
     code: "unknown",
     retryable: false,
-    message: `The call to ${who} failed: ${detail}. Check the server logs, then resume the run.`,
+    message: `The call to ${who} failed: ${detail}. Check the server logs, then ${again}.`,
   };
 }
 
 function networkFailure(context: ModelCallErrorContext, detail: string, tries: string): Classified {
   const { target } = context;
+  const again = context.retryPhrase ?? "resume the run";
   const refused = /ECONNREFUSED|ConnectionRefused/.test(detail);
   if (target.provider === "compatible") {
     const where = target.label;
@@ -297,14 +304,14 @@ function networkFailure(context: ModelCallErrorContext, detail: string, tries: s
       code: "network",
       retryable: true,
       message: refused
-        ? `${capitalize(where)} refused the connection${tries}. Is it running? Start it and resume the run.`
-        : `${capitalize(where)} could not be reached (${shorten(detail, 120)})${tries}. Check that it is running and that OPENAI_COMPATIBLE_BASE_URL is right, then resume the run.`,
+        ? `${capitalize(where)} refused the connection${tries}. Is it running? Start it and ${again}.`
+        : `${capitalize(where)} could not be reached (${shorten(detail, 120)})${tries}. Check that it is running and that OPENAI_COMPATIBLE_BASE_URL is right, then ${again}.`,
     };
   }
   return {
     code: "network",
     retryable: true,
-    message: `Could not reach ${target.label} (${shorten(detail, 120)})${tries}. Check the server's internet connection${target.baseUrl ? " and base URL" : ""}, then resume the run.`,
+    message: `Could not reach ${target.label} (${shorten(detail, 120)})${tries}. Check the server's internet connection${target.baseUrl ? " and base URL" : ""}, then ${again}.`,
   };
 }
 

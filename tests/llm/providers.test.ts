@@ -183,7 +183,17 @@ describe("test connection", () => {
     const result = await testProviderConnection("openai", { OPENAI_API_KEY: KEYS.OPENAI_API_KEY, OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, { modelId: "openai:gpt-4o-mini" });
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/reach|refused/i);
+    // Advice for the settings page, where there is no run to resume.
+    expect(result.error).toMatch(/test the connection again\.$/);
+    expect(result.error).not.toContain("resume the run");
     expect(JSON.stringify(result)).not.toContain(KEYS.OPENAI_API_KEY);
+  });
+
+  it("an Ollama that does not answer its model list says so, rather than that it lists no model", async () => {
+    const result = await testProviderConnection("ollama", { OLLAMA_BASE_URL: "http://127.0.0.1:9" });
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/did not answer its model list \(.+\): check that it is running and its URL, or pass a model id to test\./);
+    expect(result.error).not.toContain("lists no model");
   });
 
   it("refuses a model id of another provider", async () => {

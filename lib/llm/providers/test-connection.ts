@@ -47,7 +47,12 @@ export async function testProviderConnection(provider: ProviderId, env: Provider
     const status = await providerStatus(provider, env);
     modelId = status.models[0]?.id;
     if (modelId === undefined) {
-      return { provider, modelId: "", ok: false, latencyMs: 0, replyPreview: null, error: status.configured ? `${status.label} lists no model to call: pass one.` : status.summary };
+      const error = !status.configured
+        ? status.summary
+        : status.modelsError
+          ? `${status.label} did not answer its model list (${status.modelsError}): check that it is running and its URL, or pass a model id to test.`
+          : `${status.label} lists no model to call: pass a model id to test.`;
+      return { provider, modelId: "", ok: false, latencyMs: 0, replyPreview: null, error: scrubSecrets(error, env) };
     }
   }
   const failed = (message: string, latencyMs = 0): ProviderTestResult => ({
@@ -87,7 +92,7 @@ export async function testProviderConnection(provider: ProviderId, env: Provider
     };
   } catch (error) {
     const latencyMs = Math.max(0, Math.round(now() - started));
-    const classified = toModelCallError(error, { modelId, target, attempts: 1, secrets: secretValues(env) });
+    const classified = toModelCallError(error, { modelId, target, attempts: 1, secrets: secretValues(env), retryPhrase: "test the connection again" });
     if (classified.code === "output-too-large") {
       return failed(
         `${modelId} answered the test (which asks for ${TEST_MAX_OUTPUT_TOKENS} tokens) with more than ${responseBodyLimit(TEST_OUTPUT_LIMIT).toLocaleString("en-US")} bytes and was cut off: the server ignores max_tokens. Runs with it are bounded too (REFLEXION_MAX_OUTPUT_BYTES / REFLEXION_MAX_OUTPUT_TOKENS pause a run whose reply goes past them); check the server's settings or pick another model.`,
