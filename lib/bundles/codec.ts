@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { z } from "zod";
 import { AppError, isAppError } from "@/lib/domain/errors";
-import { gunzipBounded } from "@/lib/io/gunzip-bounded";
+import { gunzipBounded, isGzip } from "@/lib/io/gunzip-bounded";
 import packageJson from "@/package.json";
 import { contentSha256 } from "./content-hash";
 import {
@@ -61,12 +61,15 @@ function reject(message: string): never {
  * @throws AppError("invalid-dataset") naming what is wrong, AppError("too-large") naming the limit; the caller imports nothing.
  */
 export async function decodeBundle(bytes: Uint8Array, env: Record<string, string | undefined> = process.env): Promise<BundleFile> {
+  if (!isGzip(bytes)) {
+    reject("This file is not a readable Reflexion bundle: a bundle is gzip data (a .reflexion.json.gz file from Export bundle), and this file is not. Check that you picked the bundle, or export the run again.");
+  }
   let text: string;
   try {
     text = (await gunzipBounded(bytes, { what: "bundle", env })).toString("utf8");
   } catch (error) {
     if (isAppError(error, "too-large")) throw error;
-    reject(`This file is not a readable Reflexion bundle: it is not gzip data or it is cut short (${error instanceof Error ? error.message : String(error)}). Export it again and copy the whole file.`);
+    reject("This file is not a readable Reflexion bundle: its gzip data is damaged or cut short. Export it again and copy the whole file.");
   }
   let json: unknown;
   try {

@@ -42,6 +42,12 @@ async function rejection(file: Uint8Array): Promise<string> {
 }
 
 describe("corrupt, tampered and newer bundles are refused with a clear message and import nothing", () => {
+  it("a file that is not gzip at all (a text file): named as not a bundle, once, without a zlib message", async () => {
+    const message = await rejection(Buffer.from("these are my notes, not a bundle\n"));
+    expect(message).toMatch(/^This file is not a readable Reflexion bundle: a bundle is gzip data .* Nothing was imported\.$/);
+    expect(message).not.toMatch(/incorrect header check|looks gzip-compressed/);
+  });
+
   it("one changed byte in the content: hash mismatch", async () => {
     const file = rewritten((json) => {
       const run = json.content.runs[0];
