@@ -110,16 +110,17 @@ async function execute(context: ServerContext, experimentId: string, concurrency
   const { WorkerPool } = await import("@/lib/server/worker-pool");
   const pool = new WorkerPool(context.store, context.engineDeps, context.bus, { concurrency, accept: (runId) => runIds.has(runId) });
   const first = await context.experiments.summary(experimentId);
-  // The ETA is the summary's (from the pace so far), not the bar's own guess.
+  // The ETA is the summary's (from the pace so far), not the bar's own guess: its payload key is `pace`,
+  // because cli-progress fills a token named `eta` itself (bare seconds, "INF" at the start).
   const bar = new cliProgress.SingleBar(
-    { format: "{bar} {value}/{total} runs | {eta} | {name}", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5_000, hideCursor: true },
+    { format: "{bar} {value}/{total} runs | {pace} | {name}", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5_000, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
   const etaText = (summary: ExperimentSummary) =>
     summary.progress.done === summary.progress.total ? "done" : summary.progress.etaMs === null ? "ETA —" : `ETA ${Math.ceil(summary.progress.etaMs / 1000)} s`;
-  bar.start(first.progress.total, first.progress.done, { name: first.experiment.definition.name, eta: etaText(first) });
+  bar.start(first.progress.total, first.progress.done, { name: first.experiment.definition.name, pace: etaText(first) });
   const tick = setInterval(() => {
-    void context.experiments.summary(experimentId).then((summary) => bar.update(summary.progress.done, { eta: etaText(summary) }), () => undefined);
+    void context.experiments.summary(experimentId).then((summary) => bar.update(summary.progress.done, { pace: etaText(summary) }), () => undefined);
   }, 500);
   try {
     if (here) {
@@ -133,7 +134,7 @@ async function execute(context: ServerContext, experimentId: string, concurrency
       await throughOutages(() => pool.untilSettled(run.rootBranchId, here ? 200 : 500));
     }
     const summary = await throughOutages(() => context.experiments.summary(experimentId));
-    bar.update(summary.progress.done, { eta: etaText(summary) });
+    bar.update(summary.progress.done, { pace: etaText(summary) });
     return summary;
   } finally {
     clearInterval(tick);
