@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { environmentIdSchema, strategySchema } from "@/lib/domain/config";
+import { familyIds, findFamilyDescriptor } from "@/lib/environments/descriptors";
 
 /**
  * Lessons as data (docs/decisions/0021): a lesson is a sequence of
@@ -130,6 +131,10 @@ export const lessonSchema = z
   })
   .strict()
   .superRefine((lesson, context) => {
+    if (!findFamilyDescriptor(lesson.family)) {
+      context.addIssue({ code: "custom", path: ["family"], message: `unknown family "${lesson.family}": use one of ${familyIds().join(", ")}` });
+      return;
+    }
     if (lesson.run.kind === "builtin" && lesson.run.environment !== lesson.family) {
       context.addIssue({ code: "custom", path: ["run", "environment"], message: `the run's environment (${lesson.run.environment}) must be the lesson's family (${lesson.family})` });
     }

@@ -182,6 +182,7 @@ describe("lesson schema", () => {
     ["a step on an evaluation", { steps: [{ title: "One", narration: "Text", cursor: { event: "evaluation", trial: 1, step: 2 } }] }, /only thought, action and observation/],
     ["an unknown field (a typo)", { steps: [{ title: "One", narration: "Text", cursr: {} }] }, /Unrecognized key|cursor/],
     ["a run of another family", { family: "code" }, /must be the lesson's family/],
+    ["a family that does not exist", { family: "quiz" }, /unknown family \\"quiz\\": use one of qa, household, code/],
     ["an id with spaces", { id: "My lesson" }, /lower-case words/],
     ["a next-action question without distractors", { steps: [{ title: "One", narration: "Text", cursor: { event: "trial-start", trial: 1 }, question: { kind: "next-action", trial: 1, step: 1, distractors: [], prompt: "?", explanation: "." } }] }, /distractors/],
   ])("rejects %s with a message that names it", (_label, change, message) => {
