@@ -138,6 +138,24 @@ export const memoryManagementSchema = z.discriminatedUnion("kind", [
 ]);
 export type MemoryManagement = z.infer<typeof memoryManagementSchema>;
 
+/**
+ * The tree search's parameters (LATS, Zhou et al. 2024 §4 and Table 7): how many children an
+ * expansion samples (n), the UCT exploration weight (w) and the temperature of the Actor's samples
+ * (they must differ, so a sampling temperature is used whatever the Actor's own is). The number of
+ * iterations is the run's trial budget (`maxTrials`) and the depth limit its steps per trial.
+ */
+export const latsSettingsSchema = z.object({
+  /** n: children sampled per expansion (the paper: 5 for HotpotQA). */
+  children: z.number().int().min(1).max(10).default(3),
+  /** w: UCT's exploration weight (the paper: 1). */
+  exploration: z.number().min(0).max(10).default(1),
+  /** Sampling temperature of the expansion's Actor calls (the paper samples at 1). */
+  sampleTemperature: z.number().min(0).max(2).default(1),
+});
+export type LatsSettings = z.infer<typeof latsSettingsSchema>;
+/** LATS settings when a run gives none. */
+export const DEFAULT_LATS_SETTINGS: LatsSettings = latsSettingsSchema.parse({});
+
 /** Where a run pauses by itself. Every kind defaults to off. */
 export const breakpointsSchema = z.object({
   /** Pause right after each `reflection-end`, before the next trial starts. */
@@ -220,5 +238,7 @@ export const runConfigSchema = z.object({
   warmStart: warmStartSchema.nullable().optional(),
   /** Write each reflection of the run into a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
+  /** Tree-search parameters of a `tree-search` method (LATS); absent elsewhere, or {@link DEFAULT_LATS_SETTINGS}. */
+  lats: latsSettingsSchema.optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;

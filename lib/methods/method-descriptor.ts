@@ -45,6 +45,13 @@ export interface MethodDescriptor<Id extends string = string> {
     stepsPerTrial: number | null;
     /** The Actor may call the family's tools (Search, Lookup, …); false: closed-book reasoning only. */
     usesTools: boolean;
+    /**
+     * `chain`: a trial is one chain of Actor steps (ReAct, CoT). `tree-search`: each trial is one
+     * iteration of a Monte-Carlo tree search over Actor steps (LATS): it selects a path of the
+     * search tree, samples children there, values them with the value model, follows the best and
+     * rolls out to a verdict (lib/engine/tree-phase.ts, docs/decisions/0036-lats-as-trials.md).
+     */
+    shape: "chain" | "tree-search";
   };
   /**
    * Which task families run the method: `all` (every family; a method that remembers the last
@@ -54,7 +61,8 @@ export interface MethodDescriptor<Id extends string = string> {
   families: "all" | "listed";
   /**
    * How the run graph draws the method: `lanes` (one lane per trial, left to right: trajectory,
-   * verdict, reflection, memory into the next trial).
+   * verdict, reflection, memory into the next trial); `tree` (the search tree, with the lanes of
+   * each iteration's trajectory beside it).
    */
-  graph: "lanes";
+  graph: "lanes" | "tree";
 }

@@ -2,6 +2,7 @@ import { cotGoldContextMethod } from "./cot-gold-context/descriptor";
 import { cotMethod } from "./cot/descriptor";
 import { lastAttemptAndReflexionMethod } from "./last-attempt-and-reflexion/descriptor";
 import { lastAttemptMethod } from "./last-attempt/descriptor";
+import { latsMethod } from "./lats/descriptor";
 import type { MethodDescriptor } from "./method-descriptor";
 import { noneMethod } from "./none/descriptor";
 import { reflexionMethod } from "./reflexion/descriptor";
@@ -18,6 +19,7 @@ export const METHOD_DESCRIPTORS = [
   lastAttemptAndReflexionMethod,
   cotMethod,
   cotGoldContextMethod,
+  latsMethod,
 ] as const;
 
 /** A strategy id: the id of one registered method. */

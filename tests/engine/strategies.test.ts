@@ -121,7 +121,7 @@ const REFLECTING: Record<BuiltInStrategy, boolean> = {
  * wrong Finish (two steps); under the chain-of-thought ones a wrong Finish at
  * once. The reflecting strategies reflect after trials 1 and 2, not after the last.
  */
-function labelledReplies(strategy: Strategy): string[] {
+function labelledReplies(strategy: BuiltInStrategy): string[] {
   return [1, 2, 3].flatMap((trial) => [
     ...(strategy.startsWith("cot")
       ? [` Attempt ${trial}: it was staged in Dunmere.\nAction 1: Finish[Dunmere]`]
@@ -155,7 +155,7 @@ function count(text: string, part: string): number {
 
 const runs = new Map<string, Promise<Awaited<ReturnType<typeof drive>>>>();
 /** Each strategy's 3-trial run with the labelled replies, shared by the tests below (memoised). */
-function runOf(strategy: Strategy, overrides: Partial<CreateRunRequest> = {}) {
+function runOf(strategy: BuiltInStrategy, overrides: Partial<CreateRunRequest> = {}) {
   const key = `${strategy} ${JSON.stringify(overrides)}`;
   let found = runs.get(key);
   if (!found) {
