@@ -14,7 +14,15 @@ export interface StressParams {
   seed: number;
   /** `auto`: the graph's default (old trials of a long run start collapsed); `off`: every trial expanded. */
   collapse: "auto" | "off";
+  /**
+   * `tree=N`: instead of a run graph, a synthetic LATS search tree of N nodes (1–2,000;
+   * lib/graph/stress-tree.ts) in the search tree view (components/tree-search). Null: no tree.
+   */
+  tree: number | null;
 }
+
+/** The largest synthetic search tree the stress page draws. */
+export const STRESS_TREE_LIMIT = 2000;
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -32,11 +40,13 @@ function viewOf(value: string | undefined): StressParams["view"] {
 export function parseStressParams(query: Record<string, string | string[] | undefined>): StressParams {
   const trials = Number.parseInt(first(query.trials) ?? "", 10);
   const seed = Number.parseInt(first(query.seed) ?? "", 10);
+  const tree = Number.parseInt(first(query.tree) ?? "", 10);
   return {
     trials: Number.isFinite(trials) ? Math.min(50, Math.max(1, trials)) : 24,
     family: familyOf(first(query.family)),
     view: viewOf(first(query.view)),
     seed: Number.isFinite(seed) ? seed : 1,
     collapse: first(query.collapse) === "off" ? "off" : "auto",
+    tree: Number.isFinite(tree) ? Math.min(STRESS_TREE_LIMIT, Math.max(1, tree)) : null,
   };
 }

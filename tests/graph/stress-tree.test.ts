@@ -42,7 +42,10 @@ describe("stressTree", () => {
     expect(Math.max(...counts)).toBeLessThanOrEqual(5);
     expect(new Set(counts).size).toBeGreaterThan(2);
     expect(Math.max(...nodes.map((node) => node.depth))).toBe(STRESS_TREE_MAX_DEPTH);
-    for (const node of nodes) if (node.value !== null) expect(node.value).toBeGreaterThanOrEqual(0), expect(node.value).toBeLessThanOrEqual(1);
+    const values = nodes.flatMap((node) => (node.value === null ? [] : [node.value]));
+    expect(Math.min(...values)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...values)).toBeLessThanOrEqual(1);
+    expect(new Set(values).size).toBeGreaterThan(20);
     const outcomes = new Set(nodes.flatMap((node) => (node.terminal ? [node.terminal.outcome] : [])));
     expect(outcomes).toEqual(new Set(["success", "failure", "halted"]));
     expect(nodes.some((node) => node.reflection !== null)).toBe(true);

@@ -1,0 +1,178 @@
+"use client";
+
+import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, useStore, type NodeMouseHandler, type NodeTypes } from "@xyflow/react";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore, type KeyboardEvent } from "react";
+import type { TreeLayout } from "@/lib/graph/tree-layout";
+import { useResolvedTheme } from "@/components/theme";
+import { SearchTreeActionsContext, type SearchTreeActions } from "./tree-context";
+import { toTreeFlowEdge, toTreeFlowNode, type TreeFlowEdge, type TreeFlowNode } from "./tree-flow";
+import { SearchTreeNode } from "./tree-node";
+
+/** The node component. Module-level so React Flow never sees a new object (it would remount every node). */
+export const treeNodeTypes = { tree: SearchTreeNode } satisfies NodeTypes;
+
+/** Above this many drawn nodes only the nodes and edges in view are rendered, as in the run graph (components/run-graph). */
+export const TREE_VIRTUALIZE_ABOVE = 250;
+/** Below this zoom node text would be unreadable: only the coloured boxes are painted (`search-tree-far`). */
+export const TREE_FAR_ZOOM = 0.4;
+
+const PRO_OPTIONS = { hideAttribution: false } as const;
+const FIT_PADDING = 40;
+const MINIMAP_STYLE = { width: 150, height: 110 } as const;
+const PAN_MS = 300;
+const REVEAL_MARGIN = 24;
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+
+function minimapColour(node: TreeFlowNode): string {
+  return node.data.placed.colour;
+}
+
+function useReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(REDUCED_MOTION);
+      query.addEventListener("change", onChange);
+      return () => query.removeEventListener("change", onChange);
+    },
+    () => window.matchMedia(REDUCED_MOTION).matches,
+    () => false,
+  );
+}
+
+/**
+ * First view: the whole tree when it fits at zoom ≥ 0.5; otherwise the root at the top centre at
+ * the smallest readable zoom (a wide tree is explored from its root down).
+ */
+function useInitialViewport(layout: TreeLayout) {
+  const { setViewport } = useReactFlow<TreeFlowNode, TreeFlowEdge>();
+  const width = useStore((state) => state.width);
+  const height = useStore((state) => state.height);
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current || layout.nodes.length === 0 || width === 0 || height === 0) return;
+    done.current = true;
+    const fit = Math.min(1, (width - 2 * FIT_PADDING) / Math.max(1, layout.width), (height - 2 * FIT_PADDING) / Math.max(1, layout.height));
+    if (fit >= 0.5) {
+      void setViewport({ x: (width - layout.width * fit) / 2, y: (height - layout.height * fit) / 2, zoom: fit });
+      return;
+    }
+    const zoom = 0.8;
+    const root = layout.nodes[0]!;
+    void setViewport({ x: width / 2 - (root.x + root.width / 2) * zoom, y: FIT_PADDING, zoom });
+  }, [layout, width, height, setViewport]);
+}
+
+/** When the selection changes to a node out of view, pans to it (no glide with reduced motion). */
+function useRevealSelected(nodes: readonly TreeFlowNode[], selected: string | null, reducedMotion: boolean) {
+  const { setCenter, getViewport } = useReactFlow<TreeFlowNode, TreeFlowEdge>();
+  const width = useStore((state) => state.width);
+  const height = useStore((state) => state.height);
+  const revealed = useRef<string | null>(null);
+  useEffect(() => {
+    if (selected === null) {
+      revealed.current = null;
+      return;
+    }
+    if (revealed.current === selected || width === 0 || height === 0) return;
+    const node = nodes.find((candidate) => candidate.id === selected);
+    if (!node) return;
+    revealed.current = selected;
+    const { x, y, zoom } = getViewport();
+    const w = node.width ?? 0;
+    const h = node.height ?? 0;
+    const left = node.position.x * zoom + x;
+    const top = node.position.y * zoom + y;
+    const inView = left >= REVEAL_MARGIN && top >= REVEAL_MARGIN && left + w * zoom <= width - REVEAL_MARGIN && top + h * zoom <= height - REVEAL_MARGIN;
+    if (inView) return;
+    void setCenter(node.position.x + w / 2, node.position.y + h / 2, { zoom: Math.max(zoom, 0.75), duration: reducedMotion ? 0 : PAN_MS });
+  }, [nodes, selected, width, height, getViewport, setCenter, reducedMotion]);
+}
+
+/** Props of {@link SearchTree}. */
+export interface SearchTreeProps {
+  /** The laid-out tree (lib/graph/tree-layout.ts). */
+  layout: TreeLayout;
+  selectedNodeId: string | null;
+  onSelectNode: (id: string) => void;
+  onToggleCollapse: (id: string) => void;
+}
+
+function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollapse }: SearchTreeProps) {
+  const theme = useResolvedTheme();
+  const reducedMotion = useReducedMotion();
+  const nodes = useMemo(() => layout.nodes.map((placed) => toTreeFlowNode(placed, placed.id === selectedNodeId)), [layout.nodes, selectedNodeId]);
+  const edges = useMemo(() => layout.edges.map(toTreeFlowEdge), [layout.edges]);
+  const virtualize = nodes.length > TREE_VIRTUALIZE_ABOVE;
+  // One subscription for the whole tree; it changes only when the zoom crosses TREE_FAR_ZOOM.
+  const far = useStore((state) => state.transform[2] < TREE_FAR_ZOOM);
+  const toggleRef = useRef(onToggleCollapse);
+  useEffect(() => {
+    toggleRef.current = onToggleCollapse;
+  }, [onToggleCollapse]);
+  // Stable for the life of the tree, so memoised nodes never re-render for it.
+  const actions = useMemo<SearchTreeActions>(() => ({ toggleCollapse: (id) => toggleRef.current(id) }), []);
+
+  useInitialViewport(layout);
+  useRevealSelected(nodes, selectedNodeId, reducedMotion);
+
+  const onNodeClick: NodeMouseHandler<TreeFlowNode> = useCallback((_event, node) => onSelectNode(node.id), [onSelectNode]);
+  // Nodes are focusable (Tab); Enter or Space on a focused node selects it.
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLDivElement>) => {
+      const target = event.target;
+      if (!(target instanceof HTMLElement) || !target.classList.contains("react-flow__node")) return;
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const id = target.dataset.id;
+      if (!id) return;
+      event.preventDefault();
+      onSelectNode(id);
+    },
+    [onSelectNode],
+  );
+
+  return (
+    <SearchTreeActionsContext.Provider value={actions}>
+      <ReactFlow<TreeFlowNode, TreeFlowEdge>
+        className={far ? "search-tree search-tree-far" : "search-tree"}
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={treeNodeTypes}
+        onNodeClick={onNodeClick}
+        onKeyDown={onKeyDown}
+        onlyRenderVisibleElements={virtualize}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        nodesFocusable
+        edgesFocusable={false}
+        deleteKeyCode={null}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+        minZoom={0.05}
+        maxZoom={1.75}
+        proOptions={PRO_OPTIONS}
+        aria-label="Search tree: the root at the top, each node one step; Tab to a node and press Enter to see it"
+        colorMode={theme}
+        data-virtualized={virtualize || undefined}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={18} size={1} color={theme === "dark" ? "#334155" : "#cbd5e1"} />
+        <Controls showInteractive={false} position="bottom-left" />
+        <MiniMap<TreeFlowNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map of the search tree" style={MINIMAP_STYLE} />
+      </ReactFlow>
+    </SearchTreeActionsContext.Provider>
+  );
+}
+
+/**
+ * The search tree of a LATS run drawn with React Flow, top-down from the root; the same
+ * conventions as the run graph (components/run-graph): nodes focusable and selected with
+ * Enter/Space or a click, only visible elements rendered above {@link TREE_VIRTUALIZE_ABOVE}
+ * nodes, text dropped below {@link TREE_FAR_ZOOM}, controls and a minimap.
+ */
+export function SearchTree(props: SearchTreeProps) {
+  return (
+    <ReactFlowProvider>
+      <SearchTreeCanvas {...props} />
+    </ReactFlowProvider>
+  );
+}
