@@ -88,6 +88,18 @@ export function formatEventLine(event: RunEvent): string | null {
       return `Warm start: ${event.data.entries.length} reflection(s) carried in from memory store ${event.data.store}${event.data.entries.map((entry) => `\n  - ${clip(entry.text, MAX_OBSERVATION_CHARS)} (run ${entry.source.runId.slice(0, 8)}, trial ${entry.source.trial})`).join("")}`;
     case "run-error":
       return `Run error: ${event.data.message}`;
+    case "tree-select":
+      return `  Tree: selected ${event.data.path.join(" → ")} (UCT, w = ${event.data.exploration})`;
+    case "tree-node": {
+      const same = event.data.duplicateCallIds.length > 0 ? ` (+${event.data.duplicateCallIds.length} identical sample(s))` : "";
+      return `  Tree: ${event.data.node} under ${event.data.parent}: ${clip(event.data.actionText, MAX_OBSERVATION_CHARS) || "(no action)"} → ${clip(event.data.observation, MAX_OBSERVATION_CHARS)}${same}`;
+    }
+    case "tree-value":
+      return `  Tree: value of ${event.data.node} = ${event.data.value === null ? "none" : event.data.value.toFixed(2)}${event.data.warning ? ` (${event.data.warning})` : ""}`;
+    case "tree-follow":
+      return `  Tree: trial ${event.data.trial} follows ${event.data.path.join(" → ")}, then rolls out`;
+    case "tree-backprop":
+      return `  Tree: reward ${event.data.reward} backpropagated along ${event.data.path.length} node(s)`;
     default:
       return null;
   }

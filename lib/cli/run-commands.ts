@@ -12,6 +12,7 @@ import { follow } from "./follow";
 import { modelIdArg, roleModelOption, roleModelsFromFlags } from "./model-flags";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
+import { latsFromFlags, latsOptions, type LatsFlags } from "./lats-flags";
 import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
 import { missingStoreNote } from "@/lib/engine/warm-start";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
@@ -27,7 +28,7 @@ function driveAndFollow(context: ServerContext, runId: RunId, branchId: BranchId
   });
 }
 
-interface RunOptions extends BudgetFlags {
+interface RunOptions extends BudgetFlags, LatsFlags {
   env: string;
   tasks: string;
   taskId: string;
@@ -84,6 +85,9 @@ export function registerRunCommands(program: Command): void {
     .addOption(adaptiveAndMemoryOptions()[2])
     .addOption(adaptiveAndMemoryOptions()[3])
     .addOption(adaptiveAndMemoryOptions()[4])
+    .addOption(latsOptions()[0])
+    .addOption(latsOptions()[1])
+    .addOption(latsOptions()[2])
     .action(async (options: RunOptions) => {
       const family = environmentEntry(options.env).family;
       if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
@@ -116,6 +120,8 @@ export function registerRunCommands(program: Command): void {
             memoryManagement: options.summarizeMemory === undefined ? undefined : { kind: "summarize", tokenBudget: options.summarizeMemory },
             // --budget-*, --adaptive-*, --task-cost-ceiling, --warm-start, --write-memory.
             ...runExtrasFromFlags(options),
+            // --lats-children, --lats-exploration; --lats-iterations is the trial budget.
+            ...latsFromFlags(options),
             breakpoints: {
               afterReflection: options.breakAfter?.includes("reflection") ?? false,
               afterObservation: options.breakAfter?.includes("observation") ?? false,

@@ -36,7 +36,7 @@ export const adaptiveTrialsSchema = z
 export type AdaptiveTrials = z.infer<typeof adaptiveTrialsSchema>;
 
 /** Why a run stopped before its trial budget. */
-export const stopReasonSchema = z.enum(["reflections-repeat", "task-cost-ceiling"]);
+export const stopReasonSchema = z.enum(["reflections-repeat", "task-cost-ceiling", "tree-exhausted"]);
 export type StopReason = z.infer<typeof stopReasonSchema>;
 
 /** Dice similarity (0–1) of two reflections after whitespace normalisation, case-insensitive. */

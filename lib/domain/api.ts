@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { breakpointsSchema, environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
+import { breakpointsSchema, environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema, latsSettingsSchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
 import { callActivitySchema, runStatusSchema } from "./status";
 import { budgetSchema } from "./budget";
@@ -177,6 +177,8 @@ export const createRunRequestSchema = z.object({
   warmStart: warmStartSchema.nullable().optional(),
   /** Write the run's reflections to a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
+  /** Tree-search parameters of a LATS run (RunConfig.lats); a field left out takes its default. Ignored by other methods. */
+  lats: latsSettingsSchema.partial().optional(),
 });
 /** A create-run request as a caller may write it (breakpoint kinds left out are off). */
 export type CreateRunRequest = z.input<typeof createRunRequestSchema>;

@@ -201,7 +201,13 @@ export const runConfigSchema = z.object({
    */
   models: z.object({ actor: modelSettingsSchema, reflector: modelSettingsSchema, evaluator: modelSettingsSchema.optional() }),
   /** `evaluator`: the judge template of a family whose Evaluator is a model (`open`); absent = the family's built-in judge template. */
-  templates: z.object({ actor: promptTemplateSchema, reflector: promptTemplateSchema, evaluator: promptTemplateSchema.optional() }),
+  templates: z.object({
+    actor: promptTemplateSchema,
+    reflector: promptTemplateSchema,
+    evaluator: promptTemplateSchema.optional(),
+    /** `value`: the value prompt of a tree-search method (LATS, lib/domain/lats-value.ts); absent = its default. */
+    value: promptTemplateSchema.optional(),
+  }),
   /** Window or summarise; see {@link memoryManagementSchema}. Absent = `window` (so configs recorded before it are unchanged). */
   memoryManagement: memoryManagementSchema.optional(),
   breakpoints: breakpointsSchema.default({

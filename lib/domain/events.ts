@@ -8,6 +8,7 @@ import { branchIdSchema, callIdSchema, eventIdSchema, runIdSchema } from "./ids"
 import { budgetSchema } from "./budget";
 import { stopReasonSchema } from "./adaptive-trials";
 import { memorySourceSchema, memoryStoreNameSchema, writeMemorySchema } from "./memory-store";
+import { treeEventSchemas } from "./tree-events";
 
 /**
  * The event catalogue (DESIGN.md §1). A run is an append-only log of these;
@@ -352,6 +353,7 @@ export const eventDataSchemas = {
     note: z.string().optional(),
   }),
   "run-error": z.object({ code: z.string(), message: z.string() }),
+  ...treeEventSchemas,
 } as const;
 
 /** Every event type name. */
@@ -409,6 +411,11 @@ export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("run-error"),
   envelopeOf("budget-edit"),
   envelopeOf("memory-carried-in"),
+  envelopeOf("tree-select"),
+  envelopeOf("tree-node"),
+  envelopeOf("tree-value"),
+  envelopeOf("tree-follow"),
+  envelopeOf("tree-backprop"),
 ]);
 /** A stored event. */
 export type RunEvent = z.infer<typeof runEventSchema>;

@@ -3,6 +3,8 @@
 import { NO_BREAKPOINTS, type Breakpoints, type RunConfig } from "./config";
 import type { EventData, MemoryItem, RunEvent, RunEventOf } from "./events";
 import { addSpend, type BudgetSpend } from "./budget";
+import { foldTreeEvent } from "./fold-tree";
+import type { TreeSearchView } from "./tree-search";
 
 /** One Thought → Action → Observation step of a trial, as far as it has happened. */
 export interface StepView {
@@ -12,6 +14,8 @@ export interface StepView {
   observation: (EventData<"step-observation"> & { eventId: string }) | null;
   /** The step comes from a published log (an imported paper log's own branch, `config.provenance.kind === "paper-log"`): no model call was recorded, and no person wrote it. A bundle's steps were recorded by this app with their model calls, so they are not marked. */
   recordedByAuthors: boolean;
+  /** In a tree-search run (LATS): the search-tree node this step is (lib/domain/tree-search.ts). */
+  treeNode?: string;
 }
 
 /** A reflection as it stands now: `text` includes edits, `originalText` is what the model wrote. */
@@ -120,6 +124,8 @@ export interface RunState {
   replayMode: "live" | "recorded";
   /** Set on a forked branch: where it left its parent. */
   fork: EventData<"branch-start"> | null;
+  /** The search tree of a tree-search method (LATS; lib/domain/fold-tree.ts); null for every other method. */
+  tree: TreeSearchView | null;
   lastSeq: number;
   eventCount: number;
 }
@@ -162,6 +168,7 @@ export function emptyRunState(): RunState {
     stop: null,
     replayMode: "live",
     fork: null,
+    tree: null,
     lastSeq: 0,
     eventCount: 0,
   };
@@ -204,6 +211,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     state.resumedFrom = null;
   }
   if (event.type === "step-observation" || event.type === "evaluation-end" || event.type === "reflection-end") state.actionsSinceResume += 1;
+  // The search tree reads the step's thought and action, folded before its observation (fold-tree.ts).
+  if (state.tree !== null || event.type === "tree-select") foldTreeEvent(state, event);
   switch (event.type) {
     case "run-start":
       state.startConfig = event.data.config;

@@ -49,6 +49,8 @@ export interface StrategyBehaviour {
    * and again when the budget is read (lib/domain/next-step.ts).
    */
   stepsPerTrial: number | null;
+  /** Each trial is one tree-search iteration (descriptor `trial.shape` `tree-search`, LATS): lib/engine/tree-phase.ts. */
+  treeSearch: boolean;
 }
 
 /**
@@ -63,6 +65,7 @@ function behaviourOf(method: MethodDescriptor): StrategyBehaviour {
     fixedMemoryWindow,
     includesLastAttempt: lastAttempt,
     stepsPerTrial: method.trial.stepsPerTrial,
+    treeSearch: method.trial.shape === "tree-search",
     memoryForTrial: (memory, window) => (reflections ? selectMemoryWindow(memory, fixedMemoryWindow ?? window) : { inContext: [], evicted: [] }),
   };
 }

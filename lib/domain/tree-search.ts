@@ -135,27 +135,36 @@ export function isExpandable(node: TreeNodeView, maxDepth: number): boolean {
 }
 
 /**
- * Whether any node under `id` (or `id` itself) could still be expanded: a subtree without one is
- * exhausted and selection skips it.
+ * Whether an expansion has sampled children at the node. A rollout step's node has at most the
+ * rollout's next step under it and is not expanded until selection stops there: simulation nodes
+ * belong to the tree but their siblings have not been sampled yet.
+ */
+export function isExpanded(tree: TreeSearchView, node: TreeNodeView): boolean {
+  return node.children.some((id) => tree.nodes.get(id)?.origin === "expansion");
+}
+
+/**
+ * Whether the subtree at `id` still has a node to expand: the node itself (not expanded yet and
+ * expandable) or a node under it. A subtree without one is exhausted and selection skips it.
  */
 export function hasOpenLeaf(tree: TreeSearchView, id: string, maxDepth: number): boolean {
   const node = tree.nodes.get(id);
   if (!node) return false;
-  if (node.children.length === 0) return isExpandable(node, maxDepth);
+  if (!isExpanded(tree, node) && isExpandable(node, maxDepth)) return true;
   return node.children.some((child) => hasOpenLeaf(tree, child, maxDepth));
 }
 
 /**
- * Selection (paper §4): from the root, repeatedly step to the child with the highest UCT among
- * the children whose subtree is not exhausted (ties: the earlier child), until a node without
- * children. Returns the path root → leaf, or null when the whole tree is exhausted (the search
- * has nothing left to try).
+ * Selection (paper §4): from the root, while the node has been expanded, step to the child with
+ * the highest UCT among the children whose subtree is not exhausted (ties: the earlier child); stop
+ * at the first node not expanded yet, which the trial expands. Returns the path root → that node,
+ * or null when the whole tree is exhausted (the search has nothing left to try).
  */
 export function selectPath(tree: TreeSearchView, exploration: number, maxDepth: number): string[] | null {
   if (!hasOpenLeaf(tree, TREE_ROOT_ID, maxDepth)) return null;
   const path = [TREE_ROOT_ID];
   let node = tree.nodes.get(TREE_ROOT_ID)!;
-  while (node.children.length > 0) {
+  while (isExpanded(tree, node) || !isExpandable(node, maxDepth)) {
     let best: TreeNodeView | null = null;
     let bestScore = -Infinity;
     for (const id of node.children) {

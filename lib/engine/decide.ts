@@ -2,6 +2,8 @@ import type { RunState, TrialView } from "@/lib/domain/fold-run";
 import { openTrialProgress } from "@/lib/domain/next-step";
 import { afterTrial } from "@/lib/domain/next-trial";
 import type { StopReason } from "@/lib/domain/adaptive-trials";
+import { strategyBehaviour } from "@/lib/domain/strategies";
+import { treeActionAfterTrial, treeActionBeforeRollout, treeExhausted, type TreeAction } from "./tree-phase";
 
 /**
  * The next thing the engine must do, decided from the folded log alone. Because
@@ -14,7 +16,11 @@ export type NextAction =
   | { kind: "actor-step"; trial: number; step: number }
   | { kind: "evaluate"; trial: number; answer: string | null; halted: boolean; haltReason: string | null }
   | { kind: "reflect"; trial: number }
-  | { kind: "end-run"; outcome: "success" | "failure"; stopReason?: StopReason; stopDetail?: string };
+  | { kind: "end-run"; outcome: "success" | "failure"; stopReason?: StopReason; stopDetail?: string }
+  | TreeAction;
+
+/** Why a tree search stops before its trial budget. */
+export const TREE_EXHAUSTED_DETAIL = "The search tree is exhausted: every path has ended or reached the depth limit.";
 
 /**
  * Decides the next action (paper §3 control flow): run trials until the first
@@ -36,7 +42,14 @@ export function decideNext(
   const last = state.trials.at(-1);
   if (!last) return { kind: "start-trial", trial: 1 };
 
+  const treeSearch = strategyBehaviour(config.strategy).treeSearch;
   if (last.outcome === null) {
+    // A tree-search trial (LATS) first selects, expands, values and follows (./tree-phase.ts).
+    if (treeSearch) {
+      const tree = treeActionBeforeRollout(state, last);
+      if (tree !== null && "exhausted" in tree) return { kind: "evaluate", trial: last.trial, answer: null, halted: true, haltReason: TREE_EXHAUSTED_DETAIL };
+      if (tree !== null) return tree;
+    }
     // Where the open trial stands: the Actor's steps and their budget (lib/domain/next-step.ts).
     const progress = openTrialProgress(last, config);
     if (progress.kind === "finished") return { kind: "evaluate", trial: last.trial, answer: progress.answer, halted: false, haltReason: null };
@@ -57,6 +70,8 @@ export function decideNext(
   // After a judged trial (lib/domain/next-trial.ts). Code tasks: the loop stops on the
   // internal tests, but the run counts as solved only when the last trial's hidden tests
   // passed (pass@1, reference §4.1).
+  const backprop = treeSearch ? treeActionAfterTrial(state, last) : null;
+  if (backprop) return backprop;
   const next = afterTrial(config, {
     trial: last.trial,
     passed: last.outcome === "success",
@@ -64,5 +79,6 @@ export function decideNext(
     reflected: last.reflection !== null,
   });
   if (next.kind === "end-run") return { kind: "end-run", outcome: next.outcome };
+  if (next.kind === "start-trial" && treeSearch && treeExhausted(state)) return { kind: "end-run", outcome: "failure", stopReason: "tree-exhausted", stopDetail: TREE_EXHAUSTED_DETAIL };
   return next;
 }

@@ -21,6 +21,7 @@ import { evaluatorSettings, judgeFailureDrafts, openJudgeSession } from "./judge
 import { adaptiveNext, budgetPause } from "./budget-gate";
 import { rememberReflection, warmStartDraft } from "./warm-start";
 import type { EngineDeps } from "./engine-deps";
+import { performTreeAction } from "./tree-phase";
 
 export type { CallInfo, CallObserver } from "./model-calls";
 export type { EngineDeps } from "./engine-deps";
@@ -352,6 +353,13 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       await rememberReflection(state, config, next.trial, deps.memory, context.ids);
       return;
     }
+    case "tree-select":
+    case "tree-expand":
+    case "tree-value":
+    case "tree-follow":
+    case "tree-backprop":
+      await performTreeAction(next, state, family, task, { ...context, callEnd });
+      return;
     case "end-run":
       await append([draft("run-end", { outcome: next.outcome, trials: state.trials.length, stopReason: next.stopReason ?? null, stopDetail: next.stopDetail ?? null })]);
       return;

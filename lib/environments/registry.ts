@@ -3,6 +3,7 @@ import type { EnvironmentFamily } from "@/lib/domain/environment";
 import type { KeyFact } from "@/lib/domain/key-facts";
 import { AppError } from "@/lib/domain/errors";
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
+import { latsValueDemoBook } from "@/lib/domain/lats-value";
 import { codeDemoScriptBook } from "./code/demo-script";
 import { householdDemoScriptBook } from "./household/demo-script";
 import { openDemoScriptBook } from "./open/demo-script";
@@ -167,7 +168,8 @@ export function environmentEntry(id: string): EnvironmentEntry {
 
 /** The demo model's script books of every registered family that has one, in registry order. */
 export function demoScriptBooks(): DemoScriptBook[] {
-  return [...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []));
+  // The LATS value prompt's scripted answer comes first: it is recognised by its own ending, whatever the family.
+  return [latsValueDemoBook, ...[...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []))];
 }
 
 /** Ids of the families that are available, in family order (the descriptors' `order`). */

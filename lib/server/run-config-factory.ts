@@ -1,11 +1,11 @@
 import { assertTemplateText } from "@/lib/domain/template-check";
 import { templateRulesFor } from "./template-rules";
-import { runConfigSchema, type PromptTemplate, type RunConfig } from "@/lib/domain/config";
+import { latsSettingsSchema, runConfigSchema, type PromptTemplate, type RunConfig } from "@/lib/domain/config";
 import { DEFAULT_SUMMARIZER_TEXT } from "@/lib/domain/memory-summary";
 import { templateVersionId } from "@/lib/db/template-store";
 import type { CreateRunRequest } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
-import { fixedLimitsOf, supportedStrategiesOf } from "@/lib/domain/strategies";
+import { fixedLimitsOf, strategyBehaviour, supportedStrategiesOf } from "@/lib/domain/strategies";
 import type { EnvironmentEntry } from "@/lib/environments/registry";
 
 /**
@@ -133,6 +133,8 @@ export function buildRunConfig(
     adaptiveTrials: request.adaptiveTrials ?? null,
     warmStart: request.warmStart ?? null,
     writeMemory: request.writeMemory ?? null,
+    // A tree-search method's parameters, with the defaults filled in (LATS); no other method has them.
+    lats: strategyBehaviour(strategy).treeSearch ? latsSettingsSchema.parse(request.lats ?? {}) : undefined,
   });
 }
 
