@@ -21,6 +21,10 @@
  * A third comparison opens the large run with every trial expanded (`collapse=off`), to show
  * what rendering only the visible elements does alone (`--no-expanded` skips it).
  *
+ * Two more measure the LATS search tree view (`/stress?tree=N`, components/tree-search): a 30-node
+ * tree against 300 and 1,000 nodes, the same pan/zoom script and targets (`--no-tree` skips them,
+ * `--tree-only` runs only them).
+ *
  * Each case is loaded `--repeats` times (default 3), small and large alternately; first node
  * and DOM elements are medians, frame p95 is over every recorded frame of every load.
  * Other options: `--trials N` (large case, default 24), `--port N`. The figures move with
@@ -126,7 +130,7 @@ const INIT_SCRIPT = `(() => {
   const shown = () => {
     const lanes = document.querySelector('[data-testid="trial-lanes"]');
     if (lanes) return lanes.querySelector('[data-testid="lane"]') !== null;
-    const graphs = document.querySelectorAll('[data-testid="run-graph"] .react-flow');
+    const graphs = document.querySelectorAll('[data-testid="run-graph"] .react-flow, [data-testid="search-tree"] .react-flow');
     if (graphs.length === 0) return false;
     for (const graph of graphs) {
       const node = graph.querySelector('.react-flow__node:not(.react-flow__node-lane)');
@@ -193,14 +197,14 @@ async function measure(browser: Browser, baseUrl: string, query: string): Promis
     await page.waitForTimeout(800);
     const domElements = await page.evaluate(() => {
       let count = 0;
-      for (const graph of document.querySelectorAll('[data-testid="run-graph"], [data-testid="trial-lanes"]')) count += graph.querySelectorAll("*").length;
+      for (const graph of document.querySelectorAll('[data-testid="run-graph"], [data-testid="trial-lanes"], [data-testid="search-tree"]')) count += graph.querySelectorAll("*").length;
       return count;
     });
     const stress: StressFigures | undefined = await page.evaluate(() => window.__stressGraph);
 
     const lanes = page.locator('[data-testid="stress-scroll"]');
     const scrolling = (await lanes.count()) > 0;
-    const panes = scrolling ? lanes : page.locator('[data-testid="run-graph"] .react-flow__pane');
+    const panes = scrolling ? lanes : page.locator('[data-testid="run-graph"] .react-flow__pane, [data-testid="search-tree"] .react-flow__pane');
     const frames: number[] = [];
     for (let index = 0; index < (await panes.count()); index += 1) {
       const box = await panes.nth(index).boundingBox();
@@ -342,6 +346,16 @@ async function main(): Promise<void> {
         interaction: "scroll",
       },
     ];
+    if (!process.argv.includes("--no-tree")) {
+      // The LATS search tree view (components/tree-search) on synthetic trees (lib/graph/stress-tree.ts).
+      for (const size of [300, 1000]) {
+        comparisons.push({
+          title: `Search tree (LATS): 30 vs ${size} nodes`,
+          small: { label: "tree small", query: "tree=30" },
+          large: { label: `tree ${size}`, query: `tree=${size}` },
+        });
+      }
+    }
     if (!process.argv.includes("--no-expanded")) {
       comparisons.push({
         title: `One run, every trial expanded (collapse=off; old trials do not start collapsed): 2 vs ${largeTrials} trials`,
@@ -349,7 +363,8 @@ async function main(): Promise<void> {
         large: { label: "large, all expanded", query: `${large.query}&collapse=off` },
       });
     }
-    for (const comparison of comparisons) {
+    const treeOnly = process.argv.includes("--tree-only");
+    for (const comparison of comparisons.filter((candidate) => !treeOnly || candidate.small.query.startsWith("tree="))) {
       try {
         const figures = await measurePair(browser, baseUrl, comparison.small, comparison.large, repeats);
         printComparison(comparison.title, figures.small, figures.large, comparison.interaction);

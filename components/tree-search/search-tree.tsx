@@ -88,6 +88,36 @@ function useRevealSelected(nodes: readonly TreeFlowNode[], selected: string | nu
   }, [nodes, selected, width, height, getViewport, setCenter, reducedMotion]);
 }
 
+/**
+ * Collapsing or expanding a subtree lays the tree out again and moves the toggled node: this pans
+ * by the same amount so the node stays where it was on screen (the pointer and the keyboard keep
+ * their place). Returns the toggle to give the nodes.
+ */
+function useAnchoredToggle(layout: TreeLayout, onToggleCollapse: (id: string) => void): (id: string) => void {
+  const { getViewport, setViewport } = useReactFlow<TreeFlowNode, TreeFlowEdge>();
+  const anchor = useRef<{ id: string; x: number; y: number } | null>(null);
+  const layoutRef = useRef(layout);
+  const toggleRef = useRef(onToggleCollapse);
+  useEffect(() => {
+    toggleRef.current = onToggleCollapse;
+  }, [onToggleCollapse]);
+  useEffect(() => {
+    layoutRef.current = layout;
+    const held = anchor.current;
+    if (!held) return;
+    anchor.current = null;
+    const moved = layout.nodes.find((node) => node.id === held.id);
+    if (!moved || (moved.x === held.x && moved.y === held.y)) return;
+    const { x, y, zoom } = getViewport();
+    void setViewport({ x: x - (moved.x - held.x) * zoom, y: y - (moved.y - held.y) * zoom, zoom });
+  }, [layout, getViewport, setViewport]);
+  return useCallback((id: string) => {
+    const node = layoutRef.current.nodes.find((candidate) => candidate.id === id);
+    anchor.current = node ? { id, x: node.x, y: node.y } : null;
+    toggleRef.current(id);
+  }, []);
+}
+
 /** Props of {@link SearchTree}. */
 export interface SearchTreeProps {
   /** The laid-out tree (lib/graph/tree-layout.ts). */
@@ -105,12 +135,9 @@ function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollap
   const virtualize = nodes.length > TREE_VIRTUALIZE_ABOVE;
   // One subscription for the whole tree; it changes only when the zoom crosses TREE_FAR_ZOOM.
   const far = useStore((state) => state.transform[2] < TREE_FAR_ZOOM);
-  const toggleRef = useRef(onToggleCollapse);
-  useEffect(() => {
-    toggleRef.current = onToggleCollapse;
-  }, [onToggleCollapse]);
+  const toggle = useAnchoredToggle(layout, onToggleCollapse);
   // Stable for the life of the tree, so memoised nodes never re-render for it.
-  const actions = useMemo<SearchTreeActions>(() => ({ toggleCollapse: (id) => toggleRef.current(id) }), []);
+  const actions = useMemo<SearchTreeActions>(() => ({ toggleCollapse: toggle }), [toggle]);
 
   useInitialViewport(layout);
   useRevealSelected(nodes, selectedNodeId, reducedMotion);

@@ -43,6 +43,11 @@ const REFLECTIONS = [
   "I kept looking up keywords that were not in the page. When a Lookup fails twice I should Search a different title.",
 ];
 
+/** Appends an iteration (a variable, not a literal: fields the read model does not name yet are allowed). */
+function record(tree: TreeSearchView, iteration: TreeSearchView["iterations"][number] & { followed: boolean }): void {
+  tree.iterations.push(iteration);
+}
+
 /**
  * A synthetic search tree of exactly `options.nodes` nodes (clamped to 1–5,000): branching 2–5 at
  * expansions, depth up to {@link STRESS_TREE_MAX_DEPTH}, values and visits from real
@@ -99,18 +104,24 @@ export function stressTree(options: StressTreeOptions): TreeSearchView {
     const selected = selectPath(tree, exploration, STRESS_TREE_MAX_DEPTH);
     if (!selected) break;
     const leaf = tree.nodes.get(selected[selected.length - 1]!)!;
-    const width = Math.min(int(2, 5), target - tree.nodes.size);
-    const children: TreeNodeView[] = [];
-    for (let k = 1; k <= width; k += 1) children.push(add(expansionNodeId(trial, k), leaf, trial, "expansion", Math.round(random() * 100) / 100));
-    let current = children.reduce((best, child) => ((child.estimate ?? 0) > (best.estimate ?? 0) ? child : best));
-    const path = [...selected, current.id];
+    let current = leaf;
+    const path = [...selected];
+    // Selection may stop at a final answer an earlier expansion sampled but did not follow: the
+    // trial follows it to be judged, without expanding it.
+    if (!leaf.done) {
+      const width = Math.min(int(2, 5), target - tree.nodes.size);
+      const children: TreeNodeView[] = [];
+      for (let k = 1; k <= width; k += 1) children.push(add(expansionNodeId(trial, k), leaf, trial, "expansion", Math.round(random() * 100) / 100));
+      current = children.reduce((best, child) => ((child.estimate ?? 0) > (best.estimate ?? 0) ? child : best));
+      path.push(current.id);
+    }
     while (!current.done && current.depth < STRESS_TREE_MAX_DEPTH && tree.nodes.size < target) {
       current = add(rolloutNodeId(trial, current.depth + 1), current, trial, "rollout", null);
       path.push(current.id);
     }
     if (!current.done && current.depth < STRESS_TREE_MAX_DEPTH) {
       // The node budget ran out mid-rollout: an iteration still in progress.
-      tree.iterations.push({ trial, selected, path, reward: null });
+      record(tree, { trial, selected, path, followed: true, reward: null });
       break;
     }
     const success = current.done && random() < 0.35;
@@ -119,7 +130,7 @@ export function stressTree(options: StressTreeOptions): TreeSearchView {
     if (!success && random() < 0.8) current.reflection = { trial, text: pick(REFLECTIONS) };
     const reward = success ? 1 : 0;
     backpropagate(tree, path, reward);
-    tree.iterations.push({ trial, selected, path, reward });
+    record(tree, { trial, selected, path, followed: true, reward });
   }
   return tree;
 }

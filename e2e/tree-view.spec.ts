@@ -1,0 +1,138 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./fixtures";
+
+/**
+ * The LATS search tree view (components/tree-search) on the stress page's tree mode
+ * (`/stress?tree=N`: a synthetic tree from lib/graph/stress-tree.ts, no server data).
+ */
+
+const tree = (page: Page) => page.getByTestId("search-tree");
+const drawnNodes = (page: Page) => tree(page).locator(".react-flow__node");
+
+/** A point (page px) over the tree's empty pane, not over a node, the legend or the controls. */
+async function emptyPanePoint(page: Page): Promise<{ x: number; y: number }> {
+  const point = await page.evaluate(() => {
+    const pane = document.querySelector('[data-testid="search-tree"] .react-flow__pane');
+    if (!pane) return null;
+    const box = pane.getBoundingClientRect();
+    for (let y = box.top + box.height * 0.3; y < box.bottom - 140; y += 17) {
+      for (let x = box.left + box.width * 0.3; x < box.right - 170; x += 23) {
+        if (document.elementFromPoint(x, y) === pane) return { x, y };
+      }
+    }
+    return null;
+  });
+  if (!point) throw new Error("no empty spot on the pane to drag from");
+  return point;
+}
+
+/**
+ * A drawn node (not the root) whose collapse toggle is fully in view and that has at least one
+ * child drawn too, with the ids of those children.
+ */
+async function collapsibleInView(page: Page): Promise<{ id: string; descendants: number; children: string[] }> {
+  const found = await page.evaluate(() => {
+    const pane = document.querySelector('[data-testid="search-tree"] .react-flow__pane')!.getBoundingClientRect();
+    const inView = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      return box.left >= pane.left + 10 && box.right <= pane.right - 170 && box.top >= pane.top + 10 && box.bottom <= pane.bottom - 130;
+    };
+    for (const node of document.querySelectorAll<HTMLElement>('[data-testid="search-tree"] [data-testid="tree-node"]')) {
+      const id = node.dataset.nodeId!;
+      if (node.dataset.depth === "0") continue;
+      const toggle = node.querySelector<HTMLElement>('[data-testid="tree-collapse"]');
+      if (!toggle || !inView(toggle)) continue;
+      const children = [...document.querySelectorAll<HTMLElement>(`[data-testid="search-tree"] [data-testid="tree-node"][data-parent="${CSS.escape(id)}"]`)].map((child) => child.dataset.nodeId!);
+      if (children.length > 0) return { id, descendants: Number(toggle.dataset.descendants), children };
+    }
+    return null;
+  });
+  if (!found) throw new Error("no collapsible node with a drawn child in view");
+  return found;
+}
+
+test.describe("the search tree view (stress page, tree mode)", () => {
+  test("a 300-node tree renders its nodes and pans and zooms", async ({ page }) => {
+    await page.goto("/stress?tree=300");
+    const status = page.getByTestId("tree-status");
+    await expect(status).toHaveAttribute("data-total", "300");
+    await expect(status).toHaveAttribute("data-shown", "300");
+    await expect(drawnNodes(page).first()).toBeVisible();
+    // Only what is in view is rendered (over 250 nodes), but the view is not empty.
+    const rendered = await drawnNodes(page).count();
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(300);
+    await expect(tree(page).locator('[data-testid="tree-node"][data-node-id="root"]')).toBeVisible();
+    await expect(page.getByTestId("tree-legend")).toBeVisible();
+
+    const viewport = tree(page).locator(".react-flow__viewport");
+    const before = await viewport.getAttribute("style");
+    const start = await emptyPanePoint(page);
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x - 300, start.y - 200, { steps: 12 });
+    await page.mouse.up();
+    await expect(viewport).not.toHaveAttribute("style", before ?? "");
+    const panned = await viewport.getAttribute("style");
+    // Panning moves, it does not zoom; then the wheel zooms out.
+    expect(panned?.match(/scale\(([^)]+)\)/)?.[1]).toBe(before?.match(/scale\(([^)]+)\)/)?.[1]);
+    await page.mouse.wheel(0, 400);
+    await expect(viewport).not.toHaveAttribute("style", panned ?? "");
+    await expectAccessible(page, "/stress?tree=300");
+  });
+
+  test("collapsing a node hides its subtree and shows how many nodes it hides; expanding brings them back", async ({ page }) => {
+    await page.goto("/stress?tree=300");
+    await expect(drawnNodes(page).first()).toBeVisible();
+    const target = await collapsibleInView(page);
+    const node = tree(page).locator(`[data-testid="tree-node"][data-node-id="${target.id}"]`);
+    await node.getByTestId("tree-collapse").click();
+
+    await expect(node.getByTestId("tree-hidden-count")).toHaveText(`+${target.descendants} hidden`);
+    await expect(node).toHaveAttribute("data-collapsed", "true");
+    await expect(page.getByTestId("tree-status")).toHaveAttribute("data-shown", String(300 - target.descendants));
+    await expect(page.getByTestId("tree-status")).toContainText(`${target.descendants} hidden in 1 collapsed subtree`);
+    for (const child of target.children) await expect(tree(page).locator(`[data-node-id="${child}"]`)).toHaveCount(0);
+    // The clicked node stayed in view (the tree pans to keep it in place).
+    await expect(node).toBeInViewport();
+
+    await node.getByTestId("tree-collapse").click();
+    await expect(page.getByTestId("tree-status")).toHaveAttribute("data-shown", "300");
+    await expect(tree(page).locator(`[data-node-id="${target.children[0]}"]`)).toHaveCount(1);
+  });
+
+  test("a node focused with the keyboard and selected with Enter or Space shows its details", async ({ page }) => {
+    await page.goto("/stress?tree=300");
+    await expect(drawnNodes(page).first()).toBeVisible();
+    await expect(page.getByTestId("tree-node-details")).toContainText("Select a node");
+
+    const target = await collapsibleInView(page);
+    const element = tree(page).locator(`.react-flow__node[data-id="${target.id}"]`);
+    const action = await element.locator("p.font-mono").textContent();
+    await element.focus();
+    await page.keyboard.press("Enter");
+    const details = page.getByTestId("tree-node-details");
+    await expect(details).toHaveAttribute("data-node-id", target.id);
+    await expect(details.getByTestId("tree-detail-action")).toHaveText(`Action${action}`);
+    for (const field of ["thought", "observation", "estimate", "value", "visits", "terminal", "reflection"]) await expect(details.getByTestId(`tree-detail-${field}`)).toBeVisible();
+    // The selected node's path is highlighted, the node itself ringed.
+    await expect(tree(page).locator(`[data-testid="tree-node"][data-node-id="${target.id}"]`)).toHaveAttribute("data-selected", "true");
+    await expect(tree(page).locator('[data-testid="tree-node"][data-node-id="root"]')).toHaveAttribute("data-highlighted", "true");
+    await expect(tree(page).locator(".react-flow__edge.tree-edge-path").first()).toBeAttached();
+    // A path has one node per depth.
+    const depths = await tree(page).locator('[data-testid="tree-node"][data-highlighted="true"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.depth));
+    expect(new Set(depths).size).toBe(depths.length);
+
+    const child = tree(page).locator(`.react-flow__node[data-id="${target.children[0]}"]`);
+    await child.focus();
+    await page.keyboard.press(" ");
+    await expect(details).toHaveAttribute("data-node-id", target.children[0]!);
+    await expect(details.getByTestId("tree-detail-value")).toContainText(/\d\.\d\d|–/);
+  });
+
+  test("a tree with only the root says the search has not expanded it yet", async ({ page }) => {
+    await page.goto("/stress?tree=1");
+    await expect(page.getByTestId("tree-empty")).toHaveText("The search has not expanded the root yet.");
+    await expect(tree(page).locator(".react-flow__node")).toHaveCount(0);
+  });
+});
