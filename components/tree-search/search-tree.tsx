@@ -41,7 +41,7 @@ function useReducedMotion(): boolean {
 
 /**
  * First view: the whole tree when it fits at zoom ≥ 0.5; otherwise the root at the top centre at
- * the smallest readable zoom (a wide tree is explored from its root down).
+ * zoom 0.6 (a wide tree is explored from its root down).
  */
 function useInitialViewport(layout: TreeLayout) {
   const { setViewport } = useReactFlow<TreeFlowNode, TreeFlowEdge>();
@@ -56,7 +56,8 @@ function useInitialViewport(layout: TreeLayout) {
       void setViewport({ x: (width - layout.width * fit) / 2, y: (height - layout.height * fit) / 2, zoom: fit });
       return;
     }
-    const zoom = 0.8;
+    // A wide tree: its top around the root at a zoom where the text is still readable.
+    const zoom = 0.6;
     const root = layout.nodes[0]!;
     void setViewport({ x: width / 2 - (root.x + root.width / 2) * zoom, y: FIT_PADDING, zoom });
   }, [layout, width, height, setViewport]);

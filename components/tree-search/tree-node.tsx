@@ -39,8 +39,9 @@ export const SearchTreeNode = memo(function SearchTreeNode({ id, data }: NodePro
       className={cn(
         "flex h-full w-full flex-col justify-between overflow-hidden rounded-lg border border-l-[6px] bg-white px-2 py-1.5 text-left shadow-sm",
         "in-[.search-tree-far]:shadow-none in-[.search-tree-far]:*:invisible",
-        placed.highlighted ? "border-sky-500 outline-2 outline-offset-2 outline-sky-400" : "border-slate-200",
-        selected && "ring-2 ring-sky-700 ring-offset-2",
+        placed.highlighted ? "border-sky-500 ring-2 ring-sky-400 ring-offset-1" : "border-slate-200",
+        // An outline, not a ring: it stays visible around a highlighted (ringed) node.
+        selected && "outline-4 outline-offset-4 outline-sky-800",
       )}
       style={{ borderLeftColor: placed.colour }}
     >

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TREE_ROOT_ID } from "@/lib/domain/tree-search";
 import { STRESS_TREE_MAX_DEPTH, stressTree } from "@/lib/graph/stress-tree";
+import { parseStressParams, STRESS_TREE_LIMIT } from "@/app/stress/stress-params";
 
 describe("stressTree", () => {
   it("has exactly the nodes asked for, each known to its parent, parents created first", () => {
@@ -52,5 +53,16 @@ describe("stressTree", () => {
     expect(nodes.every((node) => node.reflection === null || (node.terminal !== null && node.terminal.outcome !== "success"))).toBe(true);
     // The root is visited once per finished iteration (backpropagation).
     expect(tree.nodes.get(TREE_ROOT_ID)!.visits).toBe(tree.iterations.filter((iteration) => iteration.reward !== null).length);
+  });
+});
+
+describe("the stress page's tree parameter", () => {
+  it("reads tree=N as the node count, bounded, and anything else as no tree", () => {
+    expect(parseStressParams({ tree: "300" }).tree).toBe(300);
+    expect(parseStressParams({ tree: ["1000", "5"] }).tree).toBe(1000);
+    expect(parseStressParams({ tree: "0" }).tree).toBe(1);
+    expect(parseStressParams({ tree: "999999" }).tree).toBe(STRESS_TREE_LIMIT);
+    expect(parseStressParams({ tree: "many" }).tree).toBeNull();
+    expect(parseStressParams({ trials: "3" }).tree).toBeNull();
   });
 });
