@@ -19,7 +19,7 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
   if (event.type === "tree-select") {
     const tree = state.tree ?? emptyTree();
     tree.iterations = tree.iterations.filter((it) => it.trial !== event.data.trial);
-    tree.iterations.push({ trial: event.data.trial, selected: event.data.path, path: [...event.data.path], reward: null });
+    tree.iterations.push({ trial: event.data.trial, selected: event.data.path, path: [...event.data.path], followed: false, reward: null });
     state.tree = { ...tree };
     return;
   }
@@ -37,9 +37,12 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
         origin: "expansion",
         thought: event.data.thought,
         actionText: event.data.actionText,
+        action: event.data.action,
+        parseError: event.data.parseError,
         observation: event.data.observation,
         done: event.data.done,
         answer: event.data.answer,
+        state: event.data.state,
         callId: event.data.callId,
         estimate: null,
         estimateCallId: null,
@@ -52,7 +55,6 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
       tree.nodes.set(node.id, node);
       tree.order.push(node.id);
       parent.children.push(node.id);
-      nodeDetails.set(node, { action: event.data.action, parseError: event.data.parseError, state: event.data.state });
       break;
     }
     case "tree-value": {
@@ -68,6 +70,7 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
       const trial = state.trials.find((t) => t.trial === event.data.trial);
       if (!iteration || !trial) return;
       iteration.path = [...event.data.path];
+      iteration.followed = true;
       trial.steps = pathSteps(tree, event.data.path, event.data.trial, event.id);
       const last = trial.steps.at(-1);
       if (last?.observation?.answer != null) trial.answer = last.observation.answer;
@@ -89,9 +92,12 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
         origin: "rollout",
         thought: step.thought?.text ?? "",
         actionText: step.action?.text ?? "",
+        action: step.action?.action ?? null,
+        parseError: step.action?.parseError ?? null,
         observation: event.data.text,
         done: event.data.done,
         answer: event.data.answer,
+        state: event.data.state,
         callId: step.action?.callId ?? null,
         estimate: null,
         estimateCallId: null,
@@ -107,7 +113,6 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
       parent.children.push(node.id);
       iteration.path.push(node.id);
       step.treeNode = node.id;
-      nodeDetails.set(node, { action: step.action?.action ?? null, parseError: step.action?.parseError ?? null, state: event.data.state });
       break;
     }
     case "trial-end": {
@@ -150,8 +155,6 @@ export function pathSteps(tree: TreeSearchView, path: readonly string[], trial: 
   });
 }
 
-/** What a node's step recorded beyond the view's text: the parsed action and the world's state (for the steps `tree-follow` puts in a trial). */
-const nodeDetails = new WeakMap<TreeNodeView, { action: { type: string; argument: string } | null; parseError: string | null; state: Record<string, unknown> | null }>();
 
 function iterationOf(tree: TreeSearchView, trial: number): TreeSearchView["iterations"][number] | undefined {
   return tree.iterations.find((it) => it.trial === trial);
@@ -162,7 +165,6 @@ function iterationOf(tree: TreeSearchView, trial: number): TreeSearchView["itera
  * event's id with the node id and the part, so they are unique however many trials share the node.
  */
 function stepFromNode(node: TreeNodeView, trial: TrialView["trial"], followEventId: string): StepView {
-  const source = nodeDetails.get(node);
   const eventId = (part: string) => `${followEventId}:${node.id}:${part}`;
   const step = node.depth;
   return {
@@ -172,14 +174,14 @@ function stepFromNode(node: TreeNodeView, trial: TrialView["trial"], followEvent
       trial,
       step,
       text: node.actionText,
-      action: source?.action ?? null,
-      parseError: source?.parseError ?? null,
+      action: node.action,
+      parseError: node.parseError,
       callId: callIdOf(node),
       ignored: null,
       truncated: false,
       eventId: eventId("action"),
     },
-    observation: { trial, step, text: node.observation, done: node.done, answer: node.answer, state: source?.state ?? null, eventId: eventId("observation") },
+    observation: { trial, step, text: node.observation, done: node.done, answer: node.answer, state: node.state, eventId: eventId("observation") },
     recordedByAuthors: false,
     treeNode: node.id,
   };

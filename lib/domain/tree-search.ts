@@ -39,11 +39,16 @@ export interface TreeNodeView {
   thought: string;
   /** The action as the Actor wrote it (`Search[Alan Turing]`). Empty for the root. */
   actionText: string;
+  /** The family's reading of it, or null when it did not parse (`parseError` says why). */
+  action: { type: string; argument: string } | null;
+  parseError: string | null;
   observation: string;
   /** The step ended the episode (a `Finish`, a solved household goal, submitted code). */
   done: boolean;
   /** The answer a final action submitted. */
   answer: string | null;
+  /** The world's state after the step, when the family records one (household location, code test report). */
+  state: Record<string, unknown> | null;
   /** The model call that wrote the step; null for the root. */
   callId: string | null;
   /** The value model's estimate when the node was expanded, 0–1 (paper §4 "Evaluation"); null if never estimated (rollout steps, the root). */
@@ -69,7 +74,17 @@ export interface TreeSearchView {
   /** Node ids in creation order (the root first): the order of the replay's "iteration k" view. */
   order: string[];
   /** Per trial (search iteration): the path selection chose (root → leaf), and the whole trajectory's path (root → terminal) once it is known. */
-  iterations: Array<{ trial: number; selected: string[]; path: string[]; reward: number | null }>;
+  iterations: Array<{
+    trial: number;
+    /** Root → the node selection stopped at. */
+    selected: string[];
+    /** Root → the trajectory's last node so far: `selected` until `tree-follow`, then the followed child and the rollout. */
+    path: string[];
+    /** The trial has followed a path (`tree-follow`): its tree phase is over and the rollout runs. */
+    followed: boolean;
+    /** The backpropagated reward, once known. */
+    reward: number | null;
+  }>;
 }
 
 /** The root's id. */
@@ -85,9 +100,12 @@ export function emptyTree(): TreeSearchView {
     origin: "root",
     thought: "",
     actionText: "",
+    action: null,
+    parseError: null,
     observation: "",
     done: false,
     answer: null,
+    state: null,
     callId: null,
     estimate: null,
     estimateCallId: null,
@@ -144,27 +162,37 @@ export function isExpanded(tree: TreeSearchView, node: TreeNodeView): boolean {
 }
 
 /**
- * Whether the subtree at `id` still has a node to expand: the node itself (not expanded yet and
- * expandable) or a node under it. A subtree without one is exhausted and selection skips it.
+ * Whether selection may stop at the node: it has not been expanded and can be (the trial expands
+ * it), or it is a final step no trajectory has ended at yet (an answer sampled by an expansion but
+ * not followed: the trial follows it and the Evaluator judges it, as LATS evaluates terminal children).
+ */
+export function isOpen(tree: TreeSearchView, node: TreeNodeView, maxDepth: number): boolean {
+  if (node.done) return node.terminal === null && node.origin !== "root";
+  return !isExpanded(tree, node) && isExpandable(node, maxDepth);
+}
+
+/**
+ * Whether the subtree at `id` still has an open node ({@link isOpen}); a subtree without one is
+ * exhausted and selection skips it.
  */
 export function hasOpenLeaf(tree: TreeSearchView, id: string, maxDepth: number): boolean {
   const node = tree.nodes.get(id);
   if (!node) return false;
-  if (!isExpanded(tree, node) && isExpandable(node, maxDepth)) return true;
+  if (isOpen(tree, node, maxDepth)) return true;
   return node.children.some((child) => hasOpenLeaf(tree, child, maxDepth));
 }
 
 /**
- * Selection (paper §4): from the root, while the node has been expanded, step to the child with
- * the highest UCT among the children whose subtree is not exhausted (ties: the earlier child); stop
- * at the first node not expanded yet, which the trial expands. Returns the path root → that node,
- * or null when the whole tree is exhausted (the search has nothing left to try).
+ * Selection (paper §4): from the root, until the node is open ({@link isOpen}), step to the child
+ * with the highest UCT among the children whose subtree is not exhausted (ties: the earlier child).
+ * Returns the path root → the open node, or null when the whole tree is exhausted (the search has
+ * nothing left to try).
  */
 export function selectPath(tree: TreeSearchView, exploration: number, maxDepth: number): string[] | null {
   if (!hasOpenLeaf(tree, TREE_ROOT_ID, maxDepth)) return null;
   const path = [TREE_ROOT_ID];
   let node = tree.nodes.get(TREE_ROOT_ID)!;
-  while (isExpanded(tree, node) || !isExpandable(node, maxDepth)) {
+  while (!isOpen(tree, node, maxDepth)) {
     let best: TreeNodeView | null = null;
     let bestScore = -Infinity;
     for (const id of node.children) {

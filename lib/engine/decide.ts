@@ -79,6 +79,7 @@ export function decideNext(
     reflected: last.reflection !== null,
   });
   if (next.kind === "end-run") return { kind: "end-run", outcome: next.outcome };
-  if (next.kind === "start-trial" && treeSearch && treeExhausted(state)) return { kind: "end-run", outcome: "failure", stopReason: "tree-exhausted", stopDetail: TREE_EXHAUSTED_DETAIL };
+  // A search with nothing left to expand ends here, before a reflection no later trial would read.
+  if (treeSearch && treeExhausted(state)) return { kind: "end-run", outcome: "failure", stopReason: "tree-exhausted", stopDetail: TREE_EXHAUSTED_DETAIL };
   return next;
 }

@@ -48,10 +48,12 @@ export function treeActionBeforeRollout(state: RunState, trial: TrialView): Tree
     const path = selectPath(tree ?? emptyTree(), latsSettingsOf(config).exploration, config.maxStepsPerTrial);
     return path === null ? { exhausted: true } : { kind: "tree-select", trial: trial.trial };
   }
-  // Followed: the path ends below the selected leaf; the rollout is ordinary Actor steps.
-  if (iteration.path.length > iteration.selected.length) return null;
+  // Followed: the rollout is ordinary Actor steps.
+  if (iteration.followed) return null;
   const leafId = iteration.selected.at(-1)!;
   const leaf = tree.nodes.get(leafId)!;
+  // An unjudged final answer sampled earlier: the trial ends there, and the Evaluator judges it.
+  if (leaf.done) return { kind: "tree-follow", trial: trial.trial, path: iteration.selected };
   const fresh = childrenOf(tree, leaf).filter((child) => child.iteration === trial.trial && child.origin === "expansion");
   if (fresh.length === 0) return { kind: "tree-expand", trial: trial.trial, leaf: leafId };
   const unvalued = fresh.filter((child) => child.estimateCallId === null);
@@ -96,6 +98,22 @@ export interface TreePerformContext extends ModelCallContext {
   append: (drafts: EventDraft[]) => Promise<void>;
   /** Builds the `model-call-end` draft of a call (run-engine's `callEnd`). */
   callEnd: (eventId: string, callId: ReturnType<typeof asCallId>, request: ModelRequest, response: EngineResponse, trial: number, step: number | null) => EventDraft;
+}
+
+/**
+ * A call context whose request counts include the calls made earlier in the same batch: two
+ * identical requests of one batch (two children whose value prompts render the same) are then
+ * occurrences 1 and 2, as the fold counts them once appended, so a recorded replay serves each its own
+ * response.
+ */
+function batchContext(context: TreePerformContext): { context: TreePerformContext; made: (response: EngineResponse) => void } {
+  const counts: Record<string, number> = { ...context.requestCounts };
+  return {
+    context: { ...context, requestCounts: counts },
+    made: (response) => {
+      counts[response.requestHash] = (counts[response.requestHash] ?? 0) + 1;
+    },
+  };
 }
 
 /** Performs one tree action and appends its events in one batch. */
@@ -157,6 +175,7 @@ async function expand<Task>(
   const drafts: EventDraft[] = [];
   const children: Array<{ data: Parameters<typeof draft<"tree-node">>[1]; duplicates: string[] }> = [];
   const base: ModelSettings = config.models.actor;
+  const batch = batchContext(context);
   for (let k = 1; k <= settings.children; k += 1) {
     const request: ModelRequest = {
       role: "actor",
@@ -165,7 +184,8 @@ async function expand<Task>(
       stopSequences: family.actorStopSequences,
       cachePrefixChars: actorCachePrefixChars(config, family, task),
     };
-    const response = await callModel(context, request, { role: "actor", trial: action.trial, step }, state.replayMode, usableAction);
+    const response = await callModel(batch.context, request, { role: "actor", trial: action.trial, step }, state.replayMode, usableAction);
+    batch.made(response);
     const callEventId = context.newId();
     const callId = asCallId(context.newId());
     drafts.push(context.callEnd(callEventId, callId, request, response, action.trial, step));
@@ -215,6 +235,7 @@ async function value<Task>(
   const summary = family.summarize(task);
   const template = config.templates.value ?? LATS_VALUE_TEMPLATE;
   const drafts: EventDraft[] = [];
+  const batch = batchContext(context);
   for (const nodeId of action.nodes) {
     const node = tree.nodes.get(nodeId);
     if (!node) continue;
@@ -226,13 +247,14 @@ async function value<Task>(
     }).text;
     const request: ModelRequest = { role: "actor", settings: config.models.actor, messages: [{ role: "user", content: text }], stopSequences: [] };
     const readable = (reply: string) => parseValueScore(reply) !== null;
-    let response = await callModel(context, request, { role: "actor", trial: action.trial, step: node.depth }, state.replayMode, readable);
+    let response = await callModel(batch.context, request, { role: "actor", trial: action.trial, step: node.depth }, state.replayMode, readable);
     let score = parseValueScore(response.text);
     if (score === null) {
       // Asked once more under its own cache key; a reply still without a score is recorded as no estimate.
-      response = await callModel(context, request, { role: "actor", trial: action.trial, step: node.depth }, state.replayMode, readable, MAX_COMPLETION_ATTEMPTS);
+      response = await callModel(batch.context, request, { role: "actor", trial: action.trial, step: node.depth }, state.replayMode, readable, MAX_COMPLETION_ATTEMPTS);
       score = parseValueScore(response.text);
     }
+    batch.made(response);
     const callEventId = context.newId();
     const callId = asCallId(context.newId());
     drafts.push(

@@ -5,7 +5,7 @@ import { builtinOpenDemoScripts } from "@/lib/environments/open/builtin-demo-scr
 import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
 import { describe, expect, it } from "vitest";
 import { METHOD_IDS } from "@/lib/methods/registry";
-import { describeConformance, type FamilyConformanceScript } from "./conformance-suite";
+import { describeConformance, treeSearchScript, type FamilyConformanceScript } from "./conformance-suite";
 
 const fenced = (code: string) => `\`\`\`python\n${code.trimEnd()}\n\`\`\``;
 const judged = (scores: Record<string, number>) =>
@@ -26,6 +26,11 @@ const SCRIPTS: FamilyConformanceScript[] = [
     failingTrial: [" The opera was staged in Dunmere, so that is the answer.\nAction 1: Finish[Dunmere]"],
     reflection: "I answered with the town, but the question asks for the river that runs through it; next time I will search Dunmere and answer with its river.",
     passingTrial: [" The question asks for Dunmere's river, the River Sallow.\nAction 1: Finish[River Sallow]"],
+    treeSearch: treeSearchScript({
+      failing: [" The opera was staged in Dunmere, so that is the answer.\nAction 1: Finish[Dunmere]"],
+      other: " I should look up the town first.\nAction 1: Search[Dunmere]",
+      passingFrom: [" Dunmere lies on the River Sallow.\nAction 2: Finish[River Sallow]"],
+    }),
   },
   {
     family: "household",
@@ -35,6 +40,11 @@ const SCRIPTS: FamilyConformanceScript[] = [
     passingTrial: household.informed.map((command) => ` ${command}`),
     // The naive path ends at the step limit (no loop long enough for the repetition heuristic).
     request: { maxStepsPerTrial: household.naive.length },
+    treeSearch: treeSearchScript({
+      failing: household.naive.map((command) => ` ${command}`),
+      other: ` ${household.informed[0]}`,
+      passingFrom: household.informed.slice(1).map((command) => ` ${command}`),
+    }),
   },
   {
     family: "code",
@@ -43,6 +53,12 @@ const SCRIPTS: FamilyConformanceScript[] = [
     reflection: code.reflection,
     // Trial 2 reuses trial 1's internal tests (the family asks again only when none was runnable): one call.
     passingTrial: [fenced(code.informed)],
+    // Two sets of internal tests at the root; trial 2 implements under the second.
+    treeSearch: treeSearchScript({
+      failing: [fenced(code.internalTests.join("\n")), fenced(code.naive)],
+      other: fenced(code.internalTests.slice(0, 2).join("\n")),
+      passingFrom: [fenced(code.informed)],
+    }),
   },
   {
     family: "open",
@@ -50,6 +66,14 @@ const SCRIPTS: FamilyConformanceScript[] = [
     failingTrial: [` ${open.thought}\nAction 1: Finish[${open.naive}]`, judged({ accuracy: 5, "plain-words": 5, analogy: 0, length: 5 })],
     reflection: "The judge scored analogy 0/5; next time I will compare the leaf to a kitchen that cooks food from sunlight.",
     passingTrial: [` ${open.thought}\nAction 1: Finish[${open.informed}]`, judged({ accuracy: 5, "plain-words": 5, analogy: 5, length: 5 })],
+    // Both samples are answers: trial 2 only has the second judged.
+    treeSearch: treeSearchScript({
+      failing: [` ${open.thought}\nAction 1: Finish[${open.naive}]`],
+      other: ` ${open.thought}\nAction 1: Finish[${open.informed}]`,
+      afterFailing: [judged({ accuracy: 5, "plain-words": 5, analogy: 0, length: 5 })],
+      passingFrom: null,
+      afterPassing: [judged({ accuracy: 5, "plain-words": 5, analogy: 5, length: 5 })],
+    }),
   },
 ];
 

@@ -30,12 +30,54 @@ export interface FamilyConformanceScript {
   passingTrial: readonly string[];
   /** Create-run fields the family needs (a step budget for the household's short scripts, …). */
   request?: { maxStepsPerTrial?: number };
+  /**
+   * The replies of a tree-search method (LATS, `lats.children` 2; build them with
+   * {@link treeSearchScript}): trial 1 samples two children at the root, values the first 9/10 and
+   * the second 1/10, follows the first and fails; trial 2 selects the second (unvisited, so its
+   * estimate beats the failed child's) and passes from there.
+   */
+  treeSearch: TreeSearchScript;
 }
+
+/** Call-order replies of a two-iteration tree search (see {@link FamilyConformanceScript.treeSearch}). */
+export interface TreeSearchScript {
+  trial1: readonly string[];
+  trial2: readonly string[];
+  /** Trial 2 starts with an Actor call (an expansion), whose prompt must carry the reflection; false when it only judges an answer sampled in trial 1. */
+  trial2StartsWithActor: boolean;
+}
+
+/** A value model's reply with score `score` (1–10). */
+export const valueReply = (score: number) => `The attempt is judged. Thus the correctness score is ${score}`;
+
+/**
+ * A {@link TreeSearchScript}: trial 1 samples `failing[0]` and `other` at the root (values 9 and 1),
+ * follows the first and rolls out `failing.slice(1)` (plus `afterFailing`, e.g. a judge's reply);
+ * trial 2 either judges `other` itself (`passingFrom: null`, when `other` is a final answer) or
+ * expands it with two identical samples of `passingFrom[0]` (one child, value 5) and rolls out the rest.
+ */
+export function treeSearchScript(parts: { failing: readonly string[]; other: string; afterFailing?: readonly string[]; passingFrom: readonly string[] | null; afterPassing?: readonly string[] }): TreeSearchScript {
+  const [first, ...rollout] = parts.failing;
+  const trial1 = [first!, parts.other, valueReply(9), valueReply(1), ...rollout, ...(parts.afterFailing ?? [])];
+  if (parts.passingFrom === null) return { trial1, trial2: [...(parts.afterPassing ?? [])], trial2StartsWithActor: false };
+  const [next, ...rest] = parts.passingFrom;
+  return { trial1, trial2: [next!, next!, valueReply(5), ...rest, ...(parts.afterPassing ?? [])], trial2StartsWithActor: true };
+}
+
+/** The request fields a tree-search run of the suite adds. */
+const TREE_SEARCH_REQUEST = { lats: { children: 2, exploration: 1 } };
 
 /** The replies of a two-trial run of `script` under `strategy`: fail, (reflect), pass. */
 export function repliesFor(script: FamilyConformanceScript, strategy: Strategy): string[] {
-  const reflects = methodDescriptor(strategy).reflects === "after-failure";
-  return [...script.failingTrial, ...(reflects ? [script.reflection] : []), ...script.passingTrial];
+  const method = methodDescriptor(strategy);
+  const reflects = method.reflects === "after-failure";
+  const [trial1, trial2] = method.trial.shape === "tree-search" ? [script.treeSearch.trial1, script.treeSearch.trial2] : [script.failingTrial, script.passingTrial];
+  return [...trial1, ...(reflects ? [script.reflection] : []), ...trial2];
+}
+
+/** The replies of trial 2 alone (what a live fork after trial 1 asks for). */
+function trial2RepliesFor(script: FamilyConformanceScript, strategy: Strategy): readonly string[] {
+  return methodDescriptor(strategy).trial.shape === "tree-search" ? script.treeSearch.trial2 : script.passingTrial;
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -82,6 +124,7 @@ async function finishedRun(script: FamilyConformanceScript, strategy: Strategy) 
     modelId: "openai:conformance-mock",
     maxTrials: 2,
     ...script.request,
+    ...(methodDescriptor(strategy).trial.shape === "tree-search" ? TREE_SEARCH_REQUEST : {}),
   });
   await context.workers.untilSettled(run.rootBranchId);
   const events = (await context.service.events(run.id)).events;
@@ -120,7 +163,9 @@ export function describeConformance(script: FamilyConformanceScript, strategies:
       expect(state.trials[0]!.reflection?.text ?? null).toBe(method.reflects === "after-failure" ? script.reflection.trim() : null);
 
       // The first Actor call of trial 2 comes right after trial 1's calls (and the reflection).
-      const trial2Prompt = promptText(model.doStreamCalls[replies.length - script.passingTrial.length]!);
+      const trial2 = trial2RepliesFor(script, strategy);
+      if (method.trial.shape === "tree-search" && !script.treeSearch.trial2StartsWithActor) return;
+      const trial2Prompt = promptText(model.doStreamCalls[replies.length - trial2.length]!);
       const reflectionShown = trial2Prompt.includes(script.reflection.trim().slice(0, 60));
       expect(reflectionShown).toBe(method.remembers.reflections && method.reflects === "after-failure");
       const lastAction = state.trials[0]!.steps.at(-1)?.action?.text ?? null;
@@ -152,12 +197,13 @@ export function describeConformance(script: FamilyConformanceScript, strategies:
       const trial2Start = events.find((event) => event.type === "trial-start" && event.data.trial === 2)!;
       const checkpoint = events.filter((event) => event.type === "checkpoint" && event.seq < trial2Start.seq).at(-1);
       if (!checkpoint) throw new Error("no checkpoint before trial 2");
-      replies.push(...script.passingTrial);
+      const trial2 = trial2RepliesFor(script, strategy);
+      replies.push(...trial2);
       const calls = model.doStreamCalls.length;
       const { branchId } = await context.service.fork(run.id, { atSeq: checkpoint.seq, replay: "live" });
       await context.workers.untilSettled(branchId);
       const fork = foldRun((await context.service.events(run.id, 0, branchId)).events);
-      expect(model.doStreamCalls.length - calls).toBe(script.passingTrial.length);
+      expect(model.doStreamCalls.length - calls).toBe(trial2.length);
       expect(fork.trials.map((trial) => trial.outcome)).toEqual(state.trials.map((trial) => trial.outcome));
       expect(fork.fork?.forkSeq ?? null).toBe(checkpoint.seq);
     });

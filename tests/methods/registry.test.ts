@@ -35,7 +35,7 @@ describe("the method registry", () => {
       expect(methodDescriptor(id).id).toBe(id);
       expect(readFileSync(resolve(root, `lib/methods/${id}/descriptor.ts`), "utf8")).toContain(`id: "${id}"`);
     }
-    expect(() => methodDescriptor("lats" as never)).toThrow(/Unknown method "lats"\. Registered: none, reflexion/);
+    expect(() => methodDescriptor("mcts-nope" as never)).toThrow(/Unknown method "mcts-nope"\. Registered: none, reflexion/);
   });
 
   it("gives every strategy its label and hint from its descriptor", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 import { availableEnvironments, environmentEntry, registerFamily } from "@/lib/environments/registry";
-import { describeConformance } from "../conformance-suite";
+import { describeConformance, treeSearchScript } from "../conformance-suite";
 import { toyArithmeticDescriptor } from "./descriptor";
 import { toyArithmeticEnvironment } from "./environment";
 import { builtinToyTasks, importToyTasks } from "./tasks";
@@ -35,6 +35,11 @@ describeConformance(
     failingTrial: [" Six sevens are about forty.\nAction 1: Finish[40]"],
     reflection: "I guessed instead of calculating; next time I will call Calculate[6*7] before answering.",
     passingTrial: [" I will calculate it.\nAction 1: Calculate[6*7]", " The calculator says 42.\nAction 2: Finish[42]"],
+    treeSearch: treeSearchScript({
+      failing: [" Six sevens are about forty.\nAction 1: Finish[40]"],
+      other: " I will calculate it.\nAction 1: Calculate[6*7]",
+      passingFrom: [" The calculator says 42.\nAction 2: Finish[42]"],
+    }),
   },
   supportedStrategiesOf(toyArithmeticEnvironment),
 );
