@@ -138,3 +138,27 @@ test.describe("the search tree view (stress page, tree mode)", () => {
     await expect(tree(page).locator(".react-flow__node")).toHaveCount(0);
   });
 });
+
+test("a LATS run's page opens on its search tree, with the nodes the run recorded", async ({ page, request }) => {
+  const created = await request.post("/api/runs", {
+    data: { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "lats", modelId: "demo", maxTrials: 3, lats: { children: 3 } },
+  });
+  expect(created.ok()).toBe(true);
+  const runId = ((await created.json()) as { run: { id: string } }).run.id;
+  await expect
+    .poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 60_000 })
+    .toBe("ended");
+  const events = ((await (await request.get(`/api/runs/${runId}/events`)).json()) as { events: Array<{ type: string }> }).events;
+  const recorded = events.filter((event) => event.type === "tree-node" || event.type === "step-observation").length;
+
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByRole("tab", { name: "Search tree" })).toHaveAttribute("aria-selected", "true");
+  // Every expansion child and rollout step is a node, plus the root.
+  await expect(drawnNodes(page)).toHaveCount(recorded + 1);
+  await drawnNodes(page).first().focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("tree-node-details")).toBeVisible();
+  // The lanes are one tab away.
+  await page.getByRole("tab", { name: "Graph" }).click();
+  await expect(page.getByTestId("run-graph-viewport")).toBeVisible();
+});

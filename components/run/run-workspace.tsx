@@ -24,6 +24,9 @@ import { practiceCursor, ReflectionPractice } from "@/components/reflection-prac
 import { ReplayBar, RunUrlSync } from "@/components/replay";
 import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
 import { RunGraph } from "@/components/run-graph";
+import { SearchTreePanel } from "@/components/tree-search";
+import { emptyTree } from "@/lib/domain/tree-search";
+import { methodDescriptor } from "@/lib/methods/registry";
 import { RunMainViews } from "@/components/transcript";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
@@ -257,6 +260,9 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   // One memoising deriver per workspace: unchanged nodes keep their identity across events and token deltas.
   const [deriveGraph] = useState(createRunGraphDeriver);
   const graph = useMemo(() => deriveGraph(state, liveCall), [deriveGraph, state, liveCall]);
+  // A tree-search method (LATS) draws its search tree too: an empty one until the first selection.
+  const treeMethod = state.config !== null && methodDescriptor(state.config.strategy).graph === "tree";
+  const searchTree = useMemo(() => (treeMethod ? (state.tree ?? emptyTree()) : null), [treeMethod, state.tree]);
   const currentBranchId = branch ?? rootBranchId;
   // What the page says about the branch: live, its status; at a replay cursor, the prefix's — never the final outcome (a lesson's question would answer itself).
   const shownStatus = displayedStatus(effectiveStatus, state, replaying);
@@ -405,7 +411,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         >
           {/* Docked above the graph, never over it: no lane header is ever covered. */}
           <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
-          <RunMainViews graph={graph}>
+          <RunMainViews graph={graph} tree={searchTree ? <SearchTreePanel tree={searchTree} /> : undefined}>
             {isPending ? (
               <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
                 <Spinner /> Loading the branch…

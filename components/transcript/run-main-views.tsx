@@ -14,6 +14,8 @@ const VIEWS: Array<{ id: MainView; label: string }> = [
   { id: "graph", label: "Graph" },
   { id: "transcript", label: "Transcript" },
 ];
+/** The views of a tree-search run (LATS): its search tree first. */
+const TREE_VIEWS: Array<{ id: MainView; label: string }> = [{ id: "tree", label: "Search tree" }, ...VIEWS];
 
 /** The element that stands for `nodeId` in `view`, once it is drawn. */
 function elementOf(view: MainView, nodeId: string): HTMLElement | null {
@@ -42,18 +44,38 @@ function focusSelectedIn(view: MainView, nodeId: string): void {
  * place in the other view. While the graph is shown, a visually hidden copy
  * of the transcript comes before it, so a screen reader reads the run as text
  * by default. ← / → move between the tabs (WAI-ARIA tabs pattern, automatic
- * activation); the choice is remembered in this browser.
+ * activation); the choice is remembered in this browser. A tree-search run (LATS) passes its
+ * search tree view as `tree`: a "Search tree" tab comes first and is shown unless the transcript
+ * was chosen.
  */
-export function RunMainViews({ graph, children }: { graph: RunGraph; /** The graph view (the canvas, or its loading / empty state). */ children?: ReactNode }) {
-  const view = useRunUiStore((state) => state.mainView);
+export function RunMainViews({
+  graph,
+  tree,
+  children,
+}: {
+  graph: RunGraph;
+  /** The search tree view of a tree-search run; absent for every other method. */
+  tree?: ReactNode;
+  /** The graph view (the canvas, or its loading / empty state). */
+  children?: ReactNode;
+}) {
+  const storedView = useRunUiStore((state) => state.mainView);
   const setView = useRunUiStore((state) => state.setMainView);
   const baseId = useId();
-  const tabRefs = useRef<Record<MainView, HTMLButtonElement | null>>({ graph: null, transcript: null });
+  const tabRefs = useRef<Record<MainView, HTMLButtonElement | null>>({ graph: null, transcript: null, tree: null });
+  const views = tree ? TREE_VIEWS : VIEWS;
+  // A run without a tree never shows the tree tab, whatever was chosen on a LATS run.
+  const view: MainView = storedView === "tree" && !tree ? "graph" : storedView;
 
   useEffect(() => {
     const stored = window.localStorage.getItem(VIEW_KEY);
     if (stored === "transcript" || stored === "graph") setView(stored);
   }, [setView]);
+  // A tree-search run opens on its tree, unless the transcript is the reader's choice.
+  const hasTree = tree !== undefined;
+  useEffect(() => {
+    if (hasTree && window.localStorage.getItem(VIEW_KEY) !== "transcript") setView("tree");
+  }, [hasTree, setView]);
 
   // The selection at the moment a tab is chosen.
   const selected = useRunUiStore((state) => state.selectedNodeId);
@@ -65,7 +87,8 @@ export function RunMainViews({ graph, children }: { graph: RunGraph; /** The gra
   const choose = useCallback(
     (next: MainView, moveFocus: "tab" | "content") => {
       setView(next);
-      window.localStorage.setItem(VIEW_KEY, next);
+      // The tree tab exists on tree-search runs only: remembering it would mean nothing elsewhere.
+      if (next !== "tree") window.localStorage.setItem(VIEW_KEY, next);
       if (moveFocus === "tab") {
         tabRefs.current[next]?.focus();
         return;
@@ -79,12 +102,12 @@ export function RunMainViews({ graph, children }: { graph: RunGraph; /** The gra
       if (event.key !== "ArrowLeft" && event.key !== "ArrowRight" && event.key !== "Home" && event.key !== "End") return;
       if (event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
       event.preventDefault();
-      const index = VIEWS.findIndex((entry) => entry.id === view);
-      const nextIndex = event.key === "Home" ? 0 : event.key === "End" ? VIEWS.length - 1 : (index + (event.key === "ArrowRight" ? 1 : VIEWS.length - 1)) % VIEWS.length;
-      const next = VIEWS[nextIndex];
+      const index = views.findIndex((entry) => entry.id === view);
+      const nextIndex = event.key === "Home" ? 0 : event.key === "End" ? views.length - 1 : (index + (event.key === "ArrowRight" ? 1 : views.length - 1)) % views.length;
+      const next = views[nextIndex];
       if (next) choose(next.id, "tab");
     },
-    [view, choose],
+    [view, views, choose],
   );
 
   const tabId = (id: MainView) => `${baseId}-tab-${id}`;
@@ -93,7 +116,7 @@ export function RunMainViews({ graph, children }: { graph: RunGraph; /** The gra
   return (
     <>
       <div role="tablist" aria-label="Run view" className="flex flex-none gap-1 border-b border-slate-200 bg-slate-50 px-3 pt-1.5" onKeyDown={onKeyDown} data-testid="run-view-tabs">
-        {VIEWS.map((entry) => (
+        {views.map((entry) => (
           <button
             key={entry.id}
             ref={(element) => {
@@ -121,6 +144,11 @@ export function RunMainViews({ graph, children }: { graph: RunGraph; /** The gra
         {view === "graph" ? <RunTranscript graph={graph} visuallyHidden /> : null}
         {children}
       </div>
+      {view === "tree" && tree ? (
+        <div role="tabpanel" id={panelId("tree")} aria-labelledby={tabId("tree")} className="relative min-h-0 flex-1 bg-white" data-testid="run-tree-panel">
+          {tree}
+        </div>
+      ) : null}
       {view === "transcript" ? (
         <div role="tabpanel" id={panelId("transcript")} aria-labelledby={tabId("transcript")} className="min-h-0 flex-1 bg-white" data-testid="run-transcript-panel">
           <RunTranscript graph={graph} />

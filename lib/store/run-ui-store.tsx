@@ -62,7 +62,7 @@ export type SideTab = "memory" | "steer";
 export type MobilePane = "graph" | "details" | "memory";
 
 /** The run's main area: the graph canvas, or the transcript (its text alternative). */
-export type MainView = "graph" | "transcript";
+export type MainView = "graph" | "transcript" | "tree";
 
 export const SIDE_PANEL_MIN = 320;
 export const SIDE_PANEL_MAX = 760;
