@@ -50,6 +50,18 @@ describe("layoutTree", () => {
     expect(new Set(layout.edges.map((edge) => `${edge.source}>${edge.target}`))).toEqual(new Set(layout.nodes.filter((node) => node.node.parent).map((node) => `${node.node.parent}>${node.id}`)));
   });
 
+  it("puts siblings left to right in creation order", () => {
+    const byId = new Map(layoutTree(tree).nodes.map((node) => [node.id, node]));
+    let families = 0;
+    for (const node of tree.nodes.values()) {
+      if (node.children.length < 2) continue;
+      families += 1;
+      const xs = node.children.map((id) => byId.get(id)!.x);
+      expect(xs).toEqual([...xs].sort((a, b) => a - b));
+    }
+    expect(families).toBeGreaterThan(10);
+  });
+
   it("keeps nodes of one depth on one row without overlaps", () => {
     const layout = layoutTree(tree);
     const rows = new Map<number, typeof layout.nodes>();
