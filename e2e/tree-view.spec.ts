@@ -143,8 +143,8 @@ test("a LATS run's page opens on its search tree, with the nodes the run recorde
   const created = await request.post("/api/runs", {
     data: { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "lats", modelId: "demo", maxTrials: 3, lats: { children: 3 } },
   });
-  expect(created.ok()).toBe(true);
-  const runId = ((await created.json()) as { run: { id: string } }).run.id;
+  expect(created.status()).toBe(201);
+  const { runId } = (await created.json()) as { runId: string };
   await expect
     .poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 60_000 })
     .toBe("ended");

@@ -34,7 +34,10 @@ export function describeExperiment(summary: ExperimentSummary): string {
     const demo = isDemoModel(arm.modelId) ? ` — demo model: ${DEMO_MODEL_NOTE}${seeded}` : "";
     lines.push(`  ${arm.label} [${arm.strategy}, ${arm.modelId}${demo}]`);
     lines.push(`    solved by trial: ${curve}`);
-    lines.push(`    model calls ${arm.calls.live} live, ${arm.calls.cached} served from the cache; tokens in/out ${arm.tokens.input}/${arm.tokens.output}; ${cost}${perSolved}`);
+    // Calls per solved run: what a search method (LATS) pays for its extra solves, priced or not.
+    const solved = (arm.successByTrial.at(-1) ?? 0) * (arm.repeats ?? 1);
+    const callsPerSolved = solved > 0 ? `; ${((arm.calls.live + arm.calls.cached) / solved).toFixed(1)} calls per solved run` : "";
+    lines.push(`    model calls ${arm.calls.live} live, ${arm.calls.cached} served from the cache${callsPerSolved}; tokens in/out ${arm.tokens.input}/${arm.tokens.output}; ${cost}${perSolved}`);
     if (arm.passAtK) lines.push(`    pass@k (Chen et al. 2021, over ${repeats} samples per task): ${arm.passAtK.map((entry) => `pass@${entry.k} ${(100 * entry.value).toFixed(1)}%`).join(" · ")}`);
     if (arm.falsePositives > 0) lines.push(`    false positives (internal tests passed, hidden failed): ${arm.falsePositives}`);
     if (arm.halts > 0) lines.push(`    halted trials: ${arm.halts}`);

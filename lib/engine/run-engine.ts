@@ -21,7 +21,7 @@ import { evaluatorSettings, judgeFailureDrafts, openJudgeSession } from "./judge
 import { adaptiveNext, budgetPause } from "./budget-gate";
 import { rememberReflection, warmStartDraft } from "./warm-start";
 import type { EngineDeps } from "./engine-deps";
-import { performTreeAction } from "./tree-phase";
+import { performTreeAction, rolloutSettings } from "./tree-phase";
 
 export type { CallInfo, CallObserver } from "./model-calls";
 export type { EngineDeps } from "./engine-deps";
@@ -260,7 +260,8 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       const previous = state.trials.find((t) => t.trial === next.trial - 1) ?? null;
       const request: ModelRequest = {
         role: "actor",
-        settings: config.models.actor,
+        // A tree-search rollout samples as its followed child was sampled (./tree-phase.ts).
+        settings: rolloutSettings(state, next.trial) ?? config.models.actor,
         messages: buildActorMessages(config, family, task, trial, next.step, previous, state.trials),
         stopSequences: family.actorStopSequences,
         cachePrefixChars: actorCachePrefixChars(config, family, task),

@@ -92,6 +92,25 @@ export function sampleSeed(actorSeed: number | undefined, k: number): number {
   return ((actorSeed ?? 0) * 1000 + k) % 2_147_483_647;
 }
 
+/**
+ * The Actor's settings for a rollout step of trial `trial` (paper §4 "Simulation": the rollout
+ * samples from the same policy as the expansion): the settings of the sample that produced the
+ * followed child — the sampling temperature and that sample's seed — so a rollout continues the way
+ * its child was drawn. Null outside a tree-search trial that followed one of its own expansion's
+ * children (the Actor's own settings then).
+ */
+export function rolloutSettings(state: RunState, trial: number): ModelSettings | null {
+  const config = state.config;
+  const iteration = state.tree?.iterations.find((it) => it.trial === trial);
+  if (!config || !iteration?.followed) return null;
+  const prefix = `t${trial}.e`;
+  const child = iteration.path.find((id) => id.startsWith(prefix));
+  const k = child === undefined ? NaN : Number(child.slice(prefix.length));
+  if (!Number.isInteger(k)) return null;
+  const base = config.models.actor;
+  return { ...base, temperature: latsSettingsOf(config).sampleTemperature, seed: sampleSeed(base.seed, k) };
+}
+
 /** What performing a tree action needs from the engine. */
 export interface TreePerformContext extends ModelCallContext {
   newId: () => string;
