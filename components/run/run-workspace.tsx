@@ -24,8 +24,8 @@ import { practiceCursor, ReflectionPractice } from "@/components/reflection-prac
 import { ReplayBar, RunUrlSync } from "@/components/replay";
 import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
 import { RunGraph } from "@/components/run-graph";
-import { SearchTreePanel } from "@/components/tree-search";
-import { emptyTree } from "@/lib/domain/tree-search";
+import { ForkFromNode, SearchTreePanel } from "@/components/tree-search";
+import { emptyTree, type TreeNodeView } from "@/lib/domain/tree-search";
 import { methodDescriptor } from "@/lib/methods/registry";
 import { RunMainViews } from "@/components/transcript";
 import { Button } from "@/components/ui/button";
@@ -272,6 +272,23 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
     [branches.data, currentBranchId, status, state, replaying],
   );
 
+  // A LATS run's selected tree node: search only under it, on a new branch.
+  const treeNodeActions = useCallback(
+    (node: TreeNodeView) => (
+      <ForkFromNode
+        runId={runId}
+        fromBranchId={currentBranchId}
+        events={shownEvents}
+        node={node}
+        onForked={(branchId) => {
+          selectNode(null);
+          selectBranch(branchId);
+        }}
+      />
+    ),
+    [runId, currentBranchId, shownEvents, selectNode, selectBranch],
+  );
+
   const onForkHere = useCallback(
     (nodeId: string) => {
       const point = forkPoints.get(nodeId);
@@ -411,7 +428,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         >
           {/* Docked above the graph, never over it: no lane header is ever covered. */}
           <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
-          <RunMainViews graph={graph} tree={searchTree ? <SearchTreePanel tree={searchTree} /> : undefined}>
+          <RunMainViews graph={graph} tree={searchTree ? <SearchTreePanel tree={searchTree} nodeActions={treeNodeActions} /> : undefined}>
             {isPending ? (
               <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
                 <Spinner /> Loading the branch…

@@ -1,7 +1,7 @@
 "use client";
 
-import { useCallback, useMemo, useRef, useState } from "react";
-import { pathTo, type TreeSearchView } from "@/lib/domain/tree-search";
+import { useCallback, useMemo, useRef, useState, type ReactNode } from "react";
+import { pathTo, type TreeNodeView, type TreeSearchView } from "@/lib/domain/tree-search";
 import { createTreeLayouter, treeIsEmpty } from "@/lib/graph/tree-layout";
 import { Button } from "@/components/ui/button";
 import { SearchTree } from "./search-tree";
@@ -18,6 +18,8 @@ export interface SearchTreePanelProps {
   selectedNodeId?: string | null;
   /** Called with a node's id when it is clicked, or focused and Enter/Space pressed. */
   onSelectNode?: (id: string) => void;
+  /** What can be done with the selected node, shown under its details (the run page: fork from it). */
+  nodeActions?: (node: TreeNodeView) => ReactNode;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface SearchTreePanelProps {
  * details beside it. With only the root it says the search has not expanded the root yet. A
  * collapsed node that hides the selected node is drawn expanded so the selection stays in view.
  */
-export function SearchTreePanel({ tree, highlightPath, selectedNodeId, onSelectNode }: SearchTreePanelProps) {
+export function SearchTreePanel({ tree, highlightPath, selectedNodeId, onSelectNode, nodeActions }: SearchTreePanelProps) {
   const [ownSelection, setOwnSelection] = useState<string | null>(null);
   const selected = selectedNodeId === undefined ? ownSelection : selectedNodeId;
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
@@ -105,6 +107,7 @@ export function SearchTreePanel({ tree, highlightPath, selectedNodeId, onSelectN
       </div>
       <aside aria-label="Selected node" className="max-h-[45%] flex-none overflow-y-auto border-t border-slate-200 lg:max-h-none lg:w-80 lg:border-l lg:border-t-0">
         <TreeNodeDetails node={selectedNode} />
+        {selectedNode && nodeActions ? nodeActions(selectedNode) : null}
       </aside>
     </div>
   );

@@ -144,18 +144,26 @@ function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollap
   useRevealSelected(nodes, selectedNodeId, reducedMotion);
 
   const onNodeClick: NodeMouseHandler<TreeFlowNode> = useCallback((_event, node) => onSelectNode(node.id), [onSelectNode]);
-  // Nodes are focusable (Tab); Enter or Space on a focused node selects it.
+  // Nodes are focusable (Tab); Enter or Space on a focused node selects it; ArrowLeft collapses its
+  // subtree and ArrowRight expands it again (the WAI-ARIA tree view's keys).
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const target = event.target;
       if (!(target instanceof HTMLElement) || !target.classList.contains("react-flow__node")) return;
-      if (event.key !== "Enter" && event.key !== " ") return;
       const id = target.dataset.id;
       if (!id) return;
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        onSelectNode(id);
+        return;
+      }
+      if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+      const placed = layout.nodes.find((node) => node.id === id);
+      if (!placed || placed.descendants === 0 || placed.collapsed === (event.key === "ArrowLeft")) return;
       event.preventDefault();
-      onSelectNode(id);
+      toggle(id);
     },
-    [onSelectNode],
+    [onSelectNode, layout.nodes, toggle],
   );
 
   return (
@@ -179,7 +187,7 @@ function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollap
         minZoom={0.05}
         maxZoom={1.75}
         proOptions={PRO_OPTIONS}
-        aria-label="Search tree: the root at the top, each node one step; Tab to a node and press Enter to see it"
+        aria-label="Search tree: the root at the top, each node one step; Tab to a node, Enter shows it, ArrowLeft and ArrowRight collapse and expand it"
         colorMode={theme}
         data-virtualized={virtualize || undefined}
       >
@@ -194,7 +202,7 @@ function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollap
 /**
  * The search tree of a LATS run drawn with React Flow, top-down from the root; the same
  * conventions as the run graph (components/run-graph): nodes focusable and selected with
- * Enter/Space or a click, only visible elements rendered above {@link TREE_VIRTUALIZE_ABOVE}
+ * Enter/Space or a click (ArrowLeft/ArrowRight collapse and expand a focused node's subtree), only visible elements rendered above {@link TREE_VIRTUALIZE_ABOVE}
  * nodes, text dropped below {@link TREE_FAR_ZOOM}, controls and a minimap.
  */
 export function SearchTree(props: SearchTreeProps) {

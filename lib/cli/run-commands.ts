@@ -218,15 +218,19 @@ export function registerRunCommands(program: Command): void {
     .option("--branch <id>", "the branch to fork from (default: the root branch)")
     .option("--edit-reflection <event-id>", "the reflection-end event whose text to replace on the new branch")
     .option("--text <text>", "the new reflection text (with --edit-reflection)")
+    .option("--tree-node <id>", "a LATS run: search only the subtree of this search-tree node on the new branch (ids as `cli events` prints them: t2.e1, t3.s4)")
     .addOption(new Option("--replay <mode>", "recorded: serve unchanged model calls from the cache; live: call the models again").choices(["recorded", "live"]).default("recorded"))
     .option("--json", "print the new branch's events as JSON lines")
-    .action(async (options: { run: string; at: number; branch?: string; editReflection?: string; text?: string; replay: ReplayMode; json?: boolean }) => {
+    .action(async (options: { run: string; at: number; branch?: string; editReflection?: string; text?: string; treeNode?: string; replay: ReplayMode; json?: boolean }) => {
       if ((options.editReflection === undefined) !== (options.text === undefined)) {
         throw new Error("--edit-reflection and --text go together.");
       }
       const context = cliContext();
       try {
-        const edits = options.editReflection && options.text ? [{ kind: "reflection" as const, reflectionEventId: options.editReflection, text: options.text }] : [];
+        const edits = [
+          ...(options.editReflection && options.text ? [{ kind: "reflection" as const, reflectionEventId: options.editReflection, text: options.text }] : []),
+          ...(options.treeNode ? [{ kind: "tree-focus" as const, node: options.treeNode }] : []),
+        ];
         const { run, branchId } = await context.service.fork(options.run, { atSeq: options.at, fromBranchId: options.branch, replay: options.replay, edits }, { start: false });
         if (!options.json) process.stdout.write(`Branch ${branchId} of run ${run.id}, forked at seq ${options.at} (${options.replay} replay)\n`);
         process.exitCode = await driveAndFollow(context, run.id, branchId, options.json);

@@ -1,3 +1,4 @@
+import { insightsOptionSchema } from "./insights";
 import { z } from "zod";
 import { breakpointsSchema, environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema, latsSettingsSchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
@@ -177,6 +178,8 @@ export const createRunRequestSchema = z.object({
   warmStart: warmStartSchema.nullable().optional(),
   /** Write the run's reflections to a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
+  /** ExpeL: carry the insights of this memory store into the Actor prompt from trial 1 on, lib/domain/insights.ts. */
+  insights: insightsOptionSchema.nullable().optional(),
   /** Tree-search parameters of a LATS run (RunConfig.lats); a field left out takes its default. Ignored by other methods. */
   lats: latsSettingsSchema.partial().optional(),
 });
@@ -296,6 +299,13 @@ export const editRequestSchema = z.discriminatedUnion("kind", [
     /** The Actor's next action, written by a person (injects a correct or a wrong step). */
     kind: z.literal("action"),
     text: editText("an action", "write the action, e.g. Search[Dunmere]"),
+    note: z.string().max(500).nullable().optional(),
+    baseSeq: baseSeqSchema,
+  }),
+  z.object({
+    /** A tree-search run (LATS): later selections start at this search-tree node, so the branch searches only its subtree. */
+    kind: z.literal("tree-focus"),
+    node: z.string().min(1).max(64),
     note: z.string().max(500).nullable().optional(),
     baseSeq: baseSeqSchema,
   }),

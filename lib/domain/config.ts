@@ -1,3 +1,4 @@
+import { insightsOptionSchema } from "./insights";
 import { z } from "zod";
 import { METHOD_IDS } from "@/lib/methods/registry";
 import { provenanceSchema } from "./provenance";
@@ -244,6 +245,8 @@ export const runConfigSchema = z.object({
   warmStart: warmStartSchema.nullable().optional(),
   /** Write each reflection of the run into a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
+  /** ExpeL: the memory store whose insights the Actor prompt carries from trial 1 on (lib/domain/insights.ts). */
+  insights: insightsOptionSchema.nullable().optional(),
   /** Tree-search parameters of a `tree-search` method (LATS); absent elsewhere, or {@link DEFAULT_LATS_SETTINGS}. */
   lats: latsSettingsSchema.optional(),
 });

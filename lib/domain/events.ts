@@ -9,6 +9,7 @@ import { budgetSchema } from "./budget";
 import { stopReasonSchema } from "./adaptive-trials";
 import { memorySourceSchema, memoryStoreNameSchema, writeMemorySchema } from "./memory-store";
 import { treeEventSchemas } from "./tree-events";
+import { insightEventSchemas } from "./insight-events";
 
 /**
  * The event catalogue (DESIGN.md §1). A run is an append-only log of these;
@@ -354,6 +355,7 @@ export const eventDataSchemas = {
   }),
   "run-error": z.object({ code: z.string(), message: z.string() }),
   ...treeEventSchemas,
+  ...insightEventSchemas,
 } as const;
 
 /** Every event type name. */
@@ -411,11 +413,13 @@ export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("run-error"),
   envelopeOf("budget-edit"),
   envelopeOf("memory-carried-in"),
+  envelopeOf("insights-carried-in"),
   envelopeOf("tree-select"),
   envelopeOf("tree-node"),
   envelopeOf("tree-value"),
   envelopeOf("tree-follow"),
   envelopeOf("tree-backprop"),
+  envelopeOf("tree-focus"),
 ]);
 /** A stored event. */
 export type RunEvent = z.infer<typeof runEventSchema>;

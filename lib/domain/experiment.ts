@@ -1,3 +1,4 @@
+import { insightsOptionSchema } from "./insights";
 import { z } from "zod";
 import { templateTextSchema } from "./template-check";
 import { environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
@@ -57,6 +58,8 @@ export const armSchema = z.object({
   warmStart: warmStartSchema.nullable().optional(),
   /** Write this arm's reflections into a memory store. */
   writeMemory: writeMemorySchema.nullable().optional(),
+  /** ExpeL: the memory store whose insights this arm's runs carry from trial 1 on (lib/domain/insights.ts). */
+  insights: insightsOptionSchema.nullable().optional(),
   /** Sampling temperature of every role of this arm that `models` gives none (default 0, the paper's). */
   temperature: z.number().min(0).max(2).optional(),
   /**

@@ -1,5 +1,6 @@
 // Over 400 lines: the fold is one reducer over every event type; splitting it would scatter the
 // event → state rules that replay, fork and the UI must read identically.
+import { INSIGHT_MEMORY_PREFIX } from "./insights";
 import { NO_BREAKPOINTS, type Breakpoints, type RunConfig } from "./config";
 import type { EventData, MemoryItem, RunEvent, RunEventOf } from "./events";
 import { addSpend, type BudgetSpend } from "./budget";
@@ -118,6 +119,8 @@ export interface RunState {
   spend: BudgetSpend;
   /** The reflections a warm start carried into trial 1 (`memory-carried-in`), or null. */
   carriedIn: EventData<"memory-carried-in"> | null;
+  /** The ExpeL insights carried into trial 1 (`insights-carried-in`, lib/domain/insight-events.ts), or null. */
+  insightsCarriedIn: EventData<"insights-carried-in"> | null;
   /** Why adaptive trials ended the run early (`run-end.stopReason`), or null. */
   stop: { reason: NonNullable<EventData<"run-end">["stopReason"]>; detail: string } | null;
   /** How this branch's model calls use the response cache (the config's on the root branch, `live` by default; a fork's own). */
@@ -165,6 +168,7 @@ export function emptyRunState(): RunState {
     totals: { modelCalls: 0, liveCalls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
     spend: { usd: 0, tokens: 0 },
     carriedIn: null,
+    insightsCarriedIn: null,
     stop: null,
     replayMode: "live",
     fork: null,
@@ -364,6 +368,11 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       state.carriedIn = event.data;
       // The event lists them newest first; memory is oldest first (so Ω keeps the newest carried one).
       state.memory = [...event.data.entries.map((entry) => ({ id: entry.itemId, text: entry.text, trial: null })).reverse(), ...state.memory];
+      return;
+    case "insights-carried-in":
+      // Insights hold across tasks, so they go first, ahead of the task's carried reflections (lib/domain/insights.ts).
+      state.insightsCarriedIn = event.data;
+      state.memory = [...event.data.entries.map((entry) => ({ id: entry.itemId, text: `${INSIGHT_MEMORY_PREFIX}${entry.text}`, trial: null })), ...state.memory];
       return;
     case "run-pause":
       state.status = "paused";

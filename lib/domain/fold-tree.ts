@@ -130,6 +130,10 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
       backpropagate(tree, event.data.path, event.data.reward);
       break;
     }
+    case "tree-focus":
+      if (!tree.nodes.has(event.data.node)) return;
+      tree.focus = event.data.node;
+      break;
     case "reflection-end": {
       const terminalId = iterationOf(tree, event.data.trial)?.path.at(-1);
       const node = terminalId === undefined ? undefined : tree.nodes.get(terminalId);

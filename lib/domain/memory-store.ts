@@ -64,7 +64,20 @@ export const memorySourceSchema = z.object({
 });
 export type MemorySource = z.infer<typeof memorySourceSchema>;
 
-/** One stored reflection. */
+/**
+ * Where an ExpeL insight came from (lib/domain/insights.ts): the experiment (null when extracted
+ * from a list of runs), every run whose trajectories the extraction prompt showed, the prompt
+ * template's id and version, and the Self-Reflection model that wrote it.
+ */
+export const insightProvenanceSchema = z.object({
+  experimentId: z.string().nullable(),
+  runIds: z.array(z.string()),
+  template: z.object({ id: z.string(), version: z.number().int().positive() }),
+  model: z.string(),
+});
+export type InsightProvenance = z.infer<typeof insightProvenanceSchema>;
+
+/** One stored reflection (or, with `provenance`, one ExpeL insight). */
 export const memoryEntrySchema = z.object({
   id: z.string(),
   store: memoryStoreNameSchema,
@@ -76,6 +89,8 @@ export const memoryEntrySchema = z.object({
   createdAt: z.string(),
   /** ISO-8601: `createdAt` + the store's retention; deleted after. */
   expiresAt: z.string(),
+  /** Set on an ExpeL insight: what it was extracted from; absent on a run's reflection. */
+  provenance: insightProvenanceSchema.optional(),
 });
 export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
 

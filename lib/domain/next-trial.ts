@@ -1,3 +1,4 @@
+import { isInsightItemId } from "./insights";
 import type { RunConfig } from "./config";
 import type { MemoryItem } from "./events";
 import type { RunState } from "./fold-run";
@@ -119,13 +120,19 @@ export function effectiveMemoryWindow(config: Pick<RunConfig, "memoryWindow" | "
  * The memory a trial starts with: the strategy's rule
  * (`StrategyBehaviour.memoryForTrial`) over the whole episodic memory with the
  * run's effective window ({@link effectiveMemoryWindow}) — the one call the engine makes for
- * `trial-start` and the memory panel makes for "the next trial sees".
+ * `trial-start` and the memory panel makes for "the next trial sees". Carried-in ExpeL insights
+ * (lib/domain/insights.ts) are outside Ω: they stay in context, first, whenever reflections do.
  */
 export function memoryForTrial(
   config: Pick<RunConfig, "strategy" | "memoryWindow" | "memoryManagement">,
   memory: readonly MemoryItem[],
 ): { inContext: MemoryItem[]; evicted: MemoryItem[] } {
-  return strategyBehaviour(config.strategy).memoryForTrial(memory, effectiveMemoryWindow(config));
+  const behaviour = strategyBehaviour(config.strategy);
+  const insights = memory.filter((item) => isInsightItemId(item.id));
+  if (insights.length === 0) return behaviour.memoryForTrial(memory, effectiveMemoryWindow(config));
+  // ExpeL's insights hold for every trial (§4.3): Ω windows the reflections only, insights stay ahead of them.
+  const chosen = behaviour.memoryForTrial(memory.filter((item) => !isInsightItemId(item.id)), effectiveMemoryWindow(config));
+  return behaviour.reflectionsInPrompt ? { inContext: [...insights, ...chosen.inContext], evicted: chosen.evicted } : { inContext: chosen.inContext, evicted: [...insights, ...chosen.evicted] };
 }
 
 /**

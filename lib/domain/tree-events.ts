@@ -65,4 +65,9 @@ export const treeEventSchemas = {
    * node on its path, root → terminal (paper §4 "Backpropagation").
    */
   "tree-backprop": z.object({ trial, path, reward: z.number().min(0).max(1) }),
+  /**
+   * An edit (on a branch forked from a tree node): later selections start at `node` instead of the
+   * root, so the branch searches only that subtree.
+   */
+  "tree-focus": z.object({ node: nodeId, note: z.string().nullable().default(null) }),
 } as const;

@@ -85,6 +85,11 @@ export interface TreeSearchView {
     /** The backpropagated reward, once known. */
     reward: number | null;
   }>;
+  /**
+   * Set by a fork from a tree node (`tree-focus`): selection starts at this node instead of the
+   * root, so the branch searches only its subtree. Null: the whole tree.
+   */
+  focus: string | null;
 }
 
 /** The root's id. */
@@ -115,7 +120,7 @@ export function emptyTree(): TreeSearchView {
     reflection: null,
     children: [],
   };
-  return { nodes: new Map([[TREE_ROOT_ID, root]]), order: [TREE_ROOT_ID], iterations: [] };
+  return { nodes: new Map([[TREE_ROOT_ID, root]]), order: [TREE_ROOT_ID], iterations: [], focus: null };
 }
 
 /** The id of the k-th (1-based) child sampled by trial `trial`'s expansion. */
@@ -183,15 +188,17 @@ export function hasOpenLeaf(tree: TreeSearchView, id: string, maxDepth: number):
 }
 
 /**
- * Selection (paper §4): from the root, until the node is open ({@link isOpen}), step to the child
- * with the highest UCT among the children whose subtree is not exhausted (ties: the earlier child).
- * Returns the path root → the open node, or null when the whole tree is exhausted (the search has
- * nothing left to try).
+ * Selection (paper §4): from the root — or from the tree's {@link TreeSearchView.focus} on a branch
+ * forked from a node — until the node is open ({@link isOpen}), step to the child with the highest
+ * UCT among the children whose subtree is not exhausted (ties: the earlier child). Returns the path
+ * root → the open node, or null when the (focused) tree is exhausted: the search has nothing left
+ * to try.
  */
 export function selectPath(tree: TreeSearchView, exploration: number, maxDepth: number): string[] | null {
-  if (!hasOpenLeaf(tree, TREE_ROOT_ID, maxDepth)) return null;
-  const path = [TREE_ROOT_ID];
-  let node = tree.nodes.get(TREE_ROOT_ID)!;
+  const start = tree.focus !== null && tree.nodes.has(tree.focus) ? tree.focus : TREE_ROOT_ID;
+  if (!hasOpenLeaf(tree, start, maxDepth)) return null;
+  const path = pathTo(tree, start);
+  let node = tree.nodes.get(start)!;
   while (!isOpen(tree, node, maxDepth)) {
     let best: TreeNodeView | null = null;
     let bestScore = -Infinity;

@@ -48,6 +48,16 @@ export function editDrafts(state: RunState, request: EditRequest): EventDraft[] 
       const { trial, step } = nextActorStep(state);
       return [draft("action-edit", { trial, step, text: request.text, note })];
     }
+    case "tree-focus": {
+      const tree = state.tree;
+      if (!tree) throw new AppError("invalid-input", "Only a tree-search run (strategy lats) has a search tree to focus on, and this one has not searched yet.");
+      if (!tree.nodes.has(request.node)) {
+        const known = tree.order.slice(0, 12).join(", ");
+        throw new AppError("not-found", `No search-tree node "${request.node}" at this point of the run. Nodes here: ${known}${tree.order.length > 12 ? ", …" : ""}.`);
+      }
+      if (tree.focus === request.node) return [];
+      return [draft("tree-focus", { node: request.node, note })];
+    }
   }
 }
 
@@ -66,6 +76,8 @@ export function describeChange(event: RunEvent): string {
       return event.data.target === "model"
         ? `seq ${event.seq}: the ${ROLE_NAME[event.data.role]} model settings were edited (${event.data.oldValue.modelId} → ${event.data.newValue.modelId}, temperature ${event.data.newValue.temperature})`
         : `seq ${event.seq}: the breakpoints were changed`;
+    case "tree-focus":
+      return `seq ${event.seq}: the search was focused on tree node ${event.data.node}`;
     case "action-edit":
       return `seq ${event.seq}: the Actor's next action was written (trial ${event.data.trial}, step ${event.data.step}: "${clip(event.data.text)}")`;
     default:

@@ -140,3 +140,58 @@ describe("LATS on the engine", () => {
     expect((await events()).length).toBeGreaterThan(0);
   });
 });
+
+describe("a fork from a search-tree node", () => {
+  it("searches only that node's subtree on the new branch", async () => {
+    // Trial 1: root → e1 (Finish, wrong; followed) and e2 (Search). Trial 2 expands e2 and fails too; trial 3 would go on.
+    const { context, run, events, model } = await latsRun(
+      [FINISH_DUNMERE, SEARCH_DUNMERE, valueReply(9), valueReply(2), REFLECTION, " Dunmere is a town.\nAction 2: Finish[Dunmere town]", " Dunmere is a town.\nAction 2: Finish[Dunmere town]", valueReply(3), REFLECTION, " Try again.\nAction 3: Finish[nothing]", valueReply(1)],
+      { maxTrials: 3, lats: { children: 2 } },
+    );
+    const log = await events();
+    // The checkpoint after trial 1's reflection: trial 2 has not started yet.
+    const trial2 = log.find((event) => event.type === "trial-start" && event.data.trial === 2)!;
+    const checkpoint = log.filter((event) => event.type === "checkpoint" && event.seq < trial2.seq).at(-1)!;
+    const before = model.doStreamCalls.length;
+    // Focus on e1 (a judged wrong answer): its subtree has nothing open, so the branch ends at once.
+    const closed = await context.service.fork(run.id, { atSeq: checkpoint.seq, replay: "live", edits: [{ kind: "tree-focus", node: "t1.e1" }] });
+    await context.workers.untilSettled(closed.branchId);
+    const closedState = foldRun((await context.service.events(run.id, 0, closed.branchId)).events);
+    expect(closedState.stop).toMatchObject({ reason: "tree-exhausted" });
+    expect(model.doStreamCalls.length).toBe(before);
+
+    // An unknown node is refused with the nodes there are.
+    await expect(context.service.fork(run.id, { atSeq: checkpoint.seq, replay: "live", edits: [{ kind: "tree-focus", node: "t9.e9" }] })).rejects.toThrow(/No search-tree node "t9.e9".*root, t1\.e1, t1\.e2/);
+  });
+
+  it("keeps every new node of the branch under the focused node", async () => {
+    const model = queuedMockModel([
+      SEARCH_DUNMERE, " Maybe the opera.\nAction 1: Search[The Glass Orchard]", valueReply(9), valueReply(8),
+      " Dunmere.\nAction 2: Finish[Dunmere]", REFLECTION,
+      // On the fork (focus t1.e2): expansion of t1.e2, value, answer.
+      " Dunmere lies on the River Sallow.\nAction 2: Finish[River Sallow]", " Dunmere lies on the River Sallow.\nAction 2: Finish[River Sallow]", valueReply(8),
+    ]);
+    const context = contextOver(model);
+    const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "lats", modelId: "openai:lats-mock", maxTrials: 3, maxStepsPerTrial: 4, lats: { children: 2 } });
+    // Pause after trial 1's reflection, then fork from there with the focus.
+    await context.service.setBreakpoints(run.id, { afterReflection: true });
+    await context.workers.untilSettled(run.rootBranchId);
+    const log = (await context.service.events(run.id)).events;
+    const checkpoint = log.filter((event) => event.type === "checkpoint").at(-1)!;
+    const { branchId } = await context.service.fork(run.id, { atSeq: checkpoint.seq, replay: "live", edits: [{ kind: "tree-focus", node: "t1.e2" }] });
+    await context.workers.untilSettled(branchId);
+    const fork = foldRun((await context.service.events(run.id, 0, branchId)).events);
+    const tree = fork.tree!;
+    expect(tree.focus).toBe("t1.e2");
+    const created = tree.order.filter((id) => tree.nodes.get(id)!.iteration >= 2);
+    expect(created.length).toBeGreaterThan(0);
+    for (const id of created) expect(pathToRoot(tree, id)).toContain("t1.e2");
+    expect(tree.iterations.find((it) => it.trial === 2)!.selected).toEqual([TREE_ROOT_ID, "t1.e2"]);
+  });
+});
+
+function pathToRoot(tree: NonNullable<ReturnType<typeof foldRun>["tree"]>, id: string): string[] {
+  const out: string[] = [];
+  for (let node = tree.nodes.get(id); node; node = node.parent === null ? undefined : tree.nodes.get(node.parent)) out.push(node.id);
+  return out;
+}
