@@ -31,7 +31,7 @@ export class MemoryMemoryStoreRepository implements MemoryStoreRepository {
     let added = 0;
     for (const entry of entries) {
       if (this.entries.some((e) => e.store === entry.store && e.source.eventId === entry.source.eventId)) continue;
-      this.entries.push({ ...entry, source: { ...entry.source } });
+      this.entries.push(structuredClone(entry));
       added += 1;
     }
     return added;
@@ -42,7 +42,7 @@ export class MemoryMemoryStoreRepository implements MemoryStoreRepository {
       .filter((e) => e.store === query.store && e.environment === query.environment && e.taskId === query.taskId && e.expiresAt > query.now)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
       .slice(0, query.limit)
-      .map((e) => ({ ...e, source: { ...e.source } }));
+      .map((e) => structuredClone(e));
   }
 
   async deleteEntries(ids: readonly string[]): Promise<number> {

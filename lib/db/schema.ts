@@ -269,6 +269,8 @@ export const memoryEntries = sqliteTable(
     sourceEventId: text("source_event_id").notNull(),
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
+    /** An ExpeL insight's provenance as JSON (lib/domain/memory-store.ts `insightProvenanceSchema`); null for a reflection. */
+    provenance: text("provenance"),
   },
   (table) => [
     uniqueIndex("memory_entries_source").on(table.store, table.sourceEventId),

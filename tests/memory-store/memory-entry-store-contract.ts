@@ -53,6 +53,18 @@ export function memoryEntryStoreContract(make: () => Promise<MemoryStoreReposito
     expect(await repo.entriesFor({ store: "lab", environment: "qa", taskId: "t1", now: NOW, limit: 10 })).toEqual([entry]);
   });
 
+  it("keeps an ExpeL insight's provenance and reads it back; a reflection has none", async () => {
+    const repo = await make();
+    await repo.putStore({ name: "lab", retentionDays: 30, createdAt: CREATED });
+    const provenance = { experimentId: "exp-1", runIds: ["run-1", "run-2"], template: { id: "expel/insights", version: 1 }, model: "demo" };
+    const insight = makeMemoryEntry("i", { taskId: "*insights*", text: "Search exact titles.", provenance });
+    await repo.addEntries([insight, makeMemoryEntry("r")]);
+    expect(await repo.entriesFor({ store: "lab", environment: "qa", taskId: "*insights*", now: NOW, limit: 5 })).toEqual([insight]);
+    const [reflection] = await repo.entriesFor({ store: "lab", environment: "qa", taskId: "t1", now: NOW, limit: 5 });
+    expect(reflection).toEqual(makeMemoryEntry("r"));
+    expect(reflection && "provenance" in reflection).toBe(false);
+  });
+
   it("skips an entry whose store and source event exist already (even under another id), but not the same event in another store", async () => {
     const repo = await make();
     await repo.putStore({ name: "lab", retentionDays: 30, createdAt: CREATED });
