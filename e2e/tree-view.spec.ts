@@ -26,29 +26,55 @@ async function emptyPanePoint(page: Page): Promise<{ x: number; y: number }> {
   return point;
 }
 
-/**
- * A drawn node (not the root) whose collapse toggle is fully in view and that has at least one
- * child drawn too, with the ids of those children.
- */
-async function collapsibleInView(page: Page): Promise<{ id: string; descendants: number; children: string[] }> {
+/** A drawn node (not the root) whose collapse toggle is fully in view (clear of the legend, the controls and the mini map). */
+async function toggleInView(page: Page): Promise<{ id: string; descendants: number }> {
   const found = await page.evaluate(() => {
     const pane = document.querySelector('[data-testid="search-tree"] .react-flow__pane')!.getBoundingClientRect();
-    const inView = (element: Element) => {
-      const box = element.getBoundingClientRect();
-      return box.left >= pane.left + 10 && box.right <= pane.right - 170 && box.top >= pane.top + 10 && box.bottom <= pane.bottom - 130;
-    };
+    const legend = document.querySelector('[data-testid="tree-legend"]')?.getBoundingClientRect();
     for (const node of document.querySelectorAll<HTMLElement>('[data-testid="search-tree"] [data-testid="tree-node"]')) {
-      const id = node.dataset.nodeId!;
       if (node.dataset.depth === "0") continue;
       const toggle = node.querySelector<HTMLElement>('[data-testid="tree-collapse"]');
-      if (!toggle || !inView(toggle)) continue;
-      const children = [...document.querySelectorAll<HTMLElement>(`[data-testid="search-tree"] [data-testid="tree-node"][data-parent="${CSS.escape(id)}"]`)].map((child) => child.dataset.nodeId!);
-      if (children.length > 0) return { id, descendants: Number(toggle.dataset.descendants), children };
+      if (!toggle) continue;
+      const box = toggle.getBoundingClientRect();
+      const clear = box.left >= pane.left + 10 && box.right <= pane.right - 170 && box.top >= pane.top + 10 && box.bottom <= pane.bottom - 130;
+      const underLegend = legend && box.left < legend.right && box.top < legend.bottom;
+      if (clear && !underLegend) return { id: node.dataset.nodeId!, descendants: Number(toggle.dataset.descendants) };
     }
     return null;
   });
-  if (!found) throw new Error("no collapsible node with a drawn child in view");
+  if (!found) throw new Error("no collapsible node in view");
   return found;
+}
+
+/**
+ * With every node drawn (the whole tree in view): a node below the root with at least two nodes
+ * under it, and the ids of all of them, read from the drawn nodes' `data-parent`.
+ */
+async function subtreeFromPage(page: Page): Promise<{ id: string; children: string[]; descendants: string[] }> {
+  const found = await page.evaluate(() => {
+    const childrenOf = new Map<string, string[]>();
+    const nodes = [...document.querySelectorAll<HTMLElement>('[data-testid="search-tree"] [data-testid="tree-node"]')];
+    for (const node of nodes) {
+      const parent = node.dataset.parent;
+      if (parent) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), node.dataset.nodeId!]);
+    }
+    const under = (id: string): string[] => (childrenOf.get(id) ?? []).flatMap((child) => [child, ...under(child)]);
+    for (const node of nodes) {
+      const id = node.dataset.nodeId!;
+      if (node.dataset.depth === "0") continue;
+      const descendants = under(id);
+      if (descendants.length >= 2) return { id, children: childrenOf.get(id)!, descendants };
+    }
+    return null;
+  });
+  if (!found) throw new Error("no node with a subtree of two or more");
+  return found;
+}
+
+/** Fits the whole tree in view (the controls' fit-view button): with it all in view, every node is drawn. */
+async function showWholeTree(page: Page, total: number): Promise<void> {
+  await tree(page).locator(".react-flow__controls-fitview").click();
+  await expect(drawnNodes(page)).toHaveCount(total);
 }
 
 test.describe("the search tree view (stress page, tree mode)", () => {
@@ -86,21 +112,33 @@ test.describe("the search tree view (stress page, tree mode)", () => {
   test("collapsing a node hides its subtree and shows how many nodes it hides; expanding brings them back", async ({ page }) => {
     await page.goto("/stress?tree=300");
     await expect(drawnNodes(page).first()).toBeVisible();
-    const target = await collapsibleInView(page);
-    const node = tree(page).locator(`[data-testid="tree-node"][data-node-id="${target.id}"]`);
-    await node.getByTestId("tree-collapse").click();
+    const status = page.getByTestId("tree-status");
 
-    await expect(node.getByTestId("tree-hidden-count")).toHaveText(`+${target.descendants} hidden`);
+    // With the mouse, at the opening zoom: the node says what it hides, the bar counts it, the node stays in view.
+    const clicked = await toggleInView(page);
+    const node = tree(page).locator(`[data-testid="tree-node"][data-node-id="${clicked.id}"]`);
+    await node.getByTestId("tree-collapse").click();
+    await expect(node.getByTestId("tree-hidden-count")).toHaveText(`+${clicked.descendants} hidden`);
+    await expect(node.getByTestId("tree-hidden-count")).toBeVisible();
     await expect(node).toHaveAttribute("data-collapsed", "true");
-    await expect(page.getByTestId("tree-status")).toHaveAttribute("data-shown", String(300 - target.descendants));
-    await expect(page.getByTestId("tree-status")).toContainText(`${target.descendants} hidden in 1 collapsed subtree`);
-    for (const child of target.children) await expect(tree(page).locator(`[data-node-id="${child}"]`)).toHaveCount(0);
-    // The clicked node stayed in view (the tree pans to keep it in place).
+    await expect(status).toHaveAttribute("data-shown", String(300 - clicked.descendants));
+    await expect(status).toContainText(`${clicked.descendants} hidden in 1 collapsed subtree`);
     await expect(node).toBeInViewport();
-
     await node.getByTestId("tree-collapse").click();
-    await expect(page.getByTestId("tree-status")).toHaveAttribute("data-shown", "300");
-    await expect(tree(page).locator(`[data-node-id="${target.children[0]}"]`)).toHaveCount(1);
+    await expect(status).toHaveAttribute("data-shown", "300");
+
+    // With the keyboard, the whole tree in view (every node drawn): exactly the subtree leaves the page.
+    await showWholeTree(page, 300);
+    const target = await subtreeFromPage(page);
+    await tree(page).locator(`.react-flow__node[data-id="${target.id}"]`).focus();
+    await page.keyboard.press("ArrowLeft");
+    await expect(status).toHaveAttribute("data-shown", String(300 - target.descendants.length));
+    await expect(drawnNodes(page)).toHaveCount(300 - target.descendants.length);
+    for (const id of target.descendants) await expect(tree(page).locator(`.react-flow__node[data-id="${id}"]`)).toHaveCount(0);
+    await expect(tree(page).locator(`[data-testid="tree-node"][data-node-id="${target.id}"] [data-testid="tree-hidden-count"]`)).toHaveText(`+${target.descendants.length} hidden`);
+    await page.keyboard.press("ArrowRight");
+    await expect(status).toHaveAttribute("data-shown", "300");
+    for (const id of target.children) await expect(tree(page).locator(`.react-flow__node[data-id="${id}"]`)).toHaveCount(1);
   });
 
   test("a node focused with the keyboard and selected with Enter or Space shows its details", async ({ page }) => {
@@ -108,7 +146,8 @@ test.describe("the search tree view (stress page, tree mode)", () => {
     await expect(drawnNodes(page).first()).toBeVisible();
     await expect(page.getByTestId("tree-node-details")).toContainText("Select a node");
 
-    const target = await collapsibleInView(page);
+    await showWholeTree(page, 300);
+    const target = await subtreeFromPage(page);
     const element = tree(page).locator(`.react-flow__node[data-id="${target.id}"]`);
     const action = await element.locator("p.font-mono").textContent();
     await element.focus();
@@ -117,13 +156,13 @@ test.describe("the search tree view (stress page, tree mode)", () => {
     await expect(details).toHaveAttribute("data-node-id", target.id);
     await expect(details.getByTestId("tree-detail-action")).toHaveText(`Action${action}`);
     for (const field of ["thought", "observation", "estimate", "value", "visits", "terminal", "reflection"]) await expect(details.getByTestId(`tree-detail-${field}`)).toBeVisible();
-    // The selected node's path is highlighted, the node itself ringed.
+    // The selected node's path is highlighted, the node itself outlined.
     await expect(tree(page).locator(`[data-testid="tree-node"][data-node-id="${target.id}"]`)).toHaveAttribute("data-selected", "true");
     await expect(tree(page).locator('[data-testid="tree-node"][data-node-id="root"]')).toHaveAttribute("data-highlighted", "true");
     await expect(tree(page).locator(".react-flow__edge.tree-edge-path").first()).toBeAttached();
-    // A path has one node per depth.
-    const depths = await tree(page).locator('[data-testid="tree-node"][data-highlighted="true"]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).dataset.depth));
-    expect(new Set(depths).size).toBe(depths.length);
+    // A path has one node per depth, down to the selected node.
+    const depths = await tree(page).locator('[data-testid="tree-node"][data-highlighted="true"]').evaluateAll((nodes) => nodes.map((node) => Number((node as HTMLElement).dataset.depth)));
+    expect([...depths].sort((a, b) => a - b)).toEqual(depths.map((_, at) => at).slice(0, depths.length));
 
     const child = tree(page).locator(`.react-flow__node[data-id="${target.children[0]}"]`);
     await child.focus();

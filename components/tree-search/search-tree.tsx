@@ -1,6 +1,6 @@
 "use client";
 
-import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, useStore, type NodeMouseHandler, type NodeTypes } from "@xyflow/react";
+import { Background, BackgroundVariant, ControlButton, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, useStore, type NodeMouseHandler, type NodeTypes } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore, type KeyboardEvent } from "react";
 import type { TreeLayout } from "@/lib/graph/tree-layout";
 import { useResolvedTheme } from "@/components/theme";
@@ -61,6 +61,23 @@ function useInitialViewport(layout: TreeLayout) {
     const root = layout.nodes[0]!;
     void setViewport({ x: width / 2 - (root.x + root.width / 2) * zoom, y: FIT_PADDING, zoom });
   }, [layout, width, height, setViewport]);
+}
+
+/**
+ * The controls' fit button, from the layout's own bounds: React Flow's fitView only fits nodes it
+ * has measured, and with only visible elements rendered most nodes never are. The smallest zoom
+ * allowed is low enough to fit the whole tree.
+ */
+function useFitWholeTree(layout: TreeLayout, reducedMotion: boolean): { fit: () => void; minZoom: number } {
+  const { setViewport } = useReactFlow<TreeFlowNode, TreeFlowEdge>();
+  const width = useStore((state) => state.width);
+  const height = useStore((state) => state.height);
+  const zoom = Math.min(1, (width - 2 * FIT_PADDING) / Math.max(1, layout.width), (height - 2 * FIT_PADDING) / Math.max(1, layout.height));
+  const fit = useCallback(() => {
+    if (width === 0 || height === 0) return;
+    void setViewport({ x: (width - layout.width * zoom) / 2, y: (height - layout.height * zoom) / 2, zoom }, { duration: reducedMotion ? 0 : PAN_MS });
+  }, [layout, width, height, zoom, setViewport, reducedMotion]);
+  return { fit, minZoom: Math.max(0.005, Math.min(0.05, zoom)) };
 }
 
 /** When the selection changes to a node out of view, pans to it (no glide with reduced motion). */
@@ -141,6 +158,7 @@ function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollap
   const actions = useMemo<SearchTreeActions>(() => ({ toggleCollapse: toggle }), [toggle]);
 
   useInitialViewport(layout);
+  const fitWhole = useFitWholeTree(layout, reducedMotion);
   useRevealSelected(nodes, selectedNodeId, reducedMotion);
 
   const onNodeClick: NodeMouseHandler<TreeFlowNode> = useCallback((_event, node) => onSelectNode(node.id), [onSelectNode]);
@@ -184,7 +202,7 @@ function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollap
         deleteKeyCode={null}
         selectionKeyCode={null}
         multiSelectionKeyCode={null}
-        minZoom={0.05}
+        minZoom={fitWhole.minZoom}
         maxZoom={1.75}
         proOptions={PRO_OPTIONS}
         aria-label="Search tree: the root at the top, each node one step; Tab to a node, Enter shows it, ArrowLeft and ArrowRight collapse and expand it"
@@ -192,7 +210,13 @@ function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollap
         data-virtualized={virtualize || undefined}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1} color={theme === "dark" ? "#334155" : "#cbd5e1"} />
-        <Controls showInteractive={false} position="bottom-left" />
+        <Controls showInteractive={false} showFitView={false} position="bottom-left">
+          <ControlButton className="react-flow__controls-fitview" onClick={fitWhole.fit} title="Fit the whole tree" aria-label="Fit the whole tree">
+            <svg aria-hidden="true" viewBox="0 0 32 30">
+              <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
+            </svg>
+          </ControlButton>
+        </Controls>
         <MiniMap<TreeFlowNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map of the search tree" style={MINIMAP_STYLE} />
       </ReactFlow>
     </SearchTreeActionsContext.Provider>
