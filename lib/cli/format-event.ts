@@ -86,6 +86,9 @@ export function formatEventLine(event: RunEvent): string | null {
     case "memory-carried-in":
       if (event.data.note) return `Warm start: nothing carried in — ${event.data.note}.`;
       return `Warm start: ${event.data.entries.length} reflection(s) carried in from memory store ${event.data.store}${event.data.entries.map((entry) => `\n  - ${clip(entry.text, MAX_OBSERVATION_CHARS)} (run ${entry.source.runId.slice(0, 8)}, trial ${entry.source.trial})`).join("")}`;
+    case "insights-carried-in":
+      if (event.data.entries.length === 0) return `Insights: none carried in — ${event.data.note ?? "the store holds none"}.`;
+      return `Insights: ${event.data.entries.length} carried in from memory store ${event.data.store}${event.data.entries.map((entry) => `\n  - ${clip(entry.text, MAX_OBSERVATION_CHARS)}${entry.provenance ? ` (${entry.provenance.model}, ${entry.provenance.template.id} v${entry.provenance.template.version})` : ""}`).join("")}`;
     case "run-error":
       return `Run error: ${event.data.message}`;
     case "tree-select":

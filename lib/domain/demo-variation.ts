@@ -28,3 +28,18 @@ export function seededInformed(seed: number | undefined, key: string, informed: 
   if (seed === undefined) return informed;
   return informed ? seededUnit(seed, `miss\u0000${key}`) >= DEMO_MISS_CHANCE : seededUnit(seed, `lucky\u0000${key}`) < DEMO_LUCKY_CHANCE;
 }
+
+/**
+ * Chance that the demo Actor acts on a carried-in ExpeL insight of its task's kind when its memory
+ * lacks the task's own lesson (lib/environments/qa/demo-insights.ts): a general rule helps on some
+ * new tasks, not all, and never as surely as the task's own reflection.
+ */
+export const DEMO_INSIGHT_CHANCE = 1 / 3;
+
+/**
+ * Whether the demo Actor acts on a carried-in insight of the right kind: drawn from the seed (0 when
+ * none is sent, so an unseeded run stays a pure function of its prompt), the task and the memory block.
+ */
+export function seededInsightHelps(seed: number | undefined, key: string): boolean {
+  return seededUnit(seed ?? 0, `insight\u0000${key}`) < DEMO_INSIGHT_CHANCE;
+}

@@ -20,6 +20,7 @@ import { summarizeMemory } from "./memory-summary";
 import { evaluatorSettings, judgeFailureDrafts, openJudgeSession } from "./judge-calls";
 import { adaptiveNext, budgetPause } from "./budget-gate";
 import { rememberReflection, warmStartDraft } from "./warm-start";
+import { insightsDraft } from "./insights-carry";
 import type { EngineDeps } from "./engine-deps";
 import { performTreeAction, rolloutSettings } from "./tree-phase";
 
@@ -220,6 +221,12 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
       const carried = await warmStartDraft(state, config, next.trial, deps.memory);
       if (carried) {
         await append([carried]);
+        return;
+      }
+      // ExpeL's insights likewise: read once, recorded, never read again on replay (lib/engine/insights-carry.ts).
+      const insights = await insightsDraft(state, config, next.trial, deps.memory);
+      if (insights) {
+        await append([insights]);
         return;
       }
       const behaviour = strategyBehaviour(config.strategy);

@@ -1,7 +1,7 @@
 import type { RunConfig } from "@/lib/domain/config";
 import { draft, type EventData, type EventDraft } from "@/lib/domain/events";
 import type { RunState } from "@/lib/domain/fold-run";
-import { carriedItemId, type MemorySource } from "@/lib/domain/memory-store";
+import { carriedItemId, type InsightProvenance, type MemorySource } from "@/lib/domain/memory-store";
 
 /**
  * Memory that outlives a run, at the engine's side
@@ -22,12 +22,26 @@ export interface CarriedEntry {
   createdAt: string;
 }
 
+/** One insight as a memory store returns it for an ExpeL run. */
+export interface CarriedInsight {
+  entryId: string;
+  text: string;
+  provenance: InsightProvenance | null;
+  /** ISO-8601. */
+  createdAt: string;
+}
+
 /** Reads and writes named memory stores (lib/server/memory-store-service.ts). */
 export interface MemoryPort {
   /** The task's newest unexpired entries, newest first, at most `limit`. */
   carryIn(query: { store: string; environment: string; taskId: string; limit: number }): Promise<CarriedEntry[]>;
   /** The names of the existing stores (to say that a warm start's store does not exist); optional. */
   storeNames?(): Promise<string[]>;
+  /**
+   * The family's ExpeL insights in a store (lib/domain/insights.ts), oldest first, at most `limit`;
+   * optional (a port without it carries none in).
+   */
+  insights?(query: { store: string; environment: string; limit: number }): Promise<CarriedInsight[]>;
   /** Stores one reflection (idempotent per source event). */
   remember(entry: { store: string; environment: string; taskId: string; text: string; source: MemorySource }): Promise<void>;
 }

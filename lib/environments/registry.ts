@@ -1,3 +1,4 @@
+import { insightsDemoBook } from "@/lib/domain/insights-demo";
 import type { EnvironmentId } from "@/lib/domain/config";
 import type { EnvironmentFamily } from "@/lib/domain/environment";
 import type { KeyFact } from "@/lib/domain/key-facts";
@@ -168,8 +169,8 @@ export function environmentEntry(id: string): EnvironmentEntry {
 
 /** The demo model's script books of every registered family that has one, in registry order. */
 export function demoScriptBooks(): DemoScriptBook[] {
-  // The LATS value prompt's scripted answer comes first: it is recognised by its own ending, whatever the family.
-  return [latsValueDemoBook, ...[...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []))];
+  // The LATS value prompt's and ExpeL extraction prompt's scripted answers come first: each is recognised by its own ending, whatever the family.
+  return [latsValueDemoBook, insightsDemoBook, ...[...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []))];
 }
 
 /** Ids of the families that are available, in family order (the descriptors' `order`). */

@@ -35,6 +35,12 @@ export interface MethodDescriptor<Id extends string = string> {
      * only the newest reflection); null: the run's Ω.
      */
     fixedMemoryWindow: number | null;
+    /**
+     * ExpeL's insights (Zhao et al. 2024, §4.3): before trial 1 the run reads the insights of its
+     * `insights` store once, records them (`insights-carried-in`) and the Actor prompt carries them
+     * from trial 1 on, outside Ω (lib/engine/insights-carry.ts). Absent: false.
+     */
+    insights?: boolean;
   };
   /** How one trial is shaped. */
   trial: {

@@ -1,5 +1,6 @@
 import { cotGoldContextMethod } from "./cot-gold-context/descriptor";
 import { cotMethod } from "./cot/descriptor";
+import { expelMethod } from "./expel/descriptor";
 import { lastAttemptAndReflexionMethod } from "./last-attempt-and-reflexion/descriptor";
 import { lastAttemptMethod } from "./last-attempt/descriptor";
 import { latsMethod } from "./lats/descriptor";
@@ -20,6 +21,7 @@ export const METHOD_DESCRIPTORS = [
   cotMethod,
   cotGoldContextMethod,
   latsMethod,
+  expelMethod,
 ] as const;
 
 /** A strategy id: the id of one registered method. */

@@ -139,6 +139,7 @@ export class ExperimentService {
             adaptiveTrials: arm.adaptiveTrials,
             warmStart: arm.warmStart,
             writeMemory: arm.writeMemory,
+            insights: arm.insights,
             replayMode: "recorded",
             // Arms share calls within one repetition of this experiment; a new experiment (or repetition) samples the model afresh, unless its definition names a shared cache scope.
             cacheScope: repetitionCacheScope(definition.cacheScope ?? record.id, repetition),

@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { MemoryStoreRepository } from "@/lib/db/memory-store-entries";
-import { DEFAULT_RETENTION_DAYS, distinctByText, expiryOf, normaliseMemoryText, memoryStoreNameSchema, retentionDaysSchema, type MemoryEntry, type MemoryStoreInfo } from "@/lib/domain/memory-store";
+import { INSIGHTS_TASK_ID } from "@/lib/domain/insights";
+import { DEFAULT_RETENTION_DAYS, distinctByText, expiryOf, normaliseMemoryText, memoryStoreNameSchema, retentionDaysSchema, type InsightProvenance, type MemoryEntry, type MemoryStoreInfo } from "@/lib/domain/memory-store";
 import type { MemoryPort } from "@/lib/engine/warm-start";
 
 /** At most this many of a task's entries are read to deduplicate (a task's store rarely holds more). */
 const SCAN_LIMIT = 1000;
+
+/** Retention of a store created by an insight extraction: insights are meant to outlast the runs they came from. */
+export const INSIGHTS_RETENTION_DAYS = 365;
 
 /** How often expired entries are deleted while the process runs (ms). */
 export const RETENTION_SWEEP_MS = 10 * 60_000;
@@ -65,6 +69,56 @@ export class MemoryStoreService {
     return distinctByText(all).slice(0, limit);
   }
 
+  /**
+   * The family's ExpeL insights in `store` (lib/domain/insights.ts), oldest extraction first and
+   * each extraction in its list's order, at most `limit` (the newest kept).
+   */
+  async insights(store: string, environment: string, limit = 50): Promise<MemoryEntry[]> {
+    const newestFirst = distinctByText(await this.repository.entriesFor({ store, environment, taskId: INSIGHTS_TASK_ID, now: this.now().toISOString(), limit: SCAN_LIMIT }));
+    return newestFirst.slice(0, limit).reverse();
+  }
+
+  /**
+   * Stores one extraction's insights for `environment` in `store` (created with
+   * {@link INSIGHTS_RETENTION_DAYS} when missing), each with `provenance`; an insight whose
+   * normalised text the family's insights hold already replaces the older copy. Returns the entries
+   * written, in list order.
+   * @throws ZodError for a bad store name.
+   */
+  async addInsights(input: { store: string; environment: string; insights: readonly string[]; provenance: InsightProvenance }): Promise<MemoryEntry[]> {
+    const store = memoryStoreNameSchema.parse(input.store);
+    let retention = await this.repository.retentionOf(store);
+    if (retention === null) {
+      retention = INSIGHTS_RETENTION_DAYS;
+      await this.repository.putStore({ name: store, retentionDays: retention, createdAt: this.now().toISOString() });
+    }
+    const createdAt = this.now().toISOString();
+    const batch = randomUUID().slice(0, 8);
+    // Ids sort by list position, so a read (newest first, then id descending) reversed gives the list's order.
+    const entries: MemoryEntry[] = input.insights.map((text, index) => {
+      const id = `in-${batch}-${String(index).padStart(2, "0")}`;
+      return {
+        id,
+        store,
+        environment: input.environment,
+        taskId: INSIGHTS_TASK_ID,
+        text,
+        // The source names the first run the insight was drawn from; the provenance lists them all.
+        source: { runId: input.provenance.runIds[0] ?? input.provenance.experimentId ?? "none", branchId: "insights", trial: 1, eventId: id },
+        createdAt,
+        expiresAt: expiryOf(createdAt, retention),
+        provenance: input.provenance,
+      };
+    });
+    const fresh = new Set(entries.map((entry) => normaliseMemoryText(entry.text)));
+    const older = (await this.repository.entriesFor({ store, environment: input.environment, taskId: INSIGHTS_TASK_ID, now: createdAt, limit: SCAN_LIMIT }))
+      .filter((existing) => fresh.has(normaliseMemoryText(existing.text)))
+      .map((existing) => existing.id);
+    await this.repository.deleteEntries(older);
+    await this.repository.addEntries(entries);
+    return entries;
+  }
+
   /** The engine's port over the stores. */
   port(): MemoryPort {
     return {
@@ -73,6 +127,13 @@ export class MemoryStoreService {
           entryId: entry.id,
           text: entry.text,
           source: entry.source,
+          createdAt: entry.createdAt,
+        })),
+      insights: async (query) =>
+        (await this.insights(query.store, query.environment, query.limit)).map((entry) => ({
+          entryId: entry.id,
+          text: entry.text,
+          provenance: entry.provenance ?? null,
           createdAt: entry.createdAt,
         })),
       storeNames: async () => (await this.list()).map((store) => store.name),

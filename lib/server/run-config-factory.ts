@@ -133,6 +133,7 @@ export function buildRunConfig(
     adaptiveTrials: request.adaptiveTrials ?? null,
     warmStart: request.warmStart ?? null,
     writeMemory: request.writeMemory ?? null,
+    insights: request.insights ?? null,
     // A tree-search method's parameters, with the defaults filled in (LATS); no other method has them.
     lats: strategyBehaviour(strategy).treeSearch ? latsSettingsSchema.parse(request.lats ?? {}) : undefined,
   });

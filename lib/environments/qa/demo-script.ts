@@ -7,6 +7,7 @@ import { builtinQaKeyFacts, type QaTaskKeyFacts } from "./builtin-key-facts";
 import { builtinQaTasks } from "./builtin-tasks";
 import { COT_NO_TOOLS_PHRASE, CONTEXT_LABEL, END_OF_EXAMPLES_MARKER, END_PREVIOUS_TRIAL_MARKER } from "./prompts";
 import type { QaDemoScript, QaDemoStep } from "./demo-script-types";
+import { insightHelps } from "./demo-insights";
 
 /**
  * The offline demo model's script for the built-in QA tasks: a pure function
@@ -97,11 +98,11 @@ export function scriptedStep(path: readonly QaDemoStep[], step: number): string 
   return ` ${scripted.thought}\nAction ${step}: ${scripted.action}`;
 }
 
-const scriptsByQuestion = new Map<string, { script: QaDemoScript; facts: QaTaskKeyFacts }>(
+const scriptsByQuestion = new Map<string, { script: QaDemoScript; facts: QaTaskKeyFacts; taskId: string }>(
   builtinQaTasks.flatMap((task) => {
     const script = builtinQaDemoScripts[task.id];
     const facts = builtinQaKeyFacts[task.id];
-    return script === undefined || facts === undefined ? [] : [[normalizeQuestion(task.question), { script, facts }] as const];
+    return script === undefined || facts === undefined ? [] : [[normalizeQuestion(task.question), { script, facts, taskId: task.id }] as const];
   }),
 );
 
@@ -119,7 +120,9 @@ const scriptsByQuestion = new Map<string, { script: QaDemoScript; facts: QaTaskK
  *    the end of the path the last step is repeated with the new number. A
  *    chain-of-thought prompt gets the `cot` script's one step (informed when the
  *    memory states the CoT key facts) in the same shape; with `context.seed` the
- *    choice of path is drawn ({@link seededInformed});
+ *    choice of path is drawn ({@link seededInformed}); a carried-in ExpeL insight
+ *    of the task's kind leads to the informed path with a seeded chance
+ *    ({@link insightHelps});
  * 4. anything else gets null.
  */
 export const qaDemoScriptBook: DemoScriptBook = {
@@ -142,7 +145,8 @@ export const qaDemoScriptBook: DemoScriptBook = {
     // With a seed (repeats), whether the lesson is acted on is drawn per task and memory (lib/domain/demo-variation.ts).
     const key = `${located.question}\u0000${memory}`;
     if (cot) return scriptedStep([seededInformed(context?.seed, key, matchKeyFacts(facts.cot, memory).helps) ? script.cot.informed : script.cot.naive], step);
-    const informed = seededInformed(context?.seed, key, matchKeyFacts(facts.react, memory).helps);
+    // A carried-in ExpeL insight of the task's kind may lead to the informed path too (demo-insights.ts).
+    const informed = seededInformed(context?.seed, key, matchKeyFacts(facts.react, memory).helps) || insightHelps(found.taskId, memory, context?.seed, key);
     return scriptedStep(informed ? script.informed : script.naive, step);
   },
 };
