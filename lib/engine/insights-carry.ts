@@ -1,5 +1,5 @@
 import type { RunConfig } from "@/lib/domain/config";
-import { draft, type EventData, type EventDraft } from "@/lib/domain/events";
+import { draft, type EventData, type EventDraft, type RunEvent, type RunEventOf } from "@/lib/domain/events";
 import type { RunState } from "@/lib/domain/fold-run";
 import { insightItemId, MAX_INSIGHTS, noInsightsNote } from "@/lib/domain/insights";
 import { methodDescriptor } from "@/lib/methods/registry";
@@ -26,4 +26,18 @@ export async function insightsDraft(state: RunState, config: RunConfig, trial: n
   // A typo in the store's name says so; an existing store without insights says how to extract them.
   const missing = port?.storeNames ? await missingStoreNote(store, port.storeNames) : null;
   return draft("insights-carried-in", { store, entries, note: missing ? `${missing}; ${noInsightsNote(store, config.environment).split("; ")[1]}` : noInsightsNote(store, config.environment) });
+}
+
+/**
+ * The `insights-carried-in` event to copy onto a recorded replay forked before its parent carried
+ * insights in (a replay from the run's start): the parent's recorded event, so the replay folds the
+ * same insights and never reads the store (whose insights may have changed since). Empty for a live
+ * fork (it starts afresh and reads the store, as a new run would), for a fork made after the event
+ * (it shares it) and for a parent without one.
+ */
+export function recordedInsightsForFork(parentPath: readonly RunEvent[], atSeq: number, replay: "live" | "recorded"): EventDraft[] {
+  if (replay !== "recorded") return [];
+  const carried = parentPath.find((event): event is RunEventOf<"insights-carried-in"> => event.type === "insights-carried-in");
+  if (!carried || carried.seq <= atSeq) return [];
+  return [draft("insights-carried-in", carried.data)];
 }

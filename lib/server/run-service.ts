@@ -1,6 +1,7 @@
 // Over 400 lines: the run use cases (create, status, pause/resume/cancel, edits, branches, fork) share the
 // store, the worker pool and the lease-holding append; forks are the next piece to split out.
 
+import { recordedInsightsForFork } from "@/lib/engine/insights-carry";
 import { createHash } from "node:crypto";
 import { DEFAULT_MEMORY_WINDOW, breakpointsSchema, type BreakpointsInput } from "@/lib/domain/config";
 import { writeMemorySchema, type WriteMemory } from "@/lib/domain/memory-store";
@@ -573,6 +574,8 @@ export class RunService {
         ...(request.writeMemory ? { writeMemory: writeMemorySchema.parse(request.writeMemory) } : {}),
       }),
       ...editEvents,
+      // A recorded replay from before the parent carried ExpeL insights in gets the parent's record, not a fresh read of the store.
+      ...recordedInsightsForFork(path, request.atSeq, request.replay),
     ]);
     if (options.start !== false) this.workers.wake();
     return { run, branchId: branch.id };
