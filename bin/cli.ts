@@ -102,6 +102,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/job-commands")).registerJobCommands(program);
   (await import("@/lib/cli/task-set-commands")).registerTaskSetCommands(program);
   (await import("@/lib/cli/template-check-command")).registerTemplateCheckCommand(program);
+  (await import("@/lib/cli/insight-commands")).registerInsightCommands(program);
 }
 
 program

@@ -22,8 +22,11 @@ import { report } from "./experiment-report";
 import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
 import { registerCompareCommand, temperatureArg } from "./experiment-compare";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
+import { insightsOption, withInsightsStore } from "./insight-commands";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
+  /** ExpeL arms' insights store (lib/cli/insight-commands.ts). */
+  insights?: string;
   env: string;
   tasks: string;
   taskIds?: string;
@@ -216,6 +219,7 @@ export function registerExperimentCommands(program: Command): void {
     // The experiment's budget, split evenly over its runs (an arms-file arm's own "budget" wins).
     .addOption(budgetOptions()[0])
     .addOption(budgetOptions()[1])
+    .addOption(insightsOption())
     .action(async (options: RunOptions) => {
       const context = cliContext();
       try {
@@ -229,7 +233,8 @@ export function registerExperimentCommands(program: Command): void {
         }
         // --actor-model / --evaluator-model / --reflector-model apply to every arm that names no model for the role.
         // --max-steps, like --trials, is the default of every arm that sets its own none.
-        const arms = armsOf(options).map((arm) =>
+        // --insights goes to the expel arms; an expel arm without a store is refused before anything is recorded.
+        const arms = withInsightsStore(armsOf(options), options.insights).map((arm) =>
           withRoleFlags(
             {
               ...arm,

@@ -13,6 +13,7 @@ import { modelIdArg, roleModelOption, roleModelsFromFlags } from "./model-flags"
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
 import { latsFromFlags, latsOptions, type LatsFlags } from "./lats-flags";
+import { insightsOption } from "./insight-commands";
 import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
 import { missingStoreNote } from "@/lib/engine/warm-start";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
@@ -29,6 +30,8 @@ function driveAndFollow(context: ServerContext, runId: RunId, branchId: BranchId
 }
 
 interface RunOptions extends BudgetFlags, LatsFlags {
+  /** ExpeL: the insights store (lib/cli/insight-commands.ts). */
+  insights?: string;
   env: string;
   tasks: string;
   taskId: string;
@@ -88,6 +91,7 @@ export function registerRunCommands(program: Command): void {
     .addOption(latsOptions()[0])
     .addOption(latsOptions()[1])
     .addOption(latsOptions()[2])
+    .addOption(insightsOption())
     .action(async (options: RunOptions) => {
       const family = environmentEntry(options.env).family;
       if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
@@ -122,6 +126,8 @@ export function registerRunCommands(program: Command): void {
             ...runExtrasFromFlags(options),
             // --lats-children, --lats-exploration; --lats-iterations is the trial budget.
             ...latsFromFlags(options),
+            // --insights: the ExpeL store the run reads once before trial 1.
+            ...(options.insights ? { insights: { store: options.insights } } : {}),
             breakpoints: {
               afterReflection: options.breakAfter?.includes("reflection") ?? false,
               afterObservation: options.breakAfter?.includes("observation") ?? false,
