@@ -37,6 +37,7 @@ const ROLE_WHAT = {
   summarizer: "the summariser's prompt over the memory when this trial started",
   evaluator: "the judge's prompt for this trial's answer",
   optimiser: "the optimiser meta-prompt (it has no run preview: an optimisation fills it from failed trials)",
+  value: "the value prompt over this trial's trajectory (LATS)",
 } as const;
 
 /**

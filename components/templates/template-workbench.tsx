@@ -103,7 +103,7 @@ function Workbench({ detail }: { detail: TemplateDetailResponse }) {
   const roleVariables = environments.data?.environments.find((option) => option.id === template.family)?.templateVariables;
   const [previewVariables, setPreviewVariables] = useState<string[] | null>(null);
   // The summariser's names are not in GET /api/environments: the preview's answer names them.
-  const known = (template.role === "summarizer" || template.role === "evaluator" ? previewVariables : roleVariables?.[template.role]) ?? previewVariables ?? NO_NAMES;
+  const known = (template.role === "summarizer" || template.role === "evaluator" || template.role === "value" ? previewVariables : roleVariables?.[template.role]) ?? previewVariables ?? NO_NAMES;
   const dirty = draft !== selected.text;
   const onMarkers = useCallback((count: number) => setMarkers(count), []);
 

@@ -12,6 +12,7 @@ import { abReadoutLines } from "./ab-readout";
 import { cliContext } from "./context";
 import { registerOptimiseCommand } from "./optimise-command";
 import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
+import { latsValueTemplateId } from "@/lib/domain/lats-value";
 
 /**
  * `cli templates list|show|save|label|export|import`: the template
@@ -27,9 +28,9 @@ export function templateChoiceOf(values: readonly string[] | undefined): Templat
   if (!values || values.length === 0) return undefined;
   const choice: TemplateVersionChoice = {};
   for (const value of values) {
-    const match = /^(actor|reflector)=(\S+)$/.exec(value.trim());
-    if (!match) throw new Error(`--template "${value}": write role=<version>, role actor or reflector, e.g. --template reflector=qa/reflect@v1.`);
-    choice[match[1] as "actor" | "reflector"] = match[2]!;
+    const match = /^(actor|reflector|value)=(\S+)$/.exec(value.trim());
+    if (!match) throw new Error(`--template "${value}": write role=<version>, role actor, reflector or value (a LATS run's value prompt), e.g. --template reflector=qa/reflect@v1.`);
+    choice[match[1] as "actor" | "reflector" | "value"] = match[2]!;
   }
   return choice;
 }
@@ -62,6 +63,7 @@ export function armWithVersionReferences(arm: ArmInput): ArmInput {
 function defaultTemplateId(family: string, role: TemplateRole, strategy: Strategy): string {
   if (role === "summarizer") return `${family}/summarize-memory`;
   if (role === "optimiser") return metaPromptTemplateId(family);
+  if (role === "value") return latsValueTemplateId(family);
   const entry = environmentEntry(family);
   if (role === "evaluator") {
     const judge = entry.family.defaultJudgeTemplate;

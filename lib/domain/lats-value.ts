@@ -24,6 +24,14 @@ Attempt so far:{trajectory}
 Analyse the attempt step by step: is each action sensible, did an observation show a mistake, and is it on the way to a correct result? Then conclude with "Thus the correctness score is s", where s is an integer from 1 to 10.`,
 } as const;
 
+/** The library id of a family's value template (role `value`): `<family>/lats-value`. */
+export function latsValueTemplateId(family: string): string {
+  return `${family}/lats-value`;
+}
+
+/** The placeholders the engine fills in a value template. */
+export const LATS_VALUE_VARIABLES = ["reflections", "task", "trajectory"] as const;
+
 /** The phrase a value reply ends with; the score follows it. */
 export const VALUE_SCORE_PHRASE = "correctness score is";
 

@@ -76,8 +76,9 @@ import { templateTextSchema } from "./template-check";
  * Model-facing roles a template can fill. `summarizer`: the memory summariser (called with the Self-Reflection model).
  * `evaluator`: the LLM judge's template of a family whose Evaluator is a model (`open/judge`; docs/decisions/0025).
  * `optimiser`: the reflective optimiser's meta-prompt (`<family>/optimise`; lib/domain/optimiser/meta-prompt.ts, docs/optimiser.md).
+ * `value`: a tree search's value prompt (`<family>/lats-value`, LATS; lib/domain/lats-value.ts), called with the Actor's model.
  */
-export const templateRoleSchema = z.enum(["actor", "reflector", "summarizer", "evaluator", "optimiser"]);
+export const templateRoleSchema = z.enum(["actor", "reflector", "summarizer", "evaluator", "optimiser", "value"]);
 export type TemplateRole = z.infer<typeof templateRoleSchema>;
 
 /** A label name: lower-case letters, digits, `-` and `_`, e.g. `baseline`, `candidate`. `latest` is implicit (always the newest version) and cannot be set. */
@@ -310,7 +311,12 @@ export const abResultSchema = z.object({
 export type AbResult = z.infer<typeof abResultSchema>;
 
 /** The part of a create-run request / experiment arm that picks template versions (version references). */
-export const templateVersionChoiceSchema = z.object({ actor: z.string().min(1).optional(), reflector: z.string().min(1).optional() });
+export const templateVersionChoiceSchema = z.object({
+  actor: z.string().min(1).optional(),
+  reflector: z.string().min(1).optional(),
+  /** A LATS run's value prompt (role `value`). */
+  value: z.string().min(1).optional(),
+});
 export type TemplateVersionChoice = z.infer<typeof templateVersionChoiceSchema>;
 
 /**

@@ -1,6 +1,6 @@
 import { DEFAULT_LATS_SETTINGS, type LatsSettings, type ModelSettings, type RunConfig } from "@/lib/domain/config";
-import type { EnvironmentFamily } from "@/lib/domain/environment";
-import { draft, type EventDraft } from "@/lib/domain/events";
+import type { EnvironmentFamily, TrajectoryStep } from "@/lib/domain/environment";
+import { draft, type ChatMessage, type EventDraft, type MemoryItem } from "@/lib/domain/events";
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
 import { pathSteps } from "@/lib/domain/fold-tree";
 import { asCallId } from "@/lib/domain/ids";
@@ -109,6 +109,21 @@ export function rolloutSettings(state: RunState, trial: number): ModelSettings |
   if (!Number.isInteger(k)) return null;
   const base = config.models.actor;
   return { ...base, temperature: latsSettingsOf(config).sampleTemperature, seed: sampleSeed(base.seed, k) };
+}
+
+/**
+ * The value prompt (role `value`) for a trajectory: the template with `{task}` (the family's one-line
+ * task and its setting), `{trajectory}` (the steps as the family renders them) and `{reflections}`
+ * (the trial's reflections, or nothing), as one user message. Also what the template workbench previews.
+ */
+export function buildValueMessages<Task>(templateText: string, family: EnvironmentFamily<Task>, task: Task, memory: readonly MemoryItem[], steps: readonly TrajectoryStep[]): ChatMessage[] {
+  const summary = family.summarize(task);
+  const text = renderTemplate(templateText, {
+    task: summary.setting ? `${summary.title}\n${summary.setting}` : summary.title,
+    trajectory: family.renderTrajectory(steps),
+    reflections: renderValueReflections(memory),
+  }).text;
+  return [{ role: "user", content: text }];
 }
 
 /** What performing a tree action needs from the engine. */
@@ -251,7 +266,6 @@ async function value<Task>(
   const config = state.config!;
   const tree = state.tree!;
   const trial = state.trials.find((t) => t.trial === action.trial)!;
-  const summary = family.summarize(task);
   const template = config.templates.value ?? LATS_VALUE_TEMPLATE;
   const drafts: EventDraft[] = [];
   const batch = batchContext(context);
@@ -259,12 +273,7 @@ async function value<Task>(
     const node = tree.nodes.get(nodeId);
     if (!node) continue;
     const steps = trajectoryOf(trialAt(state, action.trial, pathTo(tree, nodeId)));
-    const text = renderTemplate(template.text, {
-      task: summary.setting ? `${summary.title}\n${summary.setting}` : summary.title,
-      trajectory: family.renderTrajectory(steps),
-      reflections: renderValueReflections(trial.memory),
-    }).text;
-    const request: ModelRequest = { role: "actor", settings: config.models.actor, messages: [{ role: "user", content: text }], stopSequences: [] };
+    const request: ModelRequest = { role: "actor", settings: config.models.actor, messages: buildValueMessages(template.text, family, task, trial.memory, steps), stopSequences: [] };
     const readable = (reply: string) => parseValueScore(reply) !== null;
     let response = await callModel(batch.context, request, { role: "actor", trial: action.trial, step: node.depth }, state.replayMode, readable);
     let score = parseValueScore(response.text);

@@ -16,6 +16,7 @@ export const TEMPLATE_ROLE_NAME: Record<TemplateRole, string> = {
   summarizer: "Memory summariser",
   evaluator: "Judge",
   optimiser: "Optimiser meta-prompt",
+  value: "LATS value prompt",
 };
 
 /** A family's place in the library's order (its descriptor's `order`); an unknown family sorts last. */
@@ -23,7 +24,7 @@ function familyOrder(family: string): number {
   return findFamilyDescriptor(family)?.order ?? FAMILY_DESCRIPTORS.length;
 }
 
-const ROLE_ORDER: Record<TemplateRole, number> = { actor: 0, reflector: 1, summarizer: 2, evaluator: 3, optimiser: 4 };
+const ROLE_ORDER: Record<TemplateRole, number> = { actor: 0, reflector: 1, summarizer: 2, evaluator: 3, optimiser: 4, value: 5 };
 
 /** One row group of the library page: the templates of one family × role × strategy. */
 export interface TemplateGroup {

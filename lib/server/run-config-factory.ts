@@ -2,6 +2,7 @@ import { assertTemplateText } from "@/lib/domain/template-check";
 import { templateRulesFor } from "./template-rules";
 import { latsSettingsSchema, runConfigSchema, type PromptTemplate, type RunConfig } from "@/lib/domain/config";
 import { DEFAULT_SUMMARIZER_TEXT } from "@/lib/domain/memory-summary";
+import { LATS_VALUE_TEMPLATE, latsValueTemplateId } from "@/lib/domain/lats-value";
 import { templateVersionId } from "@/lib/db/template-store";
 import type { CreateRunRequest } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
@@ -27,6 +28,13 @@ export interface ResolvedTemplates {
   actor?: PromptTemplate;
   reflector?: PromptTemplate;
   summarizer?: PromptTemplate;
+  value?: PromptTemplate;
+}
+
+/** The built-in value prompt of a family's tree search (`<family>/lats-value` v1, lib/domain/lats-value.ts). */
+export function builtInValueTemplate(family: string): PromptTemplate {
+  const id = latsValueTemplateId(family);
+  return { id, version: LATS_VALUE_TEMPLATE.version, text: LATS_VALUE_TEMPLATE.text, versionId: templateVersionId(id, LATS_VALUE_TEMPLATE.text) };
 }
 
 /** The built-in summariser template of a family (`<family>/summarize-memory` v1, lib/domain/memory-summary.ts). */
@@ -120,6 +128,8 @@ export function buildRunConfig(
       reflector: request.templates?.reflector
         ? { ...templates.reflector, version: templates.reflector.version + 1, text: request.templates.reflector, versionId: null }
         : (resolved.reflector ?? withVersionId(templates.reflector)),
+      // A tree search's value prompt: the chosen library version, else the family's built-in.
+      ...(strategyBehaviour(strategy).treeSearch ? { value: resolved.value ?? builtInValueTemplate(request.environment) } : {}),
     },
     memoryManagement:
       request.memoryManagement?.kind === "summarize"

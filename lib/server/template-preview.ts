@@ -6,7 +6,9 @@ import { SUMMARIZER_VARIABLES } from "@/lib/domain/memory-summary";
 import { countTokens } from "@/lib/domain/tokenizer";
 import type { PreviewResponse, TemplateRole } from "@/lib/domain/template-library";
 import { buildSummarizerMessages } from "@/lib/engine/memory-summary";
-import { buildActorMessages, buildReflectorMessages, templateVariableNames } from "@/lib/engine/prompts";
+import { buildActorMessages, buildReflectorMessages, templateVariableNames, trajectoryOf } from "@/lib/engine/prompts";
+import { buildValueMessages } from "@/lib/engine/tree-phase";
+import { LATS_VALUE_VARIABLES } from "@/lib/domain/lats-value";
 import { placeholdersOf } from "@/lib/domain/template-check";
 import { environmentEntry } from "@/lib/environments/registry";
 
@@ -84,6 +86,13 @@ export function previewPrompt(events: readonly RunEvent[], input: { text: string
     messages = family.judgeMessages(task, answer, input.text);
     variables = [...(family.judgeVariableNames ?? [])];
     modelId = (base.models.evaluator ?? base.models.actor).modelId;
+  } else if (input.role === "value") {
+    // The value prompt over the trial's whole trajectory (a LATS trial's path), with the reflections it started with.
+    const trialView = state.trials.find((t) => t.trial === input.trial);
+    if (!trialView) throw new AppError("invalid-input", `Trial ${input.trial} has not started on this branch (it has ${state.trials.length} trials).`);
+    messages = buildValueMessages(input.text, family, task, trialView.memory, trajectoryOf(trialView));
+    variables = [...LATS_VALUE_VARIABLES];
+    modelId = base.models.actor.modelId;
   } else if (input.role === "optimiser") {
     throw new AppError("invalid-input", "An optimiser meta-prompt is rendered from an optimisation's failed trials, not from one trial of a run: there is no run preview for it. Its placeholders are {template}, {failures}, {role} and {family} (docs/optimiser.md).");
   } else {

@@ -1,5 +1,6 @@
 import { SUMMARIZER_VARIABLES } from "@/lib/domain/memory-summary";
 import { META_PROMPT_REQUIRED, META_PROMPT_VARIABLES } from "@/lib/domain/optimiser/meta-prompt";
+import { LATS_VALUE_VARIABLES } from "@/lib/domain/lats-value";
 import type { TemplateRules } from "@/lib/domain/template-check";
 import type { TemplateRole } from "@/lib/domain/template-library";
 import { templateVariableNames } from "@/lib/engine/prompts";
@@ -33,6 +34,7 @@ export function requiredTemplateVariablesOf(entry: EnvironmentEntry): { actor: s
 export function templateRulesFor(environment: string, role: TemplateRole): TemplateRules | null {
   if (role === "summarizer") return { known: [...SUMMARIZER_VARIABLES], required: ["reflections"] };
   if (role === "optimiser") return { known: [...META_PROMPT_VARIABLES], required: [...META_PROMPT_REQUIRED] };
+  if (role === "value") return { known: [...LATS_VALUE_VARIABLES], required: ["trajectory"] };
   if (role !== "actor" && role !== "reflector") return null;
   const entry = environmentEntry(environment);
   const known = templateVariablesOf(entry)[role];

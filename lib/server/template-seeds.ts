@@ -2,7 +2,7 @@ import type { EnvironmentId, PromptTemplate, Strategy } from "@/lib/domain/confi
 import type { Template, TemplateRole } from "@/lib/domain/template-library";
 import { supportedStrategiesOf } from "@/lib/domain/strategies";
 import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
-import { builtInSummarizer } from "./run-config-factory";
+import { builtInSummarizer, builtInValueTemplate } from "./run-config-factory";
 import { BUILT_IN_META_PROMPT, metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 
 /**
@@ -16,7 +16,14 @@ export interface TemplateSeed {
   text: string;
 }
 
-const ROLE_NAMES: Record<TemplateRole, string> = { actor: "Actor", reflector: "Self-Reflection", summarizer: "Memory summariser", evaluator: "Judge", optimiser: "Optimiser meta-prompt" };
+const ROLE_NAMES: Record<TemplateRole, string> = {
+  actor: "Actor",
+  reflector: "Self-Reflection",
+  summarizer: "Memory summariser",
+  evaluator: "Judge",
+  optimiser: "Optimiser meta-prompt",
+  value: "LATS value prompt",
+};
 
 /** Every built-in template with its current text, in a stable order (family, then role, defaults before strategy-specific ones). */
 export function builtInSeeds(): TemplateSeed[] {
@@ -44,6 +51,7 @@ export function builtInSeeds(): TemplateSeed[] {
     // A family whose Evaluator is a model ships its judge template.
     const judge = entry.family.defaultJudgeTemplate;
     if (entry.family.evaluatorUsesModel && judge) add(family, "evaluator", null, { ...judge }, entry.descriptor.templateSource);
+    add(family, "value", null, builtInValueTemplate(family), "ours, after the LATS value prompt's ending (Zhou et al. 2024, §4 'Evaluation'): lib/domain/lats-value.ts");
     add(family, "optimiser", null, { id: metaPromptTemplateId(family), version: 1, text: BUILT_IN_META_PROMPT }, "ours, after GEPA's reflective mutation (Agrawal et al. 2025; none of its wording): lib/domain/optimiser/meta-prompt.ts");
   }
   return seeds;

@@ -273,6 +273,7 @@ export class TemplateService {
     };
     resolved.actor = await pick("actor", request.templateVersions?.actor);
     resolved.reflector = await pick("reflector", request.templateVersions?.reflector);
+    resolved.value = await pick("value", request.templateVersions?.value);
     if (request.memoryManagement?.kind === "summarize") resolved.summarizer = await pick("summarizer", request.memoryManagement.summarizerVersionId);
     return resolved;
   }
@@ -283,6 +284,7 @@ export class TemplateService {
     return {
       ...(choice.actor ? { actor: (await this.resolve(choice.actor)).version.id } : {}),
       ...(choice.reflector ? { reflector: (await this.resolve(choice.reflector)).version.id } : {}),
+      ...(choice.value ? { value: (await this.resolve(choice.value)).version.id } : {}),
     };
   }
 

@@ -22,7 +22,7 @@ describe("template versions on experiment arms and `cli run --template`", () => 
     // An explicit templateVersions entry wins over a reference in templates.
     expect(armWithVersionReferences({ label: "b", strategy: "reflexion", modelId: "demo", templates: { reflector: "qa/reflect@v1" }, templateVersions: { reflector: "qa/reflect@v2" } }).templateVersions).toEqual({ reflector: "qa/reflect@v2" });
     expect(templateChoiceOf(["reflector=qa/reflect@candidate", "actor=tv-0123456789abcdef"])).toEqual({ reflector: "qa/reflect@candidate", actor: "tv-0123456789abcdef" });
-    expect(() => templateChoiceOf(["judge=x"])).toThrow(/role actor or reflector/);
+    expect(() => templateChoiceOf(["judge=x"])).toThrow(/role actor, reflector or value/);
   });
 
   it("an experiment pins arm labels to version ids when it starts, so moving a label later changes none of its runs", async () => {
