@@ -21,6 +21,7 @@ import { evaluatorSettings, judgeFailureDrafts, openJudgeSession } from "./judge
 import { adaptiveNext, budgetPause } from "./budget-gate";
 import { rememberReflection, warmStartDraft } from "./warm-start";
 import type { EngineDeps } from "./engine-deps";
+import { feedbackDrafts, refineDrafts } from "./refine-calls";
 
 export type { CallInfo, CallObserver } from "./model-calls";
 export type { EngineDeps } from "./engine-deps";
@@ -292,6 +293,13 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         observationDraft(stepData, result),
       ]);
       context.episodes.advanced();
+      return;
+    }
+    case "refine-feedback":
+    case "refine-answer": {
+      // Self-Refine's feedback and refinement (./refine-calls.ts): the Actor's model critiques, then rewrites, the answer.
+      const build = next.kind === "refine-feedback" ? feedbackDrafts : refineDrafts;
+      await append(await build(context, state, config, family, task, trialView(next.trial), next, callEnd));
       return;
     }
     case "evaluate": {

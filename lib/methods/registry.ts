@@ -6,6 +6,7 @@ import { latsMethod } from "./lats/descriptor";
 import type { MethodDescriptor } from "./method-descriptor";
 import { noneMethod } from "./none/descriptor";
 import { reflexionMethod } from "./reflexion/descriptor";
+import { selfRefineMethod } from "./self-refine/descriptor";
 
 /**
  * The registry of methods: one line per method folder (docs/adding-a-method.md). The order is the
@@ -20,6 +21,7 @@ export const METHOD_DESCRIPTORS = [
   cotMethod,
   cotGoldContextMethod,
   latsMethod,
+  selfRefineMethod,
 ] as const;
 
 /** A strategy id: the id of one registered method. */

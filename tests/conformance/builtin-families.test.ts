@@ -26,6 +26,7 @@ const SCRIPTS: FamilyConformanceScript[] = [
     failingTrial: [" The opera was staged in Dunmere, so that is the answer.\nAction 1: Finish[Dunmere]"],
     reflection: "I answered with the town, but the question asks for the river that runs through it; next time I will search Dunmere and answer with its river.",
     passingTrial: [" The question asks for Dunmere's river, the River Sallow.\nAction 1: Finish[River Sallow]"],
+    refinedFailingAnswer: "Dunmere",
   },
   {
     family: "household",
@@ -35,6 +36,7 @@ const SCRIPTS: FamilyConformanceScript[] = [
     passingTrial: household.informed.map((command) => ` ${command}`),
     // The naive path ends at the step limit (no loop long enough for the repetition heuristic).
     request: { maxStepsPerTrial: household.naive.length },
+    endsWithAnswer: false,
   },
   {
     family: "code",
@@ -43,6 +45,7 @@ const SCRIPTS: FamilyConformanceScript[] = [
     reflection: code.reflection,
     // Trial 2 reuses trial 1's internal tests (the family asks again only when none was runnable): one call.
     passingTrial: [fenced(code.informed)],
+    refinedFailingAnswer: fenced(code.naive),
   },
   {
     family: "open",
@@ -50,6 +53,8 @@ const SCRIPTS: FamilyConformanceScript[] = [
     failingTrial: [` ${open.thought}\nAction 1: Finish[${open.naive}]`, judged({ accuracy: 5, "plain-words": 5, analogy: 0, length: 5 })],
     reflection: "The judge scored analogy 0/5; next time I will compare the leaf to a kitchen that cooks food from sunlight.",
     passingTrial: [` ${open.thought}\nAction 1: Finish[${open.informed}]`, judged({ accuracy: 5, "plain-words": 5, analogy: 5, length: 5 })],
+    evaluatorReplies: 1,
+    refinedFailingAnswer: open.naive,
   },
 ];
 
