@@ -396,7 +396,7 @@ describe("the config factory", () => {
   });
 
   it("supported strategies: QA runs all six, household the four ReAct ones, a bare family none and reflexion", () => {
-    expect(supportedStrategiesOf(qaEnvironment).sort()).toEqual([...ALL_STRATEGIES].sort());
+    expect(builtInOnly(supportedStrategiesOf(qaEnvironment)).sort()).toEqual([...ALL_STRATEGIES].sort());
     expect(builtInOnly(supportedStrategiesOf(householdEnvironment))).toEqual(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"]);
     expect(builtInOnly(supportedStrategiesOf({}))).toEqual(["none", "reflexion"]);
     expect(builtInOnly(supportedStrategiesOf({ renderLastAttempt: () => "" }))).toEqual(["none", "reflexion", "last-attempt", "last-attempt-and-reflexion"]);

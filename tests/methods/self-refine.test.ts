@@ -131,6 +131,34 @@ describe("Self-Refine in the engine", () => {
   });
 });
 
+describe("Self-Refine and the before-Actor-call breakpoint", () => {
+  it("holds the feedback call too (it is the Actor's model's), and Continue makes it", async () => {
+    const model = queuedMockModel([QA_WRONG, `Right. ${REFINE_STOP_PHRASE}`]);
+    const context = contextOver(model);
+    const run = await context.service.createRun({
+      environment: "qa",
+      taskSet: "builtin",
+      taskId: "qa-builtin-01",
+      strategy: "self-refine",
+      modelId: "openai:mock",
+      maxTrials: 1,
+      breakpoints: { beforeModelCall: { actor: true } },
+    });
+    await context.workers.untilSettled(run.rootBranchId);
+    await context.service.resume(run.id);
+    await context.workers.untilSettled(run.rootBranchId);
+    const held = foldRun((await context.service.events(run.id)).events);
+    expect(held.pause?.at).toBe("before-call:refine-feedback:1:1");
+    expect(model.doStreamCalls.length).toBe(1);
+    await context.service.resume(run.id);
+    await context.workers.untilSettled(run.rootBranchId);
+    const state = foldRun((await context.service.events(run.id)).events);
+    expect(model.doStreamCalls.length).toBe(2);
+    expect(state.trials[0]!.refinements[0]!.feedback?.stop).toBe(true);
+    expect(state.status).toBe("ended");
+  });
+});
+
 describe("Self-Refine on the demo model (scripted, labelled as such)", () => {
   const demoRun = async (environment: "qa" | "code", taskId: string, strategy: Strategy) => {
     const mock = demoMockModel([qaDemoScriptBook, codeDemoScriptBook]);
