@@ -36,7 +36,8 @@ export function entryLabel(entry: Entry): string {
     case "call-error":
       return `${entry.data.role} model call failed`;
     case "live-call":
-      return entry.data.role === "actor" ? "Actor step being written" : "Self-Reflection being written";
+      if (entry.data.role !== "actor") return "Self-Reflection being written";
+      return entry.data.step === null ? "Self-Refine call being written" : "Actor step being written";
   }
 }
 

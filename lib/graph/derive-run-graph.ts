@@ -385,7 +385,7 @@ function ariaLabelOf(spec: NodeSpec): string {
     case "call-error":
       return `Trial ${spec.data.trial}: ${spec.data.role} model call failed`;
     case "live-call":
-      return `Trial ${spec.data.trial}: ${spec.data.role === "actor" ? `Actor step ${spec.data.step ?? ""}` : "self-reflection"} being generated`;
+      return `Trial ${spec.data.trial}: ${spec.data.role === "actor" ? (spec.data.step === null ? "Self-Refine call" : `Actor step ${spec.data.step}`) : "self-reflection"} being generated`;
   }
 }
 
