@@ -131,6 +131,32 @@ describe("Self-Refine in the engine", () => {
   });
 });
 
+describe("Self-Refine in an experiment", () => {
+  it("gives each arm's runs the arm's refine rounds, and records the family's feedback and refine templates", async () => {
+    const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => queuedMockModel([]), maxRetries: 0 }), startWorkers: false });
+    const record = await context.experiments.start({
+      name: "k = 1 vs k = 4",
+      environment: "code",
+      taskSet: "builtin",
+      taskIds: ["code-py-01"],
+      arms: [
+        { label: "k1", strategy: "self-refine", modelId: "demo", refineRounds: 1 },
+        { label: "k4", strategy: "self-refine", modelId: "demo", refineRounds: 4 },
+        { label: "ReAct", strategy: "none", modelId: "demo", refineRounds: 4 },
+      ],
+    });
+    const configs = [];
+    for (const runId of await context.experiments.runIds(record.id)) configs.push(foldRun((await context.service.events(runId)).events).config!);
+    const byStrategy = configs.map((config) => [config.strategy, config.refineRounds ?? null, config.templates.refine?.id ?? null]).sort();
+    expect(byStrategy).toEqual([
+      ["none", null, null],
+      ["self-refine", 1, "code/self-refine-refine"],
+      ["self-refine", 4, "code/self-refine-refine"],
+    ]);
+    await context.experiments.cancel(record.id);
+  });
+});
+
 describe("Self-Refine and the before-Actor-call breakpoint", () => {
   it("holds the feedback call too (it is the Actor's model's), and Continue makes it", async () => {
     const model = queuedMockModel([QA_WRONG, `Right. ${REFINE_STOP_PHRASE}`]);
