@@ -9,7 +9,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useState } from "react";
 import { RunExtrasFields, runExtrasRequest, type RunExtrasDrafts } from "@/components/costs/run-extras-fields";
-import { environmentIdSchema, MAX_MEMORY_WINDOW, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
+import { environmentIdSchema, MAX_MEMORY_WINDOW, MAX_REFINE_ROUNDS, strategySchema, type EnvironmentId, type Strategy } from "@/lib/domain/config";
+import { refineRoundsOf } from "@/lib/domain/self-refine";
 import { parseMemoryWindowText } from "@/lib/domain/memory-window";
 import { fixedLimitsOf, memoryWindowApplies, strategyBehaviour } from "@/lib/domain/strategies";
 import { strategyHint, strategyLabel } from "@/components/ui/strategy-labels";
@@ -70,6 +71,8 @@ export function NewRunForm() {
   const memoryWindow = fixed.memoryWindow !== null ? String(fixed.memoryWindow) : (chosenMemoryWindow ?? (familyWindow === null ? "" : String(familyWindow)));
   // null: follow the family's default (the field shows it); a string once the user typed.
   const [chosenMaxSteps, setChosenMaxSteps] = useState<string | null>(null);
+  // Self-Refine's rounds per trial; empty = the method's default (shown only for a method that refines).
+  const [refineRounds, setRefineRounds] = useState("");
   const [pauseAfterReflection, setPauseAfterReflection] = useState(false);
   // Template library versions per role; empty = the family's built-in for the strategy.
   const [templateChoice, setTemplateChoice] = useState<Partial<Record<"actor" | "reflector", string>>>({});
@@ -86,6 +89,7 @@ export function NewRunForm() {
     model: useId(),
     trials: useId(),
     steps: useId(),
+    refine: useId(),
     window: useId(),
     taskSet: useId(),
   };
@@ -113,7 +117,11 @@ export function NewRunForm() {
   // Empty = the family's default, decided by the server.
   const stepsNumber = maxSteps.trim() === "" ? null : Number(maxSteps);
   const stepsValid = stepsNumber === null || (Number.isInteger(stepsNumber) && stepsNumber >= 1 && stepsNumber <= 100);
-  const canStart = taskId !== null && modelId !== null && trialsValid && stepsValid && windowValid && roleModels.problem === null && extrasRequest.problem === null && !createRun.isPending;
+  const defaultRefineRounds = refineRoundsOf({ strategy: effectiveStrategy });
+  const refines = defaultRefineRounds > 0;
+  const refineNumber = !refines || refineRounds.trim() === "" ? null : Number(refineRounds);
+  const refineValid = refineNumber === null || (Number.isInteger(refineNumber) && refineNumber >= 1 && refineNumber <= MAX_REFINE_ROUNDS);
+  const canStart = taskId !== null && modelId !== null && trialsValid && stepsValid && refineValid && windowValid && roleModels.problem === null && extrasRequest.problem === null && !createRun.isPending;
   const demoOnImportedSet = taskSet !== BUILTIN && selectedModel?.scripted === true;
 
   // The chosen set vanished from the server (e.g. another database): refresh the list, which drops it.
@@ -138,6 +146,7 @@ export function NewRunForm() {
             modelId,
             maxTrials: trialsNumber,
             ...(stepsNumber === null ? {} : { maxStepsPerTrial: stepsNumber }),
+            ...(refineNumber === null ? {} : { refineRounds: refineNumber }),
             memoryWindow: windowNumber,
             breakpoints: { afterReflection: behaviour.reflectsAfterFailure && pauseAfterReflection },
             templateVersions: templateVersionsRequest(templateChoice),
@@ -393,6 +402,27 @@ export function NewRunForm() {
             aria-invalid={!stepsValid}
           />
         </Field>
+        {refines ? (
+          <Field
+            label="Refine rounds per trial"
+            htmlFor={ids.refine}
+            hint={refineValid ? `Feedback → refine rounds on the answer before it is judged; stops early on "nothing left to fix" (default ${defaultRefineRounds}).` : `A whole number from 1 to ${MAX_REFINE_ROUNDS}, or empty for the default.`}
+          >
+            <input
+              id={ids.refine}
+              type="number"
+              min={1}
+              max={MAX_REFINE_ROUNDS}
+              inputMode="numeric"
+              data-testid="refine-rounds-input"
+              placeholder={String(defaultRefineRounds)}
+              className={cn(inputClass, !refineValid && "border-red-500")}
+              value={refineRounds}
+              onChange={(event) => setRefineRounds(event.target.value)}
+              aria-invalid={!refineValid}
+            />
+          </Field>
+        ) : null}
         <Field label="Memory window Ω" htmlFor={ids.window} hint={windowValid ? "Newest reflections the Actor sees. Empty = all." : `A whole number from 1 to ${MAX_MEMORY_WINDOW}, or empty for all.`}>
           <input
             id={ids.window}

@@ -236,6 +236,23 @@ function NodeDetails({
           <ModelCallDetails call={state.calls[node.data.callId]} state={state} title="Self-reflection call" />
         </>
       );
+    case "refinement":
+      return (
+        <>
+          <Section title={`Feedback (round ${node.data.round})${node.data.stop ? " — nothing left to fix" : ""}`}>
+            <TextBlock testId="inspector-text">{node.data.feedback}</TextBlock>
+          </Section>
+          {node.data.answer !== null ? (
+            <Section title="Refined answer (the Evaluator judges the last one)">
+              <TextBlock testId="inspector-refined-answer" mono={node.data.monospace}>
+                {node.data.answer}
+              </TextBlock>
+            </Section>
+          ) : null}
+          <ModelCallDetails call={state.calls[node.data.feedbackCallId]} state={state} title="Feedback call" />
+          {node.data.answerCallId !== null ? <ModelCallDetails call={state.calls[node.data.answerCallId]} state={state} title="Refine call" /> : null}
+        </>
+      );
     case "live-call":
       return (
         <>
@@ -285,6 +302,7 @@ const TITLES: Record<RunGraphNode["type"], string> = {
   observation: "Observation",
   evaluation: "Evaluation",
   reflection: "Self-reflection",
+  refinement: "Self-Refine round",
   "call-error": "Model call error",
   "live-call": "Model call in flight",
 };

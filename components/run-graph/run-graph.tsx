@@ -22,6 +22,7 @@ import { GraphPanel } from "./graph-panel";
 import { LiveCallNode } from "./nodes/live-call-node";
 import { ActionNode, ObservationNode, ThoughtNode } from "./nodes/step-nodes";
 import { CallErrorNode, EvaluationNode, ReflectionNode } from "./nodes/outcome-nodes";
+import { RefinementNode } from "./nodes/refinement-node";
 import { TrialGroupNode } from "./nodes/trial-group-node";
 import { LaneBackgroundNode, TrialLaneNode } from "./nodes/trial-lane-node";
 import { useTrialCollapse } from "./use-trial-collapse";
@@ -35,6 +36,7 @@ export const nodeTypes = {
   observation: ObservationNode,
   evaluation: EvaluationNode,
   reflection: ReflectionNode,
+  refinement: RefinementNode,
   "call-error": CallErrorNode,
   "live-call": LiveCallNode,
   "trial-group": TrialGroupNode,
@@ -66,6 +68,7 @@ const MINIMAP_COLOURS: Record<RunGraphViewNode["type"], string> = {
   observation: "#0d9488",
   evaluation: "#16a34a",
   reflection: "#f59e0b",
+  refinement: "#6366f1",
   "call-error": "#dc2626",
   "live-call": "#38bdf8",
   "trial-group": "#64748b",

@@ -31,10 +31,13 @@ export function entryLabel(entry: Entry): string {
       return "Evaluation";
     case "reflection":
       return "Reflection";
+    case "refinement":
+      return `Self-Refine round ${entry.data.round}`;
     case "call-error":
       return `${entry.data.role} model call failed`;
     case "live-call":
-      return entry.data.role === "actor" ? "Actor step being written" : "Self-Reflection being written";
+      if (entry.data.role !== "actor") return "Self-Reflection being written";
+      return entry.data.step === null ? "Self-Refine call being written" : "Actor step being written";
   }
 }
 
@@ -153,6 +156,14 @@ function entryBody(entry: Entry): ReactNode {
         <>
           <Text>{shownText(entry.data.text)}</Text>
           {entry.data.edited ? <Text>The model wrote: {shownText(entry.data.originalText)}</Text> : null}
+        </>
+      );
+    case "refinement":
+      return (
+        <>
+          <Text>Feedback: {shownText(entry.data.feedback)}</Text>
+          {entry.data.stop ? <Text>Nothing left to fix: the Evaluator judges the answer as it is.</Text> : null}
+          {entry.data.answer !== null ? <Text mono={entry.data.monospace}>Refined answer: {shownText(entry.data.answer)}</Text> : null}
         </>
       );
     case "call-error":

@@ -83,6 +83,10 @@ export function formatEventLine(event: RunEvent): string | null {
       return `Run ended: ${event.data.outcome} after ${event.data.trials} trial(s).${event.data.stopReason ? ` Stopped early (${event.data.stopReason}): ${event.data.stopDetail ?? ""}` : ""}`;
     case "budget-edit":
       return `Budget: ${budgetText(event.data.oldValue)} → ${budgetText(event.data.newValue)}.`;
+    case "refine-feedback":
+      return `  Self-Refine feedback (round ${event.data.round})${event.data.stop ? " — nothing left to fix" : ""}: ${clip(event.data.text, MAX_OBSERVATION_CHARS)}`;
+    case "refine-answer":
+      return `  Refined answer (round ${event.data.round}):\n${indent(event.data.text)}`;
     case "memory-carried-in":
       if (event.data.note) return `Warm start: nothing carried in — ${event.data.note}.`;
       return `Warm start: ${event.data.entries.length} reflection(s) carried in from memory store ${event.data.store}${event.data.entries.map((entry) => `\n  - ${clip(entry.text, MAX_OBSERVATION_CHARS)} (run ${entry.source.runId.slice(0, 8)}, trial ${entry.source.trial})`).join("")}`;

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { Option, type Command } from "commander";
 import { allowedActions } from "@/lib/domain/status";
-import { MAX_MEMORY_WINDOW, strategySchema, type Strategy } from "@/lib/domain/config";
+import { MAX_MEMORY_WINDOW, MAX_REFINE_ROUNDS, strategySchema, type Strategy } from "@/lib/domain/config";
+import { refineRoundsOf } from "@/lib/domain/self-refine";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { ReplayMode } from "@/lib/engine/ports";
 import { environmentEntry } from "@/lib/environments/registry";
@@ -40,6 +41,7 @@ interface RunOptions extends BudgetFlags, LatsFlags {
   trials: number;
   memoryWindow?: number;
   maxSteps?: number;
+  refineRounds?: number;
   breakAfter?: Array<"reflection" | "observation" | "evaluation">;
   breakBefore?: Array<"actor" | "reflector">;
   json?: boolean;
@@ -72,6 +74,7 @@ export function registerRunCommands(program: Command): void {
     .option("--trials <n>", "maximum number of trials (1–50)", rangedInt(1, 50), 5)
     .option("--memory-window <n>", `memory window Ω: reflections the Actor sees, 1–${MAX_MEMORY_WINDOW} (default 3${memoryWindowDefaultsHelp() ? `; ${memoryWindowDefaultsHelp()}` : ""})`, rangedInt(1, MAX_MEMORY_WINDOW))
     .option("--max-steps <n>", `Actor steps per trial before it is halted (1–100; default per family: ${stepDefaultsHelp()})`, positiveInt)
+    .option("--refine-rounds <k>", `Self-Refine: feedback → refine rounds per trial, 1–${MAX_REFINE_ROUNDS} (default 3; only methods that refine read it)`, rangedInt(1, MAX_REFINE_ROUNDS))
     .addOption(new Option("--break-after <points...>", "pause at these points (repeatable)").choices(["reflection", "observation", "evaluation"]))
     .addOption(new Option("--break-before <roles...>", "pause before every model call of these roles").choices(["actor", "reflector"]))
     .option("--template <role=version...>", "a template library version per role (repeatable): actor=<ref> or reflector=<ref>, ref a version id (tv-…), <template>@<label>, <template>@v<n> or a template id (its newest); see `templates list`")
@@ -97,6 +100,9 @@ export function registerRunCommands(program: Command): void {
       if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
         process.stderr.write(`note: --max-steps is ignored for ${options.env} tasks: a trial's steps are fixed (trial 1: the internal tests, asked again when none is runnable, then the implementation; later trials: the implementation).\n`);
       }
+      if (options.refineRounds !== undefined && refineRoundsOf({ strategy: options.strategy }) === 0) {
+        process.stderr.write(`note: --refine-rounds is ignored: the ${options.strategy} strategy does not refine its answers (use --strategy self-refine).\n`);
+      }
       const context = cliContext();
       try {
         let taskSet = BUILTIN_TASK_SET;
@@ -120,6 +126,7 @@ export function registerRunCommands(program: Command): void {
             maxTrials: options.trials,
             memoryWindow: options.memoryWindow,
             maxStepsPerTrial: options.maxSteps,
+            refineRounds: options.refineRounds,
             templateVersions: templateChoiceOf(options.template),
             memoryManagement: options.summarizeMemory === undefined ? undefined : { kind: "summarize", tokenBudget: options.summarizeMemory },
             // --budget-*, --adaptive-*, --task-cost-ceiling, --warm-start, --write-memory.

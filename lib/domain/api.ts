@@ -1,6 +1,6 @@
 import { insightsOptionSchema } from "./insights";
 import { z } from "zod";
-import { breakpointsSchema, environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema, latsSettingsSchema } from "./config";
+import { breakpointsSchema, environmentIdSchema, latsSettingsSchema, memoryWindowRequestSchema, modelIdSchema, refineRoundsSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { memoryItemSchema, runEventSchema } from "./events";
 import { callActivitySchema, runStatusSchema } from "./status";
 import { budgetSchema } from "./budget";
@@ -146,6 +146,8 @@ export const createRunRequestSchema = z.object({
   maxTrials: z.number().int().min(1).max(50).optional(),
   memoryWindow: memoryWindowRequestSchema.optional(),
   maxStepsPerTrial: z.number().int().min(1).max(100).optional(),
+  /** Self-Refine's feedback → refine rounds per trial (RunConfig.refineRounds); ignored by methods that do not refine. */
+  refineRounds: refineRoundsSchema.optional(),
   breakpoints: breakpointsSchema.optional(),
   /** The Self-Reflection's model; default `modelId`. */
   reflectorModelId: modelIdSchema.optional(),

@@ -157,6 +157,16 @@ export type LatsSettings = z.infer<typeof latsSettingsSchema>;
 /** LATS settings when a run gives none. */
 export const DEFAULT_LATS_SETTINGS: LatsSettings = latsSettingsSchema.parse({});
 
+/** The most feedback → refine rounds a Self-Refine trial may be given (the paper stops at 4 iterations, §3). */
+export const MAX_REFINE_ROUNDS = 10;
+
+/** Self-Refine's rounds per trial in a run config or a request: a whole number 1–{@link MAX_REFINE_ROUNDS}. */
+export const refineRoundsSchema = z
+  .number()
+  .int("refine rounds must be a whole number")
+  .min(1, "refine rounds must be at least 1")
+  .max(MAX_REFINE_ROUNDS, `refine rounds must be at most ${MAX_REFINE_ROUNDS}`);
+
 /** Where a run pauses by itself. Every kind defaults to off. */
 export const breakpointsSchema = z.object({
   /** Pause right after each `reflection-end`, before the next trial starts. */
@@ -208,6 +218,10 @@ export const runConfigSchema = z.object({
     evaluator: promptTemplateSchema.optional(),
     /** `value`: the value prompt of a tree-search method (LATS, lib/domain/lats-value.ts); absent = its default. */
     value: promptTemplateSchema.optional(),
+    /** Self-Refine's feedback template (method descriptor `trial.refine`); absent = the family's default (lib/domain/self-refine.ts). */
+    feedback: promptTemplateSchema.optional(),
+    /** Self-Refine's refine template; absent = the family's default. */
+    refine: promptTemplateSchema.optional(),
   }),
   /** Window or summarise; see {@link memoryManagementSchema}. Absent = `window` (so configs recorded before it are unchanged). */
   memoryManagement: memoryManagementSchema.optional(),
@@ -249,5 +263,7 @@ export const runConfigSchema = z.object({
   insights: insightsOptionSchema.nullable().optional(),
   /** Tree-search parameters of a `tree-search` method (LATS); absent elsewhere, or {@link DEFAULT_LATS_SETTINGS}. */
   lats: latsSettingsSchema.optional(),
+  /** Feedback → refine rounds per trial of a refining method (Self-Refine's k); absent = the method's `trial.refine.maxRounds`. */
+  refineRounds: refineRoundsSchema.optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;

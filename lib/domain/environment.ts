@@ -271,6 +271,20 @@ export interface EnvironmentFamily<Task = unknown> {
    * refused unless the caller allows it explicitly (lib/domain/template-check.ts). Absent: none.
    */
   requiredTemplateVariables?: { actor: readonly string[]; reflector: readonly string[] };
+  /**
+   * Self-Refine's feedback and refine templates for this family (lib/domain/self-refine.ts). They are
+   * filled with the family's `promptVariables`, `{task}` (the task's one-line summary), `{answer}`
+   * ({@link renderAnswer}) and, for refine, `{feedback}`. Absent: the generic templates there.
+   */
+  refineTemplates?: { feedback: { id: string; version: number; text: string }; refine: { id: string; version: number; text: string } };
+  /** An answer as Self-Refine's templates show it (code: a fenced block in the task's language). Absent: the answer as it is. */
+  renderAnswer?(task: Task, answer: string): string;
+  /**
+   * The answer a Self-Refine refine completion gives (code: the fenced block's code; QA: the
+   * argument of a `Finish[…]` if the model wrote one). Absent: the completion, trimmed. An empty
+   * result means the completion held no answer (it is asked for again).
+   */
+  readRefinedAnswer?(completion: string): string;
   /** The default templates for this family (ids and versions included). */
   defaultTemplates: { actor: { id: string; version: number; text: string }; reflector: { id: string; version: number; text: string } };
   /**

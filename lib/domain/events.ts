@@ -225,6 +225,25 @@ export const eventDataSchemas = {
     /** Set when the reflection failed a check (empty or markup only, a copy of the answer, a duplicate of a reflection in memory, fewer than four words) even after one retry: the sentence saying which; shown in the memory panel. Null for a reflection that passed. */
     warning: z.string().nullable().default(null),
   }),
+  /**
+   * Self-Refine (lib/domain/self-refine.ts): the Actor's model's feedback on the trial's current
+   * answer in round `round` (1-based); `stop` when it contains the stop phrase (nothing left to fix).
+   * `callId`: its `model-call-end` (role `actor`, step null), recorded just before it.
+   */
+  "refine-feedback": z.object({
+    trial,
+    round: z.number().int().positive(),
+    text: z.string(),
+    stop: z.boolean(),
+    callId: callIdSchema,
+  }),
+  /** Self-Refine: the answer as rewritten after round `round`'s feedback; the Evaluator judges the last one. */
+  "refine-answer": z.object({
+    trial,
+    round: z.number().int().positive(),
+    text: z.string(),
+    callId: callIdSchema,
+  }),
   "reflection-edit": z.object({
     reflectionEventId: eventIdSchema,
     oldText: z.string(),
@@ -420,6 +439,8 @@ export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("tree-follow"),
   envelopeOf("tree-backprop"),
   envelopeOf("tree-focus"),
+  envelopeOf("refine-feedback"),
+  envelopeOf("refine-answer"),
 ]);
 /** A stored event. */
 export type RunEvent = z.infer<typeof runEventSchema>;

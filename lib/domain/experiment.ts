@@ -1,7 +1,7 @@
 import { insightsOptionSchema } from "./insights";
 import { z } from "zod";
 import { templateTextSchema } from "./template-check";
-import { environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, roleModelsRequestSchema, strategySchema } from "./config";
+import { environmentIdSchema, memoryWindowRequestSchema, modelIdSchema, refineRoundsSchema, roleModelsRequestSchema, strategySchema } from "./config";
 import { provenanceSchema } from "./provenance";
 import { budgetSchema } from "./budget";
 import { adaptiveTrialsSchema } from "./adaptive-trials";
@@ -40,6 +40,8 @@ export const armSchema = z.object({
   /** Memory window Ω; null = unbounded. */
   memoryWindow: memoryWindowRequestSchema.optional(),
   maxStepsPerTrial: z.number().int().min(1).max(100).optional(),
+  /** Self-Refine's feedback → refine rounds per trial for this arm (a method that refines; ignored by the others). */
+  refineRounds: refineRoundsSchema.optional(),
   /** This arm's trial budget; default the experiment's `maxTrials`. */
   maxTrials: z.number().int().min(1).max(50).optional(),
   /** Prompt template texts replacing the family's for this arm (placeholders as in the Steer tab). */

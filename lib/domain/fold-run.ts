@@ -30,6 +30,16 @@ export interface ReflectionView {
   warning: string | null;
 }
 
+/** One Self-Refine round of a trial (lib/domain/self-refine.ts), as folded from the log (`refine-feedback`, then `refine-answer`). */
+export interface RefinementView {
+  /** 1-based. */
+  round: number;
+  /** The model's feedback on the answer before this round; `stop` when it contained the stop phrase. */
+  feedback: { text: string; stop: boolean; callId: string; eventId: string } | null;
+  /** The refined answer this round wrote; null until written (and for ever in a round whose feedback stopped). */
+  answer: { text: string; callId: string; eventId: string } | null;
+}
+
 /** One trial: the memory it started with, its trajectory, verdict and reflection. */
 export interface TrialView {
   trial: number;
@@ -37,8 +47,10 @@ export interface TrialView {
   memory: MemoryItem[];
   evicted: MemoryItem[];
   steps: StepView[];
-  /** The answer submitted by a final action, if any. */
+  /** The answer submitted by a final action, if any; under Self-Refine, the last refined answer once one is written (what the Evaluator judges). */
   answer: string | null;
+  /** Self-Refine's feedback → refine rounds of this trial, oldest first (lib/domain/self-refine.ts); empty under other methods. */
+  refinements: RefinementView[];
   evaluation: (EventData<"evaluation-end"> & { eventId: string }) | null;
   /** How the trial ended (its `trial-end`); null while in progress, or when the run was cancelled during it (see {@link cancelled}). */
   outcome: EventData<"trial-end">["outcome"] | null;
@@ -214,7 +226,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     state.progressSinceResume += 1;
     state.resumedFrom = null;
   }
-  if (event.type === "step-observation" || event.type === "evaluation-end" || event.type === "reflection-end") state.actionsSinceResume += 1;
+  if (event.type === "step-observation" || event.type === "evaluation-end" || event.type === "reflection-end" || event.type === "refine-feedback" || event.type === "refine-answer") state.actionsSinceResume += 1;
   // The search tree reads the step's thought and action, folded before its observation (fold-tree.ts).
   if (state.tree !== null || event.type === "tree-select") foldTreeEvent(state, event);
   switch (event.type) {
@@ -248,6 +260,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         endReason: null,
         reflection: null,
         callIds: [],
+        refinements: [],
       });
       return;
     case "model-call-end": {
@@ -322,6 +335,20 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         };
       }
       state.memory = [...state.memory, { id: event.id, text: event.data.text, trial: event.data.trial }];
+      return;
+    }
+    case "refine-feedback": {
+      const trialView = currentTrial(state, event.data.trial);
+      const { round, text, stop, callId } = event.data;
+      trialView?.refinements.push({ round, feedback: { text, stop, callId, eventId: event.id }, answer: null });
+      return;
+    }
+    case "refine-answer": {
+      const trialView = currentTrial(state, event.data.trial);
+      const round = trialView?.refinements.find((r) => r.round === event.data.round);
+      if (!trialView || !round) return;
+      round.answer = { text: event.data.text, callId: event.data.callId, eventId: event.id };
+      trialView.answer = event.data.text;
       return;
     }
     case "reflection-edit":

@@ -22,6 +22,13 @@ export function pauseBefore(state: RunState, next: Action): EventDraft | null {
     if (state.resumedFrom === at) return null;
     return draft("run-pause", { reason: "breakpoint", detail: `Breakpoint: before the Actor call for trial ${next.trial}, step ${next.step}.`, at });
   }
+  if ((next.kind === "refine-feedback" || next.kind === "refine-answer") && calls.actor) {
+    // Self-Refine's calls are the Actor's model's: its "before an Actor call" breakpoint holds them too.
+    const at = `before-call:${next.kind}:${next.trial}:${next.round}`;
+    if (state.resumedFrom === at) return null;
+    const what = next.kind === "refine-feedback" ? "feedback" : "refinement";
+    return draft("run-pause", { reason: "breakpoint", detail: `Breakpoint: before the Self-Refine ${what} call for trial ${next.trial}, round ${next.round}.`, at });
+  }
   if (next.kind === "reflect" && calls.reflector) {
     const at = `before-call:reflector:${next.trial}`;
     if (state.resumedFrom === at) return null;

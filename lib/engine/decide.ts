@@ -4,6 +4,7 @@ import { afterTrial } from "@/lib/domain/next-trial";
 import type { StopReason } from "@/lib/domain/adaptive-trials";
 import { strategyBehaviour } from "@/lib/domain/strategies";
 import { treeActionAfterTrial, treeActionBeforeRollout, treeExhausted, type TreeAction } from "./tree-phase";
+import { nextRefineAction, refineRoundsOf } from "@/lib/domain/self-refine";
 
 /**
  * The next thing the engine must do, decided from the folded log alone. Because
@@ -16,6 +17,10 @@ export type NextAction =
   | { kind: "actor-step"; trial: number; step: number }
   | { kind: "evaluate"; trial: number; answer: string | null; halted: boolean; haltReason: string | null }
   | { kind: "reflect"; trial: number }
+  /** Self-Refine: the model's feedback on the trial's current answer, round `round` (lib/domain/self-refine.ts). */
+  | { kind: "refine-feedback"; trial: number; round: number }
+  /** Self-Refine: the answer rewritten with round `round`'s feedback. */
+  | { kind: "refine-answer"; trial: number; round: number }
   | { kind: "end-run"; outcome: "success" | "failure"; stopReason?: StopReason; stopDetail?: string }
   | TreeAction;
 
@@ -52,7 +57,13 @@ export function decideNext(
     }
     // Where the open trial stands: the Actor's steps and their budget (lib/domain/next-step.ts).
     const progress = openTrialProgress(last, config);
-    if (progress.kind === "finished") return { kind: "evaluate", trial: last.trial, answer: progress.answer, halted: false, haltReason: null };
+    if (progress.kind === "finished") {
+      // A refining method (Self-Refine) first critiques and rewrites the answer; the Evaluator judges the last one.
+      const refine = nextRefineAction(last, progress.answer, refineRoundsOf(config));
+      if (refine.kind === "feedback") return { kind: "refine-feedback", trial: last.trial, round: refine.round };
+      if (refine.kind === "refine") return { kind: "refine-answer", trial: last.trial, round: refine.round };
+      return { kind: "evaluate", trial: last.trial, answer: refine.answer, halted: false, haltReason: null };
+    }
     // The family's early stop (a loop) is asked before the step budget: when both hold at
     // the same step, the loop is the one reason recorded, as the families' Evaluators
     // also name it first in their feedback (docs/decisions/0014-action-readers-and-loops.md).

@@ -23,6 +23,7 @@ import { rememberReflection, warmStartDraft } from "./warm-start";
 import { insightsDraft } from "./insights-carry";
 import type { EngineDeps } from "./engine-deps";
 import { performTreeAction, rolloutSettings } from "./tree-phase";
+import { feedbackDrafts, refineDrafts } from "./refine-calls";
 
 export type { CallInfo, CallObserver } from "./model-calls";
 export type { EngineDeps } from "./engine-deps";
@@ -301,6 +302,13 @@ async function perform(next: Exclude<NextAction, { kind: "idle" }>, state: RunSt
         observationDraft(stepData, result),
       ]);
       context.episodes.advanced();
+      return;
+    }
+    case "refine-feedback":
+    case "refine-answer": {
+      // Self-Refine's feedback and refinement (./refine-calls.ts): the Actor's model critiques, then rewrites, the answer.
+      const build = next.kind === "refine-feedback" ? feedbackDrafts : refineDrafts;
+      await append(await build(context, state, config, family, task, trialView(next.trial), next, callEnd));
       return;
     }
     case "evaluate": {

@@ -188,6 +188,27 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
     if (error.step === null || !stepNumbers.has(error.step)) specs.push(callErrorSpec(error));
   }
 
+  // Self-Refine's rounds: after the trajectory, before the verdict on the refined answer.
+  for (const round of trialView.refinements) {
+    if (round.feedback === null) continue;
+    specs.push({
+      id: round.feedback.eventId,
+      type: "refinement",
+      data: {
+        trial: trialView.trial,
+        round: round.round,
+        eventId: round.feedback.eventId,
+        feedback: round.feedback.text,
+        stop: round.feedback.stop,
+        answer: round.answer?.text ?? null,
+        feedbackCallId: round.feedback.callId,
+        answerCallId: round.answer?.callId ?? null,
+        callSource: callSourceOf(state, round.answer?.callId ?? round.feedback.callId),
+        monospace: code !== null,
+      },
+    });
+  }
+
   const evaluation = trialView.evaluation;
   if (evaluation) {
     specs.push({
@@ -359,10 +380,12 @@ function ariaLabelOf(spec: NodeSpec): string {
       return `Trial ${spec.data.trial} evaluation: ${spec.data.verdict}${spec.data.oracle ? " (oracle)" : ""}`;
     case "reflection":
       return `Trial ${spec.data.trial} reflection${spec.data.edited ? " (edited)" : ""}${spec.data.callSource === "cache" ? " (from the cache)" : ""}`;
+    case "refinement":
+      return `Trial ${spec.data.trial}, Self-Refine round ${spec.data.round}: ${spec.data.stop ? "nothing left to fix" : spec.data.answer === null ? "feedback given" : "answer refined"}`;
     case "call-error":
       return `Trial ${spec.data.trial}: ${spec.data.role} model call failed`;
     case "live-call":
-      return `Trial ${spec.data.trial}: ${spec.data.role === "actor" ? `Actor step ${spec.data.step ?? ""}` : "self-reflection"} being generated`;
+      return `Trial ${spec.data.trial}: ${spec.data.role === "actor" ? (spec.data.step === null ? "Self-Refine call" : `Actor step ${spec.data.step}`) : "self-reflection"} being generated`;
   }
 }
 

@@ -14,6 +14,7 @@ export const NODE_HEIGHTS: Readonly<Record<Exclude<GraphNodeKind, "lane">, numbe
   observation: 84,
   evaluation: 96,
   reflection: 124,
+  refinement: 112,
   "call-error": 68,
   "live-call": 124,
 };

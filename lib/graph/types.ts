@@ -13,6 +13,7 @@ export type GraphNodeKind =
   | "observation"
   | "evaluation"
   | "reflection"
+  | "refinement"
   | "call-error"
   | "live-call";
 
@@ -156,6 +157,28 @@ export type ReflectionNodeData = {
   warning: string | null;
 };
 
+/**
+ * One Self-Refine round of a trial (lib/domain/self-refine.ts), between the trajectory and the
+ * verdict: the model's feedback on its answer and the answer it rewrote from it.
+ */
+export type RefinementNodeData = {
+  trial: number;
+  round: number;
+  /** The `refine-feedback` event's id. */
+  eventId: string;
+  feedback: string;
+  /** The feedback said there is nothing left to fix (the stop phrase): the round wrote no answer. */
+  stop: boolean;
+  /** The refined answer; null when the feedback stopped the loop or the refinement has not landed yet. */
+  answer: string | null;
+  /** The feedback call's and the refine call's ids (the inspector shows their prompts); the latter null without an answer. */
+  feedbackCallId: string;
+  answerCallId: string | null;
+  callSource: CallSource;
+  /** Code runs: answers are programs, drawn in a monospace font. */
+  monospace: boolean;
+};
+
 export type CallErrorNodeData = {
   trial: number;
   step: number | null;
@@ -282,6 +305,7 @@ export interface GraphNodeDataMap {
   observation: ObservationNodeData;
   evaluation: EvaluationNodeData;
   reflection: ReflectionNodeData;
+  refinement: RefinementNodeData;
   "call-error": CallErrorNodeData;
   "live-call": LiveCallNodeData;
 }

@@ -13,6 +13,7 @@ import type { DemoScriptBook } from "@/lib/domain/demo-script";
 import { MEMORY_SUMMARY_LIST_HEADER, MEMORY_SUMMARY_PROMPT_END } from "@/lib/domain/memory-summary";
 import { CHARS_PER_TOKEN, estimateTokens } from "@/lib/domain/token-estimate";
 import { lessonsOf } from "@/lib/domain/optimiser/lessons";
+import { FEEDBACK_PROMPT_END, REFINE_PROMPT_END, REFINE_STOP_PHRASE, reviewedAnswerOf } from "@/lib/domain/self-refine";
 
 /**
  * The offline demo model: a deterministic, clearly labelled scripted stand-in
@@ -145,6 +146,8 @@ export function flattenPrompt(prompt: LanguageModelV3Prompt): string {
  * offline demo model and keeps the ReAct format, so the engine can still parse it:
  * - prompt ends with `Thought <n>:` → `" I am the offline demo model and have no script for this task.\nAction <n>: Finish[unknown]"`
  * - prompt ends with `Action <n>:` → `" Finish[unknown]"`
+ * - a Self-Refine feedback prompt (ends with `Feedback:`) → a labelled sentence finding nothing to change, with the stop phrase;
+ * - a Self-Refine refine prompt (ends with `Improved answer:`) → the answer under review, unchanged;
  * - anything else (e.g. a reflection prompt) → one fallback reflection sentence.
  */
 export function fallbackReply(prompt: string): string {
@@ -154,6 +157,8 @@ export function fallbackReply(prompt: string): string {
     return ` I am the offline demo model and have no script for this task.\nAction ${thought[1]}: Finish[unknown]`;
   }
   if (/Action \d+:$/.test(tail)) return " Finish[unknown]";
+  if (tail.endsWith(FEEDBACK_PROMPT_END)) return `I am the offline demo model (a scripted stand-in) with no feedback script for this task; I find nothing to change. ${REFINE_STOP_PHRASE}`;
+  if (tail.endsWith(REFINE_PROMPT_END)) return reviewedAnswerOf(tail) || "unknown";
   // Household prompts end with the command prompt `>`: answer with a harmless `think:` command.
   if (tail.endsWith(">")) return " think: I am the offline demo model and have no script for this task.";
   return "I am the offline demo model and have no scripted reflection for this task; next time I should read the question carefully and check each fact before answering.";

@@ -58,6 +58,16 @@ export interface MethodDescriptor<Id extends string = string> {
      * rolls out to a verdict (lib/engine/tree-phase.ts, docs/decisions/0036-lats-as-trials.md).
      */
     shape: "chain" | "tree-search";
+    /**
+     * Self-Refine (Madaan et al. 2023, §2, Algorithm 1): once the Actor has finished with an answer,
+     * the same model gives feedback on it and rewrites it, up to `maxRounds` feedback → refine
+     * rounds (a run's `refineRounds` overrides it), stopping early when the feedback says there is
+     * nothing left to fix (the stop phrase, `REFINE_STOP_PHRASE` in lib/domain/self-refine.ts); the
+     * Evaluator then judges the last refined answer. Only an answer is refined: a trial that ends
+     * without one (halted, or a household trial, judged by the world's state) goes straight to the
+     * Evaluator. Null: the Evaluator judges the Actor's answer as it is.
+     */
+    refine: { maxRounds: number } | null;
   };
   /**
    * Which task families run the method: `all` (every family; a method that remembers the last

@@ -7,6 +7,7 @@ import { latsMethod } from "./lats/descriptor";
 import type { MethodDescriptor } from "./method-descriptor";
 import { noneMethod } from "./none/descriptor";
 import { reflexionMethod } from "./reflexion/descriptor";
+import { selfRefineMethod } from "./self-refine/descriptor";
 
 /**
  * The registry of methods: one line per method folder (docs/adding-a-method.md). The order is the
@@ -22,6 +23,7 @@ export const METHOD_DESCRIPTORS = [
   cotGoldContextMethod,
   latsMethod,
   expelMethod,
+  selfRefineMethod,
 ] as const;
 
 /** A strategy id: the id of one registered method. */

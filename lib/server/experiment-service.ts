@@ -131,6 +131,7 @@ export class ExperimentService {
             maxTrials: arm.maxTrials ?? definition.maxTrials,
             memoryWindow: arm.memoryWindow,
             maxStepsPerTrial: arm.maxStepsPerTrial,
+            refineRounds: arm.refineRounds,
             templates: arm.templates,
             allowUnknown: arm.allowUnknown,
             templateVersions: arm.templateVersions,

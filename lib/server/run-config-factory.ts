@@ -7,6 +7,7 @@ import { templateVersionId } from "@/lib/db/template-store";
 import type { CreateRunRequest } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { fixedLimitsOf, strategyBehaviour, supportedStrategiesOf } from "@/lib/domain/strategies";
+import { GENERIC_FEEDBACK_TEMPLATE, GENERIC_REFINE_TEMPLATE, refineRoundsOf } from "@/lib/domain/self-refine";
 import type { EnvironmentEntry } from "@/lib/environments/registry";
 
 /**
@@ -86,7 +87,8 @@ function withVersionId(template: PromptTemplate): PromptTemplate {
  * `versionId: null`, it is no saved version), then the `resolved` library
  * version, then the family's built-in, recorded with its built-in version id.
  * `request.memoryManagement` of kind `summarize` takes `resolved.summarizer`, else
- * the family's built-in summariser.
+ * the family's built-in summariser. A refining method (Self-Refine) records the family's
+ * feedback and refine templates (`refineTemplates`, else the generic ones) and `request.refineRounds`.
  *
  * @throws AppError("invalid-input") when the family does not support the strategy;
  *   the message names the ones it does.
@@ -110,6 +112,7 @@ export function buildRunConfig(
   }
   const templates = family.templatesFor?.(strategy) ?? family.defaultTemplates;
   const fixed = fixedLimitsOf(strategy, family);
+  const refines = refineRoundsOf({ strategy }) > 0;
   return runConfigSchema.parse({
     environment: request.environment,
     taskSetName,
@@ -130,7 +133,10 @@ export function buildRunConfig(
         : (resolved.reflector ?? withVersionId(templates.reflector)),
       // A tree search's value prompt: the chosen library version, else the family's built-in.
       ...(strategyBehaviour(strategy).treeSearch ? { value: resolved.value ?? builtInValueTemplate(request.environment) } : {}),
+      // A refining method (Self-Refine) records the family's feedback and refine templates, so the run says which text made each prompt.
+      ...(refines ? { feedback: withVersionId(family.refineTemplates?.feedback ?? GENERIC_FEEDBACK_TEMPLATE), refine: withVersionId(family.refineTemplates?.refine ?? GENERIC_REFINE_TEMPLATE) } : {}),
     },
+    refineRounds: refines ? request.refineRounds : undefined,
     memoryManagement:
       request.memoryManagement?.kind === "summarize"
         ? { kind: "summarize", tokenBudget: request.memoryManagement.tokenBudget, summarizer: resolved.summarizer ?? builtInSummarizer(request.environment) }

@@ -31,6 +31,7 @@ const SCRIPTS: FamilyConformanceScript[] = [
       other: " I should look up the town first.\nAction 1: Search[Dunmere]",
       passingFrom: [" Dunmere lies on the River Sallow.\nAction 2: Finish[River Sallow]"],
     }),
+    refinedFailingAnswer: "Dunmere",
   },
   {
     family: "household",
@@ -45,6 +46,7 @@ const SCRIPTS: FamilyConformanceScript[] = [
       other: ` ${household.informed[0]}`,
       passingFrom: household.informed.slice(1).map((command) => ` ${command}`),
     }),
+    endsWithAnswer: false,
   },
   {
     family: "code",
@@ -59,6 +61,7 @@ const SCRIPTS: FamilyConformanceScript[] = [
       other: fenced(code.internalTests.slice(0, 2).join("\n")),
       passingFrom: [fenced(code.informed)],
     }),
+    refinedFailingAnswer: fenced(code.naive),
   },
   {
     family: "open",
@@ -74,6 +77,8 @@ const SCRIPTS: FamilyConformanceScript[] = [
       passingFrom: null,
       afterPassing: [judged({ accuracy: 5, "plain-words": 5, analogy: 5, length: 5 })],
     }),
+    evaluatorReplies: 1,
+    refinedFailingAnswer: open.naive,
   },
 ];
 

@@ -10,6 +10,7 @@ import { createModelPort } from "@/lib/llm/model-port";
 import { methodDescriptor } from "@/lib/methods/registry";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { promptText, queuedMockModel } from "../helpers/mock-model";
+import { REFINE_STOP_PHRASE } from "@/lib/domain/self-refine";
 
 /**
  * What a family gives the conformance suite to run one of its tasks: the task, and the model's
@@ -37,6 +38,37 @@ export interface FamilyConformanceScript {
    * estimate beats the failed child's) and passes from there.
    */
   treeSearch: TreeSearchScript;
+  /**
+   * How many of each trial's replies, at its end, are the Evaluator's (a judge family: 1). A method
+   * that refines (Self-Refine) makes its calls between the Actor's and the Evaluator's. Default 0.
+   */
+  evaluatorReplies?: number;
+  /** False for a family whose trials end without an answer (household: a world state), which Self-Refine has nothing to refine in. Default true. */
+  endsWithAnswer?: boolean;
+  /**
+   * The failing trial's answer as a Self-Refine refine call writes it (code: fenced). Given: trial 1
+   * of a refining method runs one full round (feedback, this refinement — still failing) and stops on
+   * round 2's feedback; absent: every trial's first feedback says the stop phrase.
+   */
+  refinedFailingAnswer?: string;
+}
+
+/** Feedback that asks for a change (no stop phrase). */
+export const CONFORMANCE_FEEDBACK = "Check the answer once more against the task before submitting it.";
+/** Feedback that says the stop phrase. */
+export const CONFORMANCE_STOP = `The answer looks complete. ${REFINE_STOP_PHRASE}`;
+
+/**
+ * One trial's replies under `strategy`: the family's replies, with a refining method's feedback
+ * (and refinement) calls placed between the Actor's and the Evaluator's.
+ */
+export function trialReplies(script: FamilyConformanceScript, strategy: Strategy, which: "failing" | "passing"): string[] {
+  const replies = which === "failing" ? script.failingTrial : script.passingTrial;
+  if (methodDescriptor(strategy).trial.refine === null || script.endsWithAnswer === false) return [...replies];
+  const judged = script.evaluatorReplies ?? 0;
+  const rounds =
+    which === "failing" && script.refinedFailingAnswer !== undefined ? [CONFORMANCE_FEEDBACK, script.refinedFailingAnswer, CONFORMANCE_STOP] : [CONFORMANCE_STOP];
+  return [...replies.slice(0, replies.length - judged), ...rounds, ...replies.slice(replies.length - judged)];
 }
 
 /** Call-order replies of a two-iteration tree search (see {@link FamilyConformanceScript.treeSearch}). */
@@ -71,13 +103,13 @@ const TREE_SEARCH_REQUEST = { lats: { children: 2, exploration: 1 } };
 export function repliesFor(script: FamilyConformanceScript, strategy: Strategy): string[] {
   const method = methodDescriptor(strategy);
   const reflects = method.reflects === "after-failure";
-  const [trial1, trial2] = method.trial.shape === "tree-search" ? [script.treeSearch.trial1, script.treeSearch.trial2] : [script.failingTrial, script.passingTrial];
-  return [...trial1, ...(reflects ? [script.reflection] : []), ...trial2];
+  if (method.trial.shape === "tree-search") return [...script.treeSearch.trial1, ...(reflects ? [script.reflection] : []), ...script.treeSearch.trial2];
+  return [...trialReplies(script, strategy, "failing"), ...(reflects ? [script.reflection] : []), ...trialReplies(script, strategy, "passing")];
 }
 
 /** The replies of trial 2 alone (what a live fork after trial 1 asks for). */
 function trial2RepliesFor(script: FamilyConformanceScript, strategy: Strategy): readonly string[] {
-  return methodDescriptor(strategy).trial.shape === "tree-search" ? script.treeSearch.trial2 : script.passingTrial;
+  return methodDescriptor(strategy).trial.shape === "tree-search" ? script.treeSearch.trial2 : trialReplies(script, strategy, "passing");
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -170,6 +202,20 @@ export function describeConformance(script: FamilyConformanceScript, strategies:
       expect(reflectionShown).toBe(method.remembers.reflections && method.reflects === "after-failure");
       const lastAction = state.trials[0]!.steps.at(-1)?.action?.text ?? null;
       if (method.remembers.lastAttempt && lastAction) expect(trial2Prompt).toContain(lastAction.trim().split("\n")[0]);
+
+      // A refining method critiques every answer, stops on the stop phrase, and the Evaluator judges the last refined answer.
+      const refines = method.trial.refine !== null && script.endsWithAnswer !== false;
+      for (const trial of state.trials) {
+        if (!refines) {
+          expect(trial.refinements).toEqual([]);
+          continue;
+        }
+        expect(trial.refinements.at(-1)?.feedback?.stop).toBe(true);
+        const full = trial.trial === 1 && script.refinedFailingAnswer !== undefined;
+        expect(trial.refinements.map((round) => round.answer !== null)).toEqual(full ? [true, false] : [false]);
+        const refined = trial.refinements.find((round) => round.answer !== null)?.answer?.text;
+        if (refined !== undefined) expect(trial.answer).toBe(refined);
+      }
     });
 
     it("fold: folding the log at once equals folding it event by event, and every prefix folds", async () => {
@@ -239,6 +285,7 @@ export function describeConformance(script: FamilyConformanceScript, strategies:
       expect(count("evaluation")).toBe(state.trials.length);
       expect(count("action")).toBe(state.trials.reduce((sum, trial) => sum + trial.steps.length, 0));
       expect(count("reflection")).toBe(state.trials.filter((trial) => trial.reflection).length);
+      expect(count("refinement")).toBe(state.trials.reduce((sum, trial) => sum + trial.refinements.length, 0));
       const ids = new Set(graph.nodes.map((node) => node.id));
       for (const edge of graph.edges) {
         expect(ids.has(edge.source)).toBe(true);

@@ -39,6 +39,7 @@ function trial(n: number, actions: Array<string | [string, string]>, memory: Mem
     endReason: null,
     reflection: null,
     callIds: [],
+    refinements: [],
   };
 }
 

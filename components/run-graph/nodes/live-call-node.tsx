@@ -32,7 +32,8 @@ function outgrows(text: string): boolean {
  */
 export const LiveCallNode = memo(function LiveCallNode({ id, data }: NodeProps<FlowNode<"live-call">>) {
   const actor = data.role === "actor";
-  const what = actor ? `Actor · step ${data.step ?? "?"}` : "Self-reflection";
+  // An Actor-model call outside a step is Self-Refine's feedback or refinement.
+  const what = actor ? (data.step === null ? "Actor · Self-Refine" : `Actor · step ${data.step}`) : "Self-reflection";
   const state = data.ended ? (actor ? "running action…" : "saving…") : data.text === "" ? "waiting…" : "streaming…";
   return (
     <NodeFrame

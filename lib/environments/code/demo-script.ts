@@ -4,6 +4,8 @@ import { builtinCodeDemoScripts } from "./builtin-demo-scripts";
 import { builtinCodeKeyFacts } from "./builtin-key-facts";
 import { builtinCodeTasks } from "./builtin-tasks";
 import type { CodeDemoScript } from "./demo-script-types";
+import { codeDemoRefineReply } from "./demo-refine";
+import { FEEDBACK_PROMPT_END, REFINE_PROMPT_END } from "@/lib/domain/self-refine";
 import { CODE_LABELS, LANGUAGE_NAMES, fenced } from "./prompts";
 import type { CodeLanguage, CodeTask } from "./task";
 
@@ -16,6 +18,9 @@ import type { CodeLanguage, CodeTask } from "./task";
  * prompt state every key fact of the task (builtin-key-facts.ts, in any
  * wording the facts allow; so editing the reflection changes the next trial). Two tasks have weak internal tests that pass the
  * wrong first program: the false-positive lesson of the paper's MBPP results.
+ *
+ * As Self-Refine's critic it names the first implementation's bug and its refinement fixes it
+ * (demo-refine.ts), so on code Self-Refine helps within one trial.
  *
  * On a code prompt for any other task it answers with clearly labelled
  * placeholder code, so a run on an uploaded dataset shows the loop without
@@ -82,6 +87,8 @@ export const codeDemoScriptBook: DemoScriptBook = {
         : `I am the offline demo model (a scripted stand-in) and have no reflection for this ${LANGUAGE_NAMES[language]} task; next time I should read each failing test and handle the input it shows.`;
     }
     const found = findTask(prompt);
+    // Self-Refine's feedback and refine prompts (demo-refine.ts); other tasks get the generic demo reply.
+    if (tail.endsWith(FEEDBACK_PROMPT_END) || tail.endsWith(REFINE_PROMPT_END)) return found ? codeDemoRefineReply(found.task, found.script, prompt, language) : null;
     if (tail.endsWith(CODE_LABELS.unitTests)) {
       return found ? fenced(found.script.internalTests.join("\n"), language) : placeholder(language, "tests");
     }

@@ -14,6 +14,7 @@ import {
   renderTestsAskedAgain,
   UNTESTED_FEEDBACK,
 } from "./prompts";
+import { codeFeedbackTemplate, codeRefineTemplate } from "./refine-prompts";
 import { codeTaskSchema, type CodeTask } from "./task";
 import { formatFeedback, runHiddenTests, type CodeSandbox } from "./test-runs";
 import { describeIssues } from "@/lib/domain/describe-issues";
@@ -98,7 +99,9 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
       return CodeEpisode.restore(task, sandbox, steps, options.earlierTrials ?? [], options.trial);
     },
     async evaluate(task, answer, episode: Episode): Promise<Verdict> {
-      const run = episode instanceof CodeEpisode ? episode.lastRun : null;
+      let run = episode instanceof CodeEpisode ? episode.lastRun : null;
+      // The answer judged may not be the last Implement's (Self-Refine rewrites it): its own internal run decides.
+      if (episode instanceof CodeEpisode && run !== null && answer !== null && answer !== run.implementation) run = await episode.runAnswer(answer);
       const hiddenTests = await runHiddenTests(task, answer, sandbox);
       const tests = run?.tests ?? [];
       const passed = tests.filter((test) => test.status === "pass").length;
@@ -143,6 +146,9 @@ export function createCodeEnvironment(deps: CodeEnvironmentDeps): EnvironmentFam
       };
     },
     defaultTemplates: { actor: CODE_ACTOR_TEMPLATE, reflector: CODE_REFLECTOR_TEMPLATE },
+    refineTemplates: { feedback: codeFeedbackTemplate, refine: codeRefineTemplate },
+    renderAnswer: (task, answer) => fenced(answer, task.language),
+    readRefinedAnswer: (completion) => extractCode(completion).code,
     requiredTemplateVariables: { actor: ["scratchpad"], reflector: ["scratchpad", "feedback"] },
     renderTrajectory(steps) {
       const last = lastImplementation(steps);

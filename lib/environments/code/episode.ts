@@ -79,6 +79,17 @@ export class CodeEpisode implements Episode {
     return { observation: describeTests(state, action.ok ? null : action.error, asks), done: false, answer: null, state };
   }
 
+  /**
+   * The internal tests run on `implementation` without taking a step: how the Evaluator checks an
+   * answer that is not the trial's last `Implement` (Self-Refine's refined code). Sets {@link lastRun}.
+   */
+  async runAnswer(implementation: string): Promise<CodeInternalRunState> {
+    const tests = await runInternalTests(this.task, implementation, this.internalTests ?? [], this.sandbox);
+    const verdict = tests.length > 0 && tests.every((test) => test.status === "pass") ? "pass" : "fail";
+    this.lastRun = { kind: "code-internal-run", language: this.task.language, implementation, verdict, tests };
+    return this.lastRun;
+  }
+
   private async implement(action: ActionParse): Promise<StepResult> {
     const language = this.task.language;
     if (!action.ok) {

@@ -15,6 +15,7 @@ import {
   splitOpenCompletion,
 } from "./prompts";
 import { openTaskTitle, parseOpenTask, rubricSummary, type OpenTask } from "./task";
+import { openFeedbackTemplate, openRefineTemplate } from "./refine-prompts";
 
 /** Steps per trial by default: the answer, and one more ask when the first completion held no `Finish[...]`. */
 export const OPEN_DEFAULT_STEPS = 2;
@@ -45,6 +46,7 @@ export const openEnvironment: EnvironmentFamily<OpenTask> = {
   maxOutputTokens: { actor: 512, reflector: 256, evaluator: 768 },
   promptVariables: (task) => ({ prompt: task.prompt }),
   defaultTemplates: { actor: openActorTemplate, reflector: openReflectorTemplate },
+  refineTemplates: { feedback: openFeedbackTemplate, refine: openRefineTemplate },
   requiredTemplateVariables: { actor: ["prompt", "scratchpad"], reflector: ["prompt", "scratchpad"] },
   renderTrajectory: renderOpenTrajectory,
   renderMemory: renderOpenMemory,

@@ -8,6 +8,7 @@ import { builtinQaTasks } from "./builtin-tasks";
 import { COT_NO_TOOLS_PHRASE, CONTEXT_LABEL, END_OF_EXAMPLES_MARKER, END_PREVIOUS_TRIAL_MARKER } from "./prompts";
 import type { QaDemoScript, QaDemoStep } from "./demo-script-types";
 import { insightHelps } from "./demo-insights";
+import { FEEDBACK_PROMPT_END, REFINE_STOP_PHRASE, reviewedAnswerOf } from "@/lib/domain/self-refine";
 
 /**
  * The offline demo model's script for the built-in QA tasks: a pure function
@@ -98,6 +99,18 @@ export function scriptedStep(path: readonly QaDemoStep[], step: number): string 
   return ` ${scripted.thought}\nAction ${step}: ${scripted.action}`;
 }
 
+/**
+ * The demo's feedback on a QA answer: the feedback prompt shows only the question and the answer,
+ * and in this invented world a closed-book critic has nothing to check a name against, so it
+ * accepts any non-empty answer of the right form (with the stop phrase) and asks for one otherwise.
+ */
+export function qaDemoFeedback(answer: string | null): string {
+  if (answer === null || answer.trim() === "" || answer.trim().toLowerCase() === "unknown") {
+    return "The answer does not name anything: it should be the entity or value the question asks for.";
+  }
+  return `The answer "${answer.trim()}" is a short phrase of the kind the question asks for, and nothing in the question contradicts it. ${REFINE_STOP_PHRASE}`;
+}
+
 const scriptsByQuestion = new Map<string, { script: QaDemoScript; facts: QaTaskKeyFacts; taskId: string }>(
   builtinQaTasks.flatMap((task) => {
     const script = builtinQaDemoScripts[task.id];
@@ -123,7 +136,10 @@ const scriptsByQuestion = new Map<string, { script: QaDemoScript; facts: QaTaskK
  *    choice of path is drawn ({@link seededInformed}); a carried-in ExpeL insight
  *    of the task's kind leads to the informed path with a seeded chance
  *    ({@link insightHelps});
- * 4. anything else gets null.
+ * 4. a Self-Refine feedback prompt (ending with `Feedback:`) gets a review that finds the answer
+ *    fine ({@link qaDemoFeedback}): so on QA Self-Refine changes nothing (its refine prompt, never
+ *    reached through the built-in template, gets the generic demo reply: the answer unchanged);
+ * 5. anything else gets null.
  */
 export const qaDemoScriptBook: DemoScriptBook = {
   respond(prompt: string, context?: DemoCallContext): string | null {
@@ -132,6 +148,8 @@ export const qaDemoScriptBook: DemoScriptBook = {
     const found = scriptsByQuestion.get(located.question);
     if (found === undefined) return null;
     const { script, facts } = found;
+    // Self-Refine's critic: without the trajectory or a tool it cannot check the fact, so it finds the answer fine.
+    if (prompt.trimEnd().endsWith(FEEDBACK_PROMPT_END)) return qaDemoFeedback(reviewedAnswerOf(prompt));
     const cot = isCotPrompt(prompt);
     if (/Reflection:\s*$/.test(prompt)) {
       // The reflection follows what the template's instruction asks (lib/domain/reflector-wording.ts).

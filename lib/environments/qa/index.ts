@@ -15,6 +15,7 @@ import {
   renderTrajectory,
   stepPrefix,
 } from "./prompts";
+import { qaFeedbackTemplate, qaRefineTemplate, readQaRefinedAnswer } from "./refine-prompts";
 import { parseQaTask, type QaTask } from "./task";
 
 /**
@@ -54,6 +55,8 @@ const qaFamilyBase: Omit<SyncEnvironmentFamily<QaTask>, "evaluate"> = {
   requiredTemplateVariables: { actor: ["question", "scratchpad"], reflector: ["question", "scratchpad"] },
   ownStrategies: ["cot", "cot-gold-context"],
   templatesFor: qaTemplatesFor,
+  refineTemplates: { feedback: qaFeedbackTemplate, refine: qaRefineTemplate },
+  readRefinedAnswer: readQaRefinedAnswer,
   renderLastAttempt,
   renderTrajectory,
   renderMemory,

@@ -11,7 +11,7 @@ export const cotMethod = {
   source: "Shinn et al. 2023, Fig. 4b (CoT + Reflexion); reference §2.8",
   reflects: "after-failure",
   remembers: { reflections: true, lastAttempt: false, fixedMemoryWindow: null },
-  trial: { stepsPerTrial: 1, usesTools: false, shape: "chain" },
+  trial: { stepsPerTrial: 1, usesTools: false, shape: "chain", refine: null },
   families: "listed",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"cot">;

@@ -15,7 +15,7 @@ export const expelMethod = {
   source: "Zhao et al. 2024, ExpeL, §4.2–4.3; docs/decisions/0038-expel-insights.md",
   reflects: "after-failure",
   remembers: { reflections: true, lastAttempt: false, fixedMemoryWindow: null, insights: true },
-  trial: { stepsPerTrial: null, usesTools: true, shape: "chain" },
+  trial: { stepsPerTrial: null, usesTools: true, shape: "chain", refine: null },
   families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"expel">;

@@ -12,7 +12,7 @@ export const lastAttemptAndReflexionMethod = {
   source: "Shinn et al. 2023, Fig. 4c (EPM + Reflexion); reference §1.1 LAST_ATTEMPT_AND_REFLEXION",
   reflects: "after-failure",
   remembers: { reflections: true, lastAttempt: true, fixedMemoryWindow: 1 },
-  trial: { stepsPerTrial: null, usesTools: true, shape: "chain" },
+  trial: { stepsPerTrial: null, usesTools: true, shape: "chain", refine: null },
   families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"last-attempt-and-reflexion">;

@@ -11,7 +11,7 @@ export const lastAttemptMethod = {
   source: "Shinn et al. 2023, Fig. 4c (EPM); reference §1.1 LAST_ATTEMPT",
   reflects: "never",
   remembers: { reflections: false, lastAttempt: true, fixedMemoryWindow: null },
-  trial: { stepsPerTrial: null, usesTools: true, shape: "chain" },
+  trial: { stepsPerTrial: null, usesTools: true, shape: "chain", refine: null },
   families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"last-attempt">;

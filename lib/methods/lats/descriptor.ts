@@ -15,7 +15,7 @@ export const latsMethod = {
   source: "Zhou et al. 2024, Language Agent Tree Search, §4 and Algorithm 1",
   reflects: "after-failure",
   remembers: { reflections: true, lastAttempt: false, fixedMemoryWindow: null },
-  trial: { stepsPerTrial: null, usesTools: true, shape: "tree-search" },
+  trial: { stepsPerTrial: null, usesTools: true, shape: "tree-search", refine: null },
   families: "all",
   graph: "tree",
 } as const satisfies MethodDescriptor<"lats">;

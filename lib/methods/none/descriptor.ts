@@ -11,7 +11,7 @@ export const noneMethod = {
   source: "Yao et al. 2023 (ReAct); the Reflexion paper's baseline, reference §1.1 NONE",
   reflects: "never",
   remembers: { reflections: false, lastAttempt: false, fixedMemoryWindow: null },
-  trial: { stepsPerTrial: null, usesTools: true, shape: "chain" },
+  trial: { stepsPerTrial: null, usesTools: true, shape: "chain", refine: null },
   families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"none">;

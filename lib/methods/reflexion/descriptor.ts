@@ -11,7 +11,7 @@ export const reflexionMethod = {
   source: "Shinn et al. 2023, §3; reference §1.1 REFLEXION",
   reflects: "after-failure",
   remembers: { reflections: true, lastAttempt: false, fixedMemoryWindow: null },
-  trial: { stepsPerTrial: null, usesTools: true, shape: "chain" },
+  trial: { stepsPerTrial: null, usesTools: true, shape: "chain", refine: null },
   families: "all",
   graph: "lanes",
 } as const satisfies MethodDescriptor<"reflexion">;
