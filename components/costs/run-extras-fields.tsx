@@ -66,6 +66,7 @@ export function RunExtrasFields({ value, onChange, inputClass, testIdPrefix = "r
         {field("warmStore", "Warm start from memory store", "Carries this task's newest reflections into trial 1.", "none", false)}
         {field("warmMax", "Reflections to carry in", "Newest first; the memory window Ω applies.", "3", true)}
         {field("writeStore", "Remember reflections in store", "Created with a 30-day retention if new (Settings → Memory stores).", "none", false)}
+        {field("insightsStore", "ExpeL insights from store", "ExpeL runs only: the insights every trial carries (cli insights extract).", "none", false)}
       </div>
     </details>
   );

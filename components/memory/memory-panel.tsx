@@ -2,6 +2,7 @@
 
 import { useMemo } from "react";
 import { CarriedIn } from "@/components/costs/carried-in";
+import { CarriedInsights } from "./carried-insights";
 import type { RunStatus } from "@/lib/domain/api";
 import type { MemoryItem } from "@/lib/domain/events";
 import type { ReflectionView, RunState } from "@/lib/domain/fold-run";
@@ -262,6 +263,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
       </div>
 
       <CarriedIn state={state} />
+      <CarriedInsights state={state} />
 
       {strategy && behaviour && !behaviour.reflectionsInPrompt ? (
         <p className="text-xs text-slate-600" data-testid="memory-strategy-note">

@@ -1,3 +1,4 @@
+import { isInsightItemId } from "@/lib/domain/insights";
 import { budgetPauseDetail } from "@/lib/domain/budget";
 import type { RunEvent } from "@/lib/domain/events";
 
@@ -22,8 +23,11 @@ function clip(text: string, max: number): string {
  */
 export function formatEventLine(event: RunEvent): string | null {
   switch (event.type) {
-    case "trial-start":
-      return `Trial ${event.data.trial} — memory in context: ${event.data.memory.length} reflection(s)${event.data.evicted.length ? `, ${event.data.evicted.length} evicted by the window` : ""}`;
+    case "trial-start": {
+      // ExpeL's carried-in insights are counted apart from the task's reflections.
+      const insights = event.data.memory.filter((item) => isInsightItemId(item.id)).length;
+      return `Trial ${event.data.trial} — memory in context: ${event.data.memory.length - insights} reflection(s)${insights ? `, ${insights} insight(s)` : ""}${event.data.evicted.length ? `, ${event.data.evicted.length} evicted by the window` : ""}`;
+    }
     case "step-thought":
       return event.data.text ? `  Thought ${event.data.step}: ${clip(event.data.text, MAX_OBSERVATION_CHARS)}` : null;
     case "step-action":

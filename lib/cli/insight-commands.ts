@@ -1,11 +1,13 @@
 import { Option, type Command } from "commander";
 import { AppError } from "@/lib/domain/errors";
+import { noInsightsNote } from "@/lib/domain/insights";
 import { memoryStoreNameSchema, type MemoryEntry } from "@/lib/domain/memory-store";
 import { methodDescriptor, type MethodId } from "@/lib/methods/registry";
 import { availableEnvironments } from "@/lib/environments/registry";
 import { extractInsights } from "@/lib/server/insight-extraction";
 import type { ServerContext } from "@/lib/server/app-context";
 import { cliContext } from "./context";
+import { modelIdArg } from "./model-flags";
 
 /**
  * `cli insights extract --experiment <id> --store <name> [--model <id>] [--json]` and
@@ -47,7 +49,7 @@ export function registerInsightCommands(program: Command): void {
     .description("Ask the Self-Reflection model for general insights from an experiment's trajectories and store them, with their provenance, in a memory store.")
     .requiredOption("--experiment <id>", "the experiment whose runs to learn from (cli experiment list)")
     .requiredOption("--store <name>", "the memory store to write the insights to (created when missing)", storeName)
-    .option("--model <id>", "the model to ask (default: the runs' Self-Reflection model)")
+    .option("--model <id>", "the model to ask (default: the runs' Self-Reflection model)", modelIdArg)
     .addOption(new Option("--max-tasks <n>", "at most this many tasks in the prompt (default 12)").argParser((value) => {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1 || n > 100) throw new Error(`expected a whole number from 1 to 100, got "${value}"`);
@@ -121,4 +123,14 @@ export function withInsightsStore<A extends { label: string; strategy: string; i
     );
   }
   return out;
+}
+
+/**
+ * The warning `cli run` prints before an ExpeL run that will carry no insights (no `--insights`, or a
+ * store without insights for the family; the run records the same note and runs as Reflexion), else null.
+ */
+export async function expelRunWarning(context: Pick<ServerContext, "memoryStores">, run: { strategy: string; environment: string; store?: string }): Promise<string | null> {
+  if (methodDescriptor(run.strategy as MethodId).remembers.insights !== true) return null;
+  if (run.store !== undefined && (await context.memoryStores.insights(run.store, run.environment, 1)).length > 0) return null;
+  return `Warning: ${noInsightsNote(run.store ?? null, run.environment)}; the run starts as Reflexion.`;
 }

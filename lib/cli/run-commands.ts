@@ -14,7 +14,7 @@ import { modelIdArg, roleModelOption, roleModelsFromFlags } from "./model-flags"
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
 import { latsFromFlags, latsOptions, type LatsFlags } from "./lats-flags";
-import { insightsOption } from "./insight-commands";
+import { expelRunWarning, insightsOption } from "./insight-commands";
 import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
 import { missingStoreNote } from "@/lib/engine/warm-start";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
@@ -115,6 +115,8 @@ export function registerRunCommands(program: Command): void {
         const warmStore = runExtrasFromFlags(options).warmStart?.store;
         const missing = warmStore ? await missingStoreNote(warmStore, async () => (await context.memoryStores.list()).map((store) => store.name)) : null;
         if (missing) process.stderr.write(`Warning: ${missing}; the run starts with no reflections carried in.\n`);
+        const noInsights = await expelRunWarning(context, { strategy: options.strategy, environment: family.id, store: options.insights });
+        if (noInsights) process.stderr.write(`${noInsights}\n`);
         const run = await context.service.createRun(
           {
             environment: family.id,

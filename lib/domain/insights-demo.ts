@@ -52,6 +52,9 @@ export const DEMO_INSIGHT_KINDS: readonly DemoInsightKind[] = [
 /** The closing habit the demo adds, so a list always has at least two insights. */
 export const DEMO_CLOSING_INSIGHT = "Before finishing, reread the question and check that the answer is of the kind it asks for.";
 
+/** Added when the reflections name none of the kinds (other families' wording), so the list still has two insights. */
+export const DEMO_FALLBACK_INSIGHT = "When an action fails or changes nothing, try a different action instead of repeating it.";
+
 /** The note after the demo's list (not a list line, so the parser leaves it out). */
 export const DEMO_INSIGHTS_NOTE = "(Scripted demo insights drawn from the reflections above, not a model's judgement.)";
 
@@ -71,13 +74,15 @@ export function insightLinesOf(memoryBlock: string): string[] {
 
 /**
  * The demo's extraction book: a prompt whose last line is {@link INSIGHTS_PROMPT_MARKER} gets a
- * numbered list (at most three kinds found plus the closing habit) and {@link DEMO_INSIGHTS_NOTE};
+ * numbered list (at most three kinds found, or {@link DEMO_FALLBACK_INSIGHT} when none is, plus the
+ * closing habit) and {@link DEMO_INSIGHTS_NOTE};
  * any other prompt null.
  */
 export const insightsDemoBook: DemoScriptBook = {
   respond(prompt) {
     if (!prompt.trimEnd().endsWith(INSIGHTS_PROMPT_MARKER)) return null;
-    const texts = [...kindsInReflections(prompt).slice(0, 3).map((kind) => kind.insight), DEMO_CLOSING_INSIGHT];
+    const found = kindsInReflections(prompt).slice(0, 3).map((kind) => kind.insight);
+    const texts = [...(found.length > 0 ? found : [DEMO_FALLBACK_INSIGHT]), DEMO_CLOSING_INSIGHT];
     return `${texts.map((text, index) => `${index + 1}. ${text}`).join("\n")}\n${DEMO_INSIGHTS_NOTE}`;
   },
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_CLOSING_INSIGHT, DEMO_INSIGHT_KINDS, insightsDemoBook } from "@/lib/domain/insights-demo";
+import { DEMO_CLOSING_INSIGHT, DEMO_FALLBACK_INSIGHT, DEMO_INSIGHT_KINDS, insightsDemoBook } from "@/lib/domain/insights-demo";
 import { InsightsParseError, INSIGHTS_PROMPT_MARKER, MAX_INSIGHTS, noInsightsNote, parseInsights, renderInsightsPrompt, type TaskExperience } from "@/lib/domain/insights";
 import { memoryForTrial } from "@/lib/domain/next-trial";
 import type { MemoryItem } from "@/lib/domain/events";
@@ -58,6 +58,11 @@ describe("the demo model's extraction book (a scripted stand-in)", () => {
     expect(reply).not.toBeNull();
     const bridge = DEMO_INSIGHT_KINDS.find((kind) => kind.id === "bridge")!;
     expect(parseInsights(reply!)).toEqual([bridge.insight, DEMO_CLOSING_INSIGHT]);
+  });
+
+  it("still writes two insights when the reflections name no kind it knows (another family's wording)", () => {
+    const household: TaskExperience[] = [{ taskId: "h1", task: "put a clean mug on the shelf", failures: [{ runId: "r", trial: 1, trajectory: "> go to shelf 1", reflection: "I forgot to clean the mug in the sinkbasin first." }], successes: [] }];
+    expect(parseInsights(insightsDemoBook.respond(renderInsightsPrompt("Household", household))!)).toEqual([DEMO_FALLBACK_INSIGHT, DEMO_CLOSING_INSIGHT]);
   });
 
   it("answers no other prompt", () => {
