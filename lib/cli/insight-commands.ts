@@ -39,6 +39,12 @@ async function insightsOf(context: ServerContext, store: string, env?: string): 
   return out;
 }
 
+/** The experiment's run ids. @throws AppError("not-found") naming the database for an unknown experiment id. */
+async function experimentRunIds(context: ServerContext, id: string): Promise<string[]> {
+  await context.experiments.get(id);
+  return context.experiments.runIds(id);
+}
+
 /** Registers `insights`. */
 export function registerInsightCommands(program: Command): void {
   const insights = program
@@ -60,7 +66,7 @@ export function registerInsightCommands(program: Command): void {
       const context = cliContext();
       try {
         const extractions = await extractInsights(
-          { store: context.store, experimentRunIds: (id) => context.experiments.runIds(id), memoryStores: context.memoryStores, model: context.engineDeps.model },
+          { store: context.store, experimentRunIds: (id) => experimentRunIds(context, id), memoryStores: context.memoryStores, model: context.engineDeps.model },
           { experimentId: options.experiment, store: options.store, modelId: options.model, maxTasks: options.maxTasks },
         );
         if (options.json) {

@@ -39,6 +39,10 @@ describe("cli insights (ExpeL)", { tags: ["slow"] }, () => {
     const empty = await runCli(["insights", "list", "--store", "nothing-here"], env);
     expect(empty.stdout).toMatch(/holds no insights; extract them with: cli insights extract/u);
 
+    const unknown = await runCli(["insights", "extract", "--experiment", "no-such-experiment", "--store", "insights-qa"], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/No experiment no-such-experiment\./u);
+
     const refused = await runCli(["experiment", "run", "--env", "qa", "--tasks", "builtin", "--task-ids", NEW, "--arms", "reflexion,expel", "--trials", "2"], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/The arm expel needs insights: .*cli insights extract --experiment <id> --store <name>.*--insights <name>/u);
