@@ -1,5 +1,5 @@
 import type { RunEvent } from "./events";
-import type { RunState, StepView, TrialView } from "./fold-run";
+import type { RunState, StepView, TrialView } from "./run-state";
 import { asCallId } from "./ids";
 import { backpropagate, emptyTree, rolloutNodeId, type TreeNodeView, type TreeSearchView } from "./tree-search";
 
