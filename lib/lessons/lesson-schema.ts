@@ -14,7 +14,23 @@ import { familyIds, findFamilyDescriptor } from "@/lib/environments/descriptors"
  */
 
 /** The events a lesson can point at, by the name a teacher uses (mapped to event types in resolve-lesson.ts). */
-export const lessonEventKinds = ["run-start", "trial-start", "thought", "action", "observation", "evaluation", "trial-end", "reflection", "run-end"] as const;
+export const lessonEventKinds = [
+  "run-start",
+  "trial-start",
+  "thought",
+  "action",
+  "observation",
+  "evaluation",
+  "trial-end",
+  "reflection",
+  "run-end",
+  // A tree-search trial's phases (LATS): selection, the first sampled child, the first value, the followed path, backpropagation.
+  "tree-select",
+  "tree-expansion",
+  "tree-value",
+  "tree-follow",
+  "tree-backprop",
+] as const;
 export type LessonEventKind = (typeof lessonEventKinds)[number];
 
 const trial = z.number().int().positive();

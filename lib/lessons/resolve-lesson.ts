@@ -17,6 +17,11 @@ const EVENT_TYPE: Record<LessonEventKind, RunEvent["type"]> = {
   "trial-end": "trial-end",
   reflection: "reflection-end",
   "run-end": "run-end",
+  "tree-select": "tree-select",
+  "tree-expansion": "tree-node",
+  "tree-value": "tree-value",
+  "tree-follow": "tree-follow",
+  "tree-backprop": "tree-backprop",
 };
 
 const NODE_EVENT: Record<NodeSelector["kind"], LessonEventKind> = {
