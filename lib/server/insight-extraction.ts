@@ -60,7 +60,8 @@ export function trajectoryText(trial: TrialView): string {
   return lines.join("\n");
 }
 
-interface GatheredRun {
+/** One run as the extraction reads it: its task, its Self-Reflection model and its finished trials. */
+export interface GatheredRun {
   runId: string;
   environment: string;
   taskId: string;
