@@ -201,3 +201,21 @@ test("a LATS run's page opens on its search tree, with the nodes the run recorde
   await page.getByRole("tab", { name: "Graph" }).click();
   await expect(page.getByTestId("run-graph-viewport")).toBeVisible();
 });
+
+test("the compare view puts a LATS run's search tree beside a Reflexion run on the same task", async ({ page, request }) => {
+  const start = async (strategy: string) => {
+    const created = await request.post("/api/runs", { data: { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-03", strategy, modelId: "demo", maxTrials: 3 } });
+    expect(created.status()).toBe(201);
+    const { runId } = (await created.json()) as { runId: string };
+    await expect
+      .poll(async () => ((await (await request.get(`/api/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 60_000 })
+      .toBe("ended");
+    return runId;
+  };
+  const lats = await start("lats");
+  const reflexion = await start("reflexion");
+  await page.goto(`/compare?runs=${lats},${reflexion}`);
+  const tree = page.locator(`[data-testid="compare-tree"][data-run-id="${lats}"]`);
+  await expect(tree.locator(".react-flow__node").first()).toBeVisible();
+  await expect(page.getByTestId("compare-trees")).toContainText("is not a tree search");
+});

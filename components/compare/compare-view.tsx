@@ -16,6 +16,7 @@ import { StatusPill } from "@/components/ui/status-pill";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { cn } from "@/lib/utils/cn";
 import { RunHistory } from "./run-history";
+import { SearchTreePanel } from "@/components/tree-search";
 import { RunPicker } from "./run-picker";
 import { TrialLanes, type LaneRun } from "./trial-lanes";
 import { isDemoModel } from "@/lib/domain/model-id";
@@ -206,6 +207,26 @@ export function CompareView({ runIds }: { runIds: string[] }) {
       {loaded.length > 0 ? (
         <Section title="Trials side by side" id="lanes-heading">
           <TrialLanes runs={lanes} divergence={divergence} />
+        </Section>
+      ) : null}
+
+      {loaded.some((run) => run.state?.tree) ? (
+        <Section title="Search trees beside the lanes" id="trees-heading">
+          <div className="grid gap-3" style={{ gridTemplateColumns: `repeat(${Math.max(runs.length, 1)}, minmax(0, 1fr))` }} data-testid="compare-trees">
+            {runs.map((run, index) =>
+              run.state?.tree ? (
+                <div key={run.runId} className="flex h-[28rem] min-w-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white" data-testid="compare-tree" data-run-id={run.runId}>
+                  <p className="flex-none border-b border-slate-200 px-3 py-1.5 text-xs font-semibold text-slate-900">{names[index]}: its search tree</p>
+                  <SearchTreePanel tree={run.state.tree} />
+                </div>
+              ) : (
+                <p key={run.runId} className="rounded-lg border border-dashed border-slate-300 p-3 text-xs text-slate-600">
+                  {names[index]} is not a tree search: its {run.state?.trials.length ?? 0} {(run.state?.trials.length ?? 0) === 1 ? "trial is" : "trials are"} the lanes above, with{" "}
+                  {run.state?.totals.modelCalls ?? 0} model calls.
+                </p>
+              ),
+            )}
+          </div>
         </Section>
       ) : null}
 
