@@ -1,3 +1,4 @@
+// Over 400 lines: the one catalogue of the run graph's node and edge data shapes (every node kind the lanes draw), kept together so the derivation, the layout and the node components read one contract.
 /**
  * View model of a run as a React Flow graph. Pure data: no React, no callbacks.
  * The shapes are structurally compatible with `@xyflow/react`'s `Node` and
