@@ -89,7 +89,11 @@ test.describe("the search tree view (stress page, tree mode)", () => {
     expect(rendered).toBeGreaterThan(3);
     expect(rendered).toBeLessThan(300);
     await expect(tree(page).locator('[data-testid="tree-node"][data-node-id="root"]')).toBeVisible();
+    // The legend is folded (it would cover a small tree's root) and opens on demand.
+    await expect(page.getByTestId("tree-legend")).toBeHidden();
+    await page.getByTestId("tree-legend-toggle").locator("summary").click();
     await expect(page.getByTestId("tree-legend")).toBeVisible();
+    await page.getByTestId("tree-legend-toggle").locator("summary").click();
 
     const viewport = tree(page).locator(".react-flow__viewport");
     const before = await viewport.getAttribute("style");
@@ -192,6 +196,8 @@ test("a LATS run's page opens on its search tree, with the nodes the run recorde
 
   await page.goto(`/runs/${runId}`);
   await expect(page.getByRole("tab", { name: "Search tree" })).toHaveAttribute("aria-selected", "true");
+  // The tree fills the pane (a collapsed canvas once left it a 43 px strip).
+  await expect.poll(async () => (await page.getByTestId("search-tree").boundingBox())?.height ?? 0).toBeGreaterThan(300);
   // Every expansion child and rollout step is a node, plus the root.
   await expect(drawnNodes(page)).toHaveCount(recorded + 1);
   await drawnNodes(page).first().focus();

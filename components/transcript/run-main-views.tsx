@@ -145,7 +145,7 @@ export function RunMainViews({
         {children}
       </div>
       {view === "tree" && tree ? (
-        <div role="tabpanel" id={panelId("tree")} aria-labelledby={tabId("tree")} className="relative min-h-0 flex-1 bg-white" data-testid="run-tree-panel">
+        <div role="tabpanel" id={panelId("tree")} aria-labelledby={tabId("tree")} className="relative flex min-h-0 flex-1 flex-col bg-white" data-testid="run-tree-panel">
           {tree}
         </div>
       ) : null}

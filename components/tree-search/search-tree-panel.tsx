@@ -98,9 +98,13 @@ export function SearchTreePanel({ tree, highlightPath, selectedNodeId, onSelectN
           ) : (
             <>
               <SearchTree layout={layout} selectedNodeId={selected} onSelectNode={select} onToggleCollapse={toggleCollapse} />
-              <div className="pointer-events-none absolute left-2 top-2 z-10 hidden sm:block">
-                <TreeLegend />
-              </div>
+              {/* Folded by default: open over a small tree it would cover the root. */}
+              <details className="absolute left-2 top-2 z-10 max-w-[calc(100%-1rem)]" data-testid="tree-legend-toggle">
+                <summary className="cursor-pointer rounded-md border border-slate-200 bg-white/95 px-2 py-1 text-[11px] font-medium text-slate-700 shadow-sm">Legend</summary>
+                <div className="mt-1">
+                  <TreeLegend />
+                </div>
+              </details>
             </>
           )}
         </div>

@@ -81,7 +81,11 @@ export function TreeNodeDetails({ node }: { node: TreeNodeView | null }) {
               </span>
             </span>
           ) : (
-            <span className="text-slate-600">No trajectory ended here.</span>
+            <span className="text-slate-600">
+              {node.done
+                ? "A final answer sampled but not followed yet: an iteration that selects it follows it, and the Evaluator judges it then."
+                : "No trajectory ended here."}
+            </span>
           )}
         </Field>
         <Field label="Reflection" testId="tree-detail-reflection">

@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/domain/errors";
 import { budgetFromFlags, budgetOptions, type BudgetFlags } from "./budget-flags";
 import fs from "node:fs";
 import path from "node:path";
@@ -22,7 +23,7 @@ import { report } from "./experiment-report";
 import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
 import { registerCompareCommand, temperatureArg } from "./experiment-compare";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
-import { insightsOption, withInsightsStore } from "./insight-commands";
+import { expelRunWarning, insightsOption, withInsightsStore } from "./insight-commands";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
   /** ExpeL arms' insights store (lib/cli/insight-commands.ts). */
@@ -234,7 +235,13 @@ export function registerExperimentCommands(program: Command): void {
         // --actor-model / --evaluator-model / --reflector-model apply to every arm that names no model for the role.
         // --max-steps, like --trials, is the default of every arm that sets its own none.
         // --insights goes to the expel arms; an expel arm without a store is refused before anything is recorded.
-        const arms = withInsightsStore(armsOf(options), options.insights).map((arm) =>
+        const withStores = withInsightsStore(armsOf(options), options.insights);
+        // A mistyped or empty store would make an ExpeL arm a second Reflexion arm: refuse it before anything is recorded.
+        for (const arm of withStores) {
+          const warning = await expelRunWarning(context, { strategy: arm.strategy, environment: family.id, store: arm.insights?.store });
+          if (warning) throw new AppError("invalid-input", `Arm ${arm.label}: ${warning.replace(/^Warning: /, "").replace(/; the run starts as Reflexion\.$/, "")}. An ExpeL arm without insights would be a second Reflexion arm.`);
+        }
+        const arms = withStores.map((arm) =>
           withRoleFlags(
             {
               ...arm,

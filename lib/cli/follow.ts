@@ -50,9 +50,17 @@ export async function follow(context: ServerContext, runId: string, branchId: st
   };
   const catchUp = async () => print((await context.service.events(runId, lastSeq, branch)).events);
   await catchUp();
+  // Reads started by the bus or the poll are awaited before returning: the caller closes the
+  // database next, and a read still in flight on a closed pool would fail the process.
+  const inFlight = new Set<Promise<void>>();
+  const background = () => {
+    const read = catchUp().catch(() => undefined);
+    inFlight.add(read);
+    void read.finally(() => inFlight.delete(read));
+  };
   // In-process appends arrive at once; appends of other processes by polling.
-  const unsubscribe = context.bus.subscribe(run.id, () => void catchUp());
-  const poll = setInterval(() => void catchUp().catch(() => undefined), POLL_MS);
+  const unsubscribe = context.bus.subscribe(run.id, background);
+  const poll = setInterval(background, POLL_MS);
   let reportedAt = 0;
   const slowCalls = setInterval(() => {
     void context.service.liveness(run, branch).then(({ activeCall }) => {
@@ -71,6 +79,7 @@ export async function follow(context: ServerContext, runId: string, branchId: st
     unsubscribe();
     clearInterval(poll);
     clearInterval(slowCalls);
+    await Promise.allSettled([...inFlight]);
   }
   await catchUp();
   return report(context, run.id, branch, json);

@@ -109,6 +109,8 @@ export function formatEventLine(event: RunEvent): string | null {
       return `  Tree: value of ${event.data.node} = ${event.data.value === null ? "none" : event.data.value.toFixed(2)}${event.data.warning ? ` (${event.data.warning})` : ""}`;
     case "tree-follow":
       return `  Tree: trial ${event.data.trial} follows ${event.data.path.join(" → ")}, then rolls out`;
+    case "tree-focus":
+      return `Tree: the search is focused on ${event.data.node}: later selections start there${event.data.note ? ` (${event.data.note})` : ""}`;
     case "tree-backprop":
       return `  Tree: reward ${event.data.reward} backpropagated along ${event.data.path.length} node(s)`;
     default:

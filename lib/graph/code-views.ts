@@ -150,10 +150,14 @@ export function passedVacuously(trial: TrialView, evaluation: NonNullable<TrialV
 /** Both verdicts of an evaluated code trial. */
 export function codeVerdictView(trial: TrialView, evaluation: NonNullable<TrialView["evaluation"]>): CodeVerdictView {
   const internalRun = lastInternalRun(trial);
+  // The Evaluator's own counts win: after a Self-Refine round it ran the refined program, not the last step's.
+  const passed = evaluation.details.internalPassed;
+  const total = evaluation.details.internalTotal;
+  const counted = typeof passed === "number" && typeof total === "number";
   return {
     internal: evaluation.verdict,
-    internalPassed: internalRun ? internalRun.tests.filter((test) => test.status === "pass").length : null,
-    internalTotal: internalRun ? internalRun.tests.length : null,
+    internalPassed: counted ? passed : internalRun ? internalRun.tests.filter((test) => test.status === "pass").length : null,
+    internalTotal: counted ? total : internalRun ? internalRun.tests.length : null,
     hidden: hiddenOf(evaluation),
     falsePositive: evaluation.falsePositive,
     vacuous: passedVacuously(trial, evaluation),

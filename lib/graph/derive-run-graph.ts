@@ -1,6 +1,7 @@
 // Over 400 lines: the one projection of a run into nodes and edges, every node kind in one place so
 // identity sharing between renders and the layout keys stay consistent.
 
+import { isInsightItemId } from "@/lib/domain/insights";
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
 import { CODE_NODE_HEIGHTS, codeActionView, codeAriaLabel, codeObservationView, codeRunOf, codeTrialSummary, codeTrialView, codeVerdictView, hidesThought } from "./code-views";
 import { sameEdge, sameRecord } from "./equality";
@@ -100,6 +101,8 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
         trial: trialView.trial,
         eventId: trialView.startEventId,
         memoryInContext: trialView.memory.length,
+        // Only an ExpeL trial has insights: other trials keep their data shape.
+        ...insightCount(trialView.memory),
         memoryEvicted: trialView.evicted.length,
         steps: trialView.steps.length,
         outcome: trialView.outcome,
@@ -501,4 +504,10 @@ export function createRunGraphDeriver(): RunGraphDeriver {
  */
 export function deriveRunGraph(state: RunState, live: LiveCallInput | null = null): RunGraph {
   return createRunGraphDeriver()(state, live);
+}
+
+/** `{ insightsInContext: n }` when the trial carried ExpeL insights (n > 0), else nothing. */
+function insightCount(memory: TrialView["memory"]): { insightsInContext?: number } {
+  const count = memory.filter((item) => isInsightItemId(item.id)).length;
+  return count > 0 ? { insightsInContext: count } : {};
 }

@@ -30,6 +30,8 @@ export type TrialNodeData = {
   eventId: string;
   /** Reflections placed in the Actor's context for this trial (after the window Ω). */
   memoryInContext: number;
+  /** Of {@link memoryInContext}, how many are ExpeL insights carried in from other tasks (not reflections). */
+  insightsInContext?: number;
   /** Reflections the window left out. */
   memoryEvicted: number;
   /** Steps started so far. */

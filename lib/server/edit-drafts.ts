@@ -1,3 +1,4 @@
+import { strategyBehaviour } from "@/lib/domain/strategies";
 import type { EditRequest } from "@/lib/domain/api";
 import { AppError } from "@/lib/domain/errors";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
@@ -50,7 +51,15 @@ export function editDrafts(state: RunState, request: EditRequest): EventDraft[] 
     }
     case "tree-focus": {
       const tree = state.tree;
-      if (!tree) throw new AppError("invalid-input", "Only a tree-search run (strategy lats) has a search tree to focus on, and this one has not searched yet.");
+      if (!tree) {
+        const isTreeSearch = state.config !== null && strategyBehaviour(state.config.strategy).treeSearch;
+        throw new AppError(
+          "invalid-input",
+          isTreeSearch
+            ? "This point of the run has no search tree yet (trial 1 makes the first selection): fork from a checkpoint after trial 1 to focus on one of its nodes."
+            : "Only a tree-search run (strategy lats) has a search tree to focus on.",
+        );
+      }
       if (!tree.nodes.has(request.node)) {
         const known = tree.order.slice(0, 12).join(", ");
         throw new AppError("not-found", `No search-tree node "${request.node}" at this point of the run. Nodes here: ${known}${tree.order.length > 12 ? ", …" : ""}.`);

@@ -44,6 +44,10 @@ function prefixFor(events: readonly RunEvent[], role: TemplateRole, trial: numbe
     const call = events.findIndex((e) => e.type === "model-call-end" && e.data.role === "evaluator" && e.data.trial === trial);
     const verdict = events.findIndex((e) => e.type === "evaluation-end" && e.data.trial === trial);
     cut = call !== -1 ? call : verdict !== -1 ? verdict : events.length;
+  } else if (role === "value") {
+    // The value prompt over the trial's whole trajectory: everything up to the trial's end.
+    const ended = events.findIndex((e) => e.type === "trial-end" && e.data.trial === trial);
+    cut = ended !== -1 ? ended : events.length;
   } else {
     const summary = events.findIndex((e) => e.type === "memory-summary" && e.data.trial === trial);
     const callId = summary === -1 ? null : (events[summary] as Extract<RunEvent, { type: "memory-summary" }>).data.callId;

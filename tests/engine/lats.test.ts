@@ -195,3 +195,16 @@ function pathToRoot(tree: NonNullable<ReturnType<typeof foldRun>["tree"]>, id: s
   for (let node = tree.nodes.get(id); node; node = node.parent === null ? undefined : tree.nodes.get(node.parent)) out.push(node.id);
   return out;
 }
+
+describe("the value template's preview", () => {
+  it("renders the value prompt over a trial's trajectory with the reflections it started with", async () => {
+    const { events } = await latsRun([FINISH_DUNMERE, SEARCH_DUNMERE, valueReply(9), valueReply(2), REFLECTION, " Dunmere lies on the River Sallow.\nAction 2: Finish[River Sallow]", " Dunmere lies on the River Sallow.\nAction 2: Finish[River Sallow]", valueReply(8)]);
+    const { previewPrompt } = await import("@/lib/server/template-preview");
+    const preview = previewPrompt(await events(), { role: "value", trial: 2, text: "Judge it.\n{reflections}\nTask: {task}\nSo far:{trajectory}\nThus the correctness score is" });
+    const text = preview.messages.map((message) => message.content).join("\n");
+    expect(text).toContain("Search[Dunmere]");
+    expect(text).toContain("Finish[River Sallow]");
+    expect(text).toContain(REFLECTION);
+    expect(preview.unknownPlaceholders).toEqual([]);
+  });
+});

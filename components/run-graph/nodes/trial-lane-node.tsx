@@ -84,7 +84,7 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
         </p>
       ) : (
         <p className={cn("mt-1 truncate text-xs", data.memoryInContext > 0 ? "text-amber-200" : "text-slate-300")}>
-          Memory in context: {data.memoryInContext} {data.memoryInContext === 1 ? "reflection" : "reflections"}
+          Memory in context: {memoryInContextText(data.memoryInContext, data.insightsInContext ?? 0)}
           {data.memoryEvicted > 0 ? <span className="text-slate-400"> · {data.memoryEvicted} evicted</span> : null}
         </p>
       )}
@@ -105,3 +105,10 @@ export const LaneBackgroundNode = memo(function LaneBackgroundNode({ data }: Nod
     />
   );
 });
+
+/** "2 reflections", or with ExpeL insights "4 insights, 1 reflection". */
+function memoryInContextText(total: number, insights: number): string {
+  const reflections = total - insights;
+  const reflectionText = `${reflections} ${reflections === 1 ? "reflection" : "reflections"}`;
+  return insights > 0 ? `${insights} ${insights === 1 ? "insight" : "insights"}, ${reflectionText}` : reflectionText;
+}
