@@ -428,7 +428,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         >
           {/* Docked above the graph, never over it: no lane header is ever covered. */}
           <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
-          <RunMainViews graph={graph} tree={searchTree ? <SearchTreePanel tree={searchTree} nodeActions={treeNodeActions} /> : undefined}>
+          <RunMainViews graph={graph} tree={searchTree ? <SearchTreePanel tree={searchTree} nodeActions={treeNodeActions} /> : undefined} openOnTree={!dock}>
             {isPending ? (
               <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
                 <Spinner /> Loading the branch…

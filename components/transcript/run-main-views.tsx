@@ -51,11 +51,14 @@ function focusSelectedIn(view: MainView, nodeId: string): void {
 export function RunMainViews({
   graph,
   tree,
+  openOnTree = true,
   children,
 }: {
   graph: RunGraph;
   /** The search tree view of a tree-search run; absent for every other method. */
   tree?: ReactNode;
+  /** Open on the tree tab when there is one (false in a lesson, whose spotlights are on the graph's lanes). */
+  openOnTree?: boolean;
   /** The graph view (the canvas, or its loading / empty state). */
   children?: ReactNode;
 }) {
@@ -74,8 +77,8 @@ export function RunMainViews({
   // A tree-search run opens on its tree, unless the transcript is the reader's choice.
   const hasTree = tree !== undefined;
   useEffect(() => {
-    if (hasTree && window.localStorage.getItem(VIEW_KEY) !== "transcript") setView("tree");
-  }, [hasTree, setView]);
+    if (hasTree && openOnTree && window.localStorage.getItem(VIEW_KEY) !== "transcript") setView("tree");
+  }, [hasTree, openOnTree, setView]);
 
   // The selection at the moment a tab is chosen.
   const selected = useRunUiStore((state) => state.selectedNodeId);
