@@ -1,4 +1,4 @@
-import { Option } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import type { LatsSettings } from "@/lib/domain/config";
 
 /** The `cli run` flags of a LATS run, as commander parses them. */
@@ -12,7 +12,8 @@ function numberIn(min: number, max: number, integer: boolean): (value: string) =
   return (value) => {
     const parsed = Number(value);
     if (!Number.isFinite(parsed) || parsed < min || parsed > max || (integer && !Number.isInteger(parsed))) {
-      throw new Error(`expected ${integer ? "a whole number" : "a number"} from ${min} to ${max}, got "${value}"`);
+      // commander names the option: error: option '--lats-children <n>' argument '0' is invalid. …
+      throw new InvalidArgumentError(`expected ${integer ? "a whole number" : "a number"} from ${min} to ${max}.`);
     }
     return parsed;
   };
@@ -29,6 +30,20 @@ export function latsOptions(): [Option, Option, Option] {
     new Option("--lats-iterations <k>", "LATS: search iterations, one trial each (1–50; overrides --trials)").argParser(numberIn(1, 50, true)),
     new Option("--lats-exploration <w>", "LATS: UCT exploration weight (0–10, default 1)").argParser(numberIn(0, 10, false)),
   ];
+}
+
+/**
+ * The note `cli run` prints when LATS flags are given to a method that is not a tree search (they
+ * would be ignored without a word), else null.
+ */
+export function latsFlagsIgnoredNote(flags: LatsFlags, treeSearch: boolean): string | null {
+  if (treeSearch) return null;
+  const given = [
+    flags.latsChildren !== undefined ? "--lats-children" : null,
+    flags.latsIterations !== undefined ? "--lats-iterations" : null,
+    flags.latsExploration !== undefined ? "--lats-exploration" : null,
+  ].filter((flag) => flag !== null);
+  return given.length === 0 ? null : `note: ${given.join(", ")} ${given.length === 1 ? "applies" : "apply"} to --strategy lats only; this run ignores ${given.length === 1 ? "it" : "them"}.`;
 }
 
 /** The request's `lats` settings and trial budget from the flags (nothing when none was given). */

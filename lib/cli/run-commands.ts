@@ -1,3 +1,4 @@
+import { strategyBehaviour } from "@/lib/domain/strategies";
 import path from "node:path";
 import { Option, type Command } from "commander";
 import { allowedActions } from "@/lib/domain/status";
@@ -13,7 +14,7 @@ import { follow } from "./follow";
 import { modelIdArg, roleModelOption, roleModelsFromFlags } from "./model-flags";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
 import { templateChoiceOf } from "./template-commands";
-import { latsFromFlags, latsOptions, type LatsFlags } from "./lats-flags";
+import { latsFlagsIgnoredNote, latsFromFlags, latsOptions, type LatsFlags } from "./lats-flags";
 import { expelRunWarning, insightsOption } from "./insight-commands";
 import { adaptiveAndMemoryOptions, budgetFromFlags, budgetOptions, runExtrasFromFlags, type BudgetFlags } from "./budget-flags";
 import { missingStoreNote } from "@/lib/engine/warm-start";
@@ -97,6 +98,9 @@ export function registerRunCommands(program: Command): void {
     .addOption(insightsOption())
     .action(async (options: RunOptions) => {
       const family = environmentEntry(options.env).family;
+      const treeSearch = strategyBehaviour(options.strategy).treeSearch;
+      const ignoredLats = latsFlagsIgnoredNote(options, treeSearch);
+      if (ignoredLats) process.stderr.write(`${ignoredLats}\n`);
       if (options.maxSteps !== undefined && family.fixedStepsPerTrial !== undefined && options.maxSteps !== family.fixedStepsPerTrial) {
         process.stderr.write(`note: --max-steps is ignored for ${options.env} tasks: a trial's steps are fixed (trial 1: the internal tests, asked again when none is runnable, then the implementation; later trials: the implementation).\n`);
       }
@@ -134,7 +138,7 @@ export function registerRunCommands(program: Command): void {
             // --budget-*, --adaptive-*, --task-cost-ceiling, --warm-start, --write-memory.
             ...runExtrasFromFlags(options),
             // --lats-children, --lats-exploration; --lats-iterations is the trial budget.
-            ...latsFromFlags(options),
+            ...(treeSearch ? latsFromFlags(options) : {}),
             // --insights: the ExpeL store the run reads once before trial 1.
             ...(options.insights ? { insights: { store: options.insights } } : {}),
             breakpoints: {
