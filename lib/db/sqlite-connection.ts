@@ -185,3 +185,19 @@ export function drizzleOver<TSchema extends Record<string, unknown>>(connection:
   const session = new BetterSQLiteSession<TSchema, ExtractTablesWithRelations<TSchema>>(connection as BetterSqlite3.Database, dialect, relational, {});
   return new BaseSQLiteDatabase<"sync", BetterSqlite3.RunResult, TSchema, ExtractTablesWithRelations<TSchema>>("sync", dialect, session, relational);
 }
+
+/**
+ * Applies drizzle's migrations, once more if the first pass fails. drizzle's SQLite migrator reads
+ * which migrations are applied before it takes the write lock, so two processes opening a fresh
+ * database together (workers, `cli run --detach` in parallel) can both try to apply the same one;
+ * the second fails on "already exists". Its retry reads the migrations table again and applies
+ * only what is still missing (nothing). A second failure is a real one and is thrown.
+ * @param apply one pass of drizzle's `migrate` over the database.
+ */
+export function migrateWithRetry(apply: () => void): void {
+  try {
+    apply();
+  } catch {
+    apply();
+  }
+}

@@ -21,7 +21,7 @@ import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, Runna
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import { materializeEvent } from "./validate-event";
-import { openSqliteConnection, drizzleOver, type SqliteConnection } from "./sqlite-connection";
+import { drizzleOver, migrateWithRetry, openSqliteConnection, type SqliteConnection } from "./sqlite-connection";
 
 /** Folder of the drizzle-kit migrations (committed; `npm run db:generate` writes them). */
 export const MIGRATIONS_FOLDER = path.join(/* turbopackIgnore: true */ process.cwd(), "lib/db/migrations");
@@ -50,7 +50,7 @@ export class SqliteRunStore implements RunStore {
     this.db = drizzleOver(this.client, schema);
     this.experiments = new SqliteExperimentStore(this.db);
     this.bundles = new SqliteBundleStore(this.db, this.client);
-    migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+    migrateWithRetry(() => migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER }));
     this.backfillSummaries();
   }
 

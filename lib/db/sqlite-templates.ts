@@ -7,7 +7,7 @@ import { templateSchema, type Template, type TemplateRole, type TemplateVersion 
 import { MIGRATIONS_FOLDER } from "./sqlite-store";
 import { compareTemplates, templateVersionId, type NewVersion, type TemplateStore } from "./template-store";
 import * as schema from "./schema";
-import { openSqliteConnection, drizzleOver, type SqliteConnection } from "./sqlite-connection";
+import { drizzleOver, migrateWithRetry, openSqliteConnection, type SqliteConnection } from "./sqlite-connection";
 
 type Db = BetterSQLite3Database<typeof schema>;
 
@@ -26,7 +26,7 @@ export class SqliteTemplateStore implements TemplateStore {
   constructor(file: string, options: { migrationsFolder?: string } = {}) {
     this.client = openSqliteConnection(file, { foreignKeys: true });
     this.db = drizzleOver(this.client, schema);
-    migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+    migrateWithRetry(() => migrate(this.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER }));
   }
 
   /** Closes the connection. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openSqliteConnection, type SqliteConnection } from "@/lib/db/sqlite-connection";
+import { migrateWithRetry, openSqliteConnection, type SqliteConnection } from "@/lib/db/sqlite-connection";
 
 /**
  * The node:sqlite connection keeps the calling convention of better-sqlite3 that drizzle's session
@@ -98,5 +98,21 @@ describe("openSqliteConnection", () => {
       for (const connection of open.splice(0)) connection.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("migrateWithRetry", () => {
+  it("runs a failed pass once more, and throws when the second fails too", () => {
+    let passes = 0;
+    migrateWithRetry(() => {
+      passes += 1;
+      if (passes === 1) throw new Error("table `runs` already exists");
+    });
+    expect(passes).toBe(2);
+    expect(() =>
+      migrateWithRetry(() => {
+        throw new Error("disk I/O error");
+      }),
+    ).toThrow(/disk I\/O error/);
   });
 });
