@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { provenanceOf } from "@/lib/db/insight-provenance-column";
+import { provenanceColumn, provenanceOf } from "@/lib/db/insight-provenance-column";
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
 import type { MemoryStoreRepository } from "./memory-store-entries";
 import { MIGRATIONS_FOLDER } from "./sqlite-store";
@@ -80,7 +80,7 @@ export class SqliteMemoryStoreRepository implements MemoryStoreRepository {
             sourceEventId: entry.source.eventId,
             createdAt: entry.createdAt,
             expiresAt: entry.expiresAt,
-            provenance: entry.provenance ? JSON.stringify(entry.provenance) : null,
+            provenance: provenanceColumn(entry),
           })
           .onConflictDoNothing()
           .run();

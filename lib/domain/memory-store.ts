@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { traceReflectionProvenanceSchema } from "./trace-reflection";
 
 /**
  * Memory that outlives a run (the seeds' per-session memory
@@ -91,6 +92,8 @@ export const memoryEntrySchema = z.object({
   expiresAt: z.string(),
   /** Set on an ExpeL insight: what it was extracted from; absent on a run's reflection. */
   provenance: insightProvenanceSchema.optional(),
+  /** Set on a reflection written on an imported trace's failure (lib/domain/trace-reflection.ts): the Evaluator, template and model. */
+  reflectedOn: traceReflectionProvenanceSchema.optional(),
 });
 export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
 

@@ -5,6 +5,7 @@ import type { KeyFact } from "@/lib/domain/key-facts";
 import { AppError } from "@/lib/domain/errors";
 import type { DemoScriptBook } from "@/lib/domain/demo-script";
 import { latsValueDemoBook } from "@/lib/domain/lats-value";
+import { traceReflectionDemoBook } from "@/lib/domain/trace-reflection-demo";
 import { codeDemoScriptBook } from "./code/demo-script";
 import { householdDemoScriptBook } from "./household/demo-script";
 import { openDemoScriptBook } from "./open/demo-script";
@@ -170,7 +171,7 @@ export function environmentEntry(id: string): EnvironmentEntry {
 /** The demo model's script books of every registered family that has one, in registry order. */
 export function demoScriptBooks(): DemoScriptBook[] {
   // The LATS value prompt's and ExpeL extraction prompt's scripted answers come first: each is recognised by its own ending, whatever the family.
-  return [latsValueDemoBook, insightsDemoBook, ...[...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []))];
+  return [latsValueDemoBook, insightsDemoBook, traceReflectionDemoBook, ...[...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []))];
 }
 
 /** Ids of the families that are available, in family order (the descriptors' `order`). */

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { MemoryStoreRepository } from "@/lib/db/memory-store-entries";
 import { INSIGHTS_TASK_ID } from "@/lib/domain/insights";
-import { DEFAULT_RETENTION_DAYS, distinctByText, expiryOf, normaliseMemoryText, memoryStoreNameSchema, retentionDaysSchema, type InsightProvenance, type MemoryEntry, type MemoryStoreInfo } from "@/lib/domain/memory-store";
+import { DEFAULT_RETENTION_DAYS, distinctByText, expiryOf, normaliseMemoryText, memoryStoreNameSchema, retentionDaysSchema, type InsightProvenance, type MemoryEntry, type MemorySource, type MemoryStoreInfo } from "@/lib/domain/memory-store";
+import type { TraceReflectionProvenance } from "@/lib/domain/trace-reflection";
 import type { MemoryPort } from "@/lib/engine/warm-start";
 
 /** At most this many of a task's entries are read to deduplicate (a task's store rarely holds more). */
@@ -117,6 +118,38 @@ export class MemoryStoreService {
     await this.repository.deleteEntries(older);
     await this.repository.addEntries(entries);
     return entries;
+  }
+
+  /**
+   * The entry of `store` written for the source event `eventId` of a task, or null. A reflection on
+   * an imported trace is keyed by its source event, so asking again finds it instead of paying for
+   * another model call.
+   */
+  async entryForSource(store: string, environment: string, taskId: string, eventId: string): Promise<MemoryEntry | null> {
+    const all = await this.repository.entriesFor({ store, environment, taskId, now: this.now().toISOString(), limit: SCAN_LIMIT });
+    return all.find((entry) => entry.source.eventId === eventId) ?? null;
+  }
+
+  /**
+   * Stores a reflection written on an imported trace's failure (lib/domain/trace-reflection.ts) with
+   * its provenance; the store is created with {@link INSIGHTS_RETENTION_DAYS} when missing (lessons
+   * handed back to an outside agent are meant to outlast the import). An entry with the same source
+   * event exists already → nothing is written and that entry is returned with `added: false`.
+   * @throws ZodError for a bad store name.
+   */
+  async addTraceReflection(input: { store: string; environment: string; taskId: string; text: string; source: MemorySource; reflectedOn: TraceReflectionProvenance }): Promise<{ entry: MemoryEntry; added: boolean }> {
+    const store = memoryStoreNameSchema.parse(input.store);
+    const existing = await this.entryForSource(store, input.environment, input.taskId, input.source.eventId);
+    if (existing) return { entry: existing, added: false };
+    let retention = await this.repository.retentionOf(store);
+    if (retention === null) {
+      retention = INSIGHTS_RETENTION_DAYS;
+      await this.repository.putStore({ name: store, retentionDays: retention, createdAt: this.now().toISOString() });
+    }
+    const createdAt = this.now().toISOString();
+    const entry: MemoryEntry = { id: `tr-${randomUUID()}`, store, environment: input.environment, taskId: input.taskId, text: input.text, source: input.source, createdAt, expiresAt: expiryOf(createdAt, retention), reflectedOn: input.reflectedOn };
+    const added = await this.repository.addEntries([entry]);
+    return { entry, added: added > 0 };
   }
 
   /** The engine's port over the stores. */

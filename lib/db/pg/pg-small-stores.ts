@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { humanGradeSchema, type HumanGrade } from "@/lib/domain/judge-grades";
-import { provenanceOf } from "@/lib/db/insight-provenance-column";
+import { provenanceColumn, provenanceOf } from "@/lib/db/insight-provenance-column";
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
 import { priceRowSchema, type PriceRow } from "@/lib/domain/prices";
 import { compareGrades, type GradeStore } from "../grade-store";
@@ -117,7 +117,7 @@ export class PgMemoryStoreRepository implements MemoryStoreRepository {
       sourceEventId: entry.source.eventId,
       createdAt: entry.createdAt,
       expiresAt: entry.expiresAt,
-      provenance: entry.provenance ? JSON.stringify(entry.provenance) : null,
+      provenance: provenanceColumn(entry),
     }));
     const added = await this.db.insert(schema.memoryEntries).values(rows).onConflictDoNothing().returning({ id: schema.memoryEntries.id });
     return added.length;

@@ -1,0 +1,95 @@
+import type { DemoScriptBook } from "./demo-script";
+import { JUDGE_SCALE_MAX } from "./judge";
+import { TRACE_JUDGE_RUBRIC, TRACE_REFLECTION_INSTRUCTION, TRACE_REFLECTION_PROMPT_END } from "./trace-reflection";
+
+/**
+ * The offline demo model's answers for imported traces (a scripted stand-in; docs/decisions/0039):
+ * - the trace Self-Reflection prompt ({@link TRACE_REFLECTION_INSTRUCTION} … `Reflection:`): it reads
+ *   the steps and the verdict the prompt shows and names the first concrete mistake it finds — a
+ *   tool called again with the same input, a tool result that was an error or empty, an answer that
+ *   differs from the expected one the feedback names — with a plan naming that action; so the
+ *   reflection responds to the trace, not to a script of a known task;
+ * - the rubric judge's prompt for a trace (the `open` judge prompt with {@link TRACE_JUDGE_RUBRIC}'s
+ *   criterion ids): `trace-goal-met` compares the answer with the expected answer in the grader's
+ *   notes (5 when it contains it, 1 otherwise; 2 with no expected answer: a script cannot judge a
+ *   task it does not know), `trace-grounded` checks that the answer's words occur in the tool results.
+ * It learns nothing; it makes importing, judging and reflecting work offline and in tests.
+ */
+
+const JUDGE_START = "You are grading an answer against a rubric.";
+const ANSWER_OPEN = "<<<ANSWER";
+const ANSWER_CLOSE = "ANSWER>>>";
+
+/** The answer to a trace prompt, or null for any other prompt. */
+export const traceReflectionDemoBook: DemoScriptBook = {
+  respond(prompt: string): string | null {
+    if (prompt.trimStart().startsWith(TRACE_REFLECTION_INSTRUCTION) && prompt.trimEnd().endsWith(TRACE_REFLECTION_PROMPT_END)) return demoTraceReflection(prompt);
+    if (prompt.trimStart().startsWith(JUDGE_START) && TRACE_JUDGE_RUBRIC.criteria.every((criterion) => prompt.includes(criterion.id))) return demoTraceJudge(prompt);
+    return null;
+  },
+};
+
+/** The text between `start` (a line label) and the next blank line followed by a label, trimmed. */
+function section(prompt: string, start: string, end: string): string {
+  const at = prompt.indexOf(start);
+  if (at === -1) return "";
+  const from = at + start.length;
+  const until = prompt.indexOf(end, from);
+  return prompt.slice(from, until === -1 ? undefined : until).trim();
+}
+
+/** A reflection naming the first concrete mistake the prompt's steps and feedback show. */
+export function demoTraceReflection(prompt: string): string {
+  const steps = section(prompt, "\nSteps:\n", "\n\nFinal answer:");
+  const answer = section(prompt, "\nFinal answer:", "\n\nWhy it was judged a failure:") || "(none)";
+  const feedback = section(prompt, "\nWhy it was judged a failure:\n", `\n\n${TRACE_REFLECTION_PROMPT_END}`);
+  const actions = [...steps.matchAll(/^Action (\d+): (.+)$/gmu)].map((match) => ({ n: Number(match[1]), text: (match[2] ?? "").trim() }));
+  const observations = new Map([...steps.matchAll(/^Observation (\d+): (.*)$/gmu)].map((match) => [Number(match[1]), (match[2] ?? "").trim()]));
+  const seen = new Map<string, number>();
+  for (const action of actions) {
+    const count = (seen.get(action.text) ?? 0) + 1;
+    seen.set(action.text, count);
+    if (count === 2) {
+      const times = actions.filter((other) => other.text === action.text).length;
+      return `I called ${action.text} ${times} times with the same input and kept getting the same result, so I ran out of steps without new information. Next time, after one unhelpful ${action.text}, I will change the input (a narrower query or another tool) instead of repeating it, and answer from what the tools returned.`;
+    }
+  }
+  for (const action of actions) {
+    const observation = observations.get(action.n) ?? "";
+    if (/\b(error|exception|not found|no results?|failed|invalid)\b/iu.test(observation) || observation === "") {
+      const said = observation === "" ? "nothing" : `"${observation.slice(0, 80)}"`;
+      return `My call ${action.text} returned ${said}, and I went on as if it had worked, ending with the answer ${answer}. Next time, when a tool returns an error or nothing, I will fix the call's input (check the spelling and the argument's form) and try again before answering.`;
+    }
+  }
+  const expected = /expected(?: answer)?(?: is|:)?\s*"?([^".\n]+)"?/iu.exec(feedback)?.[1]?.trim();
+  if (expected) {
+    return `I answered ${answer}, but the expected answer was ${expected}. Next time I will check that my final answer is the exact entity or value the task asks for, in the form it asks for, before I finish.`;
+  }
+  const reason = feedback.split("\n")[0]?.trim() || "the Evaluator did not pass it";
+  return `My answer ${answer} was judged a failure (${reason.slice(0, 160)}). Next time I will reread the task, list what the answer must contain, and check each item against the tool results before finishing.`;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The demo judge's JSON for a trace answer: see the module comment. */
+export function demoTraceJudge(prompt: string): string {
+  const open = prompt.indexOf(ANSWER_OPEN);
+  const close = prompt.lastIndexOf(ANSWER_CLOSE);
+  const answer = open === -1 || close < open ? "" : prompt.slice(open + ANSWER_OPEN.length, close).trim();
+  const notes = section(prompt, "Notes for the grader (the writer did not see them):\n", "\n\nRubric");
+  const expected = /^Expected answer: (.+)$/mu.exec(notes)?.[1]?.trim() ?? null;
+  const folded = answer.toLowerCase();
+  const goal = expected === null ? 2 : folded.includes(expected.toLowerCase()) ? JUDGE_SCALE_MAX : 1;
+  const toolText = notes.toLowerCase();
+  const words = (folded.match(WORD) ?? []).filter((word) => word.length > 3);
+  const grounded = words.length === 0 ? 0 : words.filter((word) => toolText.includes(word)).length / words.length;
+  const scores = [
+    {
+      criterion: "trace-goal-met",
+      score: goal,
+      justification: `Demo judge (scripted): ${expected === null ? "no expected answer in the notes, so it cannot tell" : goal === JUDGE_SCALE_MAX ? `contains the expected answer "${expected}"` : `does not contain the expected answer "${expected}"`}.`,
+    },
+    { criterion: "trace-grounded", score: Math.round(grounded * JUDGE_SCALE_MAX), justification: `Demo judge (scripted): ${Math.round(grounded * 100)}% of the answer's words occur in the tool results.` },
+  ];
+  return JSON.stringify({ scores });
+}
