@@ -65,6 +65,25 @@ export function memoryEntryStoreContract(make: () => Promise<MemoryStoreReposito
     expect(reflection && "provenance" in reflection).toBe(false);
   });
 
+  it("keeps a trace reflection's provenance (evaluator, template, model, import) apart from an insight's", async () => {
+    const repo = await make();
+    await repo.putStore({ name: "lab", retentionDays: 30, createdAt: CREATED });
+    const reflectedOn = {
+      kind: "trace-reflection" as const,
+      evaluator: "judge" as const,
+      verdictSource: "rubric judge demo: 0.40 < 0.70",
+      template: { id: "external/reflect", version: 2, versionId: "tv-0123456789abcdef" },
+      model: "demo",
+      experimentId: "exp-7",
+      importedFrom: "agent-traces.otlp.jsonl",
+    };
+    const entry = makeMemoryEntry("t", { environment: "external", taskId: "task-1", text: "Next time I will narrow the query.", reflectedOn });
+    await repo.addEntries([entry]);
+    const [read] = await repo.entriesFor({ store: "lab", environment: "external", taskId: "task-1", now: NOW, limit: 5 });
+    expect(read).toEqual(entry);
+    expect(read && "provenance" in read).toBe(false);
+  });
+
   it("skips an entry whose store and source event exist already (even under another id), but not the same event in another store", async () => {
     const repo = await make();
     await repo.putStore({ name: "lab", retentionDays: 30, createdAt: CREATED });
