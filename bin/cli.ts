@@ -103,6 +103,8 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/task-set-commands")).registerTaskSetCommands(program);
   (await import("@/lib/cli/template-check-command")).registerTemplateCheckCommand(program);
   (await import("@/lib/cli/insight-commands")).registerInsightCommands(program);
+  (await import("@/lib/cli/memory-commands")).registerMemoryCommands(program);
+  (await import("@/lib/cli/mcp-command")).registerMcpCommand(program);
 }
 
 program

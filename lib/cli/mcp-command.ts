@@ -1,0 +1,47 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Command } from "commander";
+import { createMcpServer } from "@/lib/mcp/server";
+import { cliContext } from "./context";
+
+/**
+ * `cli mcp`: the playground's read-only MCP server (lib/mcp/server.ts) over stdio, for Claude Desktop,
+ * Claude Code, Cursor or an MCP inspector (docs/mcp.md). stdout carries the protocol's JSON-RPC
+ * messages and nothing else: every console method writes to stderr while the server runs, and the
+ * command prints nothing of its own to stdout. It ends when the client closes stdin (or on SIGINT /
+ * SIGTERM), then releases the database.
+ */
+
+/** Sends console.log / info / debug to stderr, so no library's log line lands in the protocol stream. */
+function consoleToStderr(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+/** Registers `mcp`. */
+export function registerMcpCommand(program: Command): void {
+  program
+    .command("mcp")
+    .description("Serve the playground's read-only MCP tools (list_runs, get_trajectory, get_reflections, search_steps, list_experiments, get_experiment_summary) over stdio, for MCP clients (docs/mcp.md).")
+    .action(async () => {
+      consoleToStderr();
+      const context = cliContext();
+      const server = createMcpServer(context);
+      try {
+        const closed = new Promise<void>((resolve) => {
+          const stop = () => resolve();
+          process.stdin.once("end", stop);
+          process.stdin.once("close", stop);
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+        });
+        await server.connect(new StdioServerTransport());
+        process.stderr.write(`reflexion-playground MCP server ready on stdio (read-only).\n`);
+        await closed;
+      } finally {
+        await server.close().catch(() => undefined);
+        await context.close();
+      }
+    });
+}
