@@ -6,6 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerContext } from "@/lib/server/app-context";
+import { runCliWithInput } from "../cli/run-cli";
 
 const root = path.resolve(__dirname, "../..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-mcp-stdio-"));
@@ -50,5 +51,21 @@ describe("cli mcp over stdio", () => {
       await client.close();
     }
     expect(stderr).toContain("MCP server ready on stdio");
+  });
+
+  it("answers every request a client pipes in before it closes stdin, prints only JSON-RPC on stdout and exits 0", { timeout: 60_000 }, async () => {
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search_steps", arguments: { query: "dunmere", limit: 3 } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_trajectory", arguments: { runId: "no-such-run" } } },
+    ];
+    const result = await runCliWithInput(["mcp"], { REFLEXION_DB_PATH: dbPath }, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    expect(result.code, result.stderr).toBe(0);
+    const answers = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean; structuredContent?: { matches: Array<{ runId: string }> }; content: Array<{ text: string }> } });
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3]);
+    expect(answers[1]!.result.structuredContent!.matches.map((match) => match.runId)).toContain(runId);
+    expect(answers[2]!.result.isError).toBe(true);
+    expect(answers[2]!.result.content[0]!.text).toMatch(/^No run no-such-run\./u);
   });
 });
