@@ -104,6 +104,8 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/template-check-command")).registerTemplateCheckCommand(program);
   (await import("@/lib/cli/insight-commands")).registerInsightCommands(program);
   (await import("@/lib/cli/trace-reflection-command")).registerTraceReflectionCommand(program);
+  (await import("@/lib/cli/memory-commands")).registerMemoryCommands(program);
+  (await import("@/lib/cli/mcp-command")).registerMcpCommand(program);
 }
 
 program

@@ -1,5 +1,5 @@
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
-import type { MemoryStoreRepository } from "./memory-store-entries";
+import type { MemoryEntryQuery, MemoryStoreRepository } from "./memory-store-entries";
 
 /** The in-memory {@link MemoryStoreRepository} (tests, contexts on a `MemoryRunStore`). */
 export class MemoryMemoryStoreRepository implements MemoryStoreRepository {
@@ -37,9 +37,15 @@ export class MemoryMemoryStoreRepository implements MemoryStoreRepository {
     return added;
   }
 
-  async entriesFor(query: { store: string; environment: string; taskId: string; now: string; limit: number }): Promise<MemoryEntry[]> {
+  async entriesFor(query: MemoryEntryQuery): Promise<MemoryEntry[]> {
     return this.entries
-      .filter((e) => e.store === query.store && e.environment === query.environment && e.taskId === query.taskId && e.expiresAt > query.now)
+      .filter(
+        (e) =>
+          e.store === query.store &&
+          (query.environment === undefined || e.environment === query.environment) &&
+          (query.taskId === undefined || e.taskId === query.taskId) &&
+          e.expiresAt > query.now,
+      )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
       .slice(0, query.limit)
       .map((e) => structuredClone(e));

@@ -3,7 +3,7 @@ import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { provenanceColumn, provenanceOf } from "@/lib/db/insight-provenance-column";
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
-import type { MemoryStoreRepository } from "./memory-store-entries";
+import type { MemoryEntryQuery, MemoryStoreRepository } from "./memory-store-entries";
 import { MIGRATIONS_FOLDER } from "./sqlite-store";
 import * as schema from "./schema";
 import { openSqliteConnection, drizzleOver, type SqliteConnection } from "./sqlite-connection";
@@ -90,12 +90,19 @@ export class SqliteMemoryStoreRepository implements MemoryStoreRepository {
     return added;
   }
 
-  async entriesFor(query: { store: string; environment: string; taskId: string; now: string; limit: number }): Promise<MemoryEntry[]> {
+  async entriesFor(query: MemoryEntryQuery): Promise<MemoryEntry[]> {
     const t = schema.memoryEntries;
     return this.db
       .select()
       .from(t)
-      .where(and(eq(t.store, query.store), eq(t.environment, query.environment), eq(t.taskId, query.taskId), gt(t.expiresAt, query.now)))
+      .where(
+        and(
+          eq(t.store, query.store),
+          query.environment === undefined ? undefined : eq(t.environment, query.environment),
+          query.taskId === undefined ? undefined : eq(t.taskId, query.taskId),
+          gt(t.expiresAt, query.now),
+        ),
+      )
       .orderBy(desc(t.createdAt), desc(t.id))
       .limit(query.limit)
       .all()

@@ -20,10 +20,26 @@ export interface MemoryStoreRepository {
    * @throws when an entry names a store that does not exist; nothing of the batch is added.
    */
   addEntries(entries: readonly MemoryEntry[]): Promise<number>;
-  /** The task's unexpired entries at `now`, newest first, at most `limit`. */
-  entriesFor(query: { store: string; environment: string; taskId: string; now: string; limit: number }): Promise<MemoryEntry[]>;
+  /**
+   * The store's unexpired entries at `now`, newest first (then id descending), at most `limit`:
+   * one task's when `environment` and `taskId` are given; without `taskId` every task of the family,
+   * without either every entry of the store (the memory export).
+   */
+  entriesFor(query: MemoryEntryQuery): Promise<MemoryEntry[]>;
   /** Deletes the entries with these ids (unknown ids are ignored); returns how many. */
   deleteEntries(ids: readonly string[]): Promise<number>;
   /** Deletes every entry expired at `now` (`expiresAt ≤ now`); returns how many. */
   deleteExpired(now: string): Promise<number>;
+}
+
+/** What {@link MemoryStoreRepository.entriesFor} reads: a store's entries, optionally of one family and one task. */
+export interface MemoryEntryQuery {
+  store: string;
+  /** Only this family's entries (omitted: every family). */
+  environment?: string;
+  /** Only this task's entries (omitted: every task). */
+  taskId?: string;
+  /** ISO-8601: entries expired at this time are left out. */
+  now: string;
+  limit: number;
 }

@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { MemoryStoreRepository } from "@/lib/db/memory-store-entries";
+import { AppError } from "@/lib/domain/errors";
+import { entryKind, memoryExportFilterSchema, type MemoryExport, type MemoryExportFilter } from "@/lib/domain/memory-export";
+import { availableEnvironments } from "@/lib/environments/registry";
 import { INSIGHTS_TASK_ID } from "@/lib/domain/insights";
 import { DEFAULT_RETENTION_DAYS, distinctByText, expiryOf, normaliseMemoryText, memoryStoreNameSchema, retentionDaysSchema, type InsightProvenance, type MemoryEntry, type MemorySource, type MemoryStoreInfo } from "@/lib/domain/memory-store";
 import type { TraceReflectionProvenance } from "@/lib/domain/trace-reflection";
@@ -150,6 +153,45 @@ export class MemoryStoreService {
     const entry: MemoryEntry = { id: `tr-${randomUUID()}`, store, environment: input.environment, taskId: input.taskId, text: input.text, source: input.source, createdAt, expiresAt: expiryOf(createdAt, retention), reflectedOn: input.reflectedOn };
     const added = await this.repository.addEntries([entry]);
     return { entry, added: added > 0 };
+  }
+
+  /**
+   * The memory export (lib/domain/memory-export.ts): the store's unexpired entries, newest first,
+   * one per task and normalised text, at most `filter.limit` (default 50). With `task`, the task's
+   * reflections plus the ExpeL insights of its family (`family`, else every family the task has
+   * reflections in); without, every entry of the family (or of the store), insights included.
+   * @throws AppError("not-found") for a store that does not exist (the message lists the stores);
+   *   AppError("invalid-input") for a family that is not one of the app's; ZodError for a bad name or filter.
+   */
+  async exportEntries(name: string, filter: Partial<MemoryExportFilter> = {}): Promise<MemoryExport> {
+    const store = memoryStoreNameSchema.parse(name);
+    const { task, family, limit } = memoryExportFilterSchema.parse(filter);
+    if ((await this.repository.retentionOf(store)) === null) {
+      const names = (await this.list()).map((info) => info.name);
+      throw new AppError(
+        "not-found",
+        `No memory store ${store}. ${names.length > 0 ? `The stores are: ${names.join(", ")}.` : "There are no memory stores yet: a run with writeMemory (cli run --write-memory <store>) or an insight extraction creates one."}`,
+      );
+    }
+    if (family !== undefined && !availableEnvironments().includes(family)) {
+      throw new AppError("invalid-input", `No task family ${family}; the families are ${availableEnvironments().join(", ")}.`);
+    }
+    const now = this.now().toISOString();
+    let found = await this.repository.entriesFor({ store, environment: family, taskId: task, now, limit: SCAN_LIMIT });
+    if (task !== undefined && task !== INSIGHTS_TASK_ID) {
+      const families = family !== undefined ? [family] : [...new Set(found.map((entry) => entry.environment))];
+      for (const environment of families) found.push(...(await this.repository.entriesFor({ store, environment, taskId: INSIGHTS_TASK_ID, now, limit: SCAN_LIMIT })));
+      found = found.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+    }
+    // One entry per task and text, as warm starts read them (entries written before deduplication may repeat).
+    const seen = new Set<string>();
+    const entries = found.filter((entry) => {
+      const key = `${entry.environment}\0${entry.taskId}\0${normaliseMemoryText(entry.text)}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    return { store, entries: entries.slice(0, limit).map((entry) => ({ ...entry, kind: entryKind(entry) })) };
   }
 
   /** The engine's port over the stores. */

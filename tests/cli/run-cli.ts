@@ -44,6 +44,24 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
   });
 }
 
+/** Runs the CLI to completion with `input` written to its stdin (then closed). */
+export function runCliWithInput(args: string[], env: Record<string, string>, input: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/cli.ts", ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NODE_ENV: "test", REFLEXION_ENV_FILES: "off", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin?.end(input);
+  });
+}
+
 /** Parses `--json` output: one stored event envelope per line, validated against the catalogue. */
 export function parseJsonLines(stdout: string): RunEvent[] {
   return stdout

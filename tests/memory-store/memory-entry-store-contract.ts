@@ -126,6 +126,23 @@ export function memoryEntryStoreContract(make: () => Promise<MemoryStoreReposito
     expect((await repo.entriesFor({ ...query, now: "2026-01-09T23:59:59.999Z", limit: 1 })).map((e) => e.id)).toEqual(["expired"]);
   });
 
+  it("without a task reads every task of the family, without a family every entry of the store, still newest first and unexpired", async () => {
+    const repo = await make();
+    await repo.putStore({ name: "lab", retentionDays: 30, createdAt: CREATED });
+    await repo.putStore({ name: "other", retentionDays: 30, createdAt: CREATED });
+    await repo.addEntries([
+      makeMemoryEntry("t1", { createdAt: "2026-01-02T00:00:00.000Z" }),
+      makeMemoryEntry("t2", { taskId: "t2", createdAt: "2026-01-03T00:00:00.000Z" }),
+      makeMemoryEntry("household", { environment: "household", createdAt: "2026-01-04T00:00:00.000Z" }),
+      makeMemoryEntry("expired", { taskId: "t3", expiresAt: NOW }),
+      makeMemoryEntry("other-store", { store: "other", createdAt: "2026-01-05T00:00:00.000Z" }),
+    ]);
+    expect((await repo.entriesFor({ store: "lab", environment: "qa", now: NOW, limit: 10 })).map((e) => e.id)).toEqual(["t2", "t1"]);
+    expect((await repo.entriesFor({ store: "lab", now: NOW, limit: 10 })).map((e) => e.id)).toEqual(["household", "t2", "t1"]);
+    expect((await repo.entriesFor({ store: "lab", now: NOW, limit: 2 })).map((e) => e.id)).toEqual(["household", "t2"]);
+    expect((await repo.entriesFor({ store: "lab", taskId: "t1", now: NOW, limit: 10 })).map((e) => e.id)).toEqual(["household", "t1"]);
+  });
+
   it("counts a store's unexpired entries and its distinct tasks (family and task id)", async () => {
     const repo = await make();
     await repo.putStore({ name: "lab", retentionDays: 30, createdAt: CREATED });

@@ -5,7 +5,7 @@ import { provenanceColumn, provenanceOf } from "@/lib/db/insight-provenance-colu
 import type { MemoryEntry, MemoryStoreInfo } from "@/lib/domain/memory-store";
 import { priceRowSchema, type PriceRow } from "@/lib/domain/prices";
 import { compareGrades, type GradeStore } from "../grade-store";
-import type { MemoryStoreRepository } from "../memory-store-entries";
+import type { MemoryEntryQuery, MemoryStoreRepository } from "../memory-store-entries";
 import { comparePriceRows, type PriceStore } from "../price-store";
 import type { PgDb } from "./database";
 import * as schema from "./schema";
@@ -123,13 +123,20 @@ export class PgMemoryStoreRepository implements MemoryStoreRepository {
     return added.length;
   }
 
-  async entriesFor(query: { store: string; environment: string; taskId: string; now: string; limit: number }): Promise<MemoryEntry[]> {
+  async entriesFor(query: MemoryEntryQuery): Promise<MemoryEntry[]> {
     await this.ready();
     const t = schema.memoryEntries;
     const rows = await this.db
       .select()
       .from(t)
-      .where(and(eq(t.store, query.store), eq(t.environment, query.environment), eq(t.taskId, query.taskId), gt(t.expiresAt, query.now)))
+      .where(
+        and(
+          eq(t.store, query.store),
+          query.environment === undefined ? undefined : eq(t.environment, query.environment),
+          query.taskId === undefined ? undefined : eq(t.taskId, query.taskId),
+          gt(t.expiresAt, query.now),
+        ),
+      )
       .orderBy(desc(t.createdAt), desc(t.id))
       .limit(query.limit);
     return rows.map((row) => ({
