@@ -15,7 +15,7 @@ import type { ReplayMode } from "@/lib/engine/ports";
 import { supportedStrategiesOf } from "@/lib/engine/strategies";
 import type { ExperimentCellKey } from "@/lib/db/experiment-store";
 import type { RunRecord, RunStore } from "@/lib/db/store";
-import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
+import { environmentEntry, runnableEnvironments } from "@/lib/environments/registry";
 import { modelTimeoutFor } from "@/lib/llm/model-timeouts";
 import { resolveModelId } from "@/lib/llm/provider-registry";
 import { assertForkable, assertWritable } from "@/lib/bundles/read-only";
@@ -90,10 +90,10 @@ export class RunService {
     return this.templates.resolvePromptEdit(edit, config.templates[edit.role], config.environment);
   }
 
-  /** The task families offered, in registry order. */
+  /** The task families offered for new runs, in registry order (not the imported-traces family: its runs are only imported). */
   environments(): EnvironmentsResponse {
     return {
-      environments: availableEnvironments().map((id) => {
+      environments: runnableEnvironments().map((id) => {
         const entry = environmentEntry(id);
         return {
           id,
