@@ -27,7 +27,7 @@ import type { ExternalCall, ExternalMessage, ExternalTrace, RawRecord } from "./
  *   reason {@link NO_VERDICT_REASON}, so it is counted as not passed and offered for judging.
  * - Records the parser did not understand ({@link RawRecord}) are kept whole in the last step's
  *   observation `state.rawRecords` (the inspector shows them raw); a trace without turns gets one
- *   step that holds them.
+ *   step (its output as the final answer) that holds them.
  */
 
 /** The reason of the trial of a trace that records no score. */
@@ -118,7 +118,8 @@ function configOf(trace: ExternalTrace, options: MapTraceOptions): RunConfig {
     models: { actor: settings, reflector: settings },
     templates: family.defaultTemplates,
     replayMode: "live",
-    provenance: { ...options.provenance, traceId: trace.traceId, model: trace.model ?? options.provenance.model },
+    // The year the agent ran, when the trace says (the experiment's is the import's).
+    provenance: { ...options.provenance, traceId: trace.traceId, model: trace.model ?? options.provenance.model, year: yearOf(trace.startedAt) ?? options.provenance.year },
   });
 }
 
@@ -132,7 +133,7 @@ export function mapTrace(trace: ExternalTrace, options: MapTraceOptions): Import
     if (call.stepIndex === null || call.stepIndex < 0 || call.stepIndex >= trace.steps.length) continue;
     callsByStep.set(call.stepIndex, [...(callsByStep.get(call.stepIndex) ?? []), call]);
   }
-  const steps = trace.steps.length > 0 ? trace.steps : [{ thought: trace.output, action: null, observation: "(the trace records no agent turns)", answer: null, startedAt: trace.startedAt, sourceId: null }];
+  const steps = trace.steps.length > 0 ? trace.steps : [{ thought: null, action: null, observation: "(the trace records no agent turns)", answer: trace.output, startedAt: trace.startedAt, sourceId: null }];
   steps.forEach((step, index) => {
     builder.at(step.startedAt ?? trace.startedAt);
     let callId: string | null = null;
@@ -178,6 +179,11 @@ export function mapTrace(trace: ExternalTrace, options: MapTraceOptions): Import
   builder.end(verdict?.passed ? "success" : "failure");
   const title = trace.title || trace.taskId;
   return { config: builder.config, title, cell: { taskId: trace.taskId, arm: options.arm }, drafts: builder.drafts, ...(trace.startedAt ? { startedAt: trace.startedAt } : {}) };
+}
+
+function yearOf(iso: string | null): number | null {
+  const year = iso ? new Date(iso).getUTCFullYear() : Number.NaN;
+  return Number.isInteger(year) ? year : null;
 }
 
 /** Raw records as plain JSON (what the observation's state can hold). */
