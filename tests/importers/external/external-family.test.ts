@@ -33,3 +33,17 @@ describe("the external family (imported agent traces)", () => {
     expect(provenanceTitle(provenance)).not.toMatch(/authors/);
   });
 });
+
+describe("a new run of the external family", () => {
+  it("is refused before anything is recorded, pointing at the trace import", async () => {
+    const { createServerContext } = await import("@/lib/server/app-context");
+    const { MemoryRunStore } = await import("@/lib/db/memory-store");
+    const store = new MemoryRunStore();
+    const context = createServerContext({ store, startWorkers: false, env: {} });
+    await expect(context.service.createRun({ environment: EXTERNAL_FAMILY_ID, taskSet: "builtin", taskId: "sample-trace-task", strategy: "reflexion", modelId: "demo" })).rejects.toMatchObject({
+      code: "invalid-input",
+      message: expect.stringMatching(/only imported, never run here.*cli import-traces/),
+    });
+    expect(await store.listRuns(10)).toEqual([]);
+  });
+});
