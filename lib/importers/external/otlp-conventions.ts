@@ -90,20 +90,37 @@ function roleOf(value: string | null): ExternalMessage["role"] {
   return (ROLES.has(role) ? role : "user") as ExternalMessage["role"];
 }
 
-/** OpenInference flattened messages `<prefix>.N.message.role|content`, in index order. */
+/**
+ * OpenInference flattened messages `<prefix>.N.message.role|content`, in index order; a message
+ * whose content is a list of parts (`<prefix>.N.message.contents.M.message_content.text`) joins
+ * its text parts.
+ */
 function flattenedMessages(attributes: Record<string, AttributeValue>, prefix: string): ExternalMessage[] {
-  const byIndex = new Map<number, { role: string | null; content: string | null }>();
-  const pattern = new RegExp(`^${prefix.replace(/\./g, "\\.")}\\.(\\d+)\\.${OI.MESSAGE_ROLE.replace(/\./g, "\\.")}$|^${prefix.replace(/\./g, "\\.")}\\.(\\d+)\\.${OI.MESSAGE_CONTENT.replace(/\./g, "\\.")}$`);
+  const byIndex = new Map<number, { role: string | null; content: string | null; parts: Map<number, string> }>();
+  const head = `${prefix}.`;
+  const partKey = `${OI.MESSAGE_CONTENTS}.`;
   for (const [key, value] of Object.entries(attributes)) {
-    const match = pattern.exec(key);
-    if (!match) continue;
-    const index = Number(match[1] ?? match[2]);
-    const entry = byIndex.get(index) ?? { role: null, content: null };
-    if (match[1] !== undefined) entry.role = text(value);
-    else entry.content = text(value);
+    if (!key.startsWith(head)) continue;
+    const rest = key.slice(head.length);
+    const dot = rest.indexOf(".");
+    const index = Number(rest.slice(0, dot));
+    if (dot < 1 || !Number.isInteger(index)) continue;
+    const field = rest.slice(dot + 1);
+    const entry = byIndex.get(index) ?? { role: null, content: null, parts: new Map<number, string>() };
+    if (field === OI.MESSAGE_ROLE) entry.role = text(value);
+    else if (field === OI.MESSAGE_CONTENT) entry.content = text(value);
+    else if (field.startsWith(partKey) && field.endsWith(`.${OI.MESSAGE_CONTENT_TEXT}`)) {
+      const part = Number(field.slice(partKey.length, field.length - OI.MESSAGE_CONTENT_TEXT.length - 1));
+      if (Number.isInteger(part)) entry.parts.set(part, text(value) ?? "");
+    } else continue;
     byIndex.set(index, entry);
   }
-  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, entry]) => ({ role: roleOf(entry.role), content: entry.content ?? "" }));
+  return [...byIndex.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, entry]) => ({
+      role: roleOf(entry.role),
+      content: entry.content ?? [...entry.parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part).join("\n"),
+    }));
 }
 
 /**

@@ -161,3 +161,36 @@ describe("the docs example (docs/examples/agent-traces.otlp.jsonl)", () => {
     ]);
   });
 });
+
+describe("OpenInference messages with content parts", () => {
+  it("joins a message's text parts (message.contents.M.message_content.text) in order", async () => {
+    const { traceOfSpans } = await import("@/lib/importers/external/otlp-conventions");
+    const span = {
+      traceId: "t1",
+      spanId: "s1",
+      parentSpanId: null,
+      name: "llm",
+      kind: 3,
+      startMs: 0,
+      endMs: 10,
+      attributes: {
+        "openinference.span.kind": "LLM",
+        "llm.input_messages.0.message.role": "user",
+        "llm.input_messages.0.message.contents.1.message_content.text": "second part",
+        "llm.input_messages.0.message.contents.0.message_content.text": "first part",
+        "llm.input_messages.0.message.contents.0.message_content.type": "text",
+        "llm.output_messages.0.message.role": "assistant",
+        "llm.output_messages.0.message.content": "done",
+      },
+      events: [],
+      status: { code: 0, message: "" },
+      scope: "x",
+      resource: {},
+      line: 1,
+    };
+    const trace = traceOfSpans("t1", [span]);
+    expect(trace.calls[0]!.messages).toEqual([{ role: "user", content: "first part\nsecond part" }]);
+    expect(trace.input).toBe("first part\nsecond part");
+    expect(trace.steps.map((step) => step.answer)).toEqual(["done"]);
+  });
+});
