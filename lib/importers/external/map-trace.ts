@@ -48,17 +48,19 @@ export interface MapTraceOptions {
 
 /**
  * The app's model id for a recorded model name: `provider:model` when the trace names a provider
- * this app knows (`openai:gpt-4o-mini`), else `compatible:<model>` (an unknown provider is shown as
- * OpenAI-compatible); whitespace becomes `-` (model ids have none).
+ * this app knows (`openai:gpt-4o-mini`, or `openai/gpt-4o-mini` as Inspect writes it), else
+ * `compatible:<model>` (an unknown provider is shown as OpenAI-compatible); whitespace becomes `-`
+ * (model ids have none).
  */
 export function modelIdOf(recorded: string | null): string {
   const name = (recorded ?? "").trim().replace(/\s+/g, "-");
   if (name === "") return "compatible:unknown-model";
-  const colon = name.indexOf(":");
-  if (colon > 0 && colon < name.length - 1) {
-    const provider = name.slice(0, colon).toLowerCase();
-    if (KNOWN_PROVIDERS.has(provider)) return `${provider}:${name.slice(colon + 1)}`;
-    if (provider === "compatible") return name;
+  // `openai:gpt-4o` as traces write it, or `openai/gpt-4o` as Inspect and LiteLLM do.
+  const match = /^([A-Za-z0-9_-]+)[:/](.+)$/.exec(name);
+  if (match) {
+    const provider = match[1]!.toLowerCase();
+    if (KNOWN_PROVIDERS.has(provider)) return `${provider}:${match[2]}`;
+    if (provider === "compatible" && name.includes(":")) return name;
   }
   return `compatible:${name}`;
 }

@@ -47,3 +47,20 @@ describe("a new run of the external family", () => {
     expect(await store.listRuns(10)).toEqual([]);
   });
 });
+
+describe("modelIdOf", () => {
+  it("keeps a provider the app knows, in either spelling, and calls the rest OpenAI-compatible", async () => {
+    const { modelIdOf } = await import("@/lib/importers/external/map-trace");
+    expect(["openai:gpt-4o-mini", "openai/gpt-4o-mini", "Anthropic:claude-3-5-haiku", "gpt-4o-mini", "mistral_ai:mistral-large", "together/meta-llama/Llama-3", "my model", null, "compatible:local"].map(modelIdOf)).toEqual([
+      "openai:gpt-4o-mini",
+      "openai:gpt-4o-mini",
+      "anthropic:claude-3-5-haiku",
+      "compatible:gpt-4o-mini",
+      "compatible:mistral_ai:mistral-large",
+      "compatible:together/meta-llama/Llama-3",
+      "compatible:my-model",
+      "compatible:unknown-model",
+      "compatible:local",
+    ]);
+  });
+});
