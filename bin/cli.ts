@@ -63,6 +63,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   const { registerImportCommands } = await import("@/lib/cli/import-commands");
   const { registerBundleCommands } = await import("@/lib/cli/bundle-commands");
   const { registerOtlpCommands } = await import("@/lib/cli/otlp-commands");
+  const { registerTraceImportCommands } = await import("@/lib/cli/trace-import-commands");
   const { registerProviderCommands } = await import("@/lib/cli/provider-commands");
   const { registerPriceCommands } = await import("@/lib/cli/price-commands");
   const { registerDbCommands } = await import("@/lib/cli/db-commands");
@@ -96,6 +97,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerImportCommands(program);
   registerBundleCommands(program);
   registerOtlpCommands(program);
+  registerTraceImportCommands(program);
   registerProviderCommands(program);
   registerPriceCommands(program);
   registerDbCommands(program);

@@ -194,7 +194,8 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
           <ExperimentStatusBadge status={summary.status} />
           <RecordedBadge provenance={summary.experiment.provenance} showModel />
           <span className="ml-auto flex flex-wrap items-center gap-2 text-xs">
-            {summary.experiment.provenance ? (
+            {/* An imported trace's tasks are not runnable here (no world): no "run these tasks" for it. */}
+            {summary.experiment.provenance && summary.experiment.provenance.kind !== "external-trace" ? (
               <Link href={runTheseTasksHref(summary.experiment.id)} data-testid="run-these-tasks" className="inline-flex h-8 items-center rounded-md bg-slate-900 px-3 font-medium text-white hover:bg-slate-700" title="A new experiment on the same environment, task set and task ids, with a model of your choice; its curve is drawn beside the authors'">
                 Run these tasks yourself
               </Link>

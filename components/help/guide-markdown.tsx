@@ -95,6 +95,7 @@ const componentsFor = (imageHref: GuideImageHref | undefined): Components => ({
       );
     }
     return (
+      // eslint-disable-next-line no-restricted-syntax -- "external" is a link kind here, not the imported-traces task family
       <a href={link.href} className="font-medium text-sky-800 underline" rel={link.kind === "external" ? "noreferrer" : undefined}>
         {children}
       </a>

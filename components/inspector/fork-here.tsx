@@ -4,6 +4,7 @@ import type { RunState } from "@/lib/domain/fold-run";
 import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
 import { forkEndsExplanation, type ForkPoint, type GraphNodeOf } from "@/lib/graph";
 import { Button } from "@/components/ui/button";
+import { EXTERNAL_FAMILY_ID, findFamilyDescriptor } from "@/lib/environments/descriptors";
 import { Section } from "./blocks";
 
 /**
@@ -24,7 +25,9 @@ export function ForkHere({
   onForkHere?: (nodeId: string) => void;
 }) {
   if (!onForkHere) return null;
-  const pointless = node.type === "evaluation" ? forkEndsExplanation(forkOutlookAfterEvaluation(state, node.data.trial), node.data.trial) : null;
+  // An imported trace has no world here to continue in: say why instead of offering a fork the server refuses.
+  const trace = state.config?.provenance?.kind === "external-trace" ? `An imported trace cannot be forked: ${findFamilyDescriptor(EXTERNAL_FAMILY_ID)?.paperLogNotForkable ?? "its world is not here"}.` : null;
+  const pointless = trace ?? (node.type === "evaluation" ? forkEndsExplanation(forkOutlookAfterEvaluation(state, node.data.trial), node.data.trial) : null);
   return (
     <Section title="Branch">
       <div className="flex items-center justify-between gap-3 rounded-md border border-sky-200 bg-sky-50 px-2.5 py-2">

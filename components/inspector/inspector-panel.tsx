@@ -18,6 +18,7 @@ import { ORACLE_EXPLANATION, OracleBadge } from "@/components/run-graph";
 import { Facts, Section, TextBlock } from "./blocks";
 import { CodeActionDetails, CodeObservationDetails, CodeVerdictDetails } from "./code-views";
 import { ForkHere } from "./fork-here";
+import { RawRecordsView } from "./raw-records-view";
 import { QaEvaluationView } from "./qa-evaluation-view";
 import { ReflectionWarning } from "./reflection-warning";
 import { JUDGE_OPINION_LABEL, JudgeEvaluationView } from "./judge-evaluation-view";
@@ -152,6 +153,8 @@ function NodeDetails({
       const worldState = state.trials
         .find((trial) => trial.trial === node.data.trial)
         ?.steps.find((step) => step.step === node.data.step)?.observation?.state;
+      // An imported trace's raw records have their own block below.
+      const { rawRecords: _raw, ...worldStateShown } = worldState ?? {};
       return (
         <>
           <Section title="Observation">
@@ -163,11 +166,12 @@ function NodeDetails({
               ["Submitted answer", node.data.answer ?? "—"],
             ]}
           />
-          {worldState && Object.keys(worldState).length > 0 ? (
+          {worldStateShown && Object.keys(worldStateShown).length > 0 ? (
             <Section title="Environment state after this step">
-              <TextBlock mono>{JSON.stringify(worldState, null, 2)}</TextBlock>
+              <TextBlock mono>{JSON.stringify(worldStateShown, null, 2)}</TextBlock>
             </Section>
           ) : null}
+          <RawRecordsView records={worldState?.rawRecords} />
         </>
       );
     }
@@ -187,7 +191,13 @@ function NodeDetails({
                   ["Evaluator", node.data.evaluatorKind],
                   [
                     "Signal",
-                    node.data.oracle ? `Oracle: ${ORACLE_EXPLANATION}.` : node.data.evaluatorKind === "llm-judge" ? `LLM judge: ${JUDGE_OPINION_LABEL}.` : "Self-evaluation (no gold answer).",
+                    node.data.oracle
+                      ? `Oracle: ${ORACLE_EXPLANATION}.`
+                      : node.data.evaluatorKind === "llm-judge"
+                        ? `LLM judge: ${JUDGE_OPINION_LABEL}.`
+                        : node.data.evaluatorKind === "trace-score"
+                          ? `Score from the trace (${String(evaluation?.details.source ?? "its source")}): the outside agent's own judgement, as recorded — not checked here.`
+                          : "Self-evaluation (no gold answer).",
                   ],
                 ]}
               />

@@ -29,7 +29,11 @@ export function ModelCallDetails({ call, state, title = "Model call", byPerson =
     return (
       <Section title={title}>
         <p className="text-xs text-slate-500">
-          {state.config?.provenance ? "The authors' published log has no model call record (prompt, settings, tokens) for this: only what the agent wrote." : "The model call for this step is not in the log (yet)."}
+          {state.config?.provenance?.kind === "external-trace"
+            ? "The trace records no LLM call for this turn (no LLM span before its tool call): only what the agent did."
+            : state.config?.provenance
+              ? "The authors' published log has no model call record (prompt, settings, tokens) for this: only what the agent wrote."
+              : "The model call for this step is not in the log (yet)."}
         </p>
       </Section>
     );

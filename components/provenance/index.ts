@@ -3,4 +3,4 @@ export { RecordedBadge, provenanceTitle, recordedLabel, isUnverified, UNVERIFIED
 
 /** Shown instead of zeros for calls, tokens and cost of imported runs: the published logs record none. */
 export const NOT_RECORDED = "not recorded in the published log";
-export { ReadOnlyNote, READ_ONLY_NOTE, isRecordedBranch } from "./read-only-note";
+export { ReadOnlyNote, READ_ONLY_NOTE, READ_ONLY_TRACE_NOTE, isRecordedBranch } from "./read-only-note";

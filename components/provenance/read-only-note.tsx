@@ -4,6 +4,9 @@ import { cn } from "@/lib/utils/cn";
 /** The read-only note of a run that came in a bundle. */
 export const READ_ONLY_BUNDLE_NOTE = "Imported bundle, read-only — Replay recorded re-runs it from its cached responses (no model calls); fork from any checkpoint to continue live.";
 
+/** The read-only note of an outside agent's imported trace. */
+export const READ_ONLY_TRACE_NOTE = "Imported trace, read-only — an outside agent's recorded attempt: reflect on it or compare it; there is no world here to continue it in.";
+
 /** The words of the read-only note (also the accessible name of the disabled controls' group). */
 export const READ_ONLY_NOTE = "Recorded by the authors — fork from any checkpoint to continue live.";
 
@@ -16,7 +19,7 @@ export const READ_ONLY_NOTE = "Recorded by the authors — fork from any checkpo
 export function ReadOnlyNote({ provenance, className, showNotes = false }: { provenance: Provenance; className?: string; showNotes?: boolean }) {
   return (
     <div className={cn("rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-950", className)} role="note" data-testid="read-only-note">
-      <p className="font-medium">{provenance.kind === "bundle" ? READ_ONLY_BUNDLE_NOTE : READ_ONLY_NOTE}</p>
+      <p className="font-medium">{provenance.kind === "bundle" ? READ_ONLY_BUNDLE_NOTE : provenance.kind === "external-trace" ? READ_ONLY_TRACE_NOTE : READ_ONLY_NOTE}</p>
       {showNotes && provenance.notes.length > 0 ? (
         <ul className="mt-1 list-disc space-y-0.5 pl-4 text-[11px] [overflow-wrap:anywhere]" data-testid="provenance-notes">
           {provenance.notes.map((note) => (

@@ -1,9 +1,11 @@
-import type { Provenance } from "@/lib/domain/provenance";
+import { traceProvenanceLabel, type Provenance } from "@/lib/domain/provenance";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 
-/** The badge's words: "Recorded by the authors, 2023" (the year as logged); on a fork branch "Forked from the authors' 2023 run". */
-export function recordedLabel(provenance: Pick<Provenance, "year"> & Partial<Pick<Provenance, "kind">>, forked = false): string {
+/** The badge's words: "Recorded by the authors, 2023" (the year as logged); on a fork branch "Forked from the authors' 2023 run"; an imported trace's "Imported trace (OTLP, file x.jsonl)". */
+export function recordedLabel(provenance: Pick<Provenance, "year"> & Partial<Pick<Provenance, "kind" | "traceFormat" | "source">>, forked = false): string {
+  // An outside agent's trace: "Imported trace (OTLP, file agent.jsonl)".
+  if (provenance.kind === "external-trace") return traceProvenanceLabel({ traceFormat: provenance.traceFormat, source: provenance.source ?? "unknown" });
   // A run that came in a bundle file.
   if (provenance.kind === "bundle") return forked ? "Forked from an imported bundle" : `Imported bundle · recorded ${provenance.year}`;
   return forked ? `Forked from the authors' ${provenance.year} run` : `Recorded by the authors, ${provenance.year}`;
@@ -22,7 +24,15 @@ export function isUnverified(provenance: Pick<Provenance, "verified">): boolean 
  * and every caveat of the import (e.g. "trajectories were not published"), one
  * per line.
  */
-export function provenanceTitle(provenance: Pick<Provenance, "model" | "source" | "notes" | "label" | "verified"> & Partial<Pick<Provenance, "kind">>): string {
+export function provenanceTitle(provenance: Pick<Provenance, "model" | "source" | "notes" | "label" | "verified"> & Partial<Pick<Provenance, "kind" | "traceFormat" | "traceId">>): string {
+  if (provenance.kind === "external-trace") {
+    return [
+      `${traceProvenanceLabel(provenance)} — an outside agent's recorded attempt, read-only (no world here to continue it in).`,
+      ...(provenance.traceId ? [`Trace: ${provenance.traceId}`] : []),
+      `Model: ${provenance.model}`,
+      ...provenance.notes.map((note) => `Note: ${note}`),
+    ].join("\n");
+  }
   if (provenance.kind === "bundle") {
     return [`${provenance.label} — read-only; replay it recorded (zero model calls) or fork to continue live.`, `Model: ${provenance.model}`, `File: ${provenance.source}`, ...provenance.notes.map((note) => `Note: ${note}`)].join("\n");
   }

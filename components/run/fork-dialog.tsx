@@ -171,7 +171,7 @@ export function ForkDialog({
               ))}
             </select>
             <p className="text-[11px] text-slate-500">
-              {provenance.kind === "bundle" ? "The bundle's run used" : "The authors logged"} {provenance.model}; this app calls the model picked here instead. The demo model is a scripted offline stand-in, free and always available.
+              {provenance.kind === "bundle" ? "The bundle's run used" : provenance.kind === "external-trace" ? "The trace recorded" : "The authors logged"} {provenance.model}; this app calls the model picked here instead. The demo model is a scripted offline stand-in, free and always available.
             </p>
             {models.error ? <p className="text-[11px] text-red-700">Could not load the models list: {models.error.message}</p> : null}
           </div>

@@ -54,12 +54,12 @@ function annotations(entry: Entry): string[] {
   if (source === "cache") notes.push("from the response cache");
   switch (entry.type) {
     case "thought":
-      if (entry.data.recordedByAuthors) notes.push("as the authors' log has it");
+      if (entry.data.recordedByAuthors) notes.push("as the imported log has it");
       else if (entry.data.callId === null) notes.push("written by a person");
       if (entry.data.reasoningChars > 0) notes.push(`${entry.data.reasoningChars.toLocaleString("en-US")} characters of reasoning taken out`);
       break;
     case "action":
-      if (entry.data.recordedByAuthors) notes.push("as the authors' log has it");
+      if (entry.data.recordedByAuthors) notes.push("as the imported log has it");
       else if (entry.data.callId === null) notes.push("written by a person (an action edit)");
       if (entry.data.invalid) notes.push(`invalid action${entry.data.parseError ? `: ${entry.data.parseError}` : ""}`);
       if (entry.data.truncated) notes.push("cut off by the token limit");

@@ -58,7 +58,10 @@ export interface ImportedRunInput {
   title: string;
   /** The (task, arm) cell of the experiment it belongs to. */
   cell: { taskId: string; arm: string };
+  /** Each draft's `occurredAt`, when set, is kept (an imported trace's recorded times); otherwise the import's time. */
   drafts: EventDraft[];
+  /** The `run-start` event's time (ISO-8601) when the source records it; absent: the import's time. */
+  startedAt?: string;
 }
 
 /** A whole imported log: one experiment and its runs, stored together. */

@@ -302,9 +302,10 @@ export class SqliteRunStore implements RunStore {
       const runId = asRunId(randomUUID());
       const rootBranchId = asBranchId(randomUUID());
       let seq = 0;
-      const envelope = () => ({ runId, branchId: rootBranchId, seq: ++seq, occurredAt: createdAt });
-      const start = materializeEvent(draft("run-start", { config: run.config }), { id: randomUUID(), ...envelope() });
-      const events = [start, ...run.drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), ...envelope() }))];
+      // An imported trace keeps the times it recorded (`occurredAt` on its drafts); other imports are stamped now.
+      const envelope = (at?: string) => ({ runId, branchId: rootBranchId, seq: ++seq, occurredAt: at ?? createdAt });
+      const start = materializeEvent(draft("run-start", { config: run.config }), { id: randomUUID(), ...envelope(run.startedAt) });
+      const events = [start, ...run.drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), ...envelope(d.occurredAt) }))];
       const record: RunRecord = { id: runId, createdAt, rootBranchId, title: run.title, config: run.config };
       return { record, events, cell: run.cell };
     });

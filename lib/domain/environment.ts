@@ -71,7 +71,7 @@ export interface ActionContext {
 }
 
 /** How a trial is judged: gold answer, the environment's own success flag, unit tests, or an LLM judge. */
-export type EvaluatorKind = "exact-match" | "environment-success" | "unit-tests" | "llm-judge";
+export type EvaluatorKind = "exact-match" | "environment-success" | "unit-tests" | "llm-judge" | "trace-score";
 
 /** A judged trial (DESIGN.md §1 `evaluation-end`). */
 export interface Verdict {

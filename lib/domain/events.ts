@@ -199,7 +199,8 @@ export const eventDataSchemas = {
     /** 1 for pass, 0 for fail for binary evaluators. */
     score: z.number().min(0).max(1),
     feedback: z.string(),
-    evaluatorKind: z.enum(["exact-match", "environment-success", "unit-tests", "llm-judge"]),
+    /** `trace-score`: the verdict an imported trace records (its own score, labelled with its source in `details.source`). */
+    evaluatorKind: z.enum(["exact-match", "environment-success", "unit-tests", "llm-judge", "trace-score"]),
     /** True when the evaluator uses the gold answer (an oracle signal, not self-evaluation). */
     oracle: z.boolean(),
     details: z.record(z.string(), z.unknown()),
@@ -450,10 +451,12 @@ export type RunEventOf<T extends EventType> = Extract<RunEvent, { type: T }>;
 /**
  * An event before the store gives it a seq and timestamp. `id` may be chosen by
  * the writer (so later drafts in the same batch can point at it with `causedBy`);
- * the store generates one otherwise.
+ * the store generates one otherwise. `occurredAt` (ISO-8601) is read only by
+ * `RunStore.importExperiment`, which keeps an imported record's own times; every other writer
+ * stamps the time of writing.
  */
 export type EventDraft = {
-  [T in EventType]: { id?: string; type: T; data: EventDataInput<T>; causedBy?: string | null };
+  [T in EventType]: { id?: string; type: T; data: EventDataInput<T>; causedBy?: string | null; occurredAt?: string };
 }[EventType];
 
 /** Builds a typed draft; `data` is checked against the type's schema at append time. */

@@ -149,7 +149,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
         const view = stepOf(trialView, event.data.step);
         view.thought = { ...event.data, eventId: event.id };
         // An imported log's own events come before any branch-start on the path.
-        if (state.config?.provenance?.kind === "paper-log" && state.fork === null) view.recordedByAuthors = true;
+        if (recordedElsewhere(state)) view.recordedByAuthors = true;
       }
       return;
     }
@@ -160,7 +160,7 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       if (trialView) {
         const view = stepOf(trialView, event.data.step);
         view.action = { ...event.data, eventId: event.id };
-        if (state.config?.provenance?.kind === "paper-log" && state.fork === null) view.recordedByAuthors = true;
+        if (recordedElsewhere(state)) view.recordedByAuthors = true;
       }
       return;
     }
@@ -309,4 +309,10 @@ export function foldRun(events: readonly RunEvent[]): RunState {
   const state = emptyRunState();
   for (const event of events) applyEvent(state, event);
   return state;
+}
+
+/** The branch is a record made elsewhere: an imported paper log's or trace's own branch (a fork made here is not). */
+function recordedElsewhere(state: RunState): boolean {
+  const kind = state.config?.provenance?.kind;
+  return (kind === "paper-log" || kind === "external-trace") && state.fork === null;
 }

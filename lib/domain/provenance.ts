@@ -41,10 +41,12 @@ export type LogSummaryLine = z.infer<typeof logSummaryLineSchema>;
  *   warnings say so and both figures are kept.
  */
 export const provenanceSchema = z.object({
-  kind: z.enum(["paper-log", "bundle"]),
+  /** `paper-log`: the authors' published logs; `bundle`: a run bundle; `external-trace`: an outside agent's trace (OTLP, Inspect, LangSmith, Langfuse). */
+  kind: z.enum(["paper-log", "bundle", "external-trace"]),
   label: z.string(),
   source: z.string(),
-  recordedBy: z.enum(["authors", "bundle"]),
+  /** `agent`: an outside agent recorded it (kind `external-trace`). */
+  recordedBy: z.enum(["authors", "bundle", "agent"]),
   year: z.number().int(),
   model: z.string(),
   notes: z.array(z.string()),
@@ -55,6 +57,10 @@ export const provenanceSchema = z.object({
   verified: z.boolean().optional(),
   /** `kind: "bundle"`: the ids of the branches that came in the bundle (each read-only here). */
   bundleBranchIds: z.array(z.string()).optional(),
+  /** `kind: "external-trace"`: the trace file's format (`otlp`, `inspect`, `langsmith`, `langfuse`). */
+  traceFormat: z.string().optional(),
+  /** `kind: "external-trace"`: the trace's id in its source (OTLP trace id, Inspect sample id, root run id). */
+  traceId: z.string().optional(),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
@@ -63,6 +69,17 @@ export const READ_ONLY_MESSAGE = "This run was recorded by the authors in 2023 �
 
 /** The message of every refusal to change a branch that came in a run bundle. */
 export const READ_ONLY_BUNDLE_MESSAGE = "This branch came in an imported bundle and is read-only — replay it recorded or fork it to continue.";
+
+/** The message of every refusal to change a run imported from an outside agent's trace. */
+export const READ_ONLY_TRACE_MESSAGE = "This run is an imported trace of an agent that ran elsewhere and is read-only — reflect on it or compare it; there is no world here to continue it in.";
+
+/** The words of a trace provenance, e.g. "Imported trace (OTLP, file agent.jsonl)". */
+export function traceProvenanceLabel(provenance: Pick<Provenance, "traceFormat" | "source">): string {
+  const format = TRACE_FORMAT_NAMES[provenance.traceFormat ?? ""] ?? provenance.traceFormat ?? "trace";
+  return `Imported trace (${format}, file ${provenance.source})`;
+}
+
+const TRACE_FORMAT_NAMES: Record<string, string> = { otlp: "OTLP", inspect: "Inspect AI", langsmith: "LangSmith", langfuse: "Langfuse" };
 
 /** Prefix of the synthetic call id of every imported reflection (`paper-log:<uuid>`); no `model-call-end` exists for it. */
 export const PAPER_LOG_CALL_PREFIX = "paper-log:";

@@ -15,7 +15,7 @@ export interface StepView {
   thought: (EventData<"step-thought"> & { eventId: string }) | null;
   action: (EventData<"step-action"> & { eventId: string }) | null;
   observation: (EventData<"step-observation"> & { eventId: string }) | null;
-  /** The step comes from a published log (an imported paper log's own branch, `config.provenance.kind === "paper-log"`): no model call was recorded, and no person wrote it. A bundle's steps were recorded by this app with their model calls, so they are not marked. */
+  /** The step was recorded elsewhere (the own branch of an imported paper log, `config.provenance.kind === "paper-log"`, or of an imported trace, `"external-trace"`): no person wrote it, and a paper log recorded no model call. A bundle's steps were recorded by this app with their model calls, so they are not marked. */
   recordedByAuthors: boolean;
   /** In a tree-search run (LATS): the search-tree node this step is (lib/domain/tree-search.ts). */
   treeNode?: string;

@@ -4,18 +4,21 @@ import { qaDescriptor } from "./qa/descriptor";
 import { householdDescriptor } from "./household/descriptor";
 import { codeDescriptor } from "./code/descriptor";
 import { openDescriptor } from "./open/descriptor";
+import { externalDescriptor } from "./external/descriptor";
 
 export type { FamilyDescriptor } from "./family-descriptor";
+/** The imported-traces family's id (its runs come only from trace files: lib/importers/external/). */
+export { EXTERNAL_FAMILY_ID } from "./external/descriptor";
 export type { StressRunScript, SyntheticStep } from "./stress-run-script";
 
 /**
  * The client registry: every task family's descriptor, in family order (QA, household, code,
- * open). Pure, so components, lib/graph, lib/query, lib/otel, importers and the CLI may import it;
+ * open, imported agent traces). Pure, so components, lib/graph, lib/query, lib/otel, importers and the CLI may import it;
  * the server registry (./registry.ts) builds its entries from the same descriptors. Adding a
  * family is one line here (docs/adding-a-family.md). A live view: a family registered at run time
  * ({@link registerFamilyDescriptor}) appears in it, in order.
  */
-export const FAMILY_DESCRIPTORS: readonly FamilyDescriptor[] = [qaDescriptor, householdDescriptor, codeDescriptor, openDescriptor].sort((a, b) => a.order - b.order);
+export const FAMILY_DESCRIPTORS: readonly FamilyDescriptor[] = [qaDescriptor, householdDescriptor, codeDescriptor, openDescriptor, externalDescriptor].sort((a, b) => a.order - b.order);
 
 const byId = new Map<string, FamilyDescriptor>(FAMILY_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor]));
 if (byId.size !== FAMILY_DESCRIPTORS.length) throw new Error("A task family's descriptor is listed twice in FAMILY_DESCRIPTORS.");
@@ -56,6 +59,11 @@ export function findFamilyDescriptor(id: string): FamilyDescriptor | undefined {
 /** The family pickers and commands start on: the first in family order (QA). */
 export function defaultFamilyId(): EnvironmentId {
   return FAMILY_DESCRIPTORS[0]!.id;
+}
+
+/** The ids of the families a new run can be started in (all but those whose runs are only imported), in family order. */
+export function runnableFamilyIds(): EnvironmentId[] {
+  return FAMILY_DESCRIPTORS.filter((descriptor) => !descriptor.runsImportedOnly).map((descriptor) => descriptor.id);
 }
 
 /** The families' ids in family order. */

@@ -100,6 +100,12 @@ export interface FamilyDescriptor {
    * generator does not imitate this family.
    */
   stressRun: StressRunScript | null;
+  /**
+   * The family's runs are only ever imported (an outside agent's traces): no task loader, no world
+   * to run or fork in, so it is left out of the new-run form, the CLI's run options and the
+   * conformance suite.
+   */
+  runsImportedOnly: boolean;
   /** Where the family's built-in prompts come from (the template library's "source"). */
   templateSource: string;
   /** Texts of the new-run form. */

@@ -17,6 +17,7 @@ import { qaDemoKeyFacts } from "./qa/builtin-key-facts";
 import { builtinHouseholdTasks, householdEnvironment, importHouseholdTaskSet } from "./household";
 import { builtinQaTasks, loadHotpotQa, qaEnvironment } from "./qa";
 import { builtinOpenTasks, loadOpenTasks, openEnvironment } from "./open";
+import { builtinExternalTasks, externalEnvironment, EXTERNAL_NO_TASK_SET } from "./external";
 import { familyDescriptor, familyIds, registerFamilyDescriptor, type FamilyDescriptor } from "./descriptors";
 
 /**
@@ -126,6 +127,19 @@ const BUILT_IN_PARTS: ReadonlyArray<readonly [string, FamilyServerParts]> = [
       demoScriptBook: openDemoScriptBook,
     },
   ],
+  [
+    "external",
+    {
+      // Runs of this family are only imported (lib/importers/external/): no task files, no demo scripts; the one built-in task is a sample for the template library.
+      family: externalEnvironment as EnvironmentFamily<unknown>,
+      builtinTasks: builtinExternalTasks,
+      importTaskSet: () => {
+        throw new AppError("invalid-input", EXTERNAL_NO_TASK_SET);
+      },
+      demoKeyFacts: () => null,
+      demoScriptBook: null,
+    },
+  ],
 ];
 
 const entries = new Map<string, EnvironmentEntry>();
@@ -172,6 +186,11 @@ export function environmentEntry(id: string): EnvironmentEntry {
 export function demoScriptBooks(): DemoScriptBook[] {
   // The LATS value prompt's and ExpeL extraction prompt's scripted answers come first: each is recognised by its own ending, whatever the family.
   return [latsValueDemoBook, insightsDemoBook, traceReflectionDemoBook, ...[...entries.values()].flatMap((entry) => (entry.demoScriptBook ? [entry.demoScriptBook] : []))];
+}
+
+/** Ids of the families a new run can be started in (not those whose runs are only imported), in family order. */
+export function runnableEnvironments(): EnvironmentId[] {
+  return availableEnvironments().filter((id) => !familyDescriptor(id).runsImportedOnly);
 }
 
 /** Ids of the families that are available, in family order (the descriptors' `order`). */

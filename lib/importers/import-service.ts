@@ -271,7 +271,8 @@ export class PaperImportService {
     const legacyBySource = new Map<string, string>();
     for (const experiment of experiments) {
       const provenance = experiment.provenance;
-      if (!provenance) continue;
+      // Imported agent traces are identified by their own service (lib/server/trace-import-service.ts).
+      if (!provenance || provenance.kind === "external-trace") continue;
       if (provenance.contentSha256) {
         if (!byContent.has(provenance.contentSha256)) byContent.set(provenance.contentSha256, experiment.id);
         if (!hashedBySource.has(provenance.source)) hashedBySource.set(provenance.source, experiment.id);

@@ -35,13 +35,24 @@ export interface LoggedStepInput {
   answer: string | null;
   /** Optional snapshot for the UI, e.g. `{ recorded: true }`. */
   state?: Record<string, unknown> | null;
+  /** The recorded model call that produced the thought and action (an imported trace's LLM call); absent: none (`callId: null`). */
+  callId?: string | null;
+  /** Why the action did not parse, in the source's words; absent: the `Verb[argument]` default. */
+  parseError?: string;
+  /** Times of the thought, action and observation (ISO-8601) when the source records them; absent: the builder's current time ({@link RunLogBuilder.at}). */
+  times?: { thought?: string; action?: string; observation?: string };
 }
+
+/** A recorded model call (`model-call-end`) of an imported trace: the event's data without the trial, which is the trial in progress. */
+export type LoggedModelCall = Omit<EventDataInput<"model-call-end">, "trial">;
 
 /** How a recorded trial ended, with the Evaluator's verdict as logged. */
 export interface LoggedVerdict {
   outcome: "success" | "failure" | "halted";
   reason: string;
   evaluation: Omit<EventDataInput<"evaluation-end">, "trial">;
+  /** When the trial ended (its `trial-end` and `checkpoint`), ISO-8601, when later than the evaluation; absent: the builder's current time. */
+  endedAt?: string;
 }
 
 /**
@@ -56,6 +67,7 @@ export class RunLogBuilder {
   private seq = 0;
   private trial = 0;
   private stepNo = 0;
+  private now: string | undefined = undefined;
 
   constructor(readonly config: RunConfig) {
     this.push(draft("run-start", { config }), false);
@@ -76,13 +88,28 @@ export class RunLogBuilder {
     return this.trial;
   }
 
-  private push(event: EventDraft, keep = true): string {
+  /**
+   * Stamps the drafts pushed from now on with `iso` (the source's recorded time; the store keeps
+   * it, RunStore.importExperiment), until the next call; null or undefined: no time (the import's).
+   */
+  at(iso: string | null | undefined): this {
+    this.now = iso ?? undefined;
+    return this;
+  }
+
+  private push(event: EventDraft, keep = true, occurredAt: string | undefined = this.now): string {
     const id = event.id ?? randomUUID();
-    const stored = materializeEvent({ ...event, id }, { id, runId: "import", branchId: "import", seq: ++this.seq, occurredAt: "1970-01-01T00:00:00.000Z" });
+    const stored = materializeEvent({ ...event, id }, { id, runId: "import", branchId: "import", seq: ++this.seq, occurredAt: occurredAt ?? "1970-01-01T00:00:00.000Z" });
     this.events.push(stored);
     applyEvent(this.state, stored);
-    if (keep) this.out.push({ ...event, id });
+    if (keep) this.out.push(occurredAt === undefined ? { ...event, id } : { ...event, id, occurredAt });
     return id;
+  }
+
+  /** Records a model call of the trial in progress as its `model-call-end` (stamped at `occurredAt` when given); returns its call id. */
+  modelCall(call: LoggedModelCall, occurredAt?: string): string {
+    this.push(draft("model-call-end", { ...call, trial: this.trial }), true, occurredAt ?? this.now);
+    return call.callId;
   }
 
   /**
@@ -110,36 +137,55 @@ export class RunLogBuilder {
   step(input: LoggedStepInput): void {
     this.stepNo += 1;
     const at = { trial: this.trial, step: this.stepNo };
-    this.push(draft("step-thought", { ...at, text: input.thought, callId: null }));
+    const callId = input.callId ?? null;
+    const times = input.times ?? {};
+    this.push(draft("step-thought", { ...at, text: input.thought, callId }), true, times.thought ?? this.now);
     this.push(
       draft("step-action", {
         ...at,
         text: input.action,
         action: input.parsed,
-        parseError: input.parsed ? null : "Not a well-formed Verb[argument] action (as logged).",
-        callId: null,
+        parseError: input.parsed ? null : (input.parseError ?? "Not a well-formed Verb[argument] action (as logged)."),
+        callId,
       }),
+      true,
+      times.action ?? this.now,
     );
-    this.push(draft("step-observation", { ...at, text: input.observation, done: input.done, answer: input.answer, state: input.state ?? null }));
+    this.push(draft("step-observation", { ...at, text: input.observation, done: input.done, answer: input.answer, state: input.state ?? null }), true, times.observation ?? this.now);
   }
 
   /** Ends the trial in progress: `evaluation-end`, `trial-end`, `checkpoint`. */
   endTrial(verdict: LoggedVerdict): void {
     this.push(draft("evaluation-end", { trial: this.trial, ...verdict.evaluation }));
+    if (verdict.endedAt !== undefined) this.at(verdict.endedAt);
     this.push(draft("trial-end", { trial: this.trial, outcome: verdict.outcome, reason: verdict.reason }));
     this.checkpoint();
   }
 
-  /** Records reflections written after the trial that just ended (one `reflection-end` each), then a checkpoint. */
-  reflect(texts: readonly string[], warning: string | null = null): void {
-    if (texts.length === 0) return;
-    for (const text of texts) {
-      this.push(draft("reflection-end", { trial: this.trial, text, callId: `${PAPER_LOG_CALL_PREFIX}${randomUUID()}`, warning }));
-    }
+  /**
+   * Ends the trial in progress without a verdict (an imported trace that records no score):
+   * no `evaluation-end` (no Evaluator judged it), `trial-end` with `outcome` and `reason`, `checkpoint`.
+   */
+  endTrialUnjudged(outcome: "failure" | "halted", reason: string): void {
+    this.push(draft("trial-end", { trial: this.trial, outcome, reason }));
     this.checkpoint();
   }
 
-  private checkpoint(): void {
+  /**
+   * Records reflections written after the trial that just ended (one `reflection-end` each), then a
+   * checkpoint. `callIds[i]`: the recorded Self-Reflection call of `texts[i]` (an own export's);
+   * absent: a synthetic {@link PAPER_LOG_CALL_PREFIX} id (the call was not published).
+   */
+  reflect(texts: readonly string[], warning: string | null = null, callIds: readonly string[] = []): void {
+    if (texts.length === 0) return;
+    texts.forEach((text, index) => {
+      this.push(draft("reflection-end", { trial: this.trial, text, callId: callIds[index] ?? `${PAPER_LOG_CALL_PREFIX}${randomUUID()}`, warning }));
+    });
+    this.checkpoint();
+  }
+
+  /** A checkpoint of the state so far (the engine's digest), e.g. after the steps of a trial the source continues in. */
+  checkpoint(): void {
     this.push(draft("checkpoint", { trial: this.trial, digest: digestState(this.state) }));
   }
 

@@ -13,6 +13,7 @@ import { JudgeGradeService } from "./judge-grade-service";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
+import { TraceImportService } from "./trace-import-service";
 import { outputLimitFor } from "@/lib/llm/output-limit";
 import type { RejectedParameterMemory } from "@/lib/llm/rejected-parameters";
 import { listAvailableModels } from "@/lib/llm/provider-registry";
@@ -70,6 +71,8 @@ export interface ServerContext {
   experimentExport: ExperimentExport;
   /** Imports of the authors' published logs: `REFLEXION_DATA_ROOT` or ../shared/data. */
   imports: PaperImportService;
+  /** Imports of outside agents' trace files (OTLP, Inspect, LangSmith, Langfuse) as read-only runs. */
+  traceImports: TraceImportService;
   service: RunService;
   /** The template library: versions, references, prompt-edit versions. */
   templates: TemplateService;
@@ -227,6 +230,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const experiments = new ExperimentService(store, service, workers);
   const experimentExport = new ExperimentExport(store, experiments);
   const imports = new PaperImportService(store, experiments, { env });
+  const traceImports = new TraceImportService(store);
   const templates = new TemplateService(options.templates ?? (options.store ? new MemoryTemplateStore() : (shared?.templates ?? new SqliteTemplateStore(databasePath(env)))));
   service.useTemplates(templates);
   experiments.useTemplates(templates);
@@ -261,6 +265,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     experiments,
     experimentExport,
     imports,
+    traceImports,
     service,
     templates,
     optimiser,

@@ -15,7 +15,7 @@ import type { ReplayMode } from "@/lib/engine/ports";
 import { supportedStrategiesOf } from "@/lib/engine/strategies";
 import type { ExperimentCellKey } from "@/lib/db/experiment-store";
 import type { RunRecord, RunStore } from "@/lib/db/store";
-import { availableEnvironments, environmentEntry } from "@/lib/environments/registry";
+import { environmentEntry, runnableEnvironments } from "@/lib/environments/registry";
 import { modelTimeoutFor } from "@/lib/llm/model-timeouts";
 import { resolveModelId } from "@/lib/llm/provider-registry";
 import { assertForkable, assertWritable } from "@/lib/bundles/read-only";
@@ -90,10 +90,10 @@ export class RunService {
     return this.templates.resolvePromptEdit(edit, config.templates[edit.role], config.environment);
   }
 
-  /** The task families offered, in registry order. */
+  /** The task families offered for new runs, in registry order (not the imported-traces family: its runs are only imported). */
   environments(): EnvironmentsResponse {
     return {
-      environments: availableEnvironments().map((id) => {
+      environments: runnableEnvironments().map((id) => {
         const entry = environmentEntry(id);
         return {
           id,
@@ -169,10 +169,12 @@ export class RunService {
 
   /**
    * A task set's tasks indexed by id once, for creating many runs on it ({@link createRun}'s `taskSet`).
-   * @throws AppError("not-found") for an unknown task set.
+   * @throws AppError("not-found") for an unknown task set; AppError("invalid-input") for a family whose runs are only imported.
    */
   async resolvedTaskSet(environment: string, taskSet: string): Promise<ResolvedTaskSet> {
     const entry = environmentEntry(environment);
+    // A family whose runs are only imported (agent traces) has no world to run a task in.
+    if (entry.descriptor.runsImportedOnly) throw new AppError("invalid-input", `${entry.label}: runs of this family are only imported, never run here (its agent's tools and world are elsewhere). Import traces with \`cli import-traces <file>\` or POST /api/imports/traces.`);
     const set = await this.taskSet(environment, taskSet);
     // Reading a task back costs ~50 µs: 10,000 of them are handed out in slices, not one half-second block.
     const byId = new Map<string, Record<string, unknown>>();
@@ -186,7 +188,7 @@ export class RunService {
 
   /**
    * A task set's tasks as stored (the JSON each run copies into its config), by task id.
-   * @throws AppError("not-found") for an unknown task set.
+   * @throws AppError("not-found") for an unknown task set; AppError("invalid-input") for a family whose runs are only imported.
    */
   async tasksById(environment: string, taskSet: string): Promise<Map<string, unknown>> {
     return (await this.resolvedTaskSet(environment, taskSet)).byId;

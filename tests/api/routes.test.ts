@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { familyIds } from "@/lib/environments/descriptors";
+import { familyIds, runnableFamilyIds } from "@/lib/environments/descriptors";
 import { environmentsResponseSchema } from "@/lib/domain/api";
 
 // The routes share one process-wide context; point it at a private database before importing them.
@@ -143,7 +143,10 @@ describe("HTTP routes", () => {
     // The response parses with the schema the client uses.
     const environments = environmentsResponseSchema.parse(await (await routes.environments.GET()).json());
     // In family order (the descriptors' order), the same order as every other list of families.
-    expect(environments.environments.map((e) => e.id)).toEqual(familyIds());
+    expect(environments.environments.map((e) => e.id)).toEqual(runnableFamilyIds());
+    // The imported-traces family is not offered for new runs: its runs are only imported.
+    expect(familyIds()).toContain("external");
+    expect(environments.environments.map((e) => e.id)).not.toContain("external");
     expect(familyIds()).toEqual(expect.arrayContaining(["qa", "household", "code", "open"]));
     // Only the open family's Evaluator is a model (the forms show its model picker).
     expect(environments.environments.filter((e) => e.evaluatorUsesModel).map((e) => e.id)).toEqual(["open"]);

@@ -126,10 +126,10 @@ export function ActionMarkers({ data, children }: { data: Pick<ActionNodeData, "
   );
 }
 
-/** A step of an imported run, as the authors' log has it: no model call was recorded (not "by a person"). */
+/** A step of an imported run (the authors' published log, or an outside agent's trace) as the record has it: not "by a person". */
 export function RecordedMarker() {
   return (
-    <Badge tone="outline" data-testid="as-logged-badge" title="As the authors' published log has it (2023): the model's call itself was not published">
+    <Badge tone="outline" data-testid="as-logged-badge" title="As the imported record has it (the authors' published log, or an outside agent's trace): no person wrote it; a paper log published no model call">
       as logged
     </Badge>
   );

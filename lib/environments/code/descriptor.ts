@@ -48,6 +48,7 @@ export const codeDescriptor: FamilyDescriptor = {
     reportedPoints: [],
   },
   stressRun: null,
+  runsImportedOnly: false,
   templateSource: "ours, after the Reflexion paper's programming prompts (programming_runs/generators/py_generate.py): lib/environments/code/prompts.ts",
   texts: {
     runIntro:

@@ -39,6 +39,7 @@ export const householdDescriptor: FamilyDescriptor = {
     inferredTrials: null,
     reportedPoints: [{ sourceMatches: /reflexion_run_logs/, trial: 12, solved: 130, tasks: 134, label: "paper: 130/134 by trial 12" }],
   },
+  runsImportedOnly: false,
   templateSource: "ours, in the structure of the Reflexion paper's ALFWorld prompts (alfworld_runs; none of their wording): lib/environments/household/prompts.ts",
   texts: {
     runIntro:

@@ -34,6 +34,7 @@ export const openDescriptor: FamilyDescriptor = {
   paperLogNotForkable: "the paper published no log of open tasks",
   paperLogCurves: { inferredTrials: null, reportedPoints: [] },
   stressRun: null,
+  runsImportedOnly: false,
   templateSource: "ours (open tasks judged by a model against a rubric, docs/decisions/0025): lib/environments/open/prompts.ts",
   texts: {
     runIntro:

@@ -34,6 +34,7 @@ export const qaDescriptor: FamilyDescriptor = {
   paperLogNotForkable: null,
   paperLogCurves: { inferredTrials: null, reportedPoints: [] },
   stressRun: qaStressRun,
+  runsImportedOnly: false,
   templateSource:
     "ours, in the structure of the Reflexion paper's HotpotQA prompts (hotpotqa_runs/prompts.py; none of its wording): lib/environments/qa/prompts.ts",
   texts: {

@@ -37,6 +37,7 @@ export const toyArithmeticDescriptor: FamilyDescriptor = {
   paperLogNotForkable: "the paper published no log of this family",
   paperLogCurves: { inferredTrials: null, reportedPoints: [] },
   stressRun: null,
+  runsImportedOnly: false,
   templateSource: "ours: tests/conformance/toy-family/environment.ts",
   texts: {
     runIntro: "The Actor may call Calculate[expression] and answers with Finish[number]; the Evaluator compares the number with the gold answer.",
