@@ -8,7 +8,7 @@ import { cn } from "@/lib/utils/cn";
 const linkClass = "rounded px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900";
 
 /**
- * The header's links: Runs (home), Experiments, the paper's runs (import),
+ * The header's links: Runs (home), Experiments, the paper's runs (import), Agent traces (an outside agent's traces),
  * Reflections (that worked / did not help), Templates (the library), Judge (agreement with the LLM judge), Settings (providers), and on a run page "Compare
  * this run…", which opens the compare view with this run so another run of
  * the same task can be picked beside it.
@@ -43,6 +43,15 @@ export function SiteNav() {
         title="Import the Reflexion authors' own run logs (HotpotQA, ALFWorld, programming)"
       >
         Paper&apos;s runs
+      </Link>
+      <Link
+        href="/traces"
+        data-testid="nav-traces"
+        className={cn(linkClass, pathname.startsWith("/traces") && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/traces") ? "page" : undefined}
+        title="Import an outside agent's traces (OTLP, Inspect, LangSmith, Langfuse), reflect on its failures, hand the lessons back"
+      >
+        Agent traces
       </Link>
       <Link
         href="/bundles"

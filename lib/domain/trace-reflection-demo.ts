@@ -1,6 +1,6 @@
 import type { DemoScriptBook } from "./demo-script";
 import { JUDGE_SCALE_MAX } from "./judge";
-import { TRACE_JUDGE_RUBRIC, TRACE_REFLECTION_INSTRUCTION, TRACE_REFLECTION_PROMPT_END } from "./trace-reflection";
+import { FEEDBACK_HEADING, FINAL_ANSWER_LABEL, TRACE_JUDGE_RUBRIC, TRACE_REFLECTION_INSTRUCTION, TRACE_REFLECTION_PROMPT_END } from "./trace-reflection";
 
 /**
  * The offline demo model's answers for imported traces (a scripted stand-in; docs/decisions/0039):
@@ -40,9 +40,11 @@ function section(prompt: string, start: string, end: string): string {
 
 /** A reflection naming the first concrete mistake the prompt's steps and feedback show. */
 export function demoTraceReflection(prompt: string): string {
-  const steps = section(prompt, "\nSteps:\n", "\n\nFinal answer:");
-  const answer = section(prompt, "\nFinal answer:", "\n\nWhy it was judged a failure:") || "(none)";
-  const feedback = section(prompt, "\nWhy it was judged a failure:\n", `\n\n${TRACE_REFLECTION_PROMPT_END}`);
+  const steps = section(prompt, "\nSteps:\n", `\n\n${FEEDBACK_HEADING}`);
+  const ended = section(prompt, `\n${FEEDBACK_HEADING}\n`, `\n\n${TRACE_REFLECTION_PROMPT_END}`);
+  const answerLine = ended.split("\n")[0] ?? "";
+  const answer = (answerLine.startsWith(FINAL_ANSWER_LABEL) ? answerLine.slice(FINAL_ANSWER_LABEL.length).trim() : "") || "(none)";
+  const feedback = answerLine.startsWith(FINAL_ANSWER_LABEL) ? ended.slice(answerLine.length).trim() : ended;
   const actions = [...steps.matchAll(/^Action (\d+): (.+)$/gmu)].map((match) => ({ n: Number(match[1]), text: (match[2] ?? "").trim() }));
   const observations = new Map([...steps.matchAll(/^Observation (\d+): (.*)$/gmu)].map((match) => [Number(match[1]), (match[2] ?? "").trim()]));
   const seen = new Map<string, number>();
@@ -61,7 +63,7 @@ export function demoTraceReflection(prompt: string): string {
       return `My call ${action.text} returned ${said}, and I went on as if it had worked, ending with the answer ${answer}. Next time, when a tool returns an error or nothing, I will fix the call's input (check the spelling and the argument's form) and try again before answering.`;
     }
   }
-  const expected = /expected(?: answer)?(?: is|:)?\s*"?([^".\n]+)"?/iu.exec(feedback)?.[1]?.trim();
+  const expected = /(?:expected(?: answer)?|reference answer|target)(?: is|:)?\s+"?([^".;,()\n]+)"?/iu.exec(feedback)?.[1]?.trim();
   if (expected) {
     return `I answered ${answer}, but the expected answer was ${expected}. Next time I will check that my final answer is the exact entity or value the task asks for, in the form it asks for, before I finish.`;
   }

@@ -52,13 +52,20 @@ export type TraceReflectionProvenance = z.infer<typeof traceReflectionProvenance
 /** The Self-Reflection prompt's ending; the demo model and the check for a reflection prompt read it. */
 export const TRACE_REFLECTION_PROMPT_END = "Reflection:";
 
+/** The heading above `{feedback}` in the built-in template (the demo model reads the section after it). */
+export const FEEDBACK_HEADING = "How it ended, and why it was judged a failure:";
+
+/** The label of the final answer's line in `{feedback}`. */
+export const FINAL_ANSWER_LABEL = "Final answer:";
+
 /** The first line of the built-in template; the demo model recognises a trace reflection prompt by it. */
 export const TRACE_REFLECTION_INSTRUCTION = "You are an advisor reviewing one attempt of an AI agent that used tools to do a task and did not succeed.";
 
 /**
- * The built-in Self-Reflection template for imported traces (ours). Placeholders: `{task}` (the task
- * as the agent received it), `{scratchpad}` (the trajectory as `Thought n / Action n / Observation n`
- * lines), `{answer}` (the agent's final output), `{feedback}` (the Evaluator's verdict and
+ * The built-in Self-Reflection template for imported traces (ours): the `external` family's
+ * reflector template, `external/reflect` in the library. Placeholders are the family's: `{task}` (the
+ * task as the agent received it), `{scratchpad}` (the trajectory as `Thought n / Action n /
+ * Observation n` lines) and `{feedback}` (the final answer, then the Evaluator's verdict and
  * explanation). Kept to the shape of the paper's reflection prompts (reference §2.6): diagnose the
  * failure, then a concise, high-level plan, in a few sentences, so it fits in the agent's next prompt.
  */
@@ -77,14 +84,17 @@ export const TRACE_REFLECT_TEMPLATE = {
     "Steps:",
     "{scratchpad}",
     "",
-    "Final answer: {answer}",
-    "",
-    "Why it was judged a failure:",
+    `${FEEDBACK_HEADING}`,
     "{feedback}",
     "",
     TRACE_REFLECTION_PROMPT_END,
   ].join("\n"),
 };
+
+/** The `{feedback}` of a trace reflection: the final answer line, then the Evaluator's words. */
+export function traceFeedback(answer: string | null, verdictFeedback: string): string {
+  return `${FINAL_ANSWER_LABEL} ${answer ?? "(none)"}\n${verdictFeedback.trim() || "(no explanation recorded)"}`;
+}
 
 /**
  * The default rubric of the `judge` Evaluator for imported traces (ours; the `open` family's judge

@@ -9,6 +9,7 @@ import {
   TRACE_JUDGE_RUBRIC,
   TRACE_REFLECT_TEMPLATE,
   renderTraceScratchpad,
+  traceFeedback,
   traceReflectionRequestSchema,
   type PersonGrade,
   type TraceEvaluator,
@@ -86,7 +87,7 @@ export async function reflectOnTraces(deps: TraceReflectionDeps, request: TraceR
   let written = 0;
   for (const runId of runIds) {
     const review = await readTrace(deps.store, runId);
-    const base = { runId, title: review?.record.title ?? runId, taskId: review?.record.config.taskId ?? "" };
+    const base = { runId, title: review ? titleOf(review) : runId, taskId: review?.record.config.taskId ?? "" };
     if (!review) {
       outcomes.push({ ...base, verdict: "skipped", verdictSource: "no finished trial", reflection: null, alreadyStored: false, note: "The run has no finished trial to judge." });
       continue;
@@ -195,6 +196,13 @@ async function verdictOf(deps: TraceReflectionDeps, evaluator: TraceEvaluator, r
   };
 }
 
+/** The run's title with the task's first line when the title does not say it (traces of one agent share its name). */
+function titleOf(review: TraceUnderReview): string {
+  const task = review.task.split("\n")[0]?.trim() ?? "";
+  if (!task || review.record.title.includes(task)) return review.record.title;
+  return `${review.record.title}: ${task.length > 80 ? `${task.slice(0, 79)}…` : task}`;
+}
+
 /** The grader's notes: the expected answer when the trace has one, then what the tools returned (cut). */
 function judgeNotes(review: TraceUnderReview): string {
   const results = review.trial.steps.flatMap((step) => (step.observation ? [`- ${step.action?.text ?? "tool"} → ${step.observation.text}`] : [])).join("\n");
@@ -219,7 +227,7 @@ async function judgeCall(model: ModelPort, modelId: string, messages: Parameters
 
 async function reflect(model: ModelPort, modelId: string, templateText: string, review: TraceUnderReview, feedback: string): Promise<string> {
   const scratchpad = renderTraceScratchpad(review.trial.steps.map((step) => ({ thought: step.thought?.text ?? null, action: step.action?.text ?? null, observation: step.observation?.text ?? null })));
-  const prompt = renderTemplate(templateText, { task: review.task, scratchpad, answer: review.trial.answer ?? "(none)", feedback: feedback || "(no explanation recorded)" }).text;
+  const prompt = renderTemplate(templateText, { task: review.task, scratchpad, feedback: traceFeedback(review.trial.answer ?? lastObservation(review.trial), feedback) }).text;
   const response = await model.generate(
     { role: "reflector", settings: { modelId, temperature: 0, maxOutputTokens: MAX_REFLECTION_TOKENS }, messages: [{ role: "user", content: prompt }], stopSequences: [] },
     { replay: "live" },

@@ -1,6 +1,7 @@
 import type { PromptTemplate } from "@/lib/domain/config";
 import type { ActionParse, StepCompletion, TrajectoryStep } from "@/lib/domain/environment";
 import type { MemoryItem } from "@/lib/domain/events";
+import { TRACE_REFLECT_TEMPLATE } from "@/lib/domain/trace-reflection";
 
 /**
  * The external family's text: how a recorded tool call reads (`tool(input)`), how a trajectory and
@@ -48,12 +49,5 @@ export const externalActorTemplate: PromptTemplate = {
   text: "{memory}Task: {task}\nAnswer with Thought: and Action: tool(input) lines.{scratchpad}",
 };
 
-/** The Self-Reflection on an outside agent's failed attempt, in the shape of the paper's reflection prompts (reference §2). */
-export const externalReflectorTemplate: PromptTemplate = {
-  id: "external/reflect",
-  version: 1,
-  text:
-    "You are an agent that improves by self-reflection. Below is one of your earlier attempts at a task: your reasoning, the tools you called and what they returned, and how the attempt was judged. " +
-    "You did not succeed. In a few sentences, diagnose the likely cause of the failure and write a concise, high-level plan that avoids it next time. Refer to the specific tools and results that mattered.\n\n" +
-    "Task: {task}\n{scratchpad}\n\nJudgement: {feedback}\n\nReflection:",
-};
+/** The Self-Reflection on an outside agent's failed attempt: lib/domain/trace-reflection.ts (`external/reflect`), which the reflect-on-traces service renders. */
+export const externalReflectorTemplate: PromptTemplate = TRACE_REFLECT_TEMPLATE;

@@ -1,6 +1,10 @@
 import { AppError } from "@/lib/domain/errors";
 import type { ParsedTraces, TraceFormat } from "./external-trace";
+import { parseInspectLog } from "./inspect-parser";
+import { parseLangfuseExport } from "./langfuse-parser";
+import { parseLangSmithExport } from "./langsmith-parser";
 import { parseOtlp, type OwnExportTrace } from "./otlp-parser";
+import { sniffTraceFormat } from "./sniff";
 
 /**
  * The trace formats and their parsers: one entry per {@link TraceFormat}. A parser takes the file's
@@ -18,29 +22,18 @@ export type TraceParser = (bytes: Uint8Array, name: string) => ParsedTraceFile |
 export const TRACE_FORMAT_CHOICES = ["auto", "otlp", "inspect", "langsmith", "langfuse"] as const;
 export type TraceFormatChoice = (typeof TRACE_FORMAT_CHOICES)[number];
 
-const notYet = (format: string): TraceParser => () => {
-  throw new AppError("invalid-input", `Importing ${format} traces is not available yet in this build; OTLP JSON / JSON lines are (--format otlp).`);
-};
+const decoder = new TextDecoder();
 
 /** The parser of each format. */
 export const TRACE_PARSERS: Record<TraceFormat, TraceParser> = {
   otlp: parseOtlp,
-  inspect: notYet("Inspect AI eval logs"),
-  langsmith: notYet("LangSmith exports"),
-  langfuse: notYet("Langfuse exports"),
+  inspect: (bytes, name) => parseInspectLog(bytes, name),
+  langsmith: (bytes, name) => parseLangSmithExport(decoder.decode(bytes), name),
+  langfuse: (bytes, name) => parseLangfuseExport(decoder.decode(bytes), name),
 };
 
-/**
- * Recognises OTLP by its first bytes: a JSON object whose start names `resourceSpans`. Stands in
- * for the sniffer of every format (lib/importers/external/sniff.ts) where that is not wired.
- */
-export function sniffOtlp(bytes: Uint8Array): TraceFormat | null {
-  const head = new TextDecoder().decode(bytes.subarray(0, 4096)).trimStart();
-  return head.startsWith("{") && head.includes('"resourceSpans"') ? "otlp" : null;
-}
-
-/** The sniffer `auto` uses. */
-export const sniffTraceFile: (bytes: Uint8Array, name: string) => TraceFormat | null = sniffOtlp;
+/** The sniffer `auto` uses (lib/importers/external/sniff.ts: the first 64 KB). */
+export const sniffTraceFile: (bytes: Uint8Array, name: string) => TraceFormat | null = sniffTraceFormat;
 
 /**
  * The format to read `bytes` in: `requested` when it names one, else the sniffed format.

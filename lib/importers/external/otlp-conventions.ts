@@ -30,6 +30,7 @@ import {
 } from "@opentelemetry/semantic-conventions/incubating";
 import type { ExternalCall, ExternalMessage, ExternalStep, ExternalTrace, ExternalVerdict, RawRecord } from "./external-trace";
 import type { AttributeValue, OtlpSpan } from "./otlp-spans";
+import { REFLEXION_ATTR } from "@/lib/otel/attributes";
 
 /**
  * One trace's spans (OTLP, any producer) as an {@link ExternalTrace}, reading two attribute
@@ -256,6 +257,18 @@ function eventVerdicts(span: OtlpSpan): Array<{ at: number; verdict: ExternalVer
   });
 }
 
+/**
+ * The task id the agent declared: `reflexion.task_id` on any of the trace's spans (the root's first),
+ * so an outside agent finds its lessons under its own ids (docs/external-agents.md). Null when none.
+ */
+function declaredTaskId(spans: readonly OtlpSpan[]): string | null {
+  for (const span of spans) {
+    const value = span.attributes[REFLEXION_ATTR.taskId];
+    if (typeof value === "string" && value.trim() !== "") return value.trim().slice(0, 200);
+  }
+  return null;
+}
+
 /** A stable task id: a hash of the task's input (the same question in two traces is one task), else the trace's id. */
 function taskIdOf(input: string | null, traceId: string): string {
   return input ? `task-${createHash("sha256").update(input.trim()).digest("hex").slice(0, 12)}` : `trace-${traceId.slice(0, 16)}`;
@@ -376,7 +389,7 @@ export function traceOfSpans(traceId: string, spans: readonly OtlpSpan[]): Exter
     format: "otlp",
     traceId,
     title: agentName ?? root?.name ?? traceId,
-    taskId: taskIdOf(taskInput, traceId),
+    taskId: declaredTaskId(ordered) ?? taskIdOf(taskInput, traceId),
     input: taskInput,
     target: null,
     output: output ?? finalAnswer,

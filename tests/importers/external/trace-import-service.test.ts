@@ -68,7 +68,7 @@ describe("TraceImportService", () => {
       message: expect.stringMatching(/^broken\.jsonl: no trace could be read \(line 1: span "x" has no traceId/),
     });
     await expect(ctx.traceImports.importFile({ name: "notes.txt", bytes: new TextEncoder().encode("hello") })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/notes\.txt: could not tell the trace format/) });
-    await expect(ctx.traceImports.importFile({ name: "log.json", bytes: new TextEncoder().encode("{}"), format: "inspect" })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/not available yet/) });
+    await expect(ctx.traceImports.importFile({ name: "log.json", bytes: new TextEncoder().encode("{}"), format: "inspect" })).rejects.toMatchObject({ code: "invalid-dataset", message: expect.stringMatching(/^log\.json: no trace could be read/) });
     expect(await ctx.store.experiments.listExperiments(100)).toEqual([]);
   });
 

@@ -112,6 +112,6 @@ describe("reflecting on recorded failures", () => {
     const { context } = setup();
     await expect(reflectOnTraces(depsOf(context), { store: "s", evaluator: "trace" })).rejects.toThrow(/either experimentId or runIds/u);
     await expect(reflectOnTraces(depsOf(context), { runIds: ["nope"], store: "s" })).rejects.toThrow(/No run nope/u);
-    await expect(reflectOnTraces(depsOf(context), { runIds: ["x"], store: "s", template: "qa/reflect@v9" })).rejects.toThrow(/has no version/u);
+    await expect(reflectOnTraces(depsOf(context), { runIds: ["x"], store: "s", template: "external/reflect@v9" })).rejects.toThrow(/has no version/u);
   });
 });
