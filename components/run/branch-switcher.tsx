@@ -53,9 +53,10 @@ export function BranchSwitcher({ rows, current, onSelect }: { rows: readonly Bra
  * lane header is ever covered): a toggle, then one card per
  * branch in tree order (a fork after its parent, marked └ with its depth), each
  * with its fork seq, reason, replay mode, status and the live / cached model
- * calls it made itself. Click a card to show that branch.
+ * calls it made itself. Click a card to show that branch. `noForkHint` replaces the "Fork here" hint
+ * on a run that cannot be forked (an imported trace).
  */
-export function BranchTree({ rows, current, onSelect }: { rows: readonly BranchTreeRow[]; current: string | null; onSelect: (branchId: string) => void }) {
+export function BranchTree({ rows, current, onSelect, noForkHint = null }: { rows: readonly BranchTreeRow[]; current: string | null; onSelect: (branchId: string) => void; noForkHint?: string | null }) {
   const open = useRunUiStore((store) => store.branchTreeOpen);
   const setOpen = useRunUiStore((store) => store.setBranchTreeOpen);
   if (rows.length === 0) return null;
@@ -130,7 +131,11 @@ export function BranchTree({ rows, current, onSelect }: { rows: readonly BranchT
           </ul>
           {rows.length === 1 ? (
             <p className="hidden min-w-0 flex-1 self-center truncate px-1.5 text-[11px] text-slate-500 md:block">
-              Select an evaluation or reflection node and use <strong>Fork here</strong> to try another path from that point.
+              {noForkHint ?? (
+                <>
+                  Select an evaluation or reflection node and use <strong>Fork here</strong> to try another path from that point.
+                </>
+              )}
             </p>
           ) : null}
         </>

@@ -427,7 +427,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
           data-testid="run-graph"
         >
           {/* Docked above the graph, never over it: no lane header is ever covered. */}
-          <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
+          <BranchTree rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} noForkHint={state.config?.provenance?.kind === "external-trace" ? "An imported trace stays as recorded: reflect on its failure on the Agent traces page." : null} />
           <RunMainViews graph={graph} tree={searchTree ? <SearchTreePanel tree={searchTree} nodeActions={treeNodeActions} /> : undefined} openOnTree={!dock}>
             {isPending ? (
               <div className="flex h-full items-center justify-center gap-2 text-sm text-slate-600">
