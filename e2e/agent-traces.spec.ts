@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "./fixtures";
+import { expect, expectAccessible, test } from "./fixtures";
 
 /**
  * Reflexion for an agent that lives elsewhere: from the header, drop the docs' OTLP example (an
@@ -43,6 +43,7 @@ test("agent traces: import an OTLP file, reflect on its failures, hand the lesso
   await expect(page.getByTestId("reflect-result")).toContainText(/new reflections? stored in e2e-agent/);
   await expect(outcomes.filter({ hasText: /^fail/ }).first().getByTestId("reflect-text")).toContainText(/Next time/);
   await expect(page.getByTestId("hand-back")).toContainText("/api/memory-stores/e2e-agent/reflections?format=text");
+  await expectAccessible(page, "agent traces, after reflecting");
 
   // The reflections are there for the agent to read.
   const text = await page.request.get("/api/memory-stores/e2e-agent/reflections?format=text");
@@ -60,6 +61,7 @@ test("agent traces: import an OTLP file, reflect on its failures, hand the lesso
   await firstRow.getByTestId("grade-fail").check();
   await firstRow.getByRole("textbox").fill("it answered before checking the second hop");
   await page.getByTestId("reflect-store").fill("e2e-person");
+  await expectAccessible(page, "agent traces, person grades");
   await page.getByTestId("reflect-run").click();
   await expect(page.getByTestId("reflect-result")).toContainText(/graded fail by a person/);
 
