@@ -189,7 +189,7 @@ function PersonGrades({ traces, grades, onChange }: { traces: readonly TraceRow[
       <thead>
         <tr className="text-xs text-slate-600">
           <th className="py-1 font-medium">Trace (task)</th>
-          <th className="py-1 font-medium">Its own score</th>
+          <th className="py-1 font-medium">As imported</th>
           <th className="py-1 font-medium">Your verdict</th>
           <th className="py-1 font-medium">Note for the Self-Reflection</th>
         </tr>
@@ -204,7 +204,7 @@ function PersonGrades({ traces, grades, onChange }: { traces: readonly TraceRow[
                   {trace.taskId}
                 </Link>
               </td>
-              <td className="py-1 pr-2 text-xs text-slate-600">{trace.outcome === "success" ? "pass" : trace.outcome === "failure" ? "fail" : "none"}</td>
+              <td className="py-1 pr-2 text-xs text-slate-600">{trace.outcome === "success" ? "pass" : trace.outcome === "failure" ? "not passed" : "none"}</td>
               <td className="py-1 pr-2">
                 <div className="flex gap-2" role="radiogroup" aria-label={`Your verdict on ${trace.taskId}`}>
                   {(["pass", "fail"] as const).map((verdict) => (

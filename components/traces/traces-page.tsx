@@ -110,7 +110,7 @@ function SelectedImport({ experimentId }: { experimentId: string }) {
   return (
     <>
       <p className="text-sm text-slate-700" data-testid="selected-import">
-        <strong>{summary.data.experiment.definition.name}</strong>: {traces.length} trace{traces.length === 1 ? "" : "s"}, {failed} failed by {failed === 1 ? "its" : "their"} own score.
+        <strong>{summary.data.experiment.definition.name}</strong>: {traces.length} trace{traces.length === 1 ? "" : "s"}, {failed} not passed (failed by {failed === 1 ? "its" : "their"} own score, or no score recorded).
       </p>
       <ReflectPanel experimentId={experimentId} traces={traces} />
     </>
