@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Budget } from "@/lib/domain/budget";
 import { AppError } from "@/lib/domain/errors";
+import { familyDescriptor } from "@/lib/environments/descriptors";
 import { metaPromptTemplateId } from "@/lib/domain/optimiser/meta-prompt";
 import { splitTasks } from "@/lib/domain/optimiser/split";
 import { leaseHeldMessage, optimisationFinished, optimisationRequestSchema, type OptimisationRecord, type OptimisationRequest } from "@/lib/domain/optimiser/types";
@@ -123,6 +124,12 @@ export class OptimiserService {
     const source = await this.deps.experiments.get(request.experimentId);
     if (source.damaged) throw new AppError("conflict", `${source.damaged} It cannot feed an optimisation.`);
     const { definition } = source;
+    if (familyDescriptor(definition.environment).runsImportedOnly) {
+      throw new AppError(
+        "invalid-input",
+        `Experiment ${source.id} holds imported traces of an agent that runs elsewhere: the optimiser scores candidates by running the tasks again, which cannot happen here. Compare Self-Reflection templates on its failures instead (cli reflect-traces --template <version> --store <one store per version>), give each store's lessons to your agent and import its new traces (docs/external-agents.md).`,
+      );
+    }
     const arm = request.arm === undefined ? definition.arms[0] : definition.arms.find((candidate) => candidate.label === request.arm);
     if (!arm) throw new AppError("invalid-input", `Experiment ${source.id} has no arm "${request.arm}"; its arms are ${definition.arms.map((a) => `"${a.label}"`).join(", ")}.`);
     if (request.role === "reflector" && !strategyBehaviour(arm.strategy).reflectsAfterFailure) {

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { TRACE_REFLECT_TEMPLATE } from "@/lib/domain/trace-reflection";
@@ -113,5 +114,14 @@ describe("reflecting on recorded failures", () => {
     await expect(reflectOnTraces(depsOf(context), { store: "s", evaluator: "trace" })).rejects.toThrow(/either experimentId or runIds/u);
     await expect(reflectOnTraces(depsOf(context), { runIds: ["nope"], store: "s" })).rejects.toThrow(/No run nope/u);
     await expect(reflectOnTraces(depsOf(context), { runIds: ["x"], store: "s", template: "external/reflect@v9" })).rejects.toThrow(/has no version/u);
+  });
+});
+
+describe("tools that re-run tasks refuse an import of traces, saying what to do instead", () => {
+  it("the optimiser names the reflect-traces route", async () => {
+    const { context } = setup();
+    const bytes = new Uint8Array(fs.readFileSync("docs/examples/agent-traces.otlp.jsonl"));
+    const imported = await context.traceImports.importFile({ name: "agent-traces.otlp.jsonl", bytes });
+    await expect(context.optimiser.create({ experimentId: imported.experimentId, role: "reflector", rounds: 1, candidatesPerRound: 1 })).rejects.toThrow(/agent that runs elsewhere.*cli reflect-traces --template/u);
   });
 });
