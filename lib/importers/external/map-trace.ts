@@ -9,6 +9,7 @@ import type { ImportedRunInput } from "@/lib/db/store";
 import { computeRequestHash } from "@/lib/llm/request-hash";
 import { RunLogBuilder } from "../run-log-builder";
 import type { ExternalCall, ExternalMessage, ExternalTrace, RawRecord } from "./external-trace";
+import { redactSecrets } from "./redact";
 
 /**
  * Maps one {@link ExternalTrace} to a read-only run of the `external` family (decision 0039): one
@@ -188,7 +189,7 @@ function yearOf(iso: string | null): number | null {
   return Number.isInteger(year) ? year : null;
 }
 
-/** Raw records as plain JSON (what the observation's state can hold). */
+/** Raw records as plain JSON (what the observation's state can hold), credentials redacted (./redact.ts). */
 function rawRecordsOf(records: readonly RawRecord[]): Array<{ kind: string; name: string; data: unknown }> {
-  return records.map((record) => ({ kind: record.kind, name: record.name, data: JSON.parse(JSON.stringify(record.data ?? null)) as unknown }));
+  return records.map((record) => ({ kind: record.kind, name: record.name, data: redactSecrets(JSON.parse(JSON.stringify(record.data ?? null)) as unknown) }));
 }

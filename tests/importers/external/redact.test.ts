@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { isSecretKey, REDACTED, redactSecrets } from "@/lib/importers/external/redact";
+
+describe("redacting credentials from an imported trace's raw records", () => {
+  it("replaces values under credential-named keys, OTLP attributes included, and keeps token counts", () => {
+    const found = { count: 0 };
+    const record = {
+      attributes: { "llm.token_count.prompt": 120, api_key: "sk-live-abcdef123456", "http.request.header.authorization": "Bearer abc.def" },
+      otlp: [
+        { key: "x-api-key", value: { stringValue: "secret-value-123" } },
+        { key: "gen_ai.usage.input_tokens", value: { intValue: 5 } },
+      ],
+      metadata: { apiKey: "k-123456789012", author: "Ada", tokens: 7 },
+    };
+    const redacted = redactSecrets(record, found) as typeof record;
+    expect(redacted.attributes).toEqual({ "llm.token_count.prompt": 120, api_key: REDACTED, "http.request.header.authorization": REDACTED });
+    expect(redacted.otlp).toEqual([
+      { key: "x-api-key", value: REDACTED },
+      { key: "gen_ai.usage.input_tokens", value: { intValue: 5 } },
+    ]);
+    expect(redacted.metadata).toEqual({ apiKey: REDACTED, author: "Ada", tokens: 7 });
+    expect(found.count).toBe(4);
+    expect(JSON.stringify(redacted)).not.toMatch(/sk-live|secret-value|Bearer abc|k-1234/u);
+  });
+
+  it("cuts credentials out of URLs and out of JSON held in a string", () => {
+    const text = 'calls https://user:hunter2@api.example.com/v1 with {"api_key": "sk-abc\\"def", "model": "m"}';
+    expect(redactSecrets(text)).toBe(`calls https://${REDACTED}@api.example.com/v1 with {"api_key": "${REDACTED}", "model": "m"}`);
+  });
+
+  it("names keys by their words, not by substrings", () => {
+    for (const key of ["api_key", "x-api-key", "Authorization", "client_secret", "access_token", "password", "apiKey"]) expect(isSecretKey(key), key).toBe(true);
+    for (const key of ["llm.token_count.total", "tokens", "author", "gen_ai.usage.output_tokens", "keyword", "monkey"]) expect(isSecretKey(key), key).toBe(false);
+  });
+});
