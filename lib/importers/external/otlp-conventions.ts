@@ -1,3 +1,4 @@
+// Over 400 lines: one pass over a trace's spans reads both conventions (OpenInference and OTel gen_ai.*) side by side; split, the halves would share every helper and the step being built.
 import { createHash } from "node:crypto";
 import { OpenInferenceSpanKind, SemanticConventions as OI } from "@arizeai/openinference-semantic-conventions";
 import {
