@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { memoryExportSchema } from "@/lib/domain/memory-export";
 import { traceImportResultSchema } from "@/lib/domain/trace-import";
 import { traceReflectionResponseSchema } from "@/lib/domain/trace-reflection";
+import { EXTERNAL_FAMILY_ID } from "@/lib/environments/descriptors";
 import { runCli } from "./run-cli";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-traces-"));
@@ -42,7 +43,7 @@ describe("cli import-traces → reflect-traces → memory export", { tags: ["slo
     expect(lines.every((line) => /Next time/u.test(line))).toBe(true);
 
     const json = memoryExportSchema.parse(JSON.parse((await runCli(["memory", "export", "--store", "my-agent", "--format", "json", "--limit", "100"], env)).stdout));
-    expect(json.entries.every((entry) => entry.environment === "external" && entry.reflectedOn?.evaluator === "trace" && entry.reflectedOn.template.id === "external/reflect")).toBe(true);
+    expect(json.entries.every((entry) => entry.environment === EXTERNAL_FAMILY_ID && entry.reflectedOn?.evaluator === "trace" && entry.reflectedOn.template.id === "external/reflect")).toBe(true);
     expect(new Set(json.entries.map((entry) => entry.reflectedOn?.importedFrom))).toEqual(new Set(["agent-traces.otlp.jsonl", "inspect-eval-log.json"]));
 
     // The import is idempotent: the same file again is the same experiment, nothing new stored.

@@ -2,7 +2,7 @@
  * CONTRACT (shared by every trace importer, the trace → run mapper, the reflection service and the
  * UI). Change only additively.
  *
- * An outside agent's trace, normalised from whatever format it came in (issue 32; decision 0039):
+ * An outside agent's trace, normalised from whatever format it came in (decision 0039):
  * OTLP JSON / JSON lines with OpenInference or OTel `gen_ai.*` attributes, Inspect AI eval logs,
  * LangSmith run exports, Langfuse trace exports. Each parser turns records of its format into
  * {@link ExternalTrace}s plus {@link TraceProblem}s; one mapper (lib/importers/external/map-trace.ts)

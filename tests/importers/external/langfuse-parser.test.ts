@@ -94,7 +94,7 @@ describe("parseLangfuseExport — malformed input", () => {
   const parsed = parseLangfuseExport(readFileSync(`${FIXTURES}/langfuse-malformed.jsonl`, "utf8"), "langfuse-malformed.jsonl");
 
   it("reports bad lines and bad observations with where they are, and imports the rest", () => {
-    expect(parsed.problems).toContainEqual({ where: "line 2", message: expect.stringMatching(/^not valid JSON/) as unknown as string });
+    expect(parsed.problems).toContainEqual({ where: "line 2", message: expect.stringMatching(/^not valid JSON/) });
     expect(parsed.problems).toContainEqual({ where: "line 5", message: "neither a Langfuse trace (`id` and `observations`), an observation (`type` and `traceId`) nor a score; skipped" });
     expect(parsed.problems).toContainEqual({ where: "trace lf-bad-1, observations[0]", message: "not a JSON object; skipped" });
     expect(parsed.traces.map((trace) => trace.traceId)).toEqual(["lf-bad-1", "lf-loose-3"]);

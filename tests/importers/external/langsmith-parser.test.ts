@@ -101,7 +101,7 @@ describe("parseLangSmithExport — malformed input", () => {
 
   it("reports each bad line with its number and imports the rest", () => {
     expect(parsed.problems.filter((problem) => problem.where.startsWith("line "))).toEqual([
-      { where: "line 2", message: expect.stringMatching(/^not valid JSON/) as unknown as string },
+      { where: "line 2", message: expect.stringMatching(/^not valid JSON/) },
       { where: "line 3", message: "a run (no id) has no `id`; skipped" },
       { where: "line 4", message: "neither a LangSmith run (no `run_type`) nor a feedback record (`key` and `run_id`); skipped" },
       { where: "line 5", message: "not a JSON object; expected a LangSmith run (with `run_type`) or a feedback record" },
@@ -123,7 +123,7 @@ describe("parseLangSmithExport — malformed input", () => {
   });
 
   it("says what was expected for an empty file or text that is not JSON", () => {
-    expect(parseLangSmithExport("", "empty.jsonl").problems).toEqual([{ where: "line 1", message: expect.stringMatching(/expected a JSON object, an array of objects, or JSON lines$/) as unknown as string }]);
+    expect(parseLangSmithExport("", "empty.jsonl").problems).toEqual([{ where: "line 1", message: expect.stringMatching(/expected a JSON object, an array of objects, or JSON lines$/) }]);
     expect(parseLangSmithExport("[]", "none.json").problems).toEqual([{ where: "none.json", message: "the file is empty; expected LangSmith runs (JSON array or JSON lines)" }]);
   });
 });
