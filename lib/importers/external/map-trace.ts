@@ -9,7 +9,7 @@ import type { ImportedRunInput } from "@/lib/db/store";
 import { computeRequestHash } from "@/lib/llm/request-hash";
 import { RunLogBuilder } from "../run-log-builder";
 import type { ExternalCall, ExternalMessage, ExternalTrace, RawRecord } from "./external-trace";
-import { redactSecrets } from "./redact";
+import { redactTrace } from "./redact";
 
 /**
  * Maps one {@link ExternalTrace} to a read-only run of the `external` family (decision 0039): one
@@ -126,8 +126,12 @@ function configOf(trace: ExternalTrace, options: MapTraceOptions): RunConfig {
   });
 }
 
-/** @throws AppError("invalid-input") only when the mapped events break the event schema (a bug in a parser, never the trace's content). */
-export function mapTrace(trace: ExternalTrace, options: MapTraceOptions): ImportedRunInput {
+/**
+ * The trace's run; every credential in it is redacted first (./redact.ts).
+ * @throws AppError("invalid-input") only when the mapped events break the event schema (a bug in a parser, never the trace's content).
+ */
+export function mapTrace(recorded: ExternalTrace, options: MapTraceOptions): ImportedRunInput {
+  const { trace } = redactTrace(recorded);
   const builder = new RunLogBuilder(configOf(trace, options));
   builder.at(trace.startedAt);
   builder.startTrial();
@@ -189,7 +193,7 @@ function yearOf(iso: string | null): number | null {
   return Number.isInteger(year) ? year : null;
 }
 
-/** Raw records as plain JSON (what the observation's state can hold), credentials redacted (./redact.ts). */
+/** Raw records as plain JSON (what the observation's state can hold); credentials were redacted by {@link mapTrace}. */
 function rawRecordsOf(records: readonly RawRecord[]): Array<{ kind: string; name: string; data: unknown }> {
-  return records.map((record) => ({ kind: record.kind, name: record.name, data: redactSecrets(JSON.parse(JSON.stringify(record.data ?? null)) as unknown) }));
+  return records.map((record) => ({ kind: record.kind, name: record.name, data: JSON.parse(JSON.stringify(record.data ?? null)) as unknown }));
 }

@@ -1,3 +1,5 @@
+import type { ExternalTrace } from "./external-trace";
+
 /**
  * Secrets an outside agent's trace may carry in its raw records (span attributes such as an SDK's
  * invocation parameters, request headers in metadata): before a record is stored, every value under
@@ -11,10 +13,39 @@ export const REDACTED = "[redacted]";
 /** A key naming a credential: api_key, apiKey, authorization, x-api-key, password, secret, access_token, … (not token_count / tokens). */
 const SECRET_KEY = /(?:^|[._\- ])(?:api[_-]?key|apikey|authorization|auth|password|passwd|secret|client[_-]?secret|access[_-]?token|refresh[_-]?token|auth[_-]?token|bearer|cookie|set-cookie|private[_-]?key)(?:$|[._\- ])/i;
 const CAMEL_SECRET_KEY = /^(?:apiKey|accessToken|refreshToken|authToken|clientSecret|privateKey)$/;
-/** A credential inside JSON text (an attribute holding a serialised object): `"api_key": "…"`. */
-const JSON_SECRET = /("(?:api[_-]?key|apiKey|authorization|password|secret|client[_-]?secret|access[_-]?token)"\s*:\s*")(?:[^"\\]|\\.)*"/gi;
+/** A `"key": "value"` pair inside text that is not parseable JSON on its own (a log line, a fragment); the key is judged by {@link isSecretKey}. */
+const JSON_PAIR = /("([^"\\]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 /** `scheme://user:password@` in a string. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]+:[^\s/@"'\\]+@/gi;
+
+/**
+ * A string's secrets: JSON held in a string (OpenInference's `input.value`, a tool call's arguments)
+ * is parsed, redacted as data and written back when something was redacted (nested JSON strings
+ * too); other text gets `"key": "value"` pairs with a credential key and URL credentials cut.
+ */
+function redactString(value: string, found: { count: number }): string {
+  const trimmed = value.trimStart();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      const before = found.count;
+      const redacted = redactSecrets(parsed, found);
+      return found.count > before ? JSON.stringify(redacted) : value;
+    } catch {
+      // Not JSON after all: read as text below.
+    }
+  }
+  return value
+    .replace(URL_CREDENTIALS, (_match, scheme: string) => {
+      found.count += 1;
+      return `${scheme}${REDACTED}@`;
+    })
+    .replace(JSON_PAIR, (match, head: string, key: string) => {
+      if (!isSecretKey(key)) return match;
+      found.count += 1;
+      return `${head}${REDACTED}"`;
+    });
+}
 
 /** True when `key` names a credential. */
 export function isSecretKey(key: string): boolean {
@@ -26,15 +57,7 @@ export function isSecretKey(key: string): boolean {
  * `found` counts what was redacted. Plain JSON in, plain JSON out.
  */
 export function redactSecrets(value: unknown, found: { count: number } = { count: 0 }): unknown {
-  if (typeof value === "string") {
-    const count = (): string => {
-      found.count += 1;
-      return "";
-    };
-    return value
-      .replace(URL_CREDENTIALS, (_match, scheme: string) => `${count()}${scheme}${REDACTED}@`)
-      .replace(JSON_SECRET, (_match, head: string) => `${count()}${head}${REDACTED}"`);
-  }
+  if (typeof value === "string") return redactString(value, found);
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, found));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
@@ -54,4 +77,31 @@ export function redactSecrets(value: unknown, found: { count: number } = { count
     return out;
   }
   return value;
+}
+
+/**
+ * The trace with every credential redacted: the task, the steps (thoughts, tool inputs, results,
+ * answers), the recorded calls' messages and outputs and the raw records. `count` says how many
+ * values were replaced (the import reports it as a problem line, never the values).
+ */
+export function redactTrace(trace: ExternalTrace): { trace: ExternalTrace; count: number } {
+  const found = { count: 0 };
+  const text = (value: string | null): string | null => (value === null ? null : redactString(value, found));
+  const redacted: ExternalTrace = {
+    ...trace,
+    input: text(trace.input),
+    target: text(trace.target),
+    output: text(trace.output),
+    steps: trace.steps.map((step) => ({
+      ...step,
+      thought: text(step.thought),
+      action: step.action ? { tool: step.action.tool, input: redactString(step.action.input, found) } : null,
+      observation: text(step.observation),
+      answer: text(step.answer),
+    })),
+    calls: trace.calls.map((call) => ({ ...call, messages: call.messages.map((message) => ({ ...message, content: redactString(message.content, found) })), outputText: redactString(call.outputText, found) })),
+    verdict: trace.verdict ? { ...trace.verdict, explanation: redactString(trace.verdict.explanation, found) } : null,
+    unknown: trace.unknown.map((record) => ({ ...record, data: redactSecrets(record.data, found) })),
+  };
+  return { trace: redacted, count: found.count };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSecretKey, REDACTED, redactSecrets } from "@/lib/importers/external/redact";
+import { isSecretKey, REDACTED, redactSecrets, redactTrace } from "@/lib/importers/external/redact";
 
 describe("redacting credentials from an imported trace's raw records", () => {
   it("replaces values under credential-named keys, OTLP attributes included, and keeps token counts", () => {
@@ -31,5 +31,33 @@ describe("redacting credentials from an imported trace's raw records", () => {
   it("names keys by their words, not by substrings", () => {
     for (const key of ["api_key", "x-api-key", "Authorization", "client_secret", "access_token", "password", "apiKey"]) expect(isSecretKey(key), key).toBe(true);
     for (const key of ["llm.token_count.total", "tokens", "author", "gen_ai.usage.output_tokens", "keyword", "monkey"]) expect(isSecretKey(key), key).toBe(false);
+  });
+});
+
+describe("every credential in a trace is redacted before it becomes a run", () => {
+  it("in JSON held in a string (nested too), in a tool call's input, in messages and raw records", () => {
+    const trace = {
+      format: "otlp" as const,
+      traceId: "t",
+      title: "agent",
+      taskId: "task",
+      input: "q",
+      target: null,
+      output: "a",
+      steps: [{ thought: null, action: { tool: "search", input: '{"query":"x","api_key":"sk-LEAKME-toolinput"}' }, observation: "ok", answer: null, startedAt: null, sourceId: null }],
+      calls: [{ model: "m", messages: [{ role: "user" as const, content: 'use {"authorization": "Bearer LEAKME-msg"} please' }], outputText: "", inputTokens: 1, outputTokens: 1, costUsd: null, latencyMs: 1, stepIndex: 0, sourceId: null }],
+      verdict: null,
+      model: "m",
+      unknown: [{ kind: "span:RETRIEVER", name: "r", data: { attributes: { "input.value": '{"headers":{"x-api-key":"LEAKME-nested"},"inner":"{\\"password\\":\\"LEAKME-deeper\\"}"}' } } }],
+      startedAt: null,
+      endedAt: null,
+    };
+    const { trace: redacted, count } = redactTrace(trace);
+    expect(JSON.stringify(redacted)).not.toMatch(/LEAKME/u);
+    expect(count).toBe(4);
+    expect(JSON.parse(redacted.steps[0]!.action!.input)).toEqual({ query: "x", api_key: REDACTED });
+    // Nothing else changed.
+    expect(redacted.steps[0]!.observation).toBe("ok");
+    expect(redactTrace({ ...trace, steps: [], calls: [], unknown: [] }).count).toBe(0);
   });
 });
