@@ -69,4 +69,8 @@ test("agent traces: import an OTLP file, reflect on its failures, hand the lesso
   await outcomes.first().getByRole("link").first().click();
   await page.waitForURL(/\/runs\//);
   await expect(page.getByText(/Imported trace/).first()).toBeVisible();
+  // A step's LLM call is the outside agent's, as the trace recorded it: no invented settings.
+  await page.locator('[data-testid="node-thought"]').first().click();
+  await expect(page.getByTestId("inspector-model")).toBeVisible();
+  await expect(page.getByText("recorded in the imported trace (the outside agent called the model; this app did not)")).toBeVisible();
 });

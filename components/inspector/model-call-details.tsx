@@ -40,6 +40,8 @@ export function ModelCallDetails({ call, state, title = "Model call", byPerson =
   }
   // The demo model answers from a script: never let "live" suggest a real LLM answered.
   const demo = isDemoModel(call.settings.modelId);
+  // A call of an imported trace was made by the outside agent: the trace records its messages, tokens and cost, not its settings.
+  const fromTrace = state.config?.provenance?.kind === "external-trace" && state.fork === null;
   const source = call.source === "cache" ? "cache" : demo ? "scripted" : "live";
   const actorMemory = call.role === "actor" ? state.trials.find((trial) => trial.trial === call.trial)?.memory : undefined;
   return (
@@ -80,14 +82,16 @@ export function ModelCallDetails({ call, state, title = "Model call", byPerson =
               ["Cost", <span key="c" data-testid="inspector-cost">{call.costUsd === null ? "unknown price" : formatUsd(call.costUsd)}</span>],
               [
                 "Source",
-                call.source === "cache"
+                fromTrace
+                  ? "recorded in the imported trace (the outside agent called the model; this app did not)"
+                  : call.source === "cache"
                   ? "cache (replayed from the response cache: no new model call, no cost)"
                   : demo
                     ? "live — the demo model's script answered (no LLM was called)"
                     : "live (the model was called)",
               ],
-              ["Settings", `temperature ${call.settings.temperature} · max ${call.settings.maxOutputTokens} tokens`],
-              ["Finish", call.finishReason],
+              ["Settings", fromTrace ? "not recorded in the trace" : `temperature ${call.settings.temperature} · max ${call.settings.maxOutputTokens} tokens`],
+              ["Finish", fromTrace ? "not recorded in the trace" : call.finishReason],
               ...(call.adjustments.length > 0
                 ? [["Adjusted", <span key="a" data-testid="inspector-adjustments">{call.adjustments.join("; ")}</span>] as [string, ReactNode]]
                 : []),

@@ -4,10 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { memoryStoreNameSchema } from "@/lib/domain/memory-store";
-import { TRACE_EVALUATOR_LABELS, traceEvaluatorSchema, type PersonGrade, type TraceEvaluator } from "@/lib/domain/trace-reflection";
+import { TRACE_EVALUATOR_LABELS, TRACE_REFLECT_TEMPLATE, traceEvaluatorSchema, type PersonGrade, type TraceEvaluator } from "@/lib/domain/trace-reflection";
 import { modelsQuery } from "@/lib/query/queries";
 import { templateListQuery } from "@/lib/query/template-queries";
 import { useReflectOnTraces } from "@/lib/query/trace-queries";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
@@ -37,7 +38,7 @@ const EVALUATOR_HELP: Record<TraceEvaluator, string> = {
 export function ReflectPanel({ experimentId, traces }: { experimentId: string; traces: readonly TraceRow[] }) {
   const [evaluator, setEvaluator] = useState<TraceEvaluator>("trace");
   const [store, setStore] = useState("agent-lessons");
-  const [template, setTemplate] = useState("");
+  const [template, setTemplate] = useState<string>(TRACE_REFLECT_TEMPLATE.id);
   const [modelId, setModelId] = useState("demo");
   const [grades, setGrades] = useState<Record<string, PersonGrade>>({});
   const templates = useQuery(templateListQuery("external", "reflector"));
@@ -49,7 +50,9 @@ export function ReflectPanel({ experimentId, traces }: { experimentId: string; t
   const storeProblem = memoryStoreNameSchema.safeParse(store).success ? null : "Use letters, digits, dashes or dots (e.g. agent-lessons).";
   const graded = Object.keys(grades).length;
   const blocked = storeProblem !== null || (evaluator === "person" && graded === 0);
-  const scripted = models.data?.models.find((model) => model.id === modelId)?.scripted ?? modelId === "demo";
+  const isScripted = (id: string) => models.data?.models.find((model) => model.id === id)?.scripted ?? id === "demo";
+  const scripted = isScripted(modelId);
+  const resultScripted = reflect.data ? isScripted(reflect.data.model) : false;
 
   return (
     <section aria-labelledby="reflect-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="reflect-panel">
@@ -61,7 +64,18 @@ export function ReflectPanel({ experimentId, traces }: { experimentId: string; t
         <div className="flex flex-wrap gap-3" role="radiogroup">
           {traceEvaluatorSchema.options.map((option) => (
             <label key={option} className="inline-flex items-center gap-1.5 text-sm text-slate-800">
-              <input type="radio" name="trace-evaluator" value={option} checked={evaluator === option} onChange={() => setEvaluator(option)} data-testid={`evaluator-${option}`} />
+              <input
+                type="radio"
+                name="trace-evaluator"
+                value={option}
+                checked={evaluator === option}
+                onChange={() => {
+                  setEvaluator(option);
+                  // Results of another Evaluator would read as this one's.
+                  reflect.reset();
+                }}
+                data-testid={`evaluator-${option}`}
+              />
               {TRACE_EVALUATOR_LABELS[option]}
             </label>
           ))}
@@ -94,10 +108,9 @@ export function ReflectPanel({ experimentId, traces }: { experimentId: string; t
             Self-Reflection template
           </label>
           <select id={templateId} value={template} onChange={(event) => setTemplate(event.target.value)} className="h-9 w-full rounded-md border border-slate-300 px-2 text-sm" data-testid="reflect-template">
-            <option value="">Built-in (external/reflect v1)</option>
-            {(templates.data?.templates ?? []).map((item) => (
+            {(templates.data?.templates ?? [{ id: TRACE_REFLECT_TEMPLATE.id, name: "Built-in Self-Reflection for traces", builtIn: true }]).map((item) => (
               <option key={item.id} value={item.id}>
-                {item.name} — newest version
+                {item.name} ({item.id}{item.builtIn ? ", built in" : ""}) — newest version
               </option>
             ))}
           </select>
@@ -146,7 +159,14 @@ export function ReflectPanel({ experimentId, traces }: { experimentId: string; t
         <div className="space-y-2" data-testid="reflect-result" aria-live="polite">
           <p className="text-sm text-slate-800">
             {reflect.data.failures} failure{reflect.data.failures === 1 ? "" : "s"}; {reflect.data.written} new reflection{reflect.data.written === 1 ? "" : "s"} stored in <code>{reflect.data.store}</code>
-            {reflect.data.skipped > 0 ? `; ${reflect.data.skipped} skipped` : ""}.
+            {reflect.data.skipped > 0 ? `; ${reflect.data.skipped} skipped` : ""}. Written by <code>{reflect.data.model}</code>
+            {resultScripted ? (
+              <>
+                {" "}
+                (<ScriptedStandIn full />)
+              </>
+            ) : null}{" "}
+            with {reflect.data.template.id} v{reflect.data.template.version}.
           </p>
           <ol className="space-y-2">
             {reflect.data.outcomes.map((outcome) => (
@@ -157,6 +177,11 @@ export function ReflectPanel({ experimentId, traces }: { experimentId: string; t
                     {outcome.title}
                   </Link>
                   <span className="text-xs text-slate-600">({outcome.verdictSource})</span>
+                  {outcome.oracle ? (
+                    <Badge tone="amber" title="The verdict used the expected answer recorded in the trace; the reflection prompt hid that answer.">
+                      oracle signal
+                    </Badge>
+                  ) : null}
                 </p>
                 {outcome.reflection ? (
                   <blockquote className="mt-1 border-l-2 border-violet-300 pl-2 text-slate-800" data-testid="reflect-text">

@@ -35,7 +35,11 @@ export function readGradesFile(file: string): Record<string, PersonGrade> {
     throw new InvalidArgumentError(`cannot read grades file ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const parsed = gradesFileSchema.safeParse(json);
-  if (!parsed.success) throw new InvalidArgumentError(`grades file ${file}: expected {"<run id>": "pass" | "fail" | {"verdict": "fail", "note": "…"}} (${parsed.error.issues[0]?.message ?? "bad shape"})`);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue && issue.path.length > 0 ? `the grade of "${issue.path.join(".")}" is not "pass", "fail" or {"verdict": …, "note": …}` : (issue?.message ?? "bad shape");
+    throw new InvalidArgumentError(`grades file ${file}: ${at}. Expected {"<run id>": "pass" | "fail" | {"verdict": "fail", "note": "…"}}.`);
+  }
   return parsed.data;
 }
 
@@ -47,6 +51,9 @@ export function describeTraceReflections(result: TraceReflectionResponse): strin
     if (outcome.reflection) lines.push(`        reflection${outcome.alreadyStored ? " (already stored)" : ""}: ${outcome.reflection}`);
     if (outcome.note) lines.push(`        note: ${outcome.note}`);
   }
+  if (result.unmatchedGrades.length > 0) lines.push(`warning: ${result.unmatchedGrades.length} grade(s) name no run reflected on here, so nothing used them: ${result.unmatchedGrades.join(", ")} (run ids are in cli runs, or in the import's results).`);
+  const oracles = result.outcomes.filter((outcome) => outcome.reflection !== null && outcome.oracle).length;
+  if (oracles > 0) lines.push(`${oracles} reflection(s) rest on an oracle signal (the verdict used the expected answer the trace records); the prompt hid that answer, but check before you hand them to an evaluation run.`);
   lines.push(`${result.failures} failure(s), ${result.written} new reflection(s) stored in memory store ${result.store}${result.skipped > 0 ? `, ${result.skipped} trace(s) skipped` : ""}.`);
   lines.push(`Hand them back to the agent: cli memory export --store ${result.store} [--task <id>] --format text`);
   return lines.join("\n");

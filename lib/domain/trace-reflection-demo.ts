@@ -1,18 +1,18 @@
 import type { DemoScriptBook } from "./demo-script";
 import { JUDGE_SCALE_MAX } from "./judge";
-import { FEEDBACK_HEADING, FINAL_ANSWER_LABEL, TRACE_JUDGE_RUBRIC, TRACE_REFLECTION_INSTRUCTION, TRACE_REFLECTION_PROMPT_END } from "./trace-reflection";
+import { FEEDBACK_HEADING, FINAL_ANSWER_LABEL, TOOL_RESULTS_HEADING, TRACE_JUDGE_RUBRIC, TRACE_REFLECTION_INSTRUCTION, TRACE_REFLECTION_PROMPT_END } from "./trace-reflection";
 
 /**
  * The offline demo model's answers for imported traces (a scripted stand-in; docs/decisions/0039):
  * - the trace Self-Reflection prompt ({@link TRACE_REFLECTION_INSTRUCTION} … `Reflection:`): it reads
  *   the steps and the verdict the prompt shows and names the first concrete mistake it finds — a
- *   tool called again with the same input, a tool result that was an error or empty, an answer that
- *   differs from the expected one the feedback names — with a plan naming that action; so the
- *   reflection responds to the trace, not to a script of a known task;
+ *   tool called again with the same input, a tool result that was an error or empty, an answer the
+ *   feedback calls a mismatch (never quoting the expected answer) — with a plan naming that action;
+ *   so the reflection responds to the trace, not to a script of a known task;
  * - the rubric judge's prompt for a trace (the `open` judge prompt with {@link TRACE_JUDGE_RUBRIC}'s
  *   criterion ids): `trace-goal-met` compares the answer with the expected answer in the grader's
- *   notes (5 when it contains it, 1 otherwise; 2 with no expected answer: a script cannot judge a
- *   task it does not know), `trace-grounded` checks that the answer's words occur in the tool results.
+ *   notes (5 when it contains it, 1 otherwise; with no expected answer 4 when the tool results
+ *   support the answer, else 2), `trace-grounded` checks that the answer's words occur in the tool results.
  * It learns nothing; it makes importing, judging and reflecting work offline and in tests.
  */
 
@@ -53,7 +53,7 @@ export function demoTraceReflection(prompt: string): string {
     seen.set(action.text, count);
     if (count === 2) {
       const times = actions.filter((other) => other.text === action.text).length;
-      return `I called ${action.text} ${times} times with the same input and kept getting the same result, so I ran out of steps without new information. Next time, after one unhelpful ${action.text}, I will change the input (a narrower query or another tool) instead of repeating it, and answer from what the tools returned.`;
+      return `I called ${action.text} ${times} times with the same input and got the same result each time, so the repeats gave me no new information. Next time, after one unhelpful ${action.text}, I will change the input (a narrower query or another tool) instead of repeating it, and answer from what the tools returned.`;
     }
   }
   for (const action of actions) {
@@ -63,9 +63,9 @@ export function demoTraceReflection(prompt: string): string {
       return `My call ${action.text} returned ${said}, and I went on as if it had worked, ending with the answer ${answer}. Next time, when a tool returns an error or nothing, I will fix the call's input (check the spelling and the argument's form) and try again before answering.`;
     }
   }
-  const expected = /(?:expected(?: answer)?|reference answer|target)(?: is|:)?\s+"?([^".;,()\n]+)"?/iu.exec(feedback)?.[1]?.trim();
-  if (expected) {
-    return `I answered ${answer}, but the expected answer was ${expected}. Next time I will check that my final answer is the exact entity or value the task asks for, in the form it asks for, before I finish.`;
+  // The feedback says the answer differs from an expected one: name the mismatch, never the expected answer.
+  if (/\b(?:expected|reference answer|target|does not match|incorrect)\b/iu.test(feedback)) {
+    return `My answer ${answer} did not match the expected answer. Next time I will check that my final answer is the exact entity or value the task asks for, in the form it asks for, and that a tool result supports it, before I finish.`;
   }
   const reason = feedback.split("\n")[0]?.trim() || "the Evaluator did not pass it";
   return `My answer ${answer} was judged a failure (${reason.slice(0, 160)}). Next time I will reread the task, list what the answer must contain, and check each item against the tool results before finishing.`;
@@ -81,15 +81,17 @@ export function demoTraceJudge(prompt: string): string {
   const notes = section(prompt, "Notes for the grader (the writer did not see them):\n", "\n\nRubric");
   const expected = /^Expected answer: (.+)$/mu.exec(notes)?.[1]?.trim() ?? null;
   const folded = answer.toLowerCase();
-  const goal = expected === null ? 2 : folded.includes(expected.toLowerCase()) ? JUDGE_SCALE_MAX : 1;
-  const toolText = notes.toLowerCase();
-  const words = (folded.match(WORD) ?? []).filter((word) => word.length > 3);
+  const toolAt = notes.indexOf(TOOL_RESULTS_HEADING);
+  const toolText = toolAt === -1 ? "" : notes.slice(toolAt + TOOL_RESULTS_HEADING.length).toLowerCase();
+  const words = (folded.match(WORD) ?? []).filter((word) => word.length > 1 || /\p{N}/u.test(word));
   const grounded = words.length === 0 ? 0 : words.filter((word) => toolText.includes(word)).length / words.length;
+  // Without an expected answer a script cannot tell: it trusts an answer the tool results support.
+  const goal = expected !== null ? (folded.includes(expected.toLowerCase()) ? JUDGE_SCALE_MAX : 1) : grounded >= 0.5 ? 4 : 2;
   const scores = [
     {
       criterion: "trace-goal-met",
       score: goal,
-      justification: `Demo judge (scripted): ${expected === null ? "no expected answer in the notes, so it cannot tell" : goal === JUDGE_SCALE_MAX ? `contains the expected answer "${expected}"` : `does not contain the expected answer "${expected}"`}.`,
+      justification: `Demo judge (scripted): ${expected === null ? `no expected answer in the notes; the tool results ${goal >= 4 ? "support" : "do not support"} the answer` : goal === JUDGE_SCALE_MAX ? "contains the expected answer" : "does not contain the expected answer"}.`,
     },
     { criterion: "trace-grounded", score: Math.round(grounded * JUDGE_SCALE_MAX), justification: `Demo judge (scripted): ${Math.round(grounded * 100)}% of the answer's words occur in the tool results.` },
   ];

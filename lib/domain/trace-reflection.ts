@@ -44,6 +44,11 @@ export const traceReflectionProvenanceSchema = z.object({
   model: z.string(),
   /** The import's experiment, when the run came in with one. */
   experimentId: z.string().nullable(),
+  /**
+   * The verdict used the expected answer the trace records (a scorer or judge compared against it):
+   * an oracle signal, not something the agent could know. Absent on entries written before it was kept.
+   */
+  oracle: z.boolean().optional(),
   /** The imported file (provenance source), e.g. `agent-traces.otlp.jsonl`. */
   importedFrom: z.string().nullable(),
 });
@@ -91,9 +96,26 @@ export const TRACE_REFLECT_TEMPLATE = {
   ].join("\n"),
 };
 
-/** The `{feedback}` of a trace reflection: the final answer line, then the Evaluator's words. */
-export function traceFeedback(answer: string | null, verdictFeedback: string): string {
-  return `${FINAL_ANSWER_LABEL} ${answer ?? "(none)"}\n${verdictFeedback.trim() || "(no explanation recorded)"}`;
+/** What the expected answer reads as in a reflection prompt: the lesson must not hand the gold answer back to the agent. */
+export const HIDDEN_TARGET = "[the expected answer]";
+
+/**
+ * The `{feedback}` of a trace reflection: the final answer line, then the Evaluator's words, with
+ * every whole-word occurrence of the expected answer the trace records replaced by
+ * {@link HIDDEN_TARGET} — a reflection quoting the gold answer would let the agent's next attempt
+ * pass by copying it (the paper's HotpotQA reflections see only "incorrect", reference §2.6).
+ */
+export function traceFeedback(answer: string | null, verdictFeedback: string, target: string | null = null): string {
+  const words = verdictFeedback.trim() || "(no explanation recorded)";
+  return `${FINAL_ANSWER_LABEL} ${answer ?? "(none)"}\n${hideTarget(words, target)}`;
+}
+
+/** `text` with whole-word occurrences of `target` (case-insensitive) replaced by {@link HIDDEN_TARGET}; unchanged when there is no target. */
+export function hideTarget(text: string, target: string | null): string {
+  const wanted = target?.trim();
+  if (!wanted) return text;
+  const escaped = wanted.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "giu"), HIDDEN_TARGET);
 }
 
 /**
@@ -107,6 +129,9 @@ export const TRACE_JUDGE_RUBRIC: Rubric = {
   ],
   passThreshold: 0.7,
 };
+
+/** The heading of the tool results in the judge's notes for a trace (the demo judge reads the section after it). */
+export const TOOL_RESULTS_HEADING = "What the tools returned:";
 
 /** One step of a trajectory as the reflection prompt shows it. */
 export interface TraceStepText {
@@ -148,6 +173,8 @@ export const traceReflectionOutcomeSchema = z.object({
   alreadyStored: z.boolean(),
   /** Why a trace was skipped, or a caveat (e.g. "oracle signal: the judge saw the expected answer"). */
   note: z.string().nullable(),
+  /** The verdict used the expected answer recorded in the trace (see {@link traceReflectionProvenanceSchema}). */
+  oracle: z.boolean().default(false),
 });
 export type TraceReflectionOutcome = z.infer<typeof traceReflectionOutcomeSchema>;
 
@@ -183,5 +210,7 @@ export const traceReflectionResponseSchema = z.object({
   written: z.number().int().nonnegative(),
   failures: z.number().int().nonnegative(),
   skipped: z.number().int().nonnegative(),
+  /** `person` grades whose run id is not among the runs reflected on (a typo, or a run of another import): nothing used them. */
+  unmatchedGrades: z.array(z.string()).default([]),
 });
 export type TraceReflectionResponse = z.infer<typeof traceReflectionResponseSchema>;

@@ -7,6 +7,7 @@ import { asRunId } from "@/lib/domain/ids";
 import type { RunRecord } from "@/lib/db/store";
 import {
   TRACE_JUDGE_RUBRIC,
+  TOOL_RESULTS_HEADING,
   TRACE_REFLECT_TEMPLATE,
   renderTraceScratchpad,
   traceFeedback,
@@ -89,12 +90,12 @@ export async function reflectOnTraces(deps: TraceReflectionDeps, request: TraceR
     const review = await readTrace(deps.store, runId);
     const base = { runId, title: review ? titleOf(review) : runId, taskId: review?.record.config.taskId ?? "" };
     if (!review) {
-      outcomes.push({ ...base, verdict: "skipped", verdictSource: "no finished trial", reflection: null, alreadyStored: false, note: "The run has no finished trial to judge." });
+      outcomes.push({ ...base, verdict: "skipped", verdictSource: "no finished trial", reflection: null, alreadyStored: false, note: "The run has no finished trial to judge.", oracle: false });
       continue;
     }
     const verdict = await verdictOf(deps, input.evaluator, review, modelId, grades[runId]);
     if (verdict.verdict !== "fail") {
-      outcomes.push({ ...base, verdict: verdict.verdict, verdictSource: verdict.source, reflection: null, alreadyStored: false, note: verdict.note });
+      outcomes.push({ ...base, verdict: verdict.verdict, verdictSource: verdict.source, reflection: null, alreadyStored: false, note: verdict.note, oracle: verdict.oracle });
       continue;
     }
     const provenance: TraceReflectionProvenance = {
@@ -105,12 +106,13 @@ export async function reflectOnTraces(deps: TraceReflectionDeps, request: TraceR
       model: modelId,
       experimentId: input.experimentId ?? null,
       importedFrom: review.record.config.provenance?.source ?? null,
+      oracle: verdict.oracle,
     };
     const environment = review.record.config.environment;
     const eventId = sourceEventId(review.trial, provenance);
     const existing = await deps.memoryStores.entryForSource(input.store, environment, review.record.config.taskId, eventId);
     if (existing) {
-      outcomes.push({ ...base, verdict: "fail", verdictSource: verdict.source, reflection: existing.text, alreadyStored: true, note: verdict.note });
+      outcomes.push({ ...base, verdict: "fail", verdictSource: verdict.source, reflection: existing.text, alreadyStored: true, note: verdict.note, oracle: verdict.oracle });
       continue;
     }
     const text = await reflect(deps.model, modelId, template.text, review, verdict.feedback);
@@ -123,7 +125,7 @@ export async function reflectOnTraces(deps: TraceReflectionDeps, request: TraceR
       reflectedOn: provenance,
     });
     if (stored.added) written += 1;
-    outcomes.push({ ...base, verdict: "fail", verdictSource: verdict.source, reflection: stored.entry.text, alreadyStored: !stored.added, note: verdict.note });
+    outcomes.push({ ...base, verdict: "fail", verdictSource: verdict.source, reflection: stored.entry.text, alreadyStored: !stored.added, note: verdict.note, oracle: verdict.oracle });
   }
   return {
     store: input.store,
@@ -134,6 +136,7 @@ export async function reflectOnTraces(deps: TraceReflectionDeps, request: TraceR
     written,
     failures: outcomes.filter((outcome) => outcome.verdict === "fail").length,
     skipped: outcomes.filter((outcome) => outcome.verdict === "skipped").length,
+    unmatchedGrades: Object.keys(grades).filter((runId) => !runIds.includes(runId)),
   };
 }
 
@@ -155,9 +158,7 @@ async function readTrace(store: RunStore, runId: string): Promise<TraceUnderRevi
   if (!trial) return null;
   const config = state.config ?? record.config;
   const parsed = traceTaskSchema.safeParse(config.task);
-  const family = environmentEntry(config.environment).family;
-  const summary = family.summarize(family.parseTask(config.task));
-  const fromSummary = summary.setting ? `${summary.title}\n${summary.setting}` : summary.title;
+  const fromSummary = taskText(config, record.title);
   const task = parsed.success && parsed.data.input ? parsed.data.input : fromSummary;
   return { record, trial, task, target: parsed.success ? (parsed.data.target ?? null) : null };
 }
@@ -168,18 +169,22 @@ interface VerdictResult {
   /** The `{feedback}` of the reflection prompt. */
   feedback: string;
   note: string | null;
+  /** The verdict used the expected answer the trace records. */
+  oracle: boolean;
 }
 
 async function verdictOf(deps: TraceReflectionDeps, evaluator: TraceEvaluator, review: TraceUnderReview, modelId: string, grade: PersonGrade | undefined): Promise<VerdictResult> {
   if (evaluator === "person") {
-    if (!grade) return { verdict: "skipped", source: "no grade", feedback: "", note: "No person's grade for this trace: mark it pass or fail first." };
-    return { verdict: grade.verdict, source: `graded ${grade.verdict} by a person`, feedback: grade.note?.trim() ? `A person graded it ${grade.verdict}: ${grade.note.trim()}` : `A person graded it ${grade.verdict}.`, note: null };
+    if (!grade) return { verdict: "skipped", source: "no grade", feedback: "", note: "No person's grade for this trace: mark it pass or fail first.", oracle: false };
+    return { verdict: grade.verdict, source: `graded ${grade.verdict} by a person`, feedback: grade.note?.trim() ? `A person graded it ${grade.verdict}: ${grade.note.trim()}` : `A person graded it ${grade.verdict}.`, note: null, oracle: false };
   }
   if (evaluator === "trace") {
     const evaluation = review.trial.evaluation;
-    if (!evaluation) return { verdict: "skipped", source: "no score in the trace", feedback: "", note: "The trace carries no score or label: choose the judge or a person as the Evaluator." };
+    if (!evaluation) return { verdict: "skipped", source: "no score in the trace", feedback: "", note: "The trace carries no score or label: choose the judge or a person as the Evaluator.", oracle: false };
     const source = typeof evaluation.details.source === "string" ? evaluation.details.source : `the trace's ${evaluation.evaluatorKind} verdict`;
-    return { verdict: evaluation.verdict, source, feedback: evaluation.feedback || `${source}: ${evaluation.verdict} (score ${evaluation.score}).`, note: null };
+    // A trace that records an expected answer was scored against it (Inspect's `target`): an oracle signal.
+    const oracle = evaluation.oracle || review.target !== null;
+    return { verdict: evaluation.verdict, source, feedback: evaluation.feedback || `${source}: ${evaluation.verdict} (score ${evaluation.score}).`, note: oracle ? "Oracle signal: the score compared the answer with the expected answer recorded in the trace." : null, oracle };
   }
   const answer = review.trial.answer ?? lastObservation(review.trial);
   const verdict = await evaluateOpenTrial(
@@ -193,7 +198,22 @@ async function verdictOf(deps: TraceReflectionDeps, evaluator: TraceEvaluator, r
     source: `rubric judge ${modelId}: ${score}`,
     feedback: verdict.feedback,
     note: review.target ? "Oracle signal: the judge saw the expected answer recorded in the trace." : null,
+    oracle: review.target !== null,
   };
+}
+
+/**
+ * The task as its family summarises it; the run's title when the family cannot read the task
+ * snapshot (a run re-imported from this app's own OTLP export keeps only the task's id).
+ */
+function taskText(config: RunRecord["config"], title: string): string {
+  const family = environmentEntry(config.environment).family;
+  try {
+    const summary = family.summarize(family.parseTask(config.task));
+    return summary.setting ? `${summary.title}\n${summary.setting}` : summary.title;
+  } catch {
+    return title;
+  }
 }
 
 /** The run's title with the task's first line when the title does not say it (traces of one agent share its name). */
@@ -206,7 +226,7 @@ function titleOf(review: TraceUnderReview): string {
 /** The grader's notes: the expected answer when the trace has one, then what the tools returned (cut). */
 function judgeNotes(review: TraceUnderReview): string {
   const results = review.trial.steps.flatMap((step) => (step.observation ? [`- ${step.action?.text ?? "tool"} → ${step.observation.text}`] : [])).join("\n");
-  const notes = [review.target ? `Expected answer: ${review.target}` : "", results ? `What the tools returned:\n${results}` : ""].filter(Boolean).join("\n\n");
+  const notes = [review.target ? `Expected answer: ${review.target}` : "", results ? `${TOOL_RESULTS_HEADING}\n${results}` : ""].filter(Boolean).join("\n\n");
   return notes.slice(0, MAX_JUDGE_NOTES_CHARS);
 }
 
@@ -227,7 +247,7 @@ async function judgeCall(model: ModelPort, modelId: string, messages: Parameters
 
 async function reflect(model: ModelPort, modelId: string, templateText: string, review: TraceUnderReview, feedback: string): Promise<string> {
   const scratchpad = renderTraceScratchpad(review.trial.steps.map((step) => ({ thought: step.thought?.text ?? null, action: step.action?.text ?? null, observation: step.observation?.text ?? null })));
-  const prompt = renderTemplate(templateText, { task: review.task, scratchpad, feedback: traceFeedback(review.trial.answer ?? lastObservation(review.trial), feedback) }).text;
+  const prompt = renderTemplate(templateText, { task: review.task, scratchpad, feedback: traceFeedback(review.trial.answer ?? lastObservation(review.trial), feedback, review.target) }).text;
   const response = await model.generate(
     { role: "reflector", settings: { modelId, temperature: 0, maxOutputTokens: MAX_REFLECTION_TOKENS }, messages: [{ role: "user", content: prompt }], stopSequences: [] },
     { replay: "live" },

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
-import { TRACE_REFLECT_TEMPLATE } from "@/lib/domain/trace-reflection";
+import { HIDDEN_TARGET, hideTarget, TRACE_REFLECT_TEMPLATE } from "@/lib/domain/trace-reflection";
 import { traceReflectionDemoBook } from "@/lib/domain/trace-reflection-demo";
 import type { ModelPort, ModelRequest } from "@/lib/engine/ports";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
@@ -95,18 +95,47 @@ describe("reflecting on recorded failures", () => {
     await expect(reflectOnTraces(depsOf(context), { runIds: [first!], store: "graded", evaluator: "person" })).rejects.toThrow(/needs grades/u);
   });
 
-  it("the judge Evaluator asks the judge model with the trace rubric and reflects on what it fails", async () => {
+  it("the judge Evaluator asks the judge model with the trace rubric; its verdict is the rubric's weighted score", async () => {
     const { context, requests } = setup();
     const runIds = await failedRuns(context, ["qa-builtin-01"]);
     const before = requests.length;
     const result = await reflectOnTraces(depsOf(context), { runIds, store: "judged", evaluator: "judge" });
-    const roles = requests.slice(before).map((request) => request.role);
-    expect(roles[0]).toBe("evaluator");
-    expect(requests[before]?.messages[0]?.content).toContain("trace-goal-met");
-    expect(result.outcomes[0]?.verdictSource).toMatch(/^rubric judge demo: /u);
-    // The demo judge cannot tell without an expected answer (goal 2/5), so the trace fails and is reflected on.
-    expect(result.outcomes[0]?.verdict).toBe("fail");
-    expect(roles.at(-1)).toBe("reflector");
+    const calls = requests.slice(before);
+    expect(calls[0]?.role).toBe("evaluator");
+    expect(calls[0]?.messages[0]?.content).toContain("trace-goal-met");
+    const [outcome] = result.outcomes;
+    const score = /^rubric judge demo: (\d\.\d\d) ([<≥]) 0\.70$/u.exec(outcome!.verdictSource);
+    expect(score, outcome!.verdictSource).not.toBeNull();
+    expect(outcome!.verdict).toBe(score![2] === "≥" ? "pass" : "fail");
+    // A failure is reflected on with one more call; a pass costs only the judge's.
+    expect(calls.at(-1)?.role).toBe(outcome!.verdict === "fail" ? "reflector" : "evaluator");
+    expect(outcome!.oracle).toBe(false);
+  });
+
+  it("a trace that records its expected answer: the verdict is an oracle signal, and the reflection prompt never shows that answer", async () => {
+    const { context, requests } = setup();
+    const bytes = new Uint8Array(fs.readFileSync("docs/examples/inspect-eval-log.json"));
+    const imported = await context.traceImports.importFile({ name: "inspect-eval-log.json", bytes });
+    const before = requests.length;
+    const result = await reflectOnTraces(depsOf(context), { experimentId: imported.experimentId, store: "inspect", evaluator: "trace" });
+    const failed = result.outcomes.filter((outcome) => outcome.verdict === "fail");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((outcome) => outcome.oracle && /Oracle signal/u.test(outcome.note ?? ""))).toBe(true);
+    const prompts = requests.slice(before).map((request) => request.messages[0]?.content ?? "");
+    expect(prompts.some((prompt) => prompt.includes(HIDDEN_TARGET))).toBe(true);
+    // "Saturn" is the expected answer of the moons question: neither the prompt nor the lesson names it.
+    expect(prompts.some((prompt) => /\bSaturn\b/u.test(prompt))).toBe(false);
+    expect(failed.some((outcome) => /\bSaturn\b/u.test(outcome.reflection ?? ""))).toBe(false);
+    const stored = await context.memoryStores.exportEntries("inspect", {});
+    expect(stored.entries.every((entry) => entry.reflectedOn?.oracle === true)).toBe(true);
+  });
+
+  it("grades that name no run reflected on are listed, not silently dropped", async () => {
+    const { context } = setup();
+    const [first] = await failedRuns(context, ["qa-builtin-01"]);
+    const result = await reflectOnTraces(depsOf(context), { runIds: [first!], store: "g", evaluator: "person", grades: { [first!]: { verdict: "fail" }, "not-a-run": { verdict: "fail" } } });
+    expect(result.unmatchedGrades).toEqual(["not-a-run"]);
+    expect(result.written).toBe(1);
   });
 
   it("refuses unclear requests with what to do", async () => {
@@ -123,5 +152,27 @@ describe("tools that re-run tasks refuse an import of traces, saying what to do 
     const bytes = new Uint8Array(fs.readFileSync("docs/examples/agent-traces.otlp.jsonl"));
     const imported = await context.traceImports.importFile({ name: "agent-traces.otlp.jsonl", bytes });
     await expect(context.optimiser.create({ experimentId: imported.experimentId, role: "reflector", rounds: 1, candidatesPerRound: 1 })).rejects.toThrow(/agent that runs elsewhere.*cli reflect-traces --template/u);
+  });
+});
+
+describe("hiding the expected answer", () => {
+  it("replaces whole-word, case-insensitive occurrences only", () => {
+    expect(hideTarget("Jupiter does not match the target Saturn; saturnine is fine; SATURN.", "Saturn")).toBe(`Jupiter does not match the target ${HIDDEN_TARGET}; saturnine is fine; ${HIDDEN_TARGET}.`);
+    expect(hideTarget("Tu does not match the target W (W is tungsten)", "W")).toBe(`Tu does not match the target ${HIDDEN_TARGET} (${HIDDEN_TARGET} is tungsten)`);
+    expect(hideTarget("the answer is 3.5 (not 35)", "3.5")).toBe(`the answer is ${HIDDEN_TARGET} (not 35)`);
+    expect(hideTarget("unchanged", null)).toBe("unchanged");
+  });
+});
+
+describe("a run re-imported from this app's own OTLP export", () => {
+  it("can be reflected on although its task snapshot keeps only the task's id", async () => {
+    const { context } = setup();
+    const [runId] = await failedRuns(context, ["qa-builtin-01"]);
+    const lines = await context.otlp.jsonLines(runId!);
+    const imported = await context.traceImports.importFile({ name: "own.jsonl", bytes: new TextEncoder().encode(lines) });
+    const result = await reflectOnTraces(depsOf(context), { experimentId: imported.experimentId, store: "own" });
+    expect(result.outcomes).toHaveLength(1);
+    expect(result.outcomes[0]?.verdict).toBe("fail");
+    expect(result.outcomes[0]?.reflection).toMatch(/Next time/u);
   });
 });
