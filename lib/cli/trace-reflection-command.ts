@@ -69,7 +69,7 @@ export function registerTraceReflectionCommand(program: Command): void {
     .requiredOption("--store <name>", "the memory store to write the reflections to (created when missing)", storeName)
     .addOption(new Option("--evaluator <kind>", "who decides a trace failed: trace (its own score), judge (rubric judge with --model), person (--grades)").choices(traceEvaluatorSchema.options).default("trace"))
     .option("--grades <file>", "a person's verdicts for --evaluator person: JSON {\"<run id>\": \"fail\" | \"pass\" | {\"verdict\": \"fail\", \"note\": \"…\"}}", readGradesFile)
-    .option("--template <ref>", "the Self-Reflection template version (tv-…, external/reflect@v2, …@label); default the built-in external/reflect")
+    .option("--template <ref>", "the Self-Reflection template version (tv-…, <template id>@v2, <template id>@<label>); default the built-in external/reflect")
     .option("--model <id>", "the Self-Reflection and judge model (default demo, the offline scripted stand-in)", modelIdArg)
     .option("--json", "print the result as JSON")
     .action(async (options: { experiment?: string; run?: string[]; store: string; evaluator: "trace" | "judge" | "person"; grades?: Record<string, PersonGrade>; template?: string; model?: string; json?: boolean }) => {
