@@ -29,6 +29,20 @@ export type McpDeps = Pick<ServerContext, "store" | "service" | "experiments" | 
 /** The server's name and version as announced to clients. */
 export const MCP_SERVER_INFO = { name: "reflexion-playground", version: "0.1.0" } as const;
 
+/**
+ * The memory-store entries written from this run: its reflections kept in a store, and the lessons
+ * written on an imported trace by `reflect-traces` (they live in stores, not in the run's log).
+ */
+async function storedLessonsOf(deps: McpDeps, run: { id: string; config: { environment: string; taskId: string } }) {
+  const out: Array<{ store: string; text: string; trial: number; createdAt: string; reflectedOn: unknown }> = [];
+  for (const info of await deps.memoryStores.list()) {
+    for (const entry of await deps.memoryStores.entries(info.name, run.config.environment, run.config.taskId, 200)) {
+      if (entry.source.runId === run.id) out.push({ store: info.name, text: entry.text, trial: entry.source.trial, createdAt: entry.createdAt, reflectedOn: entry.reflectedOn ?? null });
+    }
+  }
+  return out;
+}
+
 /** Runs `list_runs` reads at most (newest first) when it filters: there is no query by family or status. */
 export const RUN_SCAN_LIMIT = 2000;
 
@@ -203,7 +217,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
     {
       title: "Get reflections",
       description:
-        "Self-Reflections, either of one run (runId: each failed trial's reflection with the trial's outcome and whether the next trial succeeded) or kept in a memory store (store, optionally task and family: the store's unexpired reflections and ExpeL insights, newest first, with their source and provenance — what `cli memory export` prints). Give runId or store, not both.",
+        "Self-Reflections, either of one run (runId: each failed trial's reflection with the trial's outcome and whether the next trial succeeded, plus `stored`: the entries memory stores hold from this run, e.g. lessons written on an imported trace) or kept in a memory store (store, optionally task and family: the store's unexpired reflections and ExpeL insights, newest first, with their source and provenance — what `cli memory export` prints). Give runId or store, not both.",
       inputSchema: {
         runId: z.string().min(1).optional().describe("a run's id (list_runs)"),
         branchId: z.string().min(1).optional().describe("with runId: a branch (fork); default the root branch"),
@@ -232,7 +246,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
               nextTrialOutcome: next?.outcome ?? null,
             };
           });
-        return { runId: run.id, branchId: branch, family: run.config.environment, taskId: run.config.taskId, reflections };
+        return { runId: run.id, branchId: branch, family: run.config.environment, taskId: run.config.taskId, reflections, stored: await storedLessonsOf(deps, run) };
       });
     },
   );

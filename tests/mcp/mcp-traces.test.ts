@@ -63,4 +63,12 @@ describe("MCP over imported traces", () => {
     const one = await call("get_reflections", { store: "my-agent", task: all.entries![0]!.taskId });
     expect(one.entries!.map((entry) => entry.text)).toEqual([all.entries![0]!.text]);
   });
+
+  it("get_reflections of a failed trace's run lists the lesson stored from it", async () => {
+    const failed = (await call("list_runs", { family: "external", outcome: "failure" })).runs![0]!;
+    const answer = (await call("get_reflections", { runId: failed.id })) as { reflections: unknown[]; stored: Array<{ store: string; text: string; reflectedOn: { kind: string } }> };
+    expect(answer.reflections).toEqual([]);
+    expect(answer.stored).toHaveLength(1);
+    expect(answer.stored[0]).toMatchObject({ store: "my-agent", reflectedOn: { kind: "trace-reflection" } });
+  });
 });
