@@ -69,6 +69,9 @@ test("agent traces: import an OTLP file, reflect on its failures, hand the lesso
   await outcomes.first().getByRole("link").first().click();
   await page.waitForURL(/\/runs\//);
   await expect(page.getByText(/Imported trace/).first()).toBeVisible();
+  // The lesson written on it is listed in the memory panel, with where it came from.
+  await expect(page.getByTestId("stored-lessons")).toContainText(/Lessons written on this trace · [1-9]/);
+  await expect(page.getByTestId("stored-lesson").first()).toContainText("scripted stand-in");
   // A step's LLM call is the outside agent's, as the trace recorded it: no invented settings.
   await page.locator('[data-testid="node-thought"]').first().click();
   await expect(page.getByTestId("inspector-model")).toBeVisible();

@@ -3,6 +3,7 @@
 import { useMemo } from "react";
 import { CarriedIn } from "@/components/costs/carried-in";
 import { CarriedInsights } from "./carried-insights";
+import { StoredLessons } from "./stored-lessons";
 import type { RunStatus } from "@/lib/domain/api";
 import type { MemoryItem } from "@/lib/domain/events";
 import type { ReflectionView, RunState } from "@/lib/domain/fold-run";
@@ -264,6 +265,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
 
       <CarriedIn state={state} />
       <CarriedInsights state={state} />
+      {state.config?.provenance?.kind === "external-trace" ? <StoredLessons runId={runId} /> : null}
 
       {strategy && behaviour && !behaviour.reflectionsInPrompt ? (
         <p className="text-xs text-slate-600" data-testid="memory-strategy-note">

@@ -133,3 +133,7 @@ export type MemoryStoresResponse = z.infer<typeof memoryStoresResponseSchema>;
 
 /** `PUT /api/memory-stores` body: create a store or change its retention. */
 export const putMemoryStoreSchema = z.object({ name: memoryStoreNameSchema, retentionDays: retentionDaysSchema }).strict();
+
+/** `GET /api/runs/:runId/lessons`: the memory-store entries written from one run, newest first. */
+export const runLessonsResponseSchema = z.object({ entries: z.array(memoryEntrySchema) });
+export type RunLessonsResponse = z.infer<typeof runLessonsResponseSchema>;

@@ -29,18 +29,10 @@ export type McpDeps = Pick<ServerContext, "store" | "service" | "experiments" | 
 /** The server's name and version as announced to clients. */
 export const MCP_SERVER_INFO = { name: "reflexion-playground", version: "0.1.0" } as const;
 
-/**
- * The memory-store entries written from this run: its reflections kept in a store, and the lessons
- * written on an imported trace by `reflect-traces` (they live in stores, not in the run's log).
- */
+/** The memory-store entries written from this run (lib/server/memory-store-service.ts `entriesFromRun`), as the tool shows them. */
 async function storedLessonsOf(deps: McpDeps, run: { id: string; config: { environment: string; taskId: string } }) {
-  const out: Array<{ store: string; text: string; trial: number; createdAt: string; reflectedOn: unknown }> = [];
-  for (const info of await deps.memoryStores.list()) {
-    for (const entry of await deps.memoryStores.entries(info.name, run.config.environment, run.config.taskId, 200)) {
-      if (entry.source.runId === run.id) out.push({ store: info.name, text: entry.text, trial: entry.source.trial, createdAt: entry.createdAt, reflectedOn: entry.reflectedOn ?? null });
-    }
-  }
-  return out;
+  const entries = await deps.memoryStores.entriesFromRun(run.id, run.config.environment, run.config.taskId);
+  return entries.map((entry) => ({ store: entry.store, text: entry.text, trial: entry.source.trial, createdAt: entry.createdAt, reflectedOn: entry.reflectedOn ?? null }));
 }
 
 /** Runs `list_runs` reads at most (newest first) when it filters: there is no query by family or status. */

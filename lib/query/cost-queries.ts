@@ -1,7 +1,7 @@
 "use client";
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { memoryStoresResponseSchema } from "@/lib/domain/memory-store";
+import { memoryStoresResponseSchema, runLessonsResponseSchema } from "@/lib/domain/memory-store";
 import { priceTableResponseSchema, type NewPrice } from "@/lib/domain/prices";
 import { fetchJson } from "./fetch-json";
 
@@ -45,3 +45,11 @@ export function usePutMemoryStore() {
     onSuccess: (answer) => client.setQueryData(memoryStoresKey(), answer),
   });
 }
+
+/** `GET /api/runs/:runId/lessons`: what memory stores hold from one run (under the memory-stores key, so a reflection pass refreshes it). */
+export const runLessonsQuery = (runId: string) =>
+  queryOptions({
+    queryKey: [...memoryStoresKey(), "run", runId] as const,
+    queryFn: ({ signal }) => fetchJson(`/api/runs/${encodeURIComponent(runId)}/lessons`, runLessonsResponseSchema, { signal }),
+    staleTime: 5_000,
+  });

@@ -194,6 +194,19 @@ export class MemoryStoreService {
     return { store, entries: entries.slice(0, limit).map((entry) => ({ ...entry, kind: entryKind(entry) })) };
   }
 
+  /**
+   * Every store's unexpired entries written from run `runId` (its task's entries whose source is the
+   * run), newest first: a run's reflections kept in a store, and the lessons `reflect-traces` wrote
+   * on an imported trace (they live in stores, not in the run's log).
+   */
+  async entriesFromRun(runId: string, environment: string, taskId: string): Promise<MemoryEntry[]> {
+    const out: MemoryEntry[] = [];
+    for (const info of await this.list()) {
+      for (const entry of await this.entries(info.name, environment, taskId, SCAN_LIMIT)) if (entry.source.runId === runId) out.push(entry);
+    }
+    return out.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  }
+
   /** The engine's port over the stores. */
   port(): MemoryPort {
     return {
