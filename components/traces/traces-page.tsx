@@ -6,6 +6,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import type { TraceImportResult } from "@/lib/domain/trace-import";
 import { experimentListQuery, experimentQuery } from "@/lib/query/experiment-queries";
+import { formatShortTime } from "@/components/ui/format";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { ReflectPanel } from "./reflect-panel";
@@ -81,7 +82,10 @@ export function TracesPage() {
                   {item.name}
                 </button>
                 <span className="text-xs text-slate-600">
-                  {item.provenance?.source} · <Link href={`/experiments/${encodeURIComponent(item.id)}`} className="underline">results</Link>
+                  {item.total} trace{item.total === 1 ? "" : "s"} · imported {formatShortTime(item.createdAt)} ·{" "}
+                  <Link href={`/experiments/${encodeURIComponent(item.id)}`} className="underline">
+                    results
+                  </Link>
                 </span>
               </li>
             ))}
