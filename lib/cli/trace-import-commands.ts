@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
 import type { TraceImportResult } from "@/lib/domain/trace-import";
-import { TRACE_FORMAT_CHOICES, type TraceFormatChoice } from "@/lib/importers/external/formats";
+import { isAppError } from "@/lib/domain/errors";
+import { isTraceFormatError, TRACE_FORMAT_CHOICES, type TraceFormatChoice } from "@/lib/importers/external/formats";
 import { gunzipBounded, isGzip } from "@/lib/io/gunzip-bounded";
 import { cliContext } from "./context";
 
@@ -19,6 +20,17 @@ export function formatTraceImport(result: TraceImportResult): string {
   const head = `${result.file}: ${result.traces} trace${result.traces === 1 ? "" : "s"} (${result.format}) → experiment ${result.experimentId}${result.reused ? " (imported before: nothing new stored)" : ""}`;
   const problems = result.problems.map((problem) => `  problem: ${problem.where}: ${problem.message}`);
   return `${[head, ...(result.problems.length > 0 ? [`  ${result.problems.length} problem${result.problems.length === 1 ? "" : "s"}:`] : []), ...problems].join("\n")}\n`;
+}
+
+/**
+ * The error line of a file that could not be imported. The service's messages name the file
+ * already, so only other errors (a file that cannot be read: ENOENT …) get its path in front; a
+ * message that asks to name the format gets the flag that does it.
+ */
+export function formatTraceImportError(file: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = isTraceFormatError(error) ? ` Use --format ${TRACE_FORMAT_CHOICES.filter((choice) => choice !== "auto").join("|")}.` : "";
+  return `error: ${isAppError(error) ? message : `${file}: ${message}`}${hint}\n`;
 }
 
 /** Registers `import-traces`. */
@@ -43,7 +55,7 @@ export function registerTraceImportCommands(program: Command): void {
             const result = await context.traceImports.importFile({ name, bytes, format: options.format });
             process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : formatTraceImport(result));
           } catch (error) {
-            process.stderr.write(`error: ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+            process.stderr.write(formatTraceImportError(file, error));
             process.exitCode = 2;
           }
         }

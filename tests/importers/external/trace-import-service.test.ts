@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { foldRun } from "@/lib/domain/fold-run";
 import { assertForkable, assertWritable } from "@/lib/bundles/read-only";
+import { isTraceFormatError } from "@/lib/importers/external/formats";
 import type { ServerContext } from "@/lib/server/app-context";
 import { sqliteContext } from "../../bundles/helpers";
 
@@ -68,8 +69,34 @@ describe("TraceImportService", () => {
       message: expect.stringMatching(/^broken\.jsonl: no trace could be read \(line 1: span "x" has no traceId/),
     });
     await expect(ctx.traceImports.importFile({ name: "notes.txt", bytes: new TextEncoder().encode("hello") })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/notes\.txt: could not tell the trace format/) });
-    await expect(ctx.traceImports.importFile({ name: "log.json", bytes: new TextEncoder().encode("{}"), format: "inspect" })).rejects.toMatchObject({ code: "invalid-dataset", message: expect.stringMatching(/^log\.json: no trace could be read/) });
+    await expect(ctx.traceImports.importFile({ name: "log.json", bytes: new TextEncoder().encode("{}"), format: "inspect" })).rejects.toMatchObject({
+      code: "invalid-dataset",
+      // The parser's file-level problem is the file itself: the file is named once, the format as people call it.
+      message: "log.json: no trace could be read (not an Inspect eval log: expected an object with `eval` (the EvalSpec) and `samples`). Expected an Inspect AI eval log: the JSON log (an object with `eval` and `samples`) or the .eval zip; if the file is in another format, name it.",
+    });
+    await expect(ctx.traceImports.importFile({ name: "runs.json", bytes: new TextEncoder().encode("{}"), format: "langsmith" })).rejects.toMatchObject({ message: expect.stringMatching(/^runs\.json: no trace could be read \(line 1: .*\)\. Expected a LangSmith run export: /) });
     expect(await ctx.store.experiments.listExperiments(100)).toEqual([]);
+  });
+
+  it("says an empty file is empty, whatever the format asked for, and the unknown-format message names no CLI flag", async () => {
+    const ctx = context();
+    for (const format of ["auto", "otlp", "inspect"] as const) {
+      await expect(ctx.traceImports.importFile({ name: "empty.jsonl", bytes: new Uint8Array(), format })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/^empty\.jsonl is empty: it holds no traces\. Export the traces again/) });
+    }
+    await expect(ctx.traceImports.importFile({ name: "blank.jsonl", bytes: new TextEncoder().encode("\n \r\n\t") })).rejects.toMatchObject({ message: expect.stringMatching(/^blank\.jsonl is empty \(only whitespace\)/) });
+    const unknown = await ctx.traceImports.importFile({ name: "notes.txt", bytes: new TextEncoder().encode("hello") }).catch((error: unknown) => error);
+    expect(isTraceFormatError(unknown)).toBe(true);
+    expect(unknown).toMatchObject({ message: expect.stringMatching(/name the format it is in \(otlp, inspect, langsmith or langfuse\)\.$/) });
+    expect(unknown).not.toMatchObject({ message: expect.stringMatching(/--format/) });
+  });
+
+  it("answers content imported before in the format it was imported in, with that import's problems, whatever format is asked now", async () => {
+    const ctx = context();
+    const first = await ctx.traceImports.importFile({ name: "malformed.jsonl", bytes: bytesOf("malformed.jsonl") });
+    const again = await ctx.traceImports.importFile({ name: "malformed.jsonl", bytes: bytesOf("malformed.jsonl"), format: "inspect" });
+    expect(again).toEqual({ ...first, reused: true });
+    expect(again.format).toBe("otlp");
+    expect(again.problems.map((problem) => problem.where)).toEqual(["line 2", "line 3", "line 4"]);
   });
 
   it("gives a second trace of the same task its own cell", async () => {
