@@ -5,6 +5,7 @@ import { traceFormatSchema, type TraceImportResult } from "@/lib/domain/trace-im
 import { useUploadTraces, type TraceFormatChoice } from "@/lib/query/trace-queries";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
+import { TraceImportFailureNotice } from "./trace-import-notice";
 
 /** What the file picker offers: OTLP JSON / JSON lines, Inspect logs (JSON or the `.eval` zip), LangSmith and Langfuse exports. */
 export const TRACE_ACCEPT = ".json,.jsonl,.ndjson,.eval,.gz,application/json";
@@ -21,8 +22,9 @@ const FORMAT_LABELS: Record<TraceFormatChoice, string> = {
 
 /**
  * Drop trace files here (or pick them): each file becomes an experiment of read-only runs, one per
- * trace. Shows the format read, how many traces, and every record that could not be read (the
- * rest is imported); `onImported` receives each file's result.
+ * trace, imported on its own. `onImported` receives each imported file's result (the page shows
+ * them with their problems); the files refused — nothing of them imported — are shown here, in the
+ * order dropped, each with its reason.
  */
 export function TraceDropZone({ onImported }: { onImported: (results: TraceImportResult[]) => void }) {
   const upload = useUploadTraces();
@@ -88,10 +90,19 @@ export function TraceDropZone({ onImported }: { onImported: (results: TraceImpor
           ))}
         </select>
       </div>
+      {upload.data && upload.data.failed.length > 0 ? (
+        <div className="space-y-2" aria-live="polite">
+          {[...upload.data.failed]
+            .sort((a, b) => a.index - b.index)
+            .map((failure) => (
+              <TraceImportFailureNotice key={`${failure.index}-${failure.file}`} failure={failure} />
+            ))}
+        </div>
+      ) : null}
       {upload.error ? (
-        <Notice tone="error" title="Nothing of this file was imported" data-testid="trace-upload-error">
+        <Notice tone="error" title="Nothing was imported" data-testid="trace-upload-error">
           <p>{upload.error.message}</p>
-          <p className="mt-1 text-xs">Check the format (pick it above instead of detecting it) and that the file is complete; traces imported before are untouched.</p>
+          <p className="mt-1 text-xs">Traces imported before are untouched.</p>
         </Notice>
       ) : null}
     </div>

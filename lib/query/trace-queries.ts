@@ -22,7 +22,9 @@ export function useReflectOnTraces() {
 
 /**
  * Uploads trace files to `POST /api/imports/traces` (multipart `file` fields) and parses the answer
- * (lib/domain/trace-import.ts). A bad file answers 400 with the file and record named.
+ * (lib/domain/trace-import.ts): the files imported and those refused, each with its reason. When
+ * every file was refused the server answers 400 with that list, returned here like a 200's; a
+ * request refused as a whole (no server, a body over the limit) throws {@link ApiRequestError}.
  */
 export async function uploadTraces(files: readonly File[], format: TraceFormatChoice): Promise<TraceImportResponse> {
   const form = new FormData();
@@ -32,6 +34,8 @@ export async function uploadTraces(files: readonly File[], format: TraceFormatCh
   });
   const json: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
+    const refused = traceImportResponseSchema.safeParse(json);
+    if (refused.success && refused.data.failed.length > 0) return refused.data;
     const error = apiErrorSchema.safeParse(json);
     throw error.success ? new ApiRequestError(response.status, error.data.error.code, error.data.error.message) : new ApiRequestError(response.status, "http", `${response.status} ${response.statusText}`.trim());
   }
