@@ -3,7 +3,7 @@
  * traces (10 spans each, tests/helpers/synthetic-otlp.ts) read with the streaming parser
  * (lib/importers/external/otlp-parser.ts) and imported through TraceImportService into a SQLite
  * store. Prints, for 10,000 spans:
- * * - the streaming parse handing each trace on once complete and past the late-span window (the parser's own memory), and the
+ * - the streaming parse handing each trace on once complete and past the late-span window (the parser's own memory), and the
  *   same for 50,000 spans: the peak heap growth should not grow with the file;
  * - the parse keeping every trace (what an import holds before its one transaction), with the most
  *   spans the parser held at once;
