@@ -74,6 +74,7 @@ export function registerTraceReflectionCommand(program: Command): void {
     .option("--json", "print the result as JSON")
     .action(async (options: { experiment?: string; run?: string[]; store: string; evaluator: "trace" | "judge" | "person"; grades?: Record<string, PersonGrade>; template?: string; model?: string; json?: boolean }) => {
       if (Boolean(options.experiment) === Boolean(options.run?.length)) throw new InvalidArgumentError("give --experiment <id> or --run <id…> (one of them)");
+      if (options.grades && options.evaluator !== "person") throw new InvalidArgumentError(`--grades is a person's verdicts: add --evaluator person (now ${options.evaluator}, which does not read them)`);
       const context = cliContext();
       try {
         const result = await reflectOnTraces(traceReflectionDeps(context), {

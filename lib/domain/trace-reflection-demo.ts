@@ -23,7 +23,9 @@ const ANSWER_CLOSE = "ANSWER>>>";
 /** The answer to a trace prompt, or null for any other prompt. */
 export const traceReflectionDemoBook: DemoScriptBook = {
   respond(prompt: string): string | null {
-    if (prompt.trimStart().startsWith(TRACE_REFLECTION_INSTRUCTION) && prompt.trimEnd().endsWith(TRACE_REFLECTION_PROMPT_END)) return demoTraceReflection(prompt);
+    // The built-in template, or a version of it that keeps its sections (a person's rewording of the instructions).
+    const reflecting = prompt.trimEnd().endsWith(TRACE_REFLECTION_PROMPT_END) && (prompt.trimStart().startsWith(TRACE_REFLECTION_INSTRUCTION) || (prompt.includes("\nSteps:\n") && prompt.includes(FEEDBACK_HEADING)));
+    if (reflecting) return demoTraceReflection(prompt);
     if (prompt.trimStart().startsWith(JUDGE_START) && TRACE_JUDGE_RUBRIC.criteria.every((criterion) => prompt.includes(criterion.id))) return demoTraceJudge(prompt);
     return null;
   },
@@ -64,8 +66,9 @@ export function demoTraceReflection(prompt: string): string {
     }
   }
   // The feedback says the answer differs from an expected one: name the mismatch, never the expected answer.
-  if (/\b(?:expected|reference answer|target|does not match|incorrect)\b/iu.test(feedback)) {
-    return `My answer ${answer} did not match the expected answer. Next time I will check that my final answer is the exact entity or value the task asks for, in the form it asks for, and that a tool result supports it, before I finish.`;
+  const mismatch = /\b(?:expected|reference answer|target|does not match)\b/iu.test(feedback);
+  if (mismatch || /\bincorrect\b/iu.test(feedback)) {
+    return `My answer ${answer} ${mismatch ? "did not match the expected answer" : "was judged incorrect"}. Next time I will check that my final answer is the exact entity or value the task asks for, in the form it asks for, and that a tool result supports it, before I finish.`;
   }
   const reason = feedback.split("\n")[0]?.trim() || "the Evaluator did not pass it";
   return `My answer ${answer} was judged a failure (${reason.slice(0, 160)}). Next time I will reread the task, list what the answer must contain, and check each item against the tool results before finishing.`;

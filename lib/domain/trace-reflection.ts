@@ -110,12 +110,32 @@ export function traceFeedback(answer: string | null, verdictFeedback: string, ta
   return `${FINAL_ANSWER_LABEL} ${answer ?? "(none)"}\n${hideTarget(words, target)}`;
 }
 
-/** `text` with whole-word occurrences of `target` (case-insensitive) replaced by {@link HIDDEN_TARGET}; unchanged when there is no target. */
+/** How a trace's list of acceptable answers is stored in one string (Inspect's list `target`). */
+export const TARGET_ALTERNATIVES_SEPARATOR = " | ";
+
+/**
+ * `text` with whole-word occurrences of the expected answer (case-insensitive) replaced by
+ * {@link HIDDEN_TARGET}: the whole target and, for a list of acceptable answers joined with
+ * {@link TARGET_ALTERNATIVES_SEPARATOR}, each of them (longest first). Unchanged when there is no target.
+ */
 export function hideTarget(text: string, target: string | null): string {
-  const wanted = target?.trim();
-  if (!wanted) return text;
-  const escaped = wanted.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "giu"), HIDDEN_TARGET);
+  const whole = target?.trim();
+  if (!whole) return text;
+  const answers = [whole, ...whole.split(TARGET_ALTERNATIVES_SEPARATOR).map((answer) => answer.trim())].filter((answer, index, all) => answer !== "" && all.indexOf(answer) === index);
+  answers.sort((a, b) => b.length - a.length);
+  return answers.reduce((out, answer) => {
+    const escaped = answer.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "giu"), HIDDEN_TARGET);
+  }, text);
+}
+
+/**
+ * True when a verdict's explanation speaks of a reference answer ("the reference answer is …",
+ * "expected …", "target", "gold"): the score compared against an answer the agent could not know,
+ * and the explanation may state it — an oracle signal even when the trace records no target.
+ */
+export function mentionsReferenceAnswer(explanation: string): boolean {
+  return /\b(?:reference|expected|gold|correct|right)\s+answer\b|\btarget\b|\bground[- ]truth\b/iu.test(explanation);
 }
 
 /**

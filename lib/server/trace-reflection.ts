@@ -9,6 +9,7 @@ import {
   TRACE_JUDGE_RUBRIC,
   TOOL_RESULTS_HEADING,
   TRACE_REFLECT_TEMPLATE,
+  mentionsReferenceAnswer,
   renderTraceScratchpad,
   traceFeedback,
   traceReflectionRequestSchema,
@@ -182,9 +183,17 @@ async function verdictOf(deps: TraceReflectionDeps, evaluator: TraceEvaluator, r
     const evaluation = review.trial.evaluation;
     if (!evaluation) return { verdict: "skipped", source: "no score in the trace", feedback: "", note: "The trace carries no score or label: choose the judge or a person as the Evaluator.", oracle: false };
     const source = typeof evaluation.details.source === "string" ? evaluation.details.source : `the trace's ${evaluation.evaluatorKind} verdict`;
+    const feedback = evaluation.feedback || `${source}: ${evaluation.verdict} (score ${evaluation.score}).`;
     // A trace that records an expected answer was scored against it (Inspect's `target`): an oracle signal.
-    const oracle = evaluation.oracle || review.target !== null;
-    return { verdict: evaluation.verdict, source, feedback: evaluation.feedback || `${source}: ${evaluation.verdict} (score ${evaluation.score}).`, note: oracle ? "Oracle signal: the score compared the answer with the expected answer recorded in the trace." : null, oracle };
+    // So is a score whose explanation speaks of a reference answer, and that explanation may state it.
+    const recordedTarget = evaluation.oracle || review.target !== null;
+    const namesReference = !recordedTarget && mentionsReferenceAnswer(feedback);
+    const note = recordedTarget
+      ? "Oracle signal: the score compared the answer with the expected answer recorded in the trace (hidden from the reflection prompt)."
+      : namesReference
+        ? "Oracle signal: the score's explanation speaks of a reference answer, which the trace does not record as its target, so it could not be hidden: read the lesson before you hand it back."
+        : null;
+    return { verdict: evaluation.verdict, source, feedback, note, oracle: recordedTarget || namesReference };
   }
   const answer = review.trial.answer ?? lastObservation(review.trial);
   const verdict = await evaluateOpenTrial(
@@ -270,7 +279,7 @@ export function traceReflectionDeps(context: Pick<ServerContext, "store" | "expe
     resolveTemplate: async (reference) => {
       const resolved = await context.templates.resolve(reference);
       if (resolved.template.role !== "reflector") {
-        throw new AppError("invalid-input", `${reference} is a ${resolved.template.role} template; choose a Self-Reflection template (cli templates list --role reflector).`);
+        throw new AppError("invalid-input", `${reference} is a template for the ${resolved.template.role} role; choose a Self-Reflection template (cli templates list --env external).`);
       }
       return { id: resolved.template.id, version: resolved.version.number, text: resolved.version.text, versionId: resolved.version.id };
     },

@@ -46,6 +46,13 @@ describe("cli import-traces → reflect-traces → memory export", { tags: ["slo
     expect(json.entries.every((entry) => entry.environment === EXTERNAL_FAMILY_ID && entry.reflectedOn?.evaluator === "trace" && entry.reflectedOn.template.id === "external/reflect")).toBe(true);
     expect(new Set(json.entries.map((entry) => entry.reflectedOn?.importedFrom))).toEqual(new Set(["agent-traces.otlp.jsonl", "inspect-eval-log.json"]));
 
+    // A person's grades without the person Evaluator would be ignored: refused, saying what to add.
+    const gradesFile = path.join(dir, "grades.json");
+    fs.writeFileSync(gradesFile, JSON.stringify({ [results[0]!.runIds[0]!]: "fail" }));
+    const ignored = await runCli(["reflect-traces", "--experiment", results[0]!.experimentId, "--store", "p", "--grades", gradesFile], env);
+    expect(ignored.code).toBe(2);
+    expect(ignored.stderr).toMatch(/add --evaluator person/u);
+
     // The import is idempotent: the same file again is the same experiment, nothing new stored.
     const again = await runCli(["import-traces", "docs/examples/agent-traces.otlp.jsonl", "--json"], env);
     expect(traceImportResultSchema.parse(JSON.parse(again.stdout.trim()))).toMatchObject({ experimentId: results[0]!.experimentId, reused: true });

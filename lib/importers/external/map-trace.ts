@@ -140,7 +140,14 @@ export function mapTrace(recorded: ExternalTrace, options: MapTraceOptions): Imp
     if (call.stepIndex === null || call.stepIndex < 0 || call.stepIndex >= trace.steps.length) continue;
     callsByStep.set(call.stepIndex, [...(callsByStep.get(call.stepIndex) ?? []), call]);
   }
-  const steps = trace.steps.length > 0 ? trace.steps : [{ thought: null, action: null, observation: "(the trace records no agent turns)", answer: trace.output, startedAt: trace.startedAt, sourceId: null }];
+  const finalTurn = { thought: null, action: null, startedAt: trace.endedAt ?? trace.startedAt, sourceId: null, answer: trace.output };
+  // The agent's final output ends the trajectory as its answer when no turn gave one (a root run's outputs, an Inspect completion).
+  const steps =
+    trace.steps.length === 0
+      ? [{ ...finalTurn, startedAt: trace.startedAt, observation: "(the trace records no agent turns)" }]
+      : trace.output !== null && !trace.steps.some((step) => step.answer !== null)
+        ? [...trace.steps, { ...finalTurn, observation: "(the agent's final output, as the trace records it)" }]
+        : trace.steps;
   steps.forEach((step, index) => {
     builder.at(step.startedAt ?? trace.startedAt);
     let callId: string | null = null;

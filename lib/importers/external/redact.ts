@@ -15,6 +15,10 @@ const SECRET_KEY = /(?:^|[._\- ])(?:api[_-]?key|apikey|authorization|auth|passwo
 const CAMEL_SECRET_KEY = /^(?:apiKey|accessToken|refreshToken|authToken|clientSecret|privateKey)$/;
 /** A `"key": "value"` pair inside text that is not parseable JSON on its own (a log line, a fragment); the key is judged by {@link isSecretKey}. */
 const JSON_PAIR = /("([^"\\]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
+/** A header written as text: `Authorization: Bearer …`, `x-api-key: …`, `api_key=…`. */
+const TEXT_HEADER = /\b(authorization|proxy-authorization|x-api-key|api[_-]?key|apikey|access[_-]?token|client[_-]?secret|password)(\s*[:=]\s*)(?:(bearer|basic|token)\s+)?(?!\[redacted\])[^\s"',;&)}\]]+/gi;
+/** A credential in a URL's query: `?api_key=…`, `&token=…`. */
+const URL_QUERY = /([?&](?:api[_-]?key|apikey|key|token|access[_-]?token|auth|password|secret|sig|signature)=)[^&\s"'#]+/gi;
 /** `scheme://user:password@` in a string. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]+:[^\s/@"'\\]+@/gi;
 
@@ -25,6 +29,19 @@ const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:"'\\]+:[^\s/@"'\\]+@/g
  */
 function redactString(value: string, found: { count: number }): string {
   const trimmed = value.trimStart();
+  if (trimmed.startsWith('"')) {
+    // JSON text encoded once more as a JSON string: redact what it holds.
+    try {
+      const inner: unknown = JSON.parse(value);
+      if (typeof inner === "string") {
+        const before = found.count;
+        const redacted = redactString(inner, found);
+        return found.count > before ? JSON.stringify(redacted) : value;
+      }
+    } catch {
+      // Not JSON: read as text below.
+    }
+  }
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
       const parsed: unknown = JSON.parse(value);
@@ -44,12 +61,23 @@ function redactString(value: string, found: { count: number }): string {
       if (!isSecretKey(key)) return match;
       found.count += 1;
       return `${head}${REDACTED}"`;
+    })
+    .replace(URL_QUERY, (_match, head: string) => {
+      found.count += 1;
+      return `${head}${REDACTED}`;
+    })
+    .replace(TEXT_HEADER, (_match, name: string, separator: string, scheme: string | undefined) => {
+      found.count += 1;
+      return `${name}${separator}${scheme ? `${scheme} ` : ""}${REDACTED}`;
     });
 }
 
+/** A key that is a token itself (`token`, `auth.token`, `x-token`), not a token count (`token_count`, `tokens`). */
+const TOKEN_KEY = /(?:^|[._\- ])token$/i;
+
 /** True when `key` names a credential. */
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key) || CAMEL_SECRET_KEY.test(key);
+  return SECRET_KEY.test(key) || CAMEL_SECRET_KEY.test(key) || TOKEN_KEY.test(key);
 }
 
 /**
@@ -61,8 +89,8 @@ export function redactSecrets(value: unknown, found: { count: number } = { count
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, found));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    // An OTLP attribute is `{ key, value }`: judge the attribute by its key.
-    const attributeKey = "key" in value && typeof value.key === "string" ? value.key : null;
+    // An OTLP attribute is `{ key, value }`, a header often `{ name, value }`: judge the pair by its name.
+    const attributeKey = "key" in value && typeof value.key === "string" ? value.key : "name" in value && typeof value.name === "string" ? value.name : null;
     for (const [key, inner] of Object.entries(value)) {
       if (key === "value" && attributeKey !== null && isSecretKey(attributeKey)) {
         found.count += 1;

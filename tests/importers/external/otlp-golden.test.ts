@@ -194,3 +194,30 @@ describe("OpenInference messages with content parts", () => {
     expect(trace.steps.map((step) => step.answer)).toEqual(["done"]);
   });
 });
+
+describe("the agent's final output", () => {
+  it("ends the trajectory as its answer when no turn gave one (a LangSmith root run's outputs)", () => {
+    const trace = {
+      format: "langsmith" as const,
+      traceId: "t1",
+      title: "agent",
+      taskId: "task-1",
+      input: "What is the capital of Australia?",
+      target: null,
+      output: "Sydney",
+      steps: [{ thought: null, action: { tool: "search", input: "capital of Australia" }, observation: "Canberra is the capital of Australia.", answer: null, startedAt: null, sourceId: "r2" }],
+      calls: [],
+      verdict: null,
+      model: null,
+      unknown: [],
+      startedAt: "2026-12-01T10:00:00.000Z",
+      endedAt: "2026-12-01T10:00:05.000Z",
+    };
+    const observations = ofType(map(trace).drafts, "step-observation");
+    expect(observations).toHaveLength(2);
+    expect(observations[1]!.data).toMatchObject({ done: true, answer: "Sydney" });
+    // A trace whose last turn answered keeps its own steps.
+    const answered = { ...trace, steps: [{ ...trace.steps[0]!, answer: "Sydney" }] };
+    expect(ofType(map(answered).drafts, "step-observation")).toHaveLength(1);
+  });
+});

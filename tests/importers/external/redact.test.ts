@@ -61,3 +61,27 @@ describe("every credential in a trace is redacted before it becomes a run", () =
     expect(redactTrace({ ...trace, steps: [], calls: [], unknown: [] }).count).toBe(0);
   });
 });
+
+describe("credential shapes found in the wild", () => {
+  it("headers written as text, URL query parameters, name/value pairs, a bare token key and JSON encoded twice", () => {
+    const found = { count: 0 };
+    const data = {
+      header: "GET /v1 Authorization: Bearer LK_plainbearer, x-api-key: LK_header",
+      url: "https://api.example.com/search?q=moons&api_key=LK_query&page=2",
+      pairs: [
+        { name: "x-api-key", value: "LK_pair" },
+        { name: "accept", value: "application/json" },
+      ],
+      token: "LK_token",
+      usage: { token_count: 12, tokens: 3 },
+      doubly: JSON.stringify(JSON.stringify({ password: "LK_double", model: "m" })),
+    };
+    const redacted = redactSecrets(data, found) as typeof data;
+    expect(JSON.stringify(redacted)).not.toMatch(/LK_/u);
+    expect(redacted.url).toBe(`https://api.example.com/search?q=moons&api_key=${REDACTED}&page=2`);
+    expect(redacted.header).toBe(`GET /v1 Authorization: Bearer ${REDACTED}, x-api-key: ${REDACTED}`);
+    expect(redacted.pairs[1]).toEqual({ name: "accept", value: "application/json" });
+    expect(redacted.usage).toEqual({ token_count: 12, tokens: 3 });
+    expect(JSON.parse(JSON.parse(redacted.doubly) as string)).toEqual({ password: REDACTED, model: "m" });
+  });
+});

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
-import { HIDDEN_TARGET, hideTarget, TRACE_REFLECT_TEMPLATE } from "@/lib/domain/trace-reflection";
+import { HIDDEN_TARGET, hideTarget, mentionsReferenceAnswer, TRACE_REFLECT_TEMPLATE } from "@/lib/domain/trace-reflection";
 import { traceReflectionDemoBook } from "@/lib/domain/trace-reflection-demo";
 import type { ModelPort, ModelRequest } from "@/lib/engine/ports";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
@@ -161,6 +161,16 @@ describe("hiding the expected answer", () => {
     expect(hideTarget("Tu does not match the target W (W is tungsten)", "W")).toBe(`Tu does not match the target ${HIDDEN_TARGET} (${HIDDEN_TARGET} is tungsten)`);
     expect(hideTarget("the answer is 3.5 (not 35)", "3.5")).toBe(`the answer is ${HIDDEN_TARGET} (not 35)`);
     expect(hideTarget("unchanged", null)).toBe("unchanged");
+  });
+
+  it("hides each answer of a list of acceptable answers (stored joined with ' | ')", () => {
+    expect(hideTarget("The symbol is w, from wolfram; W | Wolfram both count.", "W | Wolfram")).toBe(`The symbol is ${HIDDEN_TARGET}, from ${HIDDEN_TARGET}; ${HIDDEN_TARGET} both count.`);
+  });
+
+  it("an explanation that speaks of a reference answer is an oracle signal even without a recorded target", () => {
+    expect(mentionsReferenceAnswer("exact_match = 0: The reference answer is Canberra")).toBe(true);
+    expect(mentionsReferenceAnswer("Jupiter does not match the target Saturn")).toBe(true);
+    expect(mentionsReferenceAnswer("The agent looped on the same search and gave up")).toBe(false);
   });
 });
 
