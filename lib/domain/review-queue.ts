@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { annotationTagSchema, authorSchema } from "./annotations";
+
+/**
+ * Review queues (docs/review-queues.md): a fixed list of items people review against a rubric, with
+ * named reviewers, progress and agreement between reviewers (percent agreement and Cohen's κ, the
+ * one implementation in lib/domain/agreement.ts).
+ *
+ * - A **single** queue shows one node per item (usually a reflection) and asks for a rubric label.
+ * - A **pairwise** queue shows two arms' nodes for the same task side by side and asks which is
+ *   better (`left`, `right` or `tie`); which arm is drawn on the left is randomised per item when the
+ *   queue is built and recorded on the item (`leftArm`), so preferences are stored by arm, not side.
+ *
+ * A reviewer may also tag, comment (kept as an annotation on the node, with the queue as its origin)
+ * and write a **correction**: a better reflection, saved as data (a memory store entry).
+ */
+
+/** A rubric: the labels a reviewer chooses from (single queues), each with a short meaning. */
+export const rubricSchema = z.object({
+  name: z.string().trim().min(1).max(80),
+  /** What the reviewer is asked, e.g. "Does this reflection name a concrete, correct fix?" */
+  question: z.string().trim().min(1).max(500),
+  /** 2–7 labels, in the order the keys 1…n choose them. */
+  labels: z.array(z.object({ id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,29}$/u), description: z.string().max(200) })).min(2).max(7),
+});
+export type Rubric = z.infer<typeof rubricSchema>;
+
+/** The default rubric of a single queue of reflections. */
+export const DEFAULT_REFLECTION_RUBRIC: Rubric = {
+  name: "Reflection quality",
+  question: "Does this reflection name the mistake and a concrete plan (an action or fact) for the next trial?",
+  labels: [
+    { id: "good", description: "names the mistake and a concrete plan" },
+    { id: "vague", description: "right direction, but no concrete action or fact" },
+    { id: "wrong", description: "misdiagnoses the failure or would mislead" },
+  ],
+};
+
+/** The rubric of a pairwise queue (fixed: which of the two is better). */
+export const PAIRWISE_RUBRIC: Rubric = {
+  name: "Which reflection is better",
+  question: "Which reflection would help the next trial more?",
+  labels: [
+    { id: "left", description: "the left one" },
+    { id: "right", description: "the right one" },
+    { id: "tie", description: "equally good or equally bad" },
+  ],
+};
+
+/** A node under review: where it is and its text as it was when the queue was built. */
+export const reviewNodeSchema = z.object({
+  runId: z.string().min(1),
+  branchId: z.string().min(1),
+  /** The node's event id (graph node id). */
+  eventId: z.string().min(1),
+  kind: z.enum(["reflection", "thought", "action", "observation", "evaluation", "trial"]),
+  trial: z.number().int().positive(),
+  step: z.number().int().positive().nullable(),
+  /** The experiment arm the run belongs to; null outside an experiment. */
+  arm: z.string().nullable(),
+  text: z.string(),
+  /** Whether the trial after this reflection succeeded (null: no next trial, or not a reflection). */
+  followedBySuccess: z.boolean().nullable(),
+});
+export type ReviewNode = z.infer<typeof reviewNodeSchema>;
+
+/** One item of a queue. Single: `left` only. Pairwise: both, with the arm drawn on the left recorded. */
+export const reviewItemSchema = z.object({
+  id: z.string().min(1),
+  queueId: z.string().min(1),
+  /** Position in the queue, from 0. */
+  position: z.number().int().nonnegative(),
+  taskId: z.string(),
+  left: reviewNodeSchema,
+  right: reviewNodeSchema.nullable(),
+  /** Pairwise: the arm shown on the left (randomised when the queue was built); null for single. */
+  leftArm: z.string().nullable(),
+});
+export type ReviewItem = z.infer<typeof reviewItemSchema>;
+
+/** A queue's definition (its items are stored apart). */
+export const reviewQueueSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().trim().min(1).max(120),
+  kind: z.enum(["single", "pairwise"]),
+  rubric: rubricSchema,
+  reviewers: z.array(authorSchema).min(1).max(20),
+  /** Where the items came from: an experiment (and arms), or a search query (lib/domain/search-query.ts). */
+  source: z.object({
+    experimentId: z.string().nullable(),
+    /** Pairwise: exactly two arms; single: the arms included (empty = all). */
+    arms: z.array(z.string()),
+    query: z.string().nullable(),
+  }),
+  /** The seed the pairwise sides were drawn with (so the randomisation is reproducible and on record). */
+  seed: z.number().int(),
+  /** ISO-8601. */
+  createdAt: z.string(),
+  createdBy: authorSchema,
+});
+export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
+
+/** One reviewer's review of one item (saving again replaces it). */
+export const reviewSchema = z.object({
+  queueId: z.string().min(1),
+  itemId: z.string().min(1),
+  reviewer: authorSchema,
+  /** A rubric label id (pairwise: `left` / `right` / `tie`, as shown on screen). */
+  label: z.string().min(1),
+  /** Pairwise: the preferred arm resolved from the side and the item's `leftArm` (`tie` for a tie); null for single. */
+  preferredArm: z.string().nullable(),
+  tags: z.array(annotationTagSchema).max(20).default([]),
+  comment: z.string().max(10_000).default(""),
+  /** A corrected reflection the reviewer wrote; null when none. */
+  correction: z.string().max(10_000).nullable().default(null),
+  /** ISO-8601. */
+  reviewedAt: z.string(),
+});
+export type Review = z.infer<typeof reviewSchema>;
+
+/** Progress and agreement of a queue. */
+export interface QueueProgress {
+  items: number;
+  /** Reviews per reviewer. */
+  byReviewer: Array<{ reviewer: string; reviewed: number }>;
+  /** Items every reviewer has reviewed. */
+  complete: number;
+  /**
+   * Agreement of each pair of reviewers on the items both reviewed: percent agreement and Cohen's κ
+   * over the rubric labels (null κ with a reason when undefined).
+   */
+  agreement: Array<{ a: string; b: string; n: number; percentAgreement: number | null; kappa: number | null; kappaUndefinedReason: string | null }>;
+}
