@@ -1,7 +1,7 @@
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { SearchNodeField, TrialDocument, TrialDocumentMeta } from "@/lib/domain/search-documents";
 import { metaOf } from "@/lib/domain/search-documents";
-import type { TextNodeHit } from "@/lib/domain/search-match";
+import { containsPhrase, type TextNodeHit } from "@/lib/domain/search-match";
 import type { SearchIndex } from "./search-index";
 import { MIGRATIONS_FOLDER } from "./sqlite-store";
 import * as schema from "./schema";
@@ -77,7 +77,8 @@ export class SqliteSearchIndex implements SearchIndex {
          WHERE search_nodes_fts MATCH ? AND n.field IN (${fields.map(() => "?").join(", ")})`,
       )
       .all(phrase, ...fields) as Array<{ key: string; eventId: string; field: SearchNodeField; step: number | null; text: string }>;
-    return rows.map((row) => ({ key: row.key, eventId: row.eventId, field: row.field, step: row.step === null ? null : Number(row.step), text: row.text }));
+    // FTS5 finds the candidates; the domain's word rule decides, so every adapter answers alike.
+    return rows.filter((row) => containsPhrase(row.text, words)).map((row) => ({ key: row.key, eventId: row.eventId, field: row.field, step: row.step === null ? null : Number(row.step), text: row.text }));
   }
 
   async close(): Promise<void> {

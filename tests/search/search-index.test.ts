@@ -1,4 +1,7 @@
-import { afterAll, describe } from "vitest";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe } from "vitest";
+import { PgSearchIndex } from "@/lib/db/pg/pg-search-index";
+import { sharedPglite } from "../db/pg-test-stores";
 import { MemorySearchIndex } from "@/lib/db/search-index-memory";
 import { SqliteSearchIndex } from "@/lib/db/search-index-sqlite";
 import { SqliteRunStore } from "@/lib/db/sqlite-store";
@@ -23,6 +26,24 @@ describe("search index: SQLite FTS5 (run store on SQLite too)", () => {
       const index = new SqliteSearchIndex(":memory:");
       opened.push(index);
       return index;
+    },
+  );
+});
+
+describe("search index: PostgreSQL full text (PGlite, run store on it too)", () => {
+  const pg = sharedPglite();
+  let fixture: ReturnType<typeof demoStore> | null = null;
+  beforeAll(async () => {
+    await pg.open();
+    fixture = demoStore(await pg.makeStore());
+    await fixture;
+  }, 120_000);
+  afterAll(() => pg.close());
+  searchContract(
+    () => fixture!,
+    async () => {
+      await pg.connection().db.execute(sql.raw("TRUNCATE search_nodes, search_trials, search_branches"));
+      return new PgSearchIndex(pg.connection().db);
     },
   );
 });
