@@ -13,7 +13,6 @@ import { MATCH_FIELDS, NUMERIC_FIELDS, SearchQueryError, TEXT_FIELDS, type Compa
  */
 
 const KNOWN_FIELDS: readonly string[] = [...MATCH_FIELDS, ...TEXT_FIELDS, ...NUMERIC_FIELDS];
-const OPS: readonly CompareOp[] = [">=", "<=", ">", "<", "="];
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/iu;
 const FIELD_PREFIX = /^([A-Za-z]+)(>=|<=|:|>|<|=)/u;
 

@@ -47,8 +47,8 @@ export function globTest(pattern: string): (value: string) => boolean {
 
 const SNIPPET_SIDE = 80;
 
-/** Up to ~80 characters either side of the phrase's first occurrence, `…` where cut; whitespace collapsed. */
-export function snippetOf(text: string, words: readonly string[]): string {
+/** Up to `side` (default 80) characters either side of the phrase's first occurrence (else of the start), `…` where cut; whitespace collapsed. */
+export function snippetOf(text: string, words: readonly string[], side = SNIPPET_SIDE): string {
   let index = 0;
   let length = 0;
   if (words.length > 0) {
@@ -59,9 +59,21 @@ export function snippetOf(text: string, words: readonly string[]): string {
       length = found[0].length;
     }
   }
-  const start = Math.max(0, index - SNIPPET_SIDE);
-  const end = Math.min(text.length, index + length + SNIPPET_SIDE);
+  const start = Math.max(0, index - side);
+  const end = Math.min(text.length, index + length + side);
   return `${start > 0 ? "…" : ""}${text.slice(start, end).replace(/\s+/gu, " ")}${end < text.length ? "…" : ""}`;
+}
+
+/** A shorter snippet (for a table row): `side` characters around the first of `phrases` (word lists) found in `snippet`. */
+export function focusSnippet(snippet: string, phrases: ReadonlyArray<readonly string[]>, side: number): string {
+  const inner = snippet.replace(/^…|…$/gu, "");
+  const phrase = phrases.find((words) => containsPhrase(inner, words)) ?? [];
+  return snippetOf(inner, phrase, side);
+}
+
+/** The word lists of a query's positive text terms (what a snippet is centred on). */
+export function queryPhrases(query: SearchQuery): string[][] {
+  return query.terms.flatMap((term) => (term.kind === "text" && !term.negated ? [searchWords(term.text)] : []));
 }
 
 const FIELD_ORDER: Record<SearchNodeField, number> = { thought: 0, action: 1, observation: 2, reflection: 3 };

@@ -35,6 +35,12 @@ export class SearchService {
     private annotations: AnnotationStore | null = null,
   ) {}
 
+  /** Closes the index's connection (the context's close). */
+  async close(): Promise<void> {
+    await this.refreshing.catch(() => undefined);
+    await this.index.close?.();
+  }
+
   /** Gives the service the annotation log `tag:` reads (null: none). */
   useAnnotations(annotations: AnnotationStore | null): void {
     this.annotations = annotations;
