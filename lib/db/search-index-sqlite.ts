@@ -19,6 +19,8 @@ import { drizzleOver, openSqliteConnection, type SqliteConnection } from "./sqli
  */
 export class SqliteSearchIndex implements SearchIndex {
   private readonly client: SqliteConnection;
+  /** Every trial's fields, parsed, while neither this connection nor another wrote (`PRAGMA data_version`). */
+  private trials: { version: number; metas: TrialDocumentMeta[] } | null = null;
 
   /** Opens (creating if needed) the database at `file`; `:memory:` gives a private database (tests, benchmarks). */
   constructor(file: string, options: { migrationsFolder?: string } = {}) {
@@ -59,11 +61,17 @@ export class SqliteSearchIndex implements SearchIndex {
       }
       upsertBranch.run(input.branchId, input.runId, input.lastSeq);
     })();
+    this.trials = null;
   }
 
   async listTrials(): Promise<TrialDocumentMeta[]> {
-    const rows = this.client.prepare("SELECT meta FROM search_trials").all() as Array<{ meta: string }>;
-    return rows.map((row) => JSON.parse(row.meta) as TrialDocumentMeta);
+    // data_version changes when another connection (another process) commits; this one's writes clear the cache.
+    const version = Number(this.client.pragma("data_version", { simple: true }));
+    if (this.trials?.version !== version) {
+      const rows = this.client.prepare("SELECT meta FROM search_trials").all() as Array<{ meta: string }>;
+      this.trials = { version, metas: rows.map((row) => JSON.parse(row.meta) as TrialDocumentMeta) };
+    }
+    return [...this.trials.metas];
   }
 
   async findText(words: readonly string[], fields: readonly SearchNodeField[]): Promise<TextNodeHit[]> {

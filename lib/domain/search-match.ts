@@ -151,10 +151,11 @@ function compare(left: number | null, op: string, right: number): boolean {
 }
 
 /**
- * Decides one trial. Returns its hit (matches: the nodes of positive text terms, in trial order,
+ * Decides one trial (`options.snippets` false: snippets left empty, for trials past the limit that are only counted). Returns its hit (matches: the nodes of positive text terms, in trial order,
  * each node once) or null when a term does not hold.
  */
-export function evaluateTrial(meta: TrialDocumentMeta, query: SearchQuery, context: MatchContext): TrialHit | null {
+export function evaluateTrial(meta: TrialDocumentMeta, query: SearchQuery, context: MatchContext, options: { snippets?: boolean } = {}): TrialHit | null {
+  const snippets = options.snippets ?? true;
   const { repeat, action } = repeatOf(meta, query);
   const matched = new Map<string, NodeMatch & { order: TextNodeHit }>();
   for (const [index, term] of query.terms.entries()) {
@@ -163,8 +164,8 @@ export function evaluateTrial(meta: TrialDocumentMeta, query: SearchQuery, conte
       const nodes = context.textHits.get(index)?.get(meta.key) ?? [];
       holds = nodes.length > 0;
       if (holds && !term.negated) {
-        const words = searchWords(term.text);
-        for (const node of nodes) if (!matched.has(node.eventId)) matched.set(node.eventId, { eventId: node.eventId, field: node.field, step: node.step, snippet: snippetOf(node.text, words), order: node });
+        const words = snippets ? searchWords(term.text) : [];
+        for (const node of nodes) if (!matched.has(node.eventId)) matched.set(node.eventId, { eventId: node.eventId, field: node.field, step: node.step, snippet: snippets ? snippetOf(node.text, words) : "", order: node });
       }
     } else if (term.kind === "match") holds = matchValue(meta, term.field, globTest(term.value), context);
     else {
@@ -196,5 +197,10 @@ export function evaluateTrial(meta: TrialDocumentMeta, query: SearchQuery, conte
 
 /** Result order: newest run first, then branch id, then trial. */
 export function compareHits(a: TrialDocumentMeta, b: TrialDocumentMeta): number {
-  return b.runCreatedAt.localeCompare(a.runCreatedAt) || b.runId.localeCompare(a.runId) || a.branchId.localeCompare(b.branchId) || a.trial - b.trial;
+  return codeOrder(b.runCreatedAt, a.runCreatedAt) || codeOrder(b.runId, a.runId) || codeOrder(a.branchId, b.branchId) || a.trial - b.trial;
+}
+
+/** Code-unit order (the same in every process and locale). */
+function codeOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -110,22 +110,35 @@ export class SearchService {
     const parsed = parseQuery(query);
     const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
     await this.refresh();
-    const textHits = new Map<number, Map<string, TextNodeHit[]>>();
-    for (const [index, term] of parsed.terms.entries()) {
-      if (term.kind !== "text") continue;
-      const byKey = new Map<string, TextNodeHit[]>();
-      for (const hit of await this.index.findText(searchWords(term.text), fieldsOf(term))) byKey.set(hit.key, [...(byKey.get(hit.key) ?? []), hit]);
-      textHits.set(index, byKey);
-    }
-    const tagsOf = await this.tagIndex(parsed);
-    const hits: TrialHit[] = [];
-    let total = 0;
-    for (const meta of (await this.index.listTrials()).sort(compareHits)) {
-      const hit = evaluateTrial(meta, parsed, { textHits, tagsOf });
-      if (!hit) continue;
-      total += 1;
-      if (hits.length < limit) hits.push(hit);
-    }
+    const { hits, total } = await answerQuery(this.index, parsed, limit, await this.tagIndex(parsed));
     return { query, normalized: printQuery(parsed), hits, total, truncated: total > hits.length, tookMs: Math.round((performance.now() - started) * 10) / 10 };
   }
+}
+
+/**
+ * Answers a parsed query on an index as it stands (no refresh): the text terms' nodes from the
+ * index's full text, then every trial decided by lib/domain/search-match.ts, newest run first.
+ * `tagsOf` gives a trial's annotation tags. Exported for the benchmark (bench/search.bench.ts).
+ */
+export async function answerQuery(index: SearchIndex, parsed: SearchQuery, limit: number, tagsOf: (meta: TrialDocumentMeta) => readonly string[] = () => []): Promise<{ hits: TrialHit[]; total: number }> {
+  const textHits = new Map<number, Map<string, TextNodeHit[]>>();
+  for (const [position, term] of parsed.terms.entries()) {
+    if (term.kind !== "text") continue;
+    const byKey = new Map<string, TextNodeHit[]>();
+    for (const hit of await index.findText(searchWords(term.text), fieldsOf(term))) {
+      const list = byKey.get(hit.key);
+      if (list) list.push(hit);
+      else byKey.set(hit.key, [hit]);
+    }
+    textHits.set(position, byKey);
+  }
+  const hits: TrialHit[] = [];
+  let total = 0;
+  for (const meta of (await index.listTrials()).sort(compareHits)) {
+    const hit = evaluateTrial(meta, parsed, { textHits, tagsOf }, { snippets: hits.length < limit });
+    if (!hit) continue;
+    total += 1;
+    if (hits.length < limit) hits.push(hit);
+  }
+  return { hits, total };
 }
