@@ -31,17 +31,22 @@ const FIELD_HELP: Record<string, string> = {
  * The search box (docs/search.md): one line of query, Enter searches. The query is parsed here
  * first (lib/domain/search-grammar.ts), so a mistake is shown under the box at once, with the
  * character it is at; `error` shows the server's (same parser's) message. A "Fields" button opens
- * the grammar help as a list (a disclosure: keyboard reachable, Escape closes it).
+ * the grammar help as a list (a disclosure: keyboard reachable, Escape closes it). With `action`
+ * and no `onSearch`, a valid query is submitted as a plain GET form (`<action>?q=…`).
  */
 export function QueryBox({
   initialQuery = "",
   onSearch,
+  action,
   error = null,
   label = "Search trials",
   className,
 }: {
   initialQuery?: string;
-  onSearch: (query: string) => void;
+  /** Called with the trimmed query when it parses. */
+  onSearch?: (query: string) => void;
+  /** Where a plain form submission goes when there is no `onSearch` (the search page). */
+  action?: string;
   /** An error to show under the box (the server's answer to the last search). */
   error?: { message: string; offset: number } | null;
   label?: string;
@@ -53,14 +58,16 @@ export function QueryBox({
   const ids = { input: useId(), error: useId(), help: useId() };
   const shown = localError ?? error;
 
-  const submit = () => {
+  /** True when the query parses (else the error is shown). */
+  const valid = () => {
     try {
       parseQuery(query);
       setLocalError(null);
-      onSearch(query.trim());
+      return true;
     } catch (thrown) {
       if (thrown instanceof SearchQueryError) setLocalError({ message: thrown.message, offset: thrown.offset });
       else throw thrown;
+      return false;
     }
   };
 
@@ -68,10 +75,15 @@ export function QueryBox({
     <div className={cn("space-y-1", className)} data-testid="query-box">
       <form
         role="search"
+        action={action}
+        method="get"
         className="flex items-center gap-2"
         onSubmit={(event) => {
-          event.preventDefault();
-          submit();
+          if (!valid()) event.preventDefault();
+          else if (onSearch) {
+            event.preventDefault();
+            onSearch(query.trim());
+          }
         }}
       >
         <label htmlFor={ids.input} className="sr-only">
@@ -80,6 +92,7 @@ export function QueryBox({
         <input
           id={ids.input}
           type="search"
+          name="q"
           value={query}
           onChange={(event) => {
             setQuery(event.target.value);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TrialHit, TrialSearchResult } from "@/lib/domain/search-query";
 import { QueryBox } from "@/components/search/query-box";
 import { SearchResults } from "@/components/search/search-results";
+import { SearchLauncher } from "@/components/search/search-launcher";
 
 // next/link needs the app router; a plain anchor is what it renders.
 vi.mock("next/link", () => ({ default: ({ href, children, ...rest }: { href: string; children?: ReactNode }) => createElement("a", { href, ...rest }, children) }));
@@ -91,5 +92,20 @@ describe("SearchResults", () => {
     render(createElement(SearchResults, { result: { query: "x", normalized: "tag:none", hits: [], total: 0, truncated: false, tookMs: 1 } }));
     expect(screen.getByText("No trial matches")).toBeTruthy();
     expect(screen.getByText("tag:none")).toBeTruthy();
+  });
+});
+
+describe("SearchLauncher", () => {
+  it("is a GET form to /search with the query as q, prefilled; a bad query is not submitted", () => {
+    render(createElement(SearchLauncher, { prefill: "experiment:e1" }));
+    const input = screen.getByRole("searchbox") as HTMLInputElement;
+    const form = input.closest("form")!;
+    expect(form.getAttribute("action")).toBe("/search");
+    expect(form.getAttribute("method")).toBe("get");
+    expect([input.name, input.value]).toEqual(["q", "experiment:e1"]);
+    fireEvent.change(input, { target: { value: "experiment:" } });
+    // fireEvent answers false when a handler called preventDefault: the browser would not navigate.
+    expect(fireEvent.submit(form)).toBe(false);
+    expect(screen.getByRole("alert").textContent).toContain("write a value after experiment:");
   });
 });
