@@ -101,6 +101,23 @@ export class SearchService {
   }
 
   /**
+   * The nodes (thoughts, actions, observations, reflections of every indexed trial) holding the
+   * words of `text` consecutively, each with its trial's fields, after a refresh — what the MCP tool
+   * `search_steps` reads (lib/mcp/search-steps.ts). Any order; none when `text` has no word.
+   */
+  async findTextNodes(text: string): Promise<Array<TextNodeHit & { meta: TrialDocumentMeta }>> {
+    await this.refresh();
+    const words = searchWords(text);
+    if (words.length === 0) return [];
+    const nodes = await this.index.findText(words, ["thought", "action", "observation", "reflection"]);
+    const metas = new Map((await this.index.listTrials()).map((meta) => [meta.key, meta]));
+    return nodes.flatMap((node) => {
+      const meta = metas.get(node.key);
+      return meta ? [{ ...node, meta }] : [];
+    });
+  }
+
+  /**
    * Answers a query over every trial of every branch, newest run first.
    * @param options.limit hits to return (default {@link DEFAULT_SEARCH_LIMIT}, at most {@link MAX_SEARCH_LIMIT}); `total` counts them all.
    * @throws SearchQueryError when the query does not parse (message and offset say what to fix).
