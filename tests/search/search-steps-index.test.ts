@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { SearchIndex } from "@/lib/db/search-index";
 import { MemorySearchIndex } from "@/lib/db/search-index-memory";
 import { SqliteSearchIndex } from "@/lib/db/search-index-sqlite";
 import { searchSteps, searchStepsIndexed } from "@/lib/mcp/search-steps";
@@ -10,7 +11,8 @@ const fixture = demoStore();
 describe("search_steps from the search index", () => {
   it("answers as the scan of the logs does for text on word boundaries: matches, order, snippets, bounds", async () => {
     const { store } = await fixture;
-    for (const index of [new MemorySearchIndex(), new SqliteSearchIndex(":memory:")]) {
+    const indexes: SearchIndex[] = [new MemorySearchIndex(), new SqliteSearchIndex(":memory:")];
+    for (const index of indexes) {
       const search = new SearchService(store, index);
       for (const input of [
         { query: "desklamp", limit: 200, scanRuns: 200 },
