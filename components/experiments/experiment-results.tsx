@@ -39,6 +39,7 @@ import { runTheseTasksHref } from "@/lib/query/experiment-prefill";
 import { AbResultSection } from "@/components/templates/ab-result";
 import { isAbExperiment } from "@/lib/query/template-ab";
 import { OptimisePanel } from "./optimise-panel";
+import { SearchLauncher } from "@/components/search/search-launcher";
 
 const Section = PageSection;
 
@@ -234,6 +235,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
             {repeats > 1 ? <span data-testid="demo-variation-note"> With repeats it is {DEMO_VARIATION_NOTE}, so repetitions differ.</span> : null}
           </Notice>
         ) : null}
+        <SearchLauncher prefill={`experiment:${summary.experiment.id}`} />
       </header>
 
       <Section

@@ -9,7 +9,7 @@ const linkClass = "rounded px-2 py-1 text-xs font-medium text-slate-700 hover:bg
 
 /**
  * The header's links: Runs (home), Experiments, the paper's runs (import), Agent traces (an outside agent's traces),
- * Reflections (that worked / did not help), Templates (the library), Judge (agreement with the LLM judge), Settings (providers), and on a run page "Compare
+ * Reflections (that worked / did not help), Templates (the library), Search (every trial), Judge (agreement with the LLM judge), Settings (providers), and on a run page "Compare
  * this run…", which opens the compare view with this run so another run of
  * the same task can be picked beside it.
  */
@@ -88,6 +88,15 @@ export function SiteNav() {
         title="The prompt template library: versions, editor with preview and diff, A/B comparisons"
       >
         Templates
+      </Link>
+      <Link
+        href="/search"
+        data-testid="nav-search"
+        className={cn(linkClass, pathname.startsWith("/search") && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/search") ? "page" : undefined}
+        title="Search every trial: fields, comparisons and the text of thoughts, actions, observations and reflections"
+      >
+        Search
       </Link>
       <Link
         href="/judge"

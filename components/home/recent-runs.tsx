@@ -12,6 +12,7 @@ import { StatusPill } from "@/components/ui/status-pill";
 import { strategyLabel } from "@/components/ui/strategy-labels";
 import { isDemoModel } from "@/lib/domain/model-id";
 import { ScriptedStandIn } from "@/components/ui/scripted-stand-in";
+import { SearchLauncher } from "@/components/search/search-launcher";
 
 const outcomeTone = { success: "green", failure: "red", cancelled: "neutral" } as const;
 
@@ -27,6 +28,7 @@ export function RecentRuns() {
         </h2>
         {runs.isFetching && !runs.isPending ? <Spinner className="size-3" label="Refreshing" /> : null}
       </header>
+      <SearchLauncher className="border-b border-slate-200 px-4 py-2" />
       <div data-testid="recent-runs" className="min-h-0 overflow-auto">
         {runs.isPending ? (
           <p className="flex items-center gap-2 px-4 py-6 text-sm text-slate-500">

@@ -164,6 +164,10 @@ export class MemoryRunStore implements RunStore {
     return branch ? summarizeBranch(branchId, this.listSync(branch.runId, branchId, 0)) : null;
   }
 
+  async listBranchSeqs(): Promise<Array<{ runId: RunId; branchId: BranchId; lastSeq: number }>> {
+    return [...this.summaries.entries()].map(([branchId, entry]) => ({ runId: entry.runId, branchId: asBranchId(branchId), lastSeq: entry.summary.lastSeq }));
+  }
+
   async listRunnableBranches(limit: number): Promise<RunnableBranch[]> {
     return [...this.summaries.entries()]
       .filter(([, entry]) => entry.summary.status === "running")

@@ -330,3 +330,42 @@ export const optimisations = sqliteTable(
   },
   (table) => [index("optimisations_target_template").on(table.targetTemplateId)],
 );
+
+// Search across runs (lib/db/search-index.ts, docs/search.md). A derived index, rebuilt from the logs at
+// will: no foreign keys. The FTS5 table `search_nodes_fts` over `search_nodes` (external content) and its
+// triggers are created at run time by lib/db/search-index-sqlite.ts (drizzle cannot express them).
+
+/** How far each branch's log is indexed: the branch summary's `lastSeq` when it was last read. */
+export const searchBranches = sqliteTable("search_branches", {
+  branchId: text("branch_id").primaryKey(),
+  runId: text("run_id").notNull(),
+  indexedSeq: integer("indexed_seq").notNull(),
+});
+
+/** One row per trial of each indexed branch; `meta` is the JSON TrialDocumentMeta (lib/domain/search-documents.ts). */
+export const searchTrials = sqliteTable(
+  "search_trials",
+  {
+    key: text("key").primaryKey(),
+    branchId: text("branch_id").notNull(),
+    runId: text("run_id").notNull(),
+    meta: text("meta").notNull(),
+  },
+  (table) => [index("search_trials_branch").on(table.branchId)],
+);
+
+/** The searched texts (thought, action, observation, reflection) of each indexed trial, with the event that drew each. */
+export const searchNodes = sqliteTable(
+  "search_nodes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    trialKey: text("trial_key").notNull(),
+    branchId: text("branch_id").notNull(),
+    eventId: text("event_id").notNull(),
+    field: text("field").notNull(),
+    /** The ReAct step; null for a reflection. */
+    step: integer("step"),
+    text: text("text").notNull(),
+  },
+  (table) => [index("search_nodes_branch").on(table.branchId)],
+);

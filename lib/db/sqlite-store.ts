@@ -276,6 +276,11 @@ export class SqliteRunStore implements RunStore {
     return branch ? summarizeBranch(branchId, this.listSync(branch.runId, branchId, 0)) : null;
   }
 
+  async listBranchSeqs(): Promise<Array<{ runId: RunId; branchId: BranchId; lastSeq: number }>> {
+    const rows = this.client.prepare("SELECT run_id AS runId, branch_id AS branchId, json_extract(summary, '$.lastSeq') AS lastSeq FROM branch_summaries").all() as Array<{ runId: string; branchId: string; lastSeq: number }>;
+    return rows.map((row) => ({ runId: asRunId(row.runId), branchId: asBranchId(row.branchId), lastSeq: Number(row.lastSeq) }));
+  }
+
   async listRunnableBranches(limit: number): Promise<RunnableBranch[]> {
     const summaries = schema.branchSummaries;
     const rows = this.db

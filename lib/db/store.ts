@@ -59,6 +59,13 @@ export interface RunStore extends EventLog, ResponseCache {
    */
   listRunnableBranches(limit: number): Promise<RunnableBranch[]>;
   /**
+   * Every branch with events of its own (a branch summary row), with its run and the newest seq on
+   * its path (the summary's `lastSeq`), any order, in one read: the search index compares it with
+   * the seq it indexed to re-read only the logs that grew (lib/server/search-service.ts). Optional:
+   * without it the service walks listRuns → listBranches → getBranchSummary.
+   */
+  listBranchSeqs?(): Promise<Array<{ runId: RunId; branchId: BranchId; lastSeq: number }>>;
+  /**
    * Stores an imported task set. When a set of the same family with the same
    * `contentHash` exists, returns that one instead (importing a file twice does
    * not pile up copies).

@@ -1,12 +1,18 @@
 import type { RunStore } from "@/lib/db/store";
 import { foldRun } from "@/lib/domain/fold-run";
+import { compareNodes } from "@/lib/domain/search-match";
+import type { SearchService } from "@/lib/server/search-service";
 
 /**
  * `search_steps`: text contained in the thoughts, actions, observations and reflections of stored
- * runs. There is no search index over the event logs, so this is a bounded scan: the newest
- * `scanRuns` runs (root branches only; forks are not searched), each log folded with foldRun and
- * matched case-insensitively (plain substring, no ranking), newest run first, in step order. The
- * answer says how many runs were scanned and whether older ones were left out.
+ * runs, case-insensitively (plain substring, no ranking), in the newest `scanRuns` runs (root
+ * branches only; forks are not searched), newest run first, in step order. The answer says how many
+ * runs were searched and whether older ones were left out.
+ *
+ * With the search index (docs/search.md; {@link searchStepsIndexed}) the index's full text finds
+ * the nodes holding the text's words and each is checked for the text itself: the same answer as
+ * the scan whenever the text starts and ends on word boundaries (`Dunmere` finds `Dunmere's`;
+ * `unmere` finds nothing). Without it ({@link searchSteps}) each log is folded with foldRun and scanned.
  */
 
 /** The fields of a trajectory that are searched. */
@@ -39,7 +45,7 @@ export interface StepSearchResult {
 const SNIPPET_SIDE = 80;
 
 /** `text` around its first occurrence at `index` of a match `length` long. */
-function snippetAround(text: string, index: number, length: number): string {
+export function snippetAround(text: string, index: number, length: number): string {
   const start = Math.max(0, index - SNIPPET_SIDE);
   const end = Math.min(text.length, index + length + SNIPPET_SIDE);
   return `${start > 0 ? "…" : ""}${text.slice(start, end).replace(/\s+/gu, " ")}${end < text.length ? "…" : ""}`;
@@ -81,4 +87,28 @@ export async function searchSteps(store: RunStore, input: { query: string; famil
     }
   }
   return { query: input.query, matches, scannedRuns, truncated };
+}
+
+/**
+ * {@link searchSteps} answered from the search index: the same bounds (`scanRuns` newest runs, root
+ * branches, `family`), order, matches and snippets, for text that starts and ends on word boundaries.
+ */
+export async function searchStepsIndexed(store: RunStore, search: Pick<SearchService, "findTextNodes">, input: { query: string; family?: string; limit: number; scanRuns: number }): Promise<StepSearchResult> {
+  const needle = input.query.toLowerCase();
+  const runs = await store.listRuns(input.scanRuns + 1);
+  const searched = runs.slice(0, input.scanRuns).filter((run) => input.family === undefined || run.config.environment === input.family);
+  const order = new Map(searched.map((run, position) => [run.id as string, { position, root: run.rootBranchId as string }]));
+  const found = (await search.findTextNodes(input.query))
+    .filter((node) => order.get(node.meta.runId)?.root === node.meta.branchId && node.text.toLowerCase().includes(needle))
+    .sort((a, b) => order.get(a.meta.runId)!.position - order.get(b.meta.runId)!.position || a.meta.trial - b.meta.trial || compareNodes(a, b));
+  const matches: StepMatch[] = found.slice(0, input.limit).map((node) => ({
+    runId: node.meta.runId,
+    environment: node.meta.family,
+    taskId: node.meta.taskId,
+    trial: node.meta.trial,
+    step: node.step,
+    field: node.field,
+    snippet: snippetAround(node.text, node.text.toLowerCase().indexOf(needle), input.query.length),
+  }));
+  return { query: input.query, matches, scannedRuns: searched.length, truncated: runs.length > input.scanRuns || matches.length >= input.limit };
 }

@@ -10,7 +10,7 @@ import { DEFAULT_EXPORT_ENTRIES, MAX_EXPORT_ENTRIES } from "@/lib/domain/memory-
 import { memoryStoreNameSchema } from "@/lib/domain/memory-store";
 import { runStatusSchema } from "@/lib/domain/status";
 import type { ServerContext } from "@/lib/server/app-context";
-import { searchSteps } from "./search-steps";
+import { searchSteps, searchStepsIndexed } from "./search-steps";
 import { trajectoryOf } from "./trajectory";
 
 /**
@@ -24,7 +24,8 @@ import { trajectoryOf } from "./trajectory";
  */
 
 /** The services the tools read. */
-export type McpDeps = Pick<ServerContext, "store" | "service" | "experiments" | "memoryStores">;
+/** What the tools read; with `search` (the search index), `search_steps` answers from it instead of folding logs. */
+export type McpDeps = Pick<ServerContext, "store" | "service" | "experiments" | "memoryStores"> & Partial<Pick<ServerContext, "search">>;
 
 /** The server's name and version as announced to clients. */
 export const MCP_SERVER_INFO = { name: "reflexion-playground", version: "0.1.0" } as const;
@@ -248,7 +249,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
     {
       title: "Search steps",
       description:
-        "Finds text in the thoughts, actions, observations and reflections of stored runs (case-insensitive substring). There is no search index: this scans the newest scanRuns runs (root branches only, default 200, at most 2000), newest first, and stops at limit matches; truncated says whether it stopped early or older runs were left out. Each match names its run, trial, step and field with a snippet; read the whole run with get_trajectory.",
+        "Finds text in the thoughts, actions, observations and reflections of stored runs (case-insensitive), in the newest scanRuns runs (root branches only, default 200, at most 2000), newest first, and stops at limit matches; truncated says whether it stopped early or older runs were left out. It reads the full-text search index, so give text that starts and ends on whole words ('Dunmere' finds \"Dunmere's\", 'unmere' finds nothing). Each match names its run, trial, step and field with a snippet; read the whole run with get_trajectory. For filters by outcome, cost or repeated actions, see the query language of docs/search.md.",
       inputSchema: {
         query: z.string().trim().min(2).max(200).describe("the text to find (2–200 characters)"),
         family: environmentIdSchema.optional().describe("only runs of this task family"),
@@ -257,7 +258,7 @@ export function createMcpServer(deps: McpDeps): McpServer {
       },
       annotations: readOnly,
     },
-    async (input) => answer(HINT_RUNS, async () => ({ ...(await searchSteps(deps.store, input)) })),
+    async (input) => answer(HINT_RUNS, async () => ({ ...(deps.search ? await searchStepsIndexed(deps.store, deps.search, input) : await searchSteps(deps.store, input)) })),
   );
 
   return server;

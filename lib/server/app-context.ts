@@ -10,6 +10,9 @@ import { demoOptimiserBook } from "@/lib/environments/demo-optimiser-book";
 import { MemoryGradeStore } from "@/lib/db/grade-store-memory";
 import { SqliteGradeStore } from "@/lib/db/grade-store-sqlite";
 import { JudgeGradeService } from "./judge-grade-service";
+import { SearchService } from "./search-service";
+import { MemorySearchIndex } from "@/lib/db/search-index-memory";
+import { SqliteSearchIndex } from "@/lib/db/search-index-sqlite";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -93,6 +96,8 @@ export interface ServerContext {
   memoryStores: MemoryStoreService;
   /** People's grades of judged trials and their agreement with the LLM judge. */
   judgeGrades: JudgeGradeService;
+  /** Search across runs (docs/search.md): the per-trial index, refreshed before each search. */
+  search: SearchService;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (lib/llm/providers/*), read from
@@ -239,6 +244,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const optimisations = options.store ? new MemoryOptimisationStore() : (shared?.optimisations ?? new SqliteOptimisationStore(databasePath(env)));
   const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
+  const search = new SearchService(store, options.store ? new MemorySearchIndex() : (shared?.search ?? new SqliteSearchIndex(databasePath(env))), null);
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
     workers.start();
@@ -254,6 +260,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
       await fanOut?.stop();
       memoryStores.stop();
       await limiter?.close().catch(() => undefined);
+      await search.close();
       await store.close();
     })());
   return {
@@ -277,6 +284,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     prices,
     memoryStores,
     judgeGrades,
+    search,
     fanOut,
     models: () => listAvailableModels(env),
     providers: {

@@ -50,6 +50,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<RunStore
       await store.close();
     });
 
+    it("lists every branch with events of its own and the newest seq on its path (listBranchSeqs)", async () => {
+      const store = await makeStore();
+      const run = await store.createRun({ config: makeRunConfig(), title: "Q?" });
+      await store.append(run.id, run.rootBranchId, [draft("trial-start", { trial: 1, memory: [], evicted: [] }), draft("trial-end", { trial: 1, outcome: "failure", reason: "wrong" })]);
+      const fork = await store.createBranch({ runId: run.id, parentBranchId: run.rootBranchId, forkSeq: 2 });
+      const bySeq = async () => [...((await store.listBranchSeqs?.()) ?? [])].sort((a, b) => a.lastSeq - b.lastSeq);
+      // A fork without events of its own has no summary row yet: it shows its parent's trials only.
+      expect(await bySeq()).toEqual([{ runId: run.id, branchId: run.rootBranchId, lastSeq: 3 }]);
+      await store.append(run.id, fork.id, [draft("trial-start", { trial: 2, memory: [], evicted: [] })]);
+      await store.append(run.id, run.rootBranchId, [draft("run-end", { outcome: "failure", trials: 1 })]);
+      const seqs = await bySeq();
+      expect(seqs).toHaveLength(2);
+      expect(seqs).toContainEqual({ runId: run.id, branchId: run.rootBranchId, lastSeq: 4 });
+      expect(seqs.find((entry) => entry.branchId === fork.id)?.lastSeq).toBe((await store.getBranchSummary(fork.id))?.lastSeq);
+      await store.close();
+    });
+
     it("remembers a model's rejected parameters per model, once each", async () => {
       const store = await makeStore();
       expect(await store.rejectedParameters?.("compatible:reasoner")).toEqual([]);

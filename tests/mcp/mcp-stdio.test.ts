@@ -62,7 +62,12 @@ describe("cli mcp over stdio", () => {
     ];
     const result = await runCliWithInput(["mcp"], { REFLEXION_DB_PATH: dbPath }, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     expect(result.code, result.stderr).toBe(0);
-    const answers = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean; structuredContent?: { matches: Array<{ runId: string }> }; content: Array<{ text: string }> } });
+    // JSON-RPC answers may come in any order (search_steps refreshes the search index first): match them by id.
+    const answers = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean; structuredContent?: { matches: Array<{ runId: string }> }; content: Array<{ text: string }> } })
+      .sort((a, b) => a.id - b.id);
     expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3]);
     expect(answers[1]!.result.structuredContent!.matches.map((match) => match.runId)).toContain(runId);
     expect(answers[2]!.result.isError).toBe(true);

@@ -2,10 +2,12 @@ import type { GradeStore } from "../grade-store";
 import type { MemoryStoreRepository } from "../memory-store-entries";
 import type { OptimisationStore } from "../optimisation-store";
 import type { PriceStore } from "../price-store";
+import type { SearchIndex } from "../search-index";
 import type { TemplateStore } from "../template-store";
 import type { PgRunStore } from "./pg-store";
 import { PgGradeStore, PgMemoryStoreRepository, PgPriceStore } from "./pg-small-stores";
 import { PgOptimisationStore } from "./pg-optimisations";
+import { PgSearchIndex } from "./pg-search-index";
 import { PgTemplateStore } from "./pg-templates";
 
 /** The stores that live beside a run store in the same PostgreSQL database (shared mode). */
@@ -15,11 +17,13 @@ export interface PgCompanionStores {
   grades: GradeStore;
   memoryStores: MemoryStoreRepository;
   optimisations: OptimisationStore;
+  /** The search index (lib/db/pg/pg-search-index.ts). */
+  search: SearchIndex;
 }
 
 /** The template library, price table, human grades, memory stores and optimisations on `store`'s database (they wait for its schema check). */
 export function pgCompanionStores(store: PgRunStore): PgCompanionStores {
   const db = store.pg.db;
   const ready = () => store.ready();
-  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready) };
+  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready) };
 }

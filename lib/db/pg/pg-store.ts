@@ -291,6 +291,13 @@ export class PgRunStore implements RunStore {
     return branch ? summarizeBranch(branchId, await listEvents(this.db, branch.runId, branchId, 0)) : null;
   }
 
+  async listBranchSeqs(): Promise<Array<{ runId: RunId; branchId: BranchId; lastSeq: number }>> {
+    await this.ready();
+    const summaries = schema.branchSummaries;
+    const rows = await this.db.select({ runId: summaries.runId, branchId: summaries.branchId, lastSeq: sql<string>`${summaries.summary}->>'lastSeq'` }).from(summaries);
+    return rows.map((row) => ({ runId: asRunId(row.runId), branchId: asBranchId(row.branchId), lastSeq: Number(row.lastSeq) }));
+  }
+
   async listRunnableBranches(limit: number): Promise<RunnableBranch[]> {
     await this.ready();
     const summaries = schema.branchSummaries;

@@ -291,3 +291,41 @@ export const optimisations = pgTable(
   },
   (table) => [index("optimisations_target_template").on(table.targetTemplateId)],
 );
+
+// Search across runs (lib/db/search-index.ts, docs/search.md). A derived index: no foreign keys. The GIN
+// index over `to_tsvector('simple', text)` is created at run time by lib/db/pg/pg-search-index.ts.
+
+/** How far each branch's log is indexed: the branch summary's `lastSeq` when it was last read. */
+export const searchBranches = pgTable("search_branches", {
+  branchId: text("branch_id").primaryKey(),
+  runId: text("run_id").notNull(),
+  indexedSeq: integer("indexed_seq").notNull(),
+});
+
+/** One row per trial of each indexed branch; `meta` is the TrialDocumentMeta (lib/domain/search-documents.ts). */
+export const searchTrials = pgTable(
+  "search_trials",
+  {
+    key: text("key").primaryKey(),
+    branchId: text("branch_id").notNull(),
+    runId: text("run_id").notNull(),
+    meta: jsonb("meta").notNull(),
+  },
+  (table) => [index("search_trials_branch").on(table.branchId)],
+);
+
+/** The searched texts of each indexed trial, with the event that drew each. */
+export const searchNodes = pgTable(
+  "search_nodes",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    trialKey: text("trial_key").notNull(),
+    branchId: text("branch_id").notNull(),
+    eventId: text("event_id").notNull(),
+    field: text("field").notNull(),
+    /** The ReAct step; null for a reflection. */
+    step: integer("step"),
+    text: text("text").notNull(),
+  },
+  (table) => [index("search_nodes_branch").on(table.branchId)],
+);
