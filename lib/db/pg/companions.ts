@@ -2,11 +2,13 @@ import type { GradeStore } from "../grade-store";
 import type { MemoryStoreRepository } from "../memory-store-entries";
 import type { OptimisationStore } from "../optimisation-store";
 import type { PriceStore } from "../price-store";
+import type { ReviewStore } from "../review-store";
 import type { TemplateStore } from "../template-store";
 import type { PgRunStore } from "./pg-store";
 import { PgGradeStore, PgMemoryStoreRepository, PgPriceStore } from "./pg-small-stores";
 import { PgOptimisationStore } from "./pg-optimisations";
 import { PgTemplateStore } from "./pg-templates";
+import { PgReviewStore } from "./pg-reviews";
 
 /** The stores that live beside a run store in the same PostgreSQL database (shared mode). */
 export interface PgCompanionStores {
@@ -15,11 +17,12 @@ export interface PgCompanionStores {
   grades: GradeStore;
   memoryStores: MemoryStoreRepository;
   optimisations: OptimisationStore;
+  reviews: ReviewStore;
 }
 
-/** The template library, price table, human grades, memory stores and optimisations on `store`'s database (they wait for its schema check). */
+/** The template library, price table, human grades, memory stores, optimisations and review queues on `store`'s database (they wait for its schema check). */
 export function pgCompanionStores(store: PgRunStore): PgCompanionStores {
   const db = store.pg.db;
   const ready = () => store.ready();
-  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready) };
+  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), reviews: new PgReviewStore(db, ready) };
 }
