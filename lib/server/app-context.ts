@@ -10,6 +10,9 @@ import { demoOptimiserBook } from "@/lib/environments/demo-optimiser-book";
 import { MemoryGradeStore } from "@/lib/db/grade-store-memory";
 import { SqliteGradeStore } from "@/lib/db/grade-store-sqlite";
 import { JudgeGradeService } from "./judge-grade-service";
+import { MemoryReviewStore } from "@/lib/db/review-store-memory";
+import { SqliteReviewStore } from "@/lib/db/review-store-sqlite";
+import { ReviewService } from "./review-service";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -93,6 +96,8 @@ export interface ServerContext {
   memoryStores: MemoryStoreService;
   /** People's grades of judged trials and their agreement with the LLM judge. */
   judgeGrades: JudgeGradeService;
+  /** Review queues: people's reviews of reflections against a rubric, pairwise preferences, corrections (docs/review-queues.md). */
+  reviews: ReviewService;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (lib/llm/providers/*), read from
@@ -239,6 +244,15 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const optimisations = options.store ? new MemoryOptimisationStore() : (shared?.optimisations ?? new SqliteOptimisationStore(databasePath(env)));
   const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
+  const reviews = new ReviewService({
+    reviews: options.store ? new MemoryReviewStore() : (shared?.reviews ?? new SqliteReviewStore(databasePath(env))),
+    runs: store,
+    experiments,
+    memoryStores,
+    annotations: null,
+    searchTrials: null,
+    now: options.now,
+  });
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
     workers.start();
@@ -277,6 +291,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     prices,
     memoryStores,
     judgeGrades,
+    reviews,
     fanOut,
     models: () => listAvailableModels(env),
     providers: {
