@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { annotationTagSchema, authorSchema } from "./annotations";
 import { memoryStoreNameSchema } from "./memory-store";
-import { rubricSchema, type QueueProgress, type Review, type ReviewItem, type ReviewQueue } from "./review-queue";
+import { reviewItemSchema, reviewQueueSchema, reviewSchema, rubricSchema, type QueueProgress, type Review, type ReviewItem, type ReviewQueue } from "./review-queue";
 
 /**
  * The HTTP and CLI requests of review queues (docs/review-queues.md): building a queue from an
@@ -73,3 +73,20 @@ export interface ReviewQueueDetail {
 /** The export formats of a queue (`GET /api/reviews/:queueId/export?format=`). */
 export const reviewExportQuerySchema = z.object({ format: z.enum(["csv", "json"]).default("csv") }).strict();
 export type ReviewExportFormat = z.infer<typeof reviewExportQuerySchema>["format"];
+
+/** zod twin of {@link QueueProgress} (what the pages parse). */
+export const queueProgressSchema = z.object({
+  items: z.number().int().nonnegative(),
+  byReviewer: z.array(z.object({ reviewer: z.string(), reviewed: z.number().int().nonnegative() })),
+  complete: z.number().int().nonnegative(),
+  agreement: z.array(
+    z.object({ a: z.string(), b: z.string(), n: z.number().int().nonnegative(), percentAgreement: z.number().nullable(), kappa: z.number().nullable(), kappaUndefinedReason: z.string().nullable() }),
+  ),
+}) satisfies z.ZodType<QueueProgress>;
+
+/** `GET /api/reviews` answer. */
+export const reviewQueueListResponseSchema = z.object({ queues: z.array(z.object({ queue: reviewQueueSchema, progress: queueProgressSchema })) });
+export type ReviewQueueListResponse = z.infer<typeof reviewQueueListResponseSchema>;
+
+/** `GET /api/reviews/:queueId` (and `POST /api/reviews`) answer. */
+export const reviewQueueDetailSchema = z.object({ queue: reviewQueueSchema, items: z.array(reviewItemSchema), reviews: z.array(reviewSchema), progress: queueProgressSchema });
