@@ -38,6 +38,7 @@ export const reviewQueueCreateRequestSchema = z
       context.addIssue({ code: "custom", path: ["experimentId"], message: "build a queue from an experiment (experimentId) or from a search query (query), one of the two" });
     }
     if (request.kind === "pairwise" && request.query !== undefined) context.addIssue({ code: "custom", path: ["kind"], message: "a pairwise queue is built from an experiment's two arms, not from a search query" });
+    if (request.kind === "pairwise" && request.onlyFollowedByFailure) context.addIssue({ code: "custom", path: ["onlyFollowedByFailure"], message: "\"only reflections followed by a failure\" applies to single queues; a pairwise queue takes every task and trial both arms reflected on" });
     if (request.kind === "pairwise" && new Set(request.arms).size !== 2) context.addIssue({ code: "custom", path: ["arms"], message: "a pairwise queue compares exactly two different arms (e.g. arms: [\"A\", \"B\"])" });
     if (new Set(request.reviewers).size !== request.reviewers.length) context.addIssue({ code: "custom", path: ["reviewers"], message: "each reviewer is named once" });
   });

@@ -71,6 +71,8 @@ describe("building a queue from an experiment", () => {
     // The demo's reflections all helped (trial 2 succeeded), so none was followed by a failure.
     await expect(context.reviews.create({ experimentId, arms: ["A"], onlyFollowedByFailure: true, reviewers: ["ann"] })).rejects.toThrow(/followed by a failure/);
     await expect(context.reviews.create({ experimentId, kind: "pairwise", arms: ["A"], reviewers: ["ann"] })).rejects.toThrow(/exactly two different arms/);
+    await expect(context.reviews.create({ experimentId, kind: "pairwise", arms: ["A", "B"], onlyFollowedByFailure: true, reviewers: ["ann"] })).rejects.toThrow(/applies to single queues/);
+    await expect(context.reviews.create({ experimentId, arms: ["A"], reviewers: ["ann", "ann"] })).rejects.toThrow(/each reviewer is named once/);
     await expect(context.reviews.create({ experimentId: "nope", reviewers: ["ann"] })).rejects.toMatchObject({ code: "not-found" });
     await expect(context.reviews.create({ experimentId, reviewers: [] })).rejects.toThrow(/at least one reviewer/);
   });
