@@ -26,7 +26,7 @@ export function queueProgress(queue: Pick<ReviewQueue, "kind" | "reviewers">, it
       const ofB = byReviewer.get(b)!;
       const pairs = itemIds.flatMap((id) => (ofA.has(id) && ofB.has(id) ? [{ a: ofA.get(id)!, b: ofB.get(id)! }] : []));
       const result = nominalAgreement(pairs, "items");
-      agreement.push({ a, b, n: result.n, percentAgreement: result.percentAgreement, kappa: result.kappa, kappaUndefinedReason: result.kappaUndefinedReason });
+      agreement.push({ a, b, n: result.n, percentAgreement: result.percentAgreement, kappa: result.kappa, kappaUndefinedReason: result.n === 0 ? "no item reviewed by both yet" : result.kappaUndefinedReason });
     }
   }
   return { items: itemIds.length, byReviewer: reviewers.map((reviewer) => ({ reviewer, reviewed: byReviewer.get(reviewer)!.size })), complete, agreement };

@@ -153,6 +153,9 @@ describe("reviewing", () => {
     expect(annBob.kappa).toBeCloseTo(0, 12);
     expect(progress.agreement.find((row) => row.a === "ann" && row.b === "cy")).toMatchObject({ n: 1, percentAgreement: 0 });
     expect(progress.agreement.find((row) => row.a === "bob" && row.b === "cy")).toMatchObject({ n: 1 });
+    // Before anyone reviewed, κ is undefined and says why.
+    const fresh = await service.create({ experimentId, kind: "pairwise", arms: ["A", "B"], reviewers: ["ann", "bob"], seed: 5 });
+    expect(fresh.progress.agreement).toEqual([{ a: "ann", b: "bob", n: 0, percentAgreement: null, kappa: null, kappaUndefinedReason: "no item reviewed by both yet" }]);
     // The listing carries the same progress.
     expect((await service.list()).find((entry) => entry.queue.id === queue.id)?.progress).toEqual(progress);
   });
