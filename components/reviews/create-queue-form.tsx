@@ -21,6 +21,8 @@ export function CreateQueueForm() {
   const router = useRouter();
   const client = useQueryClient();
   const experiments = useQuery(experimentListQuery());
+  const [source, setSource] = useState<"experiment" | "query">("experiment");
+  const [query, setQuery] = useState("");
   const [experimentId, setExperimentId] = useState("");
   const [kind, setKind] = useState<"single" | "pairwise">("pairwise");
   const [arms, setArms] = useState<string[]>([]);
@@ -39,46 +41,77 @@ export function CreateQueueForm() {
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);
-  const problem =
-    experimentId === "" ? "Pick an experiment." : names.length === 0 ? "Name at least one reviewer." : kind === "pairwise" && arms.length !== 2 ? "Tick exactly two arms to compare." : null;
+  const fromQuery = source === "query";
+  const problem = fromQuery
+    ? query.trim() === ""
+      ? "Type a search query."
+      : names.length === 0
+        ? "Name at least one reviewer."
+        : null
+    : experimentId === ""
+      ? "Pick an experiment."
+      : names.length === 0
+        ? "Name at least one reviewer."
+        : kind === "pairwise" && arms.length !== 2
+          ? "Tick exactly two arms to compare."
+          : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (problem) return;
-    create.mutate({ experimentId, kind, arms, reviewers: names, name: name.trim() || undefined, onlyFollowedByFailure: kind === "single" && onlyFailed });
+    if (fromQuery) create.mutate({ query: query.trim(), kind: "single", reviewers: names, name: name.trim() || undefined });
+    else create.mutate({ experimentId, kind, arms, reviewers: names, name: name.trim() || undefined, onlyFollowedByFailure: kind === "single" && onlyFailed });
   };
 
   return (
     <form onSubmit={submit} className="space-y-3" aria-label="Build a review queue" data-testid="review-create-form">
-      <div className="grid gap-3 md:grid-cols-2">
-        <label className="space-y-1 text-sm">
-          <span className="text-slate-700">Experiment</span>
-          <select
-            className={field}
-            value={experimentId}
-            data-testid="review-experiment"
-            onChange={(event) => {
-              setExperimentId(event.target.value);
-              setArms([]);
-            }}
-          >
-            <option value="">{experiments.isPending ? "Loading experiments…" : "Choose an experiment"}</option>
-            {experiments.data?.experiments.map((candidate) => (
-              <option key={candidate.id} value={candidate.id}>
-                {candidate.name} · {candidate.environment} · {candidate.arms.join(", ")} ({candidate.status})
-              </option>
-            ))}
-          </select>
+      <fieldset className="flex flex-wrap gap-4 text-sm">
+        <legend className="sr-only">Where the items come from</legend>
+        <label className="flex items-center gap-1.5">
+          <input type="radio" name="review-source" checked={!fromQuery} onChange={() => setSource("experiment")} data-testid="review-source-experiment" />
+          From an experiment
         </label>
-        <label className="space-y-1 text-sm">
-          <span className="text-slate-700">Kind</span>
-          <select className={field} value={kind} data-testid="review-kind" onChange={(event) => setKind(event.target.value === "single" ? "single" : "pairwise")}>
-            <option value="pairwise">Pairwise: which of two arms&apos; reflections is better</option>
-            <option value="single">Single: a rubric label per reflection</option>
-          </select>
+        <label className="flex items-center gap-1.5">
+          <input type="radio" name="review-source" checked={fromQuery} onChange={() => setSource("query")} data-testid="review-source-query" />
+          From a search query (single queue: the reflection after each matched trial)
         </label>
-      </div>
-      {experiment ? (
+      </fieldset>
+      {fromQuery ? (
+        <label className="block space-y-1 text-sm">
+          <span className="text-slate-700">Search query</span>
+          <input className={field} value={query} placeholder="family:qa arm:B outcome:failure" data-testid="review-query" onChange={(event) => setQuery(event.target.value)} />
+        </label>
+      ) : (
+        <div className="grid gap-3 md:grid-cols-2">
+          <label className="space-y-1 text-sm">
+            <span className="text-slate-700">Experiment</span>
+            <select
+              className={field}
+              value={experimentId}
+              data-testid="review-experiment"
+              onChange={(event) => {
+                setExperimentId(event.target.value);
+                setArms([]);
+              }}
+            >
+              <option value="">{experiments.isPending ? "Loading experiments…" : "Choose an experiment"}</option>
+              {experiments.data?.experiments.map((candidate) => (
+                <option key={candidate.id} value={candidate.id}>
+                  {candidate.name} · {candidate.environment} · {candidate.arms.join(", ")} ({candidate.status})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="space-y-1 text-sm">
+            <span className="text-slate-700">Kind</span>
+            <select className={field} value={kind} data-testid="review-kind" onChange={(event) => setKind(event.target.value === "single" ? "single" : "pairwise")}>
+              <option value="pairwise">Pairwise: which of two arms&apos; reflections is better</option>
+              <option value="single">Single: a rubric label per reflection</option>
+            </select>
+          </label>
+        </div>
+      )}
+      {experiment && !fromQuery ? (
         <fieldset className="space-y-1 text-sm">
           <legend className="text-slate-700">{kind === "pairwise" ? "Arms to compare (exactly two)" : "Arms (none ticked: all)"}</legend>
           <div className="flex flex-wrap gap-3">
@@ -101,7 +134,11 @@ export function CreateQueueForm() {
           <input className={field} value={name} placeholder="the experiment's name and arms" data-testid="review-name" onChange={(event) => setName(event.target.value)} />
         </label>
       </div>
-      {kind === "single" ? (
+      {fromQuery ? (
+        <p className="text-xs text-slate-600">
+          Rubric “{DEFAULT_REFLECTION_RUBRIC.name}”: {DEFAULT_REFLECTION_RUBRIC.labels.map((label) => `${label.id} (${label.description})`).join(" · ")}.
+        </p>
+      ) : kind === "single" ? (
         <div className="space-y-1 text-sm">
           <label className="flex items-center gap-1.5">
             <input type="checkbox" checked={onlyFailed} onChange={(event) => setOnlyFailed(event.target.checked)} />

@@ -6,7 +6,7 @@ import { reviewsCsv, reviewsJson } from "@/lib/server/review-export";
 
 /**
  * `cli review create --experiment <id> --kind single|pairwise --arms A,B --reviewers ann,bob
- * [--name …] [--only-failed] [--seed n]`, `cli review list [--json]` and `cli review export --queue
+ * [--name …] [--only-failed] [--seed n]` (or `--query <q>` instead of an experiment), `cli review list [--json]` and `cli review export --queue
  * <id> --format csv|json [--out file]`: review queues (docs/review-queues.md) — the same service,
  * checks and export as `/api/reviews`.
  */
@@ -32,8 +32,11 @@ export function registerReviewCommands(program: Command): void {
 
   review
     .command("create")
-    .description("Build a review queue from an experiment's reflections (single: a rubric label per reflection; pairwise: which of two arms' reflections of the same task and trial is better, sides randomised).")
-    .requiredOption("--experiment <id>", "the experiment (cli experiment list)")
+    .description(
+      "Build a review queue from an experiment's reflections (single: a rubric label per reflection; pairwise: which of two arms' reflections of the same task and trial is better, sides randomised) or from a search query (--query).",
+    )
+    .option("--experiment <id>", "the experiment (cli experiment list)")
+    .option("--query <query>", "instead of an experiment: a search query (docs/search.md); the reflection after each matched trial becomes an item of a single queue")
     .addOption(new Option("--kind <kind>", "single or pairwise").choices(["single", "pairwise"]).default("single"))
     .option("--arms <labels>", "arm labels, comma-separated (pairwise: exactly two; single: default all)", list)
     .requiredOption("--reviewers <names>", "reviewers' names, comma-separated (e.g. ann,bob)", list)
@@ -42,11 +45,12 @@ export function registerReviewCommands(program: Command): void {
     .option("--seed <n>", "pairwise: the seed the sides are drawn with (default random; stored on the queue)", seed)
     .option("--corrections <store>", "the memory store reviewers' corrections go to (default gold-reflections)")
     .option("--json", "print the queue and its items as JSON")
-    .action(async (options: { experiment: string; kind: "single" | "pairwise"; arms?: string[]; reviewers: string[]; name?: string; onlyFailed?: boolean; seed?: number; corrections?: string; json?: boolean }) => {
+    .action(async (options: { experiment?: string; query?: string; kind: "single" | "pairwise"; arms?: string[]; reviewers: string[]; name?: string; onlyFailed?: boolean; seed?: number; corrections?: string; json?: boolean }) => {
       const context = cliContext();
       try {
         const detail = await context.reviews.create({
           experimentId: options.experiment,
+          query: options.query,
           kind: options.kind,
           arms: options.arms ?? [],
           reviewers: options.reviewers,

@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("cli review create / list / export", { tags: ["slow"] }, () => {
-  it("builds a pairwise queue, lists it, exports its reviews as CSV and JSON; refuses an arm without reflections", async () => {
+  it("builds a pairwise queue, lists it, exports its reviews as CSV and JSON; refuses an arm without reflections and a request with neither an experiment nor a query", async () => {
     const created = await runCli(["review", "create", "--experiment", experimentId, "--kind", "pairwise", "--arms", "A,B", "--reviewers", "ann,bob", "--name", "A vs B", "--seed", "4"], env);
     expect(created.code, created.stderr).toBe(0);
     const queueId = created.stdout.trim();
@@ -70,5 +70,8 @@ describe("cli review create / list / export", { tags: ["slow"] }, () => {
     const refused = await runCli(["review", "create", "--experiment", experimentId, "--kind", "pairwise", "--arms", "A,R", "--reviewers", "ann"], env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("Arm R has no reflections: run the experiment first");
+    const neither = await runCli(["review", "create", "--reviewers", "ann"], env);
+    expect(neither.code).not.toBe(0);
+    expect(neither.stderr).toContain("build a queue from an experiment (experimentId) or from a search query (query), one of the two");
   });
 });

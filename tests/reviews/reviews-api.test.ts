@@ -90,9 +90,9 @@ describe("/api/reviews", () => {
 
   it("answers bad input with 4xx and a message", async () => {
     expect((await create({ experimentId, kind: "pairwise", arms: ["A"], reviewers: ["ann"] })).body.error?.message).toMatch(/exactly two different arms/);
-    const noSearch = await create({ query: "family:qa", reviewers: ["ann"] });
-    expect(noSearch.status).toBe(400);
-    expect(noSearch.body.error?.message).toMatch(/Search is not available/);
+    const both = await create({ experimentId, query: "family:qa", reviewers: ["ann"] });
+    expect(both.status).toBe(400);
+    expect(both.body.error?.message).toMatch(/from an experiment \(experimentId\) or from a search query \(query\), one of the two/);
     expect((await one.GET(new Request("http://127.0.0.1"), params("rq-missing"))).status).toBe(404);
     const { body } = await create({ experimentId, reviewers: ["ann"] });
     const bad = await save.POST(json("http://127.0.0.1/x", { itemId: body.items[0]!.id, reviewer: "ann", label: "excellent" }), params(body.queue.id));
