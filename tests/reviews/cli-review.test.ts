@@ -73,5 +73,6 @@ describe("cli review create / list / export", { tags: ["slow"] }, () => {
     const neither = await runCli(["review", "create", "--reviewers", "ann"], env);
     expect(neither.code).not.toBe(0);
     expect(neither.stderr).toContain("build a queue from an experiment (experimentId) or from a search query (query), one of the two");
-  });
+    // Seven CLI processes, each starting tsx: minutes on a busy machine.
+  }, 180_000);
 });
