@@ -108,6 +108,15 @@ export function SiteNav() {
         Judge
       </Link>
       <Link
+        href="/reviews"
+        data-testid="nav-reviews"
+        className={cn(linkClass, pathname.startsWith("/reviews") && "bg-slate-100 text-slate-900")}
+        aria-current={pathname.startsWith("/reviews") ? "page" : undefined}
+        title="Review queues: people review reflections against a rubric or two arms side by side; agreement (Cohen's kappa); corrections kept as data"
+      >
+        Reviews
+      </Link>
+      <Link
         href="/settings"
         data-testid="nav-settings"
         className={cn(linkClass, pathname.startsWith("/settings") && "bg-slate-100 text-slate-900")}

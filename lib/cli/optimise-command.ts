@@ -37,6 +37,7 @@ interface OptimiseOptions {
   heldOut?: number;
   seed?: number;
   failures?: number;
+  gold?: string;
   budgetUsd?: number;
   budgetTokens?: number;
   concurrency?: number;
@@ -85,6 +86,7 @@ export function registerOptimiseCommand(templates: Command): void {
     .option("--held-out <share>", "share of the tasks held out for the final test", fraction, 0.3)
     .option("--seed <n>", "seed of the train / held-out split", rangedInt(0, 2_147_483_647), 0)
     .option("--failures <n>", "failed trials shown per proposal", rangedInt(1, 20), 6)
+    .option("--gold <store>", "a memory store of gold reflections (reviewers' corrections, e.g. gold-reflections): its train tasks' entries are shown to the meta-prompt as examples of good reflections")
     .option("--concurrency <n>", "evaluation runs at once in this process", positiveInt, 4)
     .option("--budget-usd <usd>", "stop at the next boundary (between proposals and evaluations) once meta-prompt calls and evaluations cost this much (at most 1,000,000)", budgetUsd)
     .option("--budget-tokens <n>", "stop at the next boundary once they used this many tokens, input + output (at most 1,000,000,000)", budgetTokens)
@@ -134,6 +136,7 @@ export function registerOptimiseCommand(templates: Command): void {
               trainFraction: 1 - (options.heldOut ?? 0.3),
               seed: options.seed,
               failuresPerProposal: options.failures,
+              goldStore: options.gold,
               budget: budget ?? null,
             });
         current = record.id;

@@ -21,3 +21,13 @@ export interface ReviewStore {
   /** Every review of a queue, by item position then reviewer. */
   listReviews(queueId: string): Promise<Review[]>;
 }
+
+/** Sort order of {@link ReviewStore.listQueues}: newest `createdAt` first, then id. */
+export function compareQueues(a: ReviewQueue, b: ReviewQueue): number {
+  return b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id);
+}
+
+/** Sort order of {@link ReviewStore.listReviews}: by the item's position (`positions`: item id → position), then reviewer. */
+export function compareReviews(a: Review, b: Review, positions: ReadonlyMap<string, number>): number {
+  return (positions.get(a.itemId) ?? 0) - (positions.get(b.itemId) ?? 0) || a.reviewer.localeCompare(b.reviewer);
+}

@@ -369,3 +369,46 @@ export const searchNodes = sqliteTable(
   },
   (table) => [index("search_nodes_branch").on(table.branchId)],
 );
+
+// Review queues (lib/domain/review-queue.ts, docs/review-queues.md)
+
+/**
+ * Review queues: one row per queue; `record` is the whole queue as JSON (name, kind, rubric,
+ * reviewers, source, seed), written once when the queue is built.
+ */
+export const reviewQueues = sqliteTable("review_queues", {
+  id: text("id").primaryKey(),
+  createdAt: text("created_at").notNull(),
+  record: text("record").notNull(),
+});
+
+/** The items of a queue, one row each, by position; `record` is the item as JSON (its nodes' text as when the queue was built). */
+export const reviewItems = sqliteTable(
+  "review_items",
+  {
+    id: text("id").primaryKey(),
+    queueId: text("queue_id")
+      .notNull()
+      .references(() => reviewQueues.id),
+    position: integer("position").notNull(),
+    record: text("record").notNull(),
+  },
+  (table) => [uniqueIndex("review_items_position").on(table.queueId, table.position)],
+);
+
+/** One reviewer's review of one item (saving again replaces it: unique queue, item, reviewer); `record` is the review as JSON. */
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    queueId: text("queue_id")
+      .notNull()
+      .references(() => reviewQueues.id),
+    itemId: text("item_id")
+      .notNull()
+      .references(() => reviewItems.id),
+    reviewer: text("reviewer").notNull(),
+    reviewedAt: text("reviewed_at").notNull(),
+    record: text("record").notNull(),
+  },
+  (table) => [uniqueIndex("reviews_item_reviewer").on(table.queueId, table.itemId, table.reviewer)],
+);

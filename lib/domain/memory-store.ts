@@ -78,6 +78,22 @@ export const insightProvenanceSchema = z.object({
 });
 export type InsightProvenance = z.infer<typeof insightProvenanceSchema>;
 
+/**
+ * Where a reviewer's corrected reflection came from (a review queue, docs/review-queues.md): the
+ * queue, item and reviewer, and the reflection it corrects — its run, `reflection-end` event and
+ * text as the queue showed it. Corrections are data: a warm start or a lesson reads them like any
+ * reflection, the optimiser shows them as examples of good reflections.
+ */
+export const correctionProvenanceSchema = z.object({
+  queueId: z.string(),
+  itemId: z.string(),
+  reviewer: z.string(),
+  runId: z.string(),
+  eventId: z.string(),
+  originalText: z.string(),
+});
+export type CorrectionProvenance = z.infer<typeof correctionProvenanceSchema>;
+
 /** One stored reflection (or, with `provenance`, one ExpeL insight). */
 export const memoryEntrySchema = z.object({
   id: z.string(),
@@ -94,6 +110,8 @@ export const memoryEntrySchema = z.object({
   provenance: insightProvenanceSchema.optional(),
   /** Set on a reflection written on an imported trace's failure (lib/domain/trace-reflection.ts): the Evaluator, template and model. */
   reflectedOn: traceReflectionProvenanceSchema.optional(),
+  /** Set on a reviewer's corrected reflection: the review and the reflection it corrects. */
+  correctedFrom: correctionProvenanceSchema.optional(),
 });
 export type MemoryEntry = z.infer<typeof memoryEntrySchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { annotationTagSchema, authorSchema } from "./annotations";
+import { memoryStoreNameSchema } from "./memory-store";
 
 /**
  * Review queues (docs/review-queues.md): a fixed list of items people review against a rubric, with
@@ -47,6 +48,9 @@ export const PAIRWISE_RUBRIC: Rubric = {
   ],
 };
 
+/** The memory store corrections go to unless a queue names another (created when first written). */
+export const DEFAULT_CORRECTION_STORE = "gold-reflections";
+
 /** A node under review: where it is and its text as it was when the queue was built. */
 export const reviewNodeSchema = z.object({
   runId: z.string().min(1),
@@ -91,12 +95,16 @@ export const reviewQueueSchema = z.object({
     /** Pairwise: exactly two arms; single: the arms included (empty = all). */
     arms: z.array(z.string()),
     query: z.string().nullable(),
+    /** Single queues from an experiment: only reflections whose next trial failed were taken. */
+    onlyFollowedByFailure: z.boolean().optional(),
   }),
   /** The seed the pairwise sides were drawn with (so the randomisation is reproducible and on record). */
   seed: z.number().int(),
   /** ISO-8601. */
   createdAt: z.string(),
   createdBy: authorSchema,
+  /** The memory store reviewers' corrections are written to (absent: {@link DEFAULT_CORRECTION_STORE}). */
+  correctionStore: memoryStoreNameSchema.optional(),
 });
 export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
 
@@ -115,6 +123,10 @@ export const reviewSchema = z.object({
   correction: z.string().max(10_000).nullable().default(null),
   /** ISO-8601. */
   reviewedAt: z.string(),
+  /** The annotations the review's tags and comment were written as (edited when the review is saved again); absent when none. */
+  annotationIds: z.array(z.string()).optional(),
+  /** The memory-store entry the correction was written as; absent when none. */
+  correctionEntryId: z.string().optional(),
 });
 export type Review = z.infer<typeof reviewSchema>;
 

@@ -13,6 +13,9 @@ import { JudgeGradeService } from "./judge-grade-service";
 import { SearchService } from "./search-service";
 import { MemorySearchIndex } from "@/lib/db/search-index-memory";
 import { SqliteSearchIndex } from "@/lib/db/search-index-sqlite";
+import { MemoryReviewStore } from "@/lib/db/review-store-memory";
+import { SqliteReviewStore } from "@/lib/db/review-store-sqlite";
+import { ReviewService } from "./review-service";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -98,6 +101,8 @@ export interface ServerContext {
   judgeGrades: JudgeGradeService;
   /** Search across runs (docs/search.md): the per-trial index, refreshed before each search. */
   search: SearchService;
+  /** Review queues: people's reviews of reflections against a rubric, pairwise preferences, corrections (docs/review-queues.md). */
+  reviews: ReviewService;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (lib/llm/providers/*), read from
@@ -242,9 +247,18 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
   const optimisations = options.store ? new MemoryOptimisationStore() : (shared?.optimisations ?? new SqliteOptimisationStore(databasePath(env)));
-  const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing });
+  const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing, memoryStores });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
   const search = new SearchService(store, options.store ? new MemorySearchIndex() : (shared?.search ?? new SqliteSearchIndex(databasePath(env))), null);
+  const reviews = new ReviewService({
+    reviews: options.store ? new MemoryReviewStore() : (shared?.reviews ?? new SqliteReviewStore(databasePath(env))),
+    runs: store,
+    experiments,
+    memoryStores,
+    annotations: null,
+    searchTrials: (query) => search.searchTrials(query, { limit: 500 }),
+    now: options.now,
+  });
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
     workers.start();
@@ -285,6 +299,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     memoryStores,
     judgeGrades,
     search,
+    reviews,
     fanOut,
     models: () => listAvailableModels(env),
     providers: {

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/domain/errors";
 import { entryKind, memoryExportFilterSchema, type MemoryExport, type MemoryExportFilter } from "@/lib/domain/memory-export";
 import { availableEnvironments } from "@/lib/environments/registry";
 import { INSIGHTS_TASK_ID } from "@/lib/domain/insights";
-import { DEFAULT_RETENTION_DAYS, distinctByText, expiryOf, normaliseMemoryText, memoryStoreNameSchema, retentionDaysSchema, type InsightProvenance, type MemoryEntry, type MemorySource, type MemoryStoreInfo } from "@/lib/domain/memory-store";
+import { DEFAULT_RETENTION_DAYS, distinctByText, type CorrectionProvenance, expiryOf, normaliseMemoryText, memoryStoreNameSchema, retentionDaysSchema, type InsightProvenance, type MemoryEntry, type MemorySource, type MemoryStoreInfo } from "@/lib/domain/memory-store";
 import type { TraceReflectionProvenance } from "@/lib/domain/trace-reflection";
 import type { MemoryPort } from "@/lib/engine/warm-start";
 
@@ -13,6 +13,9 @@ const SCAN_LIMIT = 1000;
 
 /** Retention of a store created by an insight extraction: insights are meant to outlast the runs they came from. */
 export const INSIGHTS_RETENTION_DAYS = 365;
+
+/** Retention of a store created for reviewers' corrections: curated data, kept for the longest retention allowed. */
+export const CORRECTIONS_RETENTION_DAYS = 3650;
 
 /** How often expired entries are deleted while the process runs (ms). */
 export const RETENTION_SWEEP_MS = 10 * 60_000;
@@ -153,6 +156,33 @@ export class MemoryStoreService {
     const entry: MemoryEntry = { id: `tr-${randomUUID()}`, store, environment: input.environment, taskId: input.taskId, text: input.text, source: input.source, createdAt, expiresAt: expiryOf(createdAt, retention), reflectedOn: input.reflectedOn };
     const added = await this.repository.addEntries([entry]);
     return { entry, added: added > 0 };
+  }
+
+  /**
+   * Stores a reviewer's corrected reflection (lib/domain/review-queue.ts) in `store` — created with
+   * {@link CORRECTIONS_RETENTION_DAYS} when missing — as entry `id` with its provenance, replacing an
+   * earlier entry with that id (the same reviewer correcting the same item again). The source is the
+   * corrected reflection's run, branch and trial; its `eventId` is the entry id, so a reflection
+   * corrected by two reviewers keeps both corrections.
+   * @throws ZodError for a bad store name.
+   */
+  async putCorrection(input: { id: string; store: string; environment: string; taskId: string; text: string; source: Omit<MemorySource, "eventId">; correctedFrom: CorrectionProvenance }): Promise<MemoryEntry> {
+    const store = memoryStoreNameSchema.parse(input.store);
+    let retention = await this.repository.retentionOf(store);
+    if (retention === null) {
+      retention = CORRECTIONS_RETENTION_DAYS;
+      await this.repository.putStore({ name: store, retentionDays: retention, createdAt: this.now().toISOString() });
+    }
+    const createdAt = this.now().toISOString();
+    const entry: MemoryEntry = { id: input.id, store, environment: input.environment, taskId: input.taskId, text: input.text, source: { ...input.source, eventId: input.id }, createdAt, expiresAt: expiryOf(createdAt, retention), correctedFrom: input.correctedFrom };
+    await this.repository.deleteEntries([input.id]);
+    await this.repository.addEntries([entry]);
+    return entry;
+  }
+
+  /** Deletes the entries with these ids (a correction withdrawn); returns how many were deleted. */
+  async deleteEntries(ids: readonly string[]): Promise<number> {
+    return this.repository.deleteEntries(ids);
   }
 
   /**

@@ -48,3 +48,8 @@ export function ensureTemplate(templateParam: string): Promise<void> {
 export function ensureSharedBundle(hash: string): Promise<void> {
   return notFoundUnless(() => getServerContext().bundles.sharedView(hash));
 }
+
+/** 404 unless the review queue `queueId` exists. */
+export function ensureReviewQueue(queueId: string): Promise<void> {
+  return notFoundUnless(() => getServerContext().reviews.detail(queueId));
+}

@@ -3,12 +3,14 @@ import type { MemoryStoreRepository } from "../memory-store-entries";
 import type { OptimisationStore } from "../optimisation-store";
 import type { PriceStore } from "../price-store";
 import type { SearchIndex } from "../search-index";
+import type { ReviewStore } from "../review-store";
 import type { TemplateStore } from "../template-store";
 import type { PgRunStore } from "./pg-store";
 import { PgGradeStore, PgMemoryStoreRepository, PgPriceStore } from "./pg-small-stores";
 import { PgOptimisationStore } from "./pg-optimisations";
 import { PgSearchIndex } from "./pg-search-index";
 import { PgTemplateStore } from "./pg-templates";
+import { PgReviewStore } from "./pg-reviews";
 
 /** The stores that live beside a run store in the same PostgreSQL database (shared mode). */
 export interface PgCompanionStores {
@@ -19,11 +21,12 @@ export interface PgCompanionStores {
   optimisations: OptimisationStore;
   /** The search index (lib/db/pg/pg-search-index.ts). */
   search: SearchIndex;
+  reviews: ReviewStore;
 }
 
-/** The template library, price table, human grades, memory stores and optimisations on `store`'s database (they wait for its schema check). */
+/** The template library, price table, human grades, memory stores, optimisations and review queues on `store`'s database (they wait for its schema check). */
 export function pgCompanionStores(store: PgRunStore): PgCompanionStores {
   const db = store.pg.db;
   const ready = () => store.ready();
-  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready) };
+  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready), reviews: new PgReviewStore(db, ready) };
 }

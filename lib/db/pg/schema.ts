@@ -329,3 +329,43 @@ export const searchNodes = pgTable(
   },
   (table) => [index("search_nodes_branch").on(table.branchId)],
 );
+
+// Review queues (lib/domain/review-queue.ts, docs/review-queues.md)
+
+/** Review queues: the SQLite table's twin (lib/db/schema.ts `reviewQueues`), `record` as jsonb. */
+export const reviewQueues = pgTable("review_queues", {
+  id: text("id").primaryKey(),
+  createdAt: text("created_at").notNull(),
+  record: jsonb("record").notNull(),
+});
+
+/** The items of a queue by position (lib/db/schema.ts `reviewItems`). */
+export const reviewItems = pgTable(
+  "review_items",
+  {
+    id: text("id").primaryKey(),
+    queueId: text("queue_id")
+      .notNull()
+      .references(() => reviewQueues.id),
+    position: integer("position").notNull(),
+    record: jsonb("record").notNull(),
+  },
+  (table) => [uniqueIndex("review_items_position").on(table.queueId, table.position)],
+);
+
+/** Reviews, one per queue, item and reviewer (lib/db/schema.ts `reviews`). */
+export const reviews = pgTable(
+  "reviews",
+  {
+    queueId: text("queue_id")
+      .notNull()
+      .references(() => reviewQueues.id),
+    itemId: text("item_id")
+      .notNull()
+      .references(() => reviewItems.id),
+    reviewer: text("reviewer").notNull(),
+    reviewedAt: text("reviewed_at").notNull(),
+    record: jsonb("record").notNull(),
+  },
+  (table) => [uniqueIndex("reviews_item_reviewer").on(table.queueId, table.itemId, table.reviewer)],
+);

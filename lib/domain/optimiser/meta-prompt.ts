@@ -80,6 +80,28 @@ export function formatFailures(failures: readonly FailedTrialExcerpt[]): string 
     .join("\n\n");
 }
 
+/** A reflection people marked as good (a reviewer's correction in a gold-reflection store), shown to the meta-prompt. */
+export interface GoldReflection {
+  taskId: string;
+  text: string;
+}
+
+/** At most this many gold reflections one proposal shows (the newest). */
+export const GOLD_REFLECTIONS_PER_PROPOSAL = 5;
+
+/**
+ * The gold reflections' block, appended to `{failures}` (so every meta-prompt version shows it, and
+ * the placeholders stay four): one line per reflection with its task; empty when there are none.
+ */
+export function formatGoldReflections(gold: readonly GoldReflection[]): string {
+  if (gold.length === 0) return "";
+  return [
+    "=== Examples of good reflections (written or corrected by people reviewing this agent) ===",
+    "A template that leads the agent to reflections like these is better:",
+    ...gold.map((entry) => `- ${entry.taskId}: ${entry.text.replace(/\s+/g, " ").trim()}`),
+  ].join("\n");
+}
+
 /** Fills the four meta-prompt placeholders; every other `{name}` stays as written. */
 export function renderMetaPrompt(text: string, values: Record<(typeof META_PROMPT_VARIABLES)[number], string>): string {
   return text.replace(/\{(family|failures|role|template)\}/g, (_, name: keyof typeof values) => values[name]);

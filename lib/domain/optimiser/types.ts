@@ -2,6 +2,7 @@ import { z } from "zod";
 import { budgetSchema } from "@/lib/domain/budget";
 import { environmentIdSchema, modelIdSchema, strategySchema } from "@/lib/domain/config";
 import { lineageRateSchema } from "@/lib/domain/template-lineage";
+import { memoryStoreNameSchema } from "@/lib/domain/memory-store";
 
 /**
  * The reflective optimiser's shapes (docs/optimiser.md, docs/decisions/0033-reflective-optimiser.md):
@@ -48,6 +49,11 @@ export const optimisationRequestSchema = z.object({
   metaPromptVersion: z.string().min(1).optional(),
   /** Failed trials shown to the meta-prompt per proposal (the newest first). */
   failuresPerProposal: z.number().int().min(1).max(20).default(6),
+  /**
+   * A memory store of gold reflections (reviewers' corrections, docs/review-queues.md): its entries
+   * for the train tasks are shown to the meta-prompt as examples of good reflections. Absent: none.
+   */
+  goldStore: memoryStoreNameSchema.optional(),
 });
 export type OptimisationRequest = z.input<typeof optimisationRequestSchema>;
 export type ParsedOptimisationRequest = z.infer<typeof optimisationRequestSchema>;
@@ -163,6 +169,8 @@ export const optimisationRecordSchema = z.object({
     repeats: z.number().int().positive(),
     maxTrials: z.number().int().positive(),
     failuresPerProposal: z.number().int().positive(),
+    /** The gold-reflection store the proposals read; absent or null: none. */
+    goldStore: z.string().nullable().optional(),
   }),
   split: z.object({ train: z.array(z.string()), heldOut: z.array(z.string()) }),
   candidates: z.array(optimisationCandidateSchema),

@@ -3,6 +3,8 @@ import { budgetExhausted } from "@/lib/domain/budget";
 import type { Arm } from "@/lib/domain/experiment";
 import { paretoFront, pickParent, type FrontEntry } from "@/lib/domain/optimiser/pareto";
 import type { OptimisationCandidate, OptimisationRecord } from "@/lib/domain/optimiser/types";
+import { GOLD_REFLECTIONS_PER_PROPOSAL, type GoldReflection } from "@/lib/domain/optimiser/meta-prompt";
+import { isAppError } from "@/lib/domain/errors";
 import { templateProblem } from "@/lib/domain/optimiser/template-problem";
 import { templateRulesFor } from "@/lib/server/template-rules";
 import { CANDIDATE_ARM, PARENT_ARM, pAgainstParent, rateOf, scoresByTask, spendOf, startEvaluation, type EvaluationPlan } from "./evaluation";
@@ -162,7 +164,8 @@ export class OptimisationSteps {
     const parentVersion = (await this.deps.templates.resolve(parent.versionId)).version;
     const meta = (await this.deps.templates.resolve(request.metaPromptVersionId)).version;
     this.progress(`[${key}] proposing from ${parent.versionId} with ${failures.length} failed trial(s) (model ${request.modelId})…`);
-    const proposal = await proposeTemplate(this.deps, { metaPrompt: meta.text, role: request.role, family: request.family, template: parentVersion.text, failures, modelId: request.modelId });
+    const gold = await this.goldReflections();
+    const proposal = await proposeTemplate(this.deps, { metaPrompt: meta.text, role: request.role, family: request.family, template: parentVersion.text, failures, gold, modelId: request.modelId });
     const failuresRead = failures.map((failure) => failure.id);
     const spent = { tokens: proposal.tokens, usd: proposal.usd };
     const refusal = proposal.text === null ? proposal.error : this.refusal(proposal.text, parentVersion.text);
@@ -197,6 +200,29 @@ export class OptimisationSteps {
   }
 
   /** Why a proposed text cannot be a candidate (the same as its parent, or refused by the template check), or null. */
+  /**
+   * The gold reflections a proposal shows: the newest entries of the request's gold store for the
+   * family's **train** tasks only (a held-out task's corrected reflection would leak its answer into
+   * the template and flatter the held-out test). None without a gold store; a store deleted since the
+   * optimisation was created gives none, with a progress note.
+   */
+  private async goldReflections(): Promise<GoldReflection[]> {
+    const { request, split } = this.record;
+    if (!request.goldStore || !this.deps.memoryStores) return [];
+    const train = new Set(split.train);
+    try {
+      const exported = await this.deps.memoryStores.exportEntries(request.goldStore, { family: request.family, limit: 1000 });
+      return exported.entries
+        .filter((entry) => entry.kind === "reflection" && train.has(entry.taskId))
+        .slice(0, GOLD_REFLECTIONS_PER_PROPOSAL)
+        .map((entry) => ({ taskId: entry.taskId, text: entry.text }));
+    } catch (error) {
+      if (!isAppError(error, "not-found")) throw error;
+      this.progress(`The gold-reflection store ${request.goldStore} is gone; proposing without gold reflections.`);
+      return [];
+    }
+  }
+
   private refusal(text: string, parentText: string): string | null {
     if (text.trim() === parentText.trim()) return "The proposal repeats its parent's text; nothing new to evaluate.";
     const problem = templateProblem(text, templateRulesFor(this.record.request.family, this.record.request.role), "The proposed template");

@@ -152,6 +152,12 @@ export class OptimiserService {
         `${startProblem} It was saved without the template check, and every candidate proposed from it would be refused, so nothing was run. Pick another start version (--start <version>, or set the arm's ${request.role} template), or fix this one in the template workbench and save it as a new version.`,
       );
     }
+    if (request.goldStore !== undefined) {
+      const stores = this.deps.memoryStores ? (await this.deps.memoryStores.list()).map((store) => store.name) : [];
+      if (!stores.includes(request.goldStore)) {
+        throw new AppError("invalid-input", `No memory store ${request.goldStore} to read gold reflections from${stores.length > 0 ? ` (the stores are ${stores.join(", ")})` : ""}; a reviewer's correction in a review queue creates gold-reflections.`);
+      }
+    }
     const meta = await this.deps.templates.resolve(request.metaPromptVersion ?? metaPromptTemplateId(family));
     if (meta.template.role !== "optimiser") throw new AppError("invalid-input", `The meta-prompt ${meta.version.id} is a ${meta.template.role} template, not an optimiser meta-prompt.`);
     const split = splitTasks(definition.taskIds, request.trainFraction, request.seed);
@@ -197,6 +203,7 @@ export class OptimiserService {
         repeats: request.repeats,
         maxTrials: arm.maxTrials ?? definition.maxTrials,
         failuresPerProposal: request.failuresPerProposal,
+        goldStore: request.goldStore ?? null,
       },
       split,
       candidates: [blankCandidate("0:0", 0, 0, start.version.id, start.version.parentId)],

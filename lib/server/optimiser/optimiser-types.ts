@@ -4,6 +4,7 @@ import type { ExperimentSummary } from "@/lib/domain/experiment";
 import type { CallPricer, ModelPort } from "@/lib/engine/ports";
 import type { OptimisationStore } from "@/lib/db/optimisation-store";
 import type { ExperimentService } from "@/lib/server/experiment-service";
+import type { MemoryStoreService } from "@/lib/server/memory-store-service";
 import type { RunService } from "@/lib/server/run-service";
 import type { TemplateService } from "@/lib/server/template-service";
 
@@ -15,6 +16,8 @@ export interface OptimiserDeps {
   runs: RunService;
   model: ModelPort;
   pricing?: CallPricer;
+  /** Memory stores, for a request's `goldStore` (absent: a request naming one is refused). */
+  memoryStores?: MemoryStoreService;
 }
 
 /** Where a running optimisation tells people what it does (the CLI writes it to stderr). */

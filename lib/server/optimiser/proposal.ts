@@ -1,5 +1,5 @@
 import type { CallPricer, ModelPort } from "@/lib/engine/ports";
-import { formatFailures, parseProposedTemplate, renderMetaPrompt, type FailedTrialExcerpt } from "@/lib/domain/optimiser/meta-prompt";
+import { formatFailures, formatGoldReflections, parseProposedTemplate, renderMetaPrompt, type FailedTrialExcerpt, type GoldReflection } from "@/lib/domain/optimiser/meta-prompt";
 import type { OptimisedRole } from "@/lib/domain/optimiser/types";
 
 /** What one meta-prompt call gave: the proposed text, or why there is none; and what it cost. */
@@ -15,16 +15,18 @@ export const META_PROMPT_MAX_OUTPUT_TOKENS = 8192;
 
 /**
  * Asks `modelId` for a mutated template: renders the meta-prompt with the current template and the
- * failures (lib/domain/optimiser/meta-prompt.ts), calls the model once (live, temperature 0) and
+ * failures (lib/domain/optimiser/meta-prompt.ts) — followed by the gold reflections, if any — calls the model once (live, temperature 0) and
  * reads the `<template>` block of its reply. A reply without one, or a model error, is a proposal
  * with `error` set (the optimisation records it as a failed candidate and goes on); tokens are
  * counted either way when the model answered.
  */
 export async function proposeTemplate(
   deps: { model: ModelPort; pricing?: CallPricer },
-  input: { metaPrompt: string; role: OptimisedRole; family: string; template: string; failures: readonly FailedTrialExcerpt[]; modelId: string },
+  input: { metaPrompt: string; role: OptimisedRole; family: string; template: string; failures: readonly FailedTrialExcerpt[]; gold?: readonly GoldReflection[]; modelId: string },
 ): Promise<Proposal> {
-  const prompt = renderMetaPrompt(input.metaPrompt, { role: input.role, family: input.family, template: input.template, failures: formatFailures(input.failures) });
+  const gold = formatGoldReflections(input.gold ?? []);
+  const failures = gold === "" ? formatFailures(input.failures) : `${formatFailures(input.failures)}\n\n${gold}`;
+  const prompt = renderMetaPrompt(input.metaPrompt, { role: input.role, family: input.family, template: input.template, failures });
   let response;
   try {
     response = await deps.model.generate(

@@ -1,0 +1,121 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import type { Review, ReviewItem, ReviewQueue } from "@/lib/domain/review-queue";
+import type { ReviewSaveRequest } from "@/lib/domain/review-requests";
+import { postReview } from "@/lib/query/review-queries";
+import { Button } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
+import { ReviewNodeView } from "./review-node-view";
+import { useReviewKeys } from "./use-review-keys";
+
+const tagsOf = (text: string) =>
+  text
+    .split(/[,\s]+/u)
+    .map((tag) => tag.trim().toLowerCase())
+    .filter((tag) => tag.length > 0);
+
+/**
+ * One item for one reviewer: the node (single) or the two nodes side by side as recorded (pairwise;
+ * arms hidden until this reviewer has reviewed the item), the rubric's labels, tags, a comment and
+ * a correction. Choosing a label saves the review with what is typed; the review keys act here.
+ * Mounted per item and reviewer (React `key`), so the fields start from that reviewer's review.
+ */
+export function ReviewItemPanel(props: {
+  queue: ReviewQueue;
+  item: ReviewItem;
+  reviewer: string;
+  mine: Review | null;
+  onSaved: (review: Review) => void;
+  onMove: (direction: 1 | -1) => void;
+  onHelp: () => void;
+}) {
+  const { queue, item, reviewer, mine } = props;
+  const [tags, setTags] = useState(mine?.tags.join(", ") ?? "");
+  const [comment, setComment] = useState(mine?.comment ?? "");
+  const [correction, setCorrection] = useState(mine?.correction ?? "");
+  const tagsRef = useRef<HTMLInputElement>(null);
+  const commentRef = useRef<HTMLTextAreaElement>(null);
+  const correctionRef = useRef<HTMLTextAreaElement>(null);
+  const save = useMutation({ mutationFn: (request: ReviewSaveRequest) => postReview(queue.id, request), onSuccess: props.onSaved });
+  const choose = (label: string) => {
+    if (save.isPending) return;
+    save.mutate({ itemId: item.id, reviewer, label, tags: tagsOf(tags), comment, correction: correction.trim() === "" ? null : correction });
+  };
+  useReviewKeys(true, queue.rubric.labels.length, (action) => {
+    if (action.kind === "label") choose(queue.rubric.labels[action.index]!.id);
+    else if (action.kind === "move") props.onMove(action.direction);
+    else if (action.kind === "focus") (action.field === "tags" ? tagsRef : action.field === "comment" ? commentRef : correctionRef).current?.focus();
+    else props.onHelp();
+  });
+  const pairwise = queue.kind === "pairwise" && item.right !== null;
+  const reviewed = mine !== null;
+  return (
+    <section className="space-y-3" aria-label={`Item ${item.position + 1}`} data-testid="review-item" data-item-id={item.id} data-position={item.position}>
+      <p className="text-xs text-slate-600">
+        Item {item.position + 1} · task <span className="font-mono">{item.taskId}</span>
+        {reviewed ? ` · you chose “${mine.label}”${pairwise && mine.preferredArm ? ` (${mine.preferredArm === "tie" ? "a tie" : `arm ${mine.preferredArm}`})` : ""}` : " · not reviewed by you yet"}
+      </p>
+      <p className="text-sm font-medium text-slate-900">{queue.rubric.question}</p>
+      {pairwise ? (
+        <div className="grid gap-3 md:grid-cols-2">
+          <ReviewNodeView node={item.left} heading="Left" showArm={reviewed} showOutcome={reviewed} testId="review-left" />
+          <ReviewNodeView node={item.right!} heading="Right" showArm={reviewed} showOutcome={reviewed} testId="review-right" />
+        </div>
+      ) : (
+        <ReviewNodeView node={item.left} heading={item.left.arm ? `Reflection · arm ${item.left.arm}` : "Reflection"} showArm={false} showOutcome testId="review-node" />
+      )}
+      <div className="flex flex-wrap gap-2" role="group" aria-label="Labels">
+        {queue.rubric.labels.map((label, index) => (
+          <Button
+            key={label.id}
+            variant={mine?.label === label.id ? "primary" : "secondary"}
+            aria-pressed={mine?.label === label.id}
+            title={label.description}
+            disabled={save.isPending}
+            onClick={() => choose(label.id)}
+            data-testid={`review-label-${label.id}`}
+          >
+            <kbd className="mr-1.5 rounded border border-current px-1 text-[10px]">{index + 1}</kbd>
+            {label.id}
+          </Button>
+        ))}
+      </div>
+      <div className="grid gap-3 md:grid-cols-3">
+        <label className="space-y-1 text-xs text-slate-700">
+          <span>
+            Tags <kbd className="rounded border px-1">t</kbd>
+          </span>
+          <input ref={tagsRef} value={tags} onChange={(event) => setTags(event.target.value)} placeholder="loop, false-positive" className="h-8 w-full rounded border border-slate-300 px-2 text-sm" data-testid="review-tags" />
+        </label>
+        <label className="space-y-1 text-xs text-slate-700">
+          <span>
+            Comment <kbd className="rounded border px-1">c</kbd>
+          </span>
+          <textarea ref={commentRef} value={comment} onChange={(event) => setComment(event.target.value)} rows={3} className="w-full rounded border border-slate-300 px-2 py-1 text-sm" data-testid="review-comment" />
+        </label>
+        <label className="space-y-1 text-xs text-slate-700">
+          <span>
+            Corrected reflection <kbd className="rounded border px-1">e</kbd>
+          </span>
+          <textarea
+            ref={correctionRef}
+            value={correction}
+            onChange={(event) => setCorrection(event.target.value)}
+            rows={3}
+            placeholder={pairwise ? "a better reflection for this task (filed under the one you preferred)" : "a better reflection for this task"}
+            className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+            data-testid="review-correction"
+          />
+        </label>
+      </div>
+      <p className="text-xs text-slate-600">Choosing a label saves the review with the tags, comment and correction typed; Esc leaves a field.</p>
+      {save.error ? (
+        <Notice tone="error" title="The review was not saved">
+          {save.error.message} Choose the label again to retry; your other reviews are kept.
+        </Notice>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import Link from "next/link";
+import type { ReviewNode } from "@/lib/domain/review-queue";
+import { runMomentHref } from "@/lib/query/url-state";
+
+/**
+ * One node under review: its text as it was when the queue was built, the trial, and a link to the
+ * node in its run. `arm` shows the arm (pairwise: only once the reviewer has reviewed the item).
+ */
+export function ReviewNodeView({ node, heading, showArm, showOutcome, testId }: { node: ReviewNode; heading: string; showArm: boolean; showOutcome: boolean; testId: string }) {
+  const next = node.followedBySuccess === null ? "no next trial" : node.followedBySuccess ? "the next trial succeeded" : "the next trial failed";
+  return (
+    <article className="flex flex-col gap-2 rounded border border-slate-200 bg-white p-3" data-testid={testId}>
+      <header className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 className="text-sm font-semibold text-slate-900">
+          {heading}
+          {showArm && node.arm ? (
+            <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-700" data-testid={`${testId}-arm`}>
+              arm {node.arm}
+            </span>
+          ) : null}
+        </h3>
+        <Link href={runMomentHref(node.runId, { branch: node.branchId, node: node.eventId })} className="text-xs text-sky-800 underline" data-testid={`${testId}-link`}>
+          Open in its run
+        </Link>
+      </header>
+      <p className="whitespace-pre-wrap text-sm leading-relaxed text-slate-800" data-testid={`${testId}-text`}>
+        {node.text}
+      </p>
+      <p className="text-xs text-slate-600">
+        {node.kind} after trial {node.trial}
+        {showOutcome ? ` · ${next}` : ""}
+      </p>
+    </article>
+  );
+}
