@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { PageSection } from "@/components/ui/page-section";
 import { Spinner } from "@/components/ui/spinner";
+import { SearchLauncher } from "@/components/search/search-launcher";
 import { AgreementTable } from "./agreement-table";
 import { ProgressBar } from "./progress-bar";
 import { ReviewItemPanel } from "./review-item-panel";
@@ -89,8 +90,8 @@ export function ReviewSession({ queueId }: { queueId: string }) {
             all queues
           </Link>
         </p>
-        {/* SEARCH BOX SLOT — the cross-run query box goes here (wired by the search work). */}
-        <div data-testid="review-search-slot" />
+        {/* Search across runs from the queue's own source: its query, or its experiment. */}
+        <SearchLauncher prefill={queue.source.query ?? (queue.source.experimentId ? `experiment:${queue.source.experimentId}` : "")} />
         <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Who is reviewing">
           <span className="text-sm text-slate-700">I am</span>
           {queue.reviewers.map((name) => (
