@@ -6,7 +6,7 @@ import { startPostgresServer, type PostgresServer } from "../helpers/postgres-se
 
 /** Every table of lib/db/pg/schema.ts, emptied between contract cases on a shared PGlite. */
 const TABLES = [
-  "optimisations", "human_grades", "memory_entries", "memory_stores", "prices", "bundles", "template_versions", "templates", "experiment_runs",
+  "annotation_events", "optimisations", "human_grades", "memory_entries", "memory_stores", "prices", "bundles", "template_versions", "templates", "experiment_runs",
   "experiments", "task_sets", "branch_summaries", "branch_leases", "response_cache", "events", "branches", "runs",
 ];
 

@@ -1,3 +1,4 @@
+import type { AnnotationStore } from "../annotation-store";
 import type { GradeStore } from "../grade-store";
 import type { MemoryStoreRepository } from "../memory-store-entries";
 import type { OptimisationStore } from "../optimisation-store";
@@ -7,6 +8,7 @@ import type { PgRunStore } from "./pg-store";
 import { PgGradeStore, PgMemoryStoreRepository, PgPriceStore } from "./pg-small-stores";
 import { PgOptimisationStore } from "./pg-optimisations";
 import { PgTemplateStore } from "./pg-templates";
+import { PgAnnotationStore } from "./pg-annotations";
 
 /** The stores that live beside a run store in the same PostgreSQL database (shared mode). */
 export interface PgCompanionStores {
@@ -15,11 +17,12 @@ export interface PgCompanionStores {
   grades: GradeStore;
   memoryStores: MemoryStoreRepository;
   optimisations: OptimisationStore;
+  annotations: AnnotationStore;
 }
 
-/** The template library, price table, human grades, memory stores and optimisations on `store`'s database (they wait for its schema check). */
+/** The template library, price table, human grades, memory stores, optimisations and annotations on `store`'s database (they wait for its schema check). */
 export function pgCompanionStores(store: PgRunStore): PgCompanionStores {
   const db = store.pg.db;
   const ready = () => store.ready();
-  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready) };
+  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), annotations: new PgAnnotationStore(db, ready) };
 }
