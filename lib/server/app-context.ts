@@ -10,6 +10,9 @@ import { demoOptimiserBook } from "@/lib/environments/demo-optimiser-book";
 import { MemoryGradeStore } from "@/lib/db/grade-store-memory";
 import { SqliteGradeStore } from "@/lib/db/grade-store-sqlite";
 import { JudgeGradeService } from "./judge-grade-service";
+import { MemoryAnnotationStore } from "@/lib/db/annotation-store-memory";
+import { SqliteAnnotationStore } from "@/lib/db/annotation-store-sqlite";
+import { AnnotationService } from "./annotation-service";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -93,6 +96,8 @@ export interface ServerContext {
   memoryStores: MemoryStoreService;
   /** People's grades of judged trials and their agreement with the LLM judge. */
   judgeGrades: JudgeGradeService;
+  /** People's annotations (comments, tags, scores) on run graph nodes: an append-only log beside the run log. */
+  annotations: AnnotationService;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (lib/llm/providers/*), read from
@@ -239,6 +244,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const optimisations = options.store ? new MemoryOptimisationStore() : (shared?.optimisations ?? new SqliteOptimisationStore(databasePath(env)));
   const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
+  const annotations = new AnnotationService(store, options.store ? new MemoryAnnotationStore() : (shared?.annotations ?? new SqliteAnnotationStore(databasePath(env))), options.now);
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
     workers.start();
@@ -277,6 +283,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     prices,
     memoryStores,
     judgeGrades,
+    annotations,
     fanOut,
     models: () => listAvailableModels(env),
     providers: {
