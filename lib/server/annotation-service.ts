@@ -47,9 +47,14 @@ export class AnnotationService {
    * @throws AppError("not-found") for an unknown run, or a branch of another run.
    */
   async list(runId: string, branchId?: string): Promise<Annotation[]> {
+    return (await this.listing(runId, branchId)).annotations;
+  }
+
+  /** {@link list} with the run and branch it is for (the root's id when `branchId` is omitted): the route's answer. */
+  async listing(runId: string, branchId?: string): Promise<{ runId: string; branchId: string; annotations: Annotation[] }> {
     const view = await this.view(runId, branchId);
     const annotations = foldAnnotations(await this.store.listForRun(view.runId));
-    return annotations.filter((annotation) => view.eventIds.has(annotation.target.eventId) || view.memoryItems.has(annotation.target.eventId));
+    return { runId: view.runId, branchId: view.branchId, annotations: annotations.filter((annotation) => view.eventIds.has(annotation.target.eventId) || view.memoryItems.has(annotation.target.eventId)) };
   }
 
   /**
