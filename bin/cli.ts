@@ -108,6 +108,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/trace-reflection-command")).registerTraceReflectionCommand(program);
   (await import("@/lib/cli/memory-commands")).registerMemoryCommands(program);
   (await import("@/lib/cli/mcp-command")).registerMcpCommand(program);
+  (await import("@/lib/cli/annotation-commands")).registerAnnotationCommands(program);
 }
 
 program
