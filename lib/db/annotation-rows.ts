@@ -17,8 +17,11 @@ export interface AnnotationRow {
   occurredAt: string;
 }
 
+/** An event before the store numbers it: every field of an {@link AnnotationEvent} but `seq` (per event type). */
+export type UnsequencedEvent = { [K in AnnotationEvent["type"]]: Omit<Extract<AnnotationEvent, { type: K }>, "seq"> }[AnnotationEvent["type"]];
+
 /** The run an event belongs to (an add names it in its target). */
-export function runIdOf(event: AnnotationEventDraft | AnnotationEvent): string {
+export function runIdOf(event: AnnotationEventDraft | UnsequencedEvent): string {
   return event.type === "annotation-add" ? event.target.runId : event.runId;
 }
 
@@ -26,13 +29,13 @@ export function runIdOf(event: AnnotationEventDraft | AnnotationEvent): string {
  * Checks a draft and gives it an id and its time (the store adds `seq`).
  * @throws ZodError when the draft breaks lib/domain/annotations.ts's schema (an unknown score scale, a bad tag, no author).
  */
-export function completeDraft(draft: AnnotationEventDraft, now: () => Date = () => new Date()): Omit<AnnotationEvent, "seq"> {
+export function completeDraft(draft: AnnotationEventDraft, now: () => Date = () => new Date()): UnsequencedEvent {
   const { seq: _seq, ...event } = annotationEventSchema.parse({ ...draft, id: randomUUID(), seq: 0, occurredAt: draft.occurredAt ?? now().toISOString() });
   return event;
 }
 
 /** The row of a stored event, without its `seq` (the store assigns it). */
-export function rowOf(event: Omit<AnnotationEvent, "seq">): Omit<AnnotationRow, "seq"> {
+export function rowOf(event: UnsequencedEvent): Omit<AnnotationRow, "seq"> {
   const { id, type, annotationId, occurredAt } = event;
   const data: Record<string, unknown> =
     event.type === "annotation-add"

@@ -35,9 +35,10 @@ afterAll(async () => {
 });
 
 const url = (suffix = "") => `http://localhost/api/runs/${runId}/annotations${suffix}`;
-const params = (extra: Record<string, string> = {}) => ({ params: Promise.resolve({ runId, ...extra }) });
+const params = () => ({ params: Promise.resolve({ runId }) });
+const params2 = (annotationId: string) => ({ params: Promise.resolve({ runId, annotationId }) });
 const post = (body: unknown) => list.POST(new NextRequest(url(), { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }), params());
-const patch = (annotationId: string, body: unknown) => one.PATCH(new NextRequest(url(`/${annotationId}`), { method: "PATCH", body: JSON.stringify(body), headers: { "content-type": "application/json" } }), params({ annotationId }));
+const patch = (annotationId: string, body: unknown) => one.PATCH(new NextRequest(url(`/${annotationId}`), { method: "PATCH", body: JSON.stringify(body), headers: { "content-type": "application/json" } }), params2(annotationId));
 const get = (query = "") => list.GET(new NextRequest(url(query)), params());
 
 describe("/api/runs/:runId/annotations", () => {
