@@ -245,6 +245,8 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
   const annotations = new AnnotationService(store, options.store ? new MemoryAnnotationStore() : (shared?.annotations ?? new SqliteAnnotationStore(databasePath(env))), options.now);
+  bundles.useAnnotations(annotations.store);
+  otlp.useAnnotations(annotations.store);
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
     workers.start();
