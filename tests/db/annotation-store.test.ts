@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe } from "vitest";
 import { MemoryAnnotationStore } from "@/lib/db/annotation-store-memory";
 import { SqliteAnnotationStore } from "@/lib/db/annotation-store-sqlite";
@@ -31,8 +32,14 @@ describe("PgAnnotationStore (PGlite)", () => {
     const runs = await pglite.makeStore(); // empties every table
     const first = await runs.createRun({ config: makeRunConfig(), title: "qa" });
     const second = await runs.createRun({ config: makeRunConfig(), title: "qa" });
+    const db = pglite.connection().db;
     return {
-      store: new PgAnnotationStore(pglite.connection().db),
+      store: new PgAnnotationStore(db),
+      // The same runs with an empty annotation log: what a bundle import into a fresh database finds.
+      fresh: async () => {
+        await db.execute(sql`DELETE FROM annotation_events`);
+        return new PgAnnotationStore(db);
+      },
       runs: [
         { runId: first.id, branchId: first.rootBranchId },
         { runId: second.id, branchId: second.rootBranchId },
