@@ -3,6 +3,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AnnotationThread } from "@/components/inspector/annotation-thread";
+import { MemoryPanel } from "@/components/memory";
 import { parseTags } from "@/components/inspector/annotation-form";
 import type { Annotation } from "@/lib/domain/annotations";
 import { foldRun } from "@/lib/domain/fold-run";
@@ -91,5 +92,25 @@ describe("the graph's note badges", () => {
     expect(renderGraphNode(action!)).not.toContain("annotation-badge");
     expect(renderGraphNode(action!, new Map([[action!.id, 3]]))).toMatch(/data-testid="annotation-badge"[^>]*aria-label="3 notes"/u);
     expect(renderGraphNode(other!, new Map([[action!.id, 3]]))).not.toContain("annotation-badge");
+  });
+});
+
+describe("notes on memory items", () => {
+  it("the memory panel's list of reflections shows each item's notes (collapsed), from the same annotation list", async () => {
+    const context = createServerContext({ store: new MemoryRunStore() });
+    const run = await context.service.createRun({ environment: "qa", taskSet: "builtin", taskId: "qa-builtin-01", strategy: "reflexion", modelId: "demo" });
+    await context.workers.untilSettled(run.rootBranchId);
+    const state = foldRun((await context.service.events(run.id)).events);
+    await context.close();
+    const [item] = state.memory;
+    if (!item) throw new Error("the demo run wrote no reflection");
+    const client = makeQueryClient();
+    const onItem = note({ target: { runId: run.id, branchId: run.rootBranchId, eventId: item.id, kind: "memory-item", trial: item.trial, step: null, seq: null }, content: { text: "this lesson fixed trial 2", tags: ["fix"], score: null } });
+    client.setQueryData(annotationKeys.branch(run.id, null), { runId: run.id, branchId: run.rootBranchId, annotations: [onItem] });
+    const html = renderToStaticMarkup(createElement(QueryClientProvider, { client }, createElement(MemoryPanel, { runId: run.id, branch: null, state, status: "ended" })));
+    const entry = html.slice(html.indexOf(`data-memory-id="${item.id}"`));
+    expect(entry).toContain('data-testid="memory-item-notes"');
+    expect(entry).toContain("this lesson fixed trial 2");
+    expect(entry).toContain("#fix");
   });
 });
