@@ -12,7 +12,7 @@ test("annotate a step: a note with a tag and a score, its badge, a reload, a rep
   // The first action of trial 1: no notes yet.
   const action = run.node("action", 1).first();
   await run.open(action);
-  const thread = page.getByTestId("annotation-thread");
+  const thread = page.getByTestId("inspector").getByTestId("annotation-thread");
   await expect(thread.getByTestId("annotation-empty")).toHaveText("No notes on this node yet.");
   await expect(action.getByTestId("annotation-badge")).toHaveCount(0);
 
