@@ -23,6 +23,7 @@ import { QaEvaluationView } from "./qa-evaluation-view";
 import { ReflectionWarning } from "./reflection-warning";
 import { JUDGE_OPINION_LABEL, JudgeEvaluationView } from "./judge-evaluation-view";
 import { ModelCallDetails, type ModelCall } from "./model-call-details";
+import { AnnotationThread } from "./annotation-thread";
 
 function stepOf(state: RunState, trial: number, step: number): StepView | undefined {
   return state.trials.find((candidate) => candidate.trial === trial)?.steps.find((candidate) => candidate.step === step);
@@ -333,6 +334,7 @@ export function InspectorPanel({
   forkPoints,
   onForkHere,
   practice,
+  notes,
 }: {
   graph: RunGraph;
   state: RunState;
@@ -341,6 +343,8 @@ export function InspectorPanel({
   onForkHere?: (nodeId: string) => void;
   /** "Write your own reflection" for a failed trial (components/reflection-practice), shown under a failed trial's evaluation. */
   practice?: (trial: number) => ReactNode;
+  /** The run and branch (null = root) whose people's notes the "Notes" section lists and adds to; no section without it. */
+  notes?: { runId: string; branchId: string | null };
 }) {
   const selectedNodeId = useRunUiStore((store) => store.selectedNodeId);
   const open = useRunUiStore((store) => store.inspectorOpen);
@@ -376,6 +380,7 @@ export function InspectorPanel({
             <div className="px-2 pb-2">{practice(node.data.trial)}</div>
           </details>
         ) : null}
+        {notes && node.type !== "lane" && node.type !== "live-call" ? <AnnotationThread runId={notes.runId} branchId={notes.branchId} eventId={node.id} nodeType={node.type} /> : null}
       </div>
     </section>
   );

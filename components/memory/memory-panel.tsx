@@ -18,6 +18,7 @@ import { cn } from "@/lib/utils/cn";
 import { MemorySummaryList } from "@/components/templates/memory-summary-list";
 import { EditError, useDraft, useEditBase } from "@/components/run/stale-edit";
 import { familyDescriptor } from "@/lib/environments/descriptors";
+import { AnnotationThread } from "@/components/inspector/annotation-thread";
 
 /** Reflections by event id, to show "edited" and the original text next to memory items. */
 function reflectionsById(state: RunState): Map<string, ReflectionView> {
@@ -26,7 +27,20 @@ function reflectionsById(state: RunState): Map<string, ReflectionView> {
   return map;
 }
 
-function MemoryEntry({ item, reflection, muted, note }: { item: MemoryItem; reflection: ReflectionView | undefined; muted?: boolean; note?: string }) {
+function MemoryEntry({
+  item,
+  reflection,
+  muted,
+  note,
+  notes,
+}: {
+  item: MemoryItem;
+  reflection: ReflectionView | undefined;
+  muted?: boolean;
+  note?: string;
+  /** The run and branch whose people's notes on this memory item are shown (collapsed); none without it. */
+  notes?: { runId: string; branch: string | null };
+}) {
   const edited = reflection ? reflection.edits > 0 || reflection.text !== reflection.originalText : false;
   return (
     <li
@@ -54,6 +68,14 @@ function MemoryEntry({ item, reflection, muted, note }: { item: MemoryItem; refl
         <p data-testid="memory-warning" role="note" className="mt-1 text-[11px] font-medium text-red-800">
           ⚠ Stored with a warning: {reflection.warning.replace(/\.$/, "")}. Edit it while paused if the next trial should not see it.
         </p>
+      ) : null}
+      {notes ? (
+        <details className="mt-1" data-testid="memory-item-notes">
+          <summary className="cursor-pointer select-none text-[11px] font-medium text-slate-600">Notes on this memory item</summary>
+          <div className="mt-1">
+            <AnnotationThread runId={notes.runId} branchId={notes.branch} eventId={item.id} nodeType="memory-item" />
+          </div>
+        </details>
       ) : null}
     </li>
   );
@@ -310,6 +332,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
                 item={item}
                 reflection={reflections.get(item.id)}
                 muted={more && !inNextPrompt.has(item.id)}
+                notes={{ runId, branch }}
                 note={more ? (inNextPrompt.has(item.id) ? (next?.mergedFirst ? "merged, then seen" : "next trial sees it") : reachesPrompt ? "outside the window" : "not in the prompt (strategy)") : undefined}
               />
             ))}

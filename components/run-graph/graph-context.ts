@@ -38,3 +38,14 @@ export const RenderModeContext = createContext<RenderMode>({ animateEntry: true 
 export function useRenderMode(): RenderMode {
   return useContext(RenderModeContext);
 }
+
+/**
+ * How many notes people left on each node (lib/query/annotation-queries.ts `annotationCounts`), by
+ * node id (= event id). One map for the graph, fetched once by the page: no node asks the server.
+ */
+export const AnnotationCountsContext = createContext<ReadonlyMap<string, number>>(new Map());
+
+/** The number of notes on node `id` (0 when none, or outside a graph). */
+export function useAnnotationCount(id: string): number {
+  return useContext(AnnotationCountsContext).get(id) ?? 0;
+}

@@ -17,7 +17,7 @@ import type { RunGraph as RunGraphModel, RunGraphEdge, RunGraphNode, RunGraphVie
 import { useRunUiStore } from "@/lib/store";
 import { useResolvedTheme } from "@/components/theme";
 import { toFlowNode, type FlowViewNode } from "./flow-nodes";
-import { RenderModeContext, RunGraphActionsContext, type RenderMode } from "./graph-context";
+import { AnnotationCountsContext, RenderModeContext, RunGraphActionsContext, type RenderMode } from "./graph-context";
 import { GraphPanel } from "./graph-panel";
 import { LiveCallNode } from "./nodes/live-call-node";
 import { ActionNode, ObservationNode, ThoughtNode } from "./nodes/step-nodes";
@@ -359,12 +359,27 @@ function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live:
  * Large runs (decision 0013): trials collapse into one group node each (in a
  * long run the old ones start collapsed; `collapse="off"` starts with all
  * expanded), and above {@link VIRTUALIZE_ABOVE} drawn nodes only what is in
- * view is rendered.
+ * view is rendered. A node with notes shows their count (`annotationCounts`).
  */
-export function RunGraph({ graph, live, collapse = "auto" }: { graph: RunGraphModel; live: boolean; collapse?: "auto" | "off" }) {
+export function RunGraph({
+  graph,
+  live,
+  collapse = "auto",
+  annotationCounts = NO_NOTES,
+}: {
+  graph: RunGraphModel;
+  live: boolean;
+  collapse?: "auto" | "off";
+  /** People's notes per node id, for the nodes' badges (lib/query/annotation-queries.ts `annotationCounts`). */
+  annotationCounts?: ReadonlyMap<string, number>;
+}) {
   return (
-    <ReactFlowProvider>
-      <RunGraphCanvas graph={graph} live={live} collapse={collapse} />
-    </ReactFlowProvider>
+    <AnnotationCountsContext.Provider value={annotationCounts}>
+      <ReactFlowProvider>
+        <RunGraphCanvas graph={graph} live={live} collapse={collapse} />
+      </ReactFlowProvider>
+    </AnnotationCountsContext.Provider>
   );
 }
+
+const NO_NOTES: ReadonlyMap<string, number> = new Map();

@@ -40,6 +40,7 @@ import { INTERRUPTED_MESSAGE, pauseBanner } from "./run-messages";
 import { SteerPanel } from "./steer-panel";
 import { RunCosts } from "@/components/costs/run-costs";
 import { familyDescriptor } from "@/lib/environments/descriptors";
+import { annotationCounts, annotationsQuery } from "@/lib/query/annotation-queries";
 
 /** What the log and the server say about the run, in words, when it needs the user's attention. */
 function RunBanners({ state, status }: { state: RunState; status: RunStatus | null }) {
@@ -232,6 +233,9 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const rootBranchId = detail.data?.run.rootBranchId ?? null;
   const [branch, selectBranch] = useBranchParam(runId, rootBranchId);
   const branches = useQuery(branchesQuery(runId));
+  // People's notes on this branch's nodes: one list for the graph's badges and the inspector's "Notes".
+  const notes = useQuery(annotationsQuery(runId, branch));
+  const noteCounts = useMemo(() => annotationCounts(notes.data?.annotations ?? []), [notes.data]);
   const { events, status, activeCall, connection, isPending, error } = useRunEvents(runId, branch);
   // The text of the model call in flight (token deltas): not part of the log, drawn as the running node.
   const liveText = useLiveCall(runId, branch);
@@ -446,7 +450,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
                 ) : null}
               </EmptyState>
             ) : (
-              <RunGraph graph={graph} live={executing} />
+              <RunGraph graph={graph} live={executing} annotationCounts={noteCounts} />
             )}
           </RunMainViews>
         </main>
@@ -463,7 +467,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
               mobilePane === "memory" ? "max-lg:hidden" : mobilePane === "details" ? "max-lg:flex-1" : null,
             )}
           >
-            <InspectorPanel graph={graph} state={state} forkPoints={forkPoints} onForkHere={onForkHere} practice={practice} />
+            <InspectorPanel graph={graph} state={state} forkPoints={forkPoints} onForkHere={onForkHere} practice={practice} notes={{ runId, branchId: branch }} />
           </div>
           <div className={cn("flex min-h-0 flex-col", inspectorOpen ? "flex-[2]" : "flex-1", mobilePane === "details" ? "max-lg:hidden" : null)}>
             <SideTabs />

@@ -121,6 +121,10 @@ function checkReferences(content: BundleContent): void {
       if (event.seq !== expected) reject(`Branch ${event.branchId} in this bundle skips from seq ${expected - 1} to ${event.seq} (events are missing).`);
       lastSeq.set(event.branchId, event.seq);
     }
+    for (const annotation of run.annotations ?? []) {
+      const owner = annotation.type === "annotation-add" ? annotation.target.runId : annotation.runId;
+      if (owner !== run.id) reject(`Annotation event ${annotation.id} in this bundle belongs to run ${owner}, not ${run.id}.`);
+    }
     const first = run.events[0];
     if (!first || first.type !== "run-start" || first.branchId !== run.rootBranchId) reject(`Run ${run.id} in this bundle does not start with its run-start event.`);
     for (const branch of run.branches) {

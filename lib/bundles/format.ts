@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { environmentIdSchema } from "@/lib/domain/config";
+import { annotationEventSchema } from "@/lib/domain/annotations";
 import { runEventSchema } from "@/lib/domain/events";
 import { experimentDefinitionSchema } from "@/lib/domain/experiment";
 import { provenanceSchema } from "@/lib/domain/provenance";
@@ -41,6 +42,12 @@ export const bundleRunSchema = z
     rootBranchId: z.string().min(1),
     branches: z.array(bundleBranchSchema).min(1),
     events: z.array(runEventSchema).min(1),
+    /**
+     * People's annotation log of the run (lib/domain/annotations.ts): add, edit and delete events in
+     * `seq` order. Absent when the run has none — so a run without annotations hashes and reads as
+     * in bundles written before annotations existed, which still import.
+     */
+    annotations: z.array(annotationEventSchema).min(1).optional(),
   })
   .strict();
 export type BundleRun = z.infer<typeof bundleRunSchema>;

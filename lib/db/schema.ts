@@ -412,3 +412,29 @@ export const reviews = sqliteTable(
   },
   (table) => [uniqueIndex("reviews_item_reviewer").on(table.queueId, table.itemId, table.reviewer)],
 );
+
+// Annotations (people's comments, tags and scores on run graph nodes).
+
+/**
+ * The annotation log (lib/domain/annotations.ts, docs/annotations.md): append-only add / edit /
+ * delete events beside the run log, never written by the engine. `seq` is the store's global order,
+ * assigned as `max(seq) + 1` inside the appending statement (SQLite allows AUTOINCREMENT only on the
+ * rowid primary key, and `id` is the event's own id, kept across bundle imports). `data` is the
+ * event's JSON without the columns (target, parent, author, content, origin).
+ */
+export const annotationEvents = sqliteTable(
+  "annotation_events",
+  {
+    id: text("id").primaryKey(),
+    seq: integer("seq").notNull(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    annotationId: text("annotation_id").notNull(),
+    /** `annotation-add`, `annotation-edit` or `annotation-delete`. */
+    type: text("type").notNull(),
+    data: text("data").notNull(),
+    occurredAt: text("occurred_at").notNull(),
+  },
+  (table) => [uniqueIndex("annotation_events_seq").on(table.seq), index("annotation_events_run").on(table.runId), index("annotation_events_annotation").on(table.annotationId)],
+);

@@ -4,10 +4,12 @@ import type { ReadableSpan, TimedEvent } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import { EVENT_GEN_AI_EVALUATION_RESULT } from "@opentelemetry/semantic-conventions/incubating";
 import { SEMRESATTRS_PROJECT_NAME } from "@arizeai/openinference-semantic-conventions";
+import type { Annotation } from "@/lib/domain/annotations";
 import type { RunConfig } from "@/lib/domain/config";
 import type { RunEvent, RunEventOf } from "@/lib/domain/events";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 import { agentAttributes, evaluationResultEventAttributes, evaluatorAttributes, llmAttributes, llmErrorAttributes, toolAttributes, trialAttributes } from "./attributes";
+import { annotationSpanEvents } from "./annotation-events";
 import { durationOf, hrTimeOf, spanIdOf, traceIdOf } from "./span-ids";
 
 /**
@@ -23,7 +25,8 @@ import { durationOf, hrTimeOf, spanIdOf, traceIdOf } from "./span-ids";
  * - each `step-action` + its `step-observation` → TOOL (`execute_tool <verb>`); for code tasks the
  *   observation is the sandbox's internal-test run, and the hidden tests of an evaluation are one
  *   more TOOL (`execute_tool sandbox.hidden_tests`, `durationMs` long);
- * - each `evaluation-end` → EVALUATOR span plus its `gen_ai.evaluation.result` event.
+ * - each `evaluation-end` → EVALUATOR span plus its `gen_ai.evaluation.result` event;
+ * - each person's annotation → an `annotation` span event on its node's span (lib/otel/annotation-events.ts).
  *
  * Ids are deterministic (lib/otel/span-ids.ts); times are the recorded `occurredAt` (ms).
  */
@@ -40,6 +43,8 @@ export interface BranchLog {
   events: RunEvent[];
   /** `session.id`: the experiment (its cache scope) or the run. */
   sessionId: string;
+  /** People's annotations this trace carries (lib/otel/annotation-events.ts `annotationsByBranch`); none when absent. */
+  annotations?: readonly Annotation[];
 }
 
 /** The service the spans come from (`service.name`, Phoenix project). */
@@ -182,6 +187,11 @@ export function spansOfBranch(log: BranchLog, resource: Resource, scope: { name:
         break;
     }
     previousMs = ms(event);
+  }
+  const notes = annotationSpanEvents(log.annotations ?? [], events);
+  for (const draft of drafts) {
+    const added = notes.get(draft.key);
+    if (added) draft.events = [...(draft.events ?? []), ...added];
   }
   return drafts.map((draft) => toReadable(log, draft, resource, scope));
 }

@@ -43,7 +43,7 @@ export function isNotFound(error: unknown): boolean {
 export async function fetchJson<S extends z.ZodType>(
   path: string,
   schema: S,
-  init?: { method?: "GET" | "POST" | "PUT" | "DELETE"; body?: unknown; signal?: AbortSignal },
+  init?: { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; signal?: AbortSignal },
 ): Promise<z.infer<S>> {
   let response: Response;
   try {

@@ -16,6 +16,9 @@ import { SqliteSearchIndex } from "@/lib/db/search-index-sqlite";
 import { MemoryReviewStore } from "@/lib/db/review-store-memory";
 import { SqliteReviewStore } from "@/lib/db/review-store-sqlite";
 import { ReviewService } from "./review-service";
+import { MemoryAnnotationStore } from "@/lib/db/annotation-store-memory";
+import { SqliteAnnotationStore } from "@/lib/db/annotation-store-sqlite";
+import { AnnotationService } from "./annotation-service";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -103,6 +106,8 @@ export interface ServerContext {
   search: SearchService;
   /** Review queues: people's reviews of reflections against a rubric, pairwise preferences, corrections (docs/review-queues.md). */
   reviews: ReviewService;
+  /** People's annotations (comments, tags, scores) on run graph nodes: an append-only log beside the run log. */
+  annotations: AnnotationService;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (lib/llm/providers/*), read from
@@ -249,13 +254,16 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const optimisations = options.store ? new MemoryOptimisationStore() : (shared?.optimisations ?? new SqliteOptimisationStore(databasePath(env)));
   const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing, memoryStores });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
-  const search = new SearchService(store, options.store ? new MemorySearchIndex() : (shared?.search ?? new SqliteSearchIndex(databasePath(env))), null);
+  const annotations = new AnnotationService(store, options.store ? new MemoryAnnotationStore() : (shared?.annotations ?? new SqliteAnnotationStore(databasePath(env))), options.now);
+  bundles.useAnnotations(annotations.store);
+  otlp.useAnnotations(annotations.store);
+  const search = new SearchService(store, options.store ? new MemorySearchIndex() : (shared?.search ?? new SqliteSearchIndex(databasePath(env))), annotations.store);
   const reviews = new ReviewService({
     reviews: options.store ? new MemoryReviewStore() : (shared?.reviews ?? new SqliteReviewStore(databasePath(env))),
     runs: store,
     experiments,
     memoryStores,
-    annotations: null,
+    annotations: annotations.store,
     searchTrials: (query) => search.searchTrials(query, { limit: 500 }),
     now: options.now,
   });
@@ -300,6 +308,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     judgeGrades,
     search,
     reviews,
+    annotations,
     fanOut,
     models: () => listAvailableModels(env),
     providers: {

@@ -1,3 +1,4 @@
+import type { AnnotationStore } from "@/lib/db/annotation-store";
 import type { BundleRecord, BundleImportResult, BundleStore } from "@/lib/db/bundle-store";
 import type { RunStore, TaskSetRecord } from "@/lib/db/store";
 import { decodeBundle, encodeBundle } from "@/lib/bundles/codec";
@@ -48,12 +49,20 @@ function slug(text: string): string {
  * credentials before they leave (lib/bundles/secret-scan.ts): a hit refuses the export.
  */
 export class BundleService {
+  /** People's annotation log: exported with each run, imported beside it (none when not given). */
+  private annotations: AnnotationStore | null = null;
+
   constructor(
     private readonly store: RunStore,
     private readonly templates: TemplateService,
     private readonly workbench: TemplateWorkbench,
     private readonly env: Record<string, string | undefined>,
   ) {}
+
+  /** Carries runs' annotation logs in bundles (the composition root wires the context's store). */
+  useAnnotations(store: AnnotationStore): void {
+    this.annotations = store;
+  }
 
   private bundles(): BundleStore {
     if (!this.store.bundles) throw new AppError("internal", "This database cannot hold bundles (the in-memory store). Use the SQLite database.");
@@ -79,6 +88,7 @@ export class BundleService {
       const path = await this.store.list(run.id, branch.id);
       for (const event of path) if (event.branchId === branch.id) events.push(runEventSchema.parse(event));
     }
+    const annotations = this.annotations ? await this.annotations.listForRun(run.id) : [];
     return {
       id: run.id,
       createdAt: run.createdAt,
@@ -86,6 +96,7 @@ export class BundleService {
       rootBranchId: run.rootBranchId,
       branches: branches.map((branch) => ({ id: branch.id, parentBranchId: branch.parentBranchId, forkSeq: branch.forkSeq, createdAt: branch.createdAt })),
       events,
+      ...(annotations.length > 0 ? { annotations } : {}),
     };
   }
 
@@ -178,6 +189,7 @@ export class BundleService {
    * added to the library afterwards (content-addressed, so nothing is duplicated). A run that is
    * here already (e.g. imported before from its own bundle) is kept as it is and the rest imported;
    * `notes` says, per such run, whether its content is the same (by content hash) or differs.
+   * Each run's annotation log is added to this database's (by event id: importing again adds nothing).
    * @throws AppError("invalid-dataset") for a bad file, AppError("too-large") for one that decompresses past the limit.
    */
   async importBundle(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
@@ -221,6 +233,9 @@ export class BundleService {
       taskSets: content.taskSets,
       cache: content.responseCache,
     });
+    // Run ids are kept on import, so the annotation log goes in as it is (skipping events already here, e.g. a second import).
+    const annotationEvents = content.runs.flatMap((run) => run.annotations ?? []);
+    if (annotationEvents.length > 0 && this.annotations) await this.annotations.importEvents(annotationEvents);
     if (content.templateVersions.length > 0) {
       await this.workbench.importFiles({ files: content.templateVersions.map(({ template, version }) => toTemplateFile(template, version)) });
     }

@@ -1,6 +1,9 @@
 import { APP_VERSION } from "@/lib/bundles/codec";
 import { findSecrets } from "@/lib/bundles/secret-scan";
+import type { AnnotationStore } from "@/lib/db/annotation-store";
 import type { RunStore } from "@/lib/db/store";
+import { foldAnnotations } from "@/lib/domain/annotations";
+import { annotationsByBranch } from "@/lib/otel/annotation-events";
 import { AppError } from "@/lib/domain/errors";
 import { asRunId } from "@/lib/domain/ids";
 import { sendOtlp, spansOfBranches, toJsonLines } from "@/lib/otel/export";
@@ -16,12 +19,20 @@ import { withLiveOtlp } from "@/lib/otel/live-export";
  * JSON lines. Both outputs are searched for secret-looking environment values first (a hit refuses).
  */
 export class OtlpService {
+  /** People's annotation log: each annotation becomes a span event (none when not given). */
+  private annotations: AnnotationStore | null = null;
+
   constructor(
     private readonly store: RunStore,
     private readonly env: Record<string, string | undefined>,
   ) {}
 
-  /** Every branch of the run as a {@link BranchLog} (its own events only), oldest branch first. */
+  /** Exports runs' annotations as span events (the composition root wires the context's store). */
+  useAnnotations(store: AnnotationStore): void {
+    this.annotations = store;
+  }
+
+  /** Every branch of the run as a {@link BranchLog} (its own events only, with the annotations its trace carries), oldest branch first. */
   async branchLogs(runId: string): Promise<BranchLog[]> {
     const run = await this.store.getRun(asRunId(runId));
     if (!run) throw new AppError("not-found", `No run ${runId}.`);
@@ -38,6 +49,10 @@ export class OtlpService {
         events,
         sessionId: run.config.cacheScope ?? run.id,
       });
+    }
+    if (this.annotations) {
+      const byBranch = annotationsByBranch(foldAnnotations(await this.annotations.listForRun(run.id)), logs);
+      for (const log of logs) log.annotations = byBranch.get(log.branchId) ?? [];
     }
     return logs;
   }

@@ -7,7 +7,7 @@ import { CopyLinkButton } from "@/components/replay/copy-link-button";
 import { Badge } from "@/components/ui/badge";
 import { useRunUiStore } from "@/lib/store";
 import { cn } from "@/lib/utils/cn";
-import { useRenderMode } from "../graph-context";
+import { useAnnotationCount, useRenderMode } from "../graph-context";
 
 type DataAttributes = { [key: `data-${string}`]: string | number | boolean | undefined };
 
@@ -37,6 +37,7 @@ export function NodeFrame({
   // A lesson step's spotlight (components/lessons): an amber ring and `data-spotlight`.
   const spotlit = useRunUiStore((state) => state.spotlight.includes(id));
   const { animateEntry } = useRenderMode();
+  const notes = useAnnotationCount(id);
   return (
     <div
       data-testid={`node-${kind}`}
@@ -57,9 +58,27 @@ export function NodeFrame({
       {...attributes}
     >
       {children}
+      {notes > 0 ? <NotesBadge count={notes} /> : null}
       {/* A link to this moment with this node selected: only on the selected node, so other nodes stay one element. */}
       {selected ? <CopyLinkButton nodeId={id} className="absolute bottom-1 right-1" /> : null}
     </div>
+  );
+}
+
+/** The count of people's notes on a node (its inspector's "Notes" section lists them). */
+function NotesBadge({ count }: { count: number }) {
+  const label = `${count} note${count === 1 ? "" : "s"}`;
+  return (
+    <span
+      data-testid="annotation-badge"
+      role="img"
+      aria-label={label}
+      title={`${label} on this node: select it to read them in the inspector`}
+      className="absolute bottom-1 left-1 inline-flex items-center gap-0.5 rounded-full border border-amber-300 bg-amber-50 px-1.5 py-px text-[10px] font-semibold leading-none text-amber-900"
+    >
+      <span aria-hidden="true">✎</span>
+      {count}
+    </span>
   );
 }
 

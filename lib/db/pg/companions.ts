@@ -1,3 +1,4 @@
+import type { AnnotationStore } from "../annotation-store";
 import type { GradeStore } from "../grade-store";
 import type { MemoryStoreRepository } from "../memory-store-entries";
 import type { OptimisationStore } from "../optimisation-store";
@@ -11,6 +12,7 @@ import { PgOptimisationStore } from "./pg-optimisations";
 import { PgSearchIndex } from "./pg-search-index";
 import { PgTemplateStore } from "./pg-templates";
 import { PgReviewStore } from "./pg-reviews";
+import { PgAnnotationStore } from "./pg-annotations";
 
 /** The stores that live beside a run store in the same PostgreSQL database (shared mode). */
 export interface PgCompanionStores {
@@ -22,11 +24,12 @@ export interface PgCompanionStores {
   /** The search index (lib/db/pg/pg-search-index.ts). */
   search: SearchIndex;
   reviews: ReviewStore;
+  annotations: AnnotationStore;
 }
 
-/** The template library, price table, human grades, memory stores, optimisations and review queues on `store`'s database (they wait for its schema check). */
+/** The template library, price table, human grades, memory stores, optimisations, the search index, review queues and annotations on `store`'s database (they wait for its schema check). */
 export function pgCompanionStores(store: PgRunStore): PgCompanionStores {
   const db = store.pg.db;
   const ready = () => store.ready();
-  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready), reviews: new PgReviewStore(db, ready) };
+  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready), reviews: new PgReviewStore(db, ready), annotations: new PgAnnotationStore(db, ready) };
 }

@@ -369,3 +369,22 @@ export const reviews = pgTable(
   },
   (table) => [uniqueIndex("reviews_item_reviewer").on(table.queueId, table.itemId, table.reviewer)],
 );
+
+// Annotations (people's comments, tags and scores on run graph nodes).
+
+/** The annotation log: the SQLite table's twin (lib/db/schema.ts `annotation_events`), `seq` an identity column, `data` as jsonb. */
+export const annotationEvents = pgTable(
+  "annotation_events",
+  {
+    id: text("id").primaryKey(),
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    annotationId: text("annotation_id").notNull(),
+    type: text("type").notNull(),
+    data: jsonb("data").notNull(),
+    occurredAt: text("occurred_at").notNull(),
+  },
+  (table) => [index("annotation_events_run").on(table.runId), index("annotation_events_annotation").on(table.annotationId)],
+);
