@@ -29,7 +29,7 @@ const markdown: Components = {
 };
 
 /** A comment as text-safe Markdown: GitHub-flavoured (tables, lists, strikethrough), raw HTML dropped (`skipHtml`), URLs through react-markdown's safe transform. */
-function NoteText({ text }: { text: string }) {
+export function NoteText({ text }: { text: string }) {
   if (text.trim() === "") return null;
   return (
     <div className="break-words text-sm leading-snug text-slate-800" data-testid="annotation-body">
@@ -40,7 +40,8 @@ function NoteText({ text }: { text: string }) {
   );
 }
 
-function ContentMarks({ content }: { content: AnnotationContent }) {
+/** A note's tags and score, as badges; nothing when it has neither. */
+export function ContentMarks({ content }: { content: AnnotationContent }) {
   if (content.tags.length === 0 && !content.score) return null;
   return (
     <div className="flex flex-wrap items-center gap-1">

@@ -12,6 +12,7 @@ import { parseRunUrlState } from "@/lib/query/url-state";
 import { SIDE_PANEL_MIN, useRunUiStore } from "@/lib/store";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
+import { LessonNotes } from "./lesson-notes";
 import { scoreOf, useLessonAnswers, type LessonAnswers } from "./lesson-answers";
 import { LessonMarkdown } from "./lesson-markdown";
 import { PredictionCard, type PredictionState } from "./prediction-card";
@@ -233,6 +234,7 @@ export function LessonNarration({
         {ready && step.question && resolved.prediction ? (
           <PredictionCard question={step.question} prediction={resolved.prediction} state={state} onAnswer={answer} onSkip={skip} large={presenter} />
         ) : null}
+        {ready && revealed && spotlightKey !== "" ? <LessonNotes runId={runId} eventIds={spotlightKey.split(" ")} large={presenter} /> : null}
         {step.practice && ready ? (
           <p className="mt-3 rounded border border-sky-200 bg-sky-50 p-2 text-sm text-sky-950" data-testid="lesson-practice">
             The inspector shows trial {step.practice.trial}&apos;s evaluation: write your reflection there before the next step reveals the model&apos;s. The demo
