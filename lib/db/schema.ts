@@ -1,3 +1,4 @@
+// Over 400 lines: drizzle-kit reads the whole SQLite schema from this one file (drizzle.config.ts) and diffs it into migrations; each table is one short block.
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
