@@ -69,4 +69,13 @@ test("annotate a step: a note with a tag and a score, its badge, a reload, a rep
   expect(first).toMatchObject({ author: "Ada", parentId: null, content: { text: "Searched the wrong entity, twice", tags: ["loop"], score: { scale: "quality", value: 2 } }, target: { kind: "action", trial: 1 } });
   expect(first!.history).toHaveLength(1);
   expect(reply).toMatchObject({ author: "Ada", parentId: first!.id, content: { text: "The title was ambiguous." } });
+
+  // Search finds the trial by the note's tag, and the hit opens the run.
+  await page.goto(`/search?q=${encodeURIComponent(`tag:loop run:${runId}`)}`);
+  const rows = page.getByTestId("search-result-row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("qa-builtin-01");
+  await rows.first().getByRole("link").first().click();
+  await page.waitForURL(new RegExp(`/runs/${runId}\\?`));
+  await expect(page.getByTestId("inspector")).toBeVisible();
 });

@@ -135,7 +135,7 @@ for (const viewport of VIEWPORTS) {
 
       // The other pages fit too, and pass axe.
       const compare = `/compare?runs=${runId},${forkedRunId}`;
-      for (const path of ["/experiments", "/experiments/new", "/templates", "/imports", "/traces", "/reflections", "/lessons", "/settings", compare, "/jobs", "/judge", "/bundles", "/stress", "/no-such-page"]) {
+      for (const path of ["/experiments", "/experiments/new", "/templates", "/imports", "/traces", "/reflections", "/lessons", "/settings", compare, "/jobs", "/judge", "/search?q=outcome%3Afailure", "/reviews", "/bundles", "/stress", "/no-such-page"]) {
         const response = await page.goto(path);
         if (response?.status() === 404 && path !== "/no-such-page") continue;
         await page.waitForLoadState("networkidle");
