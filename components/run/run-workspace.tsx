@@ -25,6 +25,7 @@ import { ReplayBar, RunUrlSync } from "@/components/replay";
 import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
 import { RunGraph } from "@/components/run-graph";
 import { ForkFromNode, SearchTreePanel } from "@/components/tree-search";
+import { AnnotationThread } from "@/components/inspector/annotation-thread";
 import { emptyTree, type TreeNodeView } from "@/lib/domain/tree-search";
 import { methodDescriptor } from "@/lib/methods/registry";
 import { RunMainViews } from "@/components/transcript";
@@ -276,21 +277,28 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
     [branches.data, currentBranchId, status, state, replaying],
   );
 
-  // A LATS run's selected tree node: search only under it, on a new branch.
+  // A LATS run's selected tree node: search only under it, on a new branch; people's notes on it.
   const treeNodeActions = useCallback(
     (node: TreeNodeView) => (
-      <ForkFromNode
-        runId={runId}
-        fromBranchId={currentBranchId}
-        events={shownEvents}
-        node={node}
-        onForked={(branchId) => {
-          selectNode(null);
-          selectBranch(branchId);
-        }}
-      />
+      <>
+        <ForkFromNode
+          runId={runId}
+          fromBranchId={currentBranchId}
+          events={shownEvents}
+          node={node}
+          onForked={(branchId) => {
+            selectNode(null);
+            selectBranch(branchId);
+          }}
+        />
+        {node.eventId ? (
+          <div className="px-4 pb-4">
+            <AnnotationThread runId={runId} branchId={branch} eventId={node.eventId} nodeType="tree-node" />
+          </div>
+        ) : null}
+      </>
     ),
-    [runId, currentBranchId, shownEvents, selectNode, selectBranch],
+    [runId, currentBranchId, branch, shownEvents, selectNode, selectBranch],
   );
 
   const onForkHere = useCallback(

@@ -51,6 +51,7 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
         terminal: null,
         reflection: null,
         children: [],
+        eventId: event.id,
       };
       tree.nodes.set(node.id, node);
       tree.order.push(node.id);
@@ -106,6 +107,7 @@ export function foldTreeEvent(state: RunState, event: RunEvent): void {
         terminal: null,
         reflection: null,
         children: [],
+        eventId: event.id,
       };
       if (tree.nodes.has(node.id)) return;
       tree.nodes.set(node.id, node);

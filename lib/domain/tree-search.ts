@@ -65,6 +65,11 @@ export interface TreeNodeView {
   reflection: { trial: number; text: string } | null;
   /** Children ids in creation order. */
   children: string[];
+  /**
+   * The event that drew the node: its `tree-node` event for an expansion, the `step-observation` of a
+   * rollout step; absent for the root and in synthetic trees. People's notes on the node are keyed by it.
+   */
+  eventId?: string;
 }
 
 /** The folded search tree of one branch. */
