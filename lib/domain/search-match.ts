@@ -94,8 +94,8 @@ export interface TextNodeHit extends SearchTextNode {
 export interface MatchContext {
   /** term index → trial key → the nodes the term matched there. */
   textHits: ReadonlyMap<number, ReadonlyMap<string, readonly TextNodeHit[]>>;
-  /** The tags of the trial's live annotations. */
-  tagsOf(meta: TrialDocumentMeta): readonly string[];
+  /** The tags of the trial's live annotations, each with the node (event id) its annotation is on. */
+  tagsOf(meta: TrialDocumentMeta): ReadonlyArray<{ tag: string; eventId: string }>;
 }
 
 /** The `repeat` of a trial: its most frequent action's count, among actions matching every positive `action:` term. */
@@ -128,7 +128,7 @@ function matchValue(meta: TrialDocumentMeta, field: Extract<SearchTerm, { kind: 
     case "outcome":
       return meta.outcome !== null && test(meta.outcome);
     case "tag":
-      return context.tagsOf(meta).some(test);
+      return context.tagsOf(meta).some((entry) => test(entry.tag));
     case "action":
       return Object.keys(meta.actionCounts).some(test);
   }
@@ -158,6 +158,8 @@ export function evaluateTrial(meta: TrialDocumentMeta, query: SearchQuery, conte
   const snippets = options.snippets ?? true;
   const { repeat, action } = repeatOf(meta, query);
   const matched = new Map<string, NodeMatch & { order: TextNodeHit }>();
+  // The node of the first annotation a positive `tag:` term matched: where a hit without text matches opens.
+  let taggedNode: string | null = null;
   for (const [index, term] of query.terms.entries()) {
     let holds: boolean;
     if (term.kind === "text") {
@@ -167,7 +169,10 @@ export function evaluateTrial(meta: TrialDocumentMeta, query: SearchQuery, conte
         const words = snippets ? searchWords(term.text) : [];
         for (const node of nodes) if (!matched.has(node.eventId)) matched.set(node.eventId, { eventId: node.eventId, field: node.field, step: node.step, snippet: snippets ? snippetOf(node.text, words) : "", order: node });
       }
-    } else if (term.kind === "match") holds = matchValue(meta, term.field, globTest(term.value), context);
+    } else if (term.kind === "match") {
+      holds = matchValue(meta, term.field, globTest(term.value), context);
+      if (holds && !term.negated && term.field === "tag") taggedNode ??= context.tagsOf(meta).find((entry) => globTest(term.value)(entry.tag))?.eventId ?? null;
+    }
     else {
       const values = { cost: meta.costUsd, repeat, steps: meta.steps, trial: meta.trial, tokens: meta.tokens };
       holds = compare(values[term.field], term.op, term.value);
@@ -190,7 +195,7 @@ export function evaluateTrial(meta: TrialDocumentMeta, query: SearchQuery, conte
     steps: meta.steps,
     repeat,
     repeatedAction: action,
-    eventId: matches[0]?.eventId ?? meta.startEventId,
+    eventId: matches[0]?.eventId ?? taggedNode ?? meta.startEventId,
     matches,
   };
 }

@@ -88,7 +88,7 @@ export class SearchService {
   }
 
   /** The tags of live annotations, by `runId:trial`, with the node each is on. */
-  private async tagIndex(query: SearchQuery): Promise<(meta: TrialDocumentMeta) => string[]> {
+  private async tagIndex(query: SearchQuery): Promise<(meta: TrialDocumentMeta) => Array<{ tag: string; eventId: string }>> {
     if (!this.annotations || !query.terms.some((term) => term.kind === "match" && term.field === "tag")) return () => [];
     const byTrial = new Map<string, Array<{ branchId: string; eventId: string; tags: string[] }>>();
     for (const annotation of foldAnnotations(await this.annotations.listEvents())) {
@@ -97,7 +97,7 @@ export class SearchService {
       byTrial.set(key, [...(byTrial.get(key) ?? []), { branchId: annotation.target.branchId, eventId: annotation.target.eventId, tags: annotation.content.tags }]);
     }
     // An annotation shows on every branch whose path holds its node (a fork shares its parent's prefix).
-    return (meta) => (byTrial.get(`${meta.runId}:${meta.trial}`) ?? []).filter((entry) => entry.branchId === meta.branchId || meta.eventIds.includes(entry.eventId)).flatMap((entry) => entry.tags);
+    return (meta) => (byTrial.get(`${meta.runId}:${meta.trial}`) ?? []).filter((entry) => entry.branchId === meta.branchId || meta.eventIds.includes(entry.eventId)).flatMap((entry) => entry.tags.map((tag) => ({ tag, eventId: entry.eventId })));
   }
 
   /**
@@ -137,7 +137,7 @@ export class SearchService {
  * index's full text, then every trial decided by lib/domain/search-match.ts, newest run first.
  * `tagsOf` gives a trial's annotation tags. Exported for the benchmark (bench/search.bench.ts).
  */
-export async function answerQuery(index: SearchIndex, parsed: SearchQuery, limit: number, tagsOf: (meta: TrialDocumentMeta) => readonly string[] = () => []): Promise<{ hits: TrialHit[]; total: number }> {
+export async function answerQuery(index: SearchIndex, parsed: SearchQuery, limit: number, tagsOf: (meta: TrialDocumentMeta) => ReadonlyArray<{ tag: string; eventId: string }> = () => []): Promise<{ hits: TrialHit[]; total: number }> {
   const textHits = new Map<number, Map<string, TextNodeHit[]>>();
   for (const [position, term] of parsed.terms.entries()) {
     if (term.kind !== "text") continue;

@@ -31,6 +31,8 @@ describe("reviews, notes and search in one context", () => {
 
     const found = await context.search.searchTrials("tag:too-vague");
     expect(found.hits.map((hit) => [hit.runId, hit.trial])).toEqual([[item.left.runId, item.left.trial]]);
+    // With no text term, the hit opens the node the tag is on (here the reviewed reflection), not the trial's start.
+    expect(found.hits[0]!.eventId).toBe(item.left.eventId);
     expect((await context.search.searchTrials("-tag:too-vague arm:A")).hits.some((hit) => hit.runId === item.left.runId && hit.trial === item.left.trial)).toBe(false);
 
     const fromSearch = await context.reviews.create({ query: "tag:too-vague", kind: "single", reviewers: ["bob"] });
