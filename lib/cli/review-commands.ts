@@ -6,7 +6,7 @@ import { reviewsCsv, reviewsJson } from "@/lib/server/review-export";
 
 /**
  * `cli review create --experiment <id> --kind single|pairwise --arms A,B --reviewers ann,bob
- * [--name …] [--only-failed] [--seed n]` (or `--query <q>` instead of an experiment), `cli review list [--json]` and `cli review export --queue
+ * [--name …] [--only-failed] [--seed n] [--items reflections|verdicts]` (or `--query <q>` instead of an experiment), `cli review list [--json]` and `cli review export --queue
  * <id> --format csv|json [--out file]`: review queues (docs/review-queues.md) — the same service,
  * checks and export as `/api/reviews`.
  */
@@ -33,7 +33,7 @@ export function registerReviewCommands(program: Command): void {
   review
     .command("create")
     .description(
-      "Build a review queue from an experiment's reflections (single: a rubric label per reflection; pairwise: which of two arms' reflections of the same task and trial is better, sides randomised) or from a search query (--query).",
+      "Build a review queue from an experiment's reflections (single: a rubric label per reflection; pairwise: which of two arms' reflections of the same task and trial is better, sides randomised), from its judged trials (--items verdicts: calibrate the LLM judge) or from a search query (--query).",
     )
     .option("--experiment <id>", "the experiment (cli experiment list)")
     .option("--query <query>", "instead of an experiment: a search query (docs/search.md); the reflection after each matched trial becomes an item of a single queue")
@@ -42,10 +42,15 @@ export function registerReviewCommands(program: Command): void {
     .requiredOption("--reviewers <names>", "reviewers' names, comma-separated (e.g. ann,bob)", list)
     .option("--name <name>", "the queue's name (default: the experiment's name and arms)")
     .option("--only-failed", "single: only reflections whose next trial failed")
+    .addOption(
+      new Option("--items <items>", "single: reflections, or verdicts — one item per trial the LLM judge judged (open family), graded pass/fail blind; each label is also your grade on the judge page")
+        .choices(["reflections", "verdicts"])
+        .default("reflections"),
+    )
     .option("--seed <n>", "pairwise: the seed the sides are drawn with (default random; stored on the queue)", seed)
     .option("--corrections <store>", "the memory store reviewers' corrections go to (default gold-reflections)")
     .option("--json", "print the queue and its items as JSON")
-    .action(async (options: { experiment?: string; query?: string; kind: "single" | "pairwise"; arms?: string[]; reviewers: string[]; name?: string; onlyFailed?: boolean; seed?: number; corrections?: string; json?: boolean }) => {
+    .action(async (options: { experiment?: string; query?: string; kind: "single" | "pairwise"; arms?: string[]; reviewers: string[]; name?: string; onlyFailed?: boolean; items: "reflections" | "verdicts"; seed?: number; corrections?: string; json?: boolean }) => {
       const context = cliContext();
       try {
         const detail = await context.reviews.create({
@@ -56,6 +61,7 @@ export function registerReviewCommands(program: Command): void {
           reviewers: options.reviewers,
           name: options.name,
           onlyFollowedByFailure: options.onlyFailed ?? false,
+          items: options.items,
           seed: options.seed,
           correctionStore: options.corrections,
         });

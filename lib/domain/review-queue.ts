@@ -8,6 +8,8 @@ import { memoryStoreNameSchema } from "./memory-store";
  * one implementation in lib/domain/agreement.ts).
  *
  * - A **single** queue shows one node per item (usually a reflection) and asks for a rubric label.
+ *   A single queue of **verdicts** shows a judged trial's answer and asks pass/fail, blind to the
+ *   LLM judge; each label is also the reviewer's grade of the trial on the judge page.
  * - A **pairwise** queue shows two arms' nodes for the same task side by side and asks which is
  *   better (`left`, `right` or `tie`); which arm is drawn on the left is randomised per item when the
  *   queue is built and recorded on the item (`leftArm`), so preferences are stored by arm, not side.
@@ -48,6 +50,24 @@ export const PAIRWISE_RUBRIC: Rubric = {
   ],
 };
 
+/**
+ * The rubric of a single queue of the LLM judge's verdicts (fixed): the reviewer grades the answer
+ * themselves, blind to the judge, and the label is recorded as their grade of the trial, so the
+ * judge page's agreement and Cohen's κ include it (docs/review-queues.md, "Calibrating the judge").
+ */
+export const VERDICT_RUBRIC: Rubric = {
+  name: "Judge calibration",
+  question: "Does this answer meet the task's rubric?",
+  labels: [
+    { id: "pass", description: "the answer meets the task's rubric" },
+    { id: "fail", description: "the answer falls short of the task's rubric" },
+  ],
+};
+
+/** What a single queue's items are: reflections (default) or the LLM judge's verdicts of judged trials. */
+export const reviewItemSourceSchema = z.enum(["reflections", "verdicts"]);
+export type ReviewItemSource = z.infer<typeof reviewItemSourceSchema>;
+
 /** The memory store corrections go to unless a queue names another (created when first written). */
 export const DEFAULT_CORRECTION_STORE = "gold-reflections";
 
@@ -79,6 +99,20 @@ export const reviewItemSchema = z.object({
   right: reviewNodeSchema.nullable(),
   /** Pairwise: the arm shown on the left (randomised when the queue was built); null for single. */
   leftArm: z.string().nullable(),
+  /**
+   * A verdict item (queues of `items: "verdicts"`): the task the judged answer (`left.text`) was
+   * written for. It holds no verdict: the judge's verdict reaches the reviewer only with their saved
+   * review ({@link Review.judge}), so reviewing is blind. Absent on other items.
+   */
+  judged: z
+    .object({
+      taskTitle: z.string(),
+      prompt: z.string(),
+      /** The judge's pass threshold on the weighted score (0–1). */
+      threshold: z.number(),
+      judgeModelId: z.string(),
+    })
+    .optional(),
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 
@@ -97,6 +131,8 @@ export const reviewQueueSchema = z.object({
     query: z.string().nullable(),
     /** Single queues from an experiment: only reflections whose next trial failed were taken. */
     onlyFollowedByFailure: z.boolean().optional(),
+    /** Single queues from an experiment: what the items are (absent: reflections). */
+    items: reviewItemSourceSchema.optional(),
   }),
   /** The seed the pairwise sides were drawn with (so the randomisation is reproducible and on record). */
   seed: z.number().int(),
@@ -127,6 +163,11 @@ export const reviewSchema = z.object({
   annotationIds: z.array(z.string()).optional(),
   /** The memory-store entry the correction was written as; absent when none. */
   correctionEntryId: z.string().optional(),
+  /**
+   * A verdict item: the LLM judge's verdict and weighted score (0–1) of the trial, read from its
+   * recorded `evaluation-end` when the label was saved as the reviewer's grade; absent on other items.
+   */
+  judge: z.object({ verdict: z.enum(["pass", "fail"]), score: z.number().min(0).max(1) }).optional(),
 });
 export type Review = z.infer<typeof reviewSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { annotationTagSchema, authorSchema } from "./annotations";
 import { memoryStoreNameSchema } from "./memory-store";
-import { reviewItemSchema, reviewQueueSchema, reviewSchema, rubricSchema, type QueueProgress, type Review, type ReviewItem, type ReviewQueue } from "./review-queue";
+import { reviewItemSchema, reviewItemSourceSchema, reviewQueueSchema, reviewSchema, rubricSchema, type QueueProgress, type Review, type ReviewItem, type ReviewQueue } from "./review-queue";
 
 /**
  * The HTTP and CLI requests of review queues (docs/review-queues.md): building a queue from an
@@ -19,6 +19,12 @@ export const reviewQueueCreateRequestSchema = z
     experimentId: z.string().trim().min(1).optional(),
     /** Pairwise: exactly two arm labels; single: the arms to take reflections from (empty = all). */
     arms: z.array(z.string().trim().min(1)).max(8).default([]),
+    /**
+     * Single from an experiment: `reflections` (default), or `verdicts` — one item per trial the LLM
+     * judge judged, graded pass/fail with the fixed rubric `VERDICT_RUBRIC` (review-queue.ts); each label is also the
+     * reviewer's grade of the trial on the judge page.
+     */
+    items: reviewItemSourceSchema.default("reflections"),
     /** Single from an experiment: only reflections whose next trial failed (the reflection did not help). */
     onlyFollowedByFailure: z.boolean().default(false),
     /** A search query (docs/search.md): each matched trial's reflection becomes an item. */
@@ -40,6 +46,12 @@ export const reviewQueueCreateRequestSchema = z
     if (request.kind === "pairwise" && request.query !== undefined) context.addIssue({ code: "custom", path: ["kind"], message: "a pairwise queue is built from an experiment's two arms, not from a search query" });
     if (request.kind === "pairwise" && request.onlyFollowedByFailure) context.addIssue({ code: "custom", path: ["onlyFollowedByFailure"], message: "\"only reflections followed by a failure\" applies to single queues; a pairwise queue takes every task and trial both arms reflected on" });
     if (request.kind === "pairwise" && new Set(request.arms).size !== 2) context.addIssue({ code: "custom", path: ["arms"], message: "a pairwise queue compares exactly two different arms (e.g. arms: [\"A\", \"B\"])" });
+    if (request.items === "verdicts") {
+      if (request.kind === "pairwise") context.addIssue({ code: "custom", path: ["items"], message: "a queue of the judge's verdicts is a single queue (kind single): each item is one judged trial" });
+      if (request.query !== undefined) context.addIssue({ code: "custom", path: ["items"], message: "a queue of the judge's verdicts is built from an experiment (experimentId), not from a search query" });
+      if (request.onlyFollowedByFailure) context.addIssue({ code: "custom", path: ["onlyFollowedByFailure"], message: "\"only reflections followed by a failure\" applies to queues of reflections, not of the judge's verdicts" });
+      if (request.rubric !== undefined) context.addIssue({ code: "custom", path: ["rubric"], message: "a queue of the judge's verdicts has a fixed rubric (pass / fail); leave rubric out" });
+    }
     if (new Set(request.reviewers).size !== request.reviewers.length) context.addIssue({ code: "custom", path: ["reviewers"], message: "each reviewer is named once" });
   });
 export type ReviewQueueCreateRequest = z.input<typeof reviewQueueCreateRequestSchema>;

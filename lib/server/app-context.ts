@@ -265,6 +265,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     memoryStores,
     annotations: annotations.store,
     searchTrials: (query) => search.searchTrials(query, { limit: 500 }),
+    judgeGrades,
     now: options.now,
   });
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;

@@ -5,7 +5,7 @@ import type { RunEventOf } from "@/lib/domain/events";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { AGREEMENT_MIN_GRADES, gradeRequestSchema, type GradeRequest, type HumanGrade, type JudgedTrial, type JudgeGradesResponse } from "@/lib/domain/judge-grades";
 import type { GradeStore } from "@/lib/db/grade-store";
-import type { RunStore } from "@/lib/db/store";
+import type { RunRecord, RunStore } from "@/lib/db/store";
 import { environmentEntry } from "@/lib/environments/registry";
 
 /** How many recent runs are searched for judged trials. */
@@ -32,7 +32,7 @@ export class JudgeGradeService {
     const grades = await this.grades.listGrades();
     const byTrial = new Map(grades.map((grade) => [keyOf(grade), grade]));
     const judged = await this.judgedTrials();
-    const trials = judged.map((trial) => ({ ...trial, grade: byTrial.get(keyOf(trial)) ?? null }));
+    const trials = judged.map(({ eventId: _eventId, ...trial }) => ({ ...trial, grade: byTrial.get(keyOf(trial)) ?? null }));
     // Per-criterion grades against the judge's per-criterion scores (met = score ≥ the rubric's threshold).
     const criterionPairs = trials.flatMap((trial) =>
       Object.entries(trial.grade?.criteria ?? {}).flatMap(([id, human]) => {
@@ -86,43 +86,57 @@ export class JudgeGradeService {
     });
   }
 
-  private async judgedTrials(): Promise<Array<Omit<JudgedTrial, "grade">>> {
-    const out: Array<Omit<JudgedTrial, "grade">> = [];
-    for (const run of await this.runs.listRuns(RUNS_SCANNED)) {
-      const family = environmentEntry(run.config.environment).family;
-      // Only a family whose Evaluator is a model (an LLM judge) records verdicts a person can grade.
-      if (!family.evaluatorUsesModel) continue;
-      const summary = family.summarize(family.parseTask(run.config.task));
-      const prompt = typeof run.config.task.prompt === "string" ? run.config.task.prompt : "";
-      for (const branch of await this.runs.listBranches(run.id)) {
-        const events = await this.runs.list(run.id, branch.id);
-        const answers = new Map<number, string>();
-        for (const event of events) {
-          if (event.type === "step-observation" && event.data.answer !== null) answers.set(event.data.trial, event.data.answer);
-          if (event.type !== "evaluation-end" || !event.data.judge) continue;
-          // A fork sees its parent's trials before the fork point: list each judged trial once, on the branch that recorded it.
-          if (event.branchId !== branch.id) continue;
-          out.push({
-            runId: run.id,
-            branchId: branch.id,
-            runTitle: run.title,
-            trial: event.data.trial,
-            taskId: run.config.taskId,
-            taskTitle: summary.title,
-            prompt,
-            answer: answers.get(event.data.trial) ?? "",
-            judgeVerdict: event.data.verdict,
-            weightedScore: event.data.judge.weightedScore,
-            threshold: event.data.judge.threshold,
-            judgeModelId: event.data.judge.modelId,
-            criteria: event.data.judge.criteria,
-          });
-        }
+  private async judgedTrials(): Promise<FoundJudgedTrial[]> {
+    const out: FoundJudgedTrial[] = [];
+    for (const run of await this.runs.listRuns(RUNS_SCANNED)) out.push(...(await this.judgedTrialsOfRun(run)));
+    return out;
+  }
+
+  /**
+   * The judged trials of one run, in branch then event order: every branch's (each trial listed
+   * once, on the branch that recorded it), or only those of `branchIds`. Empty for a run of a family
+   * whose Evaluator is not a model. Review queues of verdicts build their items from this.
+   */
+  async judgedTrialsOfRun(run: RunRecord, branchIds?: readonly string[]): Promise<FoundJudgedTrial[]> {
+    const family = environmentEntry(run.config.environment).family;
+    // Only a family whose Evaluator is a model (an LLM judge) records verdicts a person can grade.
+    if (!family.evaluatorUsesModel) return [];
+    const summary = family.summarize(family.parseTask(run.config.task));
+    const prompt = typeof run.config.task.prompt === "string" ? run.config.task.prompt : "";
+    const out: FoundJudgedTrial[] = [];
+    for (const branch of await this.runs.listBranches(run.id)) {
+      if (branchIds && !branchIds.includes(branch.id)) continue;
+      const events = await this.runs.list(run.id, branch.id);
+      const answers = new Map<number, string>();
+      for (const event of events) {
+        if (event.type === "step-observation" && event.data.answer !== null) answers.set(event.data.trial, event.data.answer);
+        if (event.type !== "evaluation-end" || !event.data.judge) continue;
+        // A fork sees its parent's trials before the fork point: list each judged trial once, on the branch that recorded it.
+        if (event.branchId !== branch.id) continue;
+        out.push({
+          runId: run.id,
+          branchId: branch.id,
+          eventId: event.id,
+          runTitle: run.title,
+          trial: event.data.trial,
+          taskId: run.config.taskId,
+          taskTitle: summary.title,
+          prompt,
+          answer: answers.get(event.data.trial) ?? "",
+          judgeVerdict: event.data.verdict,
+          weightedScore: event.data.judge.weightedScore,
+          threshold: event.data.judge.threshold,
+          judgeModelId: event.data.judge.modelId,
+          criteria: event.data.judge.criteria,
+        });
       }
     }
     return out;
   }
 }
+
+/** A judged trial as found in a run: what the judge page lists (without a grade), plus the `evaluation-end` event's id. */
+export type FoundJudgedTrial = Omit<JudgedTrial, "grade"> & { eventId: string };
 
 function keyOf(item: { runId: string; branchId: string; trial: number }): string {
   return `${item.runId}\0${item.branchId}\0${item.trial}`;

@@ -10,11 +10,13 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { reflectionOutcomes, type ReflectionOutcome } from "@/lib/domain/reflection-outcomes";
 import { queueProgress } from "@/lib/domain/review-progress";
-import { DEFAULT_CORRECTION_STORE, DEFAULT_REFLECTION_RUBRIC, PAIRWISE_RUBRIC, type QueueProgress, type Review, type ReviewItem, type ReviewNode, type ReviewQueue } from "@/lib/domain/review-queue";
+import { DEFAULT_CORRECTION_STORE, DEFAULT_REFLECTION_RUBRIC, PAIRWISE_RUBRIC, VERDICT_RUBRIC, type QueueProgress, type Review, type ReviewItem, type ReviewNode, type ReviewQueue } from "@/lib/domain/review-queue";
 import { reviewQueueCreateRequestSchema, reviewSaveRequestSchema, type ReviewQueueCreateRequest, type ReviewQueueDetail, type ReviewQueueListItem, type ReviewSaveRequest } from "@/lib/domain/review-requests";
 import type { TrialSearchResult } from "@/lib/domain/search-query";
 import type { ExperimentService } from "./experiment-service";
+import type { JudgeGradeService } from "./judge-grade-service";
 import type { MemoryStoreService } from "./memory-store-service";
+import { verdictItems } from "./review-verdict-items";
 
 /** The most items one queue holds (a review session, not a data set). */
 export const MAX_QUEUE_ITEMS = 2000;
@@ -29,6 +31,8 @@ export interface ReviewServiceDeps {
   annotations: AnnotationStore | null;
   /** Search across runs (docs/search.md); absent: queues from a query are refused. */
   searchTrials?: ((query: string) => Promise<TrialSearchResult>) | null;
+  /** The judge page's grades: queues of the judge's verdicts find judged trials and record labels as grades through it; absent: such queues are refused. */
+  judgeGrades?: JudgeGradeService | null;
   now?: () => Date;
 }
 
@@ -43,7 +47,8 @@ export interface FoundReflection {
 /**
  * Review queues (docs/review-queues.md): builds a queue from an experiment's reflections (single or
  * pairwise, the pairwise sides drawn with a seeded PRNG — pure-rand's xoroshiro128+ — and recorded)
- * or from a search query's trials; saves reviews (tags and comment as an annotation on the node,
+ * or the LLM judge's verdicts of its judged trials (a label is also the reviewer's grade on the judge
+ * page), or from a search query's trials; saves reviews (tags and comment as an annotation on the node,
  * a correction as a memory-store entry); reports progress and agreement; reads logs with `foldRun`.
  */
 export class ReviewService {
@@ -77,7 +82,8 @@ export class ReviewService {
   /**
    * Builds and stores a queue (lib/domain/review-requests.ts).
    * @throws AppError("invalid-input") for unknown arms, an experiment without reflections in an arm
-   *   ("arm B has no reflections: run the experiment first"), a query with no reflected trial, or when
+   *   ("arm B has no reflections: run the experiment first"), an experiment without judged trials
+   *   for a queue of verdicts, a query with no reflected trial, or when
    *   search is not available; AppError("not-found") for an unknown experiment; ZodError for a malformed request.
    */
   async create(input: ReviewQueueCreateRequest): Promise<ReviewQueueDetail> {
@@ -94,20 +100,26 @@ export class ReviewService {
       const unknown = arms.filter((arm) => !labels.includes(arm));
       if (unknown.length > 0) throw new AppError("invalid-input", `Experiment ${record.id} has no arm ${unknown.map((arm) => `"${arm}"`).join(", ")}; its arms are ${labels.map((arm) => `"${arm}"`).join(", ")}.`);
       if (arms.length === 0) arms = labels;
-      const found = await this.experimentReflections(record.id, labels, arms, record.definition.taskIds);
-      for (const arm of arms) {
-        if (!found.some((reflection) => reflection.arm === arm)) throw new AppError("invalid-input", `Arm ${arm} has no reflections: run the experiment first (a reflection is written after a failed trial of a Reflexion arm with more than one trial).`);
+      if (request.items === "verdicts") {
+        if (!this.deps.judgeGrades) throw new AppError("invalid-input", "The judge's grades are not available on this server, so a queue of verdicts cannot be built; build a queue of reflections instead.");
+        items = await verdictItems({ runs: this.deps.runs, judgeGrades: this.deps.judgeGrades }, { id: record.id, labels, arms, taskOrder: record.definition.taskIds });
+        name ??= `${record.definition.name}: judge's verdicts of ${arms.join(", ")}`;
+      } else {
+        const found = await this.experimentReflections(record.id, labels, arms, record.definition.taskIds);
+        for (const arm of arms) {
+          if (!found.some((reflection) => reflection.arm === arm)) throw new AppError("invalid-input", `Arm ${arm} has no reflections: run the experiment first (a reflection is written after a failed trial of a Reflexion arm with more than one trial).`);
+        }
+        items = request.kind === "pairwise" ? pairItems(found, [arms[0]!, arms[1]!], seed) : singleItems(found, request.onlyFollowedByFailure);
+        if (items.length === 0) {
+          throw new AppError(
+            "invalid-input",
+            request.kind === "pairwise"
+              ? `Arms ${arms[0]} and ${arms[1]} never both reflected on the same task and trial, so there is nothing to compare side by side; build a single queue instead.`
+              : `No reflection of ${arms.join(", ")} was followed by a failure; build the queue without "only reflections followed by a failure".`,
+          );
+        }
+        name ??= `${record.definition.name}: ${request.kind === "pairwise" ? `${arms[0]} vs ${arms[1]}` : arms.join(", ")}${request.onlyFollowedByFailure ? " (followed by a failure)" : ""}`;
       }
-      items = request.kind === "pairwise" ? pairItems(found, [arms[0]!, arms[1]!], seed) : singleItems(found, request.onlyFollowedByFailure);
-      if (items.length === 0) {
-        throw new AppError(
-          "invalid-input",
-          request.kind === "pairwise"
-            ? `Arms ${arms[0]} and ${arms[1]} never both reflected on the same task and trial, so there is nothing to compare side by side; build a single queue instead.`
-            : `No reflection of ${arms.join(", ")} was followed by a failure; build the queue without "only reflections followed by a failure".`,
-        );
-      }
-      name ??= `${record.definition.name}: ${request.kind === "pairwise" ? `${arms[0]} vs ${arms[1]}` : arms.join(", ")}${request.onlyFollowedByFailure ? " (followed by a failure)" : ""}`;
     } else {
       const query = request.query!;
       items = await this.searchItems(query);
@@ -119,9 +131,9 @@ export class ReviewService {
       id,
       name,
       kind: request.kind,
-      rubric: request.kind === "pairwise" ? PAIRWISE_RUBRIC : (request.rubric ?? DEFAULT_REFLECTION_RUBRIC),
+      rubric: request.kind === "pairwise" ? PAIRWISE_RUBRIC : request.items === "verdicts" ? VERDICT_RUBRIC : (request.rubric ?? DEFAULT_REFLECTION_RUBRIC),
       reviewers: request.reviewers,
-      source: { experimentId: request.experimentId ?? null, arms, query: request.query ?? null, ...(request.kind === "single" && request.experimentId !== undefined ? { onlyFollowedByFailure: request.onlyFollowedByFailure } : {}) },
+      source: { experimentId: request.experimentId ?? null, arms, query: request.query ?? null, ...(request.kind === "single" && request.experimentId !== undefined ? { onlyFollowedByFailure: request.onlyFollowedByFailure } : {}), ...(request.items === "verdicts" ? { items: "verdicts" as const } : {}) },
       seed,
       createdAt: this.now().toISOString(),
       createdBy: request.createdBy ?? request.reviewers[0]!,
@@ -137,9 +149,12 @@ export class ReviewService {
    * the rubric's; a pairwise side is resolved to the arm shown there (`preferredArm`). Tags and the
    * comment become an annotation on the reviewed node(s) (edited on a later save) when annotations are
    * wired; a correction becomes an entry of the queue's correction store (replaced on a later save,
-   * deleted when cleared).
+   * deleted when cleared). On a verdict item the label (`pass` / `fail`) is also recorded as the
+   * reviewer's grade of the trial through the judge page's {@link JudgeGradeService.grade} (note: the
+   * comment; it replaces the trial's earlier grade, whoever gave it), and the review carries the
+   * judge's verdict and score from that grade (`judge`), which is what unblinds the item.
    * @throws AppError("not-found") for an unknown queue or item; AppError("invalid-input") for a
-   *   reviewer not assigned to the queue or a label not in the rubric.
+   *   reviewer not assigned to the queue, a label not in the rubric, or a correction on a verdict item.
    */
   async saveReview(queueId: string, input: ReviewSaveRequest): Promise<Review> {
     const request = reviewSaveRequestSchema.parse(input);
@@ -155,6 +170,7 @@ export class ReviewService {
     const earlier = (await this.deps.reviews.listReviews(queue.id)).find((review) => review.itemId === item.id && review.reviewer === request.reviewer) ?? null;
     const reviewedAt = this.now().toISOString();
     const correction = request.correction?.trim() ? request.correction.trim() : null;
+    if (item.judged && correction !== null) throw new AppError("invalid-input", "A verdict item takes no corrected reflection (it reviews an answer, not a reflection); put your reasons in the comment.");
     const review: Review = {
       queueId: queue.id,
       itemId: item.id,
@@ -166,6 +182,11 @@ export class ReviewService {
       correction,
       reviewedAt,
     };
+    if (item.judged) {
+      if (!this.deps.judgeGrades) throw new AppError("invalid-input", "The judge's grades are not available on this server, so a verdict cannot be reviewed here; grade it on the judge page (/judge).");
+      const grade = await this.deps.judgeGrades.grade({ runId: item.left.runId, branchId: item.left.branchId, trial: item.left.trial, verdict: request.label === "pass" ? "pass" : "fail", note: request.comment.slice(0, 2000) });
+      review.judge = { verdict: grade.judgeVerdict, score: grade.judgeScore };
+    }
     const annotationIds = await this.annotate(queue, item, review, earlier);
     if (annotationIds.length > 0) review.annotationIds = annotationIds;
     const correctionEntryId = await this.correct(queue, item, review, earlier);
