@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { DEFAULT_REFLECTION_RUBRIC } from "@/lib/domain/review-queue";
+import { DEFAULT_REFLECTION_RUBRIC, VERDICT_RUBRIC } from "@/lib/domain/review-queue";
 import type { ReviewQueueCreateRequest } from "@/lib/domain/review-requests";
 import { experimentListQuery } from "@/lib/query/experiment-queries";
 import { postReviewQueue, reviewKeys } from "@/lib/query/review-queries";
@@ -13,9 +13,10 @@ import { Notice } from "@/components/ui/notice";
 const field = "h-8 w-full rounded border border-slate-300 bg-white px-2 text-sm";
 
 /**
- * Builds a review queue from an experiment: the experiment, single or pairwise, the arms (pairwise:
- * exactly two), the reviewers by name; single queues use the default reflection rubric. On success
- * it opens the queue.
+ * Builds a review queue from an experiment: the experiment, single or pairwise — or a single queue of
+ * the LLM judge's verdicts (calibration; the server refuses an experiment without judged trials) —
+ * the arms (pairwise: exactly two), the reviewers by name; single queues of reflections use the
+ * default reflection rubric, queues of verdicts the fixed pass/fail rubric. On success it opens the queue.
  */
 export function CreateQueueForm() {
   const router = useRouter();
@@ -24,7 +25,7 @@ export function CreateQueueForm() {
   const [source, setSource] = useState<"experiment" | "query">("experiment");
   const [query, setQuery] = useState("");
   const [experimentId, setExperimentId] = useState("");
-  const [kind, setKind] = useState<"single" | "pairwise">("pairwise");
+  const [kind, setKind] = useState<"single" | "pairwise" | "verdicts">("pairwise");
   const [arms, setArms] = useState<string[]>([]);
   const [reviewers, setReviewers] = useState("");
   const [name, setName] = useState("");
@@ -60,6 +61,7 @@ export function CreateQueueForm() {
     event.preventDefault();
     if (problem) return;
     if (fromQuery) create.mutate({ query: query.trim(), kind: "single", reviewers: names, name: name.trim() || undefined });
+    else if (kind === "verdicts") create.mutate({ experimentId, kind: "single", items: "verdicts", arms, reviewers: names, name: name.trim() || undefined });
     else create.mutate({ experimentId, kind, arms, reviewers: names, name: name.trim() || undefined, onlyFollowedByFailure: kind === "single" && onlyFailed });
   };
 
@@ -104,9 +106,10 @@ export function CreateQueueForm() {
           </label>
           <label className="space-y-1 text-sm">
             <span className="text-slate-700">Kind</span>
-            <select className={field} value={kind} data-testid="review-kind" onChange={(event) => setKind(event.target.value === "single" ? "single" : "pairwise")}>
+            <select className={field} value={kind} data-testid="review-kind" onChange={(event) => setKind(event.target.value === "single" || event.target.value === "verdicts" ? event.target.value : "pairwise")}>
               <option value="pairwise">Pairwise: which of two arms&apos; reflections is better</option>
               <option value="single">Single: a rubric label per reflection</option>
+              <option value="verdicts">Verdicts of the LLM judge (calibration)</option>
             </select>
           </label>
         </div>
@@ -137,6 +140,11 @@ export function CreateQueueForm() {
       {fromQuery ? (
         <p className="text-xs text-slate-600">
           Rubric “{DEFAULT_REFLECTION_RUBRIC.name}”: {DEFAULT_REFLECTION_RUBRIC.labels.map((label) => `${label.id} (${label.description})`).join(" · ")}.
+        </p>
+      ) : kind === "verdicts" ? (
+        <p className="text-xs text-slate-600" data-testid="review-verdicts-hint">
+          One item per trial the LLM judge judged (open tasks). Rubric “{VERDICT_RUBRIC.name}”: {VERDICT_RUBRIC.question} {VERDICT_RUBRIC.labels.map((label) => label.id).join(" / ")}, graded blind — the
+          judge&apos;s verdict shows after you save. Each label is also your grade of the trial on the judge page (/judge), so its agreement and κ include it.
         </p>
       ) : kind === "single" ? (
         <div className="space-y-1 text-sm">

@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { ReviewNodeView } from "./review-node-view";
 import { useReviewKeys } from "./use-review-keys";
+import { VerdictItemView } from "./verdict-item-view";
 
 const tagsOf = (text: string) =>
   text
@@ -19,7 +20,8 @@ const tagsOf = (text: string) =>
 /**
  * One item for one reviewer: the node (single) or the two nodes side by side as recorded (pairwise;
  * arms hidden until this reviewer has reviewed the item), the rubric's labels, tags, a comment and
- * a correction. Choosing a label saves the review with what is typed; the review keys act here.
+ * a correction (not on a verdict item: it shows the task and the judged answer, the judge's verdict
+ * only after this reviewer's label is saved, and takes no correction). Choosing a label saves the review with what is typed; the review keys act here.
  * Mounted per item and reviewer (React `key`), so the fields start from that reviewer's review.
  */
 export function ReviewItemPanel(props: {
@@ -38,10 +40,11 @@ export function ReviewItemPanel(props: {
   const tagsRef = useRef<HTMLInputElement>(null);
   const commentRef = useRef<HTMLTextAreaElement>(null);
   const correctionRef = useRef<HTMLTextAreaElement>(null);
+  const judged = item.judged ?? null;
   const save = useMutation({ mutationFn: (request: ReviewSaveRequest) => postReview(queue.id, request), onSuccess: props.onSaved });
   const choose = (label: string) => {
     if (save.isPending) return;
-    save.mutate({ itemId: item.id, reviewer, label, tags: tagsOf(tags), comment, correction: correction.trim() === "" ? null : correction });
+    save.mutate({ itemId: item.id, reviewer, label, tags: tagsOf(tags), comment, correction: judged || correction.trim() === "" ? null : correction });
   };
   useReviewKeys(true, queue.rubric.labels.length, (action) => {
     if (action.kind === "label") choose(queue.rubric.labels[action.index]!.id);
@@ -58,7 +61,9 @@ export function ReviewItemPanel(props: {
         {reviewed ? ` · you chose “${mine.label}”${pairwise && mine.preferredArm ? ` (${mine.preferredArm === "tie" ? "a tie" : `arm ${mine.preferredArm}`})` : ""}` : " · not reviewed by you yet"}
       </p>
       <p className="text-sm font-medium text-slate-900">{queue.rubric.question}</p>
-      {pairwise ? (
+      {judged ? (
+        <VerdictItemView item={item} judged={judged} mine={mine} />
+      ) : pairwise ? (
         <div className="grid gap-3 md:grid-cols-2">
           <ReviewNodeView node={item.left} heading="Left" showArm={reviewed} showOutcome={reviewed} testId="review-left" />
           <ReviewNodeView node={item.right!} heading="Right" showArm={reviewed} showOutcome={reviewed} testId="review-right" />
@@ -82,7 +87,7 @@ export function ReviewItemPanel(props: {
           </Button>
         ))}
       </div>
-      <div className="grid gap-3 md:grid-cols-3">
+      <div className={`grid gap-3 ${judged ? "md:grid-cols-2" : "md:grid-cols-3"}`}>
         <label className="space-y-1 text-xs text-slate-700">
           <span>
             Tags <kbd className="rounded border px-1">t</kbd>
@@ -95,22 +100,28 @@ export function ReviewItemPanel(props: {
           </span>
           <textarea ref={commentRef} value={comment} onChange={(event) => setComment(event.target.value)} rows={3} className="w-full rounded border border-slate-300 px-2 py-1 text-sm" data-testid="review-comment" />
         </label>
-        <label className="space-y-1 text-xs text-slate-700">
-          <span>
-            Corrected reflection <kbd className="rounded border px-1">e</kbd>
-          </span>
-          <textarea
-            ref={correctionRef}
-            value={correction}
-            onChange={(event) => setCorrection(event.target.value)}
-            rows={3}
-            placeholder={pairwise ? "a better reflection for this task (filed under the one you preferred)" : "a better reflection for this task"}
-            className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
-            data-testid="review-correction"
-          />
-        </label>
+        {judged ? null : (
+          <label className="space-y-1 text-xs text-slate-700">
+            <span>
+              Corrected reflection <kbd className="rounded border px-1">e</kbd>
+            </span>
+            <textarea
+              ref={correctionRef}
+              value={correction}
+              onChange={(event) => setCorrection(event.target.value)}
+              rows={3}
+              placeholder={pairwise ? "a better reflection for this task (filed under the one you preferred)" : "a better reflection for this task"}
+              className="w-full rounded border border-slate-300 px-2 py-1 text-sm"
+              data-testid="review-correction"
+            />
+          </label>
+        )}
       </div>
-      <p className="text-xs text-slate-600">Choosing a label saves the review with the tags, comment and correction typed; Esc leaves a field.</p>
+      <p className="text-xs text-slate-600">
+        {judged
+          ? "Choosing a label saves the review with the tags and comment typed, and records the label as your grade of this trial on the judge page (the comment is its note); Esc leaves a field."
+          : "Choosing a label saves the review with the tags, comment and correction typed; Esc leaves a field."}
+      </p>
       {save.error ? (
         <Notice tone="error" title="The review was not saved">
           {save.error.message} Choose the label again to retry; your other reviews are kept.

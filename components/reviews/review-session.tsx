@@ -67,7 +67,8 @@ export function ReviewSession({ queueId }: { queueId: string }) {
   const onSaved = (review: Review) => {
     client.setQueryData(reviewKeys.queue(queueId), (current: ReviewQueueDetail | undefined) => (current ? withReview(current, review) : current));
     void client.invalidateQueries({ queryKey: reviewKeys.all });
-    move(1);
+    // A verdict item stays open after saving so the reviewer sees the judge's verdict it unblinds; → moves on.
+    if (!review.judge) move(1);
   };
 
   return (

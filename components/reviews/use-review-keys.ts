@@ -5,7 +5,7 @@ import { isTypingTarget } from "@/components/replay";
 
 /** What the review keys do (shown by `?` on the queue page and in docs/review-queues.md). */
 export const REVIEW_KEYS: ReadonlyArray<{ keys: string; does: string }> = [
-  { keys: "1 … n", does: "choose the rubric's label n and save the review (with the tags, comment and correction typed), then go to the next item" },
+  { keys: "1 … n", does: "choose the rubric's label n and save the review (with the tags, comment and correction typed), then go to the next item (a verdict item stays, showing the judge's verdict: → moves on)" },
   { keys: "→  or  j", does: "next item" },
   { keys: "←  or  k", does: "previous item" },
   { keys: "t", does: "type tags (comma-separated)" },
