@@ -79,10 +79,20 @@ export const authorSchema = z.string().trim().min(1, "say who you are (a name)")
 /** The content a person writes; every field of an edit replaces the previous value. */
 export const annotationContentSchema = z.object({
   text: z.string().max(ANNOTATION_TEXT_MAX).default(""),
-  tags: z.array(annotationTagSchema).max(20).default([]),
+  /** Each tag once, in the order first given. */
+  tags: z
+    .array(annotationTagSchema)
+    .max(20)
+    .default([])
+    .transform((tags) => [...new Set(tags)]),
   score: annotationScoreSchema.nullable().default(null),
 });
 export type AnnotationContent = z.infer<typeof annotationContentSchema>;
+
+/** Content a person sends: like {@link annotationContentSchema}, but it must say something (a comment, a tag or a score). */
+const writtenContentSchema = annotationContentSchema.refine((content) => content.text.trim() !== "" || content.tags.length > 0 || content.score !== null, {
+  message: "a note needs a comment, a tag or a score",
+});
 
 /** Where an annotation came from when a tool wrote it for a person (a review queue's item). */
 export const annotationOriginSchema = z.object({ queueId: z.string().min(1), itemId: z.string().min(1) }).nullable();
@@ -185,18 +195,30 @@ export function foldAnnotations(events: readonly AnnotationEvent[]): Annotation[
   return [...byId.values()];
 }
 
-/** `POST /api/runs/:runId/annotations` body: a new annotation (or reply, with `parentId`). */
+/**
+ * `POST /api/runs/:runId/annotations` body: a new annotation (or reply, with `parentId`). The target
+ * is the branch and the node's event id; the server reads the kind, trial, step and seq from the log
+ * (any sent are ignored). `kind: "memory-item"` picks the memory item when its id is also an event's
+ * (a reflection's memory item shares its `reflection-end` event id).
+ */
 export const annotationCreateRequestSchema = z.object({
-  target: annotationTargetSchema.omit({ runId: true }),
+  target: z.object({
+    branchId: z.string().min(1),
+    eventId: z.string().min(1),
+    kind: z.enum(annotationTargetKinds).optional(),
+    trial: z.number().int().positive().nullable().optional(),
+    step: z.number().int().positive().nullable().optional(),
+    seq: z.number().int().positive().nullable().optional(),
+  }),
   parentId: z.string().nullable().default(null),
   author: authorSchema,
-  content: annotationContentSchema,
+  content: writtenContentSchema,
 });
 export type AnnotationCreateRequest = z.input<typeof annotationCreateRequestSchema>;
 
 /** `PATCH /api/runs/:runId/annotations/:annotationId` body: new content, or `{ delete: true }`. */
 export const annotationChangeRequestSchema = z.union([
-  z.object({ author: authorSchema, content: annotationContentSchema }),
-  z.object({ author: authorSchema, delete: z.literal(true) }),
+  z.object({ author: authorSchema, content: writtenContentSchema }).strict(),
+  z.object({ author: authorSchema, delete: z.literal(true) }).strict(),
 ]);
 export type AnnotationChangeRequest = z.input<typeof annotationChangeRequestSchema>;

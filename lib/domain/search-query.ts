@@ -94,3 +94,11 @@ export class SearchQueryError extends Error {
     this.name = "SearchQueryError";
   }
 }
+
+/**
+ * True for a {@link SearchQueryError}, also one thrown by another copy of this module: the server
+ * bundles a route and the shared server context separately, so `instanceof` alone can miss it.
+ */
+export function isSearchQueryError(error: unknown): error is SearchQueryError {
+  return error instanceof SearchQueryError || (error instanceof Error && error.name === "SearchQueryError" && typeof (error as { offset?: unknown }).offset === "number");
+}

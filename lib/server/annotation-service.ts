@@ -104,7 +104,7 @@ export class AnnotationService {
     return { branchId: view.branchId, eventId: event.id, type: event.type };
   }
 
-  private targetIn(view: BranchView, eventId: string, kind: AnnotationTarget["kind"]): AnnotationTarget {
+  private targetIn(view: BranchView, eventId: string, kind: AnnotationTarget["kind"] | undefined): AnnotationTarget {
     const item = view.memoryItems.get(eventId);
     if (item && (kind === "memory-item" || !view.eventIds.has(eventId))) {
       return { runId: view.runId, branchId: view.branchId, eventId, kind: "memory-item", trial: item.trial, step: null, seq: null };

@@ -1,6 +1,7 @@
 import { ZodError } from "zod";
 import { describePgError, isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
 import { isAppError, type AppErrorCode } from "@/lib/domain/errors";
+import { isSearchQueryError } from "@/lib/domain/search-query";
 import { describeIssues } from "@/lib/domain/describe-issues";
 
 const statusByCode: Record<AppErrorCode, number> = {
@@ -24,7 +25,9 @@ const statusByCode: Record<AppErrorCode, number> = {
  */
 export function errorResponse(error: unknown): Response {
   const { status, code, message } = publicError(error);
-  return Response.json({ error: { code, message } }, { status });
+  // A search query that does not parse also says where (0-based character), for the query box's caret.
+  const offset = isSearchQueryError(error) ? { offset: error.offset } : {};
+  return Response.json({ error: { code, message, ...offset } }, { status });
 }
 
 /**
@@ -37,6 +40,7 @@ export function publicError(error: unknown): { status: number; code: string; mes
   if (error instanceof ZodError) {
     return { status: 400, code: "invalid-input", message: describeIssues(error, "body") };
   }
+  if (isSearchQueryError(error)) return { status: 400, code: "invalid-query", message: error.message };
   if (error instanceof SyntaxError) return { status: 400, code: "invalid-input", message: `The request body is not valid JSON: ${error.message}` };
   if (isDatabaseUnreachable(error)) {
     // Shared mode's PostgreSQL is down or restarting: say so (the cause names host and port, never a password; no SQL, no params).

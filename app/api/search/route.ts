@@ -1,5 +1,4 @@
 import type { NextRequest } from "next/server";
-import { SearchQueryError } from "@/lib/domain/search-query";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 import { MAX_SEARCH_LIMIT } from "@/lib/server/search-service";
@@ -20,10 +19,6 @@ export const GET = handle(async (request: NextRequest) => {
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT)) {
     return Response.json({ error: { code: "invalid-input", message: `limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT} (got "${rawLimit}")` } }, { status: 400 });
   }
-  try {
-    return Response.json(await getServerContext().search.searchTrials(query, { limit }));
-  } catch (error) {
-    if (error instanceof SearchQueryError) return Response.json({ error: { code: "invalid-query", message: error.message, offset: error.offset } }, { status: 400 });
-    throw error;
-  }
+  // A query that does not parse throws a SearchQueryError: `handle` answers it with 400 invalid-query and its offset.
+  return Response.json(await getServerContext().search.searchTrials(query, { limit }));
 });
