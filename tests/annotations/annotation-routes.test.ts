@@ -77,4 +77,25 @@ describe("/api/runs/:runId/annotations", () => {
     const unknownRun = await list.GET(new NextRequest("http://localhost/api/runs/nope/annotations"), { params: Promise.resolve({ runId: "nope" }) });
     expect(unknownRun.status).toBe(404);
   });
+
+  it("takes a target of just branch and event, refuses a note that says nothing and an ambiguous PATCH, and keeps each tag once", async () => {
+    const thought = events.find((event) => event.type === "step-thought")!;
+    const target = { branchId: rootBranchId, eventId: thought.id };
+    const created = await post({ target, author: "ada", content: { text: "", tags: ["dup", "Dup", "other"] } });
+    expect(created.status).toBe(201);
+    const { annotation } = annotationResponseSchema.parse(await created.json());
+    expect(annotation.target).toMatchObject({ kind: "thought", seq: thought.seq });
+    expect(annotation.content.tags).toEqual(["dup", "other"]);
+
+    for (const content of [{ text: "" }, { text: "   ", tags: [] }]) {
+      const empty = await post({ target, author: "ada", content });
+      expect(empty.status).toBe(400);
+      expect(((await empty.json()) as { error: { message: string } }).error.message).toContain("a comment, a tag or a score");
+    }
+    const both = await patch(annotation.id, { author: "eve", delete: true, content: { text: "both", tags: [] } });
+    expect(both.status).toBe(400);
+    expect((await patch(annotation.id, { author: "eve", content: { text: " " } })).status).toBe(400);
+    const listed = annotationListResponseSchema.parse(await (await get()).json()).annotations.find((a) => a.id === annotation.id)!;
+    expect(listed).toMatchObject({ deleted: false, history: [], content: { tags: ["dup", "other"] } });
+  });
 });
