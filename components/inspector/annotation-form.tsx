@@ -55,6 +55,8 @@ export function parseTags(text: string): string[] {
 }
 
 const EMPTY: AnnotationContent = { text: "", tags: [], score: null };
+/** The server's tag shape (lib/domain/annotations.ts `annotationTagSchema`), checked before sending so the form can say which tag is wrong. */
+const TAG_SHAPE = /^[a-z0-9][a-z0-9_-]{0,39}$/u;
 
 /**
  * The form that writes a note, a reply or an edit: the comment (Markdown), tags, a score on one of
@@ -95,6 +97,8 @@ export function AnnotationForm({
     const writer = askName ? name.trim() : author;
     if (!writer) return setError("Say who you are: type your name (it is kept in this browser for your next notes).");
     if (text.trim() === "" && parseTags(tags).length === 0 && !chosen) return setError("Write a comment, a tag or a score.");
+    const badTag = parseTags(tags).find((tag) => !TAG_SHAPE.test(tag));
+    if (badTag) return setError(`“${badTag}” is not a tag: a tag is 1–40 letters, digits, - or _ (e.g. loop, false-positive).`);
     if (chosen && value === "") return setError(`Pick a ${chosen.name} score (${chosen.min}–${chosen.max}) or choose “No score”.`);
     setError(null);
     setBusy(true);
@@ -143,9 +147,20 @@ export function AnnotationForm({
       <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
         <div className="space-y-1">
           <label htmlFor={`${id}-tags`} className="block text-xs font-medium text-slate-700">
-            Tags <span className="font-normal text-slate-500">(comma-separated, e.g. loop, false-positive)</span>
+            Tags <span className="font-normal text-slate-500">(separated by commas or spaces, e.g. loop, false-positive)</span>
           </label>
-          <input id={`${id}-tags`} data-testid="annotation-tags" value={tags} onChange={(event) => setTags(event.target.value)} className="w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm" />
+          <input
+            id={`${id}-tags`}
+            data-testid="annotation-tags"
+            value={tags}
+            onChange={(event) => setTags(event.target.value)}
+            aria-describedby={`${id}-tags-preview`}
+            className="w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm"
+          />
+          {/* Spaces split tags too: show what will be stored, so "bad tag" visibly becomes two tags. */}
+          <p id={`${id}-tags-preview`} className="text-xs text-slate-600" data-testid="annotation-tags-preview" aria-live="polite">
+            {parseTags(tags).length > 0 ? `Saved as: ${parseTags(tags).map((tag) => `#${tag}`).join(" ")}` : ""}
+          </p>
         </div>
         <fieldset className="space-y-1">
           <legend className="text-xs font-medium text-slate-700">Score</legend>

@@ -20,11 +20,15 @@ const markdown: Components = {
   pre: ({ children }) => <pre className="overflow-x-auto rounded bg-slate-100 p-2 text-xs">{children}</pre>,
   ul: ({ children }) => <ul className="mb-1 list-disc pl-5">{children}</ul>,
   ol: ({ children }) => <ol className="mb-1 list-decimal pl-5">{children}</ol>,
-  a: ({ children, href }) => (
-    <a href={href} className="text-sky-700 underline" rel="noreferrer noopener nofollow" target="_blank">
-      {children}
-    </a>
-  ),
+  // react-markdown's URL transform empties an unsafe href (`javascript:` …): show such a link as its text, not a link to this page.
+  a: ({ children, href }) =>
+    href ? (
+      <a href={href} className="text-sky-700 underline" rel="noreferrer noopener nofollow" target="_blank">
+        {children}
+      </a>
+    ) : (
+      <span>{children}</span>
+    ),
   table: ({ children }) => <table className="my-1 border-collapse text-xs [&_td]:border [&_td]:border-slate-200 [&_td]:px-1 [&_th]:border [&_th]:border-slate-200 [&_th]:px-1">{children}</table>,
 };
 

@@ -70,6 +70,14 @@ describe("the inspector's Notes section", () => {
     expect(html).toContain("Notes (2)");
   });
 
+  it("shows a link with an unsafe URL as plain text, and a safe one as a link that opens elsewhere", () => {
+    const html = renderThread([note({ content: { text: "[click](javascript:alert(1)) and [docs](https://example.org/x)", tags: [], score: null } })]);
+    expect(html).not.toContain("javascript:");
+    expect(html).not.toContain('href=""');
+    expect(html).toContain("<span>click</span>");
+    expect(html).toMatch(/<a href="https:\/\/example.org\/x"[^>]*target="_blank"/u);
+  });
+
   it("splits typed tags on commas and spaces, lower-cased, without repeats", () => {
     expect(parseTags(" Loop, false-positive  loop,,")).toEqual(["loop", "false-positive"]);
   });
