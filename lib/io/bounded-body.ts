@@ -71,7 +71,7 @@ export async function readBodyBounded(request: Request, maxBytes: number, what: 
   return body;
 }
 
-/** The body as JSON, at most `maxBytes`. @throws AppError("too-large"); SyntaxError for invalid JSON (400 by the route's error mapping). */
+/** The body as JSON, at most `maxBytes` (`hint`: what to do instead, in the too-large message). @throws AppError("too-large"); SyntaxError for invalid JSON (400 by the route's error mapping). */
 export async function readJsonBounded(request: Request, maxBytes: number, what: string): Promise<unknown> {
   return JSON.parse(new TextDecoder().decode(await readBodyBounded(request, maxBytes, what))) as unknown;
 }
@@ -81,8 +81,8 @@ export async function readJsonBounded(request: Request, maxBytes: number, what: 
  * {@link MAX_RICH_JSON_BODY_BYTES}. The refusal says to send a smaller request.
  * @throws AppError("too-large"); SyntaxError for invalid JSON (400 by the route's error mapping).
  */
-export async function readRequestJson(request: Request, maxBytes: number, what: string): Promise<unknown> {
-  return JSON.parse(new TextDecoder().decode(await readBodyBounded(request, maxBytes, what, SMALLER_REQUEST))) as unknown;
+export async function readRequestJson(request: Request, maxBytes: number, what: string, hint: string = SMALLER_REQUEST): Promise<unknown> {
+  return JSON.parse(new TextDecoder().decode(await readBodyBounded(request, maxBytes, what, hint))) as unknown;
 }
 
 /** The body as multipart form data, at most `maxBytes` in all. @throws AppError("too-large"); TypeError for a body that is not multipart. */

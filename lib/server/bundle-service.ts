@@ -235,11 +235,13 @@ export class BundleService {
     });
     // Run ids are kept on import, so the annotation log goes in as it is (skipping events already here, e.g. a second import).
     const annotationEvents = content.runs.flatMap((run) => run.annotations ?? []);
-    if (annotationEvents.length > 0 && this.annotations) await this.annotations.importEvents(annotationEvents);
+    const notesAdded = annotationEvents.length > 0 && this.annotations ? await this.annotations.importEvents(annotationEvents) : 0;
     if (content.templateVersions.length > 0) {
       await this.workbench.importFiles({ files: content.templateVersions.map(({ template, version }) => toTemplateFile(template, version)) });
     }
     const notes = result.skippedRunIds.map((runId) => present.get(runId) ?? `Run ${runId} was in this database already and was kept as it is here.`);
+    // People's notes merge even into a run that was here already: say how many came in.
+    if (notesAdded > 0) notes.push(`${notesAdded} annotation event${notesAdded === 1 ? "" : "s"} (notes, edits, deletions) added from the bundle.`);
     return { ...result, manifest, notes };
   }
 

@@ -61,14 +61,16 @@ describe("annotations in bundles", () => {
 
     const target = fileContext("target");
     expect(await target.annotations.store.listEvents()).toEqual([]);
-    await target.bundles.importBundle(download.bytes, download.fileName);
+    const first = await target.bundles.importBundle(download.bytes, download.fileName);
+    expect(first.notes).toContain("7 annotation events (notes, edits, deletions) added from the bundle.");
     const after = await target.annotations.list(run.id);
     expect(shown(after)).toEqual(shown(before));
     expect(after.find((a) => a.parentId !== null)).toMatchObject({ author: "grace", content: { text: "the title was ambiguous" } });
     expect(after.find((a) => a.history.length > 0)).toMatchObject({ content: { text: "Searched the wrong entity (twice)" }, history: [{ content: { text: "Searched **the wrong** entity", tags: ["loop", "wrong-entity"] }, replacedBy: "grace" }] });
     expect(after.filter((a) => a.deleted).map((a) => a.updatedBy)).toEqual(["ada"]);
 
-    await target.bundles.importBundle(download.bytes, "again.reflexion.json.gz");
+    const again = await target.bundles.importBundle(download.bytes, "again.reflexion.json.gz");
+    expect(again.notes.some((note) => note.includes("annotation event"))).toBe(false);
     expect((await target.annotations.store.listForRun(run.id)).length).toBe(7);
   }, 60_000);
 

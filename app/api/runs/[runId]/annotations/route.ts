@@ -1,5 +1,5 @@
 import { annotationListResponseSchema, annotationResponseSchema } from "@/lib/domain/annotation-api";
-import { annotationCreateRequestSchema } from "@/lib/domain/annotations";
+import { ANNOTATION_TEXT_MAX, annotationCreateRequestSchema } from "@/lib/domain/annotations";
 import { readRequestJson } from "@/lib/io/bounded-body";
 import { getServerContext } from "@/lib/server/app-context";
 import { branchParam } from "@/lib/server/branch-param";
@@ -29,7 +29,7 @@ export const GET = handle(async (request: Request, context: { params: Promise<{ 
  */
 export const POST = handle(async (request: Request, context: { params: Promise<{ runId: string }> }) => {
   const { runId } = await context.params;
-  const body = annotationCreateRequestSchema.parse(await readRequestJson(request, MAX_ANNOTATION_BODY_BYTES, "annotation"));
+  const body = annotationCreateRequestSchema.parse(await readRequestJson(request, MAX_ANNOTATION_BODY_BYTES, "annotation", `Send a shorter note: a comment is at most ${ANNOTATION_TEXT_MAX.toLocaleString("en")} characters.`));
   const annotation = await getServerContext().annotations.create(runId, body);
   return Response.json(annotationResponseSchema.parse({ annotation }), { status: 201 });
 });

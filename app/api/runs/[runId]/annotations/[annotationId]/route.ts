@@ -1,5 +1,5 @@
 import { annotationResponseSchema } from "@/lib/domain/annotation-api";
-import { annotationChangeRequestSchema } from "@/lib/domain/annotations";
+import { ANNOTATION_TEXT_MAX, annotationChangeRequestSchema } from "@/lib/domain/annotations";
 import { readRequestJson } from "@/lib/io/bounded-body";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
@@ -17,7 +17,7 @@ const MAX_ANNOTATION_BODY_BYTES = 64 * 1024;
  */
 export const PATCH = handle(async (request: Request, context: { params: Promise<{ runId: string; annotationId: string }> }) => {
   const { runId, annotationId } = await context.params;
-  const body = annotationChangeRequestSchema.parse(await readRequestJson(request, MAX_ANNOTATION_BODY_BYTES, "annotation change"));
+  const body = annotationChangeRequestSchema.parse(await readRequestJson(request, MAX_ANNOTATION_BODY_BYTES, "annotation change", `Send a shorter note: a comment is at most ${ANNOTATION_TEXT_MAX.toLocaleString("en")} characters.`));
   const annotation = await getServerContext().annotations.change(runId, annotationId, body);
   return Response.json(annotationResponseSchema.parse({ annotation }));
 });
