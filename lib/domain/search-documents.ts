@@ -44,6 +44,8 @@ export interface TrialDocumentMeta {
   tokens: number;
   /** Each distinct action text (trimmed) and how many steps of the trial took it. */
   actionCounts: Record<string, number>;
+  /** Each distinct action text's first action event (a hit found by `repeat` or `action:` links there); absent in older index rows. */
+  actionFirstEvents?: Record<string, string>;
   /** The trial's `trial-start` event (a hit with no text match links there). */
   startEventId: string;
   /** Every event id of the trial's nodes (annotations are matched on them). */
@@ -81,6 +83,7 @@ export function trialDocuments(state: RunState, facts: RunFacts): TrialDocument[
   return state.trials.map((trial) => {
     const nodes: SearchTextNode[] = [];
     const actionCounts: Record<string, number> = {};
+    const actionFirstEvents: Record<string, string> = {};
     const eventIds = [trial.startEventId];
     for (const step of [...trial.steps].sort((a, b) => a.step - b.step)) {
       for (const [field, view] of [
@@ -93,7 +96,10 @@ export function trialDocuments(state: RunState, facts: RunFacts): TrialDocument[
         if (view.text) nodes.push({ eventId: view.eventId, field, step: step.step, text: view.text });
       }
       const action = step.action?.text.trim();
-      if (action) actionCounts[action] = (actionCounts[action] ?? 0) + 1;
+      if (action) {
+        actionCounts[action] = (actionCounts[action] ?? 0) + 1;
+        if (step.action && actionFirstEvents[action] === undefined) actionFirstEvents[action] = step.action.eventId;
+      }
     }
     if (trial.evaluation) eventIds.push(trial.evaluation.eventId);
     if (trial.reflection) {
@@ -126,6 +132,7 @@ export function trialDocuments(state: RunState, facts: RunFacts): TrialDocument[
       steps: trial.steps.length,
       tokens,
       actionCounts,
+      actionFirstEvents,
       startEventId: trial.startEventId,
       eventIds,
       nodes,

@@ -195,9 +195,14 @@ export function evaluateTrial(meta: TrialDocumentMeta, query: SearchQuery, conte
     steps: meta.steps,
     repeat,
     repeatedAction: action,
-    eventId: matches[0]?.eventId ?? taggedNode ?? meta.startEventId,
+    eventId: matches[0]?.eventId ?? taggedNode ?? (asksForActions(query) && action !== null ? meta.actionFirstEvents?.[action] : undefined) ?? meta.startEventId,
     matches,
   };
+}
+
+/** True when a positive term is about the trial's actions (`action:` or a `repeat` comparison): its hit opens the repeated action. */
+function asksForActions(query: SearchQuery): boolean {
+  return query.terms.some((term) => !term.negated && ((term.kind === "match" && term.field === "action") || (term.kind === "compare" && term.field === "repeat")));
 }
 
 /** Result order: newest run first, then branch id, then trial. */

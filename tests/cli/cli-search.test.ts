@@ -13,6 +13,8 @@ const env = { REFLEXION_DB_PATH: path.join(tmp, "db.sqlite") };
 /** `${runId}#${trial}` of every household trial in which one action occurs three times or more, from the folded logs. */
 let expected: string[] = [];
 let householdTrials = 0;
+/** Each action node of those trials: its event id → the action text and `${runId}#${trial}`. */
+const actionNodes = new Map<string, { text: string; at: string }>();
 
 beforeAll(async () => {
   const context = createServerContext({ env, workers: { pollMs: 10 } });
@@ -27,6 +29,7 @@ beforeAll(async () => {
         householdTrials += 1;
         const counts = new Map<string, number>();
         for (const step of trial.steps) if (step.action) counts.set(step.action.text.trim(), (counts.get(step.action.text.trim()) ?? 0) + 1);
+        for (const step of trial.steps) if (step.action) actionNodes.set(step.action.eventId, { text: step.action.text.trim(), at: `${runId}#${trial.trial}` });
         if (Math.max(0, ...counts.values()) >= 3) expected.push(`${runId}#${trial.trial}`);
       }
     }
@@ -44,11 +47,13 @@ describe("cli search", () => {
     expect(expected.length).toBeLessThan(householdTrials);
     const result = await runCli(["search", "family:household repeat>=3", "--json", "--limit", "1000"], env);
     expect(result.code, result.stderr).toBe(0);
-    const parsed = JSON.parse(result.stdout) as { total: number; normalized: string; hits: Array<{ runId: string; branchId: string; trial: number; repeat: number; eventId: string; path: string }> };
+    const parsed = JSON.parse(result.stdout) as { total: number; normalized: string; hits: Array<{ runId: string; branchId: string; trial: number; repeat: number; repeatedAction: string; eventId: string; path: string }> };
     expect(parsed.hits.map((hit) => `${hit.runId}#${hit.trial}`).sort()).toEqual(expected);
     expect(parsed.total).toBe(expected.length);
     expect(parsed.normalized).toBe("family:household repeat>=3");
     for (const hit of parsed.hits) expect(hit.path).toBe(`/runs/${hit.runId}?branch=${hit.branchId}&node=${hit.eventId}`);
+    // Each hit opens the repeated action itself (an action node of that trial with that text), not the trial's start.
+    for (const hit of parsed.hits) expect(actionNodes.get(hit.eventId)).toEqual({ text: hit.repeatedAction, at: `${hit.runId}#${hit.trial}` });
   });
 
   it("prints a table with the outcome, repeat, cost, snippet and the link to the node", async () => {
