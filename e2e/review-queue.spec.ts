@@ -95,7 +95,9 @@ test("review queue: a pairwise review of two arms' reflections on the QA built-i
     expect(entry.preferred_arm).toBe(entry.label === "left" ? entry.left_arm : entry.right_arm);
     expect(entry.task_id).toMatch(/^qa-builtin-\d\d$/);
   }
-  const byReviewer = (name: string) => rows.filter((entry) => entry.reviewer === name).sort((a, b) => Number(a.item_position) - Number(b.item_position));
+  const byReviewer = (name: string) => rows.filter((entry) => entry.reviewer === name).sort((a, b) => Number(a.item) - Number(b.item));
+  // `item` is the number the page shows ("Item 1" … "Item 12").
+  expect(byReviewer("ann").map((entry) => entry.item)).toEqual(Array.from({ length: BUILTIN_QA_TASKS }, (_, index) => String(index + 1)));
   expect(byReviewer("ann").map((entry) => entry.label)).toEqual(Array.from({ length: BUILTIN_QA_TASKS }, () => "left"));
   expect(byReviewer("bob").map((entry) => entry.label)).toEqual(Array.from({ length: BUILTIN_QA_TASKS }, (_, index) => (index % 2 === 0 ? "left" : "right")));
   expect(byReviewer("bob")[0]).toMatchObject({ comment: "names the wrong entity", tags: "loop" });

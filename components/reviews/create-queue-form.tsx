@@ -16,7 +16,9 @@ const field = "h-8 w-full rounded border border-slate-300 bg-white px-2 text-sm"
  * Builds a review queue from an experiment: the experiment, single or pairwise — or a single queue of
  * the LLM judge's verdicts (calibration; the server refuses an experiment without judged trials) —
  * the arms (pairwise: exactly two), the reviewers by name; single queues of reflections use the
- * default reflection rubric, queues of verdicts the fixed pass/fail rubric. On success it opens the queue.
+ * default reflection rubric, queues of verdicts the fixed pass/fail rubric. Or a single queue from a
+ * search query. The Name placeholder is the name the server gives when none is typed (from a query:
+ * `Search: <query>`). On success it opens the queue.
  */
 export function CreateQueueForm() {
   const router = useRouter();
@@ -134,7 +136,13 @@ export function CreateQueueForm() {
         </label>
         <label className="space-y-1 text-sm">
           <span className="text-slate-700">Name (optional)</span>
-          <input className={field} value={name} placeholder="the experiment's name and arms" data-testid="review-name" onChange={(event) => setName(event.target.value)} />
+          <input
+            className={field}
+            value={name}
+            placeholder={fromQuery ? `Search: ${query.trim() || "the query"}` : "the experiment's name and arms"}
+            data-testid="review-name"
+            onChange={(event) => setName(event.target.value)}
+          />
         </label>
       </div>
       {fromQuery ? (

@@ -19,7 +19,8 @@ const tagsOf = (text: string) =>
 
 /**
  * One item for one reviewer: the node (single) or the two nodes side by side as recorded (pairwise;
- * arms hidden until this reviewer has reviewed the item), the rubric's labels, tags, a comment and
+ * arms and the links into their runs hidden until this reviewer has reviewed the item; either kind:
+ * whether the next trial succeeded hidden until then), the rubric's labels, tags, a comment and
  * a correction (not on a verdict item: it shows the task and the judged answer, the judge's verdict
  * only after this reviewer's label is saved, and takes no correction). Choosing a label saves the review with what is typed; the review keys act here.
  * Mounted per item and reviewer (React `key`), so the fields start from that reviewer's review.
@@ -65,11 +66,11 @@ export function ReviewItemPanel(props: {
         <VerdictItemView item={item} judged={judged} mine={mine} />
       ) : pairwise ? (
         <div className="grid gap-3 md:grid-cols-2">
-          <ReviewNodeView node={item.left} heading="Left" showArm={reviewed} showOutcome={reviewed} testId="review-left" />
-          <ReviewNodeView node={item.right!} heading="Right" showArm={reviewed} showOutcome={reviewed} testId="review-right" />
+          <ReviewNodeView node={item.left} heading="Left" showArm={reviewed} showOutcome={reviewed} showLink={reviewed} testId="review-left" />
+          <ReviewNodeView node={item.right!} heading="Right" showArm={reviewed} showOutcome={reviewed} showLink={reviewed} testId="review-right" />
         </div>
       ) : (
-        <ReviewNodeView node={item.left} heading={item.left.arm ? `Reflection · arm ${item.left.arm}` : "Reflection"} showArm={false} showOutcome testId="review-node" />
+        <ReviewNodeView node={item.left} heading={item.left.arm ? `Reflection · arm ${item.left.arm}` : "Reflection"} showArm={false} showOutcome={reviewed} showLink testId="review-node" />
       )}
       <div className="flex flex-wrap gap-2" role="group" aria-label="Labels">
         {queue.rubric.labels.map((label, index) => (

@@ -4,9 +4,12 @@ import { runMomentHref } from "@/lib/query/url-state";
 
 /**
  * One node under review: its text as it was when the queue was built, the trial, and a link to the
- * node in its run. `arm` shows the arm (pairwise: only once the reviewer has reviewed the item).
+ * node in its run. The panel decides what this reviewer may see yet: `showArm` (pairwise: only once
+ * they have reviewed the item), `showOutcome` (whether the next trial succeeded: only once reviewed)
+ * and `showLink` (pairwise: only once reviewed, because the run page names the arm — its memory
+ * window and run title; before that a note says the links appear after the review).
  */
-export function ReviewNodeView({ node, heading, showArm, showOutcome, testId }: { node: ReviewNode; heading: string; showArm: boolean; showOutcome: boolean; testId: string }) {
+export function ReviewNodeView({ node, heading, showArm, showOutcome, showLink, testId }: { node: ReviewNode; heading: string; showArm: boolean; showOutcome: boolean; showLink: boolean; testId: string }) {
   const next = node.followedBySuccess === null ? "no next trial" : node.followedBySuccess ? "the next trial succeeded" : "the next trial failed";
   return (
     <article className="flex flex-col gap-2 rounded border border-slate-200 bg-white p-3" data-testid={testId}>
@@ -19,9 +22,15 @@ export function ReviewNodeView({ node, heading, showArm, showOutcome, testId }: 
             </span>
           ) : null}
         </h3>
-        <Link href={runMomentHref(node.runId, { branch: node.branchId, node: node.eventId })} className="text-xs text-sky-800 underline" data-testid={`${testId}-link`}>
-          Open in its run
-        </Link>
+        {showLink ? (
+          <Link href={runMomentHref(node.runId, { branch: node.branchId, node: node.eventId })} className="text-xs text-sky-800 underline" data-testid={`${testId}-link`}>
+            Open in its run
+          </Link>
+        ) : (
+          <span className="text-xs text-slate-600" data-testid={`${testId}-link-hidden`}>
+            links appear after you review
+          </span>
+        )}
       </header>
       <p className="whitespace-pre-wrap text-sm leading-relaxed text-slate-800" data-testid={`${testId}-text`}>
         {node.text}

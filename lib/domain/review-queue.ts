@@ -18,15 +18,42 @@ import { memoryStoreNameSchema } from "./memory-store";
  * and write a **correction**: a better reflection, saved as data (a memory store entry).
  */
 
-/** A rubric: the labels a reviewer chooses from (single queues), each with a short meaning. */
-export const rubricSchema = z.object({
+/**
+ * A rubric as recorded on a queue: the labels a reviewer chooses from, each with a short meaning.
+ * Queues on record are read with this shape; a rubric a request brings is checked by
+ * {@link rubricSchema}, which also wants each label id once.
+ */
+export const recordedRubricSchema = z.object({
   name: z.string().trim().min(1).max(80),
   /** What the reviewer is asked, e.g. "Does this reflection name a concrete, correct fix?" */
   question: z.string().trim().min(1).max(500),
   /** 2–7 labels, in the order the keys 1…n choose them. */
   labels: z.array(z.object({ id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,29}$/u), description: z.string().max(200) })).min(2).max(7),
 });
-export type Rubric = z.infer<typeof rubricSchema>;
+
+/**
+ * A rubric a queue is built with (single queues): `{ name, question, labels: [{ id, description }] }`,
+ * 2–7 labels in key order, each id (lower-case letters, digits, `-`, `_`) used once — key *n* chooses
+ * label *n*, and a review stores the id, so two labels with one id could not be told apart.
+ */
+export const rubricSchema = recordedRubricSchema.superRefine((rubric, context) => {
+  const seen = new Map<string, number>();
+  rubric.labels.forEach((label, index) => {
+    const first = seen.get(label.id);
+    if (first === undefined) seen.set(label.id, index);
+    else context.addIssue({ code: "custom", path: ["labels", index, "id"], message: `each label id is used once: "${label.id}" is label ${first + 1} and label ${index + 1} (keys ${first + 1} and ${index + 1} would both choose it); give each label its own id` });
+  });
+});
+export type Rubric = z.infer<typeof recordedRubricSchema>;
+
+/**
+ * A reviewer's name as a request gives it: trimmed, 1–60 characters, with no control characters and
+ * no `<` or `>` — a name is an identifier in the export's `reviewer` column and the agreement table,
+ * so it is plain text (e.g. `ann`, `Ada Lovelace`). Names on record are read with `authorSchema`.
+ */
+export const reviewerNameSchema = authorSchema.refine((name) => !/[\p{Cc}<>]/u.test(name), {
+  message: "a reviewer's name is plain text: leave out control characters (tabs, line breaks) and < >, e.g. \"ann\" or \"Ada Lovelace\"",
+});
 
 /** The default rubric of a single queue of reflections. */
 export const DEFAULT_REFLECTION_RUBRIC: Rubric = {
@@ -121,7 +148,7 @@ export const reviewQueueSchema = z.object({
   id: z.string().min(1),
   name: z.string().trim().min(1).max(120),
   kind: z.enum(["single", "pairwise"]),
-  rubric: rubricSchema,
+  rubric: recordedRubricSchema,
   reviewers: z.array(authorSchema).min(1).max(20),
   /** Where the items came from: an experiment (and arms), or a search query (lib/domain/search-query.ts). */
   source: z.object({

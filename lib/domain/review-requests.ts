@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { annotationTagSchema, authorSchema } from "./annotations";
+import { annotationTagSchema } from "./annotations";
 import { memoryStoreNameSchema } from "./memory-store";
-import { reviewItemSchema, reviewItemSourceSchema, reviewQueueSchema, reviewSchema, rubricSchema, type QueueProgress, type Review, type ReviewItem, type ReviewQueue } from "./review-queue";
+import { reviewerNameSchema, reviewItemSchema, reviewItemSourceSchema, reviewQueueSchema, reviewSchema, rubricSchema, type QueueProgress, type Review, type ReviewItem, type ReviewQueue } from "./review-queue";
 
 /**
  * The HTTP and CLI requests of review queues (docs/review-queues.md): building a queue from an
@@ -29,11 +29,14 @@ export const reviewQueueCreateRequestSchema = z
     onlyFollowedByFailure: z.boolean().default(false),
     /** A search query (docs/search.md): each matched trial's reflection becomes an item. */
     query: z.string().trim().min(1).max(2000).optional(),
-    reviewers: z.array(authorSchema).min(1, "name at least one reviewer").max(20),
-    /** Single queues: the rubric (default: the reflection-quality rubric). Pairwise queues always use the pairwise rubric. */
+    reviewers: z.array(reviewerNameSchema).min(1, "name at least one reviewer").max(20),
+    /**
+     * Single queues: the rubric, `{ name, question, labels: [{ id, description }] }` with 2–7 labels,
+     * each id once (default: the reflection-quality rubric). Pairwise queues always use the pairwise rubric.
+     */
     rubric: rubricSchema.optional(),
     /** Who builds the queue (default: the first reviewer). */
-    createdBy: authorSchema.optional(),
+    createdBy: reviewerNameSchema.optional(),
     /** The seed of the pairwise sides (default: drawn at random and stored on the queue). */
     seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
     /** Where corrections go (default gold-reflections). */
@@ -59,7 +62,7 @@ export type ReviewQueueCreateRequest = z.input<typeof reviewQueueCreateRequestSc
 /** `POST /api/reviews/:queueId/reviews` body: one reviewer's review of one item (saving again replaces it). */
 export const reviewSaveRequestSchema = z.object({
   itemId: z.string().min(1),
-  reviewer: authorSchema,
+  reviewer: reviewerNameSchema,
   /** A rubric label id (pairwise: left / right / tie as shown). */
   label: z.string().min(1),
   tags: z.array(annotationTagSchema).max(20).default([]),

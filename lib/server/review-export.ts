@@ -6,7 +6,8 @@ export const REVIEW_CSV_COLUMNS = [
   "queue_id",
   "queue_name",
   "kind",
-  "item_position",
+  /** The item's number as the page shows it ("Item 1"): 1-based. */
+  "item",
   "task_id",
   /** Single: the reviewed node's arm; pairwise: both arms, `A|B` in the queue's order. */
   "arms",
@@ -30,6 +31,10 @@ export const REVIEW_CSV_COLUMNS = [
  * A queue's reviews as CSV (csv-stringify; RFC 4180 quoting), one row per review in item order then
  * reviewer, with {@link REVIEW_CSV_COLUMNS}. Pairwise rows carry the arms shown left and right and
  * the preferred arm (`tie` for a tie); single rows leave those empty.
+ *
+ * Reviewers write comments, tags and corrections, and the file is opened in spreadsheets: a text cell
+ * starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so it is read as
+ * text, not run as a formula (csv-stringify's `escape_formulas`, the OWASP "CSV injection" advice).
  */
 export function reviewsCsv(detail: ReviewQueueDetail): string {
   const items = new Map(detail.items.map((item) => [item.id, item]));
@@ -42,7 +47,7 @@ export function reviewsCsv(detail: ReviewQueueDetail): string {
         queue_id: detail.queue.id,
         queue_name: detail.queue.name,
         kind: detail.queue.kind,
-        item_position: item.position,
+        item: item.position + 1,
         task_id: item.taskId,
         arms: pairwise ? detail.queue.source.arms.join("|") : (item.left.arm ?? ""),
         left_arm: pairwise ? (item.left.arm ?? "") : "",
@@ -61,7 +66,7 @@ export function reviewsCsv(detail: ReviewQueueDetail): string {
       },
     ];
   });
-  return stringify(rows, { header: true, columns: [...REVIEW_CSV_COLUMNS] });
+  return stringify(rows, { header: true, columns: [...REVIEW_CSV_COLUMNS], escape_formulas: true });
 }
 
 /** A queue's export as JSON: the queue, its items, every review and the progress with agreement. */

@@ -60,9 +60,9 @@ describe("cli review create / list / export", { tags: ["slow"] }, () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toContain(`Wrote 2 reviews of queue ${queueId} to ${out}.`);
     const rows = parse(fs.readFileSync(out, "utf8"), { columns: true }) as Array<Record<string, string>>;
-    expect(rows.map((row) => [row.item_position, row.reviewer, row.label, row.preferred_arm === row.left_arm, row.comment])).toEqual([
-      ["0", "ann", "left", true, "concrete, names the film"],
-      ["0", "bob", "right", false, ""],
+    expect(rows.map((row) => [row.item, row.reviewer, row.label, row.preferred_arm === row.left_arm, row.comment])).toEqual([
+      ["1", "ann", "left", true, "concrete, names the film"],
+      ["1", "bob", "right", false, ""],
     ]);
     const json = await runCli(["review", "export", "--queue", queueId, "--format", "json"], env);
     expect((JSON.parse(json.stdout) as { progress: { agreement: Array<{ n: number }> } }).progress.agreement[0]!.n).toBe(1);

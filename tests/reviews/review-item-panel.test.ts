@@ -36,14 +36,14 @@ describe("reviewKeyAction", () => {
 });
 
 describe("ReviewItemPanel", () => {
-  function renderPanel(mine: Review | null, onSaved = vi.fn(), onMove = vi.fn()) {
-    const { queue, items } = reviewFixture("q1", { kind: "pairwise" });
+  function renderPanel(mine: Review | null, onSaved = vi.fn(), onMove = vi.fn(), kind: "single" | "pairwise" = "pairwise") {
+    const { queue, items } = reviewFixture("q1", { kind });
     const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
     render(createElement(QueryClientProvider, { client }, createElement(ReviewItemPanel, { queue, item: items[1]!, reviewer: "bob", mine, onSaved, onMove, onHelp: vi.fn() })));
     return { item: items[1]!, onSaved, onMove };
   }
 
-  it("hides the arms until reviewed; a label key saves the review with the typed comment, tags and correction", async () => {
+  it("hides the arms and the links into the runs until reviewed; a label key saves the review with the typed comment, tags and correction", async () => {
     const posted: unknown[] = [];
     vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
       const body = JSON.parse(String(init.body)) as Record<string, unknown>;
@@ -54,7 +54,13 @@ describe("ReviewItemPanel", () => {
     const { item, onSaved } = renderPanel(null);
     expect(screen.queryByTestId("review-left-arm")).toBeNull();
     expect(screen.getByTestId("review-left-text").textContent).toBe(item.left.text);
-    expect(screen.getByTestId("review-left-link").getAttribute("href")).toBe(`/runs/${item.left.runId}?branch=${item.left.branchId}&node=${item.left.eventId}`);
+    // The run page names the arm (memory window, run title): no link into it before the review.
+    expect(screen.queryByTestId("review-left-link")).toBeNull();
+    expect(screen.queryByTestId("review-right-link")).toBeNull();
+    expect(document.querySelectorAll("a[href^='/runs/']")).toHaveLength(0);
+    expect(screen.getByTestId("review-left-link-hidden").textContent).toBe("links appear after you review");
+    expect(screen.getByTestId("review-right-link-hidden").textContent).toBe("links appear after you review");
+    expect(screen.getByTestId("review-left").textContent).not.toMatch(/next trial/);
     fireEvent.change(screen.getByTestId("review-comment"), { target: { value: "vague plan" } });
     fireEvent.change(screen.getByTestId("review-tags"), { target: { value: "Loop, false-positive" } });
     fireEvent.change(screen.getByTestId("review-correction"), { target: { value: "Search the director." } });
@@ -66,9 +72,22 @@ describe("ReviewItemPanel", () => {
   it("shows the arms and the chosen label once reviewed; j / k move", () => {
     const { item, onMove } = renderPanel({ queueId: "q1", itemId: "q1-item-1", reviewer: "bob", label: "left", preferredArm: "B", tags: [], comment: "", correction: null, reviewedAt: "2026-12-05T12:00:00.000Z" });
     expect(screen.getByTestId("review-left-arm").textContent).toBe(`arm ${item.left.arm}`);
+    expect(screen.getByTestId("review-left-link").getAttribute("href")).toBe(`/runs/${item.left.runId}?branch=${item.left.branchId}&node=${item.left.eventId}`);
+    expect(screen.getByTestId("review-right-link").getAttribute("href")).toBe(`/runs/${item.right!.runId}?branch=${item.right!.branchId}&node=${item.right!.eventId}`);
+    expect(screen.queryByTestId("review-left-link-hidden")).toBeNull();
     expect(screen.getByTestId("review-label-left").getAttribute("aria-pressed")).toBe("true");
     fireEvent.keyDown(window, { key: "j" });
     fireEvent.keyDown(window, { key: "k" });
     expect(onMove.mock.calls).toEqual([[1], [-1]]);
+  });
+
+  it("single queue: whether the next trial succeeded stays hidden until this reviewer has saved a review of the item", () => {
+    const { item } = renderPanel(null, vi.fn(), vi.fn(), "single");
+    expect(item.left.followedBySuccess).toBe(false);
+    expect(screen.getByTestId("review-node").textContent).toContain(`reflection after trial ${item.left.trial}`);
+    expect(screen.getByTestId("review-node").textContent).not.toMatch(/next trial/);
+    cleanup();
+    renderPanel({ queueId: "q1", itemId: "q1-item-1", reviewer: "bob", label: "vague", preferredArm: null, tags: [], comment: "", correction: null, reviewedAt: "2026-12-05T12:00:00.000Z" }, vi.fn(), vi.fn(), "single");
+    expect(screen.getByTestId("review-node").textContent).toContain(`reflection after trial ${item.left.trial} · the next trial failed`);
   });
 });

@@ -218,9 +218,9 @@ describe("export", () => {
     const detail = await service.detail(queue.id);
     const rows = parse(reviewsCsv(detail), { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(rows[0]!)).toEqual([...REVIEW_CSV_COLUMNS]);
-    expect(rows.map((row) => [row.item_position, row.reviewer, row.label, row.preferred_arm])).toEqual([
-      ["0", "ann", "tie", "tie"],
-      ["1", "bob", "left", items[1]!.leftArm],
+    expect(rows.map((row) => [row.item, row.reviewer, row.label, row.preferred_arm])).toEqual([
+      ["1", "ann", "tie", "tie"],
+      ["2", "bob", "left", items[1]!.leftArm],
     ]);
     expect(rows[1]).toMatchObject({ queue_id: queue.id, task_id: items[1]!.taskId, arms: "A|B", left_arm: items[1]!.left.arm, right_arm: items[1]!.right!.arm, tags: "loop;vague", comment: 'says "search", then, commas', correction: "" });
     expect(rows[0]!.correction).toBe("A better one");
@@ -230,5 +230,18 @@ describe("export", () => {
     expect(json.items).toHaveLength(4);
     expect(json.reviews).toHaveLength(2);
     expect(json.progress.items).toBe(4);
+  });
+
+  it("CSV: a cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first) starts with a single quote; other text is kept as written", async () => {
+    const service = serviceWith();
+    const { queue, items } = await service.create({ experimentId, kind: "single", arms: ["A", "B"], reviewers: ["ann"] });
+    const comments = ['=HYPERLINK("http://evil","x")', "+1 more search", "-2 for the loop", "@SUM(A1:A2)", "\tcmd", "a plain comment, = later"];
+    for (const [index, comment] of comments.entries()) await service.saveReview(queue.id, { itemId: items[index]!.id, reviewer: "ann", label: "good", comment, correction: index === 0 ? "=1+1" : null });
+    const csv = reviewsCsv(await service.detail(queue.id));
+    const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((row) => row.comment)).toEqual(['\'=HYPERLINK("http://evil","x")', "'+1 more search", "'-2 for the loop", "'@SUM(A1:A2)", "'\tcmd", "a plain comment, = later"]);
+    expect(rows[0]!.correction).toBe("'=1+1");
+    expect(csv.split(/\r?\n/u).slice(1).some((line) => /(^|,)"?[=+@-]/u.test(line))).toBe(false);
+    expect(rows.map((row) => row.item)).toEqual(["1", "2", "3", "4", "5", "6"]);
   });
 });

@@ -82,7 +82,7 @@ describe("/api/reviews", () => {
     expect(csv.headers.get("content-disposition")).toContain(`review-${queueId}.csv`);
     const rows = parse(await csv.text(), { columns: true }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(6);
-    expect(rows.map((row) => `${row.item_position}/${row.reviewer}/${row.label}`)).toEqual(["0/ann/left", "0/bob/tie", "1/ann/left", "1/bob/left", "2/ann/left", "2/bob/left"]);
+    expect(rows.map((row) => `${row.item}/${row.reviewer}/${row.label}`)).toEqual(["1/ann/left", "1/bob/tie", "2/ann/left", "2/bob/left", "3/ann/left", "3/bob/left"]);
     for (const row of rows.filter((r) => r.label === "left")) expect(row.preferred_arm).toBe(row.left_arm);
     const asJson = await exporter.GET(new NextRequest(`http://127.0.0.1/api/reviews/${queueId}/export?format=json`), params(queueId));
     expect(((await asJson.json()) as { reviews: unknown[] }).reviews).toHaveLength(6);
@@ -100,5 +100,32 @@ describe("/api/reviews", () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/choose one of good, vague, wrong/);
     const format = await exporter.GET(new NextRequest(`http://127.0.0.1/api/reviews/${body.queue.id}/export?format=xml`), params(body.queue.id));
     expect(format.status).toBe(400);
+  });
+
+  it("refuses a custom rubric whose label ids repeat (keys 1 and 2 would both choose one label); distinct ids build the queue", async () => {
+    const rubric = { name: "Helps?", question: "Would this reflection help the next trial?", labels: [{ id: "yes", description: "helps" }, { id: "yes", description: "does not help" }] };
+    const duplicate = await create({ experimentId, reviewers: ["ann"], rubric });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.error?.message).toMatch(/each label id is used once: "yes" is label 1 and label 2/);
+    const distinct = await create({ experimentId, reviewers: ["ann"], rubric: { ...rubric, labels: [{ id: "yes", description: "helps" }, { id: "no", description: "does not help" }] } });
+    expect(distinct.status).toBe(201);
+    expect(distinct.body.queue.rubric.labels.map((label) => label.id)).toEqual(["yes", "no"]);
+  });
+
+  it("trims reviewers' names and refuses one with a control character or < >; plain names, spaces included, work", async () => {
+    for (const name of ["ann\u0007", "bob\tsmith", "line\nbreak", "<script>", "a>b"]) {
+      const refused = await create({ experimentId, reviewers: ["ann", name] });
+      expect(refused.status, JSON.stringify(name)).toBe(400);
+      expect(refused.body.error?.message).toMatch(/a reviewer's name is plain text: leave out control characters \(tabs, line breaks\) and < >/);
+    }
+    const { status, body } = await create({ experimentId, reviewers: ["  ann ", "bob", "Ada Lovelace"] });
+    expect(status).toBe(201);
+    expect(body.queue.reviewers).toEqual(["ann", "bob", "Ada Lovelace"]);
+    const saved = await save.POST(json("http://127.0.0.1/x", { itemId: body.items[0]!.id, reviewer: " Ada Lovelace ", label: "good" }), params(body.queue.id));
+    expect(saved.status).toBe(201);
+    expect(reviewSchema.parse(await saved.json()).reviewer).toBe("Ada Lovelace");
+    const bad = await save.POST(json("http://127.0.0.1/x", { itemId: body.items[0]!.id, reviewer: "ann<b>", label: "good" }), params(body.queue.id));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/a reviewer's name is plain text/);
   });
 });
