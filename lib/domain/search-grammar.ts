@@ -132,6 +132,15 @@ function parseTerm(reader: Reader): SearchTerm {
     return { kind: "compare", field: name, op: op as CompareOp, value: Number(raw), negated };
   }
   const word = reader.bare();
+  // Every term must hold; a bare OR / AND reads like an operator the language does not have.
+  if (word === "OR" || word === "AND") {
+    throw new SearchQueryError(
+      word === "OR"
+        ? 'there is no OR: every term must hold; run one search per alternative, or write "OR" in quotes to search the word'
+        : 'terms are joined by AND already: leave it out, or write "AND" in quotes to search the word',
+      at,
+    );
+  }
   const bad = word.search(/["<>=:]/u);
   if (bad >= 0) {
     const char = word[bad];
@@ -163,7 +172,7 @@ function quote(value: string): string {
 
 /** A bare word the parser reads back as the same text term. */
 function bareTextOk(text: string): boolean {
-  return /^[^\s"\\:<>=-][^\s"\\:<>=]*$/u.test(text);
+  return text !== "OR" && text !== "AND" && /^[^\s"\\:<>=-][^\s"\\:<>=]*$/u.test(text);
 }
 
 /** A bare value after `field:` the parser reads back unchanged. */

@@ -63,6 +63,18 @@ describe("parseQuery", () => {
     expect(badNumber.message).toContain('not "three"');
   });
 
+  it("refuses a bare OR or AND (there is no OR; AND is implied) but searches them in quotes or in lower case", () => {
+    const or = errorOf("family:qa OR family:household");
+    expect(or.offset).toBe(10);
+    expect(or.message).toContain("there is no OR");
+    expect(errorOf("loop AND tag:x").message).toContain("AND already");
+    expect(parseQuery('"OR" or').terms).toEqual([
+      { kind: "text", field: null, text: "OR", negated: false },
+      { kind: "text", field: null, text: "or", negated: false },
+    ]);
+    expect(printQuery(parseQuery('"OR"'))).toBe('"OR"');
+  });
+
   it("points at an unclosed quote, a missing value, a lone minus and a stray quote", () => {
     expect(errorOf('ok "never closed').offset).toBe(3);
     expect(errorOf('ok "never closed').message).toContain('closing "');
