@@ -23,7 +23,7 @@ describe("notes on a LATS search tree's nodes", () => {
     expect(tree).not.toBeNull();
     const nodes = [...tree!.nodes.values()];
     expect(nodes.filter((node) => node.origin === "root").every((node) => node.eventId === undefined)).toBe(true);
-    const byId = new Map(events.map((event) => [event.id, event]));
+    const byId = new Map<string, (typeof events)[number]>(events.map((event) => [event.id, event]));
     for (const node of nodes.filter((entry) => entry.origin !== "root")) {
       const drawn = byId.get(node.eventId ?? "");
       expect(drawn?.type).toBe(node.origin === "expansion" ? "tree-node" : "step-observation");
