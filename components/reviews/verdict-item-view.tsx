@@ -25,9 +25,14 @@ export function VerdictItemView({ item, judged, mine }: { item: ReviewItem; judg
             Answer · trial {node.trial}
             {node.arm ? ` · arm ${node.arm}` : ""}
           </h3>
-          <Link href={runMomentHref(node.runId, { branch: node.branchId, node: node.eventId })} className="text-xs text-sky-800 underline" data-testid="review-verdict-link">
-            Open in its run
-          </Link>
+          {/* The run page shows the verdict on the evaluation node: the link waits for this reviewer's label. */}
+          {mine ? (
+            <Link href={runMomentHref(node.runId, { branch: node.branchId, node: node.eventId })} className="text-xs text-sky-800 underline" data-testid="review-verdict-link">
+              Open in its run
+            </Link>
+          ) : (
+            <span className="text-xs text-slate-600">the link appears after you review</span>
+          )}
         </header>
         <p className="whitespace-pre-wrap text-sm leading-relaxed text-slate-800" data-testid="review-verdict-answer-text">
           {node.text}

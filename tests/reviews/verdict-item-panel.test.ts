@@ -56,7 +56,8 @@ describe("ReviewItemPanel on a verdict item", () => {
     expect(screen.getByText(VERDICT_RUBRIC.question)).toBeTruthy();
     expect(screen.getByTestId("review-verdict-prompt").textContent).toBe(item.judged!.prompt);
     expect(screen.getByTestId("review-verdict-answer-text").textContent).toBe(item.left.text);
-    expect(screen.getByTestId("review-verdict-link").getAttribute("href")).toBe("/runs/run-1?branch=br-1&node=ev-eval-1");
+    // No way to the run (whose evaluation node shows the verdict) before the label.
+    expect(screen.queryByTestId("review-verdict-link")).toBeNull();
     expect(screen.getByTestId("review-verdict-blind")).toBeTruthy();
     expect(screen.queryByTestId("review-verdict-judge")).toBeNull();
     expect(screen.queryByTestId("review-correction")).toBeNull();
@@ -74,6 +75,7 @@ describe("ReviewItemPanel on a verdict item", () => {
     expect(judge).toContain("weighted score 0.57 against threshold 0.80");
     expect(judge).toContain("You disagree.");
     expect(screen.queryByTestId("review-verdict-blind")).toBeNull();
+    expect(screen.getByTestId("review-verdict-link").getAttribute("href")).toBe("/runs/run-1?branch=br-1&node=ev-eval-1");
     expect(screen.getByTestId("review-label-pass").getAttribute("aria-pressed")).toBe("true");
   });
 });
