@@ -56,7 +56,7 @@ export function registerBundleCommands(program: Command): void {
           return;
         }
         const skipped = result.skippedRunIds.length;
-        const what = result.alreadyHere ? "already in this database (recorded here)" : result.created ? (skipped > 0 ? `imported (${skipped} of them here already, kept)` : "imported") : "imported before";
+        const what = result.alreadyHere ? "already in this database (kept as they are here)" : result.created ? (skipped > 0 ? `imported (${skipped} of them here already, kept)` : "imported") : "imported before";
         process.stdout.write(`${path.basename(file)}: ${bundle.runIds.length} run${bundle.runIds.length === 1 ? "" : "s"} ${what}\n`);
         for (const runId of bundle.runIds) process.stdout.write(`  run ${runId}\n`);
         for (const experimentId of bundle.experimentIds) process.stdout.write(`  experiment ${experimentId}\n`);

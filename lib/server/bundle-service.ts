@@ -1,6 +1,7 @@
 import type { AnnotationStore } from "@/lib/db/annotation-store";
 import type { BundleRecord, BundleImportResult, BundleStore } from "@/lib/db/bundle-store";
 import type { RunStore, TaskSetRecord } from "@/lib/db/store";
+import { annotationsThatFit } from "./bundle-annotations";
 import { decodeBundle, encodeBundle } from "@/lib/bundles/codec";
 import type { SharedBundleResponse } from "@/lib/bundles/api";
 import { bundleManifestSchema } from "@/lib/bundles/format";
@@ -233,15 +234,23 @@ export class BundleService {
       taskSets: content.taskSets,
       cache: content.responseCache,
     });
-    // Run ids are kept on import, so the annotation log goes in as it is (skipping events already here, e.g. a second import).
-    const annotationEvents = content.runs.flatMap((run) => run.annotations ?? []);
-    const notesAdded = annotationEvents.length > 0 && this.annotations ? await this.annotations.importEvents(annotationEvents) : 0;
+    // Run ids are kept on import, so the annotation log goes in as it is (skipping events already here, e.g. a second import),
+    // except notes whose node this database's copy of a run lacks (a newer branch of a run kept as it is here).
+    const annotations = this.annotations;
+    const known = annotations ? new Set((await annotations.listEvents(content.runs.map((run) => run.id))).filter((event) => event.type === "annotation-add").map((event) => event.annotationId)) : new Set<string>();
+    const fitting = annotations ? await annotationsThatFit(this.store, content.runs, known) : { kept: [], leftOut: 0, runsLeftOut: [] };
+    const notesAdded = annotations && fitting.kept.length > 0 ? await annotations.importEvents(fitting.kept) : 0;
     if (content.templateVersions.length > 0) {
       await this.workbench.importFiles({ files: content.templateVersions.map(({ template, version }) => toTemplateFile(template, version)) });
     }
     const notes = result.skippedRunIds.map((runId) => present.get(runId) ?? `Run ${runId} was in this database already and was kept as it is here.`);
     // People's notes merge even into a run that was here already: say how many came in.
     if (notesAdded > 0) notes.push(`${notesAdded} annotation event${notesAdded === 1 ? "" : "s"} (notes, edits, deletions) added from the bundle.`);
+    if (fitting.leftOut > 0) {
+      notes.push(
+        `${fitting.leftOut} note${fitting.leftOut === 1 ? " was" : "s were"} left out: ${fitting.leftOut === 1 ? "it is" : "they are"} on branches of run ${fitting.runsLeftOut.join(", ")} that the copy here does not have. Import the bundle into a database without that run to see ${fitting.leftOut === 1 ? "it" : "them"}.`,
+      );
+    }
     return { ...result, manifest, notes };
   }
 

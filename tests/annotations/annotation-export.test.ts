@@ -74,6 +74,32 @@ describe("annotations in bundles", () => {
     expect((await target.annotations.store.listForRun(run.id)).length).toBe(7);
   }, 60_000);
 
+  it("a newer bundle of a run kept as it is here brings the notes that have a node here, and says which were left out", async () => {
+    const source = fileContext("newer-source");
+    const run = await finishedRun(source, "qa");
+    const first = await source.bundles.exportRun(run.id);
+    const target = fileContext("newer-target");
+    await target.bundles.importBundle(first.bytes, first.fileName);
+
+    // At the source: a fork with a step of its own, a note on that step, and a note on the shared prefix.
+    const events = (await source.service.events(run.id)).events;
+    const checkpoint = events.find((event) => event.type === "checkpoint" && event.seq > eventOf(events, "reflection-end").seq)!;
+    const reflection = eventOf(events, "reflection-end");
+    const { branchId } = await source.service.fork(run.id, { atSeq: checkpoint.seq, replay: "recorded", edits: [{ kind: "reflection", reflectionEventId: reflection.id, text: "Answer with the town only." }] });
+    await source.workers.untilSettled(branchId);
+    const forkOwn = (await source.service.events(run.id, 0, branchId)).events.find((event) => event.branchId === branchId && event.type === "step-action")!;
+    await source.annotations.create(run.id, { target: at(branchId, forkOwn.id), author: "ada", content: { text: "fork-only note", tags: ["forktag"], score: null } });
+    await source.annotations.create(run.id, { target: at(run.rootBranchId, eventOf(events, "step-action").id), author: "ada", content: { text: "prefix note", tags: [], score: null } });
+
+    const newer = await source.bundles.exportRun(run.id);
+    const outcome = await target.bundles.importBundle(newer.bytes, newer.fileName);
+    expect(outcome.notes).toContain("1 annotation event (notes, edits, deletions) added from the bundle.");
+    expect(outcome.notes.some((note) => note.startsWith(`1 note was left out: it is on branches of run ${run.id}`))).toBe(true);
+    const here = await target.annotations.list(run.id);
+    expect(here.map((note) => note.content.text)).toEqual(["prefix note"]);
+    expect((await target.annotations.store.listForRun(run.id)).map((event) => event.type)).toEqual(["annotation-add"]);
+  }, 90_000);
+
   it("a run without annotations is bundled without the field (its bytes and hash as before annotations existed)", async () => {
     const source = fileContext("plain");
     const run = await finishedRun(source, "qa");
