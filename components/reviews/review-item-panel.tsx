@@ -2,7 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import type { Review, ReviewItem, ReviewQueue } from "@/lib/domain/review-queue";
+import type { Review, ReviewQueue } from "@/lib/domain/review-queue";
+import type { ReviewItemInView } from "@/lib/domain/review-view";
 import type { ReviewSaveRequest } from "@/lib/domain/review-requests";
 import { postReview } from "@/lib/query/review-queries";
 import { Button } from "@/components/ui/button";
@@ -23,11 +24,13 @@ const tagsOf = (text: string) =>
  * whether the next trial succeeded hidden until then), the rubric's labels, tags, a comment and
  * a correction (not on a verdict item: it shows the task and the judged answer, the judge's verdict
  * only after this reviewer's label is saved, and takes no correction). Choosing a label saves the review with what is typed; the review keys act here.
- * Mounted per item and reviewer (React `key`), so the fields start from that reviewer's review.
+ * The item comes from this reviewer's view (lib/domain/review-view.ts), so what stays hidden here
+ * was not fetched either. Mounted per item and reviewer (React `key`), so the fields start from that reviewer's review.
  */
 export function ReviewItemPanel(props: {
   queue: ReviewQueue;
-  item: ReviewItem;
+  /** The item as this reviewer's view gives it (a full item works too). */
+  item: ReviewItemInView;
   reviewer: string;
   mine: Review | null;
   onSaved: (review: Review) => void;

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ReviewNode } from "@/lib/domain/review-queue";
+import type { ReviewNodeInView } from "@/lib/domain/review-view";
 import { runMomentHref } from "@/lib/query/url-state";
 
 /**
@@ -7,9 +7,10 @@ import { runMomentHref } from "@/lib/query/url-state";
  * node in its run. The panel decides what this reviewer may see yet: `showArm` (pairwise: only once
  * they have reviewed the item), `showOutcome` (whether the next trial succeeded: only once reviewed)
  * and `showLink` (pairwise: only once reviewed, because the run page names the arm — its memory
- * window and run title; before that a note says the links appear after the review).
+ * window and run title; before that a note says the links appear after the review). A node of a
+ * reviewer's view without ids (not reviewed yet, lib/domain/review-view.ts) shows the note too.
  */
-export function ReviewNodeView({ node, heading, showArm, showOutcome, showLink, testId }: { node: ReviewNode; heading: string; showArm: boolean; showOutcome: boolean; showLink: boolean; testId: string }) {
+export function ReviewNodeView({ node, heading, showArm, showOutcome, showLink, testId }: { node: ReviewNodeInView; heading: string; showArm: boolean; showOutcome: boolean; showLink: boolean; testId: string }) {
   const next = node.followedBySuccess === null ? "no next trial" : node.followedBySuccess ? "the next trial succeeded" : "the next trial failed";
   return (
     <article className="flex flex-col gap-2 rounded border border-slate-200 bg-white p-3" data-testid={testId}>
@@ -22,7 +23,7 @@ export function ReviewNodeView({ node, heading, showArm, showOutcome, showLink, 
             </span>
           ) : null}
         </h3>
-        {showLink ? (
+        {showLink && node.runId !== null && node.branchId !== null && node.eventId !== null ? (
           <Link href={runMomentHref(node.runId, { branch: node.branchId, node: node.eventId })} className="text-xs text-sky-800 underline" data-testid={`${testId}-link`}>
             Open in its run
           </Link>

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import type { Review } from "@/lib/domain/review-queue";
-import type { ReviewQueueDetail } from "@/lib/domain/review-requests";
+import type { ReviewQueueView } from "@/lib/domain/review-view";
 import { reviewExportHref, reviewKeys, reviewQueueQuery } from "@/lib/query/review-queries";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
@@ -17,7 +17,7 @@ import { ReviewItemPanel } from "./review-item-panel";
 import { REVIEW_KEYS } from "./use-review-keys";
 
 /** The saved review merged into the cached queue, so moving back shows it before the next poll. */
-function withReview(detail: ReviewQueueDetail, review: Review): ReviewQueueDetail {
+function withReview(detail: ReviewQueueView, review: Review): ReviewQueueView {
   const others = detail.reviews.filter((entry) => !(entry.itemId === review.itemId && entry.reviewer === review.reviewer));
   return { ...detail, reviews: [...others, review] };
 }
@@ -29,10 +29,12 @@ function withReview(detail: ReviewQueueDetail, review: Review): ReviewQueueDetai
  */
 export function ReviewSession({ queueId }: { queueId: string }) {
   const client = useQueryClient();
-  const detail = useQuery(reviewQueueQuery(queueId));
   const [reviewer, setReviewer] = useState<string | null>(null);
+  // The page asks only for the picked reviewer's view (lib/domain/review-view.ts); before a pick, nobody's.
+  const detail = useQuery(reviewQueueQuery(queueId, reviewer));
   const [index, setIndex] = useState(0);
   const [help, setHelp] = useState(false);
+  const [startPending, setStartPending] = useState(false);
 
   if (detail.isPending) {
     return (
@@ -57,15 +59,20 @@ export function ReviewSession({ queueId }: { queueId: string }) {
   const item = items[Math.min(index, Math.max(0, items.length - 1))];
   const myCount = reviewer ? (progress.byReviewer.find((entry) => entry.reviewer === reviewer)?.reviewed ?? 0) : 0;
 
-  const pick = (name: string) => {
-    setReviewer(name);
-    // Start at this reviewer's first item not reviewed yet.
-    const first = items.findIndex((candidate) => !reviews.some((review) => review.itemId === candidate.id && review.reviewer === name));
+  if (startPending && reviewer !== null) {
+    // This reviewer's view has arrived: start at their first item not reviewed yet.
+    setStartPending(false);
+    const first = items.findIndex((candidate) => mineOf(candidate.id) === null);
     setIndex(first === -1 ? 0 : first);
+  }
+  const pick = (name: string) => {
+    if (name === reviewer) return;
+    setReviewer(name);
+    setStartPending(true);
   };
   const move = (direction: 1 | -1) => setIndex((current) => Math.min(items.length - 1, Math.max(0, current + direction)));
   const onSaved = (review: Review) => {
-    client.setQueryData(reviewKeys.queue(queueId), (current: ReviewQueueDetail | undefined) => (current ? withReview(current, review) : current));
+    client.setQueryData(reviewKeys.queue(queueId, reviewer), (current: ReviewQueueView | undefined) => (current ? withReview(current, review) : current));
     void client.invalidateQueries({ queryKey: reviewKeys.all });
     // A verdict item stays open after saving so the reviewer sees the judge's verdict it unblinds; → moves on.
     if (!review.judge) move(1);

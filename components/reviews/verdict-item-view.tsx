@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Review, ReviewItem } from "@/lib/domain/review-queue";
+import type { ReviewItemInView } from "@/lib/domain/review-view";
 import { runMomentHref } from "@/lib/query/url-state";
 
 /**
@@ -8,7 +9,7 @@ import { runMomentHref } from "@/lib/query/url-state";
  * and weighted score against the threshold, labelled as a model's opinion. Before that the panel
  * is blind, like the judge page.
  */
-export function VerdictItemView({ item, judged, mine }: { item: ReviewItem; judged: NonNullable<ReviewItem["judged"]>; mine: Review | null }) {
+export function VerdictItemView({ item, judged, mine }: { item: ReviewItemInView; judged: NonNullable<ReviewItem["judged"]>; mine: Review | null }) {
   const node = item.left;
   const judge = mine?.judge ?? null;
   return (
@@ -26,7 +27,7 @@ export function VerdictItemView({ item, judged, mine }: { item: ReviewItem; judg
             {node.arm ? ` · arm ${node.arm}` : ""}
           </h3>
           {/* The run page shows the verdict on the evaluation node: the link waits for this reviewer's label. */}
-          {mine ? (
+          {mine && node.runId !== null && node.branchId !== null && node.eventId !== null ? (
             <Link href={runMomentHref(node.runId, { branch: node.branchId, node: node.eventId })} className="text-xs text-sky-800 underline" data-testid="review-verdict-link">
               Open in its run
             </Link>

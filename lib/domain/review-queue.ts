@@ -171,6 +171,16 @@ export const reviewQueueSchema = z.object({
 });
 export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
 
+/**
+ * A review's tags: up to 20, each kept once in the order first given (`["loop", "loop"]` is
+ * `["loop"]`), as a note's tags are, so the export does not show `loop;loop`.
+ */
+export const reviewTagsSchema = z
+  .array(annotationTagSchema)
+  .max(20)
+  .default([])
+  .transform((tags) => [...new Set(tags)]);
+
 /** One reviewer's review of one item (saving again replaces it). */
 export const reviewSchema = z.object({
   queueId: z.string().min(1),
@@ -180,7 +190,8 @@ export const reviewSchema = z.object({
   label: z.string().min(1),
   /** Pairwise: the preferred arm resolved from the side and the item's `leftArm` (`tie` for a tie); null for single. */
   preferredArm: z.string().nullable(),
-  tags: z.array(annotationTagSchema).max(20).default([]),
+  /** Each tag once, in the order first given. */
+  tags: reviewTagsSchema,
   comment: z.string().max(10_000).default(""),
   /** A corrected reflection the reviewer wrote; null when none. */
   correction: z.string().max(10_000).nullable().default(null),

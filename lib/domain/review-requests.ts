@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { annotationTagSchema } from "./annotations";
 import { memoryStoreNameSchema } from "./memory-store";
-import { reviewerNameSchema, reviewItemSchema, reviewItemSourceSchema, reviewQueueSchema, reviewSchema, rubricSchema, type QueueProgress, type Review, type ReviewItem, type ReviewQueue } from "./review-queue";
+import { reviewerNameSchema, reviewTagsSchema, reviewItemSchema, reviewItemSourceSchema, reviewQueueSchema, reviewSchema, rubricSchema, type QueueProgress, type Review, type ReviewItem, type ReviewQueue } from "./review-queue";
 
 /**
  * The HTTP and CLI requests of review queues (docs/review-queues.md): building a queue from an
@@ -65,7 +64,8 @@ export const reviewSaveRequestSchema = z.object({
   reviewer: reviewerNameSchema,
   /** A rubric label id (pairwise: left / right / tie as shown). */
   label: z.string().min(1),
-  tags: z.array(annotationTagSchema).max(20).default([]),
+  /** Each tag once, in the order first given (repeats are dropped). */
+  tags: reviewTagsSchema,
   comment: z.string().max(10_000).default(""),
   /** A corrected reflection; empty or null: none. */
   correction: z.string().max(10_000).nullable().default(null),

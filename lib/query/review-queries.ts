@@ -2,6 +2,7 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import { reviewSchema } from "@/lib/domain/review-queue";
+import { reviewQueueViewSchema } from "@/lib/domain/review-view";
 import { reviewQueueDetailSchema, reviewQueueListResponseSchema, type ReviewExportFormat, type ReviewQueueCreateRequest, type ReviewSaveRequest } from "@/lib/domain/review-requests";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
 
@@ -9,7 +10,8 @@ import { fetchJson, retryUnlessClientError } from "./fetch-json";
 export const reviewKeys = {
   all: ["reviews"] as const,
   list: () => [...reviewKeys.all, "list"] as const,
-  queue: (queueId: string) => [...reviewKeys.all, "queue", queueId] as const,
+  /** One reviewer's view of a queue (null: nobody picked yet). */
+  queue: (queueId: string, reviewer: string | null) => [...reviewKeys.all, "queue", queueId, reviewer ?? ""] as const,
 };
 
 /** How often a queue page re-reads its queue (other reviewers' progress and the agreement), ms. */
@@ -23,11 +25,15 @@ export const reviewQueueListQuery = () =>
     retry: retryUnlessClientError,
   });
 
-/** `GET /api/reviews/:queueId`: the queue, items, reviews and progress (polled: another reviewer may be at work). */
-export const reviewQueueQuery = (queueId: string) =>
+/**
+ * `GET /api/reviews/:queueId?reviewer=`: `reviewer`'s view of the queue (lib/domain/review-view.ts;
+ * null: the view before a name is picked), so the page never fetches what it must not show yet.
+ * Polled: another reviewer may be at work.
+ */
+export const reviewQueueQuery = (queueId: string, reviewer: string | null) =>
   queryOptions({
-    queryKey: reviewKeys.queue(queueId),
-    queryFn: ({ signal }) => fetchJson(`/api/reviews/${encodeURIComponent(queueId)}`, reviewQueueDetailSchema, { signal }),
+    queryKey: reviewKeys.queue(queueId, reviewer),
+    queryFn: ({ signal }) => fetchJson(`/api/reviews/${encodeURIComponent(queueId)}?reviewer=${encodeURIComponent(reviewer ?? "")}`, reviewQueueViewSchema, { signal }),
     retry: retryUnlessClientError,
     refetchInterval: REVIEW_QUEUE_POLL_MS,
   });

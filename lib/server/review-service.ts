@@ -8,11 +8,14 @@ import { AppError } from "@/lib/domain/errors";
 import { parseCellArmKey } from "@/lib/domain/experiment-cells";
 import { foldRun } from "@/lib/domain/fold-run";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
+import type { Strategy } from "@/lib/domain/config";
 import { reflectionOutcomes, type ReflectionOutcome } from "@/lib/domain/reflection-outcomes";
 import { queueProgress } from "@/lib/domain/review-progress";
 import { DEFAULT_CORRECTION_STORE, DEFAULT_REFLECTION_RUBRIC, PAIRWISE_RUBRIC, VERDICT_RUBRIC, type QueueProgress, type Review, type ReviewItem, type ReviewNode, type ReviewQueue } from "@/lib/domain/review-queue";
 import { reviewQueueCreateRequestSchema, reviewSaveRequestSchema, type ReviewQueueCreateRequest, type ReviewQueueDetail, type ReviewQueueListItem, type ReviewSaveRequest } from "@/lib/domain/review-requests";
 import type { TrialSearchResult } from "@/lib/domain/search-query";
+import { reviewerView, type ReviewQueueView } from "@/lib/domain/review-view";
+import { strategyBehaviour } from "@/lib/domain/strategies";
 import type { ExperimentService } from "./experiment-service";
 import type { JudgeGradeService } from "./judge-grade-service";
 import type { MemoryStoreService } from "./memory-store-service";
@@ -74,6 +77,19 @@ export class ReviewService {
     return { queue, items, reviews, progress: this.progressOf(queue, items, reviews) };
   }
 
+  /**
+   * One reviewer's view of a queue (lib/domain/review-view.ts): what the review page may show them;
+   * null: nobody picked yet.
+   * @throws AppError("not-found") for an unknown queue; AppError("invalid-input") for a name not among the queue's reviewers.
+   */
+  async viewFor(queueId: string, reviewer: string | null): Promise<ReviewQueueView> {
+    const detail = await this.detail(queueId);
+    if (reviewer !== null && !detail.queue.reviewers.includes(reviewer)) {
+      throw new AppError("invalid-input", `${reviewer} is not a reviewer of this queue; its reviewers are ${detail.queue.reviewers.join(", ")}.`);
+    }
+    return reviewerView(detail, reviewer);
+  }
+
   /** Progress and agreement of a queue (lib/domain/review-progress.ts). */
   progressOf(queue: ReviewQueue, items: readonly ReviewItem[], reviews: readonly Review[]): QueueProgress {
     return queueProgress(queue, items.map((item) => item.id), reviews);
@@ -81,8 +97,11 @@ export class ReviewService {
 
   /**
    * Builds and stores a queue (lib/domain/review-requests.ts).
-   * @throws AppError("invalid-input") for unknown arms, an experiment without reflections in an arm
-   *   ("arm B has no reflections: run the experiment first"), an experiment without judged trials
+   * With no arm named, a queue of reflections takes every arm that has reflections (an arm whose
+   * strategy never reflects, e.g. `none`, is left out of `source.arms`).
+   * @throws AppError("invalid-input") for unknown arms, a named arm without reflections (saying whether
+   *   its strategy never reflects or it has no failed trial yet), an experiment with no reflection in
+   *   any arm, an experiment without judged trials
    *   for a queue of verdicts, a query with no reflected trial, or when
    *   search is not available; AppError("not-found") for an unknown experiment; ZodError for a malformed request.
    */
@@ -105,9 +124,22 @@ export class ReviewService {
         items = await verdictItems({ runs: this.deps.runs, judgeGrades: this.deps.judgeGrades }, { id: record.id, labels, arms, taskOrder: record.definition.taskIds });
         name ??= `${record.definition.name}: judge's verdicts of ${arms.join(", ")}`;
       } else {
+        const named = request.arms.length > 0;
         const found = await this.experimentReflections(record.id, labels, arms, record.definition.taskIds);
-        for (const arm of arms) {
-          if (!found.some((reflection) => reflection.arm === arm)) throw new AppError("invalid-input", `Arm ${arm} has no reflections: run the experiment first (a reflection is written after a failed trial of a Reflexion arm with more than one trial).`);
+        const reflecting = (arm: string) => found.some((reflection) => reflection.arm === arm);
+        const strategyOf = (arm: string) => record.definition.arms.find((entry) => entry.label === arm)!.strategy;
+        if (named) {
+          for (const arm of arms) if (!reflecting(arm)) throw new AppError("invalid-input", noReflectionsMessage(arm, strategyOf(arm)));
+        } else {
+          // "No arm named" means every arm that reflected: an arm whose strategy never reflects (ReAct, `none`) is left out, not refused.
+          arms = arms.filter(reflecting);
+          if (arms.length === 0) {
+            const byStrategy = record.definition.arms.map((arm) => `${arm.label} (${arm.strategy}: ${strategyBehaviour(arm.strategy).reflectsAfterFailure ? "reflects after a failed trial" : "never reflects"})`);
+            throw new AppError(
+              "invalid-input",
+              `No arm of experiment ${record.id} has a reflection. Its arms: ${byStrategy.join(", ")}. A reflection is written after a failed trial of a reflecting arm with more than one trial; if its runs are still going, wait for a failed trial, otherwise build a queue of another experiment.`,
+            );
+          }
         }
         items = request.kind === "pairwise" ? pairItems(found, [arms[0]!, arms[1]!], seed) : singleItems(found, request.onlyFollowedByFailure);
         if (items.length === 0) {
@@ -361,4 +393,12 @@ function preferredArmOf(item: ReviewItem, label: string): string {
   if (label === "tie") return "tie";
   const node = label === "left" ? item.left : item.right;
   return node?.arm ?? (label === "left" ? (item.leftArm ?? "left") : "right");
+}
+
+/** Why a named arm has no reflection to review: its strategy never reflects, or no trial of it has failed yet. */
+function noReflectionsMessage(arm: string, strategy: Strategy): string {
+  if (!strategyBehaviour(strategy).reflectsAfterFailure) {
+    return `Arm ${arm} has no reflections: its strategy "${strategy}" never reflects. Leave it out of the arms (with no arm named, the queue takes every arm that reflected).`;
+  }
+  return `Arm ${arm} has no reflections: none of its trials has failed with a trial left after it (a ${strategy} arm writes a reflection after a failed trial when more than one trial is allowed). If its runs are still going, wait for a failed trial; otherwise leave it out of the arms.`;
 }

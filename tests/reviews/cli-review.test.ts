@@ -69,7 +69,12 @@ describe("cli review create / list / export", { tags: ["slow"] }, () => {
 
     const refused = await runCli(["review", "create", "--experiment", experimentId, "--kind", "pairwise", "--arms", "A,R", "--reviewers", "ann"], env);
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain("Arm R has no reflections: run the experiment first");
+    expect(refused.stderr).toContain('Arm R has no reflections: its strategy "none" never reflects');
+    // No arm named: every arm that reflected (A and B); the ReAct arm R is left out, not refused.
+    const all = await runCli(["review", "create", "--experiment", experimentId, "--reviewers", "ann,bob"], env);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stderr).toContain("QA arms: A, B");
+    expect(all.stderr).not.toContain("no reflections");
     const neither = await runCli(["review", "create", "--reviewers", "ann"], env);
     expect(neither.code).not.toBe(0);
     expect(neither.stderr).toContain("build a queue from an experiment (experimentId) or from a search query (query), one of the two");

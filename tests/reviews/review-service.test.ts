@@ -4,7 +4,7 @@ import { MemoryReviewStore } from "@/lib/db/review-store-memory";
 import { nominalAgreement } from "@/lib/domain/agreement";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { foldAnnotations } from "@/lib/domain/annotations";
-import { DEFAULT_CORRECTION_STORE, type ReviewNode } from "@/lib/domain/review-queue";
+import { DEFAULT_CORRECTION_STORE, reviewSchema, type ReviewNode } from "@/lib/domain/review-queue";
 import type { TrialHit, TrialSearchResult } from "@/lib/domain/search-query";
 import type { ServerContext } from "@/lib/server/app-context";
 import { REVIEW_CSV_COLUMNS, reviewsCsv, reviewsJson } from "@/lib/server/review-export";
@@ -65,8 +65,36 @@ describe("building a queue from an experiment", () => {
     expect(items.map((item) => item.position)).toEqual(items.map((_, index) => index));
   });
 
+  it("with no arm named, takes every arm that reflected and leaves out the ReAct arm (strategy none)", async () => {
+    const { queue, items } = await context.reviews.create({ experimentId, reviewers: ["ann", "bob"] });
+    expect(queue.source.arms).toEqual(["A", "B"]);
+    expect(items.map((item) => `${item.taskId}/${item.left.arm}`)).toEqual(QA_TASKS.flatMap((task) => [`${task}/A`, `${task}/B`]));
+    expect(queue.name).toBe("QA reflections: A, B");
+    // Named explicitly, the ReAct arm is still refused, with the reason.
+    await expect(context.reviews.create({ experimentId, arms: ["A", "C"], reviewers: ["ann"] })).rejects.toThrow(/Arm C has no reflections: its strategy "none" never reflects/);
+  });
+
+  it("says why no arm has a reflection: one trial only means no failed trial with a trial after it", async () => {
+    const record = await context.experiments.start({
+      name: "QA one trial",
+      environment: "qa",
+      taskSet: "builtin",
+      taskIds: QA_TASKS.slice(0, 1),
+      arms: [
+        { label: "R", strategy: "reflexion", modelId: "demo" },
+        { label: "N", strategy: "none", modelId: "demo" },
+      ],
+      maxTrials: 1,
+    });
+    for (const runId of await context.experiments.runIds(record.id)) await context.workers.untilSettled((await context.service.getRun(runId)).rootBranchId);
+    const refused = context.reviews.create({ experimentId: record.id, reviewers: ["ann"] });
+    await expect(refused).rejects.toThrow(/No arm of experiment .* has a reflection\. Its arms: R \(reflexion: reflects after a failed trial\), N \(none: never reflects\)/);
+    await expect(context.reviews.create({ experimentId: record.id, reviewers: ["ann"] })).rejects.not.toThrow(/run the experiment first/);
+    await expect(context.reviews.create({ experimentId: record.id, arms: ["R"], reviewers: ["ann"] })).rejects.toThrow(/Arm R has no reflections: none of its trials has failed with a trial left after it/);
+  }, 60_000);
+
   it("refuses clearly: an arm without reflections, an unknown arm, no reflection followed by a failure, a bad request", async () => {
-    await expect(context.reviews.create({ experimentId, kind: "pairwise", arms: ["A", "C"], reviewers: ["ann"] })).rejects.toThrow("Arm C has no reflections: run the experiment first");
+    await expect(context.reviews.create({ experimentId, kind: "pairwise", arms: ["A", "C"], reviewers: ["ann"] })).rejects.toThrow('Arm C has no reflections: its strategy "none" never reflects');
     await expect(context.reviews.create({ experimentId, arms: ["Z"], reviewers: ["ann"] })).rejects.toThrow(/no arm "Z"; its arms are "A", "B", "C"/);
     // The demo's reflections all helped (trial 2 succeeded), so none was followed by a failure.
     await expect(context.reviews.create({ experimentId, arms: ["A"], onlyFollowedByFailure: true, reviewers: ["ann"] })).rejects.toThrow(/followed by a failure/);
@@ -243,5 +271,63 @@ describe("export", () => {
     expect(rows[0]!.correction).toBe("'=1+1");
     expect(csv.split(/\r?\n/u).slice(1).some((line) => /(^|,)"?[=+@-]/u.test(line))).toBe(false);
     expect(rows.map((row) => row.item)).toEqual(["1", "2", "3", "4", "5", "6"]);
+  });
+});
+
+describe("review tags", () => {
+  it("keeps each tag once, in the order first given, on the review and in the CSV", async () => {
+    const service = serviceWith();
+    const { queue, items } = await service.create({ experimentId, arms: ["A"], reviewers: ["ann"] });
+    const review = await service.saveReview(queue.id, { itemId: items[0]!.id, reviewer: "ann", label: "vague", tags: ["loop", "vague", "Loop", "loop"] });
+    expect(review.tags).toEqual(["loop", "vague"]);
+    const detail = await service.detail(queue.id);
+    expect(detail.reviews[0]!.tags).toEqual(["loop", "vague"]);
+    const rows = parse(reviewsCsv(detail), { columns: true }) as Array<Record<string, string>>;
+    expect(rows[0]!.tags).toBe("loop;vague");
+    expect(reviewSchema.parse({ queueId: "q", itemId: "i", reviewer: "ann", label: "good", preferredArm: null, tags: ["b", "a", "b"], reviewedAt: "2026-01-01T00:00:00.000Z" }).tags).toEqual(["b", "a"]);
+  });
+});
+
+describe("a reviewer's view", () => {
+  it("pairwise: blinds arms, sides, outcome and run ids on items this reviewer has not reviewed; leaves out others' reviews", async () => {
+    const service = serviceWith();
+    const { queue, items } = await service.create({ experimentId, kind: "pairwise", arms: ["A", "B"], reviewers: ["ann", "bob"], seed: 11 });
+    await service.saveReview(queue.id, { itemId: items[0]!.id, reviewer: "ann", label: "left" });
+    await service.saveReview(queue.id, { itemId: items[0]!.id, reviewer: "bob", label: "right" });
+    await service.saveReview(queue.id, { itemId: items[1]!.id, reviewer: "bob", label: "tie" });
+    const full = await service.detail(queue.id);
+    const ann = await service.viewFor(queue.id, "ann");
+    // Reviewed by ann: as recorded.
+    expect(ann.items[0]).toEqual(full.items[0]);
+    // Not reviewed by ann (bob did review item 1): blinded.
+    for (const item of ann.items.slice(1)) {
+      expect(item.leftArm).toBeNull();
+      for (const node of [item.left, item.right!]) expect(node).toMatchObject({ arm: null, followedBySuccess: null, runId: null, branchId: null, eventId: null });
+    }
+    expect(ann.items[1]!.left.text).toBe(full.items[1]!.left.text);
+    expect(ann.items.map((item) => item.id)).toEqual(full.items.map((item) => item.id));
+    expect(ann.reviews.map((review) => [review.reviewer, review.itemId])).toEqual([["ann", items[0]!.id]]);
+    // Counts and agreement stay whole.
+    expect(ann.progress).toEqual(full.progress);
+    expect(ann.progress.byReviewer).toEqual([{ reviewer: "ann", reviewed: 1 }, { reviewer: "bob", reviewed: 2 }]);
+    // Nobody picked yet: every item blinded, no review given.
+    const nobody = await service.viewFor(queue.id, null);
+    expect(nobody.reviews).toEqual([]);
+    expect(nobody.items.every((item) => item.leftArm === null && item.left.arm === null && item.left.runId === null)).toBe(true);
+    await expect(service.viewFor(queue.id, "eve")).rejects.toThrow(/eve is not a reviewer of this queue; its reviewers are ann, bob/);
+    // The full detail is unchanged by views.
+    expect(full.items[1]!.leftArm).not.toBeNull();
+    expect(full.reviews).toHaveLength(3);
+  });
+
+  it("single: arm and outcome hidden until reviewed, run ids kept (the page links the trajectory)", async () => {
+    const service = serviceWith();
+    const { queue, items } = await service.create({ experimentId, arms: ["A", "B"], reviewers: ["ann"] });
+    await service.saveReview(queue.id, { itemId: items[0]!.id, reviewer: "ann", label: "good" });
+    const view = await service.viewFor(queue.id, "ann");
+    expect(view.items[0]).toEqual(items[0]);
+    expect(view.items[0]!.left.followedBySuccess).toBe(true);
+    const blind = view.items[1]!;
+    expect(blind.left).toMatchObject({ arm: null, followedBySuccess: null, runId: items[1]!.left.runId, branchId: items[1]!.left.branchId, eventId: items[1]!.left.eventId });
   });
 });

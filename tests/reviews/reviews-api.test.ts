@@ -6,6 +6,7 @@ import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ReviewQueueDetail, ReviewQueueListItem } from "@/lib/domain/review-requests";
 import { reviewSchema } from "@/lib/domain/review-queue";
+import { reviewQueueViewSchema } from "@/lib/domain/review-view";
 
 // The routes use the process-wide context: point it at a private database before importing them.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-reviews-api-"));
@@ -59,6 +60,30 @@ describe("/api/reviews", () => {
     const shown = (await (await one.GET(new Request("http://127.0.0.1"), params(created.body.queue.id))).json()) as ReviewQueueDetail;
     expect(shown.items.map((item) => item.id)).toEqual(created.body.items.map((item) => item.id));
     expect(shown.reviews).toEqual([]);
+  });
+
+  it("?reviewer=<name> answers that reviewer's view: blinded items they have not reviewed, only their reviews; 400 for someone else", async () => {
+    const { body } = await create({ experimentId, kind: "pairwise", arms: ["A", "B"], reviewers: ["ann", "bob"] });
+    const queueId = body.queue.id;
+    const [first, second] = body.items;
+    for (const reviewer of ["ann", "bob"]) expect((await save.POST(json(`http://127.0.0.1/api/reviews/${queueId}/reviews`, { itemId: first!.id, reviewer, label: "left" }), params(queueId))).status).toBe(201);
+    expect((await save.POST(json(`http://127.0.0.1/api/reviews/${queueId}/reviews`, { itemId: second!.id, reviewer: "bob", label: "tie" }), params(queueId))).status).toBe(201);
+    const view = reviewQueueViewSchema.parse(await (await one.GET(new Request(`http://127.0.0.1/api/reviews/${queueId}?reviewer=ann`), params(queueId))).json());
+    expect(view.reviews.map((review) => review.reviewer)).toEqual(["ann"]);
+    expect(view.items[0]).toEqual(first);
+    expect(view.items[1]).toMatchObject({ leftArm: null, left: { arm: null, runId: null, followedBySuccess: null }, right: { arm: null, runId: null } });
+    expect(view.progress.byReviewer).toEqual([{ reviewer: "ann", reviewed: 1 }, { reviewer: "bob", reviewed: 2 }]);
+    const nobody = reviewQueueViewSchema.parse(await (await one.GET(new Request(`http://127.0.0.1/api/reviews/${queueId}?reviewer=`), params(queueId))).json());
+    expect(nobody.reviews).toEqual([]);
+    expect(nobody.items.every((item) => item.leftArm === null)).toBe(true);
+    // Without ?reviewer= the full detail stays (the export and tools read it).
+    const full = (await (await one.GET(new Request(`http://127.0.0.1/api/reviews/${queueId}`), params(queueId))).json()) as ReviewQueueDetail;
+    expect(full.reviews).toHaveLength(3);
+    expect(full.items[1]!.leftArm).not.toBeNull();
+    const stranger = await one.GET(new Request(`http://127.0.0.1/api/reviews/${queueId}?reviewer=eve`), params(queueId));
+    expect(stranger.status).toBe(400);
+    expect(((await stranger.json()) as { error: { message: string } }).error.message).toMatch(/eve is not a reviewer of this queue/);
+    expect((await one.GET(new Request(`http://127.0.0.1/api/reviews/${queueId}?reviewer=ann&all=1`), params(queueId))).status).toBe(400);
   });
 
   it("saves reviews (201), then exports them as CSV rows and JSON", async () => {
