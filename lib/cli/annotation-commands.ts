@@ -85,13 +85,13 @@ export function registerAnnotationCommands(program: Command): void {
     .requiredOption("--run <id>", "the run")
     .option("--seq <n>", "the node's seq on the branch (see `cli events --run <id>`; not needed with --reply-to)")
     .option("--branch <id>", "the branch you are looking at (default the root)")
-    .requiredOption("--text <markdown>", "the comment (Markdown; shown text-safe)")
+    .option("--text <markdown>", "the comment (Markdown; shown text-safe); a note needs a comment, a --tag or a --score")
     .option("--tag <tag>", "a tag such as loop or false-positive (repeat for more)", collect, [])
     .option("--score <scale=k>", `a score: ${SCORE_SCALES.map((s) => `${s.name}=${s.min}…${s.max}`).join(", ")} (a bare k is quality)`)
     .option("--author <name>", "who writes it (default $USER)")
     .option("--reply-to <annotationId>", "reply to this note (the reply is on the same node)")
     .option("--json", "print the stored annotation as JSON")
-    .action(async (options: { run: string; seq?: string; branch?: string; text: string; tag: string[]; score?: string; author?: string; replyTo?: string; json?: boolean }) => {
+    .action(async (options: { run: string; seq?: string; branch?: string; text?: string; tag: string[]; score?: string; author?: string; replyTo?: string; json?: boolean }) => {
       const author = authorOf(options.author);
       const score = options.score === undefined ? null : parseScoreFlag(options.score);
       if (options.seq === undefined && options.replyTo === undefined) throw new AppError("invalid-input", "Say which node: --seq <n> (its seq on the branch, see `cli events --run <id>`), or --reply-to <annotationId>.");
@@ -106,7 +106,7 @@ export function registerAnnotationCommands(program: Command): void {
           target: { branchId, eventId: node?.eventId ?? "reply", kind: "run", trial: null, step: null, seq: null },
           parentId: options.replyTo ?? null,
           author,
-          content: { text: options.text, tags: options.tag, score },
+          content: { text: options.text ?? "", tags: options.tag, score },
         });
         if (options.json) {
           process.stdout.write(`${JSON.stringify(annotation)}\n`);

@@ -75,6 +75,10 @@ export const annotationTagSchema = z
   .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/u, "a tag is 1–40 letters, digits, - or _ (e.g. loop, false-positive)");
 /** An author's name as typed (no accounts in embedded mode): 1–60 characters. */
 export const authorSchema = z.string().trim().min(1, "say who you are (a name)").max(60);
+/** An author's name in a new request: also plain text (no control characters or `< >`), as it is printed in tables, CSV and OTLP attributes. */
+export const writerSchema = authorSchema.refine((name) => !/[\p{Cc}<>]/u.test(name), {
+  message: "a name is plain text: leave out control characters (tabs, line breaks) and < >, e.g. \"ann\" or \"Ada Lovelace\"",
+});
 
 /** The content a person writes; every field of an edit replaces the previous value. */
 export const annotationContentSchema = z.object({
@@ -211,14 +215,18 @@ export const annotationCreateRequestSchema = z.object({
     seq: z.number().int().positive().nullable().optional(),
   }),
   parentId: z.string().nullable().default(null),
-  author: authorSchema,
+  author: writerSchema,
   content: writtenContentSchema,
 });
 export type AnnotationCreateRequest = z.input<typeof annotationCreateRequestSchema>;
 
 /** `PATCH /api/runs/:runId/annotations/:annotationId` body: new content, or `{ delete: true }`. */
-export const annotationChangeRequestSchema = z.union([
-  z.object({ author: authorSchema, content: writtenContentSchema }).strict(),
-  z.object({ author: authorSchema, delete: z.literal(true) }).strict(),
-]);
+export const annotationChangeRequestSchema = z
+  .object({ author: writerSchema, content: writtenContentSchema.optional(), delete: z.literal(true).optional() })
+  .strict()
+  .superRefine((request, context) => {
+    if ((request.content === undefined) === (request.delete === undefined)) {
+      context.addIssue({ code: "custom", message: "send either { author, content } to edit the note or { author, delete: true } to delete it, not both or neither" });
+    }
+  });
 export type AnnotationChangeRequest = z.input<typeof annotationChangeRequestSchema>;

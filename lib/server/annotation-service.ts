@@ -87,9 +87,11 @@ export class AnnotationService {
     if (!run) throw new AppError("not-found", `No run ${runId}.`);
     const current = await this.annotationOf(run.id, annotationId);
     if (current.deleted) throw new AppError("conflict", `Annotation ${annotationId} was deleted by ${current.updatedBy} at ${current.updatedAt}; nothing was changed.`);
+    // Saving the same content again changes nothing: no edit event, no history entry.
+    if (request.content && JSON.stringify(request.content) === JSON.stringify(current.content)) return current;
     const occurredAt = this.now().toISOString();
-    if ("delete" in request) await this.store.append({ type: "annotation-delete", annotationId, runId: run.id, author: request.author, occurredAt });
-    else await this.store.append({ type: "annotation-edit", annotationId, runId: run.id, author: request.author, content: request.content, occurredAt });
+    if (request.delete) await this.store.append({ type: "annotation-delete", annotationId, runId: run.id, author: request.author, occurredAt });
+    else if (request.content) await this.store.append({ type: "annotation-edit", annotationId, runId: run.id, author: request.author, content: request.content, occurredAt });
     return this.annotationOf(run.id, annotationId);
   }
 

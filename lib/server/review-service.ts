@@ -1,3 +1,4 @@
+// Over 400 lines: the review use cases (queues from an experiment, a search or the judge's verdicts; saving a review with its note, correction and grade; the reviewer's view) share one set of dependencies and one item model.
 import { randomInt, randomUUID } from "node:crypto";
 import { unsafeUniformIntDistribution, xoroshiro128plus } from "pure-rand";
 import type { AnnotationStore } from "@/lib/db/annotation-store";

@@ -94,6 +94,11 @@ describe("/api/runs/:runId/annotations", () => {
     }
     const both = await patch(annotation.id, { author: "eve", delete: true, content: { text: "both", tags: [] } });
     expect(both.status).toBe(400);
+    expect(((await both.json()) as { error: { message: string } }).error.message).toContain("either { author, content } to edit the note or { author, delete: true }");
+    expect((await patch(annotation.id, { author: "eve" })).status).toBe(400);
+    expect((await post({ target, author: "mal\nlory", content: { text: "x" } })).status).toBe(400);
+    // Saving the same content again is no edit.
+    expect((await patch(annotation.id, { author: "eve", content: { text: "", tags: ["dup", "other"] } })).status).toBe(200);
     expect((await patch(annotation.id, { author: "eve", content: { text: " " } })).status).toBe(400);
     const listed = annotationListResponseSchema.parse(await (await get()).json()).annotations.find((a) => a.id === annotation.id)!;
     expect(listed).toMatchObject({ deleted: false, history: [], content: { tags: ["dup", "other"] } });

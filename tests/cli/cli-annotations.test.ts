@@ -58,6 +58,16 @@ describe("CLI: annotate and annotations", { tags: ["slow"] }, () => {
     expect(noSeq.stderr).toContain("has no event at seq 9999");
     const empty = await runCli(["annotations", "--run", runId], env);
     expect(empty.stdout).toContain("No annotations on this branch yet");
+    const nothing = await runCli(["annotate", "--run", runId, "--seq", "3", "--author", "ada"], env);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain("a comment, a tag or a score");
+    const markup = await runCli(["annotate", "--run", runId, "--seq", "3", "--score", "4", "--author", "<b>evil"], env);
+    expect(markup.code).toBe(2);
+    expect(markup.stderr).toContain("a name is plain text");
+    // A score alone is a note (no --text needed).
+    const scoreOnly = await runCli(["annotate", "--run", runId, "--seq", "1", "--score", "4", "--author", "ada", "--json"], env);
+    expect(scoreOnly.code, scoreOnly.stderr).toBe(0);
+    expect(JSON.parse(scoreOnly.stdout)).toMatchObject({ content: { text: "", tags: [], score: { scale: "quality", value: 4 } } });
   }, 120_000);
 });
 
