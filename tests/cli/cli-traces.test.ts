@@ -56,5 +56,5 @@ describe("cli import-traces → reflect-traces → memory export", { tags: ["slo
     // The import is idempotent: the same file again is the same experiment, nothing new stored.
     const again = await runCli(["import-traces", "docs/examples/agent-traces.otlp.jsonl", "--json"], env);
     expect(traceImportResultSchema.parse(JSON.parse(again.stdout.trim()))).toMatchObject({ experimentId: results[0]!.experimentId, reused: true });
-  });
+  }, 120_000);
 });
