@@ -51,6 +51,8 @@ test("review queue: a pairwise review of two arms' reflections on the QA built-i
   const bob = await bobContext.newPage();
   await bob.goto(queueUrl);
   await bob.getByTestId("review-as-bob").click();
+  // bob's own view of the queue (blind to ann's reviews) loads before his keys work.
+  await expect(bob.getByRole("heading", { name: /^Reviewing as bob · 0\/\d+ done$/u })).toBeVisible();
   await bob.keyboard.press("?");
   await expect(bob.getByTestId("review-keys")).toContainText("choose the rubric's label");
   await bob.keyboard.press("c");
