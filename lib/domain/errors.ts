@@ -14,9 +14,13 @@ export type AppErrorCode =
   | "too-large"
   | "provider-not-configured"
   | "model-call-failed"
+  /** No valid session or API token (sign-in on, shared mode): HTTP 401; the message says how to sign in or pass a token. */
+  | "unauthenticated"
+  /** Signed in, but the role (or ownership, or a cross-site request) does not allow this: HTTP 403, the message names the role needed. */
+  | "forbidden"
   | "internal";
 
-const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "stale-edit", "invalid-dataset", "too-large", "provider-not-configured", "model-call-failed", "internal"]);
+const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "stale-edit", "invalid-dataset", "too-large", "provider-not-configured", "model-call-failed", "unauthenticated", "forbidden", "internal"]);
 
 /**
  * Marks app errors across copies of this module: Next's production build can

@@ -19,6 +19,7 @@ import { ReviewService } from "./review-service";
 import { MemoryAnnotationStore } from "@/lib/db/annotation-store-memory";
 import { SqliteAnnotationStore } from "@/lib/db/annotation-store-sqlite";
 import { AnnotationService } from "./annotation-service";
+import { openAuth, type AuthPort } from "@/lib/auth/auth-port";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -108,6 +109,8 @@ export interface ServerContext {
   reviews: ReviewService;
   /** People's annotations (comments, tags, scores) on run graph nodes: an append-only log beside the run log. */
   annotations: AnnotationService;
+  /** Who a request is (decision 0041): Better Auth sessions and API tokens in shared mode with sign-in on, else everyone is the local admin. */
+  auth: AuthPort;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (lib/llm/providers/*), read from
@@ -310,6 +313,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     search,
     reviews,
     annotations,
+    auth: openAuth(),
     fanOut,
     models: () => listAvailableModels(env),
     providers: {

@@ -3,6 +3,10 @@ import { describePgError, isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-
 import { isAppError, type AppErrorCode } from "@/lib/domain/errors";
 import { isSearchQueryError } from "@/lib/domain/search-query";
 import { describeIssues } from "@/lib/domain/describe-issues";
+import type { Principal } from "@/lib/domain/roles";
+import { actorOfPrincipal, runAs } from "@/lib/auth/actor-context";
+import { authorizeRequest } from "./authorize";
+import { auditRequest } from "./audit-hook";
 
 const statusByCode: Record<AppErrorCode, number> = {
   "not-found": 404,
@@ -13,6 +17,8 @@ const statusByCode: Record<AppErrorCode, number> = {
   "stale-edit": 409,
   "provider-not-configured": 400,
   "model-call-failed": 502,
+  unauthenticated: 401,
+  forbidden: 403,
   internal: 500,
 };
 
@@ -57,13 +63,27 @@ export function publicError(error: unknown): { status: number; code: string; mes
   return { status: 500, code: "internal", message: "Unexpected server error; see the server log." };
 }
 
-/** Wraps a route handler so every failure goes through {@link errorResponse}. */
+/**
+ * Wraps a route handler: authenticates and authorizes the request first (`authorizeRequest`, against
+ * lib/auth/route-policy.ts: 401 without a valid session or token, 403 without the role), runs the
+ * handler as the request's actor (events it appends record who), audits a state-changing request
+ * after it ran, and sends every failure through {@link errorResponse}.
+ */
 export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
   return async (...args: A) => {
+    let principal: Principal;
     try {
-      return await fn(...args);
+      principal = await authorizeRequest(args);
     } catch (error) {
       return errorResponse(error);
     }
+    let response: Response;
+    try {
+      response = await runAs(actorOfPrincipal(principal), () => fn(...args));
+    } catch (error) {
+      response = errorResponse(error);
+    }
+    await auditRequest(principal, args, response);
+    return response;
   };
 }

@@ -1,0 +1,30 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Actor } from "@/lib/domain/actor";
+import type { Principal } from "@/lib/domain/roles";
+
+/**
+ * The actor of the work in progress, carried through async calls (decision 0041): a route runs its
+ * handler inside {@link runAs} with the request's person, a worker runs a run's steps as `worker`,
+ * an importer as `import`. Stores stamp appended events and audit entries with {@link currentActor}
+ * unless the caller names one. Kept on `globalThis` so every bundle copy of this module shares it.
+ */
+const key = Symbol.for("reflexion-playground.actor-context");
+type Holder = typeof globalThis & { [key]?: AsyncLocalStorage<Actor> };
+const holder = globalThis as Holder;
+const storage: AsyncLocalStorage<Actor> = (holder[key] ??= new AsyncLocalStorage<Actor>());
+
+/** Runs `fn` with `actor` as the current actor (nested calls override for their extent). */
+export function runAs<T>(actor: Actor, fn: () => T): T {
+  return storage.run(actor, fn);
+}
+
+/** The current actor, or null outside any {@link runAs}. */
+export function currentActor(): Actor | null {
+  return storage.getStore() ?? null;
+}
+
+/** The actor a principal acts as: `alice`, `alice (token ci)`, `local`. */
+export function actorOfPrincipal(principal: Principal, tokenName?: string): Actor {
+  const name = principal.kind === "token" ? `${principal.name} (token${tokenName ? ` ${tokenName}` : ""})` : principal.name;
+  return { kind: principal.kind, id: principal.kind === "token" && principal.tokenId ? principal.tokenId : principal.userId, name, userId: principal.userId };
+}
