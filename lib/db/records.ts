@@ -17,6 +17,11 @@ export interface RunRecord {
   rootBranchId: BranchId;
   title: string;
   config: RunConfig;
+  /**
+   * The account that created the run (the creating actor's `userId`, decision 0041); null for runs made
+   * before sign-in existed, by `local` in embedded mode, or by an import. Only its owner or an admin may change it.
+   */
+  ownerUserId?: string | null;
 }
 
 /** A branch: sees its parent's events with `seq ≤ forkSeq`, then its own (DESIGN.md §1). */

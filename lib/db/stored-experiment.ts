@@ -16,7 +16,8 @@ import { defaultFamilyId } from "@/lib/environments/descriptors";
  */
 
 /** An experiment as read from a store; `damaged` says what could not be read (absent when all could). */
-export type StoredExperimentRecord = ExperimentRecord & { damaged?: string };
+/** `ownerUserId`: the account that created the experiment (decision 0041); null or absent when none (see lib/server/ownership.ts). */
+export type StoredExperimentRecord = ExperimentRecord & { damaged?: string; ownerUserId?: string | null };
 
 /** The columns every adapter keeps beside the definition's JSON. */
 export interface ExperimentRowHead {
