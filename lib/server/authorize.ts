@@ -1,12 +1,67 @@
-import { LOCAL_PRINCIPAL, type Principal } from "@/lib/domain/roles";
+import { ROUTE_POLICY, type Access, type HttpMethod } from "@/lib/auth/route-policy";
+import { matchRoute } from "@/lib/auth/route-match";
+import { crossSiteRefusal } from "@/lib/auth/csrf";
+import { AppError } from "@/lib/domain/errors";
+import { roleAtLeast, LOCAL_PRINCIPAL, type Principal } from "@/lib/domain/roles";
+import { getServerContext } from "./app-context";
+import { mayChange, ownerOfExperiment, ownerOfRun } from "./ownership";
+
+/** What a request without a session or token is told (401). */
+export const SIGN_IN_HINT = "Sign in at /sign-in, or send Authorization: Bearer <token> (create one on /account or with `cli tokens create`).";
+
+/** Deny by default: a route or method missing from the policy is for admins only. */
+const UNLISTED: Access = { role: "admin" };
+
+/** The access `ROUTE_POLICY` gives `method` on the route `pathname` answers, and the matched params. */
+export function accessOf(pathname: string, method: string): { pattern: string | null; access: Access; params: Record<string, string> } {
+  const match = matchRoute(pathname, Object.keys(ROUTE_POLICY));
+  if (!match) return { pattern: null, access: UNLISTED, params: {} };
+  const access = ROUTE_POLICY[match.pattern][method.toUpperCase() as HttpMethod] ?? UNLISTED;
+  return { pattern: match.pattern, access, params: match.params };
+}
 
 /**
  * Authenticates and authorizes one API request against `ROUTE_POLICY` (lib/auth/route-policy.ts):
- * returns its principal, or throws an `AppError` `unauthenticated` (401) or `forbidden` (403,
- * including a cross-site state-changing request, CSRF). `args` are the route handler's arguments
- * (`[request, { params }]`); a handler called without a request (tests) is allowed only when sign-in is off.
+ * returns its principal — null only on a `public` route asked without a session or token — or throws an
+ * `AppError`:
+ * - `forbidden` (403) for a cross-site state-changing request (lib/auth/csrf.ts; before anything else,
+ *   with sign-in off too);
+ * - `unauthenticated` (401) without a valid session or token, with {@link SIGN_IN_HINT};
+ * - `forbidden` (403) when the role is below the route's (naming both), or for `own` routes when the run
+ *   or experiment is someone else's (lib/server/ownership.ts);
+ * - `not-found` (404) for an `own` route on a run or experiment that does not exist.
+ * `args` are the route handler's arguments (`[request, { params }]`); a handler called without a request
+ * (tests) is the local user when sign-in is off, and 401 when it is on.
  */
-export async function authorizeRequest(args: readonly unknown[]): Promise<Principal> {
-  void args;
-  return LOCAL_PRINCIPAL;
+export async function authorizeRequest(args: readonly unknown[]): Promise<Principal | null> {
+  const server = getServerContext();
+  const request = args[0];
+  if (!(request instanceof Request)) {
+    if (server.auth.signIn === "off") return LOCAL_PRINCIPAL;
+    throw new AppError("unauthenticated", `Not signed in. ${SIGN_IN_HINT}`);
+  }
+  const refusal = crossSiteRefusal(request, process.env.REFLEXION_PUBLIC_URL);
+  if (refusal) throw new AppError("forbidden", refusal);
+
+  const { pattern, access, params } = accessOf(new URL(request.url).pathname, request.method);
+  const principal = await server.auth.principalOf(request);
+  if (access === "public") return principal;
+  if (!principal) throw new AppError("unauthenticated", `Not signed in. ${SIGN_IN_HINT}`);
+  if (!roleAtLeast(principal.role, access.role)) {
+    const what = pattern ? `${request.method.toUpperCase()} ${pattern}` : "this route";
+    throw new AppError("forbidden", `${what} needs the ${access.role} role; you are ${principal.role === "admin" ? "an" : "a"} ${principal.role}. Ask an admin to change your role.`);
+  }
+  if (access.own && !roleAtLeast(principal.role, "admin")) await checkOwner(access.own, params, principal);
+  return principal;
+}
+
+/** Throws `forbidden` unless `principal` may change the run or experiment the route names. */
+async function checkOwner(kind: "run" | "experiment", params: Record<string, string>, principal: Principal): Promise<void> {
+  const { store } = getServerContext();
+  const id = kind === "run" ? params.runId : params.experimentId;
+  if (!id) throw new AppError("forbidden", `This route names no ${kind}; only an admin may use it.`);
+  const owner = kind === "run" ? await ownerOfRun(store, id) : await ownerOfExperiment(store, id);
+  if (mayChange(principal, owner)) return;
+  const whose = owner === null ? `has no owner (made before sign-in, or imported)` : `is ${owner}'s`;
+  throw new AppError("forbidden", `This ${kind} ${whose}; only its owner or an admin may change it.`);
 }

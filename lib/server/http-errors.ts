@@ -65,13 +65,14 @@ export function publicError(error: unknown): { status: number; code: string; mes
 
 /**
  * Wraps a route handler: authenticates and authorizes the request first (`authorizeRequest`, against
- * lib/auth/route-policy.ts: 401 without a valid session or token, 403 without the role), runs the
- * handler as the request's actor (events it appends record who), audits a state-changing request
+ * lib/auth/route-policy.ts: 401 without a valid session or token, 403 without the role or for a
+ * cross-site state-changing request), runs the handler as the request's actor (a `public` route asked
+ * anonymously runs as nobody) (events it appends record who), audits a state-changing request
  * after it ran, and sends every failure through {@link errorResponse}.
  */
 export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
   return async (...args: A) => {
-    let principal: Principal;
+    let principal: Principal | null;
     try {
       principal = await authorizeRequest(args);
     } catch (error) {
@@ -79,11 +80,13 @@ export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response
     }
     let response: Response;
     try {
-      response = await runAs(actorOfPrincipal(principal), () => fn(...args));
+      // A public route asked without a session or token (null) runs as nobody and is not audited.
+      const signedIn = principal;
+      response = signedIn ? await runAs(actorOfPrincipal(signedIn), () => fn(...args)) : await fn(...args);
     } catch (error) {
       response = errorResponse(error);
     }
-    await auditRequest(principal, args, response);
+    if (principal) await auditRequest(principal, args, response);
     return response;
   };
 }

@@ -50,7 +50,7 @@ describe("POST /api/mcp (Streamable HTTP, stateless)", () => {
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "127.0.0.1:3000" };
     const foreign = await route.POST(new Request("http://127.0.0.1:3000/api/mcp", { method: "POST", body, headers: { ...headers, origin: "http://evil.example" } }));
     expect(foreign.status).toBe(403);
-    const get = route.GET();
+    const get = await route.GET();
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
   });

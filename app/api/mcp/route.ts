@@ -44,5 +44,6 @@ export const POST = handle(async (request: Request) => {
 function notAllowed(): Response {
   return Response.json({ error: { code: "method-not-allowed", message: "Send MCP JSON-RPC requests with POST; this server is stateless (no SSE stream, no session)." } }, { status: 405, headers: { allow: "POST" } });
 }
-export const GET = notAllowed;
-export const DELETE = notAllowed;
+// Through handle() like every route, so an anonymous or under-privileged client gets 401/403 before the 405.
+export const GET = handle(async () => notAllowed());
+export const DELETE = handle(async () => notAllowed());
