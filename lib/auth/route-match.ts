@@ -15,11 +15,11 @@ export interface RouteMatch {
 type Segment = { kind: "static"; text: string } | { kind: "param"; name: string } | { kind: "rest"; name: string };
 
 function parsePattern(pattern: string): Segment[] {
-  return splitPath(pattern).map((part) => {
-    const rest = /^\[\.\.\.(.+)\]$/.exec(part);
-    if (rest) return { kind: "rest", name: rest[1] };
-    const param = /^\[(.+)\]$/.exec(part);
-    return param ? { kind: "param", name: param[1] } : { kind: "static", text: part };
+  return splitPath(pattern).map((part): Segment => {
+    const rest = /^\[\.\.\.(.+)\]$/.exec(part)?.[1];
+    if (rest !== undefined) return { kind: "rest", name: rest };
+    const param = /^\[(.+)\]$/.exec(part)?.[1];
+    return param !== undefined ? { kind: "param", name: param } : { kind: "static", text: part };
   });
 }
 
@@ -38,16 +38,16 @@ function decode(part: string): string | null {
 /** Params of `segments` against one pattern, or null when it does not match. */
 function matchOne(segments: Segment[], parts: string[]): Record<string, string> | null {
   const params: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i];
+  for (const [i, segment] of segments.entries()) {
+    const part = parts[i];
     if (segment.kind === "rest") {
-      if (i >= parts.length) return null; // `[...x]` needs at least one segment (Next's `[[...x]]` is not used here)
+      if (part === undefined) return null; // `[...x]` needs at least one segment (Next's `[[...x]]` is not used here)
       params[segment.name] = parts.slice(i).join("/");
       return params;
     }
-    if (i >= parts.length) return null;
-    if (segment.kind === "static" && segment.text !== parts[i]) return null;
-    if (segment.kind === "param") params[segment.name] = parts[i];
+    if (part === undefined) return null;
+    if (segment.kind === "static" && segment.text !== part) return null;
+    if (segment.kind === "param") params[segment.name] = part;
   }
   return segments.length === parts.length ? params : null;
 }
@@ -56,8 +56,10 @@ const RANK = { static: 0, param: 1, rest: 2 } as const;
 
 /** Negative when `a` is more specific than `b` (the router prefers it). */
 function compareSpecificity(a: Segment[], b: Segment[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const diff = RANK[a[i].kind] - RANK[b[i].kind];
+  for (const [i, segment] of a.entries()) {
+    const other = b[i];
+    if (other === undefined) break;
+    const diff = RANK[segment.kind] - RANK[other.kind];
     if (diff !== 0) return diff;
   }
   return b.length - a.length;

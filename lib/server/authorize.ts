@@ -2,6 +2,7 @@ import { ROUTE_POLICY, type Access, type HttpMethod } from "@/lib/auth/route-pol
 import { matchRoute } from "@/lib/auth/route-match";
 import { crossSiteRefusal } from "@/lib/auth/csrf";
 import { AppError } from "@/lib/domain/errors";
+import { asRunId } from "@/lib/domain/ids";
 import { roleAtLeast, LOCAL_PRINCIPAL, type Principal } from "@/lib/domain/roles";
 import { getServerContext } from "./app-context";
 import { mayChange, ownerOfExperiment, ownerOfRun } from "./ownership";
@@ -16,7 +17,7 @@ const UNLISTED: Access = { role: "admin" };
 export function accessOf(pathname: string, method: string): { pattern: string | null; access: Access; params: Record<string, string> } {
   const match = matchRoute(pathname, Object.keys(ROUTE_POLICY));
   if (!match) return { pattern: null, access: UNLISTED, params: {} };
-  const access = ROUTE_POLICY[match.pattern][method.toUpperCase() as HttpMethod] ?? UNLISTED;
+  const access = ROUTE_POLICY[match.pattern]?.[method.toUpperCase() as HttpMethod] ?? UNLISTED;
   return { pattern: match.pattern, access, params: match.params };
 }
 
@@ -60,7 +61,7 @@ async function checkOwner(kind: "run" | "experiment", params: Record<string, str
   const { store } = getServerContext();
   const id = kind === "run" ? params.runId : params.experimentId;
   if (!id) throw new AppError("forbidden", `This route names no ${kind}; only an admin may use it.`);
-  const owner = kind === "run" ? await ownerOfRun(store, id) : await ownerOfExperiment(store, id);
+  const owner = kind === "run" ? await ownerOfRun(store, asRunId(id)) : await ownerOfExperiment(store, id);
   if (mayChange(principal, owner)) return;
   const whose = owner === null ? `has no owner (made before sign-in, or imported)` : `is ${owner}'s`;
   throw new AppError("forbidden", `This ${kind} ${whose}; only its owner or an admin may change it.`);
