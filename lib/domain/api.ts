@@ -204,6 +204,8 @@ export const runSummarySchema = z.object({
   /** Trials finished so far. */
   trials: z.number().int().nonnegative(),
   outcome: z.enum(["success", "failure", "cancelled"]).nullable(),
+  /** The account that created the run (shared mode with sign-in; lib/server/ownership.ts); absent or null when it has none. */
+  ownerUserId: z.string().nullable().optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 export const runListResponseSchema = z.object({ runs: z.array(runSummarySchema) });

@@ -305,6 +305,8 @@ export class RunService {
       setting: this.settingOf(run),
       trials: summary?.trialsEnded ?? 0,
       outcome: summary?.outcome ?? null,
+      // Only when the run has one, so summaries of embedded mode's runs are unchanged.
+      ...(run.ownerUserId ? { ownerUserId: run.ownerUserId } : {}),
     };
   }
 

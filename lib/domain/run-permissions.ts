@@ -1,0 +1,33 @@
+import { roleAtLeast, type MeResponse, type Role } from "./roles";
+
+/**
+ * What the UI offers to whom (decision 0041), from `GET /api/me`: pure, so the pages and their tests
+ * share it. The server checks every request itself (lib/server/authorize.ts); this only hides controls
+ * a role cannot use. While `/api/me` has not answered (`me` undefined) or when sign-in is off, everything
+ * is offered, as in embedded mode — nothing flickers away on a single-user playground.
+ */
+
+/** Whether a run's controls are offered: `allowed`, or a short reason shown as "read-only: <reason>". */
+export type RunPermission = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * May the person of `me` change `run` (pause, resume, cancel, steer, fork, edit memory, prompt, settings)?
+ * Mirrors lib/server/ownership.ts `mayChange`: admins any run; runners their own (`ownerUserId`); viewers none;
+ * a run without an owner (made before sign-in, or imported) only admins.
+ */
+export function mayChangeRun(me: MeResponse | undefined, run: { ownerUserId?: string | null } | undefined): RunPermission {
+  if (!me || me.signIn === "off") return { allowed: true };
+  const principal = me.principal;
+  if (!principal) return { allowed: false, reason: "sign in to change runs" };
+  if (roleAtLeast(principal.role, "admin")) return { allowed: true };
+  if (!roleAtLeast(principal.role, "runner")) return { allowed: false, reason: "viewers can look at runs but not change them" };
+  const owner = run?.ownerUserId ?? null;
+  if (owner !== null && owner === principal.userId) return { allowed: true };
+  return { allowed: false, reason: owner === null ? "this run has no owner; only an admin may change it" : "this run is someone else's; only its owner or an admin may change it" };
+}
+
+/** True when `me` has at least `role` (sign-in off, or not known yet: true, as for {@link mayChangeRun}). */
+export function meHasRole(me: MeResponse | undefined, role: Role): boolean {
+  if (!me || me.signIn === "off") return true;
+  return me.principal !== null && roleAtLeast(me.principal.role, role);
+}
