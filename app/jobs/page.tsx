@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AdminOnly } from "@/components/auth/admin-only";
 import { DeadLettersPanel } from "@/components/jobs/dead-letters-panel";
 import { RateLimitsPanel } from "@/components/jobs/rate-limits-panel";
 
@@ -18,7 +19,9 @@ export default function JobsPage() {
           experiment runs. A job whose attempts all fail is kept here as a dead letter; its run keeps everything it recorded — retry it (the run resumes from its log) or discard it.
         </p>
       </header>
-      <DeadLettersPanel />
+      <AdminOnly what="Dead letters">
+        <DeadLettersPanel />
+      </AdminOnly>
       <RateLimitsPanel />
     </main>
   );

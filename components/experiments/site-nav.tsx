@@ -2,7 +2,9 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { meHasRole } from "@/lib/domain/run-permissions";
 import { compareHref } from "@/lib/query/compare-params";
+import { useMe } from "@/lib/query/me-queries";
 import { cn } from "@/lib/utils/cn";
 
 const linkClass = "rounded px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900";
@@ -18,6 +20,8 @@ export function SiteNav() {
   const runMatch = /^\/runs\/([^/]+)/.exec(pathname);
   const runId = runMatch ? decodeURIComponent(runMatch[1]!) : null;
   const inExperiments = pathname.startsWith("/experiments");
+  // Settings are for admins (with sign-in off, everyone is the local admin).
+  const admin = meHasRole(useMe().data, "admin");
   return (
     <nav
       aria-label="Main"
@@ -116,15 +120,17 @@ export function SiteNav() {
       >
         Reviews
       </Link>
-      <Link
-        href="/settings"
-        data-testid="nav-settings"
-        className={cn(linkClass, pathname.startsWith("/settings") && "bg-slate-100 text-slate-900")}
-        aria-current={pathname.startsWith("/settings") ? "page" : undefined}
-        title="Model providers: which are configured, the variables to set, their models, test connection"
-      >
-        Settings
-      </Link>
+      {admin ? (
+        <Link
+          href="/settings"
+          data-testid="nav-settings"
+          className={cn(linkClass, pathname.startsWith("/settings") && "bg-slate-100 text-slate-900")}
+          aria-current={pathname.startsWith("/settings") ? "page" : undefined}
+          title="Model providers: which are configured, the variables to set, their models, test connection"
+        >
+          Settings
+        </Link>
+      ) : null}
       {runId ? (
         <Link href={compareHref([runId])} data-testid="nav-compare-run" className={cn(linkClass, "border border-slate-300")} title="Put this run beside another run of the same task">
           Compare this run…

@@ -10,6 +10,7 @@ import type { ReflectionView, RunState } from "@/lib/domain/fold-run";
 import { nextTrialView } from "@/lib/domain/next-trial";
 import { allowedActions, isTerminalStatus } from "@/lib/domain/status";
 import { strategyBehaviour } from "@/lib/domain/strategies";
+import { RoleReadOnlyNote } from "@/components/auth/role-read-only-note";
 import { useEditRun } from "@/lib/query";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -258,7 +259,7 @@ function MemoryListEditor({ runId, branch, memory, reachesPrompt, lastSeq }: { r
  * prompt, hand-written ones included), and the whole memory. When the run is
  * paused, editors for the newest reflection and for the memory list.
  */
-export function MemoryPanel({ runId, branch = null, state, status }: { runId: string; branch?: string | null; state: RunState; status: RunStatus | null }) {
+export function MemoryPanel({ runId, branch = null, state, status, readOnly = null }: { runId: string; branch?: string | null; state: RunState; status: RunStatus | null; /** Why the signed-in person may not edit this run (lib/domain/run-permissions.ts): no editors, "read-only: <reason>" instead. */ readOnly?: string | null }) {
   const reflections = reflectionsById(state);
   const memoryWindow = state.config?.memoryWindow ?? null;
   // Under the summarize option the engine merges the memory instead of windowing it: Ω does not apply.
@@ -269,7 +270,7 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
   const reachesPrompt = next?.reflectionsInPrompt ?? true;
   const newestReflectionTrial = [...state.trials].reverse().find((trial) => trial.reflection !== null);
   // Edits are offered exactly when the server takes them (lib/domain/status.ts).
-  const paused = status !== null && allowedActions(status).edit;
+  const paused = readOnly === null && status !== null && allowedActions(status).edit;
   const strategy = state.config?.strategy;
   const behaviour = strategy ? strategyBehaviour(strategy) : null;
   const more = status === null || !isTerminalStatus(status);
@@ -379,6 +380,8 @@ export function MemoryPanel({ runId, branch = null, state, status }: { runId: st
             </div>
           </details>
         </div>
+      ) : readOnly !== null && more ? (
+        <RoleReadOnlyNote reason={readOnly} />
       ) : state.memory.length > 0 && more ? (
         <p className="text-[11px] text-slate-500">Pause the run to edit reflections or the memory.</p>
       ) : null}

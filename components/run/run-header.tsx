@@ -18,6 +18,7 @@ import { isRecordedBranch, NOT_RECORDED, ReadOnlyNote, RecordedBadge } from "@/c
 import { ShareRunMenu } from "@/components/bundles/share-run-menu";
 import { FocusNodeFromUrl } from "@/components/reflections/focus-node-from-url";
 import { BranchSwitcher } from "./branch-switcher";
+import { RoleReadOnlyNote } from "@/components/auth/role-read-only-note";
 import { RunControls } from "./run-controls";
 import { callInFlightLabel, retryLabel, showsLiveDot, statusExplanation, trialChipLabel, trialChipState } from "./run-messages";
 import { isDemoModel } from "@/lib/domain/model-id";
@@ -142,6 +143,7 @@ export function RunHeader({
   shownStatus = status,
   activeCall = null,
   connection,
+  readOnly = null,
 }: {
   runId: string;
   /** The branch shown (null = root). */
@@ -157,6 +159,8 @@ export function RunHeader({
   /** The model call a worker is waiting on (from the server's status), or null. */
   activeCall?: CallActivity | null;
   connection: StreamConnection;
+  /** Why the signed-in person may not change this run (lib/domain/run-permissions.ts): the controls give way to "read-only: <reason>"; null when they may. */
+  readOnly?: string | null;
 }) {
   const config = state.config;
   const title = detail?.title ?? config?.taskId ?? "Run";
@@ -253,6 +257,8 @@ export function RunHeader({
           <BranchSwitcher rows={branchRows} current={currentBranchId} onSelect={onSelectBranch} />
           {recorded && provenance ? (
             <ReadOnlyNote provenance={provenance} showNotes className="max-w-sm" />
+          ) : readOnly ? (
+            <RoleReadOnlyNote reason={readOnly} className="max-w-sm" />
           ) : (
             <RunControls key={branch ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
           )}

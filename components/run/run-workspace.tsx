@@ -33,6 +33,9 @@ import { Button } from "@/components/ui/button";
 import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
+import { RoleReadOnlyNote } from "@/components/auth/role-read-only-note";
+import { mayChangeRun } from "@/lib/domain/run-permissions";
+import { useMe } from "@/lib/query/me-queries";
 import { ActionText } from "./action-text";
 import { BranchTree } from "./branch-switcher";
 import { ForkDialog, type ForkTarget } from "./fork-dialog";
@@ -231,6 +234,9 @@ function useBranchParam(runId: string, rootBranchId: string | null): [string | n
 
 function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const detail = useQuery(runQuery(runId));
+  // Whether the signed-in person may change this run (sign-in off: yes); the server checks every request itself.
+  const permission = mayChangeRun(useMe().data, detail.data?.run);
+  const readOnly = permission.allowed ? null : permission.reason;
   const rootBranchId = detail.data?.run.rootBranchId ?? null;
   const [branch, selectBranch] = useBranchParam(runId, rootBranchId);
   const branches = useQuery(branchesQuery(runId));
@@ -281,16 +287,18 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const treeNodeActions = useCallback(
     (node: TreeNodeView) => (
       <>
-        <ForkFromNode
-          runId={runId}
-          fromBranchId={currentBranchId}
-          events={shownEvents}
-          node={node}
-          onForked={(branchId) => {
-            selectNode(null);
-            selectBranch(branchId);
-          }}
-        />
+        {readOnly ? null : (
+          <ForkFromNode
+            runId={runId}
+            fromBranchId={currentBranchId}
+            events={shownEvents}
+            node={node}
+            onForked={(branchId) => {
+              selectNode(null);
+              selectBranch(branchId);
+            }}
+          />
+        )}
         {node.eventId ? (
           <div className="px-4 pb-4">
             <AnnotationThread runId={runId} branchId={branch} eventId={node.eventId} nodeType="tree-node" />
@@ -298,7 +306,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         ) : null}
       </>
     ),
-    [runId, currentBranchId, branch, shownEvents, selectNode, selectBranch],
+    [runId, currentBranchId, branch, shownEvents, selectNode, selectBranch, readOnly],
   );
 
   const onForkHere = useCallback(
@@ -422,6 +430,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
           shownStatus={shownStatus}
           activeCall={callInFlight}
           connection={connection}
+          readOnly={readOnly}
         />
       )}
       <RunBanners state={state} status={shownStatus} />
@@ -475,14 +484,16 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
               mobilePane === "memory" ? "max-lg:hidden" : mobilePane === "details" ? "max-lg:flex-1" : null,
             )}
           >
-            <InspectorPanel graph={graph} state={state} forkPoints={forkPoints} onForkHere={onForkHere} practice={practice} notes={{ runId, branchId: branch }} />
+            <InspectorPanel graph={graph} state={state} forkPoints={forkPoints} onForkHere={readOnly ? undefined : onForkHere} practice={practice} notes={{ runId, branchId: branch }} />
           </div>
           <div className={cn("flex min-h-0 flex-col", inspectorOpen ? "flex-[2]" : "flex-1", mobilePane === "details" ? "max-lg:hidden" : null)}>
             <SideTabs />
             {/* Focusable: its content scrolls, and may hold no control to reach it by keyboard (the memory panel of a new run). */}
             <div className="min-h-0 flex-1 overflow-y-auto" role="tabpanel" tabIndex={0} aria-label={sideTab === "memory" ? "Memory" : "Steer"}>
               {sideTab === "memory" ? (
-                <MemoryPanel key={currentBranchId ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
+                <MemoryPanel key={currentBranchId ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} readOnly={readOnly} />
+              ) : readOnly ? (
+                <RoleReadOnlyNote reason={readOnly} className="m-4" />
               ) : (
                 <SteerPanel key={currentBranchId ?? "root"} runId={runId} branch={branch} state={state} status={effectiveStatus} />
               )}
