@@ -9,7 +9,7 @@ import { useMe } from "@/lib/query/me-queries";
  * "admins only" state naming their role instead of a page of failed requests. `what` names the page
  * or section ("Settings"). The routes behind it refuse non-admins on the server as well.
  */
-export function AdminOnly({ what, children }: { what: string; children: ReactNode }) {
+export function AdminOnly({ what, children }: { what: string; children?: ReactNode }) {
   const me = useMe();
   if (meHasRole(me.data, "admin")) return <>{children}</>;
   const role = me.data?.principal?.role;

@@ -3,8 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { RoleReadOnlyNote } from "@/components/auth/role-read-only-note";
 import { PageSection } from "@/components/ui/page-section";
 import type { ExperimentSummary } from "@/lib/domain/experiment";
+import { mayChangeExperiment } from "@/lib/domain/run-permissions";
+import { useMe } from "@/lib/query/me-queries";
 import { modelsQuery, tasksQuery } from "@/lib/query";
 import {
   canCancel,
@@ -61,9 +64,12 @@ function Controls({ summary }: { summary: ExperimentSummary }) {
   const [confirming, setConfirming] = useState(false);
   const unfinished = summary.progress.total - summary.progress.done;
   const error = cancel.error ?? resume.error;
+  // Cancel and Resume are the owner's (and admins'); the server checks it too.
+  const permission = mayChangeExperiment(useMe().data, summary);
   return (
     <div className="flex flex-wrap items-center gap-2">
-      {canCancel(summary) ? (
+      {!permission.allowed && (canCancel(summary) || canResume(summary)) ? <RoleReadOnlyNote reason={permission.reason} /> : null}
+      {permission.allowed && canCancel(summary) ? (
         confirming ? (
           <span className="flex items-center gap-2 rounded-md border border-red-200 bg-red-50 px-2 py-1 text-xs text-red-900" role="group" aria-label="Confirm cancel">
             Cancel the {unfinished} unfinished {unfinished === 1 ? "run" : "runs"}? Finished runs stay.
@@ -86,7 +92,7 @@ function Controls({ summary }: { summary: ExperimentSummary }) {
           </Button>
         )
       ) : null}
-      {summary.status !== "ended" || canResume(summary) ? (
+      {permission.allowed && (summary.status !== "ended" || canResume(summary)) ? (
         <Button
           size="sm"
           data-testid="resume-experiment"

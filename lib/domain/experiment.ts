@@ -252,6 +252,8 @@ export const experimentSummarySchema = z.object({
   tests: z.array(pairedComparisonSchema).optional(),
   /** Set when the stored experiment cannot be read whole: what is shown is what could be read. */
   damaged: z.string().optional(),
+  /** The account that created the experiment (shared mode with sign-in; lib/server/ownership.ts); absent when it has none. */
+  ownerUserId: z.string().nullable().optional(),
 });
 export type ExperimentSummary = z.infer<typeof experimentSummarySchema>;
 

@@ -16,14 +16,22 @@ export type RunPermission = { allowed: true } | { allowed: false; reason: string
  * a run without an owner (made before sign-in, or imported) only admins.
  */
 export function mayChangeRun(me: MeResponse | undefined, run: { ownerUserId?: string | null } | undefined): RunPermission {
+  return mayChangeOwned(me, run?.ownerUserId ?? null, "run");
+}
+
+/** As {@link mayChangeRun}, for an experiment's Cancel and Resume (its `ownerUserId`). */
+export function mayChangeExperiment(me: MeResponse | undefined, experiment: { ownerUserId?: string | null } | undefined): RunPermission {
+  return mayChangeOwned(me, experiment?.ownerUserId ?? null, "experiment");
+}
+
+function mayChangeOwned(me: MeResponse | undefined, owner: string | null, noun: "run" | "experiment"): RunPermission {
   if (!me || me.signIn === "off") return { allowed: true };
   const principal = me.principal;
-  if (!principal) return { allowed: false, reason: "sign in to change runs" };
+  if (!principal) return { allowed: false, reason: `sign in to change ${noun}s` };
   if (roleAtLeast(principal.role, "admin")) return { allowed: true };
-  if (!roleAtLeast(principal.role, "runner")) return { allowed: false, reason: "viewers can look at runs but not change them" };
-  const owner = run?.ownerUserId ?? null;
+  if (!roleAtLeast(principal.role, "runner")) return { allowed: false, reason: `viewers can look at ${noun}s but not change them` };
   if (owner !== null && owner === principal.userId) return { allowed: true };
-  return { allowed: false, reason: owner === null ? "this run has no owner; only an admin may change it" : "this run is someone else's; only its owner or an admin may change it" };
+  return { allowed: false, reason: owner === null ? `this ${noun} has no owner; only an admin may change it` : `this ${noun} is someone else's; only its owner or an admin may change it` };
 }
 
 /** True when `me` has at least `role` (sign-in off, or not known yet: true, as for {@link mayChangeRun}). */

@@ -226,7 +226,8 @@ export class ExperimentService {
   async summary(id: string, now = Date.now()): Promise<ExperimentSummary> {
     const record = await this.get(id);
     const summary = summarizeExperiment(record, await this.cells(record), now, familyDescriptor(record.definition.environment));
-    return record.damaged ? { ...summary, damaged: record.damaged } : summary;
+    // The owner only when there is one, so embedded mode's summaries are unchanged.
+    return { ...summary, ...(record.damaged ? { damaged: record.damaged } : {}), ...(record.ownerUserId ? { ownerUserId: record.ownerUserId } : {}) };
   }
 
   /**

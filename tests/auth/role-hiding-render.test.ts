@@ -77,7 +77,7 @@ describe("hiding what a role cannot do", () => {
   });
 
   it("an admin-only page shows its content to admins and with sign-in off, and 'admins only' to a runner or viewer", () => {
-    const page = createElement(AdminOnly, { what: "Settings", children: createElement("p", { "data-testid": "secret-settings" }, "providers") });
+    const page = createElement(AdminOnly, { what: "Settings" }, createElement("p", { "data-testid": "secret-settings" }, "providers"));
     expect(render(page, me("admin"))).toContain("secret-settings");
     expect(render(page, { signIn: "off", principal: LOCAL_PRINCIPAL })).toContain("secret-settings");
     for (const role of ["runner", "viewer"] as const) {

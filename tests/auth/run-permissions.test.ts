@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LOCAL_PRINCIPAL, type MeResponse, type Principal, type Role } from "@/lib/domain/roles";
-import { mayChangeRun, meHasRole } from "@/lib/domain/run-permissions";
+import { mayChangeExperiment, mayChangeRun, meHasRole } from "@/lib/domain/run-permissions";
 import { mayChange } from "@/lib/server/ownership";
 
 const person = (role: Role, userId = `user-${role}`): Principal => ({ kind: "person", userId, name: userId, email: null, role, tokenId: null });
@@ -28,6 +28,14 @@ describe("mayChangeRun", () => {
         expect(mayChangeRun(signedIn(principal), { ownerUserId: owner }).allowed, `${role} on ${owner}`).toBe(mayChange(principal, owner));
       }
     }
+  });
+});
+
+describe("mayChangeExperiment", () => {
+  it("follows the same rule with the experiment's words", () => {
+    expect(mayChangeExperiment(signedIn(person("runner", "rita")), { ownerUserId: "rita" })).toEqual({ allowed: true });
+    expect(mayChangeExperiment(signedIn(person("runner", "rita")), { ownerUserId: "otto" })).toEqual({ allowed: false, reason: "this experiment is someone else's; only its owner or an admin may change it" });
+    expect(mayChangeExperiment(signedIn(person("viewer")), {})).toEqual({ allowed: false, reason: "viewers can look at experiments but not change them" });
   });
 });
 
