@@ -4,7 +4,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunStore } from "@/lib/db/store";
-import type { HttpMethod } from "@/lib/auth/route-policy";
+import { ROUTE_POLICY, type HttpMethod } from "@/lib/auth/route-policy";
 import { createServerContext } from "@/lib/server/app-context";
 import { realPostgres, sharedPglite } from "../db/pg-test-stores";
 import { ASKERS, expectedOutcome, fillPattern, installContext, loadRoutes, matrixAuth, roleOf, withOwners, type Asker } from "./route-matrix-helpers";
@@ -13,7 +13,8 @@ import { ASKERS, expectedOutcome, fillPattern, installContext, loadRoutes, matri
  * Every API route × every method it exports × nobody, a viewer, a runner who does not own the run or
  * experiment in the path, its owner and an admin, with sign-in on: nobody gets 401 everywhere but the
  * public routes, a role below the route's gets 403, an allowed asker gets neither (400, 404, 409 are
- * fine: the matrix sends empty bodies, so nothing long starts). Run over PGlite and a real PostgreSQL.
+ * fine: the matrix sends empty bodies, so nothing long starts); and every state-changing method refuses an
+ * admin's cookie-carrying request from another site's page (CSRF). Run over PGlite and a real PostgreSQL.
  */
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-matrix-"));
@@ -40,6 +41,10 @@ interface MatrixResult {
   tally: { 401: number; 403: number; allowed: number };
   /** Every cell's answer, keyed `METHOD pattern as asker`. */
   answers: Map<string, Answer>;
+  /** State-changing methods an admin with a cookie sent from another site's page was NOT refused on (CSRF). */
+  crossSiteAccepted: string[];
+  /** How many cross-site requests were tried. */
+  crossSiteTried: number;
 }
 
 async function runMatrix(store: RunStore): Promise<MatrixResult> {
@@ -49,7 +54,7 @@ async function runMatrix(store: RunStore): Promise<MatrixResult> {
   const restore = installContext(context);
   try {
     const routes = await loadRoutes();
-    const call = async (pattern: string, method: HttpMethod, asker: Asker, ids: Record<string, string>, body?: unknown): Promise<Answer> => {
+    const call = async (pattern: string, method: HttpMethod, asker: Asker, ids: Record<string, string>, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Answer> => {
       const handler = routes.find((route) => route.pattern === pattern)?.module[method];
       if (typeof handler !== "function") throw new Error(`no ${method} ${pattern}`);
       const { path: urlPath, params } = fillPattern(pattern, ids);
@@ -59,7 +64,7 @@ async function runMatrix(store: RunStore): Promise<MatrixResult> {
       const request = new NextRequest(`http://127.0.0.1:3000${urlPath}`, {
         method,
         signal: abort.signal,
-        headers: { host: "127.0.0.1:3000", accept: "application/json, text/event-stream", ...(hasBody ? { "content-type": "application/json" } : {}), ...signIn.headersFor(asker) },
+        headers: { host: "127.0.0.1:3000", accept: "application/json, text/event-stream", ...(hasBody ? { "content-type": "application/json" } : {}), ...signIn.headersFor(asker), ...extraHeaders },
         ...(hasBody ? { body: JSON.stringify(body ?? {}) } : {}),
       });
       const response = await (handler as (request: Request, context: unknown) => Promise<Response>)(request, { params: Promise.resolve(params) });
@@ -82,7 +87,7 @@ async function runMatrix(store: RunStore): Promise<MatrixResult> {
     owners.setExperimentOwner(experimentId, signIn.userIdOf("runner-owner"));
     const ids = { runId, experimentId };
 
-    const result: MatrixResult = { cells: 0, mismatches: [], serverErrors: [], tally: { 401: 0, 403: 0, allowed: 0 }, answers: new Map() };
+    const result: MatrixResult = { cells: 0, mismatches: [], serverErrors: [], tally: { 401: 0, 403: 0, allowed: 0 }, answers: new Map(), crossSiteAccepted: [], crossSiteTried: 0 };
     for (const route of routes) {
       for (const method of route.methods) {
         for (const asker of ASKERS) {
@@ -98,6 +103,15 @@ async function runMatrix(store: RunStore): Promise<MatrixResult> {
         }
       }
     }
+    // CSRF: an admin's browser (a cookie rides along) sent from another site's page is refused on every state-changing method but sign-in's.
+    for (const route of routes) {
+      for (const method of route.methods.filter((candidate) => candidate !== "GET")) {
+        if (ROUTE_POLICY[route.pattern]?.[method] === "public") continue;
+        const answer = await call(route.pattern, method, "admin", ids, {}, { cookie: "session=from-the-browser", origin: "https://evil.example", "sec-fetch-site": "cross-site" });
+        result.crossSiteTried += 1;
+        if (answer.status !== 403 || !answer.text.includes("cross-site request refused (CSRF)")) result.crossSiteAccepted.push(`${method} ${route.pattern}: ${answer.status}`);
+      }
+    }
     return result;
   } finally {
     restore();
@@ -108,6 +122,8 @@ async function runMatrix(store: RunStore): Promise<MatrixResult> {
 function expectMatrixHolds(result: MatrixResult): void {
   expect(result.mismatches).toEqual([]);
   expect(result.serverErrors).toEqual([]);
+  expect(result.crossSiteAccepted).toEqual([]);
+  expect(result.crossSiteTried).toBeGreaterThanOrEqual(39);
   // Every route was asked by all five, and each outcome occurred (a matrix where nothing is refused proves nothing).
   expect(result.cells).toBeGreaterThanOrEqual(71 * ASKERS.length);
   expect(result.tally[401]).toBeGreaterThan(0);
@@ -139,7 +155,7 @@ describe("authorization matrix on PGlite", () => {
 
   it("every route × method × asker answers as ROUTE_POLICY says", async () => {
     const result = await runMatrix(await pglite.makeStore());
-    console.info(`[matrix pglite] ${result.cells} cells: ${result.tally.allowed} allowed, ${result.tally[401]} × 401, ${result.tally[403]} × 403`);
+    console.info(`[matrix pglite] ${result.cells} cells: ${result.tally.allowed} allowed, ${result.tally[401]} × 401, ${result.tally[403]} × 403; ${result.crossSiteTried} cross-site requests refused`);
     expectMatrixHolds(result);
   }, 180_000);
 });
@@ -151,7 +167,7 @@ describe("authorization matrix on PostgreSQL", { tags: ["slow"] }, () => {
 
   it("every route × method × asker answers as ROUTE_POLICY says", async () => {
     const result = await runMatrix(await postgres.makeStore({ max: 4 }));
-    console.info(`[matrix postgres] ${result.cells} cells: ${result.tally.allowed} allowed, ${result.tally[401]} × 401, ${result.tally[403]} × 403`);
+    console.info(`[matrix postgres] ${result.cells} cells: ${result.tally.allowed} allowed, ${result.tally[401]} × 401, ${result.tally[403]} × 403; ${result.crossSiteTried} cross-site requests refused`);
     expectMatrixHolds(result);
   }, 180_000);
 });
