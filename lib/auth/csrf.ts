@@ -12,10 +12,12 @@
  *   the browser add that header to a cross-site request, so there is nothing to forge.
  * It applies with sign-in off as well: a web page must not drive an embedded playground on 127.0.0.1.
  *
- * Why no library: the token-based packages (csrf-csrf, @edge-csrf/nextjs) add a token round trip to
- * every form and fetch and are meant for Express or Next middleware rather than route handlers; Better
- * Auth's own origin check covers only its `/api/auth/*` endpoints; Next's same check guards Server
- * Actions only. The header check is a few lines over standard headers and needs no client change.
+ * Why no library: Next's own origin check guards Server Actions only, not route handlers; Better Auth's
+ * covers only its `/api/auth/*` endpoints; Hono's `csrf()` middleware is this same check but for a Hono
+ * app (and only on form-submittable content types — here every state-changing request is checked); the
+ * token-based packages (csrf-csrf, @edge-csrf/nextjs) add a token round trip to every fetch and are
+ * meant for Express or Next middleware. The header check is a few lines over standard headers and needs
+ * no client change.
  */
 
 /** Methods that change state (the ones the check applies to). */
