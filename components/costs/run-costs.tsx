@@ -5,6 +5,7 @@ import type { RunStatus } from "@/lib/domain/api";
 import { summarizeCosts } from "@/lib/domain/cost-summary";
 import type { RunState } from "@/lib/domain/fold-run";
 import { useResumeRun } from "@/lib/query/mutations";
+import { RoleReadOnlyNote } from "@/components/auth/role-read-only-note";
 import { Button } from "@/components/ui/button";
 import { budgetPauseDetail, spendText } from "@/lib/domain/budget";
 import { Notice } from "@/components/ui/notice";
@@ -20,7 +21,7 @@ function suggest(spent: number, limit: number | undefined, integer: boolean): st
 }
 
 /** The budget-exhausted banner: what was spent, and a new budget to resume with. */
-function BudgetBanner({ runId, branch, state }: { runId: string; branch: string | null; state: RunState }) {
+function BudgetBanner({ runId, branch, state, readOnly }: { runId: string; branch: string | null; state: RunState; readOnly: string | null }) {
   const budget = state.config?.budget ?? null;
   // Unpriced calls count $0: a USD budget cannot stop such a model, so the banner offers a token budget.
   const unpriced = state.totals.unpricedCalls > 0;
@@ -44,45 +45,49 @@ function BudgetBanner({ runId, branch, state }: { runId: string; branch: string 
           The model has no price (cost unknown): a USD budget cannot stop it — give a token budget.
         </p>
       ) : null}
-      <form
-        className="mt-2 flex flex-wrap items-end gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!invalid) resume.mutate({ budget: next });
-        }}
-      >
-        <label className="flex flex-col text-xs">
-          New budget, USD
-          <input
-            data-testid="budget-usd-input"
-            inputMode="decimal"
-            className="mt-0.5 h-8 w-28 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900"
-            value={usd}
-            onChange={(event) => setUsd(event.target.value)}
-            placeholder="none"
-          />
-        </label>
-        <label className="flex flex-col text-xs">
-          New budget, tokens
-          <input
-            data-testid="budget-tokens-input"
-            inputMode="numeric"
-            className="mt-0.5 h-8 w-32 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900"
-            value={tokens}
-            onChange={(event) => setTokens(event.target.value)}
-            placeholder="none"
-          />
-        </label>
-        <Button type="submit" variant="primary" size="sm" disabled={invalid || resume.isPending} data-testid="budget-resume">
-          {next === null ? "Resume without a budget" : "Resume with this budget"}
-        </Button>
-        {invalid ? <span className="text-xs text-red-800">Give more than has been spent ({spendText(state.spend, state.totals.unpricedCalls)}), or leave a field empty for no limit.</span> : null}
-        {resume.error ? (
-          <span className="text-xs text-red-800" role="alert">
-            {resume.error.message}
-          </span>
-        ) : null}
-      </form>
+      {readOnly !== null ? (
+        <RoleReadOnlyNote reason={readOnly} className="mt-2" />
+      ) : (
+        <form
+          className="mt-2 flex flex-wrap items-end gap-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!invalid) resume.mutate({ budget: next });
+          }}
+        >
+          <label className="flex flex-col text-xs">
+            New budget, USD
+            <input
+              data-testid="budget-usd-input"
+              inputMode="decimal"
+              className="mt-0.5 h-8 w-28 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900"
+              value={usd}
+              onChange={(event) => setUsd(event.target.value)}
+              placeholder="none"
+            />
+          </label>
+          <label className="flex flex-col text-xs">
+            New budget, tokens
+            <input
+              data-testid="budget-tokens-input"
+              inputMode="numeric"
+              className="mt-0.5 h-8 w-32 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900"
+              value={tokens}
+              onChange={(event) => setTokens(event.target.value)}
+              placeholder="none"
+            />
+          </label>
+          <Button type="submit" variant="primary" size="sm" disabled={invalid || resume.isPending} data-testid="budget-resume">
+            {next === null ? "Resume without a budget" : "Resume with this budget"}
+          </Button>
+          {invalid ? <span className="text-xs text-red-800">Give more than has been spent ({spendText(state.spend, state.totals.unpricedCalls)}), or leave a field empty for no limit.</span> : null}
+          {resume.error ? (
+            <span className="text-xs text-red-800" role="alert">
+              {resume.error.message}
+            </span>
+          ) : null}
+        </form>
+      )}
     </Notice>
   );
 }
@@ -92,11 +97,11 @@ function BudgetBanner({ runId, branch, state }: { runId: string; branch: string 
  * banner with a resume control, the adaptive stop's reason, and a "Costs" disclosure
  * with the cost table per trial and role (acting / evaluating / reflecting).
  */
-export function RunCosts({ runId, branch, state, status }: { runId: string; branch: string | null; state: RunState; status: RunStatus | null }) {
+export function RunCosts({ runId, branch, state, status, readOnly = null }: { runId: string; branch: string | null; state: RunState; status: RunStatus | null; /** Why the signed-in person may not resume this run with a new budget (lib/domain/run-permissions.ts); null when they may. */ readOnly?: string | null }) {
   const summary = useMemo(() => summarizeCosts(Object.values(state.calls)), [state.calls]);
   return (
     <>
-      {status === "budget-exhausted" ? <BudgetBanner key={state.lastSeq} runId={runId} branch={branch} state={state} /> : null}
+      {status === "budget-exhausted" ? <BudgetBanner key={state.lastSeq} runId={runId} branch={branch} state={state} readOnly={readOnly} /> : null}
       {state.stop ? (
         <Notice tone="info" data-testid="adaptive-stop" className="mx-4 mt-2">
           <strong className="font-semibold">{state.stop.reason === "reflections-repeat" ? "Stopped early: the reflections repeat." : "Stopped early: the task's cost ceiling is reached."}</strong>{" "}

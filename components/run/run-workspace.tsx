@@ -435,7 +435,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
       )}
       <RunBanners state={state} status={shownStatus} />
       {/* Presenter mode (a lesson on a projector) hides the run's controls and read-outs. */}
-      {presenter ? null : <RunCosts runId={runId} branch={branch} state={state} status={effectiveStatus} />}
+      {presenter ? null : <RunCosts runId={runId} branch={branch} state={state} status={effectiveStatus} readOnly={readOnly} />}
       <ReplayBar events={events} compact={presenter} />
       <RunUrlSync events={events} branch={currentBranchId} />
       <MobilePaneTabs />

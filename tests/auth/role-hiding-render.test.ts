@@ -8,6 +8,7 @@ import { LOCAL_PRINCIPAL, type MeResponse, type Role } from "@/lib/domain/roles"
 import { meKey } from "@/lib/query/me-queries";
 import { RunUiStoreProvider } from "@/lib/store";
 import { AdminOnly } from "@/components/auth/admin-only";
+import { RunCosts } from "@/components/costs/run-costs";
 import { MemoryPanel } from "@/components/memory/memory-panel";
 import { RunHeader } from "@/components/run/run-header";
 import { EventLog, makeRunConfig } from "../graph/fixtures";
@@ -74,6 +75,15 @@ describe("hiding what a role cannot do", () => {
     const refused = render(createElement(MemoryPanel, { ...props, readOnly: "this run is someone else's; only its owner or an admin may change it" }));
     expect(refused).not.toContain('data-testid="memory-edit-area"');
     expect(refused).toContain("read-only: this run is someone else&#x27;s");
+  });
+
+  it("a run stopped by its budget offers resuming with a new budget only to whoever may change it", () => {
+    const props = { runId: "run-1", branch: null, state: pausedState(), status: "budget-exhausted" as const };
+    expect(render(createElement(RunCosts, props))).toContain('data-testid="budget-resume"');
+    const refused = render(createElement(RunCosts, { ...props, readOnly: "viewers can look at runs but not change them" }));
+    expect(refused).toContain('data-testid="budget-banner"');
+    expect(refused).not.toContain('data-testid="budget-resume"');
+    expect(refused).toContain("read-only: viewers can look at runs but not change them");
   });
 
   it("an admin-only page shows its content to admins and with sign-in off, and 'admins only' to a runner or viewer", () => {
