@@ -7,6 +7,7 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { forkPointsByEventId } from "@/lib/graph";
 import { useForkRun, useRunEvents } from "@/lib/query";
 import { keyFactsQuery } from "@/lib/query/key-facts";
+import { RoleReadOnlyNote } from "@/components/auth/role-read-only-note";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { cn } from "@/lib/utils/cn";
@@ -30,6 +31,8 @@ export interface ReflectionPracticeProps {
    * workspace moves its replay cursor before the model's reflection meanwhile (`practiceCursor` in ./practice-cursor.ts).
    */
   onWriting?: (writing: boolean) => void;
+  /** Why the signed-in person may not fork this run (lib/domain/run-permissions.ts): they still write and compare, but "Run trial N+1 with mine" gives way to "read-only: <reason>". */
+  readOnly?: string | null;
 }
 
 function Check({ ok, label, detail, testId }: { ok: boolean; label: string; detail: string; testId: string }) {
@@ -102,7 +105,7 @@ function Rubric({ rubric, nextTrial }: { rubric: ReflectionRubric; nextTrial: nu
  * the checkpoint after the trial's reflection with the learner's text as that
  * reflection (a `reflection` edit, like the fork dialog's), then shows the fork.
  */
-export function ReflectionPractice({ runId, branchId, trial, onForked, onWriting }: ReflectionPracticeProps) {
+export function ReflectionPractice({ runId, branchId, trial, onForked, onWriting, readOnly = null }: ReflectionPracticeProps) {
   const { events, isPending } = useRunEvents(runId, branchId);
   const state = useMemo(() => foldRun(events), [events]);
   const forkPoints = useMemo(() => forkPointsByEventId(events), [events]);
@@ -235,14 +238,18 @@ export function ReflectionPractice({ runId, branchId, trial, onForked, onWriting
             <p className="text-xs text-slate-500">Checking your reflection…</p>
           )}
           <div className="flex flex-wrap items-center gap-2">
-            <Button variant="primary" size="sm" onClick={runWithMine} disabled={!point || fork.isPending} data-testid="practice-fork">
-              {fork.isPending ? "Forking…" : `Run trial ${nextTrial} with mine`}
-            </Button>
+            {readOnly !== null ? (
+              <RoleReadOnlyNote reason={readOnly} />
+            ) : (
+              <Button variant="primary" size="sm" onClick={runWithMine} disabled={!point || fork.isPending} data-testid="practice-fork">
+                {fork.isPending ? "Forking…" : `Run trial ${nextTrial} with mine`}
+              </Button>
+            )}
             <Button size="sm" onClick={() => setSubmitted(false)} data-testid="practice-edit">
               Edit mine
             </Button>
           </div>
-          {!point ? <p className="text-xs text-slate-600">Forking needs the checkpoint after trial {trial}&apos;s reflection; it appears once the reflection is written.</p> : null}
+          {!point && readOnly === null ? <p className="text-xs text-slate-600">Forking needs the checkpoint after trial {trial}&apos;s reflection; it appears once the reflection is written.</p> : null}
           {fork.error ? (
             <Notice tone="error" className="text-xs">
               Could not fork: {fork.error.message}. Try again; nothing of this branch was changed.

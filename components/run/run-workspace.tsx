@@ -355,13 +355,14 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         branchId={branch}
         trial={trial}
         onWriting={(writing) => onPracticeWriting(trial, writing)}
+        readOnly={readOnly}
         onForked={(branchId) => {
           selectNode(null);
           selectBranch(branchId);
         }}
       />
     ),
-    [runId, branch, selectNode, selectBranch, onPracticeWriting],
+    [runId, branch, selectNode, selectBranch, onPracticeWriting, readOnly],
   );
 
   const onSelectBranch = useCallback(
