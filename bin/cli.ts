@@ -66,6 +66,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   const { registerTraceImportCommands } = await import("@/lib/cli/trace-import-commands");
   const { registerProviderCommands } = await import("@/lib/cli/provider-commands");
   const { registerPriceCommands } = await import("@/lib/cli/price-commands");
+  const { registerSpendingLimitCommands } = await import("@/lib/cli/spending-limit-commands");
   const { registerDbCommands } = await import("@/lib/cli/db-commands");
   const readTaskFile = (env: string, file: string) => environmentEntry(env).importTaskSet(readDatasetFile(file));
 
@@ -100,6 +101,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerTraceImportCommands(program);
   registerProviderCommands(program);
   registerPriceCommands(program);
+  registerSpendingLimitCommands(program);
   registerDbCommands(program);
   (await import("@/lib/cli/job-commands")).registerJobCommands(program);
   (await import("@/lib/cli/task-set-commands")).registerTaskSetCommands(program);

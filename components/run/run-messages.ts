@@ -113,6 +113,9 @@ export function pauseBanner(pause: { reason: string; detail: string }, options: 
         detail: detail.length > 0 && !/^stepped one action\.?$/i.test(detail) ? withPeriod(detail) : null,
         instruction: "Step again, or Resume to run on.",
       };
+    case "spending-limit":
+      // The detail names whose budget across runs is spent and how an admin raises it.
+      return { headline: "Paused: a budget across runs is spent.", detail: detail.length > 0 ? withPeriod(detail) : null, instruction: "Resume once an admin has raised it." };
     default:
       return { headline: "Paused.", detail: detail.length > 0 ? withPeriod(detail) : null, instruction: "Resume to continue." };
   }

@@ -5,6 +5,7 @@ import { ProvidersSection } from "./providers-section";
 import { PriceTableSection } from "./price-table-section";
 import { MemoryStoresSection } from "./memory-stores-section";
 import { OtlpSection } from "./otlp-section";
+import { BudgetsSection } from "./budgets-section";
 
 /**
  * The settings page's sections, in order. Each is a client component that fetches
@@ -21,6 +22,7 @@ export interface SettingsSection {
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: "providers", title: "Model providers", Component: ProvidersSection },
   { id: "prices", title: "Prices", Component: PriceTableSection },
+  { id: "budgets", title: "Budgets", Component: BudgetsSection },
   { id: "memory-stores", title: "Memory stores", Component: MemoryStoresSection },
   { id: "otlp", title: "OpenTelemetry export", Component: OtlpSection },
 ];

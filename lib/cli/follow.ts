@@ -128,6 +128,11 @@ async function report(context: ServerContext, runId: string, branch: BranchId, j
       say(`Resume with: ${command}`);
       return 1;
     }
+    if (summary?.pause?.reason === "spending-limit") {
+      // A person's or the lab's budget across runs: the detail names whose and how an admin raises it.
+      say(`${summary.pause.detail} Resume with: ${command}`);
+      return EXIT_BUDGET_EXHAUSTED;
+    }
     say(`Paused (${summary?.pause?.detail ?? "paused"}). Continue with: ${command}`);
     return 0;
   }

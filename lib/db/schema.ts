@@ -439,3 +439,32 @@ export const annotationEvents = sqliteTable(
   },
   (table) => [uniqueIndex("annotation_events_seq").on(table.seq), index("annotation_events_run").on(table.runId), index("annotation_events_annotation").on(table.annotationId)],
 );
+
+// Budgets per person and per lab (lib/domain/spending-limits.ts).
+
+/** Budgets across runs: one row per scope (`lab`, `each-person`, `person:<user id>`) and period (`day`, `month`). */
+export const spendingLimits = sqliteTable(
+  "spending_limits",
+  {
+    scope: text("scope").notNull(),
+    period: text("period").notNull(),
+    usd: real("usd"),
+    tokens: integer("tokens"),
+    updatedAt: text("updated_at").notNull(),
+    updatedBy: text("updated_by"),
+  },
+  (table) => [primaryKey({ columns: [table.scope, table.period] })],
+);
+
+/** The spend ledger: live calls' USD and tokens by run owner (`""`: no owner) and UTC day, added to per call. */
+export const spendLedger = sqliteTable(
+  "spend_ledger",
+  {
+    userKey: text("user_key").notNull(),
+    day: text("day").notNull(),
+    usd: real("usd").notNull().default(0),
+    tokens: integer("tokens").notNull().default(0),
+    calls: integer("calls").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userKey, table.day] }), index("spend_ledger_day").on(table.day)],
+);

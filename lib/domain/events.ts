@@ -314,8 +314,12 @@ export const eventDataSchemas = {
     reason: z.string(),
   }),
   "run-pause": z.object({
-    /** `budget`: the run's budget is spent (status `budget-exhausted`); resume with a higher one. */
-    reason: z.enum(["user", "breakpoint", "model-error", "step", "budget"]),
+    /**
+     * `budget`: the run's budget is spent (status `budget-exhausted`); resume with a higher one.
+     * `spending-limit`: a person's or the lab's budget across runs is spent (lib/domain/spending-limits.ts);
+     * resume once an admin raised it.
+     */
+    reason: z.enum(["user", "breakpoint", "model-error", "step", "budget", "spending-limit"]),
     /** Which breakpoint or error paused the run, for people. */
     detail: z.string(),
     /** For a breakpoint: which point (e.g. `before-call:actor:2:3`), so resuming does not stop there again. */

@@ -4,6 +4,8 @@ import type { EnvironmentFamily } from "@/lib/domain/environment";
 import { draft, type EventDraft } from "@/lib/domain/events";
 import type { RunState } from "@/lib/domain/fold-run";
 import type { NextAction } from "./decide";
+import type { RunId } from "@/lib/domain/ids";
+import type { SpendingGate } from "./spending-gate";
 
 /**
  * Budgets and adaptive trials at the engine's step boundaries
@@ -22,11 +24,37 @@ import type { NextAction } from "./decide";
 export function budgetPause(state: RunState, next: Exclude<NextAction, { kind: "idle" }>, family: EnvironmentFamily<unknown> | null): EventDraft | null {
   const budget = state.config?.budget;
   if (!budget) return null;
-  if (next.kind === "end-run") return null;
-  if (next.kind === "evaluate" && family?.evaluatorUsesModel !== true) return null;
-  if (next.kind === "actor-step" && state.pendingAction?.trial === next.trial && state.pendingAction.step === next.step) return null;
+  if (!mayCallModel(state, next, family)) return null;
   const detail = budgetExhausted(budget, state.spend);
   return detail === null ? null : draft("run-pause", { reason: "budget", detail, at: null });
+}
+
+/**
+ * True when `next` may call a model, so a budget may hold it: an Actor step (unless a person wrote
+ * its action), a reflection, a trial start, and an evaluation whose Evaluator is a model. Ending the run never.
+ */
+export function mayCallModel(state: RunState, next: Exclude<NextAction, { kind: "idle" }>, family: EnvironmentFamily<unknown> | null): boolean {
+  if (next.kind === "end-run") return false;
+  if (next.kind === "evaluate" && family?.evaluatorUsesModel !== true) return false;
+  if (next.kind === "actor-step" && state.pendingAction?.trial === next.trial && state.pendingAction.step === next.step) return false;
+  return true;
+}
+
+/**
+ * The `run-pause` (reason `spending-limit`) to append before `next` when a person's or the lab's
+ * budget across runs is spent (`deps.spending`, lib/engine/spending-gate.ts), or null. Asked only
+ * where {@link mayCallModel} holds, after the run's own budget.
+ */
+export async function spendingLimitPause(
+  gate: SpendingGate | undefined,
+  runId: RunId,
+  state: RunState,
+  next: Exclude<NextAction, { kind: "idle" }>,
+  family: EnvironmentFamily<unknown> | null,
+): Promise<EventDraft | null> {
+  if (!gate || !mayCallModel(state, next, family)) return null;
+  const detail = await gate.exhausted(runId);
+  return detail === null ? null : draft("run-pause", { reason: "spending-limit", detail, at: null });
 }
 
 /**

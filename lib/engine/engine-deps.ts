@@ -2,6 +2,7 @@ import type { EnvironmentFamily } from "@/lib/domain/environment";
 import type { ContextWindow } from "@/lib/domain/model-windows";
 import type { CallPricer, EventLog, ModelPort } from "./ports";
 import type { MemoryPort } from "./warm-start";
+import type { SpendingGate } from "./spending-gate";
 
 /** What the engine needs; all of it behind ports, so tests and the bench pass in-memory versions. */
 export interface EngineDeps {
@@ -19,4 +20,6 @@ export interface EngineDeps {
   pricing?: CallPricer;
   /** Named memory stores for warm starts and `writeMemory`; absent = warm starts carry nothing in. */
   memory?: MemoryPort;
+  /** Budgets per person and per lab, across runs (lib/engine/spending-gate.ts); absent = none. */
+  spending?: SpendingGate;
 }

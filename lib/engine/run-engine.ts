@@ -18,7 +18,7 @@ import { EpisodeCache } from "./episode-cache";
 import { strategyBehaviour } from "./strategies";
 import { summarizeMemory } from "./memory-summary";
 import { evaluatorSettings, judgeFailureDrafts, openJudgeSession } from "./judge-calls";
-import { adaptiveNext, budgetPause } from "./budget-gate";
+import { adaptiveNext, budgetPause, spendingLimitPause } from "./budget-gate";
 import { rememberReflection, warmStartDraft } from "./warm-start";
 import { insightsDraft } from "./insights-carry";
 import type { EngineDeps } from "./engine-deps";
@@ -89,6 +89,8 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
   const append = async (drafts: EventDraft[]): Promise<void> => {
     const stored = await deps.log.append(runId, branchId, drafts);
     options.onEvents?.(stored);
+    // Live calls count against the owner's and the lab's budgets across runs.
+    if (deps.spending) for (const event of stored) if (event.type === "model-call-end") await deps.spending.record(runId, event.data, event.occurredAt);
     // Our batch came right after what we had seen (the usual case): fold it as the store returned
     // it, without reading it back. If another writer appended in between, read everything since.
     // Either way the next boundary's refresh picks up what others append later.
@@ -120,7 +122,8 @@ export async function driveRun(deps: EngineDeps, options: DriveOptions): Promise
       continue;
     }
     // A spent budget pauses the run here, between two actions (status budget-exhausted).
-    const overBudget = budgetPause(state, next, state.config ? deps.environmentFor(state.config.environment) : null);
+    const family = state.config ? deps.environmentFor(state.config.environment) : null;
+    const overBudget = budgetPause(state, next, family) ?? (await spendingLimitPause(deps.spending, runId, state, next, family));
     if (overBudget) {
       await append([overBudget]);
       continue;

@@ -19,6 +19,9 @@ import { ReviewService } from "./review-service";
 import { MemoryAnnotationStore } from "@/lib/db/annotation-store-memory";
 import { SqliteAnnotationStore } from "@/lib/db/annotation-store-sqlite";
 import { AnnotationService } from "./annotation-service";
+import { SpendingLimitService } from "./spending-limit-service";
+import { MemorySpendingLimitStore } from "@/lib/db/spending-limit-store-memory";
+import { SqliteSpendingLimitStore } from "@/lib/db/spending-limit-store-sqlite";
 import { openAuth, type AuthPort } from "@/lib/auth/auth-port";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
@@ -109,6 +112,8 @@ export interface ServerContext {
   reviews: ReviewService;
   /** People's annotations (comments, tags, scores) on run graph nodes: an append-only log beside the run log. */
   annotations: AnnotationService;
+  /** Budgets per person and per lab across runs (docs/budgets.md): the engine's spending gate and the admin's view. */
+  spending: SpendingLimitService;
   /** Who a request is (decision 0041): Better Auth sessions and API tokens in shared mode with sign-in on, else everyone is the local admin. */
   auth: AuthPort;
   models(): ModelsResponse;
@@ -220,6 +225,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const prices = new PriceService(options.store ? new MemoryPriceStore() : (shared?.prices ?? new SqlitePriceStore(databasePath(env))), options.now);
   const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : (shared?.memoryStores ?? new SqliteMemoryStoreRepository(databasePath(env))), options.now);
   const otlp = new OtlpService(store, env);
+  const spending = new SpendingLimitService(store, options.store ? new MemorySpendingLimitStore() : (shared?.spendingLimits ?? new SqliteSpendingLimitStore(databasePath(env))), undefined, options.now);
   let limiter: CallRateLimiter | null = null;
   const engineDeps: EngineDeps = {
     // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended.
@@ -237,6 +243,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     environmentFor: (id) => environmentEntry(id).family,
     pricing: prices.pricer(),
     memory: memoryStores.port(),
+    spending,
   };
   // In shared mode (REFLEXION_DATABASE_URL) runs become pg-boss jobs for `cli worker` processes.
   const poolOptions: WorkerPoolOptions = { ...workerSettings(env), ...options.workers };
@@ -313,6 +320,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     search,
     reviews,
     annotations,
+    spending,
     auth: openAuth(),
     fanOut,
     models: () => listAvailableModels(env),

@@ -388,3 +388,32 @@ export const annotationEvents = pgTable(
   },
   (table) => [index("annotation_events_run").on(table.runId), index("annotation_events_annotation").on(table.annotationId)],
 );
+
+// Budgets per person and per lab (lib/domain/spending-limits.ts).
+
+/** Budgets across runs: the SQLite table's twin (lib/db/schema.ts `spending_limits`). */
+export const spendingLimits = pgTable(
+  "spending_limits",
+  {
+    scope: text("scope").notNull(),
+    period: text("period").notNull(),
+    usd: doublePrecision("usd"),
+    tokens: bigint("tokens", { mode: "number" }),
+    updatedAt: text("updated_at").notNull(),
+    updatedBy: text("updated_by"),
+  },
+  (table) => [primaryKey({ columns: [table.scope, table.period] })],
+);
+
+/** The spend ledger: the SQLite table's twin (lib/db/schema.ts `spend_ledger`); rows are added to with ON CONFLICT. */
+export const spendLedger = pgTable(
+  "spend_ledger",
+  {
+    userKey: text("user_key").notNull(),
+    day: text("day").notNull(),
+    usd: doublePrecision("usd").notNull().default(0),
+    tokens: bigint("tokens", { mode: "number" }).notNull().default(0),
+    calls: integer("calls").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userKey, table.day] }), index("spend_ledger_day").on(table.day)],
+);

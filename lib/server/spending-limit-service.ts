@@ -1,0 +1,121 @@
+import type { RunStore } from "@/lib/db/store";
+import type { SpendingLimitStore } from "@/lib/db/spending-limit-store";
+import type { SpendingCall } from "@/lib/domain/budget";
+import type { RunId } from "@/lib/domain/ids";
+import {
+  bindingLimits,
+  limitReached,
+  periodStart,
+  scopeLabel,
+  spendingLimitMessage,
+  spendingLimitSchema,
+  utcDay,
+  type PeriodSpend,
+  type SetSpendingLimitRequest,
+  type SpendingLimit,
+  type SpendingLimitView,
+  type SpendingScope,
+} from "@/lib/domain/spending-limits";
+import type { SpendingGate } from "@/lib/engine/spending-gate";
+
+/** How long limits read from the store are reused by the gate (ms): other processes' changes show within this. */
+const LIMITS_TTL_MS = 2_000;
+
+/**
+ * Budgets per person and per lab (lib/domain/spending-limits.ts, docs/budgets.md): the engine's
+ * {@link SpendingGate} (checked at step boundaries, fed every recorded call) and the admin's view and
+ * edits (`/api/budgets`, `cli budgets`, Settings → Budgets). A run counts against its owner
+ * (`RunRecord.ownerUserId`) and the lab; a run with no owner only against the lab.
+ */
+export class SpendingLimitService implements SpendingGate {
+  private readonly owners = new Map<string, string | null>();
+  private cached: { at: number; limits: SpendingLimit[] } | null = null;
+
+  /**
+   * @param nameOf an account's display name for messages (default: its id).
+   * @param now the clock (tests).
+   */
+  constructor(
+    private readonly runs: RunStore,
+    readonly store: SpendingLimitStore,
+    private readonly nameOf: (userId: string) => Promise<string> = async (userId) => userId,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async exhausted(runId: RunId): Promise<string | null> {
+    const limits = await this.limits();
+    if (limits.length === 0) return null;
+    const owner = await this.ownerOf(runId);
+    const at = this.now();
+    for (const limit of bindingLimits(limits, owner)) {
+      const spent = await this.store.spentSince(limit.scope.kind === "lab" ? null : owner ?? "", periodStart(limit.period, at));
+      if (limitReached(limit, spent)) return spendingLimitMessage(limit, spent, owner === null ? "the lab" : await this.nameOf(owner));
+    }
+    return null;
+  }
+
+  async record(runId: RunId, call: SpendingCall, occurredAt: string): Promise<void> {
+    if (call.source !== "live") return;
+    try {
+      const owner = await this.ownerOf(runId);
+      const at = new Date(occurredAt);
+      const day = utcDay(Number.isNaN(at.getTime()) ? this.now() : at);
+      await this.store.addSpend(owner ?? "", day, { usd: call.costUsd ?? 0, tokens: call.usage.inputTokens + call.usage.outputTokens, calls: 1 });
+    } catch (error) {
+      // The call is recorded in the run's log already; a lost ledger row only under-counts this budget.
+      console.error(`[budgets] could not add a call of run ${runId} to the spend ledger: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Every limit with what has been spent against it this period (for each-person: not per account — see `spentBy`). */
+  async list(): Promise<SpendingLimitView[]> {
+    const at = this.now();
+    const limits = await this.store.listLimits();
+    const names = new Map<string, string>();
+    for (const limit of limits) if (limit.scope.kind === "person" && !names.has(limit.scope.userId)) names.set(limit.scope.userId, await this.nameOf(limit.scope.userId));
+    return Promise.all(
+      limits.map(async (limit) => {
+        const since = periodStart(limit.period, at);
+        const spent: PeriodSpend =
+          limit.scope.kind === "lab" ? await this.store.spentSince(null, since) : limit.scope.kind === "person" ? await this.store.spentSince(limit.scope.userId, since) : { usd: 0, tokens: 0, calls: 0 };
+        return { limit, label: scopeLabel(limit.scope, (id) => names.get(id) ?? id), since, spent, exhausted: limit.scope.kind !== "each-person" && limitReached(limit, spent) };
+      }),
+    );
+  }
+
+  /** What account `userId` (or `""`: runs with no owner) spent this `period`. */
+  async spentBy(userId: string, period: SpendingLimit["period"]): Promise<PeriodSpend> {
+    return this.store.spentSince(userId, periodStart(period, this.now()));
+  }
+
+  /** Sets (or replaces) a limit; `by` is who set it (an actor's name). Returns the stored limit. */
+  async set(request: SetSpendingLimitRequest, by: string | null): Promise<SpendingLimit> {
+    const limit = spendingLimitSchema.parse({ scope: request.scope, period: request.period, usd: request.usd ?? null, tokens: request.tokens ?? null, updatedAt: this.now().toISOString(), updatedBy: by });
+    await this.store.setLimit(limit);
+    this.cached = null;
+    return limit;
+  }
+
+  /** Removes a limit; false when there was none. */
+  async remove(scope: SpendingScope, period: SpendingLimit["period"]): Promise<boolean> {
+    const removed = await this.store.removeLimit(scope, period);
+    this.cached = null;
+    return removed;
+  }
+
+  private async limits(): Promise<SpendingLimit[]> {
+    const now = Date.now();
+    if (this.cached && now - this.cached.at < LIMITS_TTL_MS) return this.cached.limits;
+    const limits = await this.store.listLimits();
+    this.cached = { at: now, limits };
+    return limits;
+  }
+
+  private async ownerOf(runId: RunId): Promise<string | null> {
+    if (this.owners.has(runId)) return this.owners.get(runId) ?? null;
+    const run = await this.runs.getRun(runId);
+    const owner = run?.ownerUserId ?? null;
+    if (run) this.owners.set(runId, owner);
+    return owner;
+  }
+}
