@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SiteNav } from "@/components/experiments/site-nav";
+import { AccountBadge } from "@/components/account/account-badge";
 import { HelpLink } from "@/components/help";
 import { Providers } from "@/components/providers";
 import { THEME_INIT_SCRIPT, ThemeToggle } from "@/components/theme";
@@ -26,23 +27,25 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
           Skip to content
         </a>
-        <header className="flex min-h-11 flex-none flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white px-4 py-1" data-testid="site-header">
-          <Link href="/" className="flex items-center gap-2 rounded text-sm font-semibold text-slate-900" data-tour="home">
-            {/* eslint-disable-next-line @next/next/no-img-element -- a 20px static SVG needs no optimisation */}
-            <img src="/icon.svg" alt="" width={20} height={20} />
-            Reflexion Playground
-          </Link>
-          <span className="hidden text-xs text-slate-500 sm:inline">
-            Actor → Evaluator → Self-Reflection → episodic memory, one trial at a time
-          </span>
-          <SiteNav />
-          <div className="ml-auto flex flex-none items-center gap-2 sm:ml-0">
-            <HelpLink />
-            <TourButton />
-            <ThemeToggle />
-          </div>
-        </header>
+        {/* The query client wraps the header too: its account badge reads the session. */}
         <Providers>
+          <header className="flex min-h-11 flex-none flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white px-4 py-1" data-testid="site-header">
+            <Link href="/" className="flex items-center gap-2 rounded text-sm font-semibold text-slate-900" data-tour="home">
+              {/* eslint-disable-next-line @next/next/no-img-element -- a 20px static SVG needs no optimisation */}
+              <img src="/icon.svg" alt="" width={20} height={20} />
+              Reflexion Playground
+            </Link>
+            <span className="hidden text-xs text-slate-500 sm:inline">
+              Actor → Evaluator → Self-Reflection → episodic memory, one trial at a time
+            </span>
+            <SiteNav />
+            <div className="ml-auto flex flex-none items-center gap-2 sm:ml-0">
+              <AccountBadge />
+              <HelpLink />
+              <TourButton />
+              <ThemeToggle />
+            </div>
+          </header>
           <div id="main" className="flex min-h-0 flex-1 flex-col">
             {children}
           </div>

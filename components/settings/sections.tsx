@@ -5,6 +5,7 @@ import { ProvidersSection } from "./providers-section";
 import { PriceTableSection } from "./price-table-section";
 import { MemoryStoresSection } from "./memory-stores-section";
 import { OtlpSection } from "./otlp-section";
+import { UsersSection } from "./users-section";
 
 /**
  * The settings page's sections, in order. Each is a client component that fetches
@@ -23,4 +24,5 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: "prices", title: "Prices", Component: PriceTableSection },
   { id: "memory-stores", title: "Memory stores", Component: MemoryStoresSection },
   { id: "otlp", title: "OpenTelemetry export", Component: OtlpSection },
+  { id: "users", title: "Users", Component: UsersSection },
 ];
