@@ -14,19 +14,21 @@ function sharedModeUrl(env: Env): boolean {
 }
 
 /**
- * Whether sign-in is on: `REFLEXION_SIGN_IN=on|off`, default `on` in shared mode (`REFLEXION_DATABASE_URL`)
- * and `off` otherwise. `shared`: the process really stores in PostgreSQL (a test may pass a PGlite store
- * without the URL); default from the URL.
+ * Whether sign-in is on: `REFLEXION_SIGN_IN=on|off`, default `on` in shared mode (`REFLEXION_DATABASE_URL`
+ * set and the process storing there) and `off` otherwise. `shared`: the process really stores in
+ * PostgreSQL (a test may pass its own store, PGlite without the URL or in-memory with it); default from the URL.
  * @throws Error when the value is neither `on` nor `off`, or `on` without shared mode.
  */
 export function signInMode(env: Env, shared: boolean = sharedModeUrl(env)): "on" | "off" {
   const raw = env.REFLEXION_SIGN_IN?.trim().toLowerCase();
   if (raw && raw !== "on" && raw !== "off") throw new Error(`REFLEXION_SIGN_IN must be "on" or "off" (got "${env.REFLEXION_SIGN_IN}").`);
-  const mode = raw === "on" || raw === "off" ? raw : sharedModeUrl(env) ? "on" : "off";
-  if (mode === "on" && !shared) {
+  if (raw === "off") return "off";
+  // Unset: on exactly when this process stores in the PostgreSQL the URL names.
+  if (!raw) return shared && sharedModeUrl(env) ? "on" : "off";
+  if (!shared) {
     throw new Error("REFLEXION_SIGN_IN=on needs shared mode: set REFLEXION_DATABASE_URL to a PostgreSQL database (docs/shared-mode.md), or unset REFLEXION_SIGN_IN for the one-user embedded mode.");
   }
-  return mode;
+  return "on";
 }
 
 /**
