@@ -15,6 +15,12 @@ export interface AccountServices {
   users: UserDirectory;
 }
 
+/** What the account routes need of the server context (its `auth` and `accounts`). */
+export interface AccountContext {
+  auth: AuthPort;
+  accounts: AccountServices | null;
+}
+
 /**
  * How a process learns who is asking (sign-in) and where accounts live, from the environment:
  * - not shared mode (`db` null): sign-in off, no accounts; `REFLEXION_SIGN_IN=on` is refused;

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import type { Principal } from "@/lib/domain/roles";
-import type { ServerContext } from "@/lib/server/app-context";
-import type { AccountServices } from "./accounts";
+import type { AccountContext, AccountServices } from "./accounts";
 import type { ApiTokenView, CreatedApiToken } from "./api-tokens";
 import { requirePrincipal } from "./request-principal";
 
@@ -10,7 +9,7 @@ import { requirePrincipal } from "./request-principal";
 export const createTokenSchema = z.object({ name: z.string().trim().min(1).max(100), expiresAt: z.string().nullable().default(null) });
 
 /** The accounts of a context with sign-in on, or a 409 that says API tokens need sign-in. */
-function accountsOf(ctx: Pick<ServerContext, "auth" | "accounts">): AccountServices {
+function accountsOf(ctx: AccountContext): AccountServices {
   if (ctx.auth.signIn !== "on" || !ctx.accounts) {
     throw new AppError("conflict", "API tokens belong to accounts: they exist only in shared mode with sign-in on (REFLEXION_SIGN_IN=on, BETTER_AUTH_SECRET set).");
   }
@@ -18,7 +17,7 @@ function accountsOf(ctx: Pick<ServerContext, "auth" | "accounts">): AccountServi
 }
 
 /** Whose tokens a request may see: its own, or (an admin) anyone's with `?user=<id>`. */
-async function ownerFor(ctx: Pick<ServerContext, "auth" | "accounts">, request: Request): Promise<{ principal: Principal; userId: string }> {
+async function ownerFor(ctx: AccountContext, request: Request): Promise<{ principal: Principal; userId: string }> {
   const principal = await requirePrincipal(ctx.auth, request);
   const asked = new URL(request.url).searchParams.get("user");
   if (asked && asked !== principal.userId) {
@@ -29,14 +28,14 @@ async function ownerFor(ctx: Pick<ServerContext, "auth" | "accounts">, request: 
 }
 
 /** `GET /api/tokens[?user=]`: the tokens of the caller (or of `user`, for an admin), never a secret. */
-export async function listTokens(ctx: Pick<ServerContext, "auth" | "accounts">, request: Request): Promise<ApiTokenView[]> {
+export async function listTokens(ctx: AccountContext, request: Request): Promise<ApiTokenView[]> {
   const accounts = accountsOf(ctx);
   const { userId } = await ownerFor(ctx, request);
   return accounts.tokens.list(userId);
 }
 
 /** `POST /api/tokens[?user=]`: creates a token; the answer carries the secret, the only time it is shown. */
-export async function createToken(ctx: Pick<ServerContext, "auth" | "accounts">, request: Request, body: unknown): Promise<CreatedApiToken> {
+export async function createToken(ctx: AccountContext, request: Request, body: unknown): Promise<CreatedApiToken> {
   const accounts = accountsOf(ctx);
   const { userId } = await ownerFor(ctx, request);
   const { name, expiresAt } = createTokenSchema.parse(body);
@@ -44,7 +43,7 @@ export async function createToken(ctx: Pick<ServerContext, "auth" | "accounts">,
 }
 
 /** `DELETE /api/tokens/<id>`: revokes one of the caller's tokens (an admin: anyone's). */
-export async function revokeToken(ctx: Pick<ServerContext, "auth" | "accounts">, request: Request, id: string): Promise<ApiTokenView> {
+export async function revokeToken(ctx: AccountContext, request: Request, id: string): Promise<ApiTokenView> {
   const accounts = accountsOf(ctx);
   const principal = await requirePrincipal(ctx.auth, request);
   const token = await accounts.tokens.get(id);

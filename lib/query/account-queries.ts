@@ -13,7 +13,7 @@ import {
 } from "@/lib/domain/accounts";
 import { fetchJson } from "./fetch-json";
 
-/** Who is signed in: `off` when this server has no sign-in (404 from `/api/auth`), else the session or null. */
+/** Who is signed in: `off` when this server has no sign-in (`x-reflexion-sign-in: off` from `/api/auth/get-session`), else the session or null. */
 export type SessionState = { signIn: "off" } | { signIn: "on"; session: SessionResponse };
 
 export const sessionKey = () => ["auth-session"] as const;
@@ -26,7 +26,7 @@ export const sessionQuery = () =>
     queryKey: sessionKey(),
     queryFn: async ({ signal }): Promise<SessionState> => {
       const response = await fetch("/api/auth/get-session", { signal, cache: "no-store", headers: { accept: "application/json" } });
-      if (response.status === 404) return { signIn: "off" };
+      if (response.status === 404 || response.headers.get("x-reflexion-sign-in") === "off") return { signIn: "off" };
       if (!response.ok) throw new Error(`Could not read the session (${response.status}).`);
       return { signIn: "on", session: sessionResponseSchema.parse(await response.json()) };
     },
