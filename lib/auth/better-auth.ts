@@ -24,7 +24,8 @@ export interface BetterAuthOptions {
  * `REFLEXION_OIDC_*`; a new OIDC account is a viewer), sessions in PostgreSQL that end after
  * `REFLEXION_SESSION_DAYS` (refreshed at most daily), httpOnly SameSite=Lax cookies, `Secure` when the
  * public URL is https, and a sign-in rate limit ({@link SIGN_IN_ATTEMPTS} per {@link SIGN_IN_WINDOW_SECONDS} s
- * per IP) counted in the database so every app server shares it.
+ * per IP) counted in the database so every app server shares it. State-changing requests from another
+ * origin than the public URL are refused (Better Auth's origin check, 403).
  * @throws Error when `BETTER_AUTH_SECRET` is missing or short, or an OIDC setting is incomplete.
  */
 export function createBetterAuth(db: PgDb, env: Env, options: BetterAuthOptions = {}) {
@@ -71,6 +72,9 @@ export function createBetterAuth(db: PgDb, env: Env, options: BetterAuthOptions 
       customRules: { "/sign-in/email": { window: SIGN_IN_WINDOW_SECONDS, max: SIGN_IN_ATTEMPTS } },
     },
     advanced: {
+      // Explicit: Better Auth skips its origin (CSRF) check by default when NODE_ENV is "test"; tests must see what production does.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
       useSecureCookies: baseURL.startsWith("https:"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },

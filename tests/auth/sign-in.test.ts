@@ -97,6 +97,37 @@ describe.each(Object.keys(databases))("sign-in on %s", (name) => {
     expect((await signIn(auth, "nobody@lab.example", "guess-guess", "198.51.100.10")).status).toBe(401);
   });
 
+  it("marks the session cookie Secure when the public URL is https", async () => {
+    const auth = createBetterAuth(pg.db, { ...ENV, REFLEXION_PUBLIC_URL: "https://playground.lab.example" });
+    await new UserDirectory(auth).add({ email: "secure@lab.example", name: "Secure", password: "secure-password" });
+    const response = await auth.handler(
+      new Request("https://playground.lab.example/api/auth/sign-in/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://playground.lab.example", "x-forwarded-for": "203.0.113.30" },
+        body: JSON.stringify({ email: "secure@lab.example", password: "secure-password" }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    const session = response.headers.getSetCookie().find((line) => line.includes("session_token="));
+    expect(session).toMatch(/^__Secure-/);
+    expect(session).toMatch(/; Secure/i);
+    expect(session).toMatch(/HttpOnly/i);
+  });
+
+  it("refuses a sign-in posted from another site", async () => {
+    const { auth, users } = accounts(pg);
+    await users.add({ email: "csrf@lab.example", name: "Csrf", password: "csrf-password" });
+    const response = await auth.handler(
+      new Request("http://localhost:3441/api/auth/sign-in/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://evil.example", cookie: "x=1", "x-forwarded-for": "203.0.113.31" },
+        body: JSON.stringify({ email: "csrf@lab.example", password: "csrf-password" }),
+      }),
+    );
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
   it("ends a session when it expires", async () => {
     const { auth, users, port } = accounts(pg, { sessionSeconds: 1 });
     await users.add({ email: "shortlived@lab.example", name: "Shortlived", password: "12345678", role: "viewer" });
