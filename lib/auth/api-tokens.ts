@@ -7,6 +7,9 @@ import { apiTokens } from "@/lib/db/pg/schema";
 /** What every API token starts with, so a leaked one is recognisable (and secret scanners can match it). */
 export const TOKEN_PREFIX = "rp_";
 
+/** How stale a token's `lastUsedAt` may be, in ms, before a use writes it again. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
 /** An API token as listed: never its secret. Times are ISO-8601. */
 export interface ApiTokenView {
   id: string;
@@ -98,7 +101,7 @@ export class ApiTokenStore {
   }
 
   /**
-   * The live token a secret belongs to (not revoked, not expired), stamping its `lastUsedAt`; null otherwise.
+   * The live token a secret belongs to (not revoked, not expired), stamping its `lastUsedAt` (to the minute); null otherwise.
    * Anything not shaped like a token is null without a query.
    */
   async verify(secret: string): Promise<ApiTokenView | null> {
@@ -107,6 +110,8 @@ export class ApiTokenStore {
     if (!row || row.revokedAt !== null) return null;
     const now = this.now();
     if (row.expiresAt !== null && Date.parse(row.expiresAt) <= now.getTime()) return null;
+    // `lastUsedAt` is for people ("used today?"): written at most once a minute, not on every request.
+    if (row.lastUsedAt !== null && now.getTime() - Date.parse(row.lastUsedAt) < LAST_USED_RESOLUTION_MS) return viewOf(row);
     const lastUsedAt = now.toISOString();
     await this.db.update(apiTokens).set({ lastUsedAt }).where(eq(apiTokens.id, row.id));
     return viewOf({ ...row, lastUsedAt });

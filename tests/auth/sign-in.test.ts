@@ -153,13 +153,19 @@ describe.each(Object.keys(databases))("sign-in on %s", (name) => {
     expect(await port.principalOfToken(secret)).toBeNull();
   });
 
-  it("refuses an expired token", async () => {
+  it("refuses an expired token; records when a token was last used, to the minute", async () => {
     let now = new Date("2026-01-01T00:00:00Z");
     const { users } = accounts(pg);
     const tokens = new ApiTokenStore(pg.db, () => now);
     const carol = await users.add({ email: "carol@lab.example", name: "Carol", password: "carol-password" });
     const { secret } = await tokens.create(carol.id, "one day", "2026-01-02T00:00:00Z");
     expect((await tokens.verify(secret))?.userId).toBe(carol.id);
+    const firstUse = (await tokens.get((await tokens.list(carol.id))[0]!.id))!.lastUsedAt;
+    expect(firstUse).toBe("2026-01-01T00:00:00.000Z");
+    now = new Date("2026-01-01T00:00:30Z");
+    expect((await tokens.verify(secret))?.lastUsedAt).toBe(firstUse);
+    now = new Date("2026-01-01T00:01:30Z");
+    expect((await tokens.verify(secret))?.lastUsedAt).toBe("2026-01-01T00:01:30.000Z");
     now = new Date("2026-01-02T00:00:01Z");
     expect(await tokens.verify(secret)).toBeNull();
   });
