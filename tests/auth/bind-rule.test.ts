@@ -25,18 +25,3 @@ describe("bind rule", () => {
     expect(bindRefusal("0.0.0.0", "on", {})).toBeNull();
   });
 });
-
-describe("sign-in setting", () => {
-  it("is on by default in shared mode only, refused on without it, and rejects other values", async () => {
-    const { signInMode } = await import("@/lib/auth/sign-in-settings");
-    const url = { REFLEXION_DATABASE_URL: "postgres://u@h/db" };
-    expect(signInMode(url)).toBe("on");
-    expect(signInMode({ ...url, REFLEXION_SIGN_IN: "off" })).toBe("off");
-    expect(signInMode({})).toBe("off");
-    expect(signInMode(url, false)).toBe("off");
-    expect(signInMode({}, true)).toBe("off");
-    expect(signInMode({ REFLEXION_SIGN_IN: "on" }, true)).toBe("on");
-    expect(() => signInMode({ REFLEXION_SIGN_IN: "on" })).toThrow(/needs shared mode/);
-    expect(() => signInMode({ ...url, REFLEXION_SIGN_IN: "yes" })).toThrow(/must be "on" or "off"/);
-  });
-});
