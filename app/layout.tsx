@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SiteNav } from "@/components/experiments/site-nav";
+import { AccountBadge } from "@/components/account/account-badge";
 import { HelpLink } from "@/components/help";
 import { Providers } from "@/components/providers";
 import { THEME_INIT_SCRIPT, ThemeToggle } from "@/components/theme";
@@ -26,7 +27,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
           Skip to content
         </a>
-        {/* The header is inside the query client too: the nav asks who is signed in (the Settings link is for admins). */}
+        {/* The header is inside the query client too: the nav and the account badge ask who is signed in (the Settings link is for admins). */}
         <Providers>
           <header className="flex min-h-11 flex-none flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white px-4 py-1" data-testid="site-header">
             <Link href="/" className="flex items-center gap-2 rounded text-sm font-semibold text-slate-900" data-tour="home">
@@ -39,6 +40,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             </span>
             <SiteNav />
             <div className="ml-auto flex flex-none items-center gap-2 sm:ml-0">
+              <AccountBadge />
               <HelpLink />
               <TourButton />
               <ThemeToggle />

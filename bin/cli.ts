@@ -113,10 +113,12 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/search-commands")).registerSearchCommands(program);
   (await import("@/lib/cli/review-commands")).registerReviewCommands(program);
   (await import("@/lib/cli/annotation-commands")).registerAnnotationCommands(program);
+  (await import("@/lib/cli/user-commands")).registerUserCommands(program);
+  (await import("@/lib/cli/token-commands")).registerTokenCommands(program);
 }
 
-program
-  .parseAsync()
+// Sign-in on (shared mode): every command but the light checks runs as its API token's person (lib/cli/cli-auth.ts).
+(LIGHT_COMMANDS.has(process.argv[2] ?? "") ? program.parseAsync() : (await import("@/lib/cli/cli-auth")).parseAsActor(program))
   .catch((error: unknown) => {
     process.stderr.write(`error: ${describeError(error)}\n`);
     process.exitCode = 2;

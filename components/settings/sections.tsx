@@ -6,6 +6,7 @@ import { PriceTableSection } from "./price-table-section";
 import { MemoryStoresSection } from "./memory-stores-section";
 import { OtlpSection } from "./otlp-section";
 import { BudgetsSection } from "./budgets-section";
+import { UsersSection } from "./users-section";
 
 /**
  * The settings page's sections, in order. Each is a client component that fetches
@@ -25,4 +26,5 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: "budgets", title: "Budgets", Component: BudgetsSection },
   { id: "memory-stores", title: "Memory stores", Component: MemoryStoresSection },
   { id: "otlp", title: "OpenTelemetry export", Component: OtlpSection },
+  { id: "users", title: "Users", Component: UsersSection },
 ];

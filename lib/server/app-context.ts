@@ -22,7 +22,8 @@ import { AnnotationService } from "./annotation-service";
 import { SpendingLimitService } from "./spending-limit-service";
 import { MemorySpendingLimitStore } from "@/lib/db/spending-limit-store-memory";
 import { SqliteSpendingLimitStore } from "@/lib/db/spending-limit-store-sqlite";
-import { openAuth, type AuthPort } from "@/lib/auth/auth-port";
+import type { AuthPort } from "@/lib/auth/auth-port";
+import { openSignIn, type AccountServices } from "@/lib/auth/accounts";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -116,6 +117,8 @@ export interface ServerContext {
   spending: SpendingLimitService;
   /** Who a request is (decision 0041): Better Auth sessions and API tokens in shared mode with sign-in on, else everyone is the local admin. */
   auth: AuthPort;
+  /** Shared mode's accounts (Better Auth's `/api/auth` handler, API tokens, users); null in embedded mode, or with sign-in off and no `BETTER_AUTH_SECRET`. */
+  accounts: AccountServices | null;
   models(): ModelsResponse;
   /**
    * Providers for the settings page and the model pickers (lib/llm/providers/*), read from
@@ -215,6 +218,8 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   // with a password would be quoted in the run logs); a caller's own port (tests) reads none of them.
   if (!options.model) checkProviderSettings(env);
   outputLimitFor(env);
+  // Sign-in (shared mode): refuses to start on a bad setting or a missing secret, before anything opens.
+  const signIn = openSignIn(store instanceof PgRunStore ? store.pg.db : null, env);
   const bus = new RunEventBus();
   // On PostgreSQL, appends of other processes (and their live calls) reach this bus at once.
   // Started last, once nothing below can throw on a bad setting (its LISTEN connection would keep the process alive).
@@ -321,7 +326,8 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     reviews,
     annotations,
     spending,
-    auth: openAuth(),
+    auth: signIn.auth,
+    accounts: signIn.accounts,
     fanOut,
     models: () => listAvailableModels(env),
     providers: {

@@ -44,6 +44,8 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-cli-exit-"));
   env = {
     REFLEXION_DATABASE_URL: url,
+    // Sign-in is not under test here (tests/auth covers it).
+    REFLEXION_SIGN_IN: "off",
     // Must stay unused: everything goes to PostgreSQL.
     REFLEXION_DB_PATH: path.join(dir, "unused.sqlite"),
     REFLEXION_JOB_POLL_S: "0.5",

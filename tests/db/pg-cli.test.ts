@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 async function cli(args: string[], url: string): Promise<string> {
-  const { stdout, stderr } = await run("npx", ["tsx", "bin/cli.ts", ...args], { env: { ...process.env, REFLEXION_DATABASE_URL: url }, timeout: 60_000 });
+  const { stdout, stderr } = await run("npx", ["tsx", "bin/cli.ts", ...args], { env: { ...process.env, REFLEXION_DATABASE_URL: url, REFLEXION_SIGN_IN: "off" }, timeout: 60_000 });
   return stdout + stderr;
 }
 

@@ -35,7 +35,7 @@ beforeAll(async () => {
   await migrator.ready();
   await migrator.close();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-drill-"));
-  env = { REFLEXION_DATABASE_URL: url, REFLEXION_DB_PATH: path.join(dir, "unused.sqlite"), REFLEXION_JOB_RETRY_LIMIT: "0", REFLEXION_JOB_POLL_S: "0.5", REFLEXION_JOB_NOTIFY_POLL_S: "0.5", REFLEXION_JOB_RECONCILE_MS: "500" };
+  env = { REFLEXION_DATABASE_URL: url, REFLEXION_SIGN_IN: "off", REFLEXION_DB_PATH: path.join(dir, "unused.sqlite"), REFLEXION_JOB_RETRY_LIMIT: "0", REFLEXION_JOB_POLL_S: "0.5", REFLEXION_JOB_NOTIFY_POLL_S: "0.5", REFLEXION_JOB_RECONCILE_MS: "500" };
 }, 90_000);
 
 afterAll(async () => {

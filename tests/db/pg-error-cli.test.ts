@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 async function failingCli(args: string[], url: string): Promise<z.infer<typeof failureSchema>> {
-  const outcome: unknown = await run("npx", ["tsx", "bin/cli.ts", ...args], { env: { ...process.env, REFLEXION_DATABASE_URL: url }, timeout: 60_000 }).then(
+  const outcome: unknown = await run("npx", ["tsx", "bin/cli.ts", ...args], { env: { ...process.env, REFLEXION_DATABASE_URL: url, REFLEXION_SIGN_IN: "off" }, timeout: 60_000 }).then(
     () => null,
     (error: unknown) => error,
   );

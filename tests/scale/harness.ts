@@ -77,6 +77,8 @@ export async function startScaleHarness(options: ScaleHarnessOptions): Promise<S
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-scale-"));
     const env: Record<string, string> = {
       REFLEXION_DATABASE_URL: databaseUrl,
+      // Sign-in is not under test here (tests/auth covers it).
+      REFLEXION_SIGN_IN: "off",
       // Used only while the store is not selected by the URL (the SQLite file is then shared on this machine).
       REFLEXION_DB_PATH: path.join(dir, "playground.sqlite"),
       OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,

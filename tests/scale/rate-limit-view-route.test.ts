@@ -39,6 +39,8 @@ beforeAll(async () => {
   // The route's process-wide context reads these.
   Object.assign(process.env, {
     REFLEXION_DATABASE_URL: url,
+    // Sign-in is not under test here (tests/auth covers it).
+    REFLEXION_SIGN_IN: "off",
     REFLEXION_DB_PATH: path.join(dir, "unused.sqlite"),
     REFLEXION_RATE_LIMITS: JSON.stringify(LIMITS),
     OPENAI_COMPATIBLE_API_KEY: COMPATIBLE_KEY,

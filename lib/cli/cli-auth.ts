@@ -1,0 +1,111 @@
+import os from "node:os";
+import type { Command } from "commander";
+import type { Actor } from "@/lib/domain/actor";
+import { roleAtLeast, type Principal } from "@/lib/domain/roles";
+import { actorOfPrincipal, runAs } from "@/lib/auth/actor-context";
+import { openSignIn } from "@/lib/auth/accounts";
+import { publicUrl, signInMode } from "@/lib/auth/sign-in-settings";
+import { openNodePostgres, type PgDb } from "@/lib/db/pg/database";
+import { commandAccess } from "./command-policy";
+
+type Env = Record<string, string | undefined>;
+
+/** A CLI command refused by sign-in: the CLI prints the message and exits 1. */
+export class CliAuthError extends Error {
+  readonly exitCode = 1;
+}
+
+/** What {@link authorizeCommand} needs of the accounts (a PostgreSQL database, opened only when sign-in is on). */
+export interface CliAccounts {
+  principalOfToken(token: string): Promise<Principal | null>;
+  tokenName(tokenId: string): Promise<string | null>;
+  countUsers(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The accounts of the shared-mode database (`REFLEXION_DATABASE_URL`), or of `db` (tests). */
+export function openCliAccounts(env: Env, db?: PgDb): CliAccounts {
+  const connection = db ? null : openNodePostgres(env.REFLEXION_DATABASE_URL ?? "", { max: 2 });
+  const { auth, accounts } = openSignIn(db ?? connection!.db, env);
+  if (!accounts) throw new CliAuthError("Sign-in is on but this process has no accounts: set BETTER_AUTH_SECRET (`openssl rand -base64 32`).");
+  return {
+    principalOfToken: (token) => auth.principalOfToken(token),
+    tokenName: async (id) => (await accounts.tokens.get(id))?.name ?? null,
+    countUsers: () => accounts.users.count(),
+    close: async () => {
+      await connection?.close();
+    },
+  };
+}
+
+/** The actor of a command run with sign-in off (or a setup command). */
+export const CLI_ACTOR: Actor = Object.freeze({ kind: "cli", id: "cli", name: "cli", userId: null });
+
+/**
+ * Who a CLI command runs as, checked against lib/cli/command-policy.ts before it runs:
+ * sign-in off → `cli`; `worker` → a worker actor; setup commands → `cli`; `users add` while no account
+ * exists (with `--admin`) → `cli`; anything else needs an API token (`--token` or `REFLEXION_TOKEN`)
+ * whose account has the role, and runs as that token.
+ * @throws CliAuthError (exit 1) saying how to get a token, or which role is needed;
+ *   Error when `REFLEXION_SIGN_IN=on` outside shared mode or `BETTER_AUTH_SECRET` is missing.
+ */
+export async function authorizeCommand(path: string, options: { token?: string; admin?: boolean }, env: Env, open: () => CliAccounts): Promise<Actor> {
+  let access = commandAccess(path);
+  if (signInMode(env) === "off") return CLI_ACTOR;
+  if (access === "worker") return { kind: "worker", id: `worker-${os.hostname()}-${process.pid}`, name: `worker ${os.hostname()}:${process.pid}`, userId: null };
+  if (access === "operator") return CLI_ACTOR;
+  const accounts = open();
+  try {
+    if (access === "bootstrap") {
+      if ((await accounts.countUsers()) === 0) {
+        if (!options.admin) throw new CliAuthError("No account exists yet: the first one must be an admin. Add --admin (`cli users add --admin --email … --name …`).");
+        return CLI_ACTOR;
+      }
+      access = "admin";
+    }
+    const token = (options.token ?? env.REFLEXION_TOKEN)?.trim();
+    if (!token) {
+      throw new CliAuthError(
+        `Sign-in is on (shared mode): \`${path}\` needs an API token. Set REFLEXION_TOKEN=rp_… (or pass --token rp_…). ` +
+          `Create one on ${publicUrl(env)}/account (signed in), or ask an admin (\`cli tokens create --user <your email> --name <what for>\`). ` +
+          "No account yet? The first admin is made with `cli users add --admin`.",
+      );
+    }
+    const principal = await accounts.principalOfToken(token);
+    if (!principal) throw new CliAuthError("That API token is not valid (unknown, revoked or expired, or its account was removed): create a new one on /account and set REFLEXION_TOKEN to it.");
+    if (!roleAtLeast(principal.role, access)) {
+      throw new CliAuthError(`\`${path}\` needs the ${access} role; ${principal.name} is a ${principal.role}. Ask an admin: \`cli users set-role ${principal.email ?? principal.userId} ${access}\`.`);
+    }
+    const tokenName = principal.tokenId ? await accounts.tokenName(principal.tokenId) : null;
+    return actorOfPrincipal(principal, tokenName ?? undefined);
+  } finally {
+    await accounts.close();
+  }
+}
+
+/** A command's path as typed: `experiment run`, `users add` (without the program's name). */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
+  return names.join(" ");
+}
+
+/**
+ * Adds `--token` and the sign-in check to `program` and parses the command line as the command's actor.
+ * Commander has no hook around an action, and an action runs in the async context in force when parsing
+ * began: so parsing runs inside {@link runAs} with a placeholder actor, which the `preAction` hook fills in.
+ */
+export async function parseAsActor(program: Command, env: Env = process.env, open: () => CliAccounts = () => openCliAccounts(env)): Promise<void> {
+  program.option("--token <rp_…>", "your API token when sign-in is on (default: REFLEXION_TOKEN)");
+  const actor: Actor = { ...CLI_ACTOR };
+  program.hook("preAction", async (_root, command) => {
+    try {
+      Object.assign(actor, await authorizeCommand(commandPath(command), { token: program.opts<{ token?: string }>().token, admin: command.opts<{ admin?: boolean }>().admin }, env, open));
+    } catch (error) {
+      if (!(error instanceof CliAuthError)) throw error;
+      process.stderr.write(`error: ${error.message}\n`);
+      process.exit(error.exitCode);
+    }
+  });
+  await runAs(actor, () => program.parseAsync());
+}

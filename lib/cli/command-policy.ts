@@ -1,0 +1,86 @@
+import type { Role } from "@/lib/domain/roles";
+
+/**
+ * What a CLI command needs when sign-in is on (the CLI's twin of lib/auth/route-policy.ts):
+ * - a role: the `REFLEXION_TOKEN`'s account must have at least it;
+ * - `worker`: exempt, it holds the database credential and acts as `worker`;
+ * - `operator`: exempt, database setup and checks that touch no lab data (migrations, status, the Evaluator checks);
+ * - `bootstrap`: `users add` while no account exists (the first admin); afterwards `admin`.
+ * Keyed by the command path as typed (`experiment run`); a command missing here needs `admin` (deny by default),
+ * and tests/auth/cli-auth.test.ts fails until it is listed.
+ */
+export type CommandAccess = Role | "worker" | "operator" | "bootstrap";
+
+export const COMMAND_POLICY: Readonly<Record<string, CommandAccess>> = {
+  // Reading runs, experiments, lessons, reviews and search.
+  tasks: "viewer",
+  runs: "viewer",
+  events: "viewer",
+  "experiment show": "viewer",
+  "experiment export": "viewer",
+  "experiment compare": "viewer",
+  "experiment list": "viewer",
+  "templates list": "viewer",
+  "templates show": "viewer",
+  "templates ab": "viewer",
+  "templates export": "viewer",
+  export: "viewer",
+  "export-otlp": "viewer",
+  providers: "viewer",
+  "prices list": "viewer",
+  "task-sets list": "viewer",
+  "insights list": "viewer",
+  "memory list": "viewer",
+  "memory export": "viewer",
+  mcp: "viewer",
+  search: "viewer",
+  "review list": "viewer",
+  "review export": "viewer",
+  annotations: "viewer",
+  "tokens create": "viewer",
+  "tokens list": "viewer",
+  "tokens revoke": "viewer",
+  // Starting, steering and editing runs and experiments; notes and review queues.
+  run: "runner",
+  resume: "runner",
+  pause: "runner",
+  cancel: "runner",
+  fork: "runner",
+  replay: "runner",
+  "experiment run": "runner",
+  "experiment resume": "runner",
+  "templates optimise": "runner",
+  "templates save": "runner",
+  "templates label": "runner",
+  "templates import": "runner",
+  "continue-import": "runner",
+  import: "runner",
+  "import-traces": "runner",
+  check: "runner",
+  "insights extract": "runner",
+  "reflect-traces": "runner",
+  "review create": "runner",
+  annotate: "runner",
+  // The lab's settings, imports of the authors' logs, dead letters, uploaded sets and accounts.
+  "prices set": "admin",
+  "import-logs": "admin",
+  "jobs dead-letters": "admin",
+  "jobs retry": "admin",
+  "jobs discard": "admin",
+  "task-sets delete": "admin",
+  "users add": "bootstrap",
+  "users list": "admin",
+  "users set-role": "admin",
+  "users remove": "admin",
+  // Exempt.
+  worker: "worker",
+  "db migrate": "operator",
+  "db status": "operator",
+  "verify-code": "operator",
+  "conformance-household": "operator",
+};
+
+/** The access of a command path; `admin` when unlisted. */
+export function commandAccess(path: string): CommandAccess {
+  return COMMAND_POLICY[path] ?? "admin";
+}

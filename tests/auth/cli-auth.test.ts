@@ -1,0 +1,91 @@
+import { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { currentActor } from "@/lib/auth/actor-context";
+import { openSignIn } from "@/lib/auth/accounts";
+import { openPglite } from "@/lib/db/pg/pglite";
+import type { PgConnection } from "@/lib/db/pg/database";
+import type { Actor } from "@/lib/domain/actor";
+import { authorizeCommand, CliAuthError, commandPath, openCliAccounts, parseAsActor } from "@/lib/cli/cli-auth";
+import { COMMAND_POLICY } from "@/lib/cli/command-policy";
+
+const ON = { REFLEXION_DATABASE_URL: "postgres://unused@127.0.0.1:1/unused", REFLEXION_SIGN_IN: "on", BETTER_AUTH_SECRET: "cli-secret-cli-secret-cli-secret-012345", REFLEXION_PUBLIC_URL: "https://lab.example" };
+
+let pg: PgConnection;
+beforeAll(async () => {
+  pg = openPglite();
+  await pg.migrate();
+}, 60_000);
+afterAll(async () => {
+  await pg?.close();
+});
+
+const open = () => openCliAccounts(ON, pg.db);
+const accounts = () => openSignIn(pg.db, ON).accounts!;
+
+describe("CLI sign-in", () => {
+  it("bootstraps the first admin without a token only while no account exists, and only with --admin", async () => {
+    await expect(authorizeCommand("users add", {}, ON, open)).rejects.toThrow(/first one must be an admin\. Add --admin/);
+    expect(await authorizeCommand("users add", { admin: true }, ON, open)).toMatchObject({ kind: "cli" });
+    await accounts().users.add({ email: "root@lab.example", name: "Root", password: "root-password", role: "admin" });
+    await expect(authorizeCommand("users add", { admin: true }, ON, open)).rejects.toThrow(/`users add` needs an API token\. Set REFLEXION_TOKEN=rp_…/);
+  });
+
+  it("refuses a command without a token (exit 1, saying how to get one) or with a dead one; runs as the token's person when the role suffices", async () => {
+    const error = await authorizeCommand("runs", {}, ON, open).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CliAuthError);
+    expect((error as CliAuthError).exitCode).toBe(1);
+    expect((error as Error).message).toContain("https://lab.example/account");
+
+    const viewer = await accounts().users.add({ email: "vic@lab.example", name: "Vic", password: "vic-password", role: "viewer" });
+    const { token, secret } = await accounts().tokens.create(viewer.id, "laptop");
+    expect(await authorizeCommand("runs", { token: secret }, ON, open)).toEqual({ kind: "token", id: token.id, name: "Vic (token laptop)", userId: viewer.id });
+    expect(await authorizeCommand("runs", {}, { ...ON, REFLEXION_TOKEN: secret }, open)).toMatchObject({ userId: viewer.id });
+    await expect(authorizeCommand("run", { token: secret }, ON, open)).rejects.toThrow("`run` needs the runner role; Vic is a viewer. Ask an admin: `cli users set-role vic@lab.example runner`.");
+    await expect(authorizeCommand("jobs retry", { token: secret }, ON, open)).rejects.toThrow(/needs the admin role/);
+
+    await accounts().tokens.revoke(token.id);
+    await expect(authorizeCommand("runs", { token: secret }, ON, open)).rejects.toThrow(/not valid \(unknown, revoked or expired/);
+  });
+
+  it("exempts the worker and database setup; with sign-in off every command is `cli`; sign-in on without shared mode is refused", async () => {
+    expect(await authorizeCommand("worker", {}, ON, open)).toMatchObject({ kind: "worker" });
+    expect(await authorizeCommand("db migrate", {}, ON, open)).toMatchObject({ kind: "cli" });
+    expect(await authorizeCommand("jobs retry", {}, { REFLEXION_SIGN_IN: "off", REFLEXION_DATABASE_URL: "postgres://x@h/db" }, open)).toEqual({ kind: "cli", id: "cli", name: "cli", userId: null });
+    await expect(authorizeCommand("runs", {}, { REFLEXION_SIGN_IN: "on" }, open)).rejects.toThrow(/REFLEXION_SIGN_IN=on needs shared mode/);
+  });
+
+  it("runs the action as the token's actor (what events and the audit record)", async () => {
+    const runner = await accounts().users.add({ email: "rita@lab.example", name: "Rita", password: "rita-password", role: "runner" });
+    const { secret } = await accounts().tokens.create(runner.id, "ci");
+    let seen: Actor | null = null;
+    const program = new Command().exitOverride();
+    program.command("run").action(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen = currentActor();
+    });
+    process.argv = [process.argv[0]!, "cli", "run", "--token", secret];
+    await parseAsActor(program, ON, open);
+    expect(seen).toMatchObject({ kind: "token", name: "Rita (token ci)", userId: runner.id });
+    expect(commandPath(program.commands[0]!)).toBe("run");
+  });
+
+  it("lists every command of the CLI in the command policy", async () => {
+    const help = await import("node:child_process").then(({ execFileSync }) =>
+      execFileSync(process.execPath, ["--import", "tsx", "-e", LIST_COMMANDS], { cwd: process.cwd(), encoding: "utf8", env: { ...process.env, REFLEXION_ENV_FILES: "off" }, timeout: 60_000 }),
+    );
+    const paths = help.trim().split("\n");
+    expect(paths.length).toBeGreaterThan(50);
+    expect(paths.filter((path) => !(path in COMMAND_POLICY))).toEqual([]);
+  }, 90_000);
+});
+
+/** Prints every leaf command path of bin/cli.ts's program (its register functions, without parsing). */
+const LIST_COMMANDS = `
+const { Command } = await import("commander");
+const program = new Command();
+const files = ["run-commands:registerRunCommands","worker-commands:registerWorkerCommands","experiment-commands:registerExperimentCommands","template-commands:registerTemplateCommands","import-commands:registerImportCommands","bundle-commands:registerBundleCommands","otlp-commands:registerOtlpCommands","trace-import-commands:registerTraceImportCommands","provider-commands:registerProviderCommands","price-commands:registerPriceCommands","db-commands:registerDbCommands","job-commands:registerJobCommands","task-set-commands:registerTaskSetCommands","template-check-command:registerTemplateCheckCommand","insight-commands:registerInsightCommands","trace-reflection-command:registerTraceReflectionCommand","memory-commands:registerMemoryCommands","mcp-command:registerMcpCommand","search-commands:registerSearchCommands","review-commands:registerReviewCommands","annotation-commands:registerAnnotationCommands","check-commands:registerCheckCommands","user-commands:registerUserCommands","token-commands:registerTokenCommands"];
+for (const entry of files) { const [file, fn] = entry.split(":"); (await import("./lib/cli/" + file + ".ts"))[fn](program); }
+program.command("tasks");
+const walk = (command, prefix) => { for (const sub of command.commands) { const path = prefix ? prefix + " " + sub.name() : sub.name(); if (sub.commands.length === 0) console.log(path); walk(sub, path); } };
+walk(program, "");
+`;
