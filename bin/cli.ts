@@ -16,6 +16,8 @@ import { registerCheckCommands } from "@/lib/cli/check-commands";
 import { loadEnvFiles } from "@/lib/cli/env-files";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
 import { describeIssues } from "@/lib/domain/describe-issues";
+import { runAs } from "@/lib/auth/actor-context";
+import { CLI_ACTOR } from "@/lib/auth/system-actors";
 
 /** Commands that need none of the server, database or model modules. */
 const LIGHT_COMMANDS = new Set(["verify-code", "conformance-household"]);
@@ -113,8 +115,8 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/annotation-commands")).registerAnnotationCommands(program);
 }
 
-program
-  .parseAsync()
+// With sign-in off a command acts as `cli` (what it appends says so); a signed-in token's command runs as that person inside.
+runAs(CLI_ACTOR, () => program.parseAsync())
   .catch((error: unknown) => {
     process.stderr.write(`error: ${describeError(error)}\n`);
     process.exitCode = 2;
