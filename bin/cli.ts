@@ -113,6 +113,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/search-commands")).registerSearchCommands(program);
   (await import("@/lib/cli/review-commands")).registerReviewCommands(program);
   (await import("@/lib/cli/annotation-commands")).registerAnnotationCommands(program);
+  (await import("@/lib/cli/audit-commands")).registerAuditCommands(program);
 }
 
 // With sign-in off a command acts as `cli` (what it appends says so); a signed-in token's command runs as that person inside.

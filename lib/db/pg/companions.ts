@@ -13,6 +13,8 @@ import { PgSearchIndex } from "./pg-search-index";
 import { PgTemplateStore } from "./pg-templates";
 import { PgReviewStore } from "./pg-reviews";
 import { PgAnnotationStore } from "./pg-annotations";
+import type { AuditStore } from "../audit-store";
+import { PgAuditStore } from "./pg-audit";
 
 /** The stores that live beside a run store in the same PostgreSQL database (shared mode). */
 export interface PgCompanionStores {
@@ -25,11 +27,13 @@ export interface PgCompanionStores {
   search: SearchIndex;
   reviews: ReviewStore;
   annotations: AnnotationStore;
+  /** The audit log (lib/db/pg/pg-audit.ts). */
+  audit: AuditStore;
 }
 
 /** The template library, price table, human grades, memory stores, optimisations, the search index, review queues and annotations on `store`'s database (they wait for its schema check). */
 export function pgCompanionStores(store: PgRunStore): PgCompanionStores {
   const db = store.pg.db;
   const ready = () => store.ready();
-  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready), reviews: new PgReviewStore(db, ready), annotations: new PgAnnotationStore(db, ready) };
+  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready), reviews: new PgReviewStore(db, ready), annotations: new PgAnnotationStore(db, ready), audit: new PgAuditStore(db, ready) };
 }
