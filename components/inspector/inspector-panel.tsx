@@ -10,6 +10,7 @@ import type { RunState, StepView } from "@/lib/domain/fold-run";
 import type { MemoryItem } from "@/lib/domain/events";
 import { codeRunOf, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
+import { changeLine, changesOfTrial } from "@/lib/graph/change-authors";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatCostTotal, formatInteger, formatTime } from "@/components/ui/format";
@@ -43,6 +44,21 @@ function MemoryList({ items, muted = false, empty }: { items: readonly MemoryIte
   );
 }
 
+/** People's changes since trial `trial` started (only those whose events record who made them). */
+function TrialChanges({ state, trial }: { state: RunState; trial: number }) {
+  const changes = changesOfTrial(state, trial);
+  if (changes.length === 0) return null;
+  return (
+    <Section title="Changes by people">
+      <ul className="space-y-0.5 text-xs text-slate-700" data-testid="inspector-changes">
+        {changes.map((change) => (
+          <li key={change.eventId}>{changeLine(change)}</li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
 function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunState }) {
   const trial = state.trials.find((candidate) => candidate.trial === node.data.trial);
   if (!trial) return null;
@@ -69,6 +85,7 @@ function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunS
           This trial&apos;s first Actor prompt does not carry the memory it should. Open one of its Thought nodes to see the prompt and what is missing.
         </Notice>
       ) : null}
+      <TrialChanges state={state} trial={trial.trial} />
       <Section title={`Memory in context (${trial.memory.length})`}>
         <MemoryList items={trial.memory} empty="No reflections: the Actor started this trial from scratch." />
       </Section>
@@ -226,7 +243,21 @@ function NodeDetails({
     case "reflection":
       return (
         <>
-          <Section title="Reflection" right={node.data.edited ? <Badge tone="amber">edited</Badge> : null}>
+          <Section
+            title="Reflection"
+            right={
+              node.data.edited ? (
+                <span className="flex items-center gap-1.5">
+                  {node.data.editedBy ? (
+                    <span className="text-[11px] text-slate-600" data-testid="inspector-edited-by">
+                      {node.data.editedBy}
+                    </span>
+                  ) : null}
+                  <Badge tone="amber">edited</Badge>
+                </span>
+              ) : null
+            }
+          >
             <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
           </Section>
           {node.data.warning && !node.data.edited ? <ReflectionWarning warning={node.data.warning} /> : null}
