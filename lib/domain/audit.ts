@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { actorSchema } from "./actor";
+import { AppError } from "./errors";
 
 /**
  * The audit log (docs/audit.md): who did what, when, to what, and how it went. One entry per
@@ -58,8 +59,8 @@ export function auditEntryMatches(entry: AuditEntry, query: Omit<AuditQuery, "li
 /**
  * Parses the filters of a listing (API query string, CLI flags): `since`/`until` may be any time
  * `Date` reads (`2026-12-05`, `2026-12-05T14:00Z`) and become ISO-8601 UTC.
- * @throws ZodError naming the field when a filter or the page is out of range, and a message saying
- *   what to write when a time does not parse.
+ * @throws ZodError naming the field when a filter or the page is out of range; AppError("invalid-input")
+ *   saying what to write when a time does not parse.
  */
 export function parseAuditQuery(input: Record<string, string | number | undefined | null>): AuditQuery {
   const present = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== null && value !== ""));
@@ -71,7 +72,7 @@ function timeOf(field: "since" | "until", value: string | undefined): Partial<Au
   if (value === undefined) return {};
   const time = new Date(value);
   if (Number.isNaN(time.getTime())) {
-    throw new z.ZodError([{ code: "custom", path: [field], message: `${field} must be a date or time such as 2026-12-05 or 2026-12-05T14:00Z (got "${value}")`, input: value }]);
+    throw new AppError("invalid-input", `${field} must be a date or time such as 2026-12-05 or 2026-12-05T14:00Z (got "${value}").`);
   }
   return { [field]: time.toISOString() };
 }
