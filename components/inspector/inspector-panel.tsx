@@ -10,7 +10,6 @@ import type { RunState, StepView } from "@/lib/domain/fold-run";
 import type { MemoryItem } from "@/lib/domain/events";
 import { codeRunOf, type ForkPoint, type GraphNodeOf, type RunGraph, type RunGraphNode } from "@/lib/graph";
 import { useRunUiStore } from "@/lib/store";
-import { changeLine, changesOfTrial } from "@/lib/graph/change-authors";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatCostTotal, formatInteger, formatTime } from "@/components/ui/format";
@@ -25,6 +24,7 @@ import { ReflectionWarning } from "./reflection-warning";
 import { JUDGE_OPINION_LABEL, JudgeEvaluationView } from "./judge-evaluation-view";
 import { ModelCallDetails, type ModelCall } from "./model-call-details";
 import { AnnotationThread } from "./annotation-thread";
+import { EditedMark, TrialChanges } from "./change-authors";
 
 function stepOf(state: RunState, trial: number, step: number): StepView | undefined {
   return state.trials.find((candidate) => candidate.trial === trial)?.steps.find((candidate) => candidate.step === step);
@@ -41,21 +41,6 @@ function MemoryList({ items, muted = false, empty }: { items: readonly MemoryIte
         </li>
       ))}
     </ol>
-  );
-}
-
-/** People's changes since trial `trial` started (only those whose events record who made them). */
-function TrialChanges({ state, trial }: { state: RunState; trial: number }) {
-  const changes = changesOfTrial(state, trial);
-  if (changes.length === 0) return null;
-  return (
-    <Section title="Changes by people">
-      <ul className="space-y-0.5 text-xs text-slate-700" data-testid="inspector-changes">
-        {changes.map((change) => (
-          <li key={change.eventId}>{changeLine(change)}</li>
-        ))}
-      </ul>
-    </Section>
   );
 }
 
@@ -243,21 +228,7 @@ function NodeDetails({
     case "reflection":
       return (
         <>
-          <Section
-            title="Reflection"
-            right={
-              node.data.edited ? (
-                <span className="flex items-center gap-1.5">
-                  {node.data.editedBy ? (
-                    <span className="text-[11px] text-slate-600" data-testid="inspector-edited-by">
-                      {node.data.editedBy}
-                    </span>
-                  ) : null}
-                  <Badge tone="amber">edited</Badge>
-                </span>
-              ) : null
-            }
-          >
+          <Section title="Reflection" right={<EditedMark edited={node.data.edited} editedBy={node.data.editedBy} />}>
             <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
           </Section>
           {node.data.warning && !node.data.edited ? <ReflectionWarning warning={node.data.warning} /> : null}

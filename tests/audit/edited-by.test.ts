@@ -8,6 +8,7 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { deriveRunGraph } from "@/lib/graph";
 import { changeLine, changesOfTrial, editedByLine } from "@/lib/graph/change-authors";
 import { MemoryPanel } from "@/components/memory";
+import { EditedMark, TrialChanges } from "@/components/inspector/change-authors";
 import { EventLog, makeRunConfig } from "../graph/fixtures";
 
 /**
@@ -60,6 +61,18 @@ describe("who edited, in the inspector's view model and the memory panel", () =>
     expect(html).toContain('data-testid="edited-by"');
     expect(html).toContain("edited by alice · 2026-11-30 12:00");
     expect(html).toMatch(/data-testid="memory-edited-by"[^>]*>Memory edited by bob \(token ci\) · 2026-11-30 12:00/);
+  });
+
+  it("the inspector renders the reflection's author beside its badge, and the trial's changes", () => {
+    const { state, reflectionId } = pausedRun({ reflection: alice, budget: bob });
+    const node = deriveRunGraph(state).nodes.find((candidate) => candidate.id === reflectionId);
+    const data = node?.type === "reflection" ? node.data : null;
+    const mark = renderToStaticMarkup(createElement(EditedMark, { edited: data!.edited, editedBy: data!.editedBy }));
+    expect(mark).toMatch(/data-testid="inspector-edited-by"[^>]*>edited by alice · 2026-11-30 12:00</);
+    const changes = renderToStaticMarkup(createElement(TrialChanges, { state, trial: 1 }));
+    expect(changes).toContain("alice edited the reflection · 2026-11-30 12:00");
+    expect(changes).toContain("bob (token ci) changed the budget · 2026-11-30 12:00");
+    expect(renderToStaticMarkup(createElement(TrialChanges, { state, trial: 2 }))).toBe("");
   });
 
   it("the trial's details list people's changes since it started, oldest first", () => {
