@@ -115,4 +115,21 @@ describe("actors on events and the audit log, through the routes", () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("since must be a date or time");
   });
+
+  it("a failing audit write never fails the request: the response goes out unchanged", async () => {
+    who.principal = alice;
+    const record = context.audit.record;
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    context.audit.record = async () => {
+      throw new Error("disk full");
+    };
+    try {
+      const response = await cancelRoute.POST(post(`/api/runs/${runId}/cancel`, {}), params({ runId }));
+      expect(response.status).toBeLessThan(500);
+      expect(errors.mock.calls.some((call) => String(call[0]).includes("[audit] could not record a request: disk full"))).toBe(true);
+    } finally {
+      context.audit.record = record;
+      errors.mockRestore();
+    }
+  });
 });
