@@ -13,6 +13,8 @@ import { runConfigSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { runEventSchema, type RunEvent } from "@/lib/domain/events";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
+import { runAs } from "@/lib/auth/actor-context";
+import { importActor } from "@/lib/auth/system-actors";
 import { Pseudonyms, stripAnnotationEventNames, stripEventNames, type NamesMode } from "@/lib/domain/strip-names";
 import type { TemplateService } from "./template-service";
 import type { TemplateWorkbench } from "./template-workbench";
@@ -200,6 +202,11 @@ export class BundleService {
    * @throws AppError("invalid-dataset") for a bad file, AppError("too-large") for one that decompresses past the limit.
    */
   async importBundle(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
+    // Whatever it writes beyond the bundle's own records (which keep their actors) is the importer's.
+    return runAs(importActor("bundle"), () => this.importFile(bytes, fileName));
+  }
+
+  private async importFile(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
     const file = await decodeBundle(bytes, this.env);
     const { manifest, content } = file;
     const name = fileName.trim() || "upload";
