@@ -16,6 +16,8 @@ import { registerCheckCommands } from "@/lib/cli/check-commands";
 import { loadEnvFiles } from "@/lib/cli/env-files";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
 import { describeIssues } from "@/lib/domain/describe-issues";
+import { runAs } from "@/lib/auth/actor-context";
+import { CLI_ACTOR } from "@/lib/auth/system-actors";
 
 /** Commands that need none of the server, database or model modules. */
 const LIGHT_COMMANDS = new Set(["verify-code", "conformance-household"]);
@@ -115,10 +117,12 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/annotation-commands")).registerAnnotationCommands(program);
   (await import("@/lib/cli/user-commands")).registerUserCommands(program);
   (await import("@/lib/cli/token-commands")).registerTokenCommands(program);
+  (await import("@/lib/cli/audit-commands")).registerAuditCommands(program);
 }
 
-// Sign-in on (shared mode): every command but the light checks runs as its API token's person (lib/cli/cli-auth.ts).
-(LIGHT_COMMANDS.has(process.argv[2] ?? "") ? program.parseAsync() : (await import("@/lib/cli/cli-auth")).parseAsActor(program))
+// With sign-in off a command acts as `cli` (what it appends says so). Sign-in on (shared mode): every command but the
+// light checks runs as its API token's person (lib/cli/cli-auth.ts), inside this default.
+runAs(CLI_ACTOR, () => (LIGHT_COMMANDS.has(process.argv[2] ?? "") ? program.parseAsync() : import("@/lib/cli/cli-auth").then(({ parseAsActor }) => parseAsActor(program))))
   .catch((error: unknown) => {
     process.stderr.write(`error: ${describeError(error)}\n`);
     process.exitCode = 2;

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Popover } from "@/components/ui/popover";
 import { fetchJson } from "@/lib/query/fetch-json";
 import { ReplayRecordedButton } from "./replay-recorded-button";
+import { StripNamesToggle, withNames } from "./strip-names-toggle";
 
 const sentSchema = z.object({ endpoint: z.string(), spans: z.number(), requests: z.number() });
 
@@ -23,12 +24,13 @@ export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boole
   const [busy, setBusy] = useState<"send" | null>(null);
   const [message, setMessage] = useState<Message>(null);
   const [open, setOpen] = useState(false);
+  const [stripNames, setStripNames] = useState(false);
 
   const send = async () => {
     setBusy("send");
     setMessage(null);
     try {
-      const sent = await fetchJson(`/api/runs/${runId}/otlp`, sentSchema, { method: "POST", body: {} });
+      const sent = await fetchJson(withNames(`/api/runs/${runId}/otlp`, stripNames), sentSchema, { method: "POST", body: {} });
       setMessage({ tone: "ok", text: `Sent ${sent.spans} spans to ${sent.endpoint}.` });
     } catch (error) {
       setMessage({ tone: "error", text: error instanceof Error ? error.message : String(error) });
@@ -52,14 +54,15 @@ export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boole
             </Button>
           }
         >
+          <StripNamesToggle checked={stripNames} onChange={setStripNames} />
           <div>
-            <a href={`/api/runs/${runId}/bundle`} download className={LINK} data-testid="export-bundle">
+            <a href={withNames(`/api/runs/${runId}/bundle`, stripNames)} download className={LINK} data-testid="export-bundle">
               Export bundle
             </a>
             <p className="mt-1 text-[11px] text-slate-600">One file with every branch, the cached model responses and the task — no keys. Imported elsewhere, it replays with zero model calls.</p>
           </div>
           <div>
-            <a href={`/api/runs/${runId}/otlp.jsonl`} download className={LINK} data-testid="export-otlp-jsonl">
+            <a href={withNames(`/api/runs/${runId}/otlp.jsonl`, stripNames)} download className={LINK} data-testid="export-otlp-jsonl">
               OTLP file
             </a>
             <p className="mt-1 text-[11px] text-slate-600">The traces as OTLP JSON lines (OpenInference + gen_ai attributes), for an OTel Collector.</p>

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { RoleReadOnlyNote } from "@/components/auth/role-read-only-note";
+import { StripNamesToggle, withNames } from "@/components/bundles/strip-names-toggle";
 import { PageSection } from "@/components/ui/page-section";
 import type { ExperimentSummary } from "@/lib/domain/experiment";
 import { mayChangeExperiment } from "@/lib/domain/run-permissions";
@@ -62,6 +63,7 @@ function Controls({ summary }: { summary: ExperimentSummary }) {
   const cancel = useCancelExperiment(id);
   const resume = useResumeExperiment(id);
   const [confirming, setConfirming] = useState(false);
+  const [stripNames, setStripNames] = useState(false);
   const unfinished = summary.progress.total - summary.progress.done;
   const error = cancel.error ?? resume.error;
   // Cancel and Resume are the owner's (and admins'); the server checks it too.
@@ -122,7 +124,7 @@ function Controls({ summary }: { summary: ExperimentSummary }) {
           </a>
         ))}
         <a
-          href={`/api/experiments/${id}/bundle`}
+          href={withNames(`/api/experiments/${id}/bundle`, stripNames)}
           download
           title="Every run of the experiment with the cached model responses they used, in one file that imports on another machine and replays with zero model calls"
           data-testid="export-bundle"
@@ -130,6 +132,7 @@ function Controls({ summary }: { summary: ExperimentSummary }) {
         >
           Bundle
         </a>
+        <StripNamesToggle checked={stripNames} onChange={setStripNames} />
       </span>
       {summary.status === "cancelled" && !canResume(summary) ? (
         <p className="w-full text-right text-[11px] text-slate-600" data-testid="cancelled-note">

@@ -24,6 +24,7 @@ import { ReflectionWarning } from "./reflection-warning";
 import { JUDGE_OPINION_LABEL, JudgeEvaluationView } from "./judge-evaluation-view";
 import { ModelCallDetails, type ModelCall } from "./model-call-details";
 import { AnnotationThread } from "./annotation-thread";
+import { EditedMark, TrialChanges } from "./change-authors";
 
 function stepOf(state: RunState, trial: number, step: number): StepView | undefined {
   return state.trials.find((candidate) => candidate.trial === trial)?.steps.find((candidate) => candidate.step === step);
@@ -69,6 +70,7 @@ function TrialDetails({ node, state }: { node: GraphNodeOf<"trial">; state: RunS
           This trial&apos;s first Actor prompt does not carry the memory it should. Open one of its Thought nodes to see the prompt and what is missing.
         </Notice>
       ) : null}
+      <TrialChanges state={state} trial={trial.trial} />
       <Section title={`Memory in context (${trial.memory.length})`}>
         <MemoryList items={trial.memory} empty="No reflections: the Actor started this trial from scratch." />
       </Section>
@@ -226,7 +228,7 @@ function NodeDetails({
     case "reflection":
       return (
         <>
-          <Section title="Reflection" right={node.data.edited ? <Badge tone="amber">edited</Badge> : null}>
+          <Section title="Reflection" right={<EditedMark edited={node.data.edited} editedBy={node.data.editedBy} />}>
             <TextBlock testId="inspector-text">{node.data.text}</TextBlock>
           </Section>
           {node.data.warning && !node.data.edited ? <ReflectionWarning warning={node.data.warning} /> : null}

@@ -19,6 +19,7 @@ import { cn } from "@/lib/utils/cn";
 import { MemorySummaryList } from "@/components/templates/memory-summary-list";
 import { EditError, useDraft, useEditBase } from "@/components/run/stale-edit";
 import { familyDescriptor } from "@/lib/environments/descriptors";
+import { editedByLine } from "@/lib/graph/change-authors";
 import { AnnotationThread } from "@/components/inspector/annotation-thread";
 
 /** Reflections by event id, to show "edited" and the original text next to memory items. */
@@ -61,6 +62,11 @@ function MemoryEntry({
           <Badge tone="amber" data-testid="edited-badge" title={`Original: ${reflection.originalText}`} className="cursor-help bg-amber-200">
             edited
           </Badge>
+        ) : null}
+        {edited && reflection?.editedBy ? (
+          <span className="text-[11px] text-slate-600" data-testid="edited-by">
+            {editedByLine(reflection.editedBy)}
+          </span>
         ) : null}
         {note ? <Badge tone="outline">{note}</Badge> : null}
       </div>
@@ -321,6 +327,11 @@ export function MemoryPanel({ runId, branch = null, state, status, readOnly = nu
 
       <div className="space-y-1.5">
         <h3 className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">All reflections · {state.memory.length}</h3>
+        {state.memoryEditedBy ? (
+          <p className="text-[11px] text-slate-600" data-testid="memory-edited-by">
+            Memory {editedByLine(state.memoryEditedBy)}
+          </p>
+        ) : null}
         {state.memory.length === 0 ? (
           <p className="text-xs text-slate-500">
             Empty. {behaviour?.reflectsAfterFailure ? "A reflection is written after each failed trial." : null}

@@ -19,11 +19,13 @@ export function registerBundleCommands(program: Command): void {
     .option("--run <id>", "the run to export")
     .option("--experiment <id>", "the experiment to export")
     .requiredOption("--out <file>", "where to write the bundle (e.g. run.reflexion.json.gz)")
-    .action(async (options: { run?: string; experiment?: string; out: string }) => {
+    .option("--strip-names", "replace people's names in the bundle (who made each edit, annotation authors) with pseudonyms: person 1, person 2, …")
+    .action(async (options: { run?: string; experiment?: string; out: string; stripNames?: boolean }) => {
       if (Boolean(options.run) === Boolean(options.experiment)) throw new AppError("invalid-input", "Give exactly one of --run <id> or --experiment <id>.");
       const context = cliContext();
       try {
-        const download = options.run ? await context.bundles.exportRun(options.run) : await context.bundles.exportExperiment(options.experiment ?? "");
+        const names = options.stripNames ? "strip" : "keep";
+        const download = options.run ? await context.bundles.exportRun(options.run, { names }) : await context.bundles.exportExperiment(options.experiment ?? "", { names });
         fs.mkdirSync(path.dirname(path.resolve(options.out)), { recursive: true });
         fs.writeFileSync(options.out, download.bytes);
         const { counts, contentSha256 } = download.manifest;

@@ -3,10 +3,12 @@ import { AppError } from "@/lib/domain/errors";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import type { Provenance } from "@/lib/domain/provenance";
 import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "./experiment-store";
+import type { StoredExperimentRecord } from "./stored-experiment";
+import { creatingOwnerUserId } from "./creating-owner";
 
 /** The in-memory {@link ExperimentStore} of a `MemoryRunStore`; `lookup` reads a run's root branch summary and lease from it. */
 export class MemoryExperimentStore implements ExperimentStore {
-  private readonly experiments = new Map<string, ExperimentRecord>();
+  private readonly experiments = new Map<string, StoredExperimentRecord>();
   private readonly links: ExperimentRunLink[] = [];
 
   constructor(private readonly lookup: (runId: string) => Promise<Omit<ExperimentCellRow, keyof ExperimentRunLink> | null>) {}
@@ -21,16 +23,17 @@ export class MemoryExperimentStore implements ExperimentStore {
   }
 
   async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord> {
-    const record: ExperimentRecord = { id: randomUUID(), createdAt: new Date().toISOString(), definition: input.definition, taskSetName: input.taskSetName, provenance: input.provenance ?? null };
+    const provenance = input.provenance ?? null;
+    const record: StoredExperimentRecord = { id: randomUUID(), createdAt: new Date().toISOString(), definition: input.definition, taskSetName: input.taskSetName, provenance, ownerUserId: creatingOwnerUserId() };
     this.experiments.set(record.id, record);
     return record;
   }
 
-  async getExperiment(id: string): Promise<ExperimentRecord | null> {
+  async getExperiment(id: string): Promise<StoredExperimentRecord | null> {
     return this.experiments.get(id) ?? null;
   }
 
-  async listExperiments(limit: number, options: { withDerived?: boolean } = {}): Promise<ExperimentRecord[]> {
+  async listExperiments(limit: number, options: { withDerived?: boolean } = {}): Promise<StoredExperimentRecord[]> {
     const listed = [...this.experiments.values()].filter((record) => options.withDerived !== false || record.definition.origin === undefined);
     return listed.reverse().sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
   }

@@ -11,6 +11,7 @@ import { MemoryExperimentStore } from "./memory-experiments";
 import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetListing, TaskSetRecord } from "./store";
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { materializeEvent } from "./validate-event";
+import { creatingOwnerUserId } from "./creating-owner";
 
 /**
  * An in-memory {@link RunStore} for tests, the bench and throw-away CLI runs.
@@ -46,7 +47,7 @@ export class MemoryRunStore implements RunStore {
       seq: 1,
       occurredAt: createdAt,
     });
-    const record: RunRecord = { id, createdAt, rootBranchId, title: input.title, config: input.config };
+    const record: RunRecord = { id, createdAt, rootBranchId, title: input.title, config: input.config, ownerUserId: creatingOwnerUserId() };
     this.runs.set(id, record);
     this.branches.set(rootBranchId, { id: rootBranchId, runId: id, parentBranchId: null, forkSeq: null, createdAt });
     this.events.set(rootBranchId, [start]);
@@ -205,7 +206,7 @@ export class MemoryRunStore implements RunStore {
       const envelope = (at?: string) => ({ runId: id, branchId: rootBranchId, seq: ++seq, occurredAt: at ?? createdAt });
       const start = materializeEvent(draft("run-start", { config: run.config }), { id: randomUUID(), ...envelope(run.startedAt) });
       const events = [start, ...run.drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), ...envelope(d.occurredAt) }))];
-      const record: RunRecord = { id, createdAt, rootBranchId, title: run.title, config: run.config };
+      const record: RunRecord = { id, createdAt, rootBranchId, title: run.title, config: run.config, ownerUserId: null };
       return { record, events, cell: run.cell };
     });
     const experiment = await this.experiments.createExperiment(input);

@@ -15,6 +15,8 @@ export const runs = sqliteTable(
     title: text("title").notNull(),
     /** RunConfig JSON (also in the run-start event; duplicated here for listing). */
     config: text("config").notNull(),
+    /** The account that created it (the creating actor's userId); null when none (local, CLI, import, or made before sign-in). */
+    ownerUserId: text("owner_user_id"),
   },
   (table) => [index("runs_created_at").on(table.createdAt)],
 );
@@ -45,6 +47,8 @@ export const events = sqliteTable(
     occurredAt: text("occurred_at").notNull(),
     causedBy: text("caused_by"),
     data: text("data").notNull(),
+    /** Who made the event (lib/domain/actor.ts), JSON; null when none was known or for events from before actors were recorded. */
+    actor: text("actor"),
   },
   (table) => [uniqueIndex("events_branch_seq").on(table.branchId, table.seq), index("events_run").on(table.runId)],
 );
@@ -147,6 +151,8 @@ export const experiments = sqliteTable(
     /** JSON ExperimentDefinition, with its task ids resolved. */
     definition: text("definition").notNull(),
     taskSetName: text("task_set_name").notNull(),
+    /** The account that created it (the creating actor's userId); null when none (local, CLI, import, or made before sign-in). */
+    ownerUserId: text("owner_user_id"),
   },
   (table) => [index("experiments_created_at").on(table.createdAt)],
 );
@@ -467,4 +473,29 @@ export const spendLedger = sqliteTable(
     calls: integer("calls").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.userKey, table.day] }), index("spend_ledger_day").on(table.day)],
+);
+
+// Audit (who did what: every state-changing request and CLI command).
+
+/**
+ * The audit log (lib/db/audit-store.ts): one row per state-changing API request or CLI command,
+ * after it ran (refused ones too). `actor` and `target` are JSON; only ever inserted.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    /** ISO-8601. */
+    at: text("at").notNull(),
+    /** The Actor (lib/domain/actor.ts) as JSON. */
+    actor: text("actor").notNull(),
+    /** `POST /api/runs/[id]/fork`, `cli users add`, … */
+    action: text("action").notNull(),
+    /** The route's params or the command's arguments, as JSON. */
+    target: text("target").notNull(),
+    /** HTTP status (a CLI command: 0 when it succeeded, else its exit code). */
+    status: integer("status").notNull(),
+    detail: text("detail"),
+  },
+  (table) => [index("audit_log_at").on(table.at)],
 );

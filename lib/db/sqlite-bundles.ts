@@ -77,7 +77,7 @@ export class SqliteBundleStore implements BundleStore {
           for (const event of run.events) {
             this.db
               .insert(schema.events)
-              .values({ ...event, data: JSON.stringify(event.data) })
+              .values({ ...event, data: JSON.stringify(event.data), actor: event.actor ? JSON.stringify(event.actor) : null })
               .run();
           }
           for (const branch of run.branches) {

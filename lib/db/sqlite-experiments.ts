@@ -9,6 +9,7 @@ import type { Provenance } from "@/lib/domain/provenance";
 import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "./experiment-store";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import * as schema from "./schema";
+import { creatingOwnerUserId } from "./creating-owner";
 
 type Db = BetterSQLite3Database<typeof schema>;
 
@@ -21,19 +22,20 @@ export class SqliteExperimentStore implements ExperimentStore {
   }
 
   /** Inserts an experiment row (synchronously, so it can run inside a caller's transaction). */
-  insertExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): ExperimentRecord {
-    const record: ExperimentRecord = {
+  insertExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): StoredExperimentRecord {
+    const record: StoredExperimentRecord = {
       id: randomUUID(),
       createdAt: new Date().toISOString(),
       definition: input.definition,
       taskSetName: input.taskSetName,
       provenance: input.provenance ?? null,
+      ownerUserId: creatingOwnerUserId(),
     };
     // The provenance rides in the definition's JSON column under its own key, so no migration is needed.
     const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
     this.db
       .insert(schema.experiments)
-      .values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(stored), taskSetName: record.taskSetName })
+      .values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(stored), taskSetName: record.taskSetName, ownerUserId: record.ownerUserId })
       .run();
     return record;
   }
@@ -119,5 +121,5 @@ export class SqliteExperimentStore implements ExperimentStore {
 
 /** A row as a record; a damaged definition is marked, never thrown (lib/db/stored-experiment.ts). */
 function toRecord(row: typeof schema.experiments.$inferSelect): StoredExperimentRecord {
-  return experimentRecordFromStored({ id: row.id, createdAt: row.createdAt, name: row.name, taskSetName: row.taskSetName }, row.definition);
+  return experimentRecordFromStored({ id: row.id, createdAt: row.createdAt, name: row.name, taskSetName: row.taskSetName, ownerUserId: row.ownerUserId }, row.definition);
 }

@@ -20,7 +20,9 @@ import { SqliteBundleStore } from "./sqlite-bundles";
 import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetListing, TaskSetRecord } from "./store";
 import type { ExperimentRecord } from "@/lib/domain/experiment";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
-import { materializeEvent } from "./validate-event";
+import { actorField, materializeEvent } from "./validate-event";
+import { creatingOwnerUserId } from "./creating-owner";
+import { actorSchema } from "@/lib/domain/actor";
 import { drizzleOver, migrateWithRetry, openSqliteConnection, type SqliteConnection } from "./sqlite-connection";
 
 /** Folder of the drizzle-kit migrations (committed; `npm run db:generate` writes them). */
@@ -97,14 +99,15 @@ export class SqliteRunStore implements RunStore {
       seq: 1,
       occurredAt: createdAt,
     });
+    const ownerUserId = creatingOwnerUserId();
     this.client.transaction(() => {
-      this.db.insert(schema.runs).values({ id: runId, createdAt, rootBranchId, title: input.title, config: JSON.stringify(input.config) }).run();
+      this.db.insert(schema.runs).values({ id: runId, createdAt, rootBranchId, title: input.title, config: JSON.stringify(input.config), ownerUserId }).run();
       this.db.insert(schema.branches).values({ id: rootBranchId, runId, parentBranchId: null, forkSeq: null, createdAt }).run();
       this.db.insert(schema.events).values(toRow(start)).run();
       this.writeSummary(runId, rootBranchId, summarizeBranch(rootBranchId, [start]), createdAt, true);
       if (input.cell) this.experiments.linkInTransaction(input.cell, runId);
     })();
-    return { id: runId, createdAt, rootBranchId, title: input.title, config: input.config };
+    return { id: runId, createdAt, rootBranchId, title: input.title, config: input.config, ownerUserId };
   }
 
   async getRun(runId: RunId): Promise<RunRecord | null> {
@@ -311,7 +314,7 @@ export class SqliteRunStore implements RunStore {
       const envelope = (at?: string) => ({ runId, branchId: rootBranchId, seq: ++seq, occurredAt: at ?? createdAt });
       const start = materializeEvent(draft("run-start", { config: run.config }), { id: randomUUID(), ...envelope(run.startedAt) });
       const events = [start, ...run.drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), ...envelope(d.occurredAt) }))];
-      const record: RunRecord = { id: runId, createdAt, rootBranchId, title: run.title, config: run.config };
+      const record: RunRecord = { id: runId, createdAt, rootBranchId, title: run.title, config: run.config, ownerUserId: null };
       return { record, events, cell: run.cell };
     });
     const experiment = this.client
@@ -397,15 +400,28 @@ function toRow(event: RunEvent): typeof schema.events.$inferInsert {
     occurredAt: event.occurredAt,
     causedBy: event.causedBy,
     data: JSON.stringify(event.data),
+    actor: event.actor ? JSON.stringify(event.actor) : null,
   };
 }
 
 function fromRow(row: typeof schema.events.$inferSelect): RunEvent {
-  const parsed = runEventSchema.safeParse({ ...row, data: JSON.parse(row.data) as unknown });
+  const { actor, ...rest } = row;
+  const parsed = runEventSchema.safeParse({ ...rest, data: JSON.parse(row.data) as unknown, ...actorField(parseActor(actor)) });
   if (!parsed.success) {
     throw new AppError("internal", `Stored event ${row.id} (seq ${row.seq}) does not match the event catalogue: ${parsed.error.issues[0]?.message ?? ""}`);
   }
   return parsed.data;
+}
+
+/** A stored actor; a damaged one reads as unknown (null) rather than making the whole log unreadable. */
+function parseActor(json: string | null): unknown {
+  if (json === null) return null;
+  try {
+    const parsed = actorSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 function toBranchRecord(row: typeof schema.branches.$inferSelect): BranchRecord {
@@ -431,5 +447,6 @@ function toRunRecord(row: typeof schema.runs.$inferSelect): RunRecord {
     rootBranchId: asBranchId(row.rootBranchId),
     title: row.title,
     config: runConfigSchema.parse(JSON.parse(row.config)),
+    ownerUserId: row.ownerUserId,
   };
 }

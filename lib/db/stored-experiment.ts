@@ -25,6 +25,8 @@ export interface ExperimentRowHead {
   createdAt: string;
   name: string;
   taskSetName: string;
+  /** The owner column (absent: the row is read without one). */
+  ownerUserId?: string | null;
 }
 
 /**
@@ -40,7 +42,7 @@ export function experimentRecordFromStored(head: ExperimentRowHead, json: unknow
       return salvaged(head, null, `its JSON does not parse (${error instanceof Error ? error.message : String(error)})`);
     }
   }
-  const base = { id: head.id, createdAt: head.createdAt, taskSetName: head.taskSetName };
+  const base = { id: head.id, createdAt: head.createdAt, taskSetName: head.taskSetName, ...ownerOf(head) };
   const parsed = storedExperimentDefinitionSchema.safeParse(value);
   const provenanceOf = () => {
     const raw = value && typeof value === "object" && "provenance" in value ? value.provenance : undefined;
@@ -51,6 +53,10 @@ export function experimentRecordFromStored(head: ExperimentRowHead, json: unknow
   if (!parsed.success) return salvaged(head, value, `its definition is damaged: ${describe(parsed.error)}`);
   const { provenance, damaged } = provenanceOf();
   return { ...base, definition: parsed.data as ExperimentDefinition, provenance, ...(damaged ? { damaged: message(head.id, damaged) } : {}) };
+}
+
+function ownerOf(head: ExperimentRowHead): { ownerUserId?: string | null } {
+  return head.ownerUserId === undefined ? {} : { ownerUserId: head.ownerUserId };
 }
 
 function describe(error: z.ZodError): string {
@@ -81,5 +87,5 @@ function salvaged(head: ExperimentRowHead, value: unknown, what: string): Stored
     concurrency: number(raw.concurrency, 1),
     ...(typeof raw.repeats === "number" ? { repeats: number(raw.repeats, 1) } : {}),
   } as ExperimentDefinition;
-  return { id: head.id, createdAt: head.createdAt, taskSetName: head.taskSetName, definition, provenance: null, damaged: message(head.id, what) };
+  return { id: head.id, createdAt: head.createdAt, taskSetName: head.taskSetName, ...ownerOf(head), definition, provenance: null, damaged: message(head.id, what) };
 }

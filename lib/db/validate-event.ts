@@ -1,6 +1,7 @@
 import { EVENT_SCHEMA_VERSION, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { AppError } from "@/lib/domain/errors";
 import { stripUrlCredentials } from "@/lib/domain/url-credentials";
+import { currentActor } from "@/lib/auth/actor-context";
 
 /**
  * The error texts of a draft with any URL's user name and password removed (a provider's error may
@@ -15,10 +16,17 @@ function withoutUrlCredentials(draftEvent: EventDraft): EventDraft["data"] {
   return clean === text ? draftEvent.data : ({ ...data, [field]: clean } as EventDraft["data"]);
 }
 
+/** `{ actor }` when there is one, else nothing (the envelope's `actor` is optional). */
+export function actorField<A>(actor: A | null | undefined): { actor?: A } {
+  return actor ? { actor } : {};
+}
+
 /**
  * Turns a draft into a stored event with its envelope, validated against the
  * event catalogue. Throws AppError("invalid-input") naming the type and the
- * first schema problem, so a bad event never reaches the log.
+ * first schema problem, so a bad event never reaches the log. The event's actor is the draft's own,
+ * else the actor of the work in progress (lib/auth/actor-context.ts, `runAs`), else none (left out):
+ * the store stamps it, so the engine stays unaware of who drives it.
  */
 export function materializeEvent(
   draftEvent: EventDraft,
@@ -32,6 +40,8 @@ export function materializeEvent(
     schemaVersion: EVENT_SCHEMA_VERSION,
     occurredAt: envelope.occurredAt,
     causedBy: draftEvent.causedBy ?? null,
+    // No actor known: the field is left out, so such an event reads (and hashes in a bundle) as before actors were recorded.
+    ...actorField(draftEvent.actor ?? currentActor() ?? null),
     type: draftEvent.type,
     data: withoutUrlCredentials(draftEvent),
   };

@@ -10,6 +10,7 @@ import { stopReasonSchema } from "./adaptive-trials";
 import { memorySourceSchema, memoryStoreNameSchema, writeMemorySchema } from "./memory-store";
 import { treeEventSchemas } from "./tree-events";
 import { insightEventSchemas } from "./insight-events";
+import { actorSchema, type Actor } from "./actor";
 
 /**
  * The event catalogue (DESIGN.md §1). A run is an append-only log of these;
@@ -402,13 +403,19 @@ const envelope = {
   occurredAt: z.string(),
   /** The event that caused this one, when there is one (e.g. a step points at its model call). */
   causedBy: eventIdSchema.nullable(),
+  /**
+   * Who made the event (lib/domain/actor.ts): the person whose request appended it, the worker driving
+   * the run on its owner's behalf, a lesson or an importer; null when none was known. Absent in logs and
+   * bundles written before actors were recorded (they still read).
+   */
+  actor: actorSchema.nullable().optional(),
 };
 
 function envelopeOf<T extends EventType>(type: T) {
   return z.object({ ...envelope, type: z.literal(type), data: eventDataSchemas[type] });
 }
 
-/** zod schema of a stored event envelope `{ id, runId, branchId, seq, type, schemaVersion, occurredAt, causedBy, data }`. */
+/** zod schema of a stored event envelope `{ id, runId, branchId, seq, type, schemaVersion, occurredAt, causedBy, actor?, data }`. */
 export const runEventSchema = z.discriminatedUnion("type", [
   envelopeOf("run-start"),
   envelopeOf("branch-start"),
@@ -457,10 +464,11 @@ export type RunEventOf<T extends EventType> = Extract<RunEvent, { type: T }>;
  * the writer (so later drafts in the same batch can point at it with `causedBy`);
  * the store generates one otherwise. `occurredAt` (ISO-8601) is read only by
  * `RunStore.importExperiment`, which keeps an imported record's own times; every other writer
- * stamps the time of writing.
+ * stamps the time of writing. `actor`, when given, is recorded as is (a bundle's own events keep
+ * theirs); otherwise the store stamps the actor of the work in progress (null when there is none).
  */
 export type EventDraft = {
-  [T in EventType]: { id?: string; type: T; data: EventDataInput<T>; causedBy?: string | null; occurredAt?: string };
+  [T in EventType]: { id?: string; type: T; data: EventDataInput<T>; causedBy?: string | null; occurredAt?: string; actor?: Actor | null };
 }[EventType];
 
 /** Builds a typed draft; `data` is checked against the type's schema at append time. */

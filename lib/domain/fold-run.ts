@@ -1,3 +1,4 @@
+import { changeAuthorOf, type ChangeAuthor } from "./change-authors";
 import { INSIGHT_MEMORY_PREFIX } from "./insights";
 import { NO_BREAKPOINTS } from "./config";
 import type { RunEvent, RunEventOf } from "./events";
@@ -65,12 +66,15 @@ function stepOf(trialView: TrialView, step: number): StepView {
   return view;
 }
 
-function applyReflectionEdit(state: RunState, event: RunEventOf<"reflection-edit">): void {
+function applyReflectionEdit(state: RunState, event: RunEventOf<"reflection-edit">, author: ChangeAuthor | null): void {
   const { reflectionEventId, newText } = event.data;
   for (const trialView of state.trials) {
     if (trialView.reflection?.eventId === reflectionEventId) {
       trialView.reflection.text = newText;
       trialView.reflection.edits += 1;
+      // The last edit's author; an edit with none known shows none (not an older edit's author).
+      if (author) trialView.reflection.editedBy = author;
+      else delete trialView.reflection.editedBy;
     }
   }
   state.memory = state.memory.map((item) => (item.id === reflectionEventId ? { ...item, text: newText } : item));
@@ -89,6 +93,8 @@ export function applyEvent(state: RunState, event: RunEvent): void {
     state.resumedFrom = null;
   }
   if (event.type === "step-observation" || event.type === "evaluation-end" || event.type === "reflection-end" || event.type === "refine-feedback" || event.type === "refine-answer") state.actionsSinceResume += 1;
+  const author = changeAuthorOf(event);
+  if (author) (state.changes ??= []).push({ eventId: event.id, seq: event.seq, type: event.type, trialsStarted: state.trials.length, ...author });
   // The search tree reads the step's thought and action, folded before its observation (fold-tree.ts).
   if (state.tree !== null || event.type === "tree-select") foldTreeEvent(state, event);
   switch (event.type) {
@@ -214,10 +220,12 @@ export function applyEvent(state: RunState, event: RunEvent): void {
       return;
     }
     case "reflection-edit":
-      applyReflectionEdit(state, event);
+      applyReflectionEdit(state, event, author);
       return;
     case "memory-edit":
       state.memory = event.data.newMemory;
+      if (author) state.memoryEditedBy = author;
+      else delete state.memoryEditedBy;
       return;
     case "memory-summary":
       // The reflections merged into one by the summariser.

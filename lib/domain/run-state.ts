@@ -1,3 +1,4 @@
+import type { ChangeAuthor, ChangeView } from "./change-authors";
 import type { Breakpoints, RunConfig } from "./config";
 import type { EventData, MemoryItem } from "./events";
 import type { BudgetSpend } from "./budget";
@@ -30,6 +31,8 @@ export interface ReflectionView {
   edits: number;
   /** Why the reflection failed a check before it entered memory (empty, a copy of the answer, a duplicate), even after one retry; null when it passed. */
   warning: string | null;
+  /** Who made the last edit, when its event records an actor (lib/domain/change-authors.ts); absent otherwise. */
+  editedBy?: ChangeAuthor;
 }
 
 /** One Self-Refine round of a trial (lib/domain/self-refine.ts), as folded from the log (`refine-feedback`, then `refine-answer`). */
@@ -108,6 +111,10 @@ export interface RunState {
   cancelRequested: boolean;
   /** An action a person wrote for the Actor's next step (`action-edit`), not yet used. */
   pendingAction: EventData<"action-edit"> | null;
+  /** People's changes on this path whose events record an actor, in log order; absent when there are none (lib/domain/change-authors.ts). */
+  changes?: ChangeView[];
+  /** Who made the last `memory-edit`, when its event records an actor; absent otherwise. */
+  memoryEditedBy?: ChangeAuthor;
   /** Resumed with Step: pause again after one action. */
   stepping: boolean;
   /** The breakpoint (`run-pause.at`) the run was last resumed from, until it makes progress. */

@@ -1,6 +1,7 @@
 // Over 400 lines: the one projection of a run into nodes and edges, every node kind in one place so
 // identity sharing between renders and the layout keys stay consistent.
 
+import { editedByLine } from "./change-authors";
 import { isInsightItemId } from "@/lib/domain/insights";
 import type { RunState, TrialView } from "@/lib/domain/fold-run";
 import { CODE_NODE_HEIGHTS, codeActionView, codeAriaLabel, codeObservationView, codeRunOf, codeTrialSummary, codeTrialView, codeVerdictView, hidesThought } from "./code-views";
@@ -254,6 +255,7 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
         text: reflection.text,
         originalText: reflection.originalText,
         edited: reflection.edits > 0,
+        ...(reflection.editedBy ? { editedBy: editedByLine(reflection.editedBy) ?? undefined } : {}),
         inNextContext: nextTrial ? nextTrial.memory.some((item) => item.id === reflection.eventId) : null,
         warning: reflection.warning,
       },

@@ -151,6 +151,8 @@ export type ReflectionNodeData = {
   /** What the model wrote. */
   originalText: string;
   edited: boolean;
+  /** `edited by alice · 14:02` when the last edit records who made it (lib/graph/change-authors.ts); absent otherwise. */
+  editedBy?: string;
   /**
    * Whether the next trial's context contains this reflection:
    * null while the next trial has not started.

@@ -1,3 +1,5 @@
+import { runAs } from "@/lib/auth/actor-context";
+import { importActor } from "@/lib/auth/system-actors";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -170,7 +172,7 @@ export class PaperImportService {
       concurrency: 1,
     });
     const provenance = provenanceOf(descriptor, source, mapped.notes, mapped.logSummary);
-    const { experiment } = await this.store.importExperiment({ definition, taskSetName: taskSet.name, provenance, runs: mapped.runs });
+    const { experiment } = await runAs(importActor("paper-logs"), () => this.store.importExperiment({ definition, taskSetName: taskSet.name, provenance, runs: mapped.runs }));
     return this.resultOf(experiment.id, mapped.warnings);
   }
 

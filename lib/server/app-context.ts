@@ -9,6 +9,9 @@ import { sharedSandbox } from "@/lib/sandbox/shared-pool";
 import { demoOptimiserBook } from "@/lib/environments/demo-optimiser-book";
 import { MemoryGradeStore } from "@/lib/db/grade-store-memory";
 import { SqliteGradeStore } from "@/lib/db/grade-store-sqlite";
+import type { AuditStore } from "@/lib/db/audit-store";
+import { MemoryAuditStore } from "@/lib/db/audit-store-memory";
+import { SqliteAuditStore } from "@/lib/db/audit-store-sqlite";
 import { JudgeGradeService } from "./judge-grade-service";
 import { SearchService } from "./search-service";
 import { MemorySearchIndex } from "@/lib/db/search-index-memory";
@@ -107,6 +110,8 @@ export interface ServerContext {
   memoryStores: MemoryStoreService;
   /** People's grades of judged trials and their agreement with the LLM judge. */
   judgeGrades: JudgeGradeService;
+  /** The audit log (docs/audit.md): who did what; written by every state-changing request and audited CLI command. */
+  audit: AuditStore;
   /** Search across runs (docs/search.md): the per-trial index, refreshed before each search. */
   search: SearchService;
   /** Review queues: people's reviews of reflections against a rubric, pairwise preferences, corrections (docs/review-queues.md). */
@@ -269,6 +274,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const optimisations = options.store ? new MemoryOptimisationStore() : (shared?.optimisations ?? new SqliteOptimisationStore(databasePath(env)));
   const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing, memoryStores });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
+  const audit = options.store ? new MemoryAuditStore() : (shared?.audit ?? new SqliteAuditStore(databasePath(env)));
   const annotations = new AnnotationService(store, options.store ? new MemoryAnnotationStore() : (shared?.annotations ?? new SqliteAnnotationStore(databasePath(env))), options.now);
   bundles.useAnnotations(annotations.store);
   otlp.useAnnotations(annotations.store);
@@ -322,6 +328,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     prices,
     memoryStores,
     judgeGrades,
+    audit,
     search,
     reviews,
     annotations,
@@ -389,3 +396,9 @@ export function getServerContext(): ServerContext {
   holder[globalKey] ??= createServerContext();
   return holder[globalKey];
 }
+
+/** The process-wide context if one was made, else null (never creates one: the audit hook writes only where a server runs). */
+export function existingServerContext(): ServerContext | null {
+  return (globalThis as GlobalWithContext)[globalKey] ?? null;
+}
+

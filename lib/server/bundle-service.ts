@@ -13,6 +13,9 @@ import { runConfigSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { runEventSchema, type RunEvent } from "@/lib/domain/events";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
+import { runAs } from "@/lib/auth/actor-context";
+import { importActor } from "@/lib/auth/system-actors";
+import { Pseudonyms, stripAnnotationEventNames, stripEventNames, type NamesMode } from "@/lib/domain/strip-names";
 import type { TemplateService } from "./template-service";
 import type { TemplateWorkbench } from "./template-workbench";
 import { toTemplateFile } from "./template-files";
@@ -135,7 +138,8 @@ export class BundleService {
     return found;
   }
 
-  private seal(content: BundleContent, subject: BundleManifest["subject"]): BundleDownload {
+  private seal(given: BundleContent, subject: BundleManifest["subject"], names: NamesMode): BundleDownload {
+    const content = names === "strip" ? withoutNames(given) : given;
     const { bytes, manifest } = encodeBundle(content, subject);
     const text = JSON.stringify(content);
     const findings = findSecrets(text, this.env);
@@ -148,15 +152,18 @@ export class BundleService {
     return { bytes, manifest, fileName: `${subject.kind}-${slug(subject.title)}-${manifest.contentSha256.slice(0, 12)}.reflexion.json.gz` };
   }
 
-  /** Exports a run with all its branches. @throws AppError("not-found"), AppError("conflict") while a branch runs. */
-  async exportRun(runId: string): Promise<BundleDownload> {
+  /**
+   * Exports a run with all its branches; `names: "strip"` replaces every person (event actors,
+   * annotation authors) with a pseudonym (lib/domain/strip-names.ts). @throws AppError("not-found"), AppError("conflict") while a branch runs.
+   */
+  async exportRun(runId: string, options: { names?: NamesMode } = {}): Promise<BundleDownload> {
     const run = await this.bundleRun(runId);
     const runs = [run];
-    return this.seal({ runs, experiments: [], taskSets: [], responseCache: await this.cacheOf(runs), templateVersions: await this.templateVersionsOf(runs) }, { kind: "run", id: run.id, title: run.title });
+    return this.seal({ runs, experiments: [], taskSets: [], responseCache: await this.cacheOf(runs), templateVersions: await this.templateVersionsOf(runs) }, { kind: "run", id: run.id, title: run.title }, options.names ?? "keep");
   }
 
-  /** Exports an experiment with every run of its cells and its uploaded task set. */
-  async exportExperiment(experimentId: string): Promise<BundleDownload> {
+  /** Exports an experiment with every run of its cells and its uploaded task set (`names` as for {@link exportRun}). */
+  async exportExperiment(experimentId: string, options: { names?: NamesMode } = {}): Promise<BundleDownload> {
     const record = await this.store.experiments.getExperiment(experimentId);
     if (!record) throw new AppError("not-found", `No experiment ${experimentId}.`);
     const links = await this.store.experiments.listExperimentRuns(record.id);
@@ -179,6 +186,7 @@ export class BundleService {
     return this.seal(
       { runs, experiments: [experiment], taskSets, responseCache: await this.cacheOf(runs), templateVersions: await this.templateVersionsOf(runs) },
       { kind: "experiment", id: record.id, title: record.definition.name },
+      options.names ?? "keep",
     );
   }
 
@@ -194,6 +202,11 @@ export class BundleService {
    * @throws AppError("invalid-dataset") for a bad file, AppError("too-large") for one that decompresses past the limit.
    */
   async importBundle(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
+    // Whatever it writes beyond the bundle's own records (which keep their actors) is the importer's.
+    return runAs(importActor("bundle"), () => this.importFile(bytes, fileName));
+  }
+
+  private async importFile(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
     const file = await decodeBundle(bytes, this.env);
     const { manifest, content } = file;
     const name = fileName.trim() || "upload";
@@ -317,4 +330,17 @@ export class BundleService {
   async listBundles(limit = 50): Promise<BundleRecord[]> {
     return this.bundles().listBundles(limit);
   }
+}
+
+/** The bundle's content with every person pseudonymized, one set of pseudonyms for the whole bundle. */
+function withoutNames(content: BundleContent): BundleContent {
+  const names = new Pseudonyms();
+  return {
+    ...content,
+    runs: content.runs.map((run) => ({
+      ...run,
+      events: run.events.map((event) => stripEventNames(event, names)),
+      ...(run.annotations ? { annotations: run.annotations.map((event) => stripAnnotationEventNames(event, names)) } : {}),
+    })),
+  };
 }

@@ -76,7 +76,10 @@ export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response
     try {
       principal = await authorizeRequest(args);
     } catch (error) {
-      return errorResponse(error);
+      // Refused (401/403) requests are audited too; who asked is not known here.
+      const refused = errorResponse(error);
+      await auditRequest(null, args, refused);
+      return refused;
     }
     let response: Response;
     try {

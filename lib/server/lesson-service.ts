@@ -1,3 +1,5 @@
+import { runAs } from "@/lib/auth/actor-context";
+import { lessonActor } from "@/lib/auth/system-actors";
 import fs from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
@@ -120,14 +122,17 @@ export class LessonService {
         !hasBreakpoints(run.config.breakpoints),
     );
     for (const run of candidates) if (await this.reusable(run)) return { runId: run.id, reused: true };
-    const run = await this.context.service.createRun({
-      environment: spec.environment,
-      taskSet: "builtin",
-      taskId: spec.taskId,
-      strategy: spec.strategy,
-      modelId: DEMO_MODEL_ID,
-      ...(spec.maxTrials !== undefined ? { maxTrials: spec.maxTrials } : {}),
-    });
+    // A lesson's run is everyone's: made by the lesson, owned by no one.
+    const run = await runAs(lessonActor(lesson.id), () =>
+      this.context.service.createRun({
+        environment: spec.environment,
+        taskSet: "builtin",
+        taskId: spec.taskId,
+        strategy: spec.strategy,
+        modelId: DEMO_MODEL_ID,
+        ...(spec.maxTrials !== undefined ? { maxTrials: spec.maxTrials } : {}),
+      }),
+    );
     return { runId: run.id, reused: false };
   }
 

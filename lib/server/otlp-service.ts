@@ -3,6 +3,7 @@ import { findSecrets } from "@/lib/bundles/secret-scan";
 import type { AnnotationStore } from "@/lib/db/annotation-store";
 import type { RunStore } from "@/lib/db/store";
 import { foldAnnotations } from "@/lib/domain/annotations";
+import { Pseudonyms, stripAnnotationNames, stripEventNames, type NamesMode } from "@/lib/domain/strip-names";
 import { annotationsByBranch } from "@/lib/otel/annotation-events";
 import { AppError } from "@/lib/domain/errors";
 import { asRunId } from "@/lib/domain/ids";
@@ -32,8 +33,11 @@ export class OtlpService {
     this.annotations = store;
   }
 
-  /** Every branch of the run as a {@link BranchLog} (its own events only, with the annotations its trace carries), oldest branch first. */
-  async branchLogs(runId: string): Promise<BranchLog[]> {
+  /**
+   * Every branch of the run as a {@link BranchLog} (its own events only, with the annotations its trace carries), oldest branch first.
+   * `names: "strip"` pseudonymizes every person in them (event actors, annotation authors; lib/domain/strip-names.ts).
+   */
+  async branchLogs(runId: string, names: NamesMode = "keep"): Promise<BranchLog[]> {
     const run = await this.store.getRun(asRunId(runId));
     if (!run) throw new AppError("not-found", `No run ${runId}.`);
     const logs: BranchLog[] = [];
@@ -54,6 +58,13 @@ export class OtlpService {
       const byBranch = annotationsByBranch(foldAnnotations(await this.annotations.listForRun(run.id)), logs);
       for (const log of logs) log.annotations = byBranch.get(log.branchId) ?? [];
     }
+    if (names === "strip") {
+      const pseudonyms = new Pseudonyms();
+      for (const log of logs) {
+        log.events = log.events.map((event) => stripEventNames(event, pseudonyms));
+        if (log.annotations) log.annotations = log.annotations.map((annotation) => stripAnnotationNames(annotation, pseudonyms));
+      }
+    }
     return logs;
   }
 
@@ -63,9 +74,9 @@ export class OtlpService {
     return value;
   }
 
-  /** The run's traces as OTLP JSON lines (one ExportTraceServiceRequest per branch). */
-  async jsonLines(runId: string): Promise<string> {
-    const text = toJsonLines(spansOfBranches(await this.branchLogs(runId), APP_VERSION));
+  /** The run's traces as OTLP JSON lines (one ExportTraceServiceRequest per branch); `names` as for {@link branchLogs}. */
+  async jsonLines(runId: string, names: NamesMode = "keep"): Promise<string> {
+    const text = toJsonLines(spansOfBranches(await this.branchLogs(runId, names), APP_VERSION));
     return this.checked(text, text);
   }
 
@@ -73,11 +84,11 @@ export class OtlpService {
    * Sends the run's traces to `endpoint` (the CLI's `--endpoint`) or the configured one, with the
    * configured headers. @throws AppError("invalid-input") when no endpoint is set.
    */
-  async send(runId: string, endpoint?: string): Promise<{ endpoint: string; spans: number; requests: number }> {
+  async send(runId: string, endpoint?: string, names: NamesMode = "keep"): Promise<{ endpoint: string; spans: number; requests: number }> {
     const settings = otlpSettings(this.env);
     const url = endpoint ?? settings.endpoint;
     if (!url) throw new AppError("invalid-input", "No OTLP endpoint is set: start the server with REFLEXION_OTLP_ENDPOINT (e.g. http://127.0.0.1:6006/v1/traces for Phoenix), or give the CLI --endpoint.");
-    const traces = spansOfBranches(await this.branchLogs(runId), APP_VERSION);
+    const traces = spansOfBranches(await this.branchLogs(runId, names), APP_VERSION);
     this.checked(null, toJsonLines(traces));
     try {
       const sent = await sendOtlp(traces, { url, headers: settings.headers });

@@ -1,3 +1,5 @@
+import { runAs } from "@/lib/auth/actor-context";
+import { importActor } from "@/lib/auth/system-actors";
 import { createHash } from "node:crypto";
 import type { ImportedRunInput, RunStore } from "@/lib/db/store";
 import { AppError } from "@/lib/domain/errors";
@@ -91,7 +93,7 @@ export class TraceImportService {
       maxTrials: Math.max(...sameFamily.map((run) => run.config.maxTrials)),
       concurrency: 1,
     });
-    const { experiment, runs: stored } = await this.store.importExperiment({ definition, taskSetName: input.name, provenance: provenanceOf(input.name, format, sha256, first.provenance?.model ?? "unknown", []), runs: sameFamily });
+    const { experiment, runs: stored } = await runAs(importActor("traces"), () => this.store.importExperiment({ definition, taskSetName: input.name, provenance: provenanceOf(input.name, format, sha256, first.provenance?.model ?? "unknown", []), runs: sameFamily }));
     return { file: input.name, experimentId: experiment.id, runIds: stored.map((run) => run.id), format, traces: stored.length, problems, reused: false };
   }
 

@@ -4,6 +4,8 @@ import { splitModelId } from "@/lib/domain/model-id";
 import type { LeaseRecord, RunStore } from "@/lib/db/store";
 import { driveRun, type CallInfo, type DriveResult, type EngineDeps } from "@/lib/engine/run-engine";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
+import { runAs } from "@/lib/auth/actor-context";
+import type { Actor } from "@/lib/domain/actor";
 import type { RunEventBus } from "./run-event-bus";
 import { TokenCoalescer } from "./token-coalescer";
 import { describePgError } from "@/lib/db/pg/describe-pg-error";
@@ -269,6 +271,7 @@ export class WorkerPool {
     if (!(await this.store.claimLease(branchId, this.owner, this.options.leaseTtlMs))) return false;
     if (this.active.has(branchId)) return false;
     const summary = await this.store.getBranchSummary(branchId);
+    const ownerUserId = (await this.store.getRun(runId))?.ownerUserId ?? null;
     const entry: ActiveBranch = {
       runId,
       provider: providerOfModel(summary?.actorModelId ?? null),
@@ -281,11 +284,17 @@ export class WorkerPool {
     this.active.set(branchId, entry);
     this.maxObservedConcurrency = Math.max(this.maxObservedConcurrency, this.active.size);
     this.options.onClaim?.(runId, branchId);
-    entry.done = this.run(runId, branchId, entry).then((result) => {
+    // The engine's events say who wrote them: this worker, on behalf of the run's owner (not whoever's request woke it).
+    entry.done = runAs(this.actorFor(ownerUserId), () => this.run(runId, branchId, entry)).then((result) => {
       this.options.onSettled?.(runId, branchId, result);
       return result;
     });
     return true;
+  }
+
+  /** The actor a branch is driven as: `worker <lease owner's random part>` acting for the run's owner (null: none). */
+  private actorFor(ownerUserId: string | null): Actor {
+    return { kind: "worker", id: this.owner, name: `worker ${this.owner.split(":").at(-1) ?? this.owner}`, userId: ownerUserId };
   }
 
   private async run(runId: RunId, branchId: BranchId, entry: ActiveBranch): Promise<DriveResult | null> {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { AppError } from "@/lib/domain/errors";
 import { experimentRecordFromStored, type StoredExperimentRecord } from "../stored-experiment";
+import { creatingOwnerUserId } from "../creating-owner";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import { asBranchId } from "@/lib/domain/ids";
 import type { Provenance } from "@/lib/domain/provenance";
@@ -30,17 +31,18 @@ export class PgExperimentStore implements ExperimentStore {
   }
 
   /** Inserts an experiment row with `tx` (inside a caller's transaction, e.g. an import). */
-  async insertExperiment(tx: PgExecutor, input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord> {
-    const record: ExperimentRecord = {
+  async insertExperiment(tx: PgExecutor, input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<StoredExperimentRecord> {
+    const record: StoredExperimentRecord = {
       id: randomUUID(),
       createdAt: new Date().toISOString(),
       definition: input.definition,
       taskSetName: input.taskSetName,
       provenance: input.provenance ?? null,
+      ownerUserId: creatingOwnerUserId(),
     };
     // As in SQLite: the provenance rides in the definition's JSON under its own key.
     const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
-    await tx.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: stored, taskSetName: record.taskSetName });
+    await tx.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: stored, taskSetName: record.taskSetName, ownerUserId: record.ownerUserId });
     return record;
   }
 
@@ -118,5 +120,5 @@ export class PgExperimentStore implements ExperimentStore {
 
 /** A row as a record; a damaged definition is marked, never thrown (lib/db/stored-experiment.ts). */
 function toRecord(row: typeof schema.experiments.$inferSelect): StoredExperimentRecord {
-  return experimentRecordFromStored({ id: row.id, createdAt: row.createdAt, name: row.name, taskSetName: row.taskSetName }, row.definition);
+  return experimentRecordFromStored({ id: row.id, createdAt: row.createdAt, name: row.name, taskSetName: row.taskSetName, ownerUserId: row.ownerUserId }, row.definition);
 }

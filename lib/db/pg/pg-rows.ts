@@ -3,6 +3,8 @@ import { runConfigSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { branchSummaryStateSchema, type BranchSummaryState } from "@/lib/domain/branch-summary";
 import { modelUsageSchema, runEventSchema, type RunEvent } from "@/lib/domain/events";
+import { actorSchema } from "@/lib/domain/actor";
+import { actorField } from "../validate-event";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { callActivitySchema, type CallActivity } from "@/lib/domain/status";
 import type { CachedResponse } from "@/lib/engine/ports";
@@ -22,12 +24,16 @@ export function eventToRow(event: RunEvent): typeof schema.events.$inferInsert {
     occurredAt: event.occurredAt,
     causedBy: event.causedBy,
     data: event.data,
+    actor: event.actor ?? null,
   };
 }
 
 /** @throws AppError("internal") when a stored event does not match the catalogue. */
 export function eventFromRow(row: typeof schema.events.$inferSelect): RunEvent {
-  const parsed = runEventSchema.safeParse(row);
+  const { actor, ...rest } = row;
+  const known = actor === null ? null : actorSchema.safeParse(actor);
+  // No actor, or a damaged one, reads as none rather than making the whole log unreadable.
+  const parsed = runEventSchema.safeParse({ ...rest, ...actorField(known?.success ? known.data : null) });
   if (!parsed.success) {
     throw new AppError("internal", `Stored event ${row.id} (seq ${row.seq}) does not match the event catalogue: ${parsed.error.issues[0]?.message ?? ""}`);
   }
@@ -45,7 +51,7 @@ export function branchFromRow(row: typeof schema.branches.$inferSelect): BranchR
 }
 
 export function runFromRow(row: typeof schema.runs.$inferSelect): RunRecord {
-  return { id: asRunId(row.id), createdAt: row.createdAt, rootBranchId: asBranchId(row.rootBranchId), title: row.title, config: runConfigSchema.parse(row.config) };
+  return { id: asRunId(row.id), createdAt: row.createdAt, rootBranchId: asBranchId(row.rootBranchId), title: row.title, config: runConfigSchema.parse(row.config), ownerUserId: row.ownerUserId };
 }
 
 /** A lease row as a {@link LeaseRecord}; a damaged activity (transient data) is dropped, not fatal. */

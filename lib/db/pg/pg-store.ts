@@ -16,6 +16,7 @@ import { branchPath, type PathSegment } from "../branch-path";
 import type { ExperimentCellKey } from "../experiment-store";
 import type { BranchRecord, ImportExperimentInput, LeaseRecord, RunRecord, RunnableBranch, RunStore, TaskSetListing, TaskSetRecord } from "../store";
 import { materializeEvent } from "../validate-event";
+import { creatingOwnerUserId } from "../creating-owner";
 import { EVENTS_CHANNEL, PG_MIGRATIONS_FOLDER, pgErrorCode, UNIQUE_VIOLATION, type PgConnection, type PgExecutor } from "./database";
 import { PgBundleStore } from "./pg-bundles";
 import { PgExperimentStore } from "./pg-experiments";
@@ -108,15 +109,16 @@ export class PgRunStore implements RunStore {
     const rootBranchId = asBranchId(randomUUID());
     const createdAt = new Date().toISOString();
     const start = materializeEvent(draft("run-start", { config: input.config }), { id: randomUUID(), runId, branchId: rootBranchId, seq: 1, occurredAt: createdAt });
+    const ownerUserId = creatingOwnerUserId();
     await this.db.transaction(async (tx) => {
-      await tx.insert(schema.runs).values({ id: runId, createdAt, rootBranchId, title: input.title, config: input.config });
+      await tx.insert(schema.runs).values({ id: runId, createdAt, rootBranchId, title: input.title, config: input.config, ownerUserId });
       await tx.insert(schema.branches).values({ id: rootBranchId, runId, parentBranchId: null, forkSeq: null, createdAt });
       await tx.insert(schema.events).values(eventToRow(start));
       await writeSummary(tx, runId, rootBranchId, summarizeBranch(rootBranchId, [start]), createdAt, true);
       if (input.cell) await this.experiments.linkInTransaction(tx, input.cell, runId);
       await notify(tx, { runId, branchId: rootBranchId, firstSeq: 1, seq: 1, origin: this.origin });
     });
-    return { id: runId, createdAt, rootBranchId, title: input.title, config: input.config };
+    return { id: runId, createdAt, rootBranchId, title: input.title, config: input.config, ownerUserId };
   }
 
   async getRun(runId: RunId): Promise<RunRecord | null> {
@@ -329,7 +331,7 @@ export class PgRunStore implements RunStore {
       const envelope = (at?: string) => ({ runId, branchId: rootBranchId, seq: ++seq, occurredAt: at ?? createdAt });
       const start = materializeEvent(draft("run-start", { config: run.config }), { id: randomUUID(), ...envelope(run.startedAt) });
       const events = [start, ...run.drafts.map((d) => materializeEvent(d, { id: d.id ?? randomUUID(), ...envelope(d.occurredAt) }))];
-      const record: RunRecord = { id: runId, createdAt, rootBranchId, title: run.title, config: run.config };
+      const record: RunRecord = { id: runId, createdAt, rootBranchId, title: run.title, config: run.config, ownerUserId: null };
       return { record, events, cell: run.cell };
     });
     const experiment = await this.db.transaction(async (tx) => {

@@ -23,6 +23,8 @@ export const runs = pgTable(
     title: text("title").notNull(),
     /** RunConfig (also in the run-start event; duplicated here for listing). */
     config: jsonb("config").notNull(),
+    /** The account that created it (the creating actor's userId); null when none (local, CLI, import, or made before sign-in). */
+    ownerUserId: text("owner_user_id"),
   },
   (table) => [index("runs_created_at").on(table.createdAt)],
 );
@@ -59,6 +61,8 @@ export const events = pgTable(
     occurredAt: text("occurred_at").notNull(),
     causedBy: text("caused_by"),
     data: jsonb("data").notNull(),
+    /** Who made the event (lib/domain/actor.ts); null when none was known or for events from before actors were recorded. */
+    actor: jsonb("actor"),
   },
   (table) => [uniqueIndex("events_branch_seq").on(table.branchId, table.seq), index("events_run").on(table.runId)],
 );
@@ -136,6 +140,8 @@ export const experiments = pgTable(
     /** ExperimentDefinition (with `provenance` under its own key for imported logs, as in SQLite). */
     definition: jsonb("definition").notNull(),
     taskSetName: text("task_set_name").notNull(),
+    /** The account that created it (the creating actor's userId); null when none (local, CLI, import, or made before sign-in). */
+    ownerUserId: text("owner_user_id"),
   },
   (table) => [index("experiments_created_at").on(table.createdAt)],
 );
@@ -513,4 +519,22 @@ export const apiTokens = pgTable(
     revokedAt: text("revoked_at"),
   },
   (table) => [index("api_tokens_user").on(table.userId)],
+);
+
+// Audit (who did what: every state-changing request and CLI command).
+
+/** The audit log: the SQLite table's twin (lib/db/schema.ts `audit_log`), `actor` and `target` as jsonb. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    ord: ord(),
+    at: text("at").notNull(),
+    actor: jsonb("actor").notNull(),
+    action: text("action").notNull(),
+    target: jsonb("target").notNull(),
+    status: integer("status").notNull(),
+    detail: text("detail"),
+  },
+  (table) => [index("audit_log_at").on(table.at)],
 );

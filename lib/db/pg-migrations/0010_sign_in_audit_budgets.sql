@@ -11,6 +11,17 @@ CREATE TABLE "api_tokens" (
 	CONSTRAINT "api_tokens_secret_hash_unique" UNIQUE("secret_hash")
 );
 --> statement-breakpoint
+CREATE TABLE "audit_log" (
+	"id" text PRIMARY KEY NOT NULL,
+	"ord" bigint GENERATED ALWAYS AS IDENTITY (sequence name "audit_log_ord_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"at" text NOT NULL,
+	"actor" jsonb NOT NULL,
+	"action" text NOT NULL,
+	"target" jsonb NOT NULL,
+	"status" integer NOT NULL,
+	"detail" text
+);
+--> statement-breakpoint
 CREATE TABLE "auth_accounts" (
 	"id" text PRIMARY KEY NOT NULL,
 	"account_id" text NOT NULL,
@@ -68,10 +79,34 @@ CREATE TABLE "auth_verifications" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "spend_ledger" (
+	"user_key" text NOT NULL,
+	"day" text NOT NULL,
+	"usd" double precision DEFAULT 0 NOT NULL,
+	"tokens" bigint DEFAULT 0 NOT NULL,
+	"calls" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "spend_ledger_user_key_day_pk" PRIMARY KEY("user_key","day")
+);
+--> statement-breakpoint
+CREATE TABLE "spending_limits" (
+	"scope" text NOT NULL,
+	"period" text NOT NULL,
+	"usd" double precision,
+	"tokens" bigint,
+	"updated_at" text NOT NULL,
+	"updated_by" text,
+	CONSTRAINT "spending_limits_scope_period_pk" PRIMARY KEY("scope","period")
+);
+--> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "actor" jsonb;--> statement-breakpoint
+ALTER TABLE "experiments" ADD COLUMN "owner_user_id" text;--> statement-breakpoint
+ALTER TABLE "runs" ADD COLUMN "owner_user_id" text;--> statement-breakpoint
 ALTER TABLE "api_tokens" ADD CONSTRAINT "api_tokens_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_accounts" ADD CONSTRAINT "auth_accounts_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "auth_sessions" ADD CONSTRAINT "auth_sessions_user_id_auth_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."auth_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_tokens_user" ON "api_tokens" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "audit_log_at" ON "audit_log" USING btree ("at");--> statement-breakpoint
 CREATE INDEX "auth_accounts_user" ON "auth_accounts" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "auth_sessions_user" ON "auth_sessions" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "auth_verifications_identifier" ON "auth_verifications" USING btree ("identifier");
+CREATE INDEX "auth_verifications_identifier" ON "auth_verifications" USING btree ("identifier");--> statement-breakpoint
+CREATE INDEX "spend_ledger_day" ON "spend_ledger" USING btree ("day");
