@@ -38,3 +38,8 @@ export function openSignIn(db: PgDb | null, env: Env): { auth: AuthPort; account
   const accounts = { auth, tokens, users: new UserDirectory(auth) };
   return { auth: mode === "on" ? betterAuthPort(auth, tokens) : openAuth(), accounts };
 }
+
+/** An account's display name for messages ("alice's daily budget…"); its id without accounts, or when there is no such account. */
+export function accountNameOf(accounts: AccountServices | null): (userId: string) => Promise<string> {
+  return async (userId) => (accounts ? ((await accounts.users.get(userId).catch(() => null))?.name ?? userId) : userId);
+}

@@ -6,7 +6,11 @@ import { actorOfPrincipal, runAs } from "@/lib/auth/actor-context";
 import { openSignIn } from "@/lib/auth/accounts";
 import { publicUrl, signInMode } from "@/lib/auth/sign-in-settings";
 import { openNodePostgres, type PgDb } from "@/lib/db/pg/database";
-import { commandAccess } from "./command-policy";
+import { commandAccess, ownedTarget } from "./command-policy";
+import { eq } from "drizzle-orm";
+import * as schema from "@/lib/db/pg/schema";
+import { mayChange } from "@/lib/server/ownership";
+import { auditAction } from "@/lib/server/audit-log";
 
 type Env = Record<string, string | undefined>;
 
@@ -20,18 +24,27 @@ export interface CliAccounts {
   principalOfToken(token: string): Promise<Principal | null>;
   tokenName(tokenId: string): Promise<string | null>;
   countUsers(): Promise<number>;
+  /** The owner's account id of a run or experiment (null: none). @throws CliAuthError when there is no such run or experiment. */
+  ownerOf(kind: "run" | "experiment", id: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
 /** The accounts of the shared-mode database (`REFLEXION_DATABASE_URL`), or of `db` (tests). */
 export function openCliAccounts(env: Env, db?: PgDb): CliAccounts {
   const connection = db ? null : openNodePostgres(env.REFLEXION_DATABASE_URL ?? "", { max: 2 });
-  const { auth, accounts } = openSignIn(db ?? connection!.db, env);
+  const database = db ?? connection!.db;
+  const { auth, accounts } = openSignIn(database, env);
   if (!accounts) throw new CliAuthError("Sign-in is on but this process has no accounts: set BETTER_AUTH_SECRET (`openssl rand -base64 32`).");
   return {
     principalOfToken: (token) => auth.principalOfToken(token),
     tokenName: async (id) => (await accounts.tokens.get(id))?.name ?? null,
     countUsers: () => accounts.users.count(),
+    ownerOf: async (kind, id) => {
+      const table = kind === "run" ? schema.runs : schema.experiments;
+      const [row] = await database.select({ owner: table.ownerUserId }).from(table).where(eq(table.id, id));
+      if (!row) throw new CliAuthError(`No ${kind} ${id} (list them with \`cli ${kind === "run" ? "runs" : "experiment list"}\`).`);
+      return row.owner;
+    },
     close: async () => {
       await connection?.close();
     },
@@ -49,7 +62,12 @@ export const CLI_ACTOR: Actor = Object.freeze({ kind: "cli", id: "cli", name: "c
  * @throws CliAuthError (exit 1) saying how to get a token, or which role is needed;
  *   Error when `REFLEXION_SIGN_IN=on` outside shared mode or `BETTER_AUTH_SECRET` is missing.
  */
-export async function authorizeCommand(path: string, options: { token?: string; admin?: boolean }, env: Env, open: () => CliAccounts): Promise<Actor> {
+export async function authorizeCommand(
+  path: string,
+  options: { token?: string; admin?: boolean; own?: { kind: "run" | "experiment"; id: string } | null },
+  env: Env,
+  open: () => CliAccounts,
+): Promise<Actor> {
   let access = commandAccess(path);
   if (signInMode(env) === "off") return CLI_ACTOR;
   if (access === "worker") return { kind: "worker", id: `worker-${os.hostname()}-${process.pid}`, name: `worker ${os.hostname()}:${process.pid}`, userId: null };
@@ -76,6 +94,10 @@ export async function authorizeCommand(path: string, options: { token?: string; 
     if (!roleAtLeast(principal.role, access)) {
       throw new CliAuthError(`\`${path}\` needs the ${access} role; ${principal.name} is a ${principal.role}. Ask an admin: \`cli users set-role ${principal.email ?? principal.userId} ${access}\`.`);
     }
+    // Changing a run or experiment (resume, pause, cancel, fork, replay…) is for its owner and admins, as on the routes.
+    if (options.own && !mayChange(principal, await accounts.ownerOf(options.own.kind, options.own.id))) {
+      throw new CliAuthError(`This ${options.own.kind} is not ${principal.name}'s: only its owner or an admin may change it (\`${path}\`).`);
+    }
     const tokenName = principal.tokenId ? await accounts.tokenName(principal.tokenId) : null;
     return actorOfPrincipal(principal, tokenName ?? undefined);
   } finally {
@@ -95,17 +117,40 @@ export function commandPath(command: Command): string {
  * Commander has no hook around an action, and an action runs in the async context in force when parsing
  * began: so parsing runs inside {@link runAs} with a placeholder actor, which the `preAction` hook fills in.
  */
-export async function parseAsActor(program: Command, env: Env = process.env, open: () => CliAccounts = () => openCliAccounts(env)): Promise<void> {
+export async function parseAsActor(
+  program: Command,
+  env: Env = process.env,
+  open: () => CliAccounts = () => openCliAccounts(env),
+  record: (actor: Actor, action: string, target: Record<string, unknown>, status: number) => Promise<void> = (actor, action, target, status) => auditAction(actor, action, target, status, { env }),
+): Promise<void> {
   program.option("--token <rp_…>", "your API token when sign-in is on (default: REFLEXION_TOKEN)");
   const actor: Actor = { ...CLI_ACTOR };
   program.hook("preAction", async (_root, command) => {
     try {
-      Object.assign(actor, await authorizeCommand(commandPath(command), { token: program.opts<{ token?: string }>().token, admin: command.opts<{ admin?: boolean }>().admin }, env, open));
+      const path = commandPath(command);
+      const opts = command.opts<{ admin?: boolean; run?: string; id?: string }>();
+      const ownKind = ownedTarget(path);
+      const ownId = ownKind === "run" ? opts.run : ownKind === "experiment" ? opts.id : undefined;
+      const own = ownKind && ownId ? { kind: ownKind, id: ownId } : null;
+      Object.assign(actor, await authorizeCommand(path, { token: program.opts<{ token?: string }>().token, admin: opts.admin, own }, env, open));
     } catch (error) {
       if (!(error instanceof CliAuthError)) throw error;
       process.stderr.write(`error: ${error.message}\n`);
       process.exit(error.exitCode);
     }
   });
+  // Commands that change something are audited once they ran (reads, setup checks and workers are not), as their actor.
+  program.hook("postAction", async (_root, command) => {
+    const path = commandPath(command);
+    const access = commandAccess(path);
+    if (access === "viewer" || access === "operator" || access === "worker") return;
+    const status = typeof process.exitCode === "number" ? process.exitCode : 0;
+    await record({ ...actor }, `cli ${path}`, auditedOptions(command.opts()), status);
+  });
   await runAs(actor, () => program.parseAsync());
+}
+
+/** A command's options as the audit keeps them: secrets (token, password) left out. */
+export function auditedOptions(options: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(options).filter(([key]) => !/token|password|secret|key/i.test(key)));
 }

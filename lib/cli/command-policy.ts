@@ -72,6 +72,10 @@ export const COMMAND_POLICY: Readonly<Record<string, CommandAccess>> = {
   "users list": "admin",
   "users set-role": "admin",
   "users remove": "admin",
+  "budgets list": "admin",
+  "budgets set": "admin",
+  "budgets remove": "admin",
+  audit: "admin",
   // Exempt.
   worker: "worker",
   "db migrate": "operator",
@@ -83,4 +87,22 @@ export const COMMAND_POLICY: Readonly<Record<string, CommandAccess>> = {
 /** The access of a command path; `admin` when unlisted. */
 export function commandAccess(path: string): CommandAccess {
   return COMMAND_POLICY[path] ?? "admin";
+}
+
+/**
+ * Commands that change one run (`--run <id>`) or experiment (`--id <id>`): with sign-in on a runner may use
+ * them only on their own (its owner is the account that created it), an admin on any — as `own` routes.
+ */
+export const OWNED_COMMANDS: Readonly<Record<string, "run" | "experiment">> = {
+  resume: "run",
+  pause: "run",
+  cancel: "run",
+  fork: "run",
+  replay: "run",
+  "experiment resume": "experiment",
+};
+
+/** Whether a command changes a run or an experiment that must be the token's person's own; null when not. */
+export function ownedTarget(path: string): "run" | "experiment" | null {
+  return OWNED_COMMANDS[path] ?? null;
 }

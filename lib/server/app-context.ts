@@ -1,3 +1,4 @@
+// Over 400 lines: the composition root wires every service of the app in one place (DESIGN.md §2); split, the wiring order would be scattered over files.
 import path from "node:path";
 import type { ModelsResponse, RunDetailResponse } from "@/lib/domain/api";
 import { SqliteRunStore } from "@/lib/db/sqlite-store";
@@ -26,7 +27,7 @@ import { SpendingLimitService } from "./spending-limit-service";
 import { MemorySpendingLimitStore } from "@/lib/db/spending-limit-store-memory";
 import { SqliteSpendingLimitStore } from "@/lib/db/spending-limit-store-sqlite";
 import type { AuthPort } from "@/lib/auth/auth-port";
-import { openSignIn, type AccountServices } from "@/lib/auth/accounts";
+import { accountNameOf, openSignIn, type AccountServices } from "@/lib/auth/accounts";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -235,7 +236,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const prices = new PriceService(options.store ? new MemoryPriceStore() : (shared?.prices ?? new SqlitePriceStore(databasePath(env))), options.now);
   const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : (shared?.memoryStores ?? new SqliteMemoryStoreRepository(databasePath(env))), options.now);
   const otlp = new OtlpService(store, env);
-  const spending = new SpendingLimitService(store, options.store ? new MemorySpendingLimitStore() : (shared?.spendingLimits ?? new SqliteSpendingLimitStore(databasePath(env))), undefined, options.now);
+  const spending = new SpendingLimitService(store, options.store ? new MemorySpendingLimitStore() : (shared?.spendingLimits ?? new SqliteSpendingLimitStore(databasePath(env))), accountNameOf(signIn.accounts), options.now);
   let limiter: CallRateLimiter | null = null;
   const engineDeps: EngineDeps = {
     // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended.

@@ -50,10 +50,37 @@ export async function authorizeRequest(args: readonly unknown[]): Promise<Princi
   if (!principal) throw new AppError("unauthenticated", `Not signed in. ${SIGN_IN_HINT}`);
   if (!roleAtLeast(principal.role, access.role)) {
     const what = pattern ? `${request.method.toUpperCase()} ${pattern}` : "this route";
-    throw new AppError("forbidden", `${what} needs the ${access.role} role; you are ${principal.role === "admin" ? "an" : "a"} ${principal.role}. Ask an admin to change your role.`);
+    throw refusedAs(principal, new AppError("forbidden", `${what} needs the ${access.role} role; you are ${principal.role === "admin" ? "an" : "a"} ${principal.role}. Ask an admin to change your role.`));
   }
-  if (access.own && !roleAtLeast(principal.role, "admin")) await checkOwner(access.own, params, principal);
+  if (access.own && !roleAtLeast(principal.role, "admin")) {
+    try {
+      await checkOwner(access.own, params, principal);
+    } catch (error) {
+      throw refusedAs(principal, error);
+    }
+  }
   return principal;
+}
+
+/** The key under which a refusal carries who was refused (for the audit log); a symbol shared by every bundle copy. */
+const REFUSED_PRINCIPAL = Symbol.for("reflexion-playground.refused-principal");
+
+function refusedAs(principal: Principal, error: unknown): unknown {
+  if (error instanceof Error) Object.defineProperty(error, REFUSED_PRINCIPAL, { value: principal, enumerable: false });
+  return error;
+}
+
+/** Who a refusal thrown by {@link authorizeRequest} refused, when it knew (a 403 below the role or on someone else's run); else null. */
+export function refusedPrincipal(error: unknown): Principal | null {
+  if (!(error instanceof Error)) return null;
+  return (error as Error & { [REFUSED_PRINCIPAL]?: Principal })[REFUSED_PRINCIPAL] ?? null;
+}
+
+/** An account's name for messages (its id when there is no directory or no such account). */
+async function displayName(userId: string): Promise<string> {
+  const users = getServerContext().accounts?.users;
+  const user = users ? await users.get(userId).catch(() => null) : null;
+  return user?.name || userId;
 }
 
 /** Throws `forbidden` unless `principal` may change the run or experiment the route names. */
@@ -63,6 +90,6 @@ async function checkOwner(kind: "run" | "experiment", params: Record<string, str
   if (!id) throw new AppError("forbidden", `This route names no ${kind}; only an admin may use it.`);
   const owner = kind === "run" ? await ownerOfRun(store, asRunId(id)) : await ownerOfExperiment(store, id);
   if (mayChange(principal, owner)) return;
-  const whose = owner === null ? `has no owner (made before sign-in, or imported)` : `is ${owner}'s`;
+  const whose = owner === null ? `has no owner (made before sign-in, or imported)` : `is ${await displayName(owner)}'s`;
   throw new AppError("forbidden", `This ${kind} ${whose}; only its owner or an admin may change it.`);
 }

@@ -5,7 +5,7 @@ import { isSearchQueryError } from "@/lib/domain/search-query";
 import { describeIssues } from "@/lib/domain/describe-issues";
 import type { Principal } from "@/lib/domain/roles";
 import { actorOfPrincipal, runAs } from "@/lib/auth/actor-context";
-import { authorizeRequest } from "./authorize";
+import { authorizeRequest, refusedPrincipal } from "./authorize";
 import { auditRequest } from "./audit-hook";
 
 const statusByCode: Record<AppErrorCode, number> = {
@@ -76,9 +76,9 @@ export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response
     try {
       principal = await authorizeRequest(args);
     } catch (error) {
-      // Refused (401/403) requests are audited too; who asked is not known here.
+      // Refused (401/403) requests are audited too, under who asked when a 403 knows it.
       const refused = errorResponse(error);
-      await auditRequest(null, args, refused);
+      await auditRequest(refusedPrincipal(error), args, refused);
       return refused;
     }
     let response: Response;

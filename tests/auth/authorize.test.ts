@@ -1,12 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openAuth } from "@/lib/auth/auth-port";
-import { MemoryRunStore } from "@/lib/db/memory-store";
 import { LOCAL_PRINCIPAL } from "@/lib/domain/roles";
 import { accessOf, authorizeRequest } from "@/lib/server/authorize";
 import { createServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 import { currentActor } from "@/lib/auth/actor-context";
 import { installContext, matrixAuth } from "./route-matrix-helpers";
+import { sharedPglite } from "../db/pg-test-stores";
+
+// Real accounts and tokens (Better Auth over PGlite), as the routes see them in shared mode.
+const pglite = sharedPglite();
+beforeAll(() => pglite.open(), 120_000);
+afterAll(() => pglite.close());
 
 let undo: (() => void) | null = null;
 afterEach(() => {
@@ -15,8 +20,9 @@ afterEach(() => {
 });
 
 async function withSignIn(on: boolean): Promise<Awaited<ReturnType<typeof matrixAuth>>> {
-  const signIn = await matrixAuth();
-  const context = createServerContext({ store: new MemoryRunStore(), startWorkers: false });
+  const store = await pglite.makeStore();
+  const signIn = await matrixAuth(store.pg.db);
+  const context = createServerContext({ store, startWorkers: false });
   undo = installContext({ ...context, auth: on ? signIn.auth : openAuth() });
   return signIn;
 }
@@ -40,14 +46,14 @@ describe("authorizeRequest", () => {
     const signIn = await withSignIn(true);
     await expect(authorizeRequest([])).rejects.toMatchObject({ code: "unauthenticated" });
     expect(await authorizeRequest([new Request("http://127.0.0.1:3000/api/me")])).toBeNull();
-    expect(await authorizeRequest([new Request("http://127.0.0.1:3000/api/me", { headers: signIn.headersFor("viewer") })])).toMatchObject({ userId: "user-vera", role: "viewer" });
+    expect(await authorizeRequest([new Request("http://127.0.0.1:3000/api/me", { headers: signIn.headersFor("viewer") })])).toMatchObject({ userId: signIn.userIdOf("viewer"), role: "viewer", kind: "token" });
   });
 
   it("handle() runs the handler as the principal's actor, and a public route asked anonymously as nobody", async () => {
     const signIn = await withSignIn(true);
     const route = handle(async (request: Request) => Response.json({ actor: currentActor(), url: request.url }));
     const signedIn = await route(new Request("http://127.0.0.1:3000/api/runs", { headers: signIn.headersFor("runner-owner") }));
-    expect(((await signedIn.json()) as { actor: { userId: string } }).actor).toMatchObject({ userId: "user-rita", kind: "token" });
+    expect(((await signedIn.json()) as { actor: { userId: string } }).actor).toMatchObject({ userId: signIn.userIdOf("runner-owner"), kind: "token" });
     const anonymous = await route(new Request("http://127.0.0.1:3000/api/me"));
     expect(((await anonymous.json()) as { actor: unknown }).actor).toBeNull();
     const refused = await route(new Request("http://127.0.0.1:3000/api/runs"));

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentActor } from "@/lib/auth/actor-context";
 import { openSignIn } from "@/lib/auth/accounts";
@@ -63,10 +64,31 @@ describe("CLI sign-in", () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       seen = currentActor();
     });
+    program.command("runs").action(() => undefined);
+    const audited: Array<{ actor: Actor; action: string; target: Record<string, unknown>; status: number }> = [];
+    const record = async (actor: Actor, action: string, target: Record<string, unknown>, status: number) => {
+      audited.push({ actor, action, target, status });
+    };
     process.argv = [process.argv[0]!, "cli", "run", "--token", secret];
-    await parseAsActor(program, ON, open);
+    await parseAsActor(program, ON, open, record);
     expect(seen).toMatchObject({ kind: "token", name: "Rita (token ci)", userId: runner.id });
     expect(commandPath(program.commands[0]!)).toBe("run");
+    // A command that changes something is audited as its person, without the token; a read is not.
+    expect(audited).toEqual([{ actor: expect.objectContaining({ kind: "token", userId: runner.id }), action: "cli run", target: {}, status: 0 }]);
+    expect(JSON.stringify(audited)).not.toContain(secret);
+  });
+
+  it("lets a runner resume, pause, cancel, fork or replay only their own run (an admin any), as the routes do", async () => {
+    const owner = await accounts().users.add({ email: "olga@lab.example", name: "Olga", password: "olga-password", role: "runner" });
+    const other = await accounts().users.add({ email: "otto@lab.example", name: "Otto", password: "otto-password", role: "runner" });
+    const admin = await accounts().users.add({ email: "ada@lab.example", name: "Ada", password: "ada-password", role: "admin" });
+    const tokenOf = async (id: string) => (await accounts().tokens.create(id, "t")).secret;
+    await pg.db.execute(sql`INSERT INTO runs (id, created_at, root_branch_id, title, config, owner_user_id) VALUES ('run-olga', '2026-12-05T10:00:00.000Z', 'br-olga', 't', '{}', ${owner.id})`);
+    const own = { kind: "run" as const, id: "run-olga" };
+    expect(await authorizeCommand("cancel", { token: await tokenOf(owner.id), own }, ON, open)).toMatchObject({ userId: owner.id });
+    await expect(authorizeCommand("cancel", { token: await tokenOf(other.id), own }, ON, open)).rejects.toThrow("This run is not Otto's: only its owner or an admin may change it (`cancel`).");
+    expect(await authorizeCommand("fork", { token: await tokenOf(admin.id), own }, ON, open)).toMatchObject({ userId: admin.id });
+    await expect(authorizeCommand("resume", { token: await tokenOf(owner.id), own: { kind: "run", id: "run-nope" } }, ON, open)).rejects.toThrow(/No run run-nope \(list them with `cli runs`\)/);
   });
 
   it("lists every command of the CLI in the command policy", async () => {
@@ -83,7 +105,7 @@ describe("CLI sign-in", () => {
 const LIST_COMMANDS = `
 const { Command } = await import("commander");
 const program = new Command();
-const files = ["run-commands:registerRunCommands","worker-commands:registerWorkerCommands","experiment-commands:registerExperimentCommands","template-commands:registerTemplateCommands","import-commands:registerImportCommands","bundle-commands:registerBundleCommands","otlp-commands:registerOtlpCommands","trace-import-commands:registerTraceImportCommands","provider-commands:registerProviderCommands","price-commands:registerPriceCommands","db-commands:registerDbCommands","job-commands:registerJobCommands","task-set-commands:registerTaskSetCommands","template-check-command:registerTemplateCheckCommand","insight-commands:registerInsightCommands","trace-reflection-command:registerTraceReflectionCommand","memory-commands:registerMemoryCommands","mcp-command:registerMcpCommand","search-commands:registerSearchCommands","review-commands:registerReviewCommands","annotation-commands:registerAnnotationCommands","check-commands:registerCheckCommands","user-commands:registerUserCommands","token-commands:registerTokenCommands"];
+const files = ["run-commands:registerRunCommands","worker-commands:registerWorkerCommands","experiment-commands:registerExperimentCommands","template-commands:registerTemplateCommands","import-commands:registerImportCommands","bundle-commands:registerBundleCommands","otlp-commands:registerOtlpCommands","trace-import-commands:registerTraceImportCommands","provider-commands:registerProviderCommands","price-commands:registerPriceCommands","db-commands:registerDbCommands","job-commands:registerJobCommands","task-set-commands:registerTaskSetCommands","template-check-command:registerTemplateCheckCommand","insight-commands:registerInsightCommands","trace-reflection-command:registerTraceReflectionCommand","memory-commands:registerMemoryCommands","mcp-command:registerMcpCommand","search-commands:registerSearchCommands","review-commands:registerReviewCommands","annotation-commands:registerAnnotationCommands","check-commands:registerCheckCommands","user-commands:registerUserCommands","token-commands:registerTokenCommands","spending-limit-commands:registerSpendingLimitCommands","audit-commands:registerAuditCommands"];
 for (const entry of files) { const [file, fn] = entry.split(":"); (await import("./lib/cli/" + file + ".ts"))[fn](program); }
 program.command("tasks");
 const walk = (command, prefix) => { for (const sub of command.commands) { const path = prefix ? prefix + " " + sub.name() : sub.name(); if (sub.commands.length === 0) console.log(path); walk(sub, path); } };

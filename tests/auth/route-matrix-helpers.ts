@@ -2,8 +2,9 @@ import path from "node:path";
 import fg from "fast-glob";
 import type { AuthPort } from "@/lib/auth/auth-port";
 import { ROUTE_POLICY, type Access, type HttpMethod } from "@/lib/auth/route-policy";
-import type { RunStore } from "@/lib/db/store";
-import { roleAtLeast, roleSchema, type Principal, type Role } from "@/lib/domain/roles";
+import { roleAtLeast, type Role } from "@/lib/domain/roles";
+import { openSignIn, type AccountServices } from "@/lib/auth/accounts";
+import type { PgDb } from "@/lib/db/pg/database";
 import type { ServerContext } from "@/lib/server/app-context";
 
 /**
@@ -44,44 +45,46 @@ export async function loadRoutes(root = process.cwd()): Promise<Array<RouteFile 
 export const ASKERS = ["anonymous", "viewer", "runner-other", "runner-owner", "admin"] as const;
 export type Asker = (typeof ASKERS)[number];
 
-const ACCOUNTS: Record<Exclude<Asker, "anonymous">, { userId: string; name: string; role: Role }> = {
-  viewer: { userId: "user-vera", name: "vera", role: "viewer" },
-  "runner-other": { userId: "user-otto", name: "otto", role: "runner" },
-  "runner-owner": { userId: "user-rita", name: "rita", role: "runner" },
-  admin: { userId: "user-ada", name: "ada", role: "admin" },
+const ACCOUNTS: Record<Exclude<Asker, "anonymous">, { email: string; name: string; role: Role }> = {
+  viewer: { email: "vera@lab.test", name: "vera", role: "viewer" },
+  "runner-other": { email: "otto@lab.test", name: "otto", role: "runner" },
+  "runner-owner": { email: "rita@lab.test", name: "rita", role: "runner" },
+  admin: { email: "ada@lab.test", name: "ada", role: "admin" },
 };
 
-/** The sign-in the matrix runs with: the port the routes see and the headers each asker sends. */
+/** The sign-in the matrix runs with: the port and account services the routes see, and the headers each asker sends. */
 export interface MatrixAuth {
   auth: AuthPort;
+  accounts: AccountServices;
   headersFor(asker: Asker): Record<string, string>;
   userIdOf(asker: Exclude<Asker, "anonymous">): string;
 }
 
 /**
- * THE one factory of the matrix's sign-in (swap it for the real Better Auth port and real tokens once
- * accounts exist): `Authorization: Bearer test:<userId>:<role>` is that person; anything else is nobody.
+ * The matrix's sign-in: the real Better Auth port over `db` (sign-in on), one account per asker made with
+ * the user directory (scrypt passwords), and a real API token for each (`Authorization: Bearer rp_…`,
+ * stored as its SHA-256) — so a cell's 401 or 403 is what a person's token would get.
  */
-export async function matrixAuth(): Promise<MatrixAuth> {
-  const principalOfToken = async (token: string): Promise<Principal | null> => {
-    const [scheme, userId, role] = token.split(":");
-    const parsedRole = roleSchema.safeParse(role);
-    if (scheme !== "test" || !userId || !parsedRole.success) return null;
-    const account = Object.values(ACCOUNTS).find((candidate) => candidate.userId === userId);
-    return { kind: "token", userId, name: account?.name ?? userId, email: null, role: parsedRole.data, tokenId: `token-${userId}` };
-  };
-  const auth: AuthPort = {
-    signIn: "on",
-    principalOf: async (request) => {
-      const token = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
-      return token ? principalOfToken(token) : null;
-    },
-    principalOfToken,
+export async function matrixAuth(db: PgDb): Promise<MatrixAuth> {
+  const { auth, accounts } = openSignIn(db, { REFLEXION_SIGN_IN: "on", BETTER_AUTH_SECRET: "matrix-secret-0123456789abcdef0123456789abcdef" });
+  if (!accounts) throw new Error("sign-in did not open its accounts");
+  const secrets = new Map<Exclude<Asker, "anonymous">, string>();
+  const userIds = new Map<Exclude<Asker, "anonymous">, string>();
+  for (const [asker, account] of Object.entries(ACCOUNTS) as Array<[Exclude<Asker, "anonymous">, (typeof ACCOUNTS)["admin"]]>) {
+    const existing = (await accounts.users.list()).find((user) => user.email === account.email);
+    const user = existing ?? (await accounts.users.add({ ...account, password: "matrix-password-1234" }));
+    userIds.set(asker, user.id);
+    secrets.set(asker, (await accounts.tokens.create(user.id, "matrix")).secret);
+  }
+  const must = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("no such asker");
+    return value;
   };
   return {
     auth,
-    headersFor: (asker): Record<string, string> => (asker === "anonymous" ? {} : { authorization: `Bearer test:${ACCOUNTS[asker].userId}:${ACCOUNTS[asker].role}` }),
-    userIdOf: (asker) => ACCOUNTS[asker].userId,
+    accounts,
+    headersFor: (asker): Record<string, string> => (asker === "anonymous" ? {} : { authorization: `Bearer ${must(secrets.get(asker))}` }),
+    userIdOf: (asker) => must(userIds.get(asker)),
   };
 }
 
@@ -97,26 +100,6 @@ export function installContext(context: ServerContext): () => void {
     if (previous) holder[contextKey] = previous;
     else delete holder[contextKey];
   };
-}
-
-/**
- * Owners the store does not record yet: a record without `ownerUserId` gets the one set here. (The
- * audit work stamps owners from the creating actor; with that in place this map changes nothing.)
- */
-export function withOwners(store: RunStore): { setRunOwner(runId: string, userId: string): void; setExperimentOwner(id: string, userId: string): void } {
-  const runs = new Map<string, string>();
-  const experiments = new Map<string, string>();
-  const getRun = store.getRun.bind(store);
-  store.getRun = async (runId) => {
-    const run = await getRun(runId);
-    return run && { ...run, ownerUserId: run.ownerUserId ?? runs.get(run.id) ?? null };
-  };
-  const getExperiment = store.experiments.getExperiment.bind(store.experiments);
-  store.experiments.getExperiment = async (id) => {
-    const experiment = await getExperiment(id);
-    return experiment && { ...experiment, ownerUserId: experiment.ownerUserId ?? experiments.get(experiment.id) ?? null };
-  };
-  return { setRunOwner: (runId, userId) => runs.set(runId, userId), setExperimentOwner: (id, userId) => experiments.set(id, userId) };
 }
 
 /** `allowed`, or the status the asker must get. */

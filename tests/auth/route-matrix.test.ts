@@ -3,11 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunStore } from "@/lib/db/store";
+import type { PgRunStore } from "@/lib/db/pg/pg-store";
+import { runIdSchema } from "@/lib/domain/ids";
 import { ROUTE_POLICY, type HttpMethod } from "@/lib/auth/route-policy";
 import { createServerContext } from "@/lib/server/app-context";
 import { realPostgres, sharedPglite } from "../db/pg-test-stores";
-import { ASKERS, expectedOutcome, fillPattern, installContext, loadRoutes, matrixAuth, roleOf, withOwners, type Asker } from "./route-matrix-helpers";
+import { ASKERS, expectedOutcome, fillPattern, installContext, loadRoutes, matrixAuth, roleOf, type Asker } from "./route-matrix-helpers";
 
 /**
  * Every API route × every method it exports × nobody, a viewer, a runner who does not own the run or
@@ -47,10 +48,9 @@ interface MatrixResult {
   crossSiteTried: number;
 }
 
-async function runMatrix(store: RunStore): Promise<MatrixResult> {
-  const signIn = await matrixAuth();
-  const owners = withOwners(store);
-  const context = { ...createServerContext({ store, startWorkers: false }), auth: signIn.auth };
+async function runMatrix(store: PgRunStore): Promise<MatrixResult> {
+  const signIn = await matrixAuth(store.pg.db);
+  const context = { ...createServerContext({ store, startWorkers: false }), auth: signIn.auth, accounts: signIn.accounts };
   const restore = installContext(context);
   try {
     const routes = await loadRoutes();
@@ -80,11 +80,12 @@ async function runMatrix(store: RunStore): Promise<MatrixResult> {
     const run = await call("/api/runs", "POST", "runner-owner", {}, RUN_BODY);
     expect(run.status, run.text).toBe(201);
     const runId = (JSON.parse(run.text) as { runId: string }).runId;
-    owners.setRunOwner(runId, signIn.userIdOf("runner-owner"));
+    // The store stamps the owner from the token's person: no test shim.
+    expect((await store.getRun(runIdSchema.parse(runId)))?.ownerUserId).toBe(signIn.userIdOf("runner-owner"));
     const experiment = await call("/api/experiments", "POST", "runner-owner", {}, EXPERIMENT_BODY);
     expect(experiment.status, experiment.text).toBe(201);
     const experimentId = (JSON.parse(experiment.text) as { experimentId: string }).experimentId;
-    owners.setExperimentOwner(experimentId, signIn.userIdOf("runner-owner"));
+    expect((await store.experiments.getExperiment(experimentId))?.ownerUserId).toBe(signIn.userIdOf("runner-owner"));
     const ids = { runId, experimentId };
 
     const result: MatrixResult = { cells: 0, mismatches: [], serverErrors: [], tally: { 401: 0, 403: 0, allowed: 0 }, answers: new Map(), crossSiteAccepted: [], crossSiteTried: 0 };
@@ -136,7 +137,7 @@ function expectMatrixHolds(result: MatrixResult): void {
   expect(status("POST /api/runs as viewer")).toBe(403);
   expect(text("POST /api/runs as viewer")).toMatch(/needs the runner role; you are a viewer/);
   expect(status("POST /api/runs/[runId]/cancel as runner-other")).toBe(403);
-  expect(text("POST /api/runs/[runId]/cancel as runner-other")).toMatch(/This run is user-rita's; only its owner or an admin may change it/);
+  expect(text("POST /api/runs/[runId]/cancel as runner-other")).toMatch(/This run is rita's; only its owner or an admin may change it/);
   expect(status("POST /api/runs/[runId]/pause as runner-owner")).not.toBe(403);
   expect(status("POST /api/experiments/[experimentId]/cancel as runner-other")).toBe(403);
   expect(status("PUT /api/settings/prices as runner-owner")).toBe(403);
@@ -145,7 +146,7 @@ function expectMatrixHolds(result: MatrixResult): void {
   expect(status("POST /api/reviews/[queueId]/reviews as viewer")).toBe(403);
   expect(text("GET /api/runs as anonymous")).toMatch(/Sign in at \/sign-in, or send Authorization: Bearer <token>/);
   expect(JSON.parse(text("GET /api/me as anonymous"))).toEqual({ signIn: "on", principal: null });
-  expect(JSON.parse(text("GET /api/me as viewer"))).toMatchObject({ signIn: "on", principal: { userId: "user-vera", role: "viewer" } });
+  expect(JSON.parse(text("GET /api/me as viewer"))).toMatchObject({ signIn: "on", principal: { name: "vera", role: "viewer", kind: "token" } });
 }
 
 describe("authorization matrix on PGlite", () => {
