@@ -28,3 +28,13 @@ export function actorOfPrincipal(principal: Principal, tokenName?: string): Acto
   const name = principal.kind === "token" ? `${principal.name} (token${tokenName ? ` ${tokenName}` : ""})` : principal.name;
   return { kind: principal.kind, id: principal.kind === "token" && principal.tokenId ? principal.tokenId : principal.userId, name, userId: principal.userId };
 }
+
+/**
+ * The name a signed-in person writes under (a note's author, a reviewer): the actor's name without the
+ * ` (token …)` that {@link actorOfPrincipal} adds; null when the actor is not a signed-in person (`local`,
+ * `cli`, a worker…), where a typed-in name stands.
+ */
+export function signedInName(actor: Actor | null): string | null {
+  if (!actor || (actor.kind !== "person" && actor.kind !== "token")) return null;
+  return actor.name.replace(/ \(token( [^)]*)?\)$/, "");
+}

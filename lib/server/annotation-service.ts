@@ -1,3 +1,4 @@
+import { currentActor, signedInName } from "@/lib/auth/actor-context";
 import { randomUUID } from "node:crypto";
 import type { AnnotationStore } from "@/lib/db/annotation-store";
 import type { RunStore } from "@/lib/db/store";
@@ -31,8 +32,15 @@ interface BranchView {
  * cannot set them) — or a memory item of the branch. A reply takes its parent's target. Listing
  * for a branch keeps the annotations whose target event that branch sees, so an annotation on the
  * shared prefix of a fork shows on both, and one on the fork's own events only on the fork.
- * Embedded mode has no accounts: any named author may edit or delete; the log records who did.
+ * Embedded mode has no accounts: any named author may edit or delete; the log records who did. With
+ * sign-in on, the author is the signed-in person whatever the request names (a name typed in cannot
+ * impersonate anyone).
  */
+/** Who writes: the signed-in person when there is one, else the name the request gives. */
+function authorOf(named: string): string {
+  return signedInName(currentActor()) ?? named;
+}
+
 export class AnnotationService {
   constructor(
     private readonly runs: RunStore,
@@ -73,7 +81,7 @@ export class AnnotationService {
       target = { ...parent.target, branchId: view.branchId };
     } else target = this.targetIn(view, request.target.eventId, request.target.kind);
     const annotationId = randomUUID();
-    await this.store.append({ type: "annotation-add", annotationId, target, parentId: request.parentId, author: request.author, content: request.content, origin: null, occurredAt: this.now().toISOString() });
+    await this.store.append({ type: "annotation-add", annotationId, target, parentId: request.parentId, author: authorOf(request.author), content: request.content, origin: null, occurredAt: this.now().toISOString() });
     return this.annotationOf(view.runId, annotationId);
   }
 
@@ -90,8 +98,8 @@ export class AnnotationService {
     // Saving the same content again changes nothing: no edit event, no history entry.
     if (request.content && JSON.stringify(request.content) === JSON.stringify(current.content)) return current;
     const occurredAt = this.now().toISOString();
-    if (request.delete) await this.store.append({ type: "annotation-delete", annotationId, runId: run.id, author: request.author, occurredAt });
-    else if (request.content) await this.store.append({ type: "annotation-edit", annotationId, runId: run.id, author: request.author, content: request.content, occurredAt });
+    if (request.delete) await this.store.append({ type: "annotation-delete", annotationId, runId: run.id, author: authorOf(request.author), occurredAt });
+    else if (request.content) await this.store.append({ type: "annotation-edit", annotationId, runId: run.id, author: authorOf(request.author), content: request.content, occurredAt });
     return this.annotationOf(run.id, annotationId);
   }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
+import { runAs } from "@/lib/auth/actor-context";
 import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
@@ -36,6 +37,19 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe("AnnotationService", () => {
+  it("with sign-in on writes as the signed-in person, whatever author the request names; a typed name stands only without sign-in", async () => {
+    const { context, run, events } = await finishedRun();
+    const action = find(events, "step-action");
+    const target = { branchId: run.rootBranchId, eventId: action.id, kind: "action" as const, trial: null, step: null, seq: null };
+    const alice = { kind: "token" as const, id: "tok-1", name: "alice (token laptop)", userId: "u-alice" };
+    const created = await runAs(alice, () => context.annotations.create(run.id, { ...note("looped", { author: "mallory" }), target }));
+    expect(created.author).toBe("alice");
+    const edited = await runAs({ kind: "person", id: "u-bob", name: "bob", userId: "u-bob" }, () => context.annotations.change(run.id, created.id, { author: "alice", content: { text: "looped twice", tags: [], score: null } }));
+    expect(edited.updatedBy).toBe("bob");
+    const typed = await runAs({ kind: "local", id: "local", name: "local", userId: "local" }, () => context.annotations.create(run.id, { ...note("x", { author: "grace" }), target }));
+    expect(typed.author).toBe("grace");
+  });
+
   it("fills the target's kind, trial, step and seq from the event, whatever the client says", async () => {
     const { context, run, events } = await finishedRun();
     const action = find(events, "step-action");
