@@ -1,3 +1,7 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openSqliteConnection } from "@/lib/db/sqlite-connection";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAs } from "@/lib/auth/actor-context";
 import { importActor } from "@/lib/auth/system-actors";
@@ -85,11 +89,13 @@ describe("events from before actors were recorded", () => {
     const old = { id: "e1", runId: "r1", branchId: "b1", seq: 1, schemaVersion: 1, occurredAt: "2025-01-01T00:00:00.000Z", causedBy: null, type: "cancel-request", data: { requestedBy: "web", note: null } };
     const parsed = runEventSchema.parse(old);
     expect("actor" in parsed).toBe(false);
-    const store = new SqliteRunStore(":memory:");
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rp-old-events-")), "db.sqlite");
+    const store = new SqliteRunStore(file);
     const run = await runAs(alice, () => store.createRun({ config: makeRunConfig(), title: "t" }));
-    // A row as written before the actor column: the column is NULL.
-    const raw = (store as unknown as { client: { prepare(sql: string): { run(...args: unknown[]): void } } }).client;
+    // A row as written before the actor column (the column is NULL), through a second connection to the same file.
+    const raw = openSqliteConnection(file);
     raw.prepare("INSERT INTO events (id, run_id, branch_id, seq, type, schema_version, occurred_at, caused_by, data) VALUES (?, ?, ?, 2, 'cancel-request', 1, ?, NULL, ?)").run("old-1", run.id, run.rootBranchId, old.occurredAt, JSON.stringify(old.data));
+    raw.close();
     const events = await store.list(run.id, run.rootBranchId);
     expect(events[1]).toEqual({ ...old, id: "old-1", runId: run.id, branchId: run.rootBranchId, seq: 2 });
     await store.close();
