@@ -6,7 +6,7 @@ import { actorOfPrincipal, runAs } from "@/lib/auth/actor-context";
 import { openSignIn } from "@/lib/auth/accounts";
 import { publicUrl, signInMode } from "@/lib/auth/sign-in-settings";
 import { openNodePostgres, type PgDb } from "@/lib/db/pg/database";
-import { commandAccess, ownedTarget } from "./command-policy";
+import { commandAccess, isAuditedCommand, ownedTarget } from "./command-policy";
 import { eq } from "drizzle-orm";
 import * as schema from "@/lib/db/pg/schema";
 import { mayChange } from "@/lib/server/ownership";
@@ -142,8 +142,7 @@ export async function parseAsActor(
   // Commands that change something are audited once they ran (reads, setup checks and workers are not), as their actor.
   program.hook("postAction", async (_root, command) => {
     const path = commandPath(command);
-    const access = commandAccess(path);
-    if (access === "viewer" || access === "operator" || access === "worker") return;
+    if (!isAuditedCommand(path)) return;
     const status = typeof process.exitCode === "number" ? process.exitCode : 0;
     await record({ ...actor }, `cli ${path}`, auditedOptions(command.opts()), status);
   });

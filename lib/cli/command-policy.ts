@@ -106,3 +106,13 @@ export const OWNED_COMMANDS: Readonly<Record<string, "run" | "experiment">> = {
 export function ownedTarget(path: string): "run" | "experiment" | null {
   return OWNED_COMMANDS[path] ?? null;
 }
+
+/** Admin commands that only read (listed, not audited: the audit records changes). */
+const ADMIN_READS: ReadonlySet<string> = new Set(["audit", "users list", "budgets list", "jobs dead-letters"]);
+
+/** Whether a command changes something, so the audit records it once it ran: runner, admin and bootstrap commands but the reads above. */
+export function isAuditedCommand(path: string): boolean {
+  const access = commandAccess(path);
+  if (access === "viewer" || access === "operator" || access === "worker") return false;
+  return !ADMIN_READS.has(path);
+}

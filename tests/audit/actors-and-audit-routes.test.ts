@@ -20,6 +20,7 @@ vi.mock("@/lib/server/authorize", () => ({
     if (!who.principal) throw new Error("no principal set");
     return who.principal;
   },
+  refusedPrincipal: () => null,
 }));
 
 const alice: Principal = { kind: "person", userId: "u-alice", name: "alice", email: "alice@lab.example", role: "runner", tokenId: null };
