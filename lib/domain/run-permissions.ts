@@ -1,4 +1,4 @@
-import { roleAtLeast, type MeResponse, type Role } from "./roles";
+import { roleAtLeast, type MeResponse, type Principal, type Role } from "./roles";
 
 /**
  * What the UI offers to whom (decision 0041), from `GET /api/me`: pure, so the pages and their tests
@@ -11,9 +11,18 @@ import { roleAtLeast, type MeResponse, type Role } from "./roles";
 export type RunPermission = { allowed: true } | { allowed: false; reason: string };
 
 /**
+ * The ownership rule (decision 0041), the one the server enforces (lib/server/ownership.ts) and the pages
+ * mirror: an admin may change anything; a runner what is theirs (`ownerUserId`); a viewer nothing; something
+ * with no owner (made before sign-in, or imported) only an admin.
+ */
+export function principalMayChange(principal: Principal, ownerUserId: string | null): boolean {
+  if (roleAtLeast(principal.role, "admin")) return true;
+  return roleAtLeast(principal.role, "runner") && ownerUserId !== null && ownerUserId === principal.userId;
+}
+
+/**
  * May the person of `me` change `run` (pause, resume, cancel, steer, fork, edit memory, prompt, settings)?
- * Mirrors lib/server/ownership.ts `mayChange`: admins any run; runners their own (`ownerUserId`); viewers none;
- * a run without an owner (made before sign-in, or imported) only admins.
+ * By {@link principalMayChange}, with a reason for people when not.
  */
 export function mayChangeRun(me: MeResponse | undefined, run: { ownerUserId?: string | null } | undefined): RunPermission {
   return mayChangeOwned(me, run?.ownerUserId ?? null, "run");
@@ -28,9 +37,8 @@ function mayChangeOwned(me: MeResponse | undefined, owner: string | null, noun: 
   if (!me || me.signIn === "off") return { allowed: true };
   const principal = me.principal;
   if (!principal) return { allowed: false, reason: `sign in to change ${noun}s` };
-  if (roleAtLeast(principal.role, "admin")) return { allowed: true };
+  if (principalMayChange(principal, owner)) return { allowed: true };
   if (!roleAtLeast(principal.role, "runner")) return { allowed: false, reason: `viewers can look at ${noun}s but not change them` };
-  if (owner !== null && owner === principal.userId) return { allowed: true };
   return { allowed: false, reason: owner === null ? `this ${noun} has no owner; only an admin may change it` : `this ${noun} is someone else's; only its owner or an admin may change it` };
 }
 

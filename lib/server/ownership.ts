@@ -1,7 +1,7 @@
 import type { RunStore } from "@/lib/db/store";
 import type { RunId } from "@/lib/domain/ids";
 import { AppError } from "@/lib/domain/errors";
-import { roleAtLeast, type Principal } from "@/lib/domain/roles";
+import { principalMayChange } from "@/lib/domain/run-permissions";
 
 /**
  * Who owns what (decision 0041): a run or experiment belongs to the account that created it
@@ -23,8 +23,5 @@ export async function ownerOfExperiment(store: RunStore, experimentId: string): 
   return experiment.ownerUserId ?? null;
 }
 
-/** True when `principal` may change something owned by `ownerUserId` (admins always; runners their own). */
-export function mayChange(principal: Principal, ownerUserId: string | null): boolean {
-  if (roleAtLeast(principal.role, "admin")) return true;
-  return roleAtLeast(principal.role, "runner") && ownerUserId !== null && ownerUserId === principal.userId;
-}
+/** True when `principal` may change something owned by `ownerUserId`: the one rule, lib/domain/run-permissions.ts `principalMayChange`. */
+export const mayChange = principalMayChange;
