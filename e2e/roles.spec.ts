@@ -6,13 +6,10 @@ import { RunPage } from "./pages/run-page";
 
 /**
  * The UI hides what a role cannot do, from `GET /api/me` (the server refuses it regardless:
- * tests/auth/route-matrix.test.ts). Two halves:
- * - "as /api/me says": the embedded build (sign-in off) with /api/me answered in the browser as a
- *   viewer, a runner who does not own the run, and an admin — the hiding logic end to end on any checkout;
- * - "shared mode with real accounts": runs only when E2E_SHARED_ACCOUNTS is set
- *   (`viewer=<email>:<password>,runner=<email>:<password>,admin=<email>:<password>`, accounts made with
- *   `cli users add`) against a server in shared mode with sign-in on; each person signs in through Better
- *   Auth's `/api/auth/sign-in/email` and the runner starts the run, so it is theirs.
+ * tests/auth/route-matrix.test.ts): the embedded build (sign-in off) with /api/me answered in the
+ * browser as a viewer, a runner who does not own the run, and an admin — the hiding logic end to end
+ * on any checkout. The same with real accounts, signed in on a shared-mode server, is
+ * e2e/lab-roles.spec.ts.
  */
 
 const meAs = (role: Role): MeResponse => ({ signIn: "on", principal: { kind: "person", userId: `e2e-${role}`, name: `e2e ${role}`, email: null, role, tokenId: null } });
@@ -71,61 +68,5 @@ test.describe("as /api/me says (embedded build)", () => {
     await expect(page).toHaveURL(/\/settings$/);
     await expect(page.getByTestId("provider-openai")).toBeVisible();
     await expect(page.getByTestId("admins-only")).toHaveCount(0);
-  });
-});
-
-/** `role → { email, password }` from E2E_SHARED_ACCOUNTS, or null when unset. */
-function sharedAccounts(): Record<"viewer" | "runner" | "admin", { email: string; password: string }> | null {
-  const raw = process.env.E2E_SHARED_ACCOUNTS?.trim();
-  if (!raw) return null;
-  const entries = raw.split(",").map((pair) => {
-    const [role, credentials = ""] = pair.split("=");
-    const colon = credentials.indexOf(":");
-    return [role?.trim(), { email: credentials.slice(0, colon), password: credentials.slice(colon + 1) }] as const;
-  });
-  const accounts = Object.fromEntries(entries);
-  for (const role of ["viewer", "runner", "admin"]) if (!accounts[role]) throw new Error(`E2E_SHARED_ACCOUNTS has no ${role}=<email>:<password>`);
-  return accounts as Record<"viewer" | "runner" | "admin", { email: string; password: string }>;
-}
-
-test.describe("shared mode with real accounts", () => {
-  const accounts = sharedAccounts();
-  test.skip(accounts === null, "set E2E_SHARED_ACCOUNTS and run against a shared-mode server with sign-in on");
-
-  async function signIn(page: Page, role: "viewer" | "runner" | "admin"): Promise<void> {
-    await page.context().clearCookies();
-    const account = accounts![role];
-    const response = await page.request.post("/api/auth/sign-in/email", { data: { email: account.email, password: account.password } });
-    expect(response.ok(), `sign-in as ${role}: ${response.status()}`).toBe(true);
-  }
-
-  test("a viewer cannot see Steer or Cancel, a runner cannot open Settings, an admin can", async ({ page }) => {
-    await signIn(page, "runner");
-    const created = await page.request.post("/api/runs", {
-      data: { environment: "qa", taskSet: "builtin", taskId: "qa-builtin-02", strategy: "reflexion", modelId: "demo", breakpoints: { afterReflection: true } },
-    });
-    expect(created.status()).toBe(201);
-    const { runId } = (await created.json()) as { runId: string };
-    const run = new RunPage(page);
-    await page.goto(`/runs/${runId}`);
-    await run.waitForStatus(/paused/i);
-    await expect(page.getByTestId("cancel-run")).toBeVisible();
-    await expect(page.getByTestId("nav-settings")).toHaveCount(0);
-    await page.goto("/settings");
-    await expect(page.getByTestId("admins-only")).toContainText("Settings: admins only.");
-    expect((await page.request.get("/api/settings/providers")).status()).toBe(403);
-
-    await signIn(page, "viewer");
-    await page.goto(`/runs/${runId}`);
-    await run.waitForStatus(/paused/i);
-    await expectReadOnlyRun(page, /read-only: viewers can look at runs but not change them/);
-    expect((await page.request.post(`/api/runs/${runId}/cancel`)).status()).toBe(403);
-
-    await signIn(page, "admin");
-    await page.goto(`/runs/${runId}`);
-    await run.waitForStatus(/paused/i);
-    await expect(page.getByTestId("cancel-run")).toBeVisible();
-    await page.getByTestId("nav-settings").click();
-    await expect(page.getByTestId("provider-openai")).toBeVisible();
   });
 });

@@ -1,67 +1,24 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import { expect, test } from "./fixtures";
-import { openNodePostgres } from "@/lib/db/pg/database";
-import { PgRunStore } from "@/lib/db/pg/pg-store";
-import { startPostgresServer, type PostgresServer } from "../tests/helpers/postgres-server";
+import { startSharedModeServer, type SharedModeServer } from "./shared-mode-server";
 
 /**
  * Sign-in in the browser, shared mode with sign-in on: this spec starts its own app server (the
  * production build, on a free port) over a fresh PostgreSQL database, makes the first admin with
  * the CLI, then signs in, sees their name, creates an API token (shown once), signs out.
  */
-const SECRET = "e2e-sign-in-secret-e2e-sign-in-secret-01";
-let pg: PostgresServer;
-let app: ChildProcess | null = null;
+let server: SharedModeServer | null = null;
 let base = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function run(command: string, args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, out }));
-    child.stdin.end(input ?? "");
-  });
-}
-
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  pg = await startPostgresServer();
-  const url = await pg.createDatabase("e2e_sign_in");
-  const migrator = new PgRunStore(openNodePostgres(url, { max: 2 }), { migrate: "apply" });
-  await migrator.ready();
-  await migrator.close();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const env = { REFLEXION_DATABASE_URL: url, BETTER_AUTH_SECRET: SECRET, REFLEXION_PUBLIC_URL: base, REFLEXION_ENV_FILES: "off", NEXT_TELEMETRY_DISABLED: "1", REFLEXION_CONCURRENCY: "1" };
-  const admin = await run(process.execPath, ["--import", "tsx", "bin/cli.ts", "users", "add", "--admin", "--email", "ada@lab.example", "--name", "Ada Admin", "--password-stdin"], env, "ada-password\n");
-  expect(admin.code, admin.out).toBe(0);
-  app = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env: { ...process.env, ...env }, stdio: "ignore" });
-  for (let i = 0; i < 120; i++) {
-    const ok = await fetch(`${base}/api/health`).then((response) => response.ok, () => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error("the shared-mode app server did not start");
+  test.setTimeout(300_000);
+  server = await startSharedModeServer({ database: "e2e_sign_in", secret: "e2e-sign-in-secret-e2e-sign-in-secret-01" });
+  base = server.base;
+  const admin = await server.cli(["users", "add", "--admin", "--email", "ada@lab.example", "--name", "Ada Admin", "--password-stdin"], { input: "ada-password\n" });
+  expect(admin.code, admin.stdout + admin.stderr).toBe(0);
 });
 
 test.afterAll(async () => {
-  app?.kill("SIGTERM");
-  await pg?.stop();
+  await server?.stop();
 });
 
 test("an admin made with the CLI signs in, sees their name, creates a token shown once, signs out", async ({ page }) => {
