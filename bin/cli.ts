@@ -16,7 +16,7 @@ import { registerCheckCommands } from "@/lib/cli/check-commands";
 import { loadEnvFiles } from "@/lib/cli/env-files";
 import { closeSharedSandboxPool } from "@/lib/sandbox";
 import { describeIssues } from "@/lib/domain/describe-issues";
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import { CLI_ACTOR } from "@/lib/auth/system-actors";
 
 /** Commands that need none of the server, database or model modules. */

@@ -2,7 +2,7 @@ import os from "node:os";
 import type { Command } from "commander";
 import type { Actor } from "@/lib/domain/actor";
 import { roleAtLeast, type Principal } from "@/lib/domain/roles";
-import { actorOfPrincipal, runAs } from "@/lib/auth/actor-context";
+import { actorOfPrincipal, runAs } from "@/lib/actors/actor-context";
 import { openSignIn } from "@/lib/auth/accounts";
 import { publicUrl, signInMode } from "@/lib/auth/sign-in-settings";
 import { openNodePostgres, type PgDb } from "@/lib/db/pg/database";

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { formatUsd } from "@/lib/domain/budget";
 import { spendingPeriods, type SpendingLimitView, type SpendingPeriod, type SpendingScope } from "@/lib/domain/spending-limits";
-import { currentActor } from "@/lib/auth/actor-context";
+import { currentActor } from "@/lib/actors/actor-context";
 import { cliContext } from "./context";
 import { positiveNumber } from "./budget-flags";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { currentActor } from "@/lib/auth/actor-context";
+import { currentActor } from "@/lib/actors/actor-context";
 import type { ApiTokenView } from "@/lib/auth/api-tokens";
 import { AppError } from "@/lib/domain/errors";
 import { cliContext } from "./context";

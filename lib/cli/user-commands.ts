@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { roles, type Role } from "@/lib/domain/roles";
-import { currentActor } from "@/lib/auth/actor-context";
+import { currentActor } from "@/lib/actors/actor-context";
 import type { AccountServices } from "@/lib/auth/accounts";
 import type { UserView } from "@/lib/auth/user-directory";
 import { AppError } from "@/lib/domain/errors";

@@ -1,8 +1,8 @@
-import { currentActor } from "@/lib/auth/actor-context";
+import { currentActor } from "@/lib/actors/actor-context";
 
 /**
  * The account a run or experiment created now belongs to (decision 0041): the current actor's
- * `userId` (lib/auth/actor-context.ts) — a signed-in person, their token, or a worker or lesson acting
+ * `userId` (lib/actors/actor-context.ts) — a signed-in person, their token, or a worker or lesson acting
  * for one. Null for embedded mode's `local` user, a CLI command with sign-in off, an importer, or work
  * outside any actor: such rows have no owner (only an admin may change them, lib/server/ownership.ts).
  */

@@ -1,7 +1,7 @@
 import { EVENT_SCHEMA_VERSION, runEventSchema, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import { AppError } from "@/lib/domain/errors";
 import { stripUrlCredentials } from "@/lib/domain/url-credentials";
-import { currentActor } from "@/lib/auth/actor-context";
+import { currentActor } from "@/lib/actors/actor-context";
 
 /**
  * The error texts of a draft with any URL's user name and password removed (a provider's error may
@@ -25,7 +25,7 @@ export function actorField<A>(actor: A | null | undefined): { actor?: A } {
  * Turns a draft into a stored event with its envelope, validated against the
  * event catalogue. Throws AppError("invalid-input") naming the type and the
  * first schema problem, so a bad event never reaches the log. The event's actor is the draft's own,
- * else the actor of the work in progress (lib/auth/actor-context.ts, `runAs`), else none (left out):
+ * else the actor of the work in progress (lib/actors/actor-context.ts, `runAs`), else none (left out):
  * the store stamps it, so the engine stays unaware of who drives it.
  */
 export function materializeEvent(

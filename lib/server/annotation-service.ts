@@ -1,4 +1,4 @@
-import { currentActor, signedInName } from "@/lib/auth/actor-context";
+import { currentActor, signedInName } from "@/lib/actors/actor-context";
 import { randomUUID } from "node:crypto";
 import type { AnnotationStore } from "@/lib/db/annotation-store";
 import type { RunStore } from "@/lib/db/store";

@@ -1,6 +1,6 @@
 import type { Actor } from "@/lib/domain/actor";
 import type { Principal } from "@/lib/domain/roles";
-import { actorOfPrincipal } from "@/lib/auth/actor-context";
+import { actorOfPrincipal } from "@/lib/actors/actor-context";
 import { existingServerContext } from "./app-context";
 import { auditEntry } from "./audit-log";
 

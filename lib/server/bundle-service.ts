@@ -13,7 +13,7 @@ import { runConfigSchema } from "@/lib/domain/config";
 import { AppError } from "@/lib/domain/errors";
 import { runEventSchema, type RunEvent } from "@/lib/domain/events";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import { importActor } from "@/lib/auth/system-actors";
 import { Pseudonyms, stripAnnotationEventNames, stripEventNames, type NamesMode } from "@/lib/domain/strip-names";
 import type { TemplateService } from "./template-service";

@@ -4,7 +4,7 @@ import { isAppError, type AppErrorCode } from "@/lib/domain/errors";
 import { isSearchQueryError } from "@/lib/domain/search-query";
 import { describeIssues } from "@/lib/domain/describe-issues";
 import type { Principal } from "@/lib/domain/roles";
-import { actorOfPrincipal, runAs } from "@/lib/auth/actor-context";
+import { actorOfPrincipal, runAs } from "@/lib/actors/actor-context";
 import { authorizeRequest, refusedPrincipal } from "./authorize";
 import { auditRequest } from "./audit-hook";
 

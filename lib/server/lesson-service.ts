@@ -1,4 +1,4 @@
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import { lessonActor } from "@/lib/auth/system-actors";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import { importActor } from "@/lib/auth/system-actors";
 import { createHash } from "node:crypto";
 import type { ImportedRunInput, RunStore } from "@/lib/db/store";

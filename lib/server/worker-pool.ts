@@ -4,7 +4,7 @@ import { splitModelId } from "@/lib/domain/model-id";
 import type { LeaseRecord, RunStore } from "@/lib/db/store";
 import { driveRun, type CallInfo, type DriveResult, type EngineDeps } from "@/lib/engine/run-engine";
 import { leaseStateOf, newLeaseOwner } from "./lease-owner";
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import type { Actor } from "@/lib/domain/actor";
 import type { RunEventBus } from "./run-event-bus";
 import { TokenCoalescer } from "./token-coalescer";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import { qaDemoScriptBook } from "@/lib/environments/qa";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { openSqliteConnection } from "@/lib/db/sqlite-connection";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import { importActor } from "@/lib/auth/system-actors";
 import type { Actor } from "@/lib/domain/actor";
 import { draft, runEventSchema } from "@/lib/domain/events";

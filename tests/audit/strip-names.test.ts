@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import { decodeBundle } from "@/lib/bundles/codec";
 import type { Actor } from "@/lib/domain/actor";
 import type { RunEvent } from "@/lib/domain/events";

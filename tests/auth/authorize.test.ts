@@ -4,7 +4,7 @@ import { LOCAL_PRINCIPAL } from "@/lib/domain/roles";
 import { accessOf, authorizeRequest } from "@/lib/server/authorize";
 import { createServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
-import { currentActor } from "@/lib/auth/actor-context";
+import { currentActor } from "@/lib/actors/actor-context";
 import { installContext, matrixAuth } from "./route-matrix-helpers";
 import { sharedPglite } from "../db/pg-test-stores";
 

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { currentActor } from "@/lib/auth/actor-context";
+import { currentActor } from "@/lib/actors/actor-context";
 import { openSignIn } from "@/lib/auth/accounts";
 import { openPglite } from "@/lib/db/pg/pglite";
 import type { PgConnection } from "@/lib/db/pg/database";

@@ -1,6 +1,6 @@
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
-import { runAs } from "@/lib/auth/actor-context";
+import { runAs } from "@/lib/actors/actor-context";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import type { Actor } from "@/lib/domain/actor";
 import type { BranchId, RunId } from "@/lib/domain/ids";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { currentActor } from "@/lib/auth/actor-context";
+import { currentActor } from "@/lib/actors/actor-context";
 import { AppError } from "@/lib/domain/errors";
 import { scopeOfKey, setSpendingLimitRequestSchema, spendingPeriods } from "@/lib/domain/spending-limits";
 import { getServerContext } from "@/lib/server/app-context";
