@@ -17,6 +17,14 @@ type Env = Record<string, string | undefined>;
 /** A CLI command refused by sign-in: the CLI prints the message and exits 1. */
 export class CliAuthError extends Error {
   readonly exitCode = 1;
+  /** Who was refused, when the token was valid (a role too low, someone else's run): the audit records it. */
+  actor: Actor | null = null;
+}
+
+/** `error` with who was refused attached. */
+function refusing(error: CliAuthError, principal: Principal): CliAuthError {
+  error.actor = actorOfPrincipal(principal);
+  return error;
 }
 
 /** What {@link authorizeCommand} needs of the accounts (a PostgreSQL database, opened only when sign-in is on). */
@@ -92,11 +100,12 @@ export async function authorizeCommand(
     const principal = await accounts.principalOfToken(token);
     if (!principal) throw new CliAuthError("That API token is not valid (unknown, revoked or expired, or its account was removed): create a new one on /account and set REFLEXION_TOKEN to it.");
     if (!roleAtLeast(principal.role, access)) {
-      throw new CliAuthError(`\`${path}\` needs the ${access} role; ${principal.name} is a ${principal.role}. Ask an admin: \`cli users set-role ${principal.email ?? principal.userId} ${access}\`.`);
+      const ask = access === "admin" ? "It is for the lab's admins." : `Ask an admin: \`cli users set-role ${principal.email ?? principal.userId} ${access}\`.`;
+      throw refusing(new CliAuthError(`\`${path}\` needs the ${access} role; ${principal.name} is a ${principal.role}. ${ask}`), principal);
     }
     // Changing a run or experiment (resume, pause, cancel, fork, replay…) is for its owner and admins, as on the routes.
     if (options.own && !mayChange(principal, await accounts.ownerOf(options.own.kind, options.own.id))) {
-      throw new CliAuthError(`This ${options.own.kind} is not ${principal.name}'s: only its owner or an admin may change it (\`${path}\`).`);
+      throw refusing(new CliAuthError(`This ${options.own.kind} is not ${principal.name}'s: only its owner or an admin may change it (\`${path}\`).`), principal);
     }
     const tokenName = principal.tokenId ? await accounts.tokenName(principal.tokenId) : null;
     return actorOfPrincipal(principal, tokenName ?? undefined);
@@ -121,7 +130,8 @@ export async function parseAsActor(
   program: Command,
   env: Env = process.env,
   open: () => CliAccounts = () => openCliAccounts(env),
-  record: (actor: Actor, action: string, target: Record<string, unknown>, status: number) => Promise<void> = (actor, action, target, status) => auditAction(actor, action, target, status, { env }),
+  record: (actor: Actor, action: string, target: Record<string, unknown>, status: number, detail?: string) => Promise<void> = (actor, action, target, status, detail) =>
+    auditAction(actor, action, target, status, { env, detail: detail ?? null }),
 ): Promise<void> {
   program.option("--token <rp_…>", "your API token when sign-in is on (default: REFLEXION_TOKEN)");
   const actor: Actor = { ...CLI_ACTOR };
@@ -136,6 +146,9 @@ export async function parseAsActor(
     } catch (error) {
       if (!(error instanceof CliAuthError)) throw error;
       process.stderr.write(`error: ${error.message}\n`);
+      // A refusal is audited too: under who was refused when the token was valid, else as not signed in.
+      const who = error.actor ?? { kind: "person" as const, id: "unidentified", name: "(no valid token)", userId: null };
+      await record(who, `cli ${commandPath(command)}`, auditedTarget(command), error.exitCode, error.message);
       process.exit(error.exitCode);
     }
   });
@@ -144,9 +157,15 @@ export async function parseAsActor(
     const path = commandPath(command);
     if (!isAuditedCommand(path)) return;
     const status = typeof process.exitCode === "number" ? process.exitCode : 0;
-    await record({ ...actor }, `cli ${path}`, auditedOptions(command.opts()), status);
+    await record({ ...actor }, `cli ${path}`, auditedTarget(command), status);
   });
   await runAs(actor, () => program.parseAsync());
+}
+
+/** What a command acted on, for the audit: its options without secrets, and its arguments (`users set-role <who> <role>`). */
+export function auditedTarget(command: Command): Record<string, unknown> {
+  const args = command.args.filter((arg) => !/^rp_/.test(arg));
+  return { ...auditedOptions(command.opts()), ...(args.length > 0 ? { args } : {}) };
 }
 
 /** A command's options as the audit keeps them: secrets (token, password) left out. */

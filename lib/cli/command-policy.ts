@@ -107,11 +107,15 @@ export function ownedTarget(path: string): "run" | "experiment" | null {
   return OWNED_COMMANDS[path] ?? null;
 }
 
+/** Viewer commands that change something all the same (a person's own API tokens): audited. */
+const AUDITED_READS_EXCEPTIONS: ReadonlySet<string> = new Set(["tokens create", "tokens revoke"]);
+
 /** Admin commands that only read (listed, not audited: the audit records changes). */
 const ADMIN_READS: ReadonlySet<string> = new Set(["audit", "users list", "budgets list", "jobs dead-letters"]);
 
 /** Whether a command changes something, so the audit records it once it ran: runner, admin and bootstrap commands but the reads above. */
 export function isAuditedCommand(path: string): boolean {
+  if (AUDITED_READS_EXCEPTIONS.has(path)) return true;
   const access = commandAccess(path);
   if (access === "viewer" || access === "operator" || access === "worker") return false;
   return !ADMIN_READS.has(path);

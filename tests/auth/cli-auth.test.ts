@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { currentActor } from "@/lib/actors/actor-context";
 import { openSignIn } from "@/lib/auth/accounts";
 import { openPglite } from "@/lib/db/pg/pglite";
@@ -76,6 +76,39 @@ describe("CLI sign-in", () => {
     // A command that changes something is audited as its person, without the token; a read is not.
     expect(audited).toEqual([{ actor: expect.objectContaining({ kind: "token", userId: runner.id }), action: "cli run", target: {}, status: 0 }]);
     expect(JSON.stringify(audited)).not.toContain(secret);
+  });
+
+  it("audits a refused command under who was refused, with its arguments, and tokens created or revoked", async () => {
+    const viewer = await accounts().users.add({ email: "wendy@lab.example", name: "Wendy", password: "wendy-password", role: "viewer" });
+    const { secret } = await accounts().tokens.create(viewer.id, "probe");
+    const audited: Array<{ actor: Actor; action: string; target: Record<string, unknown>; status: number; detail?: string }> = [];
+    const record = async (actor: Actor, action: string, target: Record<string, unknown>, status: number, detail?: string) => {
+      audited.push({ actor, action, target, status, detail });
+    };
+    const program = new Command().exitOverride();
+    const users = program.command("users");
+    users.command("set-role <who> <role>").action(() => undefined);
+    const tokens = program.command("tokens");
+    tokens.command("revoke <id>").action(() => undefined);
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      process.argv = [process.argv[0]!, "cli", "users", "set-role", "wendy@lab.example", "admin", "--token", secret];
+      await parseAsActor(program, ON, open, record);
+      expect(exit).toHaveBeenCalledWith(1);
+    } finally {
+      exit.mockRestore();
+      stderr.mockRestore();
+    }
+    expect(audited[0]).toMatchObject({ actor: { kind: "token", userId: viewer.id }, action: "cli users set-role", target: { args: ["wendy@lab.example", "admin"] }, status: 1, detail: expect.stringMatching(/needs the admin role; Wendy is a viewer\. It is for the lab's admins\./) });
+    expect(JSON.stringify(audited)).not.toContain(secret);
+
+    const again = new Command().exitOverride();
+    again.command("tokens").command("revoke <id>").action(() => undefined);
+    process.argv = [process.argv[0]!, "cli", "tokens", "revoke", "tok_123", "--token", secret];
+    await parseAsActor(again, ON, open, record);
+    // (With process.exit mocked the refused action ran on and was audited too: the refusal is the first entry, the revoke the last.)
+    expect(audited.at(-1)).toMatchObject({ actor: { userId: viewer.id }, action: "cli tokens revoke", target: { args: ["tok_123"] }, status: 0 });
   });
 
   it("lets a runner resume, pause, cancel, fork or replay only their own run (an admin any), as the routes do", async () => {
