@@ -43,3 +43,9 @@ export function openSignIn(db: PgDb | null, env: Env): { auth: AuthPort; account
 export function accountNameOf(accounts: AccountServices | null): (userId: string) => Promise<string> {
   return async (userId) => (accounts ? ((await accounts.users.get(userId).catch(() => null))?.name ?? userId) : userId);
 }
+
+/** The account an id or email names, or null: for settings that name a person (budgets); null without accounts. */
+export function accountFinderOf(accounts: AccountServices | null): ((idOrEmail: string) => Promise<{ id: string } | null>) | undefined {
+  if (!accounts) return undefined;
+  return async (idOrEmail) => accounts.users.find(idOrEmail).catch(() => null);
+}

@@ -68,7 +68,7 @@ export function registerSpendingLimitCommands(program: Command): void {
     .description("Set (or replace) a budget: the lab's, the default of each person, or one account's.")
     .option("--lab", "the whole lab (every run)")
     .option("--each-person", "every account without a budget of its own")
-    .option("--user <id>", "one account (its id: see `cli users list`)")
+    .option("--user <id>", "one account: its email or id (see `cli users list`)")
     .requiredOption("--period <day|month>", "per UTC day or per calendar month", period)
     .option("--usd <n>", "USD per period", positiveNumber)
     .option("--tokens <n>", "tokens (input + output) per period", tokens)

@@ -54,7 +54,12 @@ export class Pseudonyms {
 
 /** `event` with its actor pseudonymized (an event without one is returned as it is). */
 export function stripEventNames(event: RunEvent, names: Pseudonyms): RunEvent {
-  return event.actor ? { ...event, actor: names.actor(event.actor) } : event;
+  const stripped = event.actor ? { ...event, actor: names.actor(event.actor) } : event;
+  if (stripped.type !== "run-pause" || stripped.data.reason !== "spending-limit") return stripped;
+  // A budget across runs names whose it is and the account to raise (lib/domain/spending-limits.ts `spendingLimitMessage`).
+  const owner = names.person(event.actor?.userId ?? null);
+  const detail = stripped.data.detail.replace(/^(?!The lab's)(.+?)'s (daily|monthly) budget is spent:/u, `${owner}'s $2 budget is spent:`).replace(/--user \S+/gu, `--user "${owner}"`);
+  return { ...stripped, data: { ...stripped.data, detail } };
 }
 
 /** An annotation log entry with its author pseudonymized. */

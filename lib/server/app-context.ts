@@ -27,7 +27,7 @@ import { SpendingLimitService } from "./spending-limit-service";
 import { MemorySpendingLimitStore } from "@/lib/db/spending-limit-store-memory";
 import { SqliteSpendingLimitStore } from "@/lib/db/spending-limit-store-sqlite";
 import type { AuthPort } from "@/lib/auth/auth-port";
-import { accountNameOf, openSignIn, type AccountServices } from "@/lib/auth/accounts";
+import { accountFinderOf, accountNameOf, openSignIn, type AccountServices } from "@/lib/auth/accounts";
 import { createCachingModelPort } from "@/lib/llm/caching-model-port";
 import { createModelPort } from "@/lib/llm/model-port";
 import { PaperImportService } from "@/lib/importers/import-service";
@@ -236,7 +236,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const prices = new PriceService(options.store ? new MemoryPriceStore() : (shared?.prices ?? new SqlitePriceStore(databasePath(env))), options.now);
   const memoryStores = new MemoryStoreService(options.store ? new MemoryMemoryStoreRepository() : (shared?.memoryStores ?? new SqliteMemoryStoreRepository(databasePath(env))), options.now);
   const otlp = new OtlpService(store, env);
-  const spending = new SpendingLimitService(store, options.store ? new MemorySpendingLimitStore() : (shared?.spendingLimits ?? new SqliteSpendingLimitStore(databasePath(env))), accountNameOf(signIn.accounts), options.now);
+  const spending = new SpendingLimitService(store, options.store ? new MemorySpendingLimitStore() : (shared?.spendingLimits ?? new SqliteSpendingLimitStore(databasePath(env))), accountNameOf(signIn.accounts), options.now, accountFinderOf(signIn.accounts));
   let limiter: CallRateLimiter | null = null;
   const engineDeps: EngineDeps = {
     // With REFLEXION_OTLP_LIVE=1 and an endpoint, spans are also sent as events are appended.

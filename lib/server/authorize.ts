@@ -47,7 +47,13 @@ export async function authorizeRequest(args: readonly unknown[]): Promise<Princi
   const { pattern, access, params } = accessOf(new URL(request.url).pathname, request.method);
   const principal = await server.auth.principalOf(request);
   if (access === "public") return principal;
-  if (!principal) throw new AppError("unauthenticated", `Not signed in. ${SIGN_IN_HINT}`);
+  if (!principal) {
+    // A bearer token that names nobody is dead (revoked, expired, its account removed, or never issued): say so.
+    if (/^Bearer\s+\S/i.test(request.headers.get("authorization") ?? "")) {
+      throw new AppError("unauthenticated", "That API token is not valid (unknown, revoked or expired, or its account was removed): create a new one on /account or with `cli tokens create`.");
+    }
+    throw new AppError("unauthenticated", `Not signed in. ${SIGN_IN_HINT}`);
+  }
   if (!roleAtLeast(principal.role, access.role)) {
     const what = pattern ? `${request.method.toUpperCase()} ${pattern}` : "this route";
     throw refusedAs(principal, new AppError("forbidden", `${what} needs the ${access.role} role; you are ${principal.role === "admin" ? "an" : "a"} ${principal.role}. Ask an admin to change your role.`));

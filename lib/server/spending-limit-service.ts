@@ -17,6 +17,7 @@ import {
   type SpendingScope,
 } from "@/lib/domain/spending-limits";
 import type { SpendingGate } from "@/lib/engine/spending-gate";
+import { AppError } from "@/lib/domain/errors";
 
 /** How long limits read from the store are reused by the gate (ms): other processes' changes show within this. */
 const LIMITS_TTL_MS = 2_000;
@@ -34,12 +35,15 @@ export class SpendingLimitService implements SpendingGate {
   /**
    * @param nameOf an account's display name for messages (default: its id).
    * @param now the clock (tests).
+   * @param findAccount the account an id or email names, or null when none (shared mode's accounts); absent
+   *   without accounts (embedded mode), where a person's budget is kept under the id given.
    */
   constructor(
     private readonly runs: RunStore,
     readonly store: SpendingLimitStore,
     private readonly nameOf: (userId: string) => Promise<string> = async (userId) => userId,
     private readonly now: () => Date = () => new Date(),
+    private readonly findAccount?: (idOrEmail: string) => Promise<{ id: string } | null>,
   ) {}
 
   async exhausted(runId: RunId): Promise<string | null> {
@@ -90,7 +94,8 @@ export class SpendingLimitService implements SpendingGate {
 
   /** Sets (or replaces) a limit; `by` is who set it (an actor's name). Returns the stored limit. */
   async set(request: SetSpendingLimitRequest, by: string | null): Promise<SpendingLimit> {
-    const limit = spendingLimitSchema.parse({ scope: request.scope, period: request.period, usd: request.usd ?? null, tokens: request.tokens ?? null, updatedAt: this.now().toISOString(), updatedBy: by });
+    const scope = request.scope.kind === "person" && this.findAccount ? { kind: "person" as const, userId: await this.accountId(request.scope.userId) } : request.scope;
+    const limit = spendingLimitSchema.parse({ scope, period: request.period, usd: request.usd ?? null, tokens: request.tokens ?? null, updatedAt: this.now().toISOString(), updatedBy: by });
     await this.store.setLimit(limit);
     this.cached = null;
     return limit;
@@ -101,6 +106,13 @@ export class SpendingLimitService implements SpendingGate {
     const removed = await this.store.removeLimit(scope, period);
     this.cached = null;
     return removed;
+  }
+
+  /** The account id an id or email names. @throws AppError("invalid-input") when no account has it. */
+  private async accountId(idOrEmail: string): Promise<string> {
+    const account = await this.findAccount?.(idOrEmail);
+    if (!account) throw new AppError("invalid-input", `No account "${idOrEmail}": give an account's email or id (see \`cli users list\` or Settings → Users).`);
+    return account.id;
   }
 
   private async limits(): Promise<SpendingLimit[]> {

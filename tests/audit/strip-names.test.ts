@@ -98,3 +98,25 @@ describe("names in bundles and OTLP exports", () => {
     expect(stripped).toContain("person 2");
   }, 60_000);
 });
+
+describe("a budget pause's message", () => {
+  it("loses the owner's name and account id when names are stripped; the lab's keeps its wording", async () => {
+    const { Pseudonyms, stripEventNames } = await import("@/lib/domain/strip-names");
+    const { runEventSchema } = await import("@/lib/domain/events");
+    const pause = (detail: string) =>
+      runEventSchema.parse({
+        id: "e9", runId: "r1", branchId: "b1", seq: 9, schemaVersion: 1, occurredAt: "2026-12-05T10:00:00.000Z", causedBy: null,
+        type: "run-pause", data: { reason: "spending-limit", detail, at: null },
+        actor: { kind: "worker", id: "worker-1", name: "worker 1", userId: "u-vic-7" },
+      });
+    const names = new Pseudonyms();
+    const stripped = stripEventNames(pause("Vic Runner's daily budget is spent: 2,103 tokens of 1,500 today (UTC). An admin raises it under Settings → Budgets or with `cli budgets set --user u-vic-7 --period day --tokens 3000`, then resume the run."), names);
+    const text = JSON.stringify(stripped);
+    expect(text).not.toMatch(/Vic|u-vic-7/);
+    expect(stripped.type === "run-pause" && stripped.data.detail).toBe(
+      'person 1\'s daily budget is spent: 2,103 tokens of 1,500 today (UTC). An admin raises it under Settings → Budgets or with `cli budgets set --user "person 1" --period day --tokens 3000`, then resume the run.',
+    );
+    const lab = stripEventNames(pause("The lab's monthly budget is spent: $200.00 of $200.00 this month (UTC). An admin raises it under Settings → Budgets or with `cli budgets set --lab --period month --usd 400`, then resume the run."), names);
+    expect(lab.type === "run-pause" && lab.data.detail).toMatch(/^The lab's monthly budget is spent/);
+  });
+});

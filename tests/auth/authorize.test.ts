@@ -45,6 +45,10 @@ describe("authorizeRequest", () => {
   it("with sign-in on: a call without a request is 401; a public route answers null for nobody", async () => {
     const signIn = await withSignIn(true);
     await expect(authorizeRequest([])).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(authorizeRequest([new Request("http://127.0.0.1:3000/api/runs", { headers: { authorization: "Bearer rp_revoked-or-made-up" } })])).rejects.toMatchObject({
+      code: "unauthenticated",
+      message: expect.stringMatching(/^That API token is not valid \(unknown, revoked or expired, or its account was removed\)/),
+    });
     expect(await authorizeRequest([new Request("http://127.0.0.1:3000/api/me")])).toBeNull();
     expect(await authorizeRequest([new Request("http://127.0.0.1:3000/api/me", { headers: signIn.headersFor("viewer") })])).toMatchObject({ userId: signIn.userIdOf("viewer"), role: "viewer", kind: "token" });
   });
