@@ -36,7 +36,7 @@ export function SignInForm({ next, oidcName }: { next?: string; oidcName: string
         const wait = Number(response.headers.get("x-retry-after")) || 60;
         setError(`Too many attempts, wait ${wait} s before trying again.`);
       } else if (response.status === 401) {
-        setError("That email and password do not match an account. Check them, or ask an admin to add you or reset your password.");
+        setError("That email and password do not match an account. Check them, or ask an admin to add you or to set a new password (`cli users set-password`).");
       } else if (response.status === 404) {
         setError("Sign-in is off on this server (embedded mode or REFLEXION_SIGN_IN=off): open the playground directly.");
       } else {

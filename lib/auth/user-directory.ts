@@ -115,6 +115,21 @@ export class UserDirectory {
     return user;
   }
 
+  /**
+   * Sets a new password for an account (by id or email) and ends its sessions, so whoever knew the old one is
+   * signed out at once; its API tokens stay (revoke them with `cli tokens revoke`).
+   * @throws AppError `not-found`; `invalid-input` for a password shorter than {@link MIN_PASSWORD_LENGTH}.
+   */
+  async setPassword(idOrEmail: string, password: string): Promise<UserView> {
+    const checked = newUserSchema.shape.password.safeParse(password);
+    if (!checked.success) throw new AppError("invalid-input", `A password needs ${MIN_PASSWORD_LENGTH} to 200 characters.`);
+    const user = await this.find(idOrEmail);
+    const ctx = await this.auth.$context;
+    await ctx.internalAdapter.updatePassword(user.id, await ctx.password.hash(checked.data));
+    await ctx.internalAdapter.deleteUserSessions(user.id);
+    return user;
+  }
+
   private async keepAnAdmin(leaving: string): Promise<void> {
     const admins = (await this.list()).filter((user) => user.role === "admin" && user.id !== leaving);
     if (admins.length === 0) throw new AppError("conflict", "That is the last admin: make another account an admin first (`cli users set-role <email> admin`).");

@@ -72,6 +72,7 @@ export const COMMAND_POLICY: Readonly<Record<string, CommandAccess>> = {
   "users list": "admin",
   "users set-role": "admin",
   "users remove": "admin",
+  "users set-password": "admin",
   "budgets list": "admin",
   "budgets set": "admin",
   "budgets remove": "admin",

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/domain/errors";
 import { cliContext } from "./context";
 
 /**
- * `cli users add|list|set-role|remove`: the lab's accounts (shared mode). `users add --admin` while no
+ * `cli users add|list|set-role|set-password|remove`: the lab's accounts (shared mode). `users add --admin` while no
  * account exists bootstraps the first admin without a token and prints a first API token for them.
  */
 
@@ -104,6 +104,20 @@ export function registerUserCommands(program: Command): void {
       const context = cliContext();
       try {
         process.stdout.write(`${userLine(await accountsOrExplain(context.accounts).users.setRole(user, roleArg(role)))}\n`);
+      } finally {
+        await context.close();
+      }
+    });
+  users
+    .command("set-password <user>")
+    .description("Give an account (by id or email) a new password, e.g. when it was forgotten or leaked: its sessions end at once.")
+    .option("--password-stdin", "read the password from stdin (else you are asked for it)")
+    .action(async (user: string, options: { passwordStdin?: boolean }) => {
+      const context = cliContext();
+      try {
+        const accounts = accountsOrExplain(context.accounts);
+        const password = await readPassword(Boolean(options.passwordStdin));
+        process.stdout.write(`new password set; sessions ended: ${userLine(await accounts.users.setPassword(user, password))}\n`);
       } finally {
         await context.close();
       }

@@ -186,6 +186,18 @@ describe.each(Object.keys(databases))("sign-in on %s", (name) => {
     expect((await users.list()).map((user) => user.email)).not.toContain("dave@lab.example");
   });
 
+  it("sets a new password: the old one stops, the new one signs in, and the account's sessions end at once", async () => {
+    const { auth, users, port } = accounts(pg);
+    await users.add({ email: "erin@lab.example", name: "Erin", password: "erin-old-password", role: "runner" });
+    const session = withCookie(await signIn(auth, "erin@lab.example", "erin-old-password", "203.0.113.41"));
+    expect((await port.principalOf(session))?.name).toBe("Erin");
+    await users.setPassword("ERIN@lab.example", "erin-new-password");
+    expect(await port.principalOf(session)).toBeNull();
+    expect((await signIn(auth, "erin@lab.example", "erin-old-password", "203.0.113.42")).status).toBe(401);
+    expect((await signIn(auth, "erin@lab.example", "erin-new-password", "203.0.113.43")).status).toBe(200);
+    await expect(users.setPassword("erin@lab.example", "short")).rejects.toMatchObject({ code: "invalid-input" });
+  });
+
   it("keeps at least one admin and refuses a taken email or a short password", async () => {
     const { users } = accounts(pg);
     await expect(users.add({ email: "alice@lab.example", name: "Alice again", password: "another-one" })).rejects.toThrow(/already exists/);
