@@ -9,13 +9,29 @@ import type { Principal } from "@/lib/domain/roles";
  * unless the caller names one. Kept on `globalThis` so every bundle copy of this module shares it.
  */
 const key = Symbol.for("reflexion-playground.actor-context");
-type Holder = typeof globalThis & { [key]?: AsyncLocalStorage<Actor> };
+const principalsKey = Symbol.for("reflexion-playground.actor-principals");
+type Holder = typeof globalThis & { [key]?: AsyncLocalStorage<Actor>; [principalsKey]?: WeakMap<Actor, Principal> };
 const holder = globalThis as Holder;
 const storage: AsyncLocalStorage<Actor> = (holder[key] ??= new AsyncLocalStorage<Actor>());
+/** The principal behind an actor a request runs as (its role, for rules that depend on it). */
+const principals: WeakMap<Actor, Principal> = (holder[principalsKey] ??= new WeakMap<Actor, Principal>());
 
 /** Runs `fn` with `actor` as the current actor (nested calls override for their extent). */
 export function runAs<T>(actor: Actor, fn: () => T): T {
   return storage.run(actor, fn);
+}
+
+/** Runs `fn` as `principal`'s actor ({@link actorOfPrincipal}), with {@link currentPrincipal} answering it. */
+export function runAsPrincipal<T>(principal: Principal, fn: () => T): T {
+  const actor = actorOfPrincipal(principal);
+  principals.set(actor, principal);
+  return storage.run(actor, fn);
+}
+
+/** The principal of the request in progress (inside {@link runAsPrincipal}), else null (a worker, an import, the CLI). */
+export function currentPrincipal(): Principal | null {
+  const actor = storage.getStore();
+  return actor ? (principals.get(actor) ?? null) : null;
 }
 
 /** The current actor, or null outside any {@link runAs}. */
@@ -24,7 +40,7 @@ export function currentActor(): Actor | null {
 }
 
 /** The actor a principal acts as: `alice`, `alice (token ci)`, `local`. */
-export function actorOfPrincipal(principal: Principal, tokenName?: string): Actor {
+export function actorOfPrincipal(principal: Principal, tokenName: string | undefined = principal.tokenName ?? undefined): Actor {
   const name = principal.kind === "token" ? `${principal.name} (token${tokenName ? ` ${tokenName}` : ""})` : principal.name;
   return { kind: principal.kind, id: principal.kind === "token" && principal.tokenId ? principal.tokenId : principal.userId, name, userId: principal.userId };
 }

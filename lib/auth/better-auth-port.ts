@@ -15,7 +15,7 @@ export function betterAuthPort(auth: ReflexionAuth, tokens: ApiTokenStore): Auth
     if (!token) return null;
     const ctx = await auth.$context;
     const user = await ctx.internalAdapter.findUserById(token.userId);
-    return user ? principalOfUser(user, "token", token.id) : null;
+    return user ? principalOfUser(user, "token", token.id, token.name) : null;
   };
   return {
     signIn: "on",

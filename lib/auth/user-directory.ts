@@ -37,8 +37,8 @@ function viewOf(user: AuthUserRow): UserView {
 }
 
 /** The person a Better Auth user is, as a principal of `kind` (`person` for a session, `token` with its id). */
-export function principalOfUser(user: AuthUserRow, kind: "person" | "token", tokenId: string | null = null): Principal {
-  return { kind, userId: user.id, name: user.name, email: user.email, role: roleOf(user), tokenId };
+export function principalOfUser(user: AuthUserRow, kind: "person" | "token", tokenId: string | null = null, tokenName: string | null = null): Principal {
+  return { kind, userId: user.id, name: user.name, email: user.email, role: roleOf(user), tokenId, ...(tokenName ? { tokenName } : {}) };
 }
 
 /**

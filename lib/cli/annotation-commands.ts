@@ -1,3 +1,4 @@
+import { currentActor, signedInName } from "@/lib/actors/actor-context";
 import type { Command } from "commander";
 import { SCORE_SCALES, type Annotation, type AnnotationScore } from "@/lib/domain/annotations";
 import { AppError } from "@/lib/domain/errors";
@@ -19,11 +20,12 @@ export function parseScoreFlag(value: string): AnnotationScore {
 }
 
 /**
- * Who writes: `--author`, else `$USER`.
- * @throws AppError("invalid-input") asking for `--author` when neither is set.
+ * Who writes: with sign-in on, the token's person (the note is stored under them whatever is typed);
+ * else `--author`, else `$USER`.
+ * @throws AppError("invalid-input") asking for `--author` when none of these is known.
  */
 export function authorOf(flag: string | undefined, env: Record<string, string | undefined> = process.env): string {
-  const name = flag?.trim() || env.USER?.trim() || env.USERNAME?.trim();
+  const name = signedInName(currentActor()) ?? (flag?.trim() || env.USER?.trim() || env.USERNAME?.trim());
   if (!name) throw new AppError("invalid-input", "Say who you are: add --author <name> (no USER is set in this environment to use instead).");
   return name;
 }

@@ -31,6 +31,8 @@ export const principalSchema = z.object({
   role: roleSchema,
   /** The API token's id when `kind` is `token`, else null. */
   tokenId: z.string().nullable(),
+  /** The API token's name ("laptop", "ci") when `kind` is `token` and it is known. */
+  tokenName: z.string().nullable().optional(),
 });
 export type Principal = z.infer<typeof principalSchema>;
 

@@ -1,4 +1,5 @@
-import { currentActor, signedInName } from "@/lib/actors/actor-context";
+import { currentActor, currentPrincipal, signedInName } from "@/lib/actors/actor-context";
+import { roleAtLeast } from "@/lib/domain/roles";
 import { randomUUID } from "node:crypto";
 import type { AnnotationStore } from "@/lib/db/annotation-store";
 import type { RunStore } from "@/lib/db/store";
@@ -94,6 +95,12 @@ export class AnnotationService {
     const run = await this.runs.getRun(asRunId(runId));
     if (!run) throw new AppError("not-found", `No run ${runId}.`);
     const current = await this.annotationOf(run.id, annotationId);
+    // With sign-in on a note is its author's: others may reply, only its author or an admin may change or delete it.
+    const me = signedInName(currentActor());
+    const principal = currentPrincipal();
+    if (me !== null && me !== current.author && !(principal && roleAtLeast(principal.role, "admin"))) {
+      throw new AppError("forbidden", `This note is ${current.author}'s: only its author or an admin may change or delete it; reply to it instead.`);
+    }
     if (current.deleted) throw new AppError("conflict", `Annotation ${annotationId} was deleted by ${current.updatedBy} at ${current.updatedAt}; nothing was changed.`);
     // Saving the same content again changes nothing: no edit event, no history entry.
     if (request.content && JSON.stringify(request.content) === JSON.stringify(current.content)) return current;

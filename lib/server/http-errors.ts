@@ -4,7 +4,7 @@ import { isAppError, type AppErrorCode } from "@/lib/domain/errors";
 import { isSearchQueryError } from "@/lib/domain/search-query";
 import { describeIssues } from "@/lib/domain/describe-issues";
 import type { Principal } from "@/lib/domain/roles";
-import { actorOfPrincipal, runAs } from "@/lib/actors/actor-context";
+import { runAsPrincipal } from "@/lib/actors/actor-context";
 import { authorizeRequest, refusedPrincipal } from "./authorize";
 import { auditRequest } from "./audit-hook";
 
@@ -85,7 +85,7 @@ export function handle<A extends unknown[]>(fn: (...args: A) => Promise<Response
     try {
       // A public route asked without a session or token (null) runs as nobody and is not audited.
       const signedIn = principal;
-      response = signedIn ? await runAs(actorOfPrincipal(signedIn), () => fn(...args)) : await fn(...args);
+      response = signedIn ? await runAsPrincipal(signedIn, () => fn(...args)) : await fn(...args);
     } catch (error) {
       response = errorResponse(error);
     }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "@/lib/db/memory-store";
-import { runAs } from "@/lib/actors/actor-context";
+import { runAs, runAsPrincipal } from "@/lib/actors/actor-context";
 import { isAppError } from "@/lib/domain/errors";
 import type { RunEvent } from "@/lib/domain/events";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
@@ -44,8 +44,14 @@ describe("AnnotationService", () => {
     const alice = { kind: "token" as const, id: "tok-1", name: "alice (token laptop)", userId: "u-alice" };
     const created = await runAs(alice, () => context.annotations.create(run.id, { ...note("looped", { author: "mallory" }), target }));
     expect(created.author).toBe("alice");
-    const edited = await runAs({ kind: "person", id: "u-bob", name: "bob", userId: "u-bob" }, () => context.annotations.change(run.id, created.id, { author: "alice", content: { text: "looped twice", tags: [], score: null } }));
-    expect(edited.updatedBy).toBe("bob");
+    const change = { author: "alice", content: { text: "looped twice", tags: [], score: null } };
+    const bob = { kind: "person" as const, userId: "u-bob", name: "bob", email: null, tokenId: null };
+    const refused = await refusal(runAsPrincipal({ ...bob, role: "runner" }, () => context.annotations.change(run.id, created.id, change)));
+    expect(refused).toMatchObject({ code: "forbidden", message: "This note is alice's: only its author or an admin may change or delete it; reply to it instead." });
+    const own = await runAs(alice, () => context.annotations.change(run.id, created.id, change));
+    expect(own.updatedBy).toBe("alice");
+    const byAdmin = await runAsPrincipal({ ...bob, role: "admin" }, () => context.annotations.change(run.id, created.id, { ...change, delete: true, content: undefined }));
+    expect(byAdmin).toMatchObject({ deleted: true, updatedBy: "bob" });
     const typed = await runAs({ kind: "local", id: "local", name: "local", userId: "local" }, () => context.annotations.create(run.id, { ...note("x", { author: "grace" }), target }));
     expect(typed.author).toBe("grace");
   });
