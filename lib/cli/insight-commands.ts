@@ -66,7 +66,7 @@ export function registerInsightCommands(program: Command): void {
       const context = cliContext();
       try {
         const extractions = await extractInsights(
-          { store: context.store, experimentRunIds: (id) => experimentRunIds(context, id), memoryStores: context.memoryStores, model: context.engineDeps.model },
+          { store: context.store, experimentRunIds: (id) => experimentRunIds(context, id), memoryStores: context.memoryStores, model: context.spending.guard(context.engineDeps.model) },
           { experimentId: options.experiment, store: options.store, modelId: options.model, maxTasks: options.maxTasks },
         );
         if (options.json) {

@@ -273,7 +273,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const templateWorkbench = new TemplateWorkbench(templates, service, experiments);
   const bundles = new BundleService(store, templates, templateWorkbench, env);
   const optimisations = options.store ? new MemoryOptimisationStore() : (shared?.optimisations ?? new SqliteOptimisationStore(databasePath(env)));
-  const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: engineDeps.model, pricing: engineDeps.pricing, memoryStores });
+  const optimiser = new OptimiserService({ store: optimisations, templates, experiments, runs: service, model: spending.guard(engineDeps.model), pricing: engineDeps.pricing, memoryStores });
   const judgeGrades = new JudgeGradeService(store, options.store ? new MemoryGradeStore() : (shared?.grades ?? new SqliteGradeStore(databasePath(env))), options.now);
   const audit = options.store ? new MemoryAuditStore() : (shared?.audit ?? new SqliteAuditStore(databasePath(env)));
   const annotations = new AnnotationService(store, options.store ? new MemoryAnnotationStore() : (shared?.annotations ?? new SqliteAnnotationStore(databasePath(env))), options.now);

@@ -17,6 +17,8 @@ import {
   type SpendingScope,
 } from "@/lib/domain/spending-limits";
 import type { SpendingGate } from "@/lib/engine/spending-gate";
+import type { ModelPort } from "@/lib/engine/ports";
+import { currentActor } from "@/lib/actors/actor-context";
 import { AppError } from "@/lib/domain/errors";
 
 /** How long limits read from the store are reused by the gate (ms): other processes' changes show within this. */
@@ -47,9 +49,14 @@ export class SpendingLimitService implements SpendingGate {
   ) {}
 
   async exhausted(runId: RunId): Promise<string | null> {
+    if ((await this.limits()).length === 0) return null;
+    return this.exhaustedFor(await this.ownerOf(runId));
+  }
+
+  /** Why a call on behalf of `owner` (an account id; null: nobody's) must not be made now, or null. */
+  async exhaustedFor(owner: string | null): Promise<string | null> {
     const limits = await this.limits();
     if (limits.length === 0) return null;
-    const owner = await this.ownerOf(runId);
     const at = this.now();
     for (const limit of bindingLimits(limits, owner)) {
       const spent = await this.store.spentSince(limit.scope.kind === "lab" ? null : owner ?? "", periodStart(limit.period, at));
@@ -61,14 +68,40 @@ export class SpendingLimitService implements SpendingGate {
   async record(runId: RunId, call: SpendingCall, occurredAt: string): Promise<void> {
     if (call.source !== "live") return;
     try {
-      const owner = await this.ownerOf(runId);
-      const at = new Date(occurredAt);
-      const day = utcDay(Number.isNaN(at.getTime()) ? this.now() : at);
-      await this.store.addSpend(owner ?? "", day, { usd: call.costUsd ?? 0, tokens: call.usage.inputTokens + call.usage.outputTokens, calls: 1 });
+      await this.recordFor(await this.ownerOf(runId), call, occurredAt);
     } catch (error) {
       // The call is recorded in the run's log already; a lost ledger row only under-counts this budget.
       console.error(`[budgets] could not add a call of run ${runId} to the spend ledger: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /**
+   * A model port for calls made outside runs (the judge of `reflect-traces`, the optimiser's meta-prompt,
+   * insight extraction): each call is refused with AppError("conflict", <whose budget, how to raise it>)
+   * while a budget binding the current actor's account (lib/actors/actor-context.ts) is spent, and
+   * counted against that account and the lab once made.
+   */
+  guard(model: ModelPort): ModelPort {
+    return {
+      generate: async (request, options) => {
+        const owner = currentActor()?.userId ?? null;
+        const detail = await this.exhaustedFor(owner);
+        if (detail !== null) throw new AppError("conflict", detail.replace(/, then resume the run\.$/, ", then try again."));
+        const response = await model.generate(request, options);
+        await this.recordFor(owner, response, new Date().toISOString()).catch((error: unknown) => {
+          console.error(`[budgets] could not add a call to the spend ledger: ${error instanceof Error ? error.message : String(error)}`);
+        });
+        return response;
+      },
+    };
+  }
+
+  /** Adds one call made for `owner` (null: nobody's) to the ledger; cached calls spend nothing. */
+  private async recordFor(owner: string | null, call: SpendingCall, occurredAt: string): Promise<void> {
+    if (call.source !== "live") return;
+    const at = new Date(occurredAt);
+    const day = utcDay(Number.isNaN(at.getTime()) ? this.now() : at);
+    await this.store.addSpend(owner ?? "", day, { usd: call.costUsd ?? 0, tokens: call.usage.inputTokens + call.usage.outputTokens, calls: 1 });
   }
 
   /** Every limit with what has been spent against it this period (for each-person: not per account — see `spentBy`). */

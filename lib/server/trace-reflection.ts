@@ -267,7 +267,7 @@ async function reflect(model: ModelPort, modelId: string, templateText: string, 
 }
 
 /** The service's dependencies from the app's server context (the API route and the CLI share it). */
-export function traceReflectionDeps(context: Pick<ServerContext, "store" | "experiments" | "memoryStores" | "engineDeps" | "templates">): TraceReflectionDeps {
+export function traceReflectionDeps(context: Pick<ServerContext, "store" | "experiments" | "memoryStores" | "engineDeps" | "templates" | "spending">): TraceReflectionDeps {
   return {
     store: context.store,
     experimentRunIds: async (experimentId) => {
@@ -275,7 +275,8 @@ export function traceReflectionDeps(context: Pick<ServerContext, "store" | "expe
       return context.experiments.runIds(experimentId);
     },
     memoryStores: context.memoryStores,
-    model: context.engineDeps.model,
+    // Calls outside runs answer to the budgets per person and lab too (lib/server/spending-limit-service.ts).
+    model: context.spending.guard(context.engineDeps.model),
     resolveTemplate: async (reference) => {
       const resolved = await context.templates.resolve(reference);
       if (resolved.template.role !== "reflector") {
