@@ -90,7 +90,7 @@ export function registerAnnotationCommands(program: Command): void {
     .option("--text <markdown>", "the comment (Markdown; shown text-safe); a note needs a comment, a --tag or a --score")
     .option("--tag <tag>", "a tag such as loop or false-positive (repeat for more)", collect, [])
     .option("--score <scale=k>", `a score: ${SCORE_SCALES.map((s) => `${s.name}=${s.min}…${s.max}`).join(", ")} (a bare k is quality)`)
-    .option("--author <name>", "who writes it (default $USER)")
+    .option("--author <name>", "who writes it (default $USER; with sign-in on, the token's person)")
     .option("--reply-to <annotationId>", "reply to this note (the reply is on the same node)")
     .option("--json", "print the stored annotation as JSON")
     .action(async (options: { run: string; seq?: string; branch?: string; text?: string; tag: string[]; score?: string; author?: string; replyTo?: string; json?: boolean }) => {

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { parseAuditQuery, type AuditEntry, type AuditPage } from "@/lib/domain/audit";
+import { resolveAuditUser } from "@/lib/server/audit-user";
+import { cliContext } from "./context";
 import { escapeControlCharacters } from "@/lib/domain/ids";
-import { withEnvAuditStore } from "@/lib/server/audit-log";
 
 /** A target as `key=value` pairs (`runId=9f2c…`), `-` when empty. */
 function targetText(target: AuditEntry["target"]): string {
@@ -30,7 +31,7 @@ export function registerAuditCommands(program: Command): void {
   program
     .command("audit")
     .description("List the audit log, newest first: who did what, when, to what, with what status (docs/audit.md).")
-    .option("--user <id|name>", "only this person: their account id or name (as shown under WHO)")
+    .option("--user <id|name>", "only this person: their account id, email or name")
     .option("--action <prefix>", 'only actions starting with this, e.g. "POST /api/runs" or "cli"')
     .option("--since <time>", "only entries at or after this date or time (e.g. 2026-12-05 or 2026-12-05T14:00Z)")
     .option("--until <time>", "only entries before this date or time")
@@ -39,7 +40,13 @@ export function registerAuditCommands(program: Command): void {
     .option("--json", "print the page as JSON ({ entries, total })")
     .action(async (options: { user?: string; action?: string; since?: string; until?: string; limit: string; offset: string; json?: boolean }) => {
       const query = parseAuditQuery({ user: options.user, action: options.action, since: options.since, until: options.until, limit: options.limit, offset: options.offset });
-      const page = await withEnvAuditStore(process.env, (store) => store.list(query));
+      const context = cliContext();
+      let page: AuditPage;
+      try {
+        page = await context.audit.list({ ...query, user: await resolveAuditUser(context.accounts, query.user) });
+      } finally {
+        await context.close();
+      }
       process.stdout.write(options.json ? `${JSON.stringify(page, null, 2)}\n` : formatAuditTable(page, query.offset));
     });
 }

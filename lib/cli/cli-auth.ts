@@ -135,7 +135,9 @@ export async function parseAsActor(
 ): Promise<void> {
   program.option("--token <rp_…>", "your API token when sign-in is on (default: REFLEXION_TOKEN)");
   const actor: Actor = { ...CLI_ACTOR };
+  let running: Command | null = null;
   program.hook("preAction", async (_root, command) => {
+    running = command;
     try {
       const path = commandPath(command);
       const opts = command.opts<{ admin?: boolean; run?: string; id?: string }>();
@@ -159,7 +161,16 @@ export async function parseAsActor(
     const status = typeof process.exitCode === "number" ? process.exitCode : 0;
     await record({ ...actor }, `cli ${path}`, auditedTarget(command), status);
   });
-  await runAs(actor, () => program.parseAsync());
+  try {
+    await runAs(actor, () => program.parseAsync());
+  } catch (error) {
+    // A command that changes something and failed (refused by a rule, bad input: exit 2) is audited too.
+    const failed: Command | null = running;
+    if (failed && isAuditedCommand(commandPath(failed))) {
+      await record({ ...actor }, `cli ${commandPath(failed)}`, auditedTarget(failed), 2, error instanceof Error ? error.message : String(error));
+    }
+    throw error;
+  }
 }
 
 /** What a command acted on, for the audit: its options without secrets, and its arguments (`users set-role <who> <role>`). */
@@ -170,5 +181,5 @@ export function auditedTarget(command: Command): Record<string, unknown> {
 
 /** A command's options as the audit keeps them: secrets (token, password) left out. */
 export function auditedOptions(options: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).filter(([key]) => !/token|password|secret|key/i.test(key)));
+  return Object.fromEntries(Object.entries(options).filter(([key]) => !/^(token|password|passwordStdin|secret|apiKey|key)$/i.test(key)));
 }

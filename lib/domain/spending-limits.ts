@@ -130,12 +130,13 @@ export function spendingLimitMessage(limit: SpendingLimit, spent: PeriodSpend, w
   const figure = usdOver
     ? `$${formatUsd(spent.usd)} of $${formatUsd(limit.usd ?? 0)}`
     : `${spent.tokens.toLocaleString("en-US")} tokens of ${(limit.tokens ?? 0).toLocaleString("en-US")}`;
-  const flag = usdOver ? `--usd ${suggestRaise(limit.usd ?? 0)}` : `--tokens ${suggestRaise(limit.tokens ?? 0)}`;
+  // Twice what is spent (or the limit, when more): a raise that lets the run go on.
+  const flag = usdOver ? `--usd ${suggestRaise(Math.max(limit.usd ?? 0, spent.usd))}` : `--tokens ${suggestRaise(Math.max(limit.tokens ?? 0, spent.tokens))}`;
   const target = lab ? "--lab" : limit.scope.kind === "each-person" ? "--each-person" : `--user ${limit.scope.kind === "person" ? limit.scope.userId : who}`;
   return `${whose} ${period} budget is spent: ${figure} ${when}. An admin raises it under Settings → Budgets or with \`cli budgets set ${target} --period ${limit.period} ${flag}\`, then resume the run.`;
 }
 
-/** Twice a limit, rounded to a readable figure (a suggestion in messages, not a policy). */
+/** Twice a figure, rounded up to a readable one (a suggestion in messages, not a policy). */
 function suggestRaise(value: number): string {
   const doubled = value * 2;
   return doubled >= 10 ? String(Math.ceil(doubled)) : formatUsd(doubled);

@@ -136,7 +136,8 @@ export class SpendingLimitService implements SpendingGate {
 
   /** Removes a limit; false when there was none. */
   async remove(scope: SpendingScope, period: SpendingLimit["period"]): Promise<boolean> {
-    const removed = await this.store.removeLimit(scope, period);
+    const account = scope.kind === "person" && this.findAccount ? await this.findAccount(scope.userId) : null;
+    const removed = await this.store.removeLimit(account && scope.kind === "person" ? { kind: "person", userId: account.id } : scope, period);
     this.cached = null;
     return removed;
   }

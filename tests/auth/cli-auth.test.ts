@@ -111,6 +111,30 @@ describe("CLI sign-in", () => {
     expect(audited.at(-1)).toMatchObject({ actor: { userId: viewer.id }, action: "cli tokens revoke", target: { args: ["tok_123"] }, status: 0 });
   });
 
+  it("audits a changing command that failed (exit 2) with its message, and keeps a --tokens option (not a secret)", async () => {
+    const admin = await accounts().users.add({ email: "greta@lab.example", name: "Greta", password: "greta-password", role: "admin" });
+    const { secret } = await accounts().tokens.create(admin.id, "laptop");
+    const audited: Array<{ actor: Actor; action: string; target: Record<string, unknown>; status: number; detail?: string }> = [];
+    const record = async (actor: Actor, action: string, target: Record<string, unknown>, status: number, detail?: string) => {
+      audited.push({ actor, action, target, status, detail });
+    };
+    const program = new Command().exitOverride();
+    program
+      .command("budgets")
+      .command("set")
+      .option("--user <id>")
+      .option("--tokens <n>")
+      .action(() => {
+        throw new Error('No account "nobody@lab.example": give an account\'s email or id.');
+      });
+    process.argv = [process.argv[0]!, "cli", "budgets", "set", "--user", "nobody@lab.example", "--tokens", "100", "--token", secret];
+    await expect(parseAsActor(program, ON, open, record)).rejects.toThrow(/No account/);
+    expect(audited).toEqual([
+      { actor: expect.objectContaining({ userId: admin.id }), action: "cli budgets set", target: { user: "nobody@lab.example", tokens: "100" }, status: 2, detail: 'No account "nobody@lab.example": give an account\'s email or id.' },
+    ]);
+    expect(JSON.stringify(audited)).not.toContain(secret);
+  });
+
   it("lets a runner resume, pause, cancel, fork or replay only their own run (an admin any), as the routes do", async () => {
     const owner = await accounts().users.add({ email: "olga@lab.example", name: "Olga", password: "olga-password", role: "runner" });
     const other = await accounts().users.add({ email: "otto@lab.example", name: "Otto", password: "otto-password", role: "runner" });

@@ -55,7 +55,7 @@ describe("budgets per person and per lab in runs", () => {
     expect(aliceState.status).toBe("paused");
     expect(aliceState.pause?.reason).toBe("spending-limit");
     expect(aliceState.pause?.detail).toMatch(/^alice's daily budget is spent: 220 tokens of 200 today \(UTC\)\./);
-    expect(aliceState.pause?.detail).toContain("cli budgets set --user alice --period day --tokens 400");
+    expect(aliceState.pause?.detail).toContain("cli budgets set --user alice --period day --tokens 440");
     // Two calls (110 tokens each) were made before the pause: the one that crossed the limit is completed and recorded.
     expect((await ctx.spending.spentBy("alice", "day")).calls).toBe(2);
 

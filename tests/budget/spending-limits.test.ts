@@ -32,11 +32,15 @@ describe("budgets per person and per lab: the rules", () => {
 
   it("says whose budget is spent, what of what, and the command that raises it", () => {
     expect(spendingLimitMessage(limit({ scope: { kind: "person", userId: "u-7" }, period: "day", usd: 5 }), { usd: 5.03, tokens: 10, calls: 2 }, "Ada Lovelace")).toBe(
-      "Ada Lovelace's daily budget is spent: $5.03 of $5.00 today (UTC). An admin raises it under Settings → Budgets or with `cli budgets set --user u-7 --period day --usd 10`, then resume the run.",
+      "Ada Lovelace's daily budget is spent: $5.03 of $5.00 today (UTC). An admin raises it under Settings → Budgets or with `cli budgets set --user u-7 --period day --usd 11`, then resume the run.",
     );
     expect(spendingLimitMessage(limit({ scope: { kind: "each-person" }, tokens: 1000 }), { usd: 0, tokens: 1200, calls: 2 }, "bob")).toBe(
-      "bob's monthly budget is spent: 1,200 tokens of 1,000 this month (UTC). An admin raises it under Settings → Budgets or with `cli budgets set --each-person --period month --tokens 2000`, then resume the run.",
+      "bob's monthly budget is spent: 1,200 tokens of 1,000 this month (UTC). An admin raises it under Settings → Budgets or with `cli budgets set --each-person --period month --tokens 2400`, then resume the run.",
     );
+  });
+
+  it("suggests a raise above what is spent, not only twice the limit (a run far over a small limit could not go on)", () => {
+    expect(spendingLimitMessage(limit({ scope: { kind: "lab" }, period: "day", tokens: 50 }), { usd: 0, tokens: 1010, calls: 9 }, "the lab")).toContain("`cli budgets set --lab --period day --tokens 2020`");
   });
 
   it("round-trips scope keys and refuses keys no scope has", () => {

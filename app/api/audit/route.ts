@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import { parseAuditQuery } from "@/lib/domain/audit";
+import { resolveAuditUser } from "@/lib/server/audit-user";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 
@@ -14,5 +15,6 @@ export const dynamic = "force-dynamic";
 export const GET = handle(async (request: NextRequest) => {
   const params = request.nextUrl.searchParams;
   const query = parseAuditQuery(Object.fromEntries(["user", "action", "since", "until", "limit", "offset"].map((key) => [key, params.get(key)])));
-  return Response.json(await getServerContext().audit.list(query));
+  const server = getServerContext();
+  return Response.json(await server.audit.list({ ...query, user: await resolveAuditUser(server.accounts, query.user) }));
 });
