@@ -144,7 +144,7 @@ describe.each(Object.keys(databases))("sign-in on %s", (name) => {
     const { token, secret } = await tokens.create(bob.id, "ci");
     expect(secret).toMatch(/^rp_[A-Za-z0-9_-]{43}$/);
     expect(JSON.stringify(await tokens.list(bob.id))).not.toContain(secret.slice(3));
-    expect(await port.principalOf(bearer(secret))).toEqual({ kind: "token", userId: bob.id, name: "Bob", email: "bob@lab.example", role: "admin", tokenId: token.id });
+    expect(await port.principalOf(bearer(secret))).toEqual({ kind: "token", userId: bob.id, name: "Bob", email: "bob@lab.example", role: "admin", tokenId: token.id, tokenName: "ci" });
     expect((await tokens.get(token.id))?.lastUsedAt).not.toBeNull();
     expect(await port.principalOfToken(secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A"))).toBeNull();
 
