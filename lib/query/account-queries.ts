@@ -26,7 +26,11 @@ export const sessionQuery = () =>
     queryKey: sessionKey(),
     queryFn: async ({ signal }): Promise<SessionState> => {
       const response = await fetch("/api/auth/get-session", { signal, cache: "no-store", headers: { accept: "application/json" } });
-      if (response.status === 404 || response.headers.get("x-reflexion-sign-in") === "off") return { signIn: "off" };
+      if (response.status === 404 || response.headers.get("x-reflexion-sign-in") === "off") {
+        // Read the body all the same: an unread response stays open, and the page never goes network-idle.
+        await response.text().catch(() => "");
+        return { signIn: "off" };
+      }
       if (!response.ok) throw new Error(`Could not read the session (${response.status}).`);
       return { signIn: "on", session: sessionResponseSchema.parse(await response.json()) };
     },
