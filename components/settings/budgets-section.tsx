@@ -9,7 +9,7 @@ import { formatInteger, formatUsd } from "@/components/ui/format";
 import { Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 
-const input = "mt-0.5 h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+const input = "mt-0.5 h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900";
 
 type ScopeChoice = "lab" | "each-person" | "person";
 
@@ -49,16 +49,16 @@ export function BudgetsSection() {
   const error = set.error ?? remove.error;
   return (
     <div className="space-y-3" data-testid="budgets-section">
-      <p className="text-xs text-slate-600 dark:text-slate-400">
+      <p className="text-xs text-slate-600">
         Budgets across runs: the lab&apos;s (every run), each person&apos;s default, or one account&apos;s. Live model calls count (cached ones are free; unpriced models count only tokens). When a budget is spent, the runs it binds pause before their next model call and say whose budget it is; raise it here, then resume them.
       </p>
       {budgets.data.limits.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="budgets-empty">
+        <p className="text-sm text-slate-600" data-testid="budgets-empty">
           No budgets yet: runs are limited only by their own budgets.
         </p>
       ) : (
         <table className="w-full text-left text-sm" data-testid="budgets-table">
-          <thead className="text-xs text-slate-600 dark:text-slate-400">
+          <thead className="text-xs text-slate-600">
             <tr>
               <th className="py-1 pr-3 font-medium">Who</th>
               <th className="py-1 pr-3 font-medium">Per</th>
@@ -84,7 +84,7 @@ export function BudgetsSection() {
           if (valid) set.mutate({ scope: chosenScope(), period, usd: usdValue, tokens: tokensValue });
         }}
       >
-        <label className="flex flex-col text-xs text-slate-700 dark:text-slate-300">
+        <label className="flex flex-col text-xs text-slate-700">
           Who
           <select className={input} value={scope} onChange={(e) => setScope(e.target.value as ScopeChoice)} data-testid="budget-scope">
             <option value="lab">The lab (every run)</option>
@@ -93,23 +93,23 @@ export function BudgetsSection() {
           </select>
         </label>
         {scope === "person" ? (
-          <label className="flex flex-col text-xs text-slate-700 dark:text-slate-300">
+          <label className="flex flex-col text-xs text-slate-700">
             Account id
             <input className={`${input} w-56 font-mono`} value={userId} onChange={(e) => setUserId(e.target.value)} placeholder="see Users, or cli users list" data-testid="budget-user" />
           </label>
         ) : null}
-        <label className="flex flex-col text-xs text-slate-700 dark:text-slate-300">
+        <label className="flex flex-col text-xs text-slate-700">
           Per
           <select className={input} value={period} onChange={(e) => setPeriod(e.target.value as SpendingPeriod)} data-testid="budget-period">
             <option value="day">UTC day</option>
             <option value="month">Month (UTC)</option>
           </select>
         </label>
-        <label className="flex flex-col text-xs text-slate-700 dark:text-slate-300">
+        <label className="flex flex-col text-xs text-slate-700">
           USD
           <input className={`${input} w-24`} inputMode="decimal" value={usd} onChange={(e) => setUsd(e.target.value)} placeholder="e.g. 20" data-testid="budget-usd" />
         </label>
-        <label className="flex flex-col text-xs text-slate-700 dark:text-slate-300">
+        <label className="flex flex-col text-xs text-slate-700">
           Tokens
           <input className={`${input} w-32`} inputMode="numeric" value={tokens} onChange={(e) => setTokens(e.target.value)} placeholder="e.g. 2000000" data-testid="budget-tokens" />
         </label>
@@ -117,7 +117,7 @@ export function BudgetsSection() {
           Set budget
         </Button>
       </form>
-      {!numbersOk ? <p className="text-xs text-red-700 dark:text-red-400">USD must be a number above 0 and tokens a whole number above 0.</p> : null}
+      {!numbersOk ? <p className="text-xs text-red-700">USD must be a number above 0 and tokens a whole number above 0.</p> : null}
       {error ? (
         <Notice tone="error" title="The budget was not changed">
           {error.message}
@@ -133,20 +133,20 @@ function BudgetRow({ view, onRemove, removing }: { view: SpendingLimitView; onRe
   // The share of the tighter limit, for the bar.
   const share = Math.min(1, Math.max(limit.usd !== null ? spent.usd / limit.usd : 0, limit.tokens !== null ? spent.tokens / limit.tokens : 0));
   return (
-    <tr className="border-t border-slate-200 dark:border-slate-700" data-testid="budget-row">
+    <tr className="border-t border-slate-200" data-testid="budget-row">
       <td className="py-1.5 pr-3">{view.label}</td>
       <td className="py-1.5 pr-3">{limit.period === "day" ? "day" : "month"}</td>
       <td className="py-1.5 pr-3">{parts}</td>
       <td className="py-1.5 pr-3">
         {limit.scope.kind === "each-person" ? (
-          <span className="text-xs text-slate-600 dark:text-slate-400">counted per account</span>
+          <span className="text-xs text-slate-600">counted per account</span>
         ) : (
           <div className="flex items-center gap-2">
-            <div className="h-2 w-24 overflow-hidden rounded bg-slate-200 dark:bg-slate-700" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)} aria-label={`${Math.round(share * 100)}% of the budget spent`}>
+            <div className="h-2 w-24 overflow-hidden rounded bg-slate-200" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share * 100)} aria-label={`${Math.round(share * 100)}% of the budget spent`}>
               <div className={`h-full ${view.exhausted ? "bg-red-600" : "bg-sky-600"}`} style={{ width: `${share * 100}%` }} />
             </div>
             <span className="text-xs">
-              {formatUsd(spent.usd)}, {formatInteger(spent.tokens)} tokens{view.exhausted ? <strong className="ml-1 text-red-700 dark:text-red-400">spent</strong> : null}
+              {formatUsd(spent.usd)}, {formatInteger(spent.tokens)} tokens{view.exhausted ? <strong className="ml-1 text-red-700">spent</strong> : null}
             </span>
           </div>
         )}
