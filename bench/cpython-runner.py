@@ -4,8 +4,9 @@ openai/human-eval `evaluate_functional_correctness` runs every problem's program
 (prompt + completion + test + `check(entry_point)`) in a fresh process with a time
 limit and collects passed / failed. This runner does the same with a fresh
 `python3` interpreter per problem (subprocess instead of multiprocessing, no
-reliability guard: it only runs the dataset's own canonical solutions), one
-worker thread per CPU core. It is the baseline of `npm run bench:code`: the
+reliability guard: it only runs the dataset's own canonical solutions), with the
+harness's default of 4 worker threads (`evaluate_functional_correctness(..., n_workers=4)`,
+human-eval/evaluation.py) unless `--workers` says otherwise. It is the baseline of `npm run bench:code`: the
 whole-process time of `verify-code` on the same problems is divided by this
 runner's whole-process time.
 
@@ -45,7 +46,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dataset", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "humaneval", "HumanEval.jsonl.gz"))
     parser.add_argument("--timeout", type=float, default=3.0)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
     problems = read_problems(args.dataset)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.workers) as pool:
@@ -53,7 +54,7 @@ def main():
     failed = [task for task, outcome in results if outcome != "passed"]
     for task in failed:
         print(f"FAIL {task}")
-    print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+    print(f"{len(results) - len(failed)} passed, {len(failed)} failed ({args.workers} worker threads)")
 
 
 if __name__ == "__main__":
