@@ -28,6 +28,11 @@ export interface StreamReadOptions {
 const NOT_GZIP = "This file is not a readable Reflexion bundle: a bundle is gzip data (a .reflexion.json.gz file from Export bundle), and this file is not. Check that you picked the bundle, or export the run again.";
 const DAMAGED_GZIP = "This file is not a readable Reflexion bundle: its gzip data is damaged or cut short. Export it again and copy the whole file.";
 
+/** Most inflated bytes per gzip'd byte a bundle may show once past {@link RATIO_FLOOR_BYTES}. */
+export const MAX_BUNDLE_RATIO = 100;
+/** Inflated bytes read before the ratio is checked (small files may compress better). */
+const RATIO_FLOOR_BYTES = 64 * 1024 * 1024;
+
 function parseJson(line: Buffer): unknown {
   return JSON.parse(line.toString("utf8")) as unknown;
 }
@@ -36,9 +41,19 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Inflated chunks of `source`, counted against `limit`. @throws InflatedTooLargeError past it. */
+/**
+ * Inflated chunks of `source`, counted against `limit`, and against {@link MAX_BUNDLE_RATIO} × the
+ * gzip'd bytes read so far once past {@link RATIO_FLOOR_BYTES}: JSON text compresses 3–20×, a bomb
+ * of zeros or of one repeated line about 1000×, so a bomb is refused after a few hundred MB of
+ * work at most, however high the limit is set.
+ * @throws InflatedTooLargeError past `limit`; AppError("too-large") past the ratio.
+ */
 async function* inflated(source: Readable, limit: number): AsyncGenerator<Buffer> {
   const gunzip = createGunzip({ chunkSize: 64 * 1024 });
+  let compressed = 0;
+  source.on("data", (chunk: Buffer) => {
+    compressed += chunk.length;
+  });
   source.on("error", (error) => gunzip.destroy(error));
   source.pipe(gunzip);
   let total = 0;
@@ -46,6 +61,9 @@ async function* inflated(source: Readable, limit: number): AsyncGenerator<Buffer
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
       total += chunk.length;
       if (total > limit) throw new InflatedTooLargeError("bundle", limit);
+      if (total > RATIO_FLOOR_BYTES && total > MAX_BUNDLE_RATIO * compressed) {
+        throw new AppError("too-large", `This bundle decompresses to more than ${MAX_BUNDLE_RATIO} times its size, far more than any bundle does (a decompression bomb, or not a bundle). Nothing was imported.`);
+      }
       yield chunk;
     }
   } finally {
