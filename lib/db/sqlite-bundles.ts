@@ -28,6 +28,9 @@ function toRecord(row: typeof schema.bundles.$inferSelect): BundleRecord {
   };
 }
 
+/** Events per INSERT statement (about 10 columns each, far below SQLite's 32,766 parameters). */
+const EVENTS_PER_INSERT = 200;
+
 /** The events a branch sees: its parent's path up to `forkSeq`, then its own (DESIGN.md §1). */
 function pathOf(run: BundleImportPart["runs"][number], branchId: string): RunEvent[] {
   const branch = run.branches.find((candidate) => candidate.id === branchId);
@@ -146,11 +149,10 @@ export class SqliteBundleStore implements BundleStore {
       this.db.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: JSON.stringify(record.config) }).run();
       written.runIds.push(record.id);
       for (const branch of run.branches) this.db.insert(schema.branches).values(branch).run();
-      for (const event of run.events) {
-        this.db
-          .insert(schema.events)
-          .values({ ...event, data: JSON.stringify(event.data), actor: event.actor ? JSON.stringify(event.actor) : null })
-          .run();
+      // Many rows per statement: a 1,000-run bundle has tens of thousands of events.
+      for (let start = 0; start < run.events.length; start += EVENTS_PER_INSERT) {
+        const rows = run.events.slice(start, start + EVENTS_PER_INSERT).map((event) => ({ ...event, data: JSON.stringify(event.data), actor: event.actor ? JSON.stringify(event.actor) : null }));
+        this.db.insert(schema.events).values(rows).run();
       }
       for (const branch of run.branches) {
         const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
