@@ -207,7 +207,8 @@ async function main(): Promise<void> {
   }
   for (const row of rows) console.log(row);
   console.log(`target: import of the large bundle ≤ 10 s: ${largeImportMs <= 10_000 ? "met" : "NOT met"} (${(largeImportMs / 1000).toFixed(2)} s wall at load ${load()}); memory: peak RSS growth far below the inflated size (see above)`);
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP) console.log(`kept ${dir}`);
+  else fs.rmSync(dir, { recursive: true, force: true });
 }
 
 if (values.phase) await phase();
