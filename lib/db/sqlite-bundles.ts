@@ -28,7 +28,7 @@ function toRecord(row: typeof schema.bundles.$inferSelect): BundleRecord {
   };
 }
 
-/** Events per INSERT statement (about 10 columns each, far below SQLite's 32,766 parameters). */
+/** Event (or cache) rows per INSERT statement (about 10 columns each, far below SQLite's 32,766 parameters). */
 const EVENTS_PER_INSERT = 200;
 
 /** The events a branch sees: its parent's path up to `forkSeq`, then its own (DESIGN.md §1). */
@@ -166,13 +166,9 @@ export class SqliteBundleStore implements BundleStore {
       written.experimentIds.push(record.id);
       cells.forEach((cell, position) => this.db.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position }).run());
     }
-    for (const entry of part.cache) {
-      const added = this.db
-        .insert(schema.responseCache)
-        .values({ requestHash: entry.key, response: JSON.stringify(entry.response), createdAt: importedAt })
-        .onConflictDoNothing()
-        .returning({ key: schema.responseCache.requestHash })
-        .all();
+    for (let start = 0; start < part.cache.length; start += EVENTS_PER_INSERT) {
+      const rows = part.cache.slice(start, start + EVENTS_PER_INSERT).map((entry) => ({ requestHash: entry.key, response: JSON.stringify(entry.response), createdAt: importedAt }));
+      const added = this.db.insert(schema.responseCache).values(rows).onConflictDoNothing().returning({ key: schema.responseCache.requestHash }).all();
       for (const row of added) written.cacheKeys.push(row.key);
     }
     return written;

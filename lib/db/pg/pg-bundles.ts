@@ -131,10 +131,9 @@ async function writePart(tx: Parameters<Parameters<PgDb["transaction"]>[0]>[0], 
     written.experimentIds.push(record.id);
     for (const [position, cell] of cells.entries()) await tx.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position });
   }
-  for (const entry of part.cache) {
-    for (const row of await tx.insert(schema.responseCache).values({ requestHash: entry.key, response: entry.response, createdAt: importedAt }).onConflictDoNothing().returning({ key: schema.responseCache.requestHash })) {
-      written.cacheKeys.push(row.key);
-    }
+  for (let i = 0; i < part.cache.length; i += 500) {
+    const rows = part.cache.slice(i, i + 500).map((entry) => ({ requestHash: entry.key, response: entry.response, createdAt: importedAt }));
+    for (const row of await tx.insert(schema.responseCache).values(rows).onConflictDoNothing().returning({ key: schema.responseCache.requestHash })) written.cacheKeys.push(row.key);
   }
   return written;
 }
