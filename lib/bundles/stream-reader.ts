@@ -98,7 +98,7 @@ class RecordAssembler {
     }
     const record = parsed.data;
     if (record.type === "run") {
-      if (this.runIds.has(record.run.id)) reject(`Run ${record.run.id} appears twice in this bundle (line ${number}).`);
+      if (this.runIds.has(record.run.id)) reject(`Run ${record.run.id} appears twice in this bundle (line ${number}): it was not written by Export bundle as it is. Export it again, or ask for the original file.`);
       const done = this.closeRun();
       this.runIds.add(record.run.id);
       this.current = { header: record.run, events: [], annotations: [] };
@@ -108,10 +108,10 @@ class RecordAssembler {
     }
     if (record.type === "events" || record.type === "annotations") {
       if (!this.current || this.current.header.id !== record.runId) {
-        reject(`Line ${number} of this bundle holds ${record.type} of run ${record.runId} outside that run's records${this.current ? ` (after run ${this.current.header.id})` : ""}.`);
+        reject(`Line ${number} of this bundle holds ${record.type} of run ${record.runId} outside that run's records${this.current ? ` (after run ${this.current.header.id})` : ""}: it was not written by Export bundle as it is. Export it again, or ask for the original file.`);
       }
       if (record.type === "events") {
-        if (this.current.annotations.length > 0) reject(`Line ${number} of this bundle holds events of run ${record.runId} after its notes.`);
+        if (this.current.annotations.length > 0) reject(`Line ${number} of this bundle holds events of run ${record.runId} after its notes: it was not written by Export bundle as it is. Export it again, or ask for the original file.`);
         for (const event of record.events) this.current.events.push(event);
         this.counts.events += record.events.length;
       } else {
@@ -181,7 +181,7 @@ export async function readStreamedBundle(source: Readable, options: StreamReadOp
       const isTrailer = typeof json === "object" && json !== null && (json as { type?: unknown }).type === "trailer";
       if (isTrailer) {
         const parsed = streamTrailerLineSchema.safeParse(json);
-        if (!parsed.success) reject(`This bundle's trailer (line ${number}) is not valid: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
+        if (!parsed.success) reject(`This bundle's trailer (line ${number}) is not valid: ${parsed.error.issues[0]?.message ?? "invalid"}. Export it again, or ask for the original file.`);
         trailer = parsed.data;
         continue;
       }
@@ -217,7 +217,7 @@ export async function readStreamedBundle(source: Readable, options: StreamReadOp
   if (fault) throw fault;
   const run = assembler.closeRun();
   if (run) await deliver([{ kind: "run", run }]);
-  if (assembler.counts.runs === 0) reject("This bundle holds no run.");
+  if (assembler.counts.runs === 0) reject("This bundle holds no run: export a run or an experiment with runs, then import that file.");
   if (JSON.stringify(assembler.counts) !== JSON.stringify(trailer.counts)) {
     reject(`This bundle's trailer counts (${JSON.stringify(trailer.counts)}) do not match its content (${JSON.stringify(assembler.counts)}).`);
   }
