@@ -44,13 +44,17 @@ async function dropFile(page: import("@playwright/test").Page, bytes: Buffer, na
 }
 
 test("a tampered bundle dropped on the home page is refused with the reason, and nothing is imported", async ({ page }) => {
-  const json = JSON.parse(gunzipSync(fs.readFileSync(bundlePath)).toString("utf8"));
-  json.content.runs[0].title = `${json.content.runs[0].title}!`;
+  // Format 2 (gzip'd JSON Lines): the run's title changed in its header line, the trailer's hash left as it was.
+  const lines = gunzipSync(fs.readFileSync(bundlePath)).toString("utf8").split("\n");
+  const at = lines.findIndex((line) => line.startsWith('{"type":"run"'));
+  const header = JSON.parse(lines[at] ?? "{}");
+  header.run.title = `${header.run.title}!`;
+  lines[at] = JSON.stringify(header);
   const { gzipSync } = await import("node:zlib");
   // The new user's window: the home page is taller than 900 px, so an inline message at the page's foot would be out of sight.
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/");
-  await dropFile(page, gzipSync(Buffer.from(JSON.stringify(json))), "tampered.reflexion.json.gz");
+  await dropFile(page, gzipSync(Buffer.from(lines.join("\n"))), "tampered.reflexion.json.gz");
   await expect(page.getByTestId("bundle-import-error")).toContainText("changed after it was exported");
   await expect(page.getByTestId("bundle-import-error")).toHaveAttribute("role", "alert");
   await expect(page.getByTestId("bundle-import-error")).toBeInViewport();
@@ -91,12 +95,12 @@ test("a bundle dropped on the home page opens read-only, replays with zero model
   await page.getByTestId("share-menu").click();
   await page.getByTestId("export-bundle").click();
   const file = await (await download).path();
-  const exported = JSON.parse(gunzipSync(fs.readFileSync(file)).toString("utf8"));
-  expect(exported.manifest).toMatchObject({ format: "reflexion-playground.bundle", formatVersion: 1, subject: { kind: "run", id: runId } });
-  expect(exported.manifest.counts.branches).toBe(2);
+  const exported = gunzipSync(fs.readFileSync(file)).toString("utf8").trim().split("\n").map((line) => JSON.parse(line));
+  expect(exported[0]).toMatchObject({ type: "manifest", format: "reflexion-playground.bundle", formatVersion: 2, subject: { kind: "run", id: runId } });
+  expect(exported.at(-1).counts.branches).toBe(2);
 
   // A link to a moment of the shared run (the run page's deep links) opens that moment.
-  const rootBranch = exported.content.runs[0].rootBranchId;
+  const rootBranch = exported.find((line) => line.type === "run").run.rootBranchId;
   await page.goto(`${sharedUrl}?branch=${rootBranch}&cursor=5`);
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}\\?branch=${rootBranch}&cursor=5`));
 });

@@ -1,7 +1,7 @@
 "use client";
 
 import { apiErrorSchema } from "@/lib/domain/api";
-import { bundleImportResponseSchema, MAX_BUNDLE_BYTES, type BundleImportResponse } from "@/lib/bundles/api";
+import { bundleImportResponseSchema, type BundleImportResponse } from "@/lib/bundles/api";
 
 /** Whether a dropped file looks like a bundle by its name (the server checks the content). */
 export function looksLikeBundle(file: File): boolean {
@@ -9,16 +9,14 @@ export function looksLikeBundle(file: File): boolean {
 }
 
 /**
- * Uploads a bundle file to `POST /api/bundles` (lib/bundles/api.ts).
+ * Uploads a bundle file to `POST /api/bundles` (lib/bundles/api.ts) as the request body, which the
+ * server streams (up to its `REFLEXION_MAX_BUNDLE_MB`; a larger file gets its 413 message).
  * @throws Error with the server's message (e.g. "This bundle was changed after it was exported…") or what to do.
  */
 export async function uploadBundle(file: File): Promise<BundleImportResponse> {
-  if (file.size > MAX_BUNDLE_BYTES) throw new Error(`${file.name} is ${file.size} bytes; bundles up to ${MAX_BUNDLE_BYTES} bytes are accepted.`);
-  const form = new FormData();
-  form.append("file", file, file.name);
   let response: Response;
   try {
-    response = await fetch("/api/bundles", { method: "POST", body: form });
+    response = await fetch("/api/bundles", { method: "POST", body: file, headers: { "content-type": "application/gzip", "x-file-name": encodeURIComponent(file.name) } });
   } catch (error) {
     throw new Error(`The upload did not reach the server (${error instanceof Error ? error.message : String(error)}). Check that the app is running, then try again.`);
   }

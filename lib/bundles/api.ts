@@ -5,14 +5,15 @@ import { bundleManifestSchema } from "./format";
 /**
  * HTTP contract of run bundles:
  * - `GET  /api/runs/:id/bundle`, `GET /api/experiments/:id/bundle` → the bundle file (application/gzip, attachment)
- * - `POST /api/bundles` — multipart `file` (or the raw file as the body, `x-file-name` header) → {@link bundleImportResponseSchema};
+ * - `POST /api/bundles` — the raw file as the body (`x-file-name` header; streamed, up to `REFLEXION_MAX_BUNDLE_MB`,
+ *   default 256) or multipart `file` (read whole, up to {@link MAX_BUNDLE_BYTES}) → {@link bundleImportResponseSchema};
  *   a bad file answers 422 `invalid-dataset` saying what is wrong, and nothing is stored; a run that is here
  *   already is kept and the rest imported (`skippedRunIds`, `notes`)
  * - `GET  /api/bundles` → {@link bundleListResponseSchema}
  * - `GET  /api/bundles/:hash` → {@link sharedBundleResponseSchema} (the `/shared/<hash>` view), 404 when not imported here
  */
 
-/** Largest bundle an upload may be, bytes (gzip'd). */
+/** Largest bundle a multipart upload may be, bytes (gzip'd): multipart is read whole; the raw body streams up to `REFLEXION_MAX_BUNDLE_MB` (lib/bundles/limits.ts). */
 export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
 
 export const bundleImportResponseSchema = z.object({

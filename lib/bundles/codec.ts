@@ -6,13 +6,16 @@ import packageJson from "@/package.json";
 import { contentSha256 } from "./content-hash";
 import {
   BUNDLE_FORMAT,
+  BUNDLE_FORMAT_V1,
   BUNDLE_FORMAT_VERSION,
   bundleContentSchema,
   bundleFileSchema,
   countsOf,
   type BundleContent,
+  type BundleExperiment,
   type BundleFile,
   type BundleManifest,
+  type BundleRun,
 } from "./format";
 
 /** The app version written into every manifest (package.json). */
@@ -22,7 +25,7 @@ export const APP_VERSION: string = packageJson.version;
 export const BUNDLE_EXTENSION = ".reflexion.json.gz";
 
 /**
- * Builds the file: validates `content` against the allow-list schemas (a field outside them is
+ * Builds a format-1 file in memory (the server and CLI export format 2, lib/bundles/stream-writer.ts): validates `content` against the allow-list schemas (a field outside them is
  * an error, not silently dropped), hashes its canonical JSON and gzips `{ manifest, content }`.
  * @returns the bytes and the manifest written.
  */
@@ -30,7 +33,7 @@ export function encodeBundle(content: BundleContent, subject: BundleManifest["su
   const checked = bundleContentSchema.parse(content);
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
-    formatVersion: BUNDLE_FORMAT_VERSION,
+    formatVersion: BUNDLE_FORMAT_V1,
     appVersion: APP_VERSION,
     createdAt: now.toISOString(),
     subject,
@@ -46,7 +49,8 @@ const headSchema = z.object({
   content: z.unknown(),
 });
 
-function reject(message: string): never {
+/** Refuses a bundle: AppError("invalid-dataset") with `message` and "Nothing was imported.". */
+export function reject(message: string): never {
   throw new AppError("invalid-dataset", `${message} Nothing was imported.`);
 }
 
@@ -109,31 +113,44 @@ export async function decodeBundle(bytes: Uint8Array, env: Record<string, string
 
 function checkReferences(content: BundleContent): void {
   const runIds = new Set(content.runs.map((run) => run.id));
-  for (const run of content.runs) {
-    const branches = new Map(run.branches.map((branch) => [branch.id, branch]));
-    if (!branches.has(run.rootBranchId)) reject(`Run ${run.id} in this bundle has no root branch ${run.rootBranchId}.`);
-    const lastSeq = new Map<string, number>();
-    for (const event of run.events) {
-      if (event.runId !== run.id) reject(`Event ${event.id} in this bundle belongs to run ${event.runId}, not ${run.id}.`);
-      const branch = branches.get(event.branchId);
-      if (!branch) reject(`Event ${event.id} in this bundle is on branch ${event.branchId}, which the bundle does not have.`);
-      const expected = lastSeq.has(event.branchId) ? (lastSeq.get(event.branchId) ?? 0) + 1 : branch.forkSeq === null ? 1 : branch.forkSeq + 1;
-      if (event.seq !== expected) reject(`Branch ${event.branchId} in this bundle skips from seq ${expected - 1} to ${event.seq} (events are missing).`);
-      lastSeq.set(event.branchId, event.seq);
-    }
-    for (const annotation of run.annotations ?? []) {
-      const owner = annotation.type === "annotation-add" ? annotation.target.runId : annotation.runId;
-      if (owner !== run.id) reject(`Annotation event ${annotation.id} in this bundle belongs to run ${owner}, not ${run.id}.`);
-    }
-    const first = run.events[0];
-    if (!first || first.type !== "run-start" || first.branchId !== run.rootBranchId) reject(`Run ${run.id} in this bundle does not start with its run-start event.`);
-    for (const branch of run.branches) {
-      if (branch.parentBranchId !== null && !branches.has(branch.parentBranchId)) reject(`Branch ${branch.id} in this bundle forks from ${branch.parentBranchId}, which the bundle does not have.`);
-    }
+  for (const run of content.runs) checkRunReferences(run);
+  for (const experiment of content.experiments) checkExperimentReferences(experiment, runIds);
+}
+
+/**
+ * A run's internal references: its events and notes are its own, on its branches, seq 1… per branch
+ * (from the fork point), run-start first on the root branch, every parent branch present.
+ * @throws AppError("invalid-dataset") naming the first fault ("… Nothing was imported.").
+ */
+export function checkRunReferences(run: BundleRun): void {
+  const branches = new Map(run.branches.map((branch) => [branch.id, branch]));
+  if (!branches.has(run.rootBranchId)) reject(`Run ${run.id} in this bundle has no root branch ${run.rootBranchId}.`);
+  const lastSeq = new Map<string, number>();
+  for (const event of run.events) {
+    if (event.runId !== run.id) reject(`Event ${event.id} in this bundle belongs to run ${event.runId}, not ${run.id}.`);
+    const branch = branches.get(event.branchId);
+    if (!branch) reject(`Event ${event.id} in this bundle is on branch ${event.branchId}, which the bundle does not have.`);
+    const expected = lastSeq.has(event.branchId) ? (lastSeq.get(event.branchId) ?? 0) + 1 : branch.forkSeq === null ? 1 : branch.forkSeq + 1;
+    if (event.seq !== expected) reject(`Branch ${event.branchId} in this bundle skips from seq ${expected - 1} to ${event.seq} (events are missing).`);
+    lastSeq.set(event.branchId, event.seq);
   }
-  for (const experiment of content.experiments) {
-    for (const cell of experiment.cells) {
-      if (!runIds.has(cell.runId)) reject(`Experiment ${experiment.id} in this bundle lists run ${cell.runId}, which the bundle does not have.`);
-    }
+  for (const annotation of run.annotations ?? []) {
+    const owner = annotation.type === "annotation-add" ? annotation.target.runId : annotation.runId;
+    if (owner !== run.id) reject(`Annotation event ${annotation.id} in this bundle belongs to run ${owner}, not ${run.id}.`);
+  }
+  const first = run.events[0];
+  if (!first || first.type !== "run-start" || first.branchId !== run.rootBranchId) reject(`Run ${run.id} in this bundle does not start with its run-start event.`);
+  for (const branch of run.branches) {
+    if (branch.parentBranchId !== null && !branches.has(branch.parentBranchId)) reject(`Branch ${branch.id} in this bundle forks from ${branch.parentBranchId}, which the bundle does not have.`);
+  }
+}
+
+/**
+ * An experiment's cells name runs of the bundle (`runIds`: the ids of the runs read so far).
+ * @throws AppError("invalid-dataset") naming the first run it lacks.
+ */
+export function checkExperimentReferences(experiment: BundleExperiment, runIds: ReadonlySet<string>): void {
+  for (const cell of experiment.cells) {
+    if (!runIds.has(cell.runId)) reject(`Experiment ${experiment.id} in this bundle lists run ${cell.runId}, which the bundle does not have.`);
   }
 }

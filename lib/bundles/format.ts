@@ -17,8 +17,14 @@ import { templateSchema, templateVersionSchema } from "@/lib/domain/template-lib
 
 /** The value of `manifest.format`: what the file is. */
 export const BUNDLE_FORMAT = "reflexion-playground.bundle";
-/** Bumped on an incompatible change; a reader refuses a higher one ("made by a newer version"). */
-export const BUNDLE_FORMAT_VERSION = 1;
+/**
+ * The highest format version this app reads; bumped on an incompatible change, and a reader refuses a
+ * higher one ("made by a newer version"). 1: one gzip'd JSON document (this file); 2: gzip'd JSON
+ * Lines, written and read as a stream (lib/bundles/stream-format.ts).
+ */
+export const BUNDLE_FORMAT_VERSION = 2;
+/** The version of the one-document format described here (still written by `encodeBundle`, still read). */
+export const BUNDLE_FORMAT_V1 = 1;
 
 /** One branch of a bundled run: its identity and fork point (DESIGN.md §1). */
 export const bundleBranchSchema = z
@@ -152,7 +158,7 @@ export const bundleManifestSchema = z
     /** What was exported: one run, or an experiment with its runs. */
     subject: z.object({ kind: z.enum(["run", "experiment"]), id: z.string().min(1), title: z.string() }).strict(),
     counts: bundleCountsSchema,
-    /** SHA-256 (hex) of the RFC 8785 canonical JSON of `content` (lib/bundles/content-hash.ts). */
+    /** Format 1: SHA-256 (hex) of the RFC 8785 canonical JSON of `content` (lib/bundles/content-hash.ts); format 2: of its record lines as written (lib/bundles/stream-format.ts). */
     contentSha256: z.string().regex(/^[0-9a-f]{64}$/),
   })
   .strict();

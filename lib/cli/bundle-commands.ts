@@ -6,7 +6,7 @@ import { cliContext } from "./context";
 
 /**
  * `cli export --run <id> | --experiment <id> --out <file>` and `cli import <file> [--json]`
- * (docs/decisions/0026): run bundles. Export writes one gzip'd JSON file (a run with all
+ * (docs/decisions/0026, 0042): run bundles. Export streams one gzip'd JSON Lines file (format 2) (a run with all
  * its branches, or an experiment with all its runs, the response-cache entries their calls used,
  * template versions and a manifest with a content hash); import checks it and stores its runs
  * read-only ("Imported bundle"), so `cli replay --run <id>` reproduces them from the cache with
@@ -25,12 +25,22 @@ export function registerBundleCommands(program: Command): void {
       const context = cliContext();
       try {
         const names = options.stripNames ? "strip" : "keep";
-        const download = options.run ? await context.bundles.exportRun(options.run, { names }) : await context.bundles.exportExperiment(options.experiment ?? "", { names });
-        fs.mkdirSync(path.dirname(path.resolve(options.out)), { recursive: true });
-        fs.writeFileSync(options.out, download.bytes);
+        const target = path.resolve(options.out);
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        // Written as it is read, one run at a time, into a side file that becomes the bundle only once it is complete.
+        const partial = `${target}.partial`;
+        let download;
+        try {
+          const out = fs.createWriteStream(partial);
+          download = options.run ? await context.bundles.exportRunTo(out, options.run, { names }) : await context.bundles.exportExperimentTo(out, options.experiment ?? "", { names });
+          fs.renameSync(partial, target);
+        } catch (error) {
+          fs.rmSync(partial, { force: true });
+          throw error;
+        }
         const { counts, contentSha256 } = download.manifest;
         process.stdout.write(
-          `${options.out}: ${counts.runs} run${counts.runs === 1 ? "" : "s"}, ${counts.branches} branches, ${counts.events} events, ${counts.cacheEntries} cached responses, ${download.bytes.length} bytes\n  content SHA-256 ${contentSha256}\n`,
+          `${options.out}: ${counts.runs} run${counts.runs === 1 ? "" : "s"}, ${counts.branches} branches, ${counts.events} events, ${counts.cacheEntries} cached responses, ${download.bytes} bytes\n  content SHA-256 ${contentSha256}\n`,
         );
       } finally {
         await context.close();
@@ -43,15 +53,10 @@ export function registerBundleCommands(program: Command): void {
     .argument("<file>", "a bundle written by `export` or the app's Export button")
     .option("--json", "print the result as one JSON line")
     .action(async (file: string, options: { json?: boolean }) => {
-      let bytes: Buffer;
-      try {
-        bytes = fs.readFileSync(file);
-      } catch (error) {
-        throw new AppError("invalid-input", `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-      }
       const context = cliContext();
       try {
-        const result = await context.bundles.importBundle(bytes, path.basename(file));
+        // Read as a stream (format 2): memory stays flat whatever the bundle's size.
+        const result = await context.bundles.importBundleFile(file);
         const { bundle } = result;
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ type: "bundle-import", contentSha256: bundle.contentHash, created: result.created, alreadyHere: result.alreadyHere, runIds: bundle.runIds, experimentIds: bundle.experimentIds, skippedRunIds: result.skippedRunIds, notes: result.notes })}\n`);

@@ -37,7 +37,26 @@ export interface BundleImportResult {
   skippedRunIds: string[];
 }
 
-/** Storage of imported bundles (SQLite: lib/db/sqlite-bundles.ts). */
+/** One batch of a streamed import (lib/server/bundle-import.ts): rows to add, validated and with their provenance; no bundle row. */
+export type BundleImportPart = Pick<BundleImportInput, "runs" | "experiments" | "taskSets" | "cache">;
+
+/** What import parts wrote — exactly those rows, so a failed import removes them and nothing else — and what they found here already. */
+export interface BundlePartWritten {
+  runIds: string[];
+  experimentIds: string[];
+  taskSetIds: string[];
+  /** Response-cache keys added (a key that was here already is not listed: it is not removed). */
+  cacheKeys: string[];
+  /** Runs of the part that were here before (same id), left as they are. */
+  presentRunIds: string[];
+  /** Experiments of the part that were here before, left as they are. */
+  presentExperimentIds: string[];
+}
+
+/** The bundle row that ends a streamed import. */
+export type BundleRowInput = Pick<BundleRecord, "contentHash" | "fileName" | "manifestJson" | "runIds" | "experimentIds">;
+
+/** Storage of imported bundles (SQLite: lib/db/sqlite-bundles.ts; PostgreSQL: lib/db/pg/pg-bundles.ts). */
 export interface BundleStore {
   /**
    * Stores a bundle in one transaction: runs, branches, events, branch summaries, experiments and
@@ -48,6 +67,20 @@ export interface BundleStore {
    * every one exists, only the bundle row is added (`alreadyHere`).
    */
   importBundle(input: BundleImportInput): Promise<BundleImportResult>;
+  /**
+   * A streamed import's batch, in one transaction: the same rows as {@link importBundle} writes
+   * (runs with branches, events and branch summaries; experiments and their cells; task sets and
+   * cache entries `ON CONFLICT DO NOTHING`) but no bundle row. A run or experiment whose id exists
+   * is left as it is. @returns what it wrote, for {@link removeBundleParts}.
+   */
+  importBundlePart(part: BundleImportPart): Promise<BundlePartWritten>;
+  /**
+   * Ends a streamed import with its bundle row; when a bundle with this hash exists already (a
+   * concurrent import of the same file), returns that one with `created: false`.
+   */
+  recordBundle(row: BundleRowInput): Promise<{ bundle: BundleRecord; created: boolean }>;
+  /** Undoes parts of an import that failed: deletes exactly the rows they wrote (runs with their branches, events and summaries; experiments with their cells; task sets; cache entries), in one transaction. */
+  removeBundleParts(written: BundlePartWritten): Promise<void>;
   getBundle(contentHash: string): Promise<BundleRecord | null>;
   /** Newest first. */
   listBundles(limit: number): Promise<BundleRecord[]>;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { summarizeBranch } from "@/lib/domain/branch-summary";
 import type { RunEvent } from "@/lib/domain/events";
 import type { CachedResponse } from "@/lib/engine/ports";
-import type { BundleImportInput, BundleImportResult, BundleRecord, BundleStore } from "./bundle-store";
+import type { BundleImportInput, BundleImportPart, BundleImportResult, BundlePartWritten, BundleRecord, BundleRowInput, BundleStore } from "./bundle-store";
 import * as schema from "./schema";
 import { type SqliteConnection } from "./sqlite-connection";
 
@@ -28,8 +28,11 @@ function toRecord(row: typeof schema.bundles.$inferSelect): BundleRecord {
   };
 }
 
+/** Event (or cache) rows per INSERT statement (about 10 columns each, far below SQLite's 32,766 parameters). */
+const EVENTS_PER_INSERT = 200;
+
 /** The events a branch sees: its parent's path up to `forkSeq`, then its own (DESIGN.md §1). */
-function pathOf(run: BundleImportInput["runs"][number], branchId: string): RunEvent[] {
+function pathOf(run: BundleImportPart["runs"][number], branchId: string): RunEvent[] {
   const branch = run.branches.find((candidate) => candidate.id === branchId);
   if (!branch) return [];
   const own = run.events.filter((event) => event.branchId === branchId);
@@ -57,43 +60,8 @@ export class SqliteBundleStore implements BundleStore {
         if (existing) return { bundle: toRecord(existing), created: false, alreadyHere: false, skippedRunIds: [] };
         const runIds = input.runs.map((run) => run.record.id);
         const experimentIds = input.experiments.map((experiment) => experiment.record.id);
-        const presentRuns = new Set(runIds.length ? this.db.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all().map((row) => row.id) : []);
-        const presentExperiments = new Set(
-          experimentIds.length ? this.db.select({ id: schema.experiments.id }).from(schema.experiments).where(inArray(schema.experiments.id, experimentIds)).all().map((row) => row.id) : [],
-        );
-        const alreadyHere = presentRuns.size === runIds.length && presentExperiments.size === experimentIds.length;
-        for (const set of input.taskSets) {
-          this.db
-            .insert(schema.taskSets)
-            .values({ ...set, tasks: JSON.stringify(set.tasks), problems: JSON.stringify(set.problems) })
-            .onConflictDoNothing()
-            .run();
-        }
-        for (const run of input.runs) {
-          const { record } = run;
-          if (presentRuns.has(record.id)) continue;
-          this.db.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: JSON.stringify(record.config) }).run();
-          for (const branch of run.branches) this.db.insert(schema.branches).values(branch).run();
-          for (const event of run.events) {
-            this.db
-              .insert(schema.events)
-              .values({ ...event, data: JSON.stringify(event.data), actor: event.actor ? JSON.stringify(event.actor) : null })
-              .run();
-          }
-          for (const branch of run.branches) {
-            const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
-            this.db.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary: JSON.stringify(summary) }).run();
-          }
-        }
-        for (const { record, cells } of input.experiments) {
-          if (presentExperiments.has(record.id)) continue;
-          const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
-          this.db.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(stored), taskSetName: record.taskSetName }).run();
-          cells.forEach((cell, position) => this.db.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position }).run());
-        }
-        for (const entry of input.cache) {
-          this.db.insert(schema.responseCache).values({ requestHash: entry.key, response: JSON.stringify(entry.response), createdAt: importedAt }).onConflictDoNothing().run();
-        }
+        const written = this.writePart(input, importedAt);
+        const alreadyHere = written.presentRunIds.length === runIds.length && written.presentExperimentIds.length === experimentIds.length;
         const row = {
           contentHash: input.contentHash,
           importedAt,
@@ -103,9 +71,107 @@ export class SqliteBundleStore implements BundleStore {
           experimentIds: JSON.stringify(experimentIds),
         };
         this.db.insert(schema.bundles).values(row).run();
-        return { bundle: toRecord(row), created: !alreadyHere, alreadyHere, skippedRunIds: runIds.filter((id) => presentRuns.has(id)) };
+        return { bundle: toRecord(row), created: !alreadyHere, alreadyHere, skippedRunIds: written.presentRunIds };
       })
       .immediate();
+  }
+
+  async importBundlePart(part: BundleImportPart): Promise<BundlePartWritten> {
+    const importedAt = new Date().toISOString();
+    return this.client.transaction((): BundlePartWritten => this.writePart(part, importedAt)).immediate();
+  }
+
+  async recordBundle(input: BundleRowInput): Promise<{ bundle: BundleRecord; created: boolean }> {
+    return this.client
+      .transaction(() => {
+        const existing = this.db.select().from(schema.bundles).where(eq(schema.bundles.contentHash, input.contentHash)).get();
+        if (existing) return { bundle: toRecord(existing), created: false };
+        const row = {
+          contentHash: input.contentHash,
+          importedAt: new Date().toISOString(),
+          fileName: input.fileName,
+          manifest: input.manifestJson,
+          runIds: JSON.stringify(input.runIds),
+          experimentIds: JSON.stringify(input.experimentIds),
+        };
+        this.db.insert(schema.bundles).values(row).run();
+        return { bundle: toRecord(row), created: true };
+      })
+      .immediate();
+  }
+
+  async removeBundleParts(written: BundlePartWritten): Promise<void> {
+    this.client
+      .transaction(() => {
+        for (let start = 0; start < written.experimentIds.length; start += 500) {
+          const ids = written.experimentIds.slice(start, start + 500);
+          this.db.delete(schema.experimentRuns).where(inArray(schema.experimentRuns.experimentId, ids)).run();
+          this.db.delete(schema.experiments).where(inArray(schema.experiments.id, ids)).run();
+        }
+        for (let start = 0; start < written.runIds.length; start += 500) {
+          const ids = written.runIds.slice(start, start + 500);
+          this.db.delete(schema.events).where(inArray(schema.events.runId, ids)).run();
+          this.db.delete(schema.branchSummaries).where(inArray(schema.branchSummaries.runId, ids)).run();
+          this.db.delete(schema.branches).where(inArray(schema.branches.runId, ids)).run();
+          this.db.delete(schema.runs).where(inArray(schema.runs.id, ids)).run();
+        }
+        for (let start = 0; start < written.taskSetIds.length; start += 500) {
+          this.db.delete(schema.taskSets).where(inArray(schema.taskSets.id, written.taskSetIds.slice(start, start + 500))).run();
+        }
+        for (let start = 0; start < written.cacheKeys.length; start += 500) {
+          this.db.delete(schema.responseCache).where(inArray(schema.responseCache.requestHash, written.cacheKeys.slice(start, start + 500))).run();
+        }
+      })
+      .immediate();
+  }
+
+  /** The rows of `part` (inside the caller's transaction). */
+  private writePart(part: BundleImportPart, importedAt: string): BundlePartWritten {
+    const runIds = part.runs.map((run) => run.record.id);
+    const experimentIds = part.experiments.map((experiment) => experiment.record.id);
+    const presentRuns = new Set(runIds.length ? this.db.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds)).all().map((row) => row.id) : []);
+    const presentExperiments = new Set(
+      experimentIds.length ? this.db.select({ id: schema.experiments.id }).from(schema.experiments).where(inArray(schema.experiments.id, experimentIds)).all().map((row) => row.id) : [],
+    );
+    const written: BundlePartWritten = { runIds: [], experimentIds: [], taskSetIds: [], cacheKeys: [], presentRunIds: runIds.filter((id) => presentRuns.has(id)), presentExperimentIds: experimentIds.filter((id) => presentExperiments.has(id)) };
+    for (const set of part.taskSets) {
+      const added = this.db
+        .insert(schema.taskSets)
+        .values({ ...set, tasks: JSON.stringify(set.tasks), problems: JSON.stringify(set.problems) })
+        .onConflictDoNothing()
+        .returning({ id: schema.taskSets.id })
+        .all();
+      for (const row of added) written.taskSetIds.push(row.id);
+    }
+    for (const run of part.runs) {
+      const { record } = run;
+      if (presentRuns.has(record.id)) continue;
+      this.db.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: JSON.stringify(record.config) }).run();
+      written.runIds.push(record.id);
+      for (const branch of run.branches) this.db.insert(schema.branches).values(branch).run();
+      // Many rows per statement: a 1,000-run bundle has tens of thousands of events.
+      for (let start = 0; start < run.events.length; start += EVENTS_PER_INSERT) {
+        const rows = run.events.slice(start, start + EVENTS_PER_INSERT).map((event) => ({ ...event, data: JSON.stringify(event.data), actor: event.actor ? JSON.stringify(event.actor) : null }));
+        this.db.insert(schema.events).values(rows).run();
+      }
+      for (const branch of run.branches) {
+        const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
+        this.db.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary: JSON.stringify(summary) }).run();
+      }
+    }
+    for (const { record, cells } of part.experiments) {
+      if (presentExperiments.has(record.id)) continue;
+      const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
+      this.db.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: JSON.stringify(stored), taskSetName: record.taskSetName }).run();
+      written.experimentIds.push(record.id);
+      cells.forEach((cell, position) => this.db.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position }).run());
+    }
+    for (let start = 0; start < part.cache.length; start += EVENTS_PER_INSERT) {
+      const rows = part.cache.slice(start, start + EVENTS_PER_INSERT).map((entry) => ({ requestHash: entry.key, response: JSON.stringify(entry.response), createdAt: importedAt }));
+      const added = this.db.insert(schema.responseCache).values(rows).onConflictDoNothing().returning({ key: schema.responseCache.requestHash }).all();
+      for (const row of added) written.cacheKeys.push(row.key);
+    }
+    return written;
   }
 
   async getBundle(contentHash: string): Promise<BundleRecord | null> {

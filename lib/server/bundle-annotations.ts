@@ -21,7 +21,7 @@ export interface FittingAnnotations {
  * branch) or its branch is one of the stored run's branches (a memory item's id is not an event).
  * Edits and deletes follow their note; one of a note already stored here is kept.
  */
-export async function annotationsThatFit(store: RunStore, runs: readonly BundleRun[], known: ReadonlySet<string>): Promise<FittingAnnotations> {
+export async function annotationsThatFit(store: RunStore, runs: ReadonlyArray<Pick<BundleRun, "id" | "annotations">>, known: ReadonlySet<string>): Promise<FittingAnnotations> {
   const kept: AnnotationEvent[] = [];
   let leftOut = 0;
   const runsLeftOut: string[] = [];

@@ -1,24 +1,31 @@
 import type { AnnotationStore } from "@/lib/db/annotation-store";
-import type { BundleRecord, BundleImportResult, BundleStore } from "@/lib/db/bundle-store";
+import type { BundleRecord, BundleStore } from "@/lib/db/bundle-store";
 import type { RunStore, TaskSetRecord } from "@/lib/db/store";
 import { annotationsThatFit } from "./bundle-annotations";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable, type Writable } from "node:stream";
 import { decodeBundle, encodeBundle } from "@/lib/bundles/codec";
 import type { SharedBundleResponse } from "@/lib/bundles/api";
 import { bundleManifestSchema } from "@/lib/bundles/format";
 import type { BundleContent, BundleExperiment, BundleManifest, BundleRun, BundleTemplateVersion } from "@/lib/bundles/format";
-import { bundleProvenance, withProvenance } from "@/lib/bundles/provenance";
 import { runContentSha256 } from "@/lib/bundles/run-identity";
-import { findSecrets } from "@/lib/bundles/secret-scan";
-import { runConfigSchema } from "@/lib/domain/config";
+import { bundleHead, sniffBundleFormat } from "@/lib/bundles/stream-reader";
+import type { StreamedBundle } from "@/lib/bundles/stream-writer";
+import { isGzip } from "@/lib/io/gunzip-bounded";
 import { AppError } from "@/lib/domain/errors";
 import { runEventSchema, type RunEvent } from "@/lib/domain/events";
-import { asBranchId, asRunId } from "@/lib/domain/ids";
+import { asRunId } from "@/lib/domain/ids";
 import { runAs } from "@/lib/actors/actor-context";
 import { importActor } from "@/lib/auth/system-actors";
 import { Pseudonyms, stripAnnotationEventNames, stripEventNames, type NamesMode } from "@/lib/domain/strip-names";
 import type { TemplateService } from "./template-service";
 import type { TemplateWorkbench } from "./template-workbench";
 import { toTemplateFile } from "./template-files";
+import { bundleFileName, secretRefusal, writeStreamedBundle, type StreamedExportSource } from "./bundle-export";
+import { importStreamed, importedExperiment, importedRun, type BundleImportOutcome, type StreamedImportDeps } from "./bundle-import";
+
+export type { BundleImportOutcome } from "./bundle-import";
 
 /** A bundle file ready to download. */
 export interface BundleDownload {
@@ -26,23 +33,6 @@ export interface BundleDownload {
   manifest: BundleManifest;
   /** A file name for it, e.g. `run-<title>-<hash12>.reflexion.json.gz`. */
   fileName: string;
-}
-
-/** The answer of an import: the stored bundle row, whether anything new was written, and the manifest. */
-export interface BundleImportOutcome extends BundleImportResult {
-  manifest: BundleManifest;
-  /** One line per run of the bundle that was here already and was kept as it is (same content, or what differs), for people. */
-  notes: string[];
-}
-
-function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 40) || "bundle"
-  );
 }
 
 /**
@@ -141,15 +131,72 @@ export class BundleService {
   private seal(given: BundleContent, subject: BundleManifest["subject"], names: NamesMode): BundleDownload {
     const content = names === "strip" ? withoutNames(given) : given;
     const { bytes, manifest } = encodeBundle(content, subject);
-    const text = JSON.stringify(content);
-    const findings = findSecrets(text, this.env);
-    if (findings.length > 0) {
-      throw new AppError(
-        "conflict",
-        `Export refused: the run's recorded text contains ${findings.map((finding) => (finding.kind === "env-value" ? `the value of ${finding.what}` : finding.what)).join(" and ")}. Nothing was written; remove it from the task or prompts and run again.`,
-      );
+    const refusal = secretRefusal(JSON.stringify(content), this.env);
+    if (refusal) throw refusal;
+    return { bytes, manifest, fileName: bundleFileName(subject, manifest.contentSha256) };
+  }
+
+  /** How a streamed export reads `runIds` (one run at a time) and what they used. */
+  private exportSource(runIds: readonly string[], experiment: BundleExperiment | null, taskSets: TaskSetRecord[]): StreamedExportSource {
+    return {
+      runIds,
+      readRun: (runId) => this.bundleRun(runId),
+      cacheOf: (run) => this.cacheOf([run]),
+      templateVersionsOf: (run) => this.templateVersionsOf([run]),
+      experiment,
+      taskSets,
+    };
+  }
+
+  /**
+   * Exports a run with all its branches as a format-2 bundle streamed into `out` (lib/bundles/stream-writer.ts):
+   * what the routes and the CLI write. `names` as for {@link exportRun}.
+   * @throws AppError("not-found"), AppError("conflict") while a branch runs or for a secret; `out` is then destroyed.
+   */
+  async exportRunTo(out: Writable, runId: string, options: { names?: NamesMode } = {}): Promise<StreamedBundle & { fileName: string }> {
+    const run = await this.store.getRun(asRunId(runId));
+    if (!run) throw new AppError("not-found", `No run ${runId}.`);
+    return writeStreamedBundle(out, { kind: "run", id: run.id, title: run.title }, this.exportSource([run.id], null, []), { names: options.names ?? "keep", env: this.env });
+  }
+
+  /**
+   * Exports an experiment with every run of its cells as a format-2 bundle streamed into `out`, one run at a time.
+   * @throws AppError("not-found"), AppError("conflict") (no runs yet, a running branch, a secret); `out` is then destroyed.
+   */
+  async exportExperimentTo(out: Writable, experimentId: string, options: { names?: NamesMode } = {}): Promise<StreamedBundle & { fileName: string }> {
+    const { experiment, taskSets } = await this.experimentParts(experimentId);
+    return writeStreamedBundle(
+      out,
+      { kind: "experiment", id: experiment.id, title: experiment.definition.name },
+      this.exportSource(
+        experiment.cells.map((cell) => cell.runId),
+        experiment,
+        taskSets,
+      ),
+      { names: options.names ?? "keep", env: this.env },
+    );
+  }
+
+  /** An experiment's bundle record and its uploaded task set. @throws AppError("not-found"), AppError("conflict") when it has no runs. */
+  private async experimentParts(experimentId: string): Promise<{ experiment: BundleExperiment; taskSets: TaskSetRecord[] }> {
+    const record = await this.store.experiments.getExperiment(experimentId);
+    if (!record) throw new AppError("not-found", `No experiment ${experimentId}.`);
+    const links = await this.store.experiments.listExperimentRuns(record.id);
+    if (links.length === 0) throw new AppError("conflict", `Experiment ${record.id} has no runs yet: nothing to export.`);
+    const taskSets: TaskSetRecord[] = [];
+    if (record.definition.taskSet !== "builtin") {
+      const set = await this.store.getTaskSet(record.definition.taskSet);
+      if (set) taskSets.push(set);
     }
-    return { bytes, manifest, fileName: `${subject.kind}-${slug(subject.title)}-${manifest.contentSha256.slice(0, 12)}.reflexion.json.gz` };
+    const experiment: BundleExperiment = {
+      id: record.id,
+      createdAt: record.createdAt,
+      definition: record.definition,
+      taskSetName: record.taskSetName,
+      provenance: record.provenance,
+      cells: links.map((link) => ({ taskId: link.taskId, arm: link.arm, runId: link.runId })),
+    };
+    return { experiment, taskSets };
   }
 
   /**
@@ -164,28 +211,12 @@ export class BundleService {
 
   /** Exports an experiment with every run of its cells and its uploaded task set (`names` as for {@link exportRun}). */
   async exportExperiment(experimentId: string, options: { names?: NamesMode } = {}): Promise<BundleDownload> {
-    const record = await this.store.experiments.getExperiment(experimentId);
-    if (!record) throw new AppError("not-found", `No experiment ${experimentId}.`);
-    const links = await this.store.experiments.listExperimentRuns(record.id);
-    if (links.length === 0) throw new AppError("conflict", `Experiment ${record.id} has no runs yet: nothing to export.`);
+    const { experiment, taskSets } = await this.experimentParts(experimentId);
     const runs: BundleRun[] = [];
-    for (const link of links) runs.push(await this.bundleRun(link.runId));
-    const taskSets: TaskSetRecord[] = [];
-    if (record.definition.taskSet !== "builtin") {
-      const set = await this.store.getTaskSet(record.definition.taskSet);
-      if (set) taskSets.push(set);
-    }
-    const experiment: BundleExperiment = {
-      id: record.id,
-      createdAt: record.createdAt,
-      definition: record.definition,
-      taskSetName: record.taskSetName,
-      provenance: record.provenance,
-      cells: links.map((link) => ({ taskId: link.taskId, arm: link.arm, runId: link.runId })),
-    };
+    for (const cell of experiment.cells) runs.push(await this.bundleRun(cell.runId));
     return this.seal(
       { runs, experiments: [experiment], taskSets, responseCache: await this.cacheOf(runs), templateVersions: await this.templateVersionsOf(runs) },
-      { kind: "experiment", id: record.id, title: record.definition.name },
+      { kind: "experiment", id: experiment.id, title: experiment.definition.name },
       options.names ?? "keep",
     );
   }
@@ -203,40 +234,46 @@ export class BundleService {
    */
   async importBundle(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
     // Whatever it writes beyond the bundle's own records (which keep their actors) is the importer's.
-    return runAs(importActor("bundle"), () => this.importFile(bytes, fileName));
+    return runAs(importActor("bundle"), async () => {
+      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (isGzip(bytes) && sniffBundleFormat(await bundleHead(Readable.from([buffer]))) === 2) {
+        return importStreamed(this.streamedImportDeps(), () => Readable.from([buffer]), fileName);
+      }
+      return this.importFile(bytes, fileName);
+    });
+  }
+
+  /**
+   * Imports a bundle file on disk as {@link importBundle} does, reading a format-2 file as a stream
+   * (twice: first to check it all, then to write it in batches; lib/server/bundle-import.ts), so
+   * memory stays flat whatever its size. A format-1 file is read whole, as before (up to `REFLEXION_MAX_INFLATED_MB`).
+   * @param fileName the name recorded in provenance (default: the file's own name).
+   * @throws AppError("invalid-input") when the file cannot be read; as {@link importBundle} otherwise.
+   */
+  async importBundleFile(file: string, fileName: string = path.basename(file)): Promise<BundleImportOutcome> {
+    try {
+      await fs.promises.access(file, fs.constants.R_OK);
+    } catch (error) {
+      throw new AppError("invalid-input", `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return runAs(importActor("bundle"), async () => {
+      const streamed = sniffBundleFormat(await bundleHead(fs.createReadStream(file, { end: 1024 * 1024 - 1 }))) === 2;
+      if (streamed) return importStreamed(this.streamedImportDeps(), () => fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), fileName);
+      return this.importFile(await fs.promises.readFile(file), fileName);
+    });
+  }
+
+  /** What a streamed import needs of this service. */
+  private streamedImportDeps(): StreamedImportDeps {
+    return { store: this.store, bundles: this.bundles(), annotations: this.annotations, workbench: this.workbench, env: this.env, presentNote: (run) => this.presentNote(run) };
   }
 
   private async importFile(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {
     const file = await decodeBundle(bytes, this.env);
     const { manifest, content } = file;
     const name = fileName.trim() || "upload";
-    const runs = content.runs.map((run) => {
-      const start = run.events[0];
-      if (!start || start.type !== "run-start") throw new AppError("invalid-dataset", `Run ${run.id} in this bundle does not start with run-start. Nothing was imported.`);
-      const provenance = bundleProvenance({ manifest, fileName: name, run, original: start.data.config.provenance });
-      const config = runConfigSchema.parse({ ...start.data.config, provenance });
-      return {
-        record: { id: asRunId(run.id), createdAt: run.createdAt, rootBranchId: asBranchId(run.rootBranchId), title: run.title, config },
-        branches: run.branches.map((branch) => ({
-          id: asBranchId(branch.id),
-          runId: asRunId(run.id),
-          parentBranchId: branch.parentBranchId === null ? null : asBranchId(branch.parentBranchId),
-          forkSeq: branch.forkSeq,
-          createdAt: branch.createdAt,
-        })),
-        events: withProvenance(run.events, config),
-      };
-    });
-    const experiments = content.experiments.map((experiment) => ({
-      record: {
-        id: experiment.id,
-        createdAt: experiment.createdAt,
-        definition: experiment.definition,
-        taskSetName: experiment.taskSetName,
-        provenance: bundleProvenance({ manifest, fileName: name, run: null, original: experiment.provenance, model: experiment.definition.arms[0]?.modelId ?? "" }),
-      },
-      cells: experiment.cells,
-    }));
+    const runs = content.runs.map((run) => importedRun(run, manifest, name));
+    const experiments = content.experiments.map((experiment) => importedExperiment(experiment, manifest, name));
     const present = await this.presentRuns(content.runs);
     const result = await this.bundles().importBundle({
       contentHash: manifest.contentSha256,
@@ -274,17 +311,22 @@ export class BundleService {
   private async presentRuns(runs: BundleRun[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     for (const run of runs) {
-      if (!(await this.store.getRun(asRunId(run.id)))) continue;
-      const here = await this.readRun(run.id, false);
-      const hash = runContentSha256(run);
-      if (runContentSha256(here) === hash) {
-        found.set(run.id, `Run ${run.id} ("${run.title}") is here already with the same content (SHA-256 ${hash.slice(0, 12)}…): the copy here was reused, not imported twice.`);
-      } else {
-        const branches = `${here.branches.length} branch${here.branches.length === 1 ? "" : "es"} and ${here.events.length} events here, ${run.branches.length} and ${run.events.length} in the bundle`;
-        found.set(run.id, `Run ${run.id} ("${run.title}") is here already with other content (${branches}, e.g. continued or forked here): the copy here was kept and the bundle's was not imported.`);
-      }
+      const note = await this.presentNote(run);
+      if (note) found.set(run.id, note);
     }
     return found;
+  }
+
+  /** {@link presentRuns} for one run: null when this database does not have it. */
+  private async presentNote(run: BundleRun): Promise<string | null> {
+    if (!(await this.store.getRun(asRunId(run.id)))) return null;
+    const here = await this.readRun(run.id, false);
+    const hash = runContentSha256(run);
+    if (runContentSha256(here) === hash) {
+      return `Run ${run.id} ("${run.title}") is here already with the same content (SHA-256 ${hash.slice(0, 12)}…): the copy here was reused, not imported twice.`;
+    }
+    const branches = `${here.branches.length} branch${here.branches.length === 1 ? "" : "es"} and ${here.events.length} events here, ${run.branches.length} and ${run.events.length} in the bundle`;
+    return `Run ${run.id} ("${run.title}") is here already with other content (${branches}, e.g. continued or forked here): the copy here was kept and the bundle's was not imported.`;
   }
 
   /** A bundle imported here, by its content hash (`/shared/<hash>`); null when it is not. */

@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { runAs } from "@/lib/actors/actor-context";
@@ -84,6 +85,26 @@ describe("names in bundles and OTLP exports", () => {
     // A stripped bundle still imports.
     const target = context();
     expect((await target.bundles.importBundle(download.bytes, download.fileName)).created).toBe(true);
+  }, 60_000);
+
+  it("strip in a streamed bundle (format 2, what the routes and the CLI write): no real name in any line, the same pseudonyms, and it imports", async () => {
+    const source = context();
+    const { run } = await runWithPeople(source);
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const written = await source.bundles.exportRunTo(out, run.id, { names: "strip" });
+    const bytes = Buffer.concat(chunks);
+    const text = gunzipSync(bytes).toString("utf8");
+    expect(JSON.parse(text.split("\n")[0] ?? "{}")).toMatchObject({ type: "manifest", formatVersion: 2 });
+    for (const name of REAL) expect(text).not.toContain(name);
+    expect(text).toContain('"author":"person 1"');
+    expect(text).toContain('"author":"person 2"');
+    const target = context();
+    const imported = await target.bundles.importBundle(bytes, written.fileName);
+    expect(imported.created).toBe(true);
+    const events = await target.store.list(run.id as never, run.rootBranchId);
+    expect(events.find((event) => event.type === "run-start")?.actor).toEqual({ kind: "person", id: "person 1", name: "person 1", userId: "person 1" });
   }, 60_000);
 
   it("the OTLP export strips the note authors on request and keeps them by default", async () => {

@@ -71,7 +71,7 @@ describe("corrupt, tampered and newer bundles are refused with a clear message a
     const file = rewritten((json) => {
       json.manifest.formatVersion = 99;
     });
-    expect(await rejection(file)).toMatch(/made by a newer version of Reflexion Playground \(bundle format 99; this app reads up to 1\)/);
+    expect(await rejection(file)).toMatch(/made by a newer version of Reflexion Playground \(bundle format 99; this app reads up to 2\)/);
   });
 
   it("a field outside the allow-list, even with a matching hash", async () => {

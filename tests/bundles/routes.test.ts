@@ -64,7 +64,19 @@ describe("bundle routes", () => {
     const download = await routes.runBundle.GET(new Request("http://test"), { params: Promise.resolve({ runId }) });
     expect(download.headers.get("content-type")).toBe("application/gzip");
     expect(download.headers.get("content-disposition")).toMatch(/attachment; filename="run-.*\.reflexion\.json\.gz"/);
-    expect(JSON.parse(gunzipSync(Buffer.from(await download.arrayBuffer())).toString("utf8")).manifest.subject.id).toBe(runId);
+    const file = Buffer.from(await download.arrayBuffer());
+    // Format 2: gzip'd JSON Lines, the manifest first, the trailer (with the hash in the header) last.
+    const bundleLines = gunzipSync(file).toString("utf8").trim().split("\n").map((line) => JSON.parse(line) as { type: string; subject?: { id: string }; contentSha256?: string });
+    expect(bundleLines[0]).toMatchObject({ type: "manifest", formatVersion: 2, subject: { id: runId } });
+    expect(bundleLines.at(-1)?.contentSha256).toBe(download.headers.get("x-bundle-sha256"));
+    expect(Number(download.headers.get("content-length"))).toBe(file.length);
+
+    // The raw file as the body (what the app's Import button sends) streams in; this database has the run already.
+    const raw = await routes.bundles.POST(new Request("http://test/api/bundles", { method: "POST", body: new Uint8Array(file), headers: { "content-type": "application/gzip", "x-file-name": encodeURIComponent("réunion.reflexion.json.gz") } }));
+    const rawResult = bundleImportResponseSchema.parse(await raw.json());
+    expect(rawResult.manifest.formatVersion).toBe(2);
+    expect(rawResult.alreadyHere).toBe(true);
+    expect(rawResult.skippedRunIds).toEqual([runId]);
 
     const lines = await routes.jsonl.GET(new Request("http://test"), { params: Promise.resolve({ runId }) });
     expect((await lines.text()).split("\n").filter(Boolean)).toHaveLength(1);

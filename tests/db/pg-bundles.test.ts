@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MemoryTemplateStore } from "@/lib/db/memory-templates";
 import { openNodePostgres } from "@/lib/db/pg/database";
@@ -86,5 +87,32 @@ describe("run bundles on PostgreSQL", () => {
     expect(result.notes[0]).toMatch(/same content .*reused/);
     expect((await target.context.store.listRuns(10)).map((run) => run.id).sort()).toEqual([...runIds].sort());
     expect((await target.context.experiments.summary(record.id)).cells).toHaveLength(runIds.length);
+  });
+  it("a streamed (format 2) bundle imports into PostgreSQL; a failure before its bundle row removes every row it wrote", async () => {
+    const source = sqliteContext();
+    open.push(source.context);
+    const made = await finishedRun(source.context, "qa");
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on("data", (chunk: Buffer) => chunks.push(chunk));
+    await source.context.bundles.exportRunTo(out, made.id);
+    const bytes = Buffer.concat(chunks);
+
+    const failing = await pgContext();
+    const bundles = failing.context.store.bundles!;
+    const recordBundle = bundles.recordBundle.bind(bundles);
+    bundles.recordBundle = async () => {
+      throw new Error("connection reset");
+    };
+    await expect(failing.context.bundles.importBundle(bytes, "run.reflexion.json.gz")).rejects.toThrow(/connection reset/);
+    expect(await failing.context.store.listRuns(10)).toEqual([]);
+    expect(await failing.context.store.listCacheEntries?.([""])).toEqual([]);
+    bundles.recordBundle = recordBundle;
+
+    const imported = await failing.context.bundles.importBundle(bytes, "run.reflexion.json.gz");
+    expect(imported.created).toBe(true);
+    expect(imported.manifest.formatVersion).toBe(2);
+    const stored = (await failing.context.service.events(made.id)).events;
+    expect(stored.slice(1)).toEqual((await source.context.service.events(made.id)).events.slice(1));
   });
 });

@@ -138,10 +138,10 @@ describe("decompression bombs are refused fast, with the limit named, in bounded
       },
     });
     const response = await routes.bundles.POST(
-      new Request("http://test/api/bundles", { method: "POST", body, headers: { "content-length": String(100 * MIB), "content-type": "application/gzip" }, duplex: "half" } as RequestInit),
+      new Request("http://test/api/bundles", { method: "POST", body, headers: { "content-length": String(300 * MIB), "content-type": "application/gzip" }, duplex: "half" } as RequestInit),
     );
     expect(response.status).toBe(413);
-    expect(apiErrorSchema.parse(await response.json()).error.message).toMatch(/larger than 64 MB/);
+    expect(apiErrorSchema.parse(await response.json()).error.message).toMatch(/larger than 256 MB, the most this server accepts \(REFLEXION_MAX_BUNDLE_MB\)/);
     expect(pulled).toBeLessThanOrEqual(1);
   });
 
@@ -153,9 +153,14 @@ describe("decompression bombs are refused fast, with the limit named, in bounded
         controller.enqueue(new Uint8Array(MIB));
       },
     });
-    const response = await routes.bundles.POST(new Request("http://test/api/bundles", { method: "POST", body, headers: { "content-type": "application/gzip" }, duplex: "half" } as RequestInit));
-    expect(response.status).toBe(413);
-    expect(sent).toBeLessThan(70);
+    process.env.REFLEXION_MAX_BUNDLE_MB = "8";
+    try {
+      const response = await routes.bundles.POST(new Request("http://test/api/bundles", { method: "POST", body, headers: { "content-type": "application/gzip" }, duplex: "half" } as RequestInit));
+      expect(response.status).toBe(413);
+      expect(sent).toBeLessThan(12);
+    } finally {
+      delete process.env.REFLEXION_MAX_BUNDLE_MB;
+    }
   });
 });
 

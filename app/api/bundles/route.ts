@@ -1,7 +1,10 @@
 import { bundleImportResponseSchema, bundleListResponseSchema, MAX_BUNDLE_BYTES } from "@/lib/bundles/api";
 import { bundleManifestSchema } from "@/lib/bundles/format";
 import { AppError } from "@/lib/domain/errors";
-import { readBodyBounded, readFormDataBounded } from "@/lib/io/bounded-body";
+import { MAX_BUNDLE_ENV, maxBundleBytes } from "@/lib/bundles/limits";
+import { readFormDataBounded } from "@/lib/io/bounded-body";
+import { spoolBody } from "@/lib/io/spool-body";
+import type { BundleImportOutcome } from "@/lib/server/bundle-service";
 import { getServerContext } from "@/lib/server/app-context";
 import { handle } from "@/lib/server/http-errors";
 
@@ -27,27 +30,48 @@ export const GET = handle(async () => {
 /** Multipart overhead allowed on top of the file itself (boundaries and part headers). */
 const FORM_SLACK_BYTES = 64 * 1024;
 
-async function upload(request: Request): Promise<{ bytes: Uint8Array; name: string }> {
+/** The `x-file-name` header: URL-encoded by the app (headers are Latin-1), or as sent. */
+function fileNameOf(header: string | null): string {
+  if (!header) return "upload";
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return header;
+  }
+}
+
+/**
+ * Imports the upload: a multipart `file` is read whole (at most 64 MB: MAX_BUNDLE_BYTES); the raw file as
+ * the body (what the app's Import button sends) is streamed to a temporary file, at most
+ * `REFLEXION_MAX_BUNDLE_MB` (default 256), then imported from there as a stream.
+ */
+async function importUpload(request: Request): Promise<BundleImportOutcome> {
+  const bundles = getServerContext().bundles;
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("multipart/form-data")) {
     const file = (await readFormDataBounded(request, MAX_BUNDLE_BYTES + FORM_SLACK_BYTES, "bundle upload")).get("file");
     if (!file || typeof file === "string") throw new AppError("invalid-input", "No file was uploaded: send the bundle as a `file` field.");
-    if (file.size > MAX_BUNDLE_BYTES) throw new AppError("too-large", `This file is ${file.size} bytes; bundles up to ${MAX_BUNDLE_BYTES} bytes are accepted.`);
-    return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name };
+    if (file.size > MAX_BUNDLE_BYTES) {
+      throw new AppError("too-large", `This file is ${file.size} bytes; a multipart upload may be up to ${MAX_BUNDLE_BYTES} bytes. Send the file itself as the request body (with an x-file-name header) for up to ${MAX_BUNDLE_ENV} megabytes.`);
+    }
+    return bundles.importBundle(new Uint8Array(await file.arrayBuffer()), file.name);
   }
-  const bytes = await readBodyBounded(request, MAX_BUNDLE_BYTES, "bundle upload");
-  if (bytes.length === 0) throw new AppError("invalid-input", "The request has no body: send the bundle file.");
-  return { bytes, name: request.headers.get("x-file-name") ?? "upload" };
+  const body = await spoolBody(request, maxBundleBytes(), "bundle upload", MAX_BUNDLE_ENV);
+  try {
+    if (body.bytes === 0) throw new AppError("invalid-input", "The request has no body: send the bundle file.");
+    return await bundles.importBundleFile(body.file, fileNameOf(request.headers.get("x-file-name")));
+  } finally {
+    await body.remove();
+  }
 }
 
 /**
  * Imports a bundle: multipart `file`, or the raw file as the body. 422 `invalid-dataset` with what is
  * wrong for a truncated, tampered, malformed or newer-format file (nothing stored); 413 `too-large` for
- * an upload over 64 MB or one that decompresses past `REFLEXION_MAX_INFLATED_MB`.
+ * an upload over the limit (`REFLEXION_MAX_BUNDLE_MB`; multipart 64 MB) or one that decompresses past its limit.
  */
 export const POST = handle(async (request: Request) => {
-  const { bytes, name } = await upload(request);
-  const result = await getServerContext().bundles.importBundle(bytes, name);
+  const result = await importUpload(request);
   return Response.json(
     bundleImportResponseSchema.parse({
       contentSha256: result.bundle.contentHash,

@@ -2,7 +2,7 @@ import { desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { summarizeBranch } from "@/lib/domain/branch-summary";
 import type { RunEvent } from "@/lib/domain/events";
-import type { BundleImportInput, BundleImportResult, BundleRecord, BundleStore } from "../bundle-store";
+import type { BundleImportInput, BundleImportPart, BundleImportResult, BundlePartWritten, BundleRecord, BundleRowInput, BundleStore } from "../bundle-store";
 import type { PgDb } from "./database";
 import { eventToRow } from "./pg-rows";
 import * as schema from "./schema";
@@ -14,7 +14,7 @@ function toRecord(row: typeof schema.bundles.$inferSelect): BundleRecord {
 }
 
 /** The events a branch sees: its parent's path up to `forkSeq`, then its own (DESIGN.md §1). */
-function pathOf(run: BundleImportInput["runs"][number], branchId: string): RunEvent[] {
+function pathOf(run: BundleImportPart["runs"][number], branchId: string): RunEvent[] {
   const branch = run.branches.find((candidate) => candidate.id === branchId);
   if (!branch) return [];
   const own = run.events.filter((event) => event.branchId === branchId);
@@ -43,33 +43,48 @@ export class PgBundleStore implements BundleStore {
       if (existing) return { bundle: toRecord(existing), created: false, alreadyHere: false, skippedRunIds: [] };
       const runIds = input.runs.map((run) => run.record.id);
       const experimentIds = input.experiments.map((experiment) => experiment.record.id);
-      const presentRuns = new Set(runIds.length ? (await tx.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds))).map((row) => row.id) : []);
-      const presentExperiments = new Set(
-        experimentIds.length ? (await tx.select({ id: schema.experiments.id }).from(schema.experiments).where(inArray(schema.experiments.id, experimentIds))).map((row) => row.id) : [],
-      );
-      const alreadyHere = presentRuns.size === runIds.length && presentExperiments.size === experimentIds.length;
-      for (const set of input.taskSets) await tx.insert(schema.taskSets).values(set).onConflictDoNothing();
-      for (const run of input.runs) {
-        const { record } = run;
-        if (presentRuns.has(record.id)) continue;
-        await tx.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: record.config });
-        for (const branch of run.branches) await tx.insert(schema.branches).values(branch);
-        for (let i = 0; i < run.events.length; i += 500) await tx.insert(schema.events).values(run.events.slice(i, i + 500).map(eventToRow));
-        for (const branch of run.branches) {
-          const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
-          await tx.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary });
-        }
-      }
-      for (const { record, cells } of input.experiments) {
-        if (presentExperiments.has(record.id)) continue;
-        const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
-        await tx.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: stored, taskSetName: record.taskSetName });
-        for (const [position, cell] of cells.entries()) await tx.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position });
-      }
-      for (const entry of input.cache) await tx.insert(schema.responseCache).values({ requestHash: entry.key, response: entry.response, createdAt: importedAt }).onConflictDoNothing();
+      const written = await writePart(tx, input, importedAt);
+      const alreadyHere = written.presentRunIds.length === runIds.length && written.presentExperimentIds.length === experimentIds.length;
       const row = { contentHash: input.contentHash, importedAt, fileName: input.fileName, manifest: input.manifestJson, runIds, experimentIds };
       await tx.insert(schema.bundles).values(row);
-      return { bundle: toRecord(row), created: !alreadyHere, alreadyHere, skippedRunIds: runIds.filter((id) => presentRuns.has(id)) };
+      return { bundle: toRecord(row), created: !alreadyHere, alreadyHere, skippedRunIds: written.presentRunIds };
+    });
+  }
+
+  async importBundlePart(part: BundleImportPart): Promise<BundlePartWritten> {
+    await this.ready();
+    const importedAt = new Date().toISOString();
+    return this.db.transaction(async (tx) => writePart(tx, part, importedAt));
+  }
+
+  async recordBundle(input: BundleRowInput): Promise<{ bundle: BundleRecord; created: boolean }> {
+    await this.ready();
+    return this.db.transaction(async (tx) => {
+      const [existing] = await tx.select().from(schema.bundles).where(eq(schema.bundles.contentHash, input.contentHash));
+      if (existing) return { bundle: toRecord(existing), created: false };
+      const row = { contentHash: input.contentHash, importedAt: new Date().toISOString(), fileName: input.fileName, manifest: input.manifestJson, runIds: input.runIds, experimentIds: input.experimentIds };
+      await tx.insert(schema.bundles).values(row);
+      return { bundle: toRecord(row), created: true };
+    });
+  }
+
+  async removeBundleParts(written: BundlePartWritten): Promise<void> {
+    await this.ready();
+    await this.db.transaction(async (tx) => {
+      for (let start = 0; start < written.experimentIds.length; start += 500) {
+        const ids = written.experimentIds.slice(start, start + 500);
+        await tx.delete(schema.experimentRuns).where(inArray(schema.experimentRuns.experimentId, ids));
+        await tx.delete(schema.experiments).where(inArray(schema.experiments.id, ids));
+      }
+      for (let start = 0; start < written.runIds.length; start += 500) {
+        const ids = written.runIds.slice(start, start + 500);
+        await tx.delete(schema.events).where(inArray(schema.events.runId, ids));
+        await tx.delete(schema.branchSummaries).where(inArray(schema.branchSummaries.runId, ids));
+        await tx.delete(schema.branches).where(inArray(schema.branches.runId, ids));
+        await tx.delete(schema.runs).where(inArray(schema.runs.id, ids));
+      }
+      for (let start = 0; start < written.taskSetIds.length; start += 500) await tx.delete(schema.taskSets).where(inArray(schema.taskSets.id, written.taskSetIds.slice(start, start + 500)));
+      for (let start = 0; start < written.cacheKeys.length; start += 500) await tx.delete(schema.responseCache).where(inArray(schema.responseCache.requestHash, written.cacheKeys.slice(start, start + 500)));
     });
   }
 
@@ -83,4 +98,42 @@ export class PgBundleStore implements BundleStore {
     await this.ready();
     return (await this.db.select().from(schema.bundles).orderBy(desc(schema.bundles.importedAt)).limit(limit)).map(toRecord);
   }
+}
+
+/** The rows of `part`, inside the caller's transaction (what {@link PgBundleStore.importBundlePart} writes). */
+async function writePart(tx: Parameters<Parameters<PgDb["transaction"]>[0]>[0], part: BundleImportPart, importedAt: string): Promise<BundlePartWritten> {
+  const runIds = part.runs.map((run) => run.record.id);
+  const experimentIds = part.experiments.map((experiment) => experiment.record.id);
+  const presentRuns = new Set(runIds.length ? (await tx.select({ id: schema.runs.id }).from(schema.runs).where(inArray(schema.runs.id, runIds))).map((row) => row.id) : []);
+  const presentExperiments = new Set(
+    experimentIds.length ? (await tx.select({ id: schema.experiments.id }).from(schema.experiments).where(inArray(schema.experiments.id, experimentIds))).map((row) => row.id) : [],
+  );
+  const written: BundlePartWritten = { runIds: [], experimentIds: [], taskSetIds: [], cacheKeys: [], presentRunIds: runIds.filter((id) => presentRuns.has(id)), presentExperimentIds: experimentIds.filter((id) => presentExperiments.has(id)) };
+  for (const set of part.taskSets) {
+    for (const row of await tx.insert(schema.taskSets).values(set).onConflictDoNothing().returning({ id: schema.taskSets.id })) written.taskSetIds.push(row.id);
+  }
+  for (const run of part.runs) {
+    const { record } = run;
+    if (presentRuns.has(record.id)) continue;
+    await tx.insert(schema.runs).values({ id: record.id, createdAt: record.createdAt, rootBranchId: record.rootBranchId, title: record.title, config: record.config });
+    written.runIds.push(record.id);
+    for (const branch of run.branches) await tx.insert(schema.branches).values(branch);
+    for (let i = 0; i < run.events.length; i += 500) await tx.insert(schema.events).values(run.events.slice(i, i + 500).map(eventToRow));
+    for (const branch of run.branches) {
+      const summary = summarizeBranch(branch.id, pathOf(run, branch.id));
+      await tx.insert(schema.branchSummaries).values({ branchId: branch.id, runId: record.id, status: summary.status, queuedAt: branch.createdAt, summary });
+    }
+  }
+  for (const { record, cells } of part.experiments) {
+    if (presentExperiments.has(record.id)) continue;
+    const stored = record.provenance ? { ...record.definition, provenance: record.provenance } : record.definition;
+    await tx.insert(schema.experiments).values({ id: record.id, createdAt: record.createdAt, name: record.definition.name, definition: stored, taskSetName: record.taskSetName });
+    written.experimentIds.push(record.id);
+    for (const [position, cell] of cells.entries()) await tx.insert(schema.experimentRuns).values({ experimentId: record.id, ...cell, position });
+  }
+  for (let i = 0; i < part.cache.length; i += 500) {
+    const rows = part.cache.slice(i, i + 500).map((entry) => ({ requestHash: entry.key, response: entry.response, createdAt: importedAt }));
+    for (const row of await tx.insert(schema.responseCache).values(rows).onConflictDoNothing().returning({ key: schema.responseCache.requestHash })) written.cacheKeys.push(row.key);
+  }
+  return written;
 }
