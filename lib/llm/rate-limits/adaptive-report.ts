@@ -15,7 +15,7 @@ export interface AdaptiveReport {
  * The adaptive limits per provider + model for `/jobs`: the reports of every key and process of a
  * model summed (rates, calls in flight, limits, counts — each process adapts within its share, so
  * the sums are what the model gets), the latest pause; a model is open (`ratePerS` null) only when
- * every report is. Sorted by model id. Key ids are dropped here.
+ * every report is. Rates in requests per second, to 0.01. Sorted by model id. Key ids are dropped here.
  */
 export function adaptiveLimitsOf(reports: readonly AdaptiveReport[]): AdaptiveLimit[] {
   const byModel = new Map<string, AdaptiveReport[]>();
@@ -31,8 +31,8 @@ export function adaptiveLimitsOf(reports: readonly AdaptiveReport[]): AdaptiveLi
         modelId,
         keys: new Set(list.map((report) => report.key)).size,
         processes: new Set(list.map((report) => report.process)).size,
-        ratePerS: learnt.length === 0 ? null : learnt.reduce((total, report) => total + (report.state.ratePerS ?? 0), 0),
-        measuredRatePerS: sum((state) => state.measuredRatePerS),
+        ratePerS: learnt.length === 0 ? null : hundredths(learnt.reduce((total, report) => total + (report.state.ratePerS ?? 0), 0)),
+        measuredRatePerS: hundredths(sum((state) => state.measuredRatePerS)),
         concurrency: limited.length === 0 ? null : Math.max(1, limited.reduce((total, report) => total + (report.state.concurrency ?? 0), 0)),
         inFlight: sum((state) => state.inFlight),
         rateLimited: sum((state) => state.rateLimited),
@@ -40,4 +40,8 @@ export function adaptiveLimitsOf(reports: readonly AdaptiveReport[]): AdaptiveLi
         pausedUntil: paused > 0 ? new Date(paused).toISOString() : null,
       };
     });
+}
+
+function hundredths(value: number): number {
+  return Math.round(value * 100) / 100;
 }
