@@ -35,17 +35,8 @@ export function publishAdaptiveLimits(gate: AdaptiveGate, pool: Pool, now: () =>
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
-    const snapshots = gate.snapshots();
-    if (snapshots.length === 0) return;
     running = true;
-    const expire = now() + REPORT_TTL_MS;
-    const values: unknown[] = [];
-    const rows = snapshots.map((snapshot, index) => {
-      values.push(`${snapshot.key}|${PROCESS_ID}`, JSON.stringify({ modelId: snapshot.modelId, key: snapshot.key, process: PROCESS_ID, state: snapshot.state }), expire);
-      return `($${index * 3 + 1}, $${index * 3 + 2}::jsonb, $${index * 3 + 3})`;
-    });
-    pool
-      .query(`INSERT INTO "${ADAPTIVE_TABLE}" (key, state, expire) VALUES ${rows.join(", ")} ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, expire = EXCLUDED.expire`, values)
+    reportAdaptiveLimits(gate, pool, now())
       .catch(() => undefined)
       .finally(() => {
         running = false;
@@ -53,6 +44,23 @@ export function publishAdaptiveLimits(gate: AdaptiveGate, pool: Pool, now: () =>
   }, PUBLISH_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * One report of `gate`'s limits at `now` (epoch ms): upserts a row per key of this process,
+ * fresh for {@link REPORT_TTL_MS}. Nothing when the gate has no key yet.
+ * @throws the database's error.
+ */
+export async function reportAdaptiveLimits(gate: AdaptiveGate, pool: Pool, now: number): Promise<void> {
+  const snapshots = gate.snapshots();
+  if (snapshots.length === 0) return;
+  const expire = now + REPORT_TTL_MS;
+  const values: unknown[] = [];
+  const rows = snapshots.map((snapshot, index) => {
+    values.push(`${snapshot.key}|${PROCESS_ID}`, JSON.stringify({ modelId: snapshot.modelId, key: snapshot.key, process: PROCESS_ID, state: snapshot.state }), expire);
+    return `($${index * 3 + 1}, $${index * 3 + 2}::jsonb, $${index * 3 + 3})`;
+  });
+  await pool.query(`INSERT INTO "${ADAPTIVE_TABLE}" (key, state, expire) VALUES ${rows.join(", ")} ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, expire = EXCLUDED.expire`, values);
 }
 
 const snapshotSchema = z.object({
