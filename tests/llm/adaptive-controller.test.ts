@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AdaptiveController, BETA, FULL, INCREASE_PER_S, OPEN_BETA } from "@/lib/llm/rate-limits/adaptive-controller";
+import { AdaptiveController, BETA, FORGET_AFTER_MS, FULL, INCREASE_PER_S, OPEN_BETA } from "@/lib/llm/rate-limits/adaptive-controller";
 
 /**
  * The adaptive limit's state machine against scripted sequences of successes, 429s with
@@ -81,6 +81,10 @@ describe("adaptive limit (AIMD)", () => {
     const after = controller.snapshot(last + 10).ratePerS ?? 0;
     expect(after).toBeLessThanOrEqual(before * BETA + 1e-9);
     expect(controller.snapshot(last + 10)).toMatchObject({ decreases: 2, rateLimited: 2 });
+    // A quiet minute without a decrease: the learnt limit is forgotten, the key is open again.
+    expect(controller.snapshot(last + 10 + FORGET_AFTER_MS - 1).ratePerS).toBeCloseTo(after, 10);
+    expect(controller.snapshot(last + 10 + FORGET_AFTER_MS)).toMatchObject({ ratePerS: null, concurrency: null, decreases: 2 });
+    expect(controller.waitMs(last + 10 + FORGET_AFTER_MS)).toBe(0);
   });
 
   it("configured limits are ceilings: paced at the ceiling while open, never learnt above it", () => {

@@ -18,6 +18,7 @@
  *   the limit's size) while the limit is what holds calls back (measured rate ≥ 80 % of it), and the
  *   calls in flight by 1 per limit's worth of successes while the limit is reached.
  * - Never above the configured ceilings; never below {@link MIN_RATE_PER_S} or 1 call in flight.
+ * - **Forgotten** after {@link FORGET_AFTER_MS} without a decrease: open again.
  *
  * Plain logic with the clock passed in (every time is epoch ms from the caller): no timers, no I/O,
  * so a scripted sequence of outcomes gives the same limits every time (tests/llm/adaptive-controller.test.ts).
@@ -43,6 +44,12 @@ export const RATE_WINDOW_MS = 5_000;
 export const ANSWERED_WINDOW_MS = 30_000;
 /** The shortest span the answered rate is measured over, in ms (a first burst is not the provider's rate). */
 export const ANSWERED_MIN_SPAN_MS = 5_000;
+/**
+ * A learnt limit is forgotten after this long without a decrease, in ms: open again, so one 429 in a
+ * quiet hour (a quota blip) does not hold a key at its light rate of then. A provider whose limit is
+ * really reached answers 429 again within a cycle of the additive increase (~20–30 s) and keeps it.
+ */
+export const FORGET_AFTER_MS = 60_000;
 /** How far a paced start may catch up on a late wake-up, in ms (a busy event loop must not lower the rate). */
 export const CATCH_UP_MS = 250;
 /** The lowest learnt rate, requests per second. */
@@ -116,6 +123,7 @@ export class AdaptiveController {
    * (one start every 1 / rate s; a start that woke late may catch up by {@link CATCH_UP_MS}).
    */
   waitMs(now: number): number {
+    this.forgetIfQuiet(now);
     if (this.pausedUntil > now) return this.pausedUntil - now;
     const concurrency = this.effectiveConcurrency();
     if (concurrency !== null && this.inFlight >= concurrency) return FULL;
@@ -124,6 +132,7 @@ export class AdaptiveController {
 
   /** Records that a call started now (after {@link waitMs} said 0). */
   start(now: number): void {
+    this.forgetIfQuiet(now);
     const rate = this.effectiveRate();
     // Late by at most CATCH_UP_MS: the next is due 1 / rate after the one this was late for; after a longer gap, after this one.
     this.nextStartAt = rate === null ? now : (this.nextStartAt >= now - CATCH_UP_MS ? this.nextStartAt : now) + 1000 / rate;
@@ -139,6 +148,7 @@ export class AdaptiveController {
   finish(outcome: CallOutcome, startedAt: number, now: number): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     this.trim(now);
+    this.forgetIfQuiet(now);
     const fresh = startedAt >= this.lastDecreaseAt;
     switch (outcome.kind) {
       case "ok":
@@ -166,6 +176,7 @@ export class AdaptiveController {
   /** The current limits and what was measured. */
   snapshot(now: number): AdaptiveSnapshot {
     this.trim(now);
+    this.forgetIfQuiet(now);
     const rate = this.effectiveRate();
     const concurrency = this.effectiveConcurrency();
     return {
@@ -205,6 +216,13 @@ export class AdaptiveController {
     const base = this.concurrency === null ? this.inFlight + 1 : Math.min(this.concurrency, this.inFlight + 1);
     this.concurrency = this.capConcurrency(Math.max(1, Math.floor(base * BETA)));
     this.decreased(now);
+  }
+
+  private forgetIfQuiet(now: number): void {
+    if (now - this.lastDecreaseAt < FORGET_AFTER_MS) return;
+    this.rate = null;
+    this.concurrency = null;
+    this.learntRate = null;
   }
 
   private decreased(now: number): void {
