@@ -63,6 +63,7 @@ export const adaptiveLimitSchema = z.object({
   /** Paused by a 429's Retry-After until (ISO-8601), or null. */
   pausedUntil: z.string().nullable(),
 });
+/** One provider + model's adaptive limit, as `/jobs` and the progress line read it. */
 export type AdaptiveLimit = z.infer<typeof adaptiveLimitSchema>;
 
 export const rateLimitViewSchema = z.object({

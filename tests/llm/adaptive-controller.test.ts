@@ -78,13 +78,14 @@ describe("adaptive limit (AIMD)", () => {
     const last = startAt(controller, at + controller.waitMs(at));
     const before = controller.snapshot(last).ratePerS ?? 0;
     controller.finish({ kind: "rate-limited", retryAfterMs: 1_000 }, last, last + 10);
+    const pauseEnd = last + 10 + 1_000;
     const after = controller.snapshot(last + 10).ratePerS ?? 0;
     expect(after).toBeLessThanOrEqual(before * BETA + 1e-9);
     expect(controller.snapshot(last + 10)).toMatchObject({ decreases: 2, rateLimited: 2 });
-    // A quiet minute without a decrease: the learnt limit is forgotten, the key is open again.
-    expect(controller.snapshot(last + 10 + FORGET_AFTER_MS - 1).ratePerS).toBeCloseTo(after, 10);
-    expect(controller.snapshot(last + 10 + FORGET_AFTER_MS)).toMatchObject({ ratePerS: null, concurrency: null, decreases: 2 });
-    expect(controller.waitMs(last + 10 + FORGET_AFTER_MS)).toBe(0);
+    // A quiet minute after the pause, without a decrease: the learnt limit is forgotten, the key is open again.
+    expect(controller.snapshot(pauseEnd + FORGET_AFTER_MS - 1).ratePerS).toBeCloseTo(after, 10);
+    expect(controller.snapshot(pauseEnd + FORGET_AFTER_MS)).toMatchObject({ ratePerS: null, concurrency: null, decreases: 2 });
+    expect(controller.waitMs(pauseEnd + FORGET_AFTER_MS)).toBe(0);
   });
 
   it("configured limits are ceilings: paced at the ceiling while open, never learnt above it", () => {

@@ -18,7 +18,8 @@
  *   the limit's size) while the limit is what holds calls back (measured rate ≥ 80 % of it), and the
  *   calls in flight by 1 per limit's worth of successes while the limit is reached.
  * - Never above the configured ceilings; never below {@link MIN_RATE_PER_S} or 1 call in flight.
- * - **Forgotten** after {@link FORGET_AFTER_MS} without a decrease: open again.
+ * - **Forgotten** after {@link FORGET_AFTER_MS} without a decrease (counted from the end of the last
+ *   Retry-After pause): open again.
  *
  * Plain logic with the clock passed in (every time is epoch ms from the caller): no timers, no I/O,
  * so a scripted sequence of outcomes gives the same limits every time (tests/llm/adaptive-controller.test.ts).
@@ -45,7 +46,7 @@ export const ANSWERED_WINDOW_MS = 30_000;
 /** The shortest span the answered rate is measured over, in ms (a first burst is not the provider's rate). */
 export const ANSWERED_MIN_SPAN_MS = 5_000;
 /**
- * A learnt limit is forgotten after this long without a decrease, in ms: open again, so one 429 in a
+ * A learnt limit is forgotten after this long without a decrease (after the last pause), in ms: open again, so one 429 in a
  * quiet hour (a quota blip) does not hold a key at its light rate of then. A provider whose limit is
  * really reached answers 429 again within a cycle of the additive increase (~20–30 s) and keeps it.
  */
@@ -218,8 +219,9 @@ export class AdaptiveController {
     this.decreased(now);
   }
 
+  /** Open again after {@link FORGET_AFTER_MS} without a decrease, counted from the end of the last pause (a long Retry-After is not quiet). */
   private forgetIfQuiet(now: number): void {
-    if (now - this.lastDecreaseAt < FORGET_AFTER_MS) return;
+    if (now - Math.max(this.lastDecreaseAt, this.pausedUntil) < FORGET_AFTER_MS) return;
     this.rate = null;
     this.concurrency = null;
     this.learntRate = null;
