@@ -1,5 +1,8 @@
 import { AdaptiveController, FULL, type AdaptiveCeilings, type AdaptiveSnapshot, type CallOutcome } from "./adaptive-controller";
 
+/** Where {@link processAdaptiveGate} lives on `globalThis`. */
+const GATE_KEY = Symbol.for("reflexion.adaptive-gate");
+
 /**
  * The waiting side of the adaptive limits: one {@link AdaptiveController} per limiter key in this
  * process, and calls held until their key's controller lets them start. Each process adapts on its
@@ -80,5 +83,9 @@ export class AdaptiveGate {
   }
 }
 
-/** The gate of this process (one per process: every model port of it shares what it learnt). */
-export const processAdaptiveGate = new AdaptiveGate();
+/**
+ * The gate of this process (one per process: every model port of it shares what it learnt). Kept on
+ * `globalThis` under a registered symbol, so a production build that bundles this module into
+ * several chunks (the route that reads it, the context that calls models) still has one.
+ */
+export const processAdaptiveGate: AdaptiveGate = ((globalThis as { [GATE_KEY]?: AdaptiveGate })[GATE_KEY] ??= new AdaptiveGate());

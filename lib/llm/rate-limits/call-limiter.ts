@@ -219,7 +219,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** The embedded default: counters in this process's memory. */
+/** The embedded default: counters in this process's memory; with `adaptive`, each call also waits for its key's adaptive limit. */
 export function createMemoryCallLimiter(table: RateLimitTable, options: { adaptive?: AdaptiveGate | null } = {}): CallRateLimiter {
   return new TableCallLimiter(table, (limiterOptions) => new RateLimiterMemory(limiterOptions), false, options.adaptive ?? null);
 }
