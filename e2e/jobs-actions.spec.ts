@@ -3,7 +3,8 @@ import { expect, test } from "./fixtures";
 /**
  * The job queue in the browser, embedded default (the Playwright server has no REFLEXION_DATABASE_URL):
  * the dead-letter actions answer 409 saying there is no job queue and what to set; /jobs keeps its
- * empty state and shows the provider rate-limit section (per-process or off, no blocks, never a key),
+ * empty state and shows the provider rate-limit section (per-process or off, no blocks, never a key;
+ * the adaptive limits on by default),
  * with no CSP violation (fixtures.ts).
  */
 test("/jobs: dead-letter actions explain the embedded mode; the rate-limit section is shown without keys", async ({ page, request }) => {
@@ -17,6 +18,7 @@ test("/jobs: dead-letter actions explain the embedded mode; the rate-limit secti
   const view = JSON.parse(text);
   expect(["off", "process"]).toContain(view.counters);
   expect(view.blocked).toBeNull();
+  expect(view.adaptive.mode).toBe("on");
   expect(text).not.toContain("e2e-not-a-key");
 
   await page.goto("/jobs");
@@ -24,5 +26,6 @@ test("/jobs: dead-letter actions explain the embedded mode; the rate-limit secti
   const section = page.getByRole("region", { name: "Provider rate limits" });
   await expect(section).toBeVisible();
   await expect(section).toContainText(view.counters === "off" ? "No limits configured" : "this process only");
+  await expect(section.getByTestId("adaptive-limits")).toContainText("Adaptive limits, learnt from 429s");
   await expect(page.getByTestId("jobs-page")).not.toContainText("e2e-not-a-key");
 });

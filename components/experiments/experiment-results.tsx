@@ -25,6 +25,7 @@ import { EmptyState, Notice } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { ArmTable } from "./arm-table";
 import { ExperimentProgress } from "./experiment-progress";
+import { ExperimentProviderRates } from "./experiment-provider-rates";
 import { ExperimentStatusBadge } from "./experiment-status";
 import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 import { familyName, isScriptedModel, metricExplanation, metricName, OracleLabel } from "./labels";
@@ -235,6 +236,7 @@ export function ExperimentResults({ experimentId }: { experimentId: string }) {
           <ExperimentProgress summary={summary} />
           <Controls summary={summary} />
         </div>
+        <ExperimentProviderRates modelIds={summary.arms.map((arm) => arm.modelId)} running={summary.status === "running"} />
         {usesDemo ? (
           <Notice tone="info" data-testid="experiment-demo-notice">
             <strong>Demo model — {DEMO_MODEL_NOTE}.</strong>{" "}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { adaptiveLimitText } from "@/lib/domain/adaptive-limit-text";
 import type { RateLimitEntry, RateLimitView } from "@/lib/domain/rate-limit-view";
 import { Badge } from "@/components/ui/badge";
 import { Notice } from "@/components/ui/notice";
@@ -22,7 +23,7 @@ const COUNTERS: Record<RateLimitView["counters"], { badge: string; tone: "green"
   off: {
     badge: "off",
     tone: "neutral",
-    text: "No limits are configured and there is no shared database, so calls go out as the providers allow.",
+    text: "No limits are configured and there is no shared database, so calls go out as the providers allow (adapting to their 429s, below).",
   },
 };
 
@@ -30,7 +31,8 @@ const COUNTERS: Record<RateLimitView["counters"], { badge: string; tone: "green"
  * The provider limits, read-only (`GET /api/jobs/rate-limits`): per pattern of
  * `REFLEXION_RATE_LIMITS` the requests/min, tokens/min, calls in flight and the counting window;
  * whether the counters are shared through PostgreSQL or per process; and in shared mode every
- * provider + model a 429's `Retry-After` blocks now, with until when. API keys never appear (the
+ * provider + model a 429's `Retry-After` blocks now, with until when; and the adaptive limits learnt
+ * per provider + model (rate now, the learnt rate, calls in flight). API keys never appear (the
  * server sends provider + model only). Set by environment only: the text says where.
  */
 export function RateLimitsPanel() {
@@ -91,6 +93,42 @@ export function RateLimitsView({ view }: { view: RateLimitView }) {
         </div>
       )}
       <Blocks view={view} />
+      <Adaptive view={view} />
+    </div>
+  );
+}
+
+function Adaptive({ view }: { view: RateLimitView }) {
+  const { mode, models } = view.adaptive;
+  if (mode === "off") {
+    return (
+      <p className="text-xs text-slate-500" data-testid="adaptive-limits">
+        Adaptive limits are off (REFLEXION_ADAPTIVE_LIMITS=off): calls follow the configured limits only.
+      </p>
+    );
+  }
+  return (
+    <div data-testid="adaptive-limits">
+      <p className="text-xs font-medium text-slate-700">
+        Adaptive limits, learnt from 429s, Retry-After and latency{view.counters === "shared" ? " (every worker's reports, each adapting within its share)" : " (this server's calls)"}:
+      </p>
+      {models.length === 0 ? (
+        <p className="text-xs text-slate-500">No provider called yet.</p>
+      ) : (
+        <ul className="mt-1 space-y-0.5 text-xs tabular-nums">
+          {models.map((model) => (
+            <li key={model.modelId} data-testid="adaptive-limit">
+              <span className="font-mono">{adaptiveLimitText(model)}</span>
+              <span className="text-slate-500">
+                {" "}
+                · {model.rateLimited.toLocaleString()} of {model.started.toLocaleString()} requests answered 429
+                {model.pausedUntil ? ` · paused by Retry-After until ${new Date(model.pausedUntil).toLocaleTimeString()}` : ""}
+                {model.processes > 1 ? ` · ${model.processes} processes` : ""}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

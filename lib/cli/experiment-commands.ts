@@ -22,7 +22,11 @@ import { shortHash } from "@/lib/domain/dataset-pin";
 import { report } from "./experiment-report";
 import { EXPERIMENT_EXPORT_FORMATS, EXPERIMENT_FIGURES, type ExperimentExportFormat, type ExperimentFigure } from "@/lib/server/experiment-export";
 import { registerCompareCommand, temperatureArg } from "./experiment-compare";
-import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
+import { DEMO_MODEL_ID, isDemoModel } from "@/lib/domain/model-id";
+import { adaptiveLimitText } from "@/lib/domain/adaptive-limit-text";
+import { processAdaptiveGate } from "@/lib/llm/rate-limits/adaptive-gate";
+import { PROCESS_ID } from "@/lib/llm/rate-limits/adaptive-publish";
+import { adaptiveLimitsOf } from "@/lib/llm/rate-limits/adaptive-report";
 import { expelRunWarning, insightsOption, withInsightsStore } from "./insight-commands";
 
 interface RunOptions extends RoleModelFlags, BudgetFlags {
@@ -120,8 +124,15 @@ async function execute(context: ServerContext, experimentId: string, concurrency
     { format: "{bar} {value}/{total} runs | {pace} | {name}", stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5_000, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
+  const armModels = new Set(first.arms.map((arm) => arm.modelId).filter((modelId) => !isDemoModel(modelId)));
+  // The adaptive limits of the arms' models, when this process drives the runs (shared mode's workers report theirs on /jobs).
+  const ratesText = () => {
+    if (!here) return "";
+    const models = adaptiveLimitsOf(processAdaptiveGate.snapshots().map((snapshot) => ({ ...snapshot, process: PROCESS_ID }))).filter((model) => armModels.has(model.modelId));
+    return models.length === 0 ? "" : ` | ${models.map(adaptiveLimitText).join(" · ")}`;
+  };
   const etaText = (summary: ExperimentSummary) =>
-    summary.progress.done === summary.progress.total ? "done" : summary.progress.etaMs === null ? "ETA —" : `ETA ${Math.ceil(summary.progress.etaMs / 1000)} s`;
+    (summary.progress.done === summary.progress.total ? "done" : summary.progress.etaMs === null ? "ETA —" : `ETA ${Math.ceil(summary.progress.etaMs / 1000)} s`) + ratesText();
   bar.start(first.progress.total, first.progress.done, { name: first.experiment.definition.name, pace: etaText(first) });
   const tick = setInterval(() => {
     void context.experiments.summary(experimentId).then((summary) => bar.update(summary.progress.done, { pace: etaText(summary) }), () => undefined);

@@ -51,6 +51,8 @@ export interface RecordedRequest {
   body: Record<string, unknown> | null;
   /** When it arrived, epoch ms. */
   receivedAt?: number;
+  /** The HTTP status of a chat request answered with an error (scripted or the rate limit's 429); absent when answered. */
+  status?: number;
 }
 
 /** A scripted HTTP failure. */
@@ -98,9 +100,11 @@ export interface FakeOpenAIServerOptions {
   latencyMs?: number;
   /**
    * The provider's own limit — a chat request beyond `max` in the trailing
-   * `windowMs` is answered 429 with `retry-after: <retryAfterSeconds>` (no retry-after-ms).
+   * `windowMs` is answered 429 with `retry-after: <retryAfterSeconds>` (no retry-after-ms); with
+   * `"until-free"`, the wait until the oldest request in the window leaves it, as `retry-after-ms`
+   * and `retry-after` (whole seconds, rounded up), as OpenAI answers.
    */
-  rateLimit?: { max: number; windowMs: number; retryAfterSeconds: number };
+  rateLimit?: { max: number; windowMs: number; retryAfterSeconds: number | "until-free" };
 }
 
 /** A scripted reply ({@link FakeOpenAIServer.replyNext}). */
@@ -268,12 +272,16 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     if (!limit) return undefined;
     const now = Date.now();
     while (admitted.length > 0 && (admitted[0] ?? 0) <= now - limit.windowMs) admitted.shift();
-    if (admitted.length >= limit.max) return { status: 429, message: "fake server: rate limit reached", retryAfter: String(limit.retryAfterSeconds), retryAfterMs: null };
+    if (admitted.length >= limit.max) {
+      if (limit.retryAfterSeconds !== "until-free") return { status: 429, message: "fake server: rate limit reached", retryAfter: String(limit.retryAfterSeconds), retryAfterMs: null };
+      const ms = Math.max(1, (admitted[0] ?? now) + limit.windowMs - now);
+      return { status: 429, message: "fake server: rate limit reached", retryAfter: String(Math.ceil(ms / 1000)), retryAfterMs: ms };
+    }
     admitted.push(now);
     return undefined;
   }
 
-  async function handleChat(res: ServerResponse, body: Record<string, unknown>): Promise<void> {
+  async function handleChat(res: ServerResponse, body: Record<string, unknown>, record: RecordedRequest): Promise<void> {
     const hang = hangs.shift();
     if (hang && hang.afterChunks === null) return; // accepted; never answered
     const messagesIn = Array.isArray(body.messages) ? (body.messages as FakeChatMessage[]) : null;
@@ -288,6 +296,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       overRateLimit() ??
       (contextWindow !== null && promptTokens + completionTokens > contextWindow ? contextLengthFailure(contextWindow, promptTokens, "openai", completionTokens) : undefined);
     if (failure) {
+      record.status = failure.status;
       const headers: Record<string, string> = {};
       const retryAfterMs = failure.retryAfterMs === undefined ? (failure.retryAfter === undefined ? 0 : null) : failure.retryAfterMs;
       if (retryAfterMs !== null) headers["retry-after-ms"] = String(retryAfterMs);
@@ -406,14 +415,15 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
         body = null;
       }
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      requests.push({ method: req.method ?? "GET", path, headers: req.headers, body, receivedAt: Date.now() });
+      const record: RecordedRequest = { method: req.method ?? "GET", path, headers: req.headers, body, receivedAt: Date.now() };
+      requests.push(record);
 
       if (req.method === "POST" && path === "/v1/chat/completions") {
         if (body === null) {
           sendJson(res, 400, { error: { message: "request body must be a JSON object", type: "invalid_request_error", code: null } });
           return;
         }
-        await handleChat(res, body);
+        await handleChat(res, body, record);
         return;
       }
       if (req.method === "GET" && path === "/v1/models") {

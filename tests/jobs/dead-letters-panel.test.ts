@@ -154,6 +154,13 @@ describe("/jobs rate-limit view", () => {
         { pattern: "openai", scope: "provider", requestsPerMinute: null, tokensPerMinute: 200000, concurrent: null, windowSeconds: 60, requestsPerWindow: null, tokensPerWindow: 200000 },
       ],
       blocked: [{ modelId: "compatible:fake-model", keys: 2, until: "2026-12-01T10:00:30.000Z" }],
+      adaptive: {
+        mode: "on",
+        models: [
+          { modelId: "compatible:fake-model", keys: 1, processes: 3, ratePerS: 9.96, measuredRatePerS: 9.61, concurrency: 7, inFlight: 5, rateLimited: 12, started: 1500, pausedUntil: null },
+          { modelId: "openai:gpt-4o-mini", keys: 1, processes: 1, ratePerS: null, measuredRatePerS: 3.24, concurrency: null, inFlight: 4, rateLimited: 0, started: 40, pausedUntil: null },
+        ],
+      },
       problem: null,
       readAt: "2026-12-01T10:00:00.000Z",
     };
@@ -164,11 +171,15 @@ describe("/jobs rate-limit view", () => {
     expect(model!.textContent).toMatch(/compatible:fake-model\s*\(this model\)300 \(50 per 10 s\)no limit410 s/);
     expect(provider!.textContent).toMatch(/openai\s*\(every model of the provider\)no limit200,000no limit60 s/);
     expect(screen.getByTestId("rate-limit-blocks").textContent).toMatch(/compatible:fake-model until .*\(2 API keys\)/);
+    const [learnt, open] = screen.getAllByTestId("adaptive-limit");
+    expect(learnt!.textContent).toMatch(/^compatible:fake-model: 9\.6 req\/s of ~10 learnt, concurrency 7 · 12 of 1,500 requests answered 429 · 3 processes$/);
+    expect(open!.textContent).toMatch(/^openai:gpt-4o-mini: 3\.2 req\/s no limit learnt \(no 429 yet\), 4 in flight · 0 of 40/);
   });
 
   it("says how to configure limits when there are none, and that per-process blocks are not shown", () => {
-    render(createElement(RateLimitsView, { view: { counters: "off", limits: [], blocked: null, problem: null, readAt: "2026-12-01T10:00:00.000Z" } }));
+    render(createElement(RateLimitsView, { view: { counters: "off", limits: [], blocked: null, adaptive: { mode: "off", models: [] }, problem: null, readAt: "2026-12-01T10:00:00.000Z" } }));
     expect(screen.getByTestId("rate-limits-empty").textContent).toMatch(/Set REFLEXION_RATE_LIMITS/);
+    expect(screen.getByTestId("adaptive-limits").textContent).toMatch(/REFLEXION_ADAPTIVE_LIMITS=off/);
     expect(screen.getByText("off")).toBeTruthy();
   });
 });

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openNodePostgres } from "@/lib/db/pg/database";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
 import { rateLimitViewSchema } from "@/lib/domain/rate-limit-view";
+import { AdaptiveGate } from "@/lib/llm/rate-limits/adaptive-gate";
+import { reportAdaptiveLimits } from "@/lib/llm/rate-limits/adaptive-publish";
 import { createPostgresCallLimiter } from "@/lib/llm/rate-limits/call-limiter";
 import { parseRateLimits } from "@/lib/llm/rate-limits/config";
 import { keyIdOf, limiterKeyOf } from "@/lib/llm/rate-limits/middleware";
@@ -101,5 +103,25 @@ describe("GET /api/jobs/rate-limits, shared mode", () => {
     expect(text).not.toContain("SECRET");
     expect(text).not.toContain("|");
     expect(text).not.toContain("rl-blocked");
+  });
+
+  it("shows what every worker's adaptive limit learnt, reported through the database, by provider + model only", async () => {
+    const gate = new AdaptiveGate();
+    const pool = new Pool({ connectionString: url, max: 2 });
+    const limiter = await createPostgresCallLimiter(parseRateLimits(JSON.stringify(LIMITS)), pool, { adaptive: gate });
+    const call = { key: limiterKeyOf("openai:gpt-4o-mini", OPENAI_KEY), modelId: "openai:gpt-4o-mini", estimatedTokens: 10 };
+    for (let i = 0; i < 3; i += 1) await (await limiter.acquire(call)).release(10, { kind: "ok", latencyMs: 200 });
+    await (await limiter.acquire(call)).release(null, { kind: "rate-limited", retryAfterMs: 0 });
+    await reportAdaptiveLimits(gate, pool, Date.now());
+    await limiter.close();
+    await pool.end();
+
+    const { text, view } = await get();
+    expect(view.adaptive.mode).toBe("on");
+    const model = view.adaptive.models.find((entry) => entry.modelId === "openai:gpt-4o-mini");
+    expect(model).toMatchObject({ keys: 1, processes: 1, rateLimited: 1, started: 4, concurrency: null });
+    expect(model?.ratePerS).toBeGreaterThan(0);
+    expect(text).not.toContain(keyIdOf(OPENAI_KEY));
+    expect(text).not.toContain("SECRET");
   });
 });

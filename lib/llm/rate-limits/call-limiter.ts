@@ -1,5 +1,8 @@
 import type { Pool } from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { AdaptiveGate } from "./adaptive-gate";
+import type { CallOutcome } from "./adaptive-controller";
+import { createAdaptiveTable, publishAdaptiveLimits } from "./adaptive-publish";
 import { limitFor, type RateLimit, type RateLimitTable } from "./config";
 
 /**
@@ -15,6 +18,11 @@ import { limitFor, type RateLimit, type RateLimitTable } from "./config";
  * Windows are fixed (rate-limiter-flexible's): at most `requestsPerMinute × windowSeconds / 60`
  * requests start per window of `windowSeconds`. Calls in flight are counted in a window of
  * {@link CONCURRENCY_WINDOW_S}: a worker that dies holding slots frees them when it ends.
+ *
+ * With an {@link AdaptiveGate} (the default, unless `REFLEXION_ADAPTIVE_LIMITS=off`), each call
+ * first waits for its key's adaptive limit in this process — the rate and calls in flight learnt
+ * from 429s, Retry-After, latency and time limits (adaptive-controller.ts), under the configured
+ * limits as ceilings — and reports its outcome when released.
  */
 export interface CallRateLimiter {
   /** True when the counters are shared through PostgreSQL. */
@@ -25,15 +33,20 @@ export interface CallRateLimiter {
    * Rejects with the signal's reason when `signal` aborts while waiting.
    */
   acquire(call: { key: string; modelId: string; estimatedTokens: number }, signal?: AbortSignal): Promise<CallPermit>;
-  /** Blocks `key` for every worker for `ms` ms (a 429's `Retry-After`). */
+  /** Blocks `key` for every worker for `ms` ms (a 429's `Retry-After`; at least 50 ms). */
   block(key: string, ms: number): Promise<void>;
+  /** The adaptive limits of this process (null: adaptation is off). */
+  readonly adaptive: AdaptiveGate | null;
   close(): Promise<void>;
 }
 
 /** A request's hold on its key's limits. */
 export interface CallPermit {
-  /** Frees the slot in flight and corrects the token estimate to `actualTokens` (null: keep the estimate). Idempotent. */
-  release(actualTokens: number | null): Promise<void>;
+  /**
+   * Frees the slot in flight and corrects the token estimate to `actualTokens` (null: keep the
+   * estimate); `outcome` (default `error`: says nothing about load) teaches the adaptive limit. Idempotent.
+   */
+  release(actualTokens: number | null, outcome?: CallOutcome): Promise<void>;
 }
 
 /** The shared table of the limiters' counters (created on first use). */
@@ -59,6 +72,7 @@ class TableCallLimiter implements CallRateLimiter {
     private readonly table: RateLimitTable,
     private readonly factory: LimiterFactory,
     readonly shared: boolean,
+    readonly adaptive: AdaptiveGate | null,
     private readonly onClose: () => Promise<void> = async () => undefined,
   ) {
     this.blocked = factory({ keyPrefix: "rl-blocked", points: 1, duration: 1 });
@@ -67,23 +81,38 @@ class TableCallLimiter implements CallRateLimiter {
   async acquire(call: { key: string; modelId: string; estimatedTokens: number }, signal?: AbortSignal): Promise<CallPermit> {
     const limit = limitFor(this.table, call.modelId);
     const limiters = limit ? this.limitersFor(limit) : null;
-    // 1. a 429's block; 2. calls in flight; 3. requests; 4. tokens. Each waits until its window allows.
+    // 1. a 429's block; 2. the adaptive limit; 3. calls in flight; 4. requests; 5. tokens. Each waits until it allows.
     for (;;) {
       const block = await this.blocked.get(call.key);
       if (!block || block.consumedPoints <= 1) break;
       await sleep(block.msBeforeNext + jitter(), signal);
     }
-    if (!limiters) return { release: async () => undefined };
-    const slot = limiters.concurrent ? await take(limiters.concurrent, call.key, 1, signal, true) : null;
+    const ceilings = { ratePerS: limit?.requestsPerMinute ? limit.requestsPerMinute / 60 : null, concurrency: limit?.concurrent ?? null };
+    const startedAt = this.adaptive ? await this.adaptive.acquire(call.key, call.modelId, ceilings, signal) : 0;
+    let reported = false;
+    const report = (outcome: CallOutcome | undefined) => {
+      if (reported || !this.adaptive) return;
+      reported = true;
+      this.adaptive.finish(call.key, outcome ?? { kind: "error" }, startedAt);
+    };
+    if (!limiters) return { release: async (_tokens, outcome) => report(outcome) };
+    let slot: Taken | null = null;
+    try {
+      slot = limiters.concurrent ? await take(limiters.concurrent, call.key, 1, signal, true) : null;
+    } catch (error) {
+      report(undefined);
+      throw error;
+    }
     try {
       if (limiters.requests) await take(limiters.requests, call.key, 1, signal);
       const tokens = Math.min(Math.max(1, Math.round(call.estimatedTokens)), limiters.tokenPoints);
       const tokenWindow = limiters.tokens ? await take(limiters.tokens, call.key, tokens, signal) : null;
       let released = false;
       return {
-        release: async (actualTokens) => {
+        release: async (actualTokens, outcome) => {
           if (released) return;
           released = true;
+          report(outcome);
           await Promise.all([
             slot ? giveBack(slot, call.key, 1) : undefined,
             tokenWindow && actualTokens !== null && actualTokens !== tokens ? correct(tokenWindow, call.key, actualTokens - tokens) : undefined,
@@ -91,13 +120,15 @@ class TableCallLimiter implements CallRateLimiter {
         },
       };
     } catch (error) {
+      report(undefined);
       if (slot) await giveBack(slot, call.key, 1);
       throw error;
     }
   }
 
   async block(key: string, ms: number): Promise<void> {
-    const seconds = Math.max(1, Math.ceil(ms / 1000));
+    // Millisecond precision (rate-limiter-flexible takes fractional seconds; 0 would mean forever).
+    const seconds = Math.max(50, Math.ceil(ms)) / 1000;
     // Keep the longer of an existing block and this one.
     const current = await this.blocked.get(key);
     if (current && current.consumedPoints > 1 && current.msBeforeNext >= seconds * 1000) return;
@@ -188,31 +219,36 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** The embedded default: counters in this process's memory. */
-export function createMemoryCallLimiter(table: RateLimitTable): CallRateLimiter {
-  return new TableCallLimiter(table, (options) => new RateLimiterMemory(options), false);
+/** The embedded default: counters in this process's memory; with `adaptive`, each call also waits for its key's adaptive limit. */
+export function createMemoryCallLimiter(table: RateLimitTable, options: { adaptive?: AdaptiveGate | null } = {}): CallRateLimiter {
+  return new TableCallLimiter(table, (limiterOptions) => new RateLimiterMemory(limiterOptions), false, options.adaptive ?? null);
 }
 
 /**
  * Shared mode: counters in PostgreSQL (`pool` reaches the same database as every worker). Creates
  * {@link RATE_LIMIT_TABLE} once (the limiters are then told it exists, so concurrent workers do
- * not race on `CREATE TABLE`).
+ * not race on `CREATE TABLE`). With `adaptive`, also the reports' table, and this process reports
+ * its adaptive limits there until closed (adaptive-publish.ts).
  */
-export async function createPostgresCallLimiter(table: RateLimitTable, pool: Pool, options: { ownsPool?: boolean } = {}): Promise<CallRateLimiter> {
+export async function createPostgresCallLimiter(table: RateLimitTable, pool: Pool, options: { ownsPool?: boolean; adaptive?: AdaptiveGate | null } = {}): Promise<CallRateLimiter> {
   // One connection for lock, create and unlock (an advisory lock belongs to its session).
   const client = await pool.connect();
   try {
     await client.query(`SELECT pg_advisory_lock(hashtext('${RATE_LIMIT_TABLE}'))`);
     await client.query(`CREATE TABLE IF NOT EXISTS "${RATE_LIMIT_TABLE}" (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+    if (options.adaptive) await createAdaptiveTable((sql) => client.query(sql));
     await client.query(`SELECT pg_advisory_unlock(hashtext('${RATE_LIMIT_TABLE}'))`);
   } finally {
     client.release();
   }
+  const stopReporting = options.adaptive ? publishAdaptiveLimits(options.adaptive, pool) : () => undefined;
   return new TableCallLimiter(
     table,
     (limiterOptions) => new RateLimiterPostgres({ ...limiterOptions, storeClient: pool, storeType: "pool", tableName: RATE_LIMIT_TABLE, tableCreated: true }),
     true,
+    options.adaptive ?? null,
     async () => {
+      stopReporting();
       if (options.ownsPool) await pool.end();
     },
   );

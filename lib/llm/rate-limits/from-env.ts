@@ -4,6 +4,7 @@ import { isPostgresUrl } from "@/lib/db/pg/database-url";
 import { isDatabaseUnreachable } from "@/lib/db/pg/describe-pg-error";
 import { guardPool } from "@/lib/db/pg/pool-error-listener";
 import { createMemoryCallLimiter, createPostgresCallLimiter, type CallPermit, type CallRateLimiter } from "./call-limiter";
+import { processAdaptiveGate, type AdaptiveGate } from "./adaptive-gate";
 import { parseRateLimits } from "./config";
 
 /**
@@ -12,16 +13,35 @@ import { parseRateLimits } from "./config";
  *   of `REFLEXION_RATE_LIMITS` and every 429's `Retry-After` hold across all workers — even with
  *   no limits configured, a 429 blocks its key for everyone;
  * - embedded, with `REFLEXION_RATE_LIMITS` set: counters in this process's memory;
+ * - embedded, with adaptive limits on (`REFLEXION_ADAPTIVE_LIMITS`, default on): a limiter in
+ *   memory with no configured limits, so every key's rate and calls in flight adapt to the provider;
  * - otherwise none (null): calls go out as before.
- * @throws Error naming `REFLEXION_RATE_LIMITS` when it is malformed.
+ * Adaptive limits (adaptive-controller.ts) use this process's {@link processAdaptiveGate}.
+ * @throws Error naming `REFLEXION_RATE_LIMITS` or `REFLEXION_ADAPTIVE_LIMITS` when malformed.
  */
 export function callLimiterFromEnv(env: Record<string, string | undefined>): CallRateLimiter | null {
   const table = parseRateLimits(env.REFLEXION_RATE_LIMITS);
+  const adaptive = adaptiveLimitsOn(env) ? processAdaptiveGate : null;
   const url = env.REFLEXION_DATABASE_URL;
   if (isPostgresUrl(url)) {
-    return lazyLimiter(() => createPostgresCallLimiter(table, guardPool(new Pool({ connectionString: url, max: 4, application_name: "reflexion-rate-limits", allowExitOnIdle: true }), "rate-limit counters"), { ownsPool: true }));
+    return lazyLimiter(
+      () => createPostgresCallLimiter(table, guardPool(new Pool({ connectionString: url, max: 4, application_name: "reflexion-rate-limits", allowExitOnIdle: true }), "rate-limit counters"), { ownsPool: true, adaptive }),
+      adaptive,
+    );
   }
-  return Object.keys(table).length > 0 ? createMemoryCallLimiter(table) : null;
+  return Object.keys(table).length > 0 || adaptive ? createMemoryCallLimiter(table, { adaptive }) : null;
+}
+
+/**
+ * Whether the adaptive limits are on: `REFLEXION_ADAPTIVE_LIMITS` unset, `on`, `1` or `true` (the
+ * default), `off`, `0` or `false` turns them off (calls then follow the configured limits only).
+ * @throws Error naming the variable and its values when it is anything else.
+ */
+export function adaptiveLimitsOn(env: Record<string, string | undefined>): boolean {
+  const value = env.REFLEXION_ADAPTIVE_LIMITS?.trim().toLowerCase();
+  if (value === undefined || value === "" || value === "on" || value === "1" || value === "true") return true;
+  if (value === "off" || value === "0" || value === "false") return false;
+  throw new Error(`REFLEXION_ADAPTIVE_LIMITS is "${env.REFLEXION_ADAPTIVE_LIMITS}": set it to on (the default) or off.`);
 }
 
 /**
@@ -45,7 +65,7 @@ async function untilReachable<T>(attempt: () => Promise<T>, signal?: AbortSignal
 }
 
 /** A limiter created on first use (the shared one needs its table before the first call). */
-function lazyLimiter(create: () => Promise<CallRateLimiter>): CallRateLimiter {
+function lazyLimiter(create: () => Promise<CallRateLimiter>, adaptive: AdaptiveGate | null): CallRateLimiter {
   let made: Promise<CallRateLimiter> | null = null;
   const get = () => {
     made ??= create().catch((error: unknown) => {
@@ -56,6 +76,7 @@ function lazyLimiter(create: () => Promise<CallRateLimiter>): CallRateLimiter {
   };
   return {
     shared: true,
+    adaptive,
     acquire: async (call, signal): Promise<CallPermit> => untilReachable(async () => (await get()).acquire(call, signal), signal),
     block: async (key, ms) => untilReachable(async () => (await get()).block(key, ms)),
     close: async () => {

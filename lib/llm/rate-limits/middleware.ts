@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { APICallError, type LanguageModelV3Middleware, type LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { CallOutcome } from "./adaptive-controller";
 import type { CallPermit, CallRateLimiter } from "./call-limiter";
+import { findModelTimeout } from "@/lib/llm/model-timeouts";
 import { estimateTokens } from "@/lib/domain/token-estimate";
 
 /**
@@ -48,7 +50,9 @@ function promptTokensOf(prompt: unknown): number {
  * permit (key `key`, limits of `modelId`; tokens estimated as the prompt's plus `maxOutputTokens`)
  * and releases it when its stream ends, with the usage the provider reported. A 429 blocks `key`
  * for every worker for its `Retry-After` before the error goes on to the SDK, which waits and
- * retries (and the retry waits for the block like everyone else).
+ * retries (and the retry waits for the block like everyone else). Each request's outcome teaches
+ * the key's adaptive limit ({@link outcomeOf}): its latency to the response's headers, a 429 and
+ * its Retry-After, or a time limit.
  */
 export function rateLimitMiddleware(limiter: CallRateLimiter, call: { modelId: string; key: string }): LanguageModelV3Middleware {
   return {
@@ -57,13 +61,15 @@ export function rateLimitMiddleware(limiter: CallRateLimiter, call: { modelId: s
       const estimatedTokens = promptTokensOf(params.prompt) + (params.maxOutputTokens ?? 512);
       const permit: CallPermit = await limiter.acquire({ key: call.key, modelId: call.modelId, estimatedTokens }, params.abortSignal);
       let result: Awaited<ReturnType<typeof doStream>>;
+      const sentAt = performance.now();
       try {
         result = await doStream();
       } catch (error) {
-        await permit.release(null);
+        await permit.release(null, outcomeOf(error));
         if (APICallError.isInstance(error) && error.statusCode === 429) await limiter.block(call.key, retryAfterMsOf(error.responseHeaders)).catch(() => undefined);
         throw error;
       }
+      const ok: CallOutcome = { kind: "ok", latencyMs: performance.now() - sentAt };
       // Released when the stream ends, fails or is cancelled, with the usage the provider reported.
       let used: number | null = null;
       const reader = result.stream.getReader();
@@ -73,12 +79,12 @@ export function rateLimitMiddleware(limiter: CallRateLimiter, call: { modelId: s
           try {
             next = await reader.read();
           } catch (error) {
-            await permit.release(used);
+            await permit.release(used, outcomeOf(error));
             controller.error(error);
             return;
           }
           if (next.done) {
-            await permit.release(used);
+            await permit.release(used, ok);
             controller.close();
             return;
           }
@@ -91,11 +97,18 @@ export function rateLimitMiddleware(limiter: CallRateLimiter, call: { modelId: s
           controller.enqueue(part);
         },
         async cancel(reason) {
-          await permit.release(used);
+          await permit.release(used, ok);
           await reader.cancel(reason);
         },
       });
       return { ...result, stream };
     },
   };
+}
+
+/** What a failed request tells the adaptive limit: a 429 (with its Retry-After), a time limit, or nothing about load. */
+export function outcomeOf(error: unknown): CallOutcome {
+  if (APICallError.isInstance(error) && error.statusCode === 429) return { kind: "rate-limited", retryAfterMs: retryAfterMsOf(error.responseHeaders) };
+  if (findModelTimeout(error)) return { kind: "timeout" };
+  return { kind: "error" };
 }

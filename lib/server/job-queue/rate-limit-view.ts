@@ -4,8 +4,12 @@ import { pgErrorCode } from "@/lib/db/pg/database";
 import { describePgError } from "@/lib/db/pg/describe-pg-error";
 import { isPostgresUrl } from "@/lib/db/pg/database-url";
 import { guardPool } from "@/lib/db/pg/pool-error-listener";
-import type { BlockedModel, RateLimitEntry, RateLimitView } from "@/lib/domain/rate-limit-view";
+import type { AdaptiveLimit, BlockedModel, RateLimitEntry, RateLimitView } from "@/lib/domain/rate-limit-view";
+import { processAdaptiveGate } from "@/lib/llm/rate-limits/adaptive-gate";
+import { PROCESS_ID, readAdaptiveReports } from "@/lib/llm/rate-limits/adaptive-publish";
+import { adaptiveLimitsOf } from "@/lib/llm/rate-limits/adaptive-report";
 import { RATE_LIMIT_TABLE } from "@/lib/llm/rate-limits/call-limiter";
+import { adaptiveLimitsOn } from "@/lib/llm/rate-limits/from-env";
 import { parseRateLimits, type RateLimitTable } from "@/lib/llm/rate-limits/config";
 
 /**
@@ -22,6 +26,10 @@ import { parseRateLimits, type RateLimitTable } from "@/lib/llm/rate-limits/conf
  * The blocks are read through a small pool of this module's own (one connection, closed when idle)
  * rather than the run store's: the production build may bundle the store classes into several
  * chunks, so the store cannot be recognised as PostgreSQL by its class here.
+ *
+ * The adaptive limits come from this process's gate in the embedded mode (the app server drives
+ * its runs itself), and in shared mode from every process's reports in the shared database
+ * (lib/llm/rate-limits/adaptive-publish.ts, refreshed every 5 s).
  */
 export async function readRateLimitView(env: Record<string, string | undefined>, now = Date.now()): Promise<RateLimitView> {
   let table: RateLimitTable = {};
@@ -43,7 +51,24 @@ export async function readRateLimitView(env: Record<string, string | undefined>,
       problem ??= `Could not read the rate-limit table ${RATE_LIMIT_TABLE}: ${describePgError(error)}. Check that REFLEXION_DATABASE_URL's database is reachable, then reload.`;
     }
   }
-  return { counters: shared ? "shared" : limits.length > 0 ? "process" : "off", limits, blocked, problem, readAt: new Date(now).toISOString() };
+  let adaptiveOn = true;
+  try {
+    adaptiveOn = adaptiveLimitsOn(env);
+  } catch (error) {
+    problem ??= `${error instanceof Error ? error.message : String(error)} Fix it in every process's environment and restart them.`;
+  }
+  let models: AdaptiveLimit[] = [];
+  if (adaptiveOn && shared && url) {
+    try {
+      models = adaptiveLimitsOf(await readAdaptiveReports(poolFor(url), now));
+    } catch (error) {
+      problem ??= `Could not read the adaptive limits' reports: ${describePgError(error)}. Check that REFLEXION_DATABASE_URL's database is reachable, then reload.`;
+    }
+  } else if (adaptiveOn) {
+    models = adaptiveLimitsOf(processAdaptiveGate.snapshots().map((snapshot) => ({ ...snapshot, process: PROCESS_ID })));
+  }
+  const counters = shared ? "shared" : limits.length > 0 ? "process" : "off";
+  return { counters, limits, blocked, adaptive: { mode: adaptiveOn ? "on" : "off", models }, problem, readAt: new Date(now).toISOString() };
 }
 
 const SCOPE_ORDER = { model: 0, provider: 1, all: 2 } as const;
