@@ -1,4 +1,7 @@
 import os from "node:os";
+import { gt, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { bigint, jsonb, pgTable, varchar } from "drizzle-orm/pg-core";
 import type { Pool } from "pg";
 import { z } from "zod";
 import type { AdaptiveGate } from "./adaptive-gate";
@@ -13,6 +16,17 @@ import type { AdaptiveReport } from "./adaptive-report";
  * within its share; decision 0042, adaptive part).
  */
 export const ADAPTIVE_TABLE = "reflexion_adaptive_limits";
+/**
+ * The table's shape for drizzle's query builder. It is created on first use beside the limiter's
+ * own counters table ({@link createAdaptiveTable}), not by a migration: like that table it holds
+ * throw-away state that expires in {@link REPORT_TTL_MS}.
+ */
+const adaptiveLimits = pgTable(ADAPTIVE_TABLE, {
+  key: varchar("key", { length: 400 }).primaryKey(),
+  state: jsonb("state").notNull(),
+  expire: bigint("expire", { mode: "number" }).notNull(),
+});
+
 /** How often a process reports, in ms. */
 export const PUBLISH_EVERY_MS = 5_000;
 /** How long a report counts, in ms. */
@@ -55,12 +69,15 @@ export async function reportAdaptiveLimits(gate: AdaptiveGate, pool: Pool, now: 
   const snapshots = gate.snapshots();
   if (snapshots.length === 0) return;
   const expire = now + REPORT_TTL_MS;
-  const values: unknown[] = [];
-  const rows = snapshots.map((snapshot, index) => {
-    values.push(`${snapshot.key}|${PROCESS_ID}`, JSON.stringify({ modelId: snapshot.modelId, key: snapshot.key, process: PROCESS_ID, state: snapshot.state }), expire);
-    return `($${index * 3 + 1}, $${index * 3 + 2}::jsonb, $${index * 3 + 3})`;
-  });
-  await pool.query(`INSERT INTO "${ADAPTIVE_TABLE}" (key, state, expire) VALUES ${rows.join(", ")} ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, expire = EXCLUDED.expire`, values);
+  const rows = snapshots.map((snapshot) => ({
+    key: `${snapshot.key}|${PROCESS_ID}`,
+    state: { modelId: snapshot.modelId, key: snapshot.key, process: PROCESS_ID, state: snapshot.state },
+    expire,
+  }));
+  await drizzle({ client: pool })
+    .insert(adaptiveLimits)
+    .values(rows)
+    .onConflictDoUpdate({ target: adaptiveLimits.key, set: { state: sql`excluded.state`, expire: sql`excluded.expire` } });
 }
 
 const snapshotSchema = z.object({
@@ -74,9 +91,7 @@ const snapshotSchema = z.object({
   decreases: z.number(),
   pausedUntil: z.number().nullable(),
 });
-const reportRowsSchema = z.object({
-  rows: z.array(z.object({ state: z.object({ modelId: z.string(), key: z.string(), process: z.string(), state: snapshotSchema }) })),
-});
+const reportSchema = z.object({ modelId: z.string(), key: z.string(), process: z.string(), state: snapshotSchema });
 
 /**
  * The reports of every process that are still fresh at `now` (epoch ms); none when the table does
@@ -85,10 +100,12 @@ const reportRowsSchema = z.object({
  */
 export async function readAdaptiveReports(pool: Pool, now: number): Promise<AdaptiveReport[]> {
   try {
-    const result = await pool.query(`SELECT state FROM "${ADAPTIVE_TABLE}" WHERE expire > $1`, [now]);
-    return reportRowsSchema.parse(result).rows.map((row) => row.state);
+    const rows = await drizzle({ client: pool }).select({ state: adaptiveLimits.state }).from(adaptiveLimits).where(gt(adaptiveLimits.expire, now));
+    return rows.map((row) => reportSchema.parse(row.state));
   } catch (error) {
-    if (error instanceof Error && "code" in error && error.code === "42P01") return [];
+    // drizzle wraps the driver's error (DrizzleQueryError); 42P01 is PostgreSQL's undefined_table.
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    if (cause instanceof Error && "code" in cause && cause.code === "42P01") return [];
     throw error;
   }
 }
