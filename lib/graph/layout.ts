@@ -102,14 +102,18 @@ export interface LayoutCache {
 /** A cache of lane layouts that keeps only the lanes seen in the latest pass. */
 export function createLayoutCache(): LayoutCache & { size(): number } {
   const entries = new Map<string, LaneLayout>();
+  // The key each lane id is cached under: a growing lane replaces its own entry in O(1) (a scan of every entry per new lane was quadratic in trials).
+  const keyOfLane = new Map<string, string>();
   return {
     get(lane) {
       const key = laneTopologyKey(lane);
       let layout = entries.get(key);
       if (!layout) {
         layout = layoutLane(lane);
-        // One entry per lane id: drop the lane's stale layouts as it grows.
-        for (const stale of entries.keys()) if (stale.startsWith(`${lane.laneId}[`)) entries.delete(stale);
+        // One entry per lane id: drop the lane's stale layout as it grows.
+        const stale = keyOfLane.get(lane.laneId);
+        if (stale !== undefined) entries.delete(stale);
+        keyOfLane.set(lane.laneId, key);
         entries.set(key, layout);
       }
       return layout;
