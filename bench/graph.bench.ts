@@ -36,12 +36,12 @@
  * Other options: `--trials N` (large case, default 24), `--port N`. The figures move with
  * whatever else the machine is doing: compare runs made at the same time.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "@playwright/test";
+import { freePort, median, percentile, waitForServer } from "./graph-bench-support";
 // The figures the stress page publishes on `window.__stressGraph` (declared there).
 import type { StressFigures } from "@/app/stress/stress-view";
 
@@ -92,45 +92,6 @@ interface Figures {
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(" / ");
 /** The tab's JS heap target (MB) for the large cases. */
 const HEAP_TARGET_MB = 300;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-async function waitForServer(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited with code ${server.exitCode}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`next start did not answer ${url} within ${timeoutMs / 1000} s`);
-}
 
 /**
  * Runs before any page script: records the first animation frame in which every graph on the
