@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draft, type EventDraft, type RunEvent } from "@/lib/domain/events";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import { MemoryRunStore } from "@/lib/db/memory-store";
@@ -10,13 +10,19 @@ import type { RunStore } from "@/lib/db/store";
 import { readEventPages } from "@/lib/query/event-pages";
 import { readStoredEventPage } from "@/lib/server/event-page";
 import { makeRunConfig } from "../helpers/run-config";
+import { sharedPglite } from "./pg-test-stores";
 
 // The run page reads a long run's events in bounded pages (GET …/events?after=&limit=): every event
 // must arrive exactly once and in seq order, across page boundaries, fork segments, and appends
 // made while the client is between pages.
 
 const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "rp-paging-"));
-afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }));
+const pglite = sharedPglite();
+beforeAll(() => pglite.open(), 60_000);
+afterAll(async () => {
+  await pglite.close();
+  fs.rmSync(tempDir, { recursive: true, force: true });
+});
 
 /** `count` small events (a trial start, then pause/resume pairs): cheap to store, each with its own seq. */
 function drafts(count: number, label: string): EventDraft[] {
@@ -57,14 +63,15 @@ function expectExactlyOnceInOrder(received: readonly RunEvent[], expected: reado
   expect(new Set(received.map((event) => event.id)).size).toBe(received.length);
 }
 
-const stores: Array<[string, () => RunStore]> = [
-  ["memory", () => new MemoryRunStore()],
-  ["sqlite", () => new SqliteRunStore(path.join(tempDir, `paging-${Math.random().toString(36).slice(2)}.sqlite`))],
+const stores: Array<[string, () => Promise<RunStore>]> = [
+  ["memory", async () => new MemoryRunStore()],
+  ["sqlite", async () => new SqliteRunStore(path.join(tempDir, `paging-${Math.random().toString(36).slice(2)}.sqlite`))],
+  ["postgres (PGlite)", () => pglite.makeStore()],
 ];
 
-describe.each(stores)("event paging (%s store)", (_name, makeStore) => {
+describe.each(stores)("event paging (%s store)", { timeout: 60_000 }, (_name, makeStore) => {
   it("reads a 6,000-event run in pages of 997: every event once, in order", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const run = await store.createRun({ config: makeRunConfig(), title: "long" });
     await appendMany(store, run.id, run.rootBranchId, 5999, "root");
     const all = await store.list(run.id, run.rootBranchId);
@@ -80,7 +87,7 @@ describe.each(stores)("event paging (%s store)", (_name, makeStore) => {
   });
 
   it("keeps every event exactly once when events are appended between pages", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const run = await store.createRun({ config: makeRunConfig(), title: "live" });
     await appendMany(store, run.id, run.rootBranchId, 2999, "before");
     // The run goes on while the client reads: 250 more events after each of the first four pages.
@@ -93,7 +100,7 @@ describe.each(stores)("event paging (%s store)", (_name, makeStore) => {
   });
 
   it("pages across a fork's segments (the parent's prefix, then the branch's own events)", async () => {
-    const store = makeStore();
+    const store = await makeStore();
     const run = await store.createRun({ config: makeRunConfig(), title: "forked" });
     await appendMany(store, run.id, run.rootBranchId, 3000, "parent");
     const fork = await store.createBranch({ runId: run.id, parentBranchId: run.rootBranchId, forkSeq: 1234 });
