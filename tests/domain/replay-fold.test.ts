@@ -85,18 +85,18 @@ afterAll(async () => {
 
 describe("replay folder over demo runs through the real service", () => {
   it.each([
-    ["household", "reflexion"],
-    ["qa", "lats"],
-  ] as const)("%s with %s (the search tree folded too)", async (environment, strategy) => {
+    ["household", "household-builtin-01", "reflexion", false],
+    ["qa", "qa-builtin-01", "lats", true],
+  ] as const)("%s (%s) with %s", async (environment, taskId, strategy, searchTree) => {
     const mock = demoMockModel([qaDemoScriptBook, householdDemoScriptBook, codeDemoScriptBook]);
     const context = createServerContext({ store: new MemoryRunStore(), model: createModelPort({ resolveModel: () => mock, maxRetries: 0 }), startWorkers: false });
     contexts.push(context);
-    const taskId = environment === "qa" ? "qa-builtin-01" : "household-builtin-01";
     const run = await context.service.createRun({ environment, taskSet: "builtin", taskId, strategy, modelId: "demo" });
     context.workers.start();
     await context.workers.untilSettled(run.rootBranchId);
     const log = (await context.service.events(run.id)).events;
-    if (strategy === "lats") expect(foldRun(log).tree?.nodes.size ?? 0).toBeGreaterThan(1);
+    // The LATS run's search tree is folded too (and copied at each checkpoint).
+    if (searchTree) expect(foldRun(log).tree?.nodes.size ?? 0).toBeGreaterThan(1);
     expectEveryCursorEqualsFoldFromZero(log, 5);
   });
 });
