@@ -10,7 +10,9 @@
  * - moving the cursor to the start, the middle and the end (and just before the end, the worst
  *   tail after a checkpoint), each the median and the maximum of `--repeats` moves (default 15), ms;
  * - random moves anywhere: median and p95 over 200, ms;
- * - the same moves with the first read of `calls` and `requestCounts` (what a view reading every call pays).
+ * - the same moves with the first read of `calls` and `requestCounts` (what a view reading every call pays);
+ * - 20 random moves followed by deriving the run graph with one memoising deriver, as the run page
+ *   does (lib/graph createRunGraphDeriver): the page's cost of a move, beyond the fold.
  *
  * Target: a cursor move ≤ 16 ms at any position (one frame). It prints figures and always exits 0.
  * Options: `--trials N` (default 1,750), `--every N` (events between checkpoints, default
@@ -19,6 +21,7 @@
 import os from "node:os";
 import { foldRun } from "@/lib/domain/fold-run";
 import { createReplayFolder, REPLAY_CHECKPOINT_EVERY } from "@/lib/domain/replay-fold";
+import { createRunGraphDeriver } from "@/lib/graph";
 import { stressRunEvents } from "@/lib/graph/stress-run";
 
 function argument(name: string, fallback: number): number {
@@ -99,6 +102,17 @@ function main(): void {
   }
   rows.push(["200 random positions: median / p95", fmt(percentile(moves, 50)), fmt(percentile(moves, 95)) + " (p95)", percentile(moves, 95) <= TARGET_MS ? "✓" : "✗"]);
   rows.push(["  the same, then reading every call and request count", fmt(percentile(withReads, 50)), fmt(percentile(withReads, 95)) + " (p95)", ""]);
+  const derive = createRunGraphDeriver();
+  derive(folder.stateAt(events.length));
+  const derived: number[] = [];
+  let nodes = 0;
+  for (let move = 0; move < 20; move += 1) {
+    const at = Math.floor(random() * (events.length + 1));
+    started = performance.now();
+    nodes = derive(folder.stateAt(at)).nodes.length;
+    derived.push(performance.now() - started);
+  }
+  rows.push([`  20 random positions, then the run graph derived (the page; last had ${nodes.toLocaleString("en")} nodes)`, fmt(percentile(derived, 50)), fmt(percentile(derived, 95)) + " (p95)", ""]);
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   console.log("");
   for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  "));
