@@ -10,7 +10,10 @@ import type { TreeSearchView } from "./tree-search";
  * A {@link ReplayFolder} keeps checkpoints: the folded state after every `every` events, built
  * lazily the first time a cursor beyond them is asked for, in one forward pass. The state at a
  * cursor is a copy of the checkpoint at or below it with at most `every - 1` events applied:
- * O(state + every) per move instead of O(cursor). Equal (deeply) to `foldRun(events.slice(0, cursor))`
+ * O(state + every) per move instead of O(cursor). Structural sharing: a checkpoint keeps the previous
+ * checkpoint's trial objects for the trials its events did not touch, and a move copies only the
+ * trials its tail touches ({@link trialsTouched}); every other trial view is the same object in
+ * every state handed out, so views memoised on a trial (the run graph) skip it. Equal (deeply) to `foldRun(events.slice(0, cursor))`
  * at every cursor; tests/domain/replay-fold.test.ts checks it, visiting cursors in a scrambled order.
  */
 
@@ -24,11 +27,15 @@ export const REPLAY_CHECKPOINT_EVERY = 1000;
  * records; the search tree's nodes, order and iterations) is copied; what the fold only ever
  * replaces (event data, prompts, memory arrays, configs) is shared. Cost: proportional to the
  * number of trials, steps, calls and tree nodes, not to the size of the prompts.
+ *
+ * `copies(view, index)` (optional) picks the trials to copy; the others are shared as the same
+ * objects (structural sharing: the caller promises the events it applies next never touch them).
+ * Without it every trial is copied.
  */
-export function copyRunState(state: RunState): RunState {
+export function copyRunState(state: RunState, copies?: (view: TrialView, index: number) => boolean): RunState {
   const copy: RunState = {
     ...state,
-    trials: state.trials.map(copyTrial),
+    trials: state.trials.map((view, index) => (copies === undefined || copies(view, index) ? copyTrial(view) : view)),
     requestCounts: { ...state.requestCounts },
     calls: { ...state.calls },
     callErrors: [...state.callErrors],
@@ -38,6 +45,53 @@ export function copyRunState(state: RunState): RunState {
   };
   if (state.changes) copy.changes = [...state.changes];
   return copy;
+}
+
+/** Events that never change a trial view (lib/domain/fold-run.ts, fold-tree.ts); a type not listed here and naming no trial is taken to touch every trial. */
+const TRIAL_FREE_EVENTS: ReadonlySet<RunEvent["type"]> = new Set<RunEvent["type"]>([
+  "run-start",
+  "branch-start",
+  "memory-edit",
+  "memory-summary",
+  "settings-edit",
+  "prompt-edit",
+  "pause-request",
+  "cancel-request",
+  "action-edit",
+  "checkpoint",
+  "budget-edit",
+  "memory-carried-in",
+  "insights-carried-in",
+  "run-pause",
+  "run-resume",
+  "run-cancel",
+  "run-error",
+  "tree-select",
+  "tree-node",
+  "tree-value",
+  "tree-backprop",
+  "tree-focus",
+]);
+
+/**
+ * Which trial views a run of events may change when folded onto a state, judged against that
+ * state's views: the trial numbers the events name (`data.trial`), a rewritten reflection's trial,
+ * the unfinished trials a cancelling `run-end` marks, or every trial for an event it does not
+ * know. Errs on the side of copying: a view it leaves out must stay deeply equal.
+ */
+export function trialsTouched(events: readonly RunEvent[], from: number, to: number): (view: TrialView) => boolean {
+  const numbers = new Set<number>();
+  const reflections = new Set<string>();
+  let unfinished = false;
+  for (let position = from; position < to; position += 1) {
+    const event = events[position]!;
+    const trial = (event.data as { trial?: unknown }).trial;
+    if (typeof trial === "number") numbers.add(trial);
+    else if (event.type === "reflection-edit") reflections.add(event.data.reflectionEventId);
+    else if (event.type === "run-end") unfinished ||= event.data.outcome === "cancelled";
+    else if (!TRIAL_FREE_EVENTS.has(event.type)) return () => true;
+  }
+  return (view) => numbers.has(view.trial) || (view.reflection !== null && reflections.has(view.reflection.eventId)) || (unfinished && view.outcome === null);
 }
 
 function copyTrial(trial: TrialView): TrialView {
@@ -133,7 +187,12 @@ export function createReplayFolder(events: readonly RunEvent[], options: { every
           callEntries.push(working.calls[event.data.callId]!);
         }
       }
-      checkpoints.push({ state: { ...copyRunState({ ...working, calls: {}, requestCounts: {} }) }, calls: callIds.length });
+      // Trials the segment did not touch are the previous checkpoint's objects: shared by every later checkpoint and state.
+      const previous = checkpoints.at(-1)!.state.trials;
+      const touched = trialsTouched(events, target - every, target);
+      const state = copyRunState({ ...working, calls: {}, requestCounts: {} }, (view, index) => index >= previous.length || touched(view));
+      state.trials = state.trials.map((view, index) => (index < previous.length && !touched(view) ? previous[index]! : view));
+      checkpoints.push({ state, calls: callIds.length });
     }
   };
 
@@ -144,7 +203,8 @@ export function createReplayFolder(events: readonly RunEvent[], options: { every
       const index = Math.floor(at / every);
       ensureCheckpoint(index);
       const checkpoint = checkpoints[index]!;
-      const state = copyRunState(checkpoint.state);
+      // Only the trials the tail touches are copied: the others stay the checkpoint's objects (the graph memoises on them).
+      const state = copyRunState(checkpoint.state, trialsTouched(events, index * every, at));
       const calls: RunState["calls"] = {};
       for (let call = 0; call < checkpoint.calls; call += 1) calls[callIds[call]!] = callEntries[call]!;
       state.calls = calls;

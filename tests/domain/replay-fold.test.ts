@@ -83,6 +83,30 @@ afterAll(async () => {
   for (const context of contexts) await context.workers.stop();
 });
 
+describe("replay folder: structural sharing", () => {
+  it("a move shares the trials the tail does not touch with its checkpoint and with other moves, and copies the ones it does", () => {
+    const log = stressRunEvents({ trials: 30, family: stressFamilies()[0]!, seed: 7 });
+    const every = 50;
+    const folder = createReplayFolder(log, { every });
+    const end = folder.stateAt(log.length);
+    const late = folder.stateAt(log.length - 3);
+    const middle = folder.stateAt(Math.floor(log.length / 2));
+    // The first trial ended long before both cursors: one object in all three states.
+    expect(late.trials[0]).toBe(end.trials[0]);
+    expect(middle.trials[0]).toBe(end.trials[0]);
+    // The last trial is still being written at the end: each state has its own copy, equal where the logs agree.
+    const lastTrial = end.trials.at(-1)!;
+    expect(late.trials.at(-1)).not.toBe(lastTrial);
+    expect(late.trials.at(-1)!.trial).toBe(lastTrial.trial);
+    // Every trial that no event from the end's checkpoint on names is shared.
+    const tailStart = Math.floor(log.length / every) * every;
+    const named = new Set(log.slice(tailStart).map((event) => (event.data as { trial?: unknown }).trial));
+    const shared = end.trials.filter((view, index) => view === late.trials[index]);
+    expect(shared.length).toBeGreaterThanOrEqual(end.trials.filter((view) => !named.has(view.trial)).length);
+    expect(shared.length).toBeGreaterThan(end.trials.length - 4);
+  });
+});
+
 describe("replay folder over demo runs through the real service", () => {
   it.each([
     ["household", "household-builtin-01", "reflexion", false],
