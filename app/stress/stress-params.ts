@@ -25,6 +25,11 @@ export interface StressParams {
    * lib/graph/stress-tree.ts) in the search tree view (components/tree-search). Null: no tree.
    */
   tree: number | null;
+  /**
+   * `replay=1`: one run behind a replay cursor (app/stress/stress-replay-view.tsx) that
+   * bench/replay-page.ts moves and times; `trials`/`family`/`seed` as for the single view.
+   */
+  replay: boolean;
 }
 
 /** The largest synthetic search tree the stress page draws. */
@@ -56,5 +61,6 @@ export function parseStressParams(query: Record<string, string | string[] | unde
     seed: Number.isFinite(seed) ? seed : 1,
     collapse: first(query.collapse) === "off" ? "off" : "auto",
     tree: Number.isFinite(tree) ? Math.min(STRESS_TREE_LIMIT, Math.max(1, tree)) : null,
+    replay: first(query.replay) === "1",
   };
 }

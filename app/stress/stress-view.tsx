@@ -9,6 +9,7 @@ import { RunUiStoreProvider } from "@/lib/store";
 import { TrialLanes } from "@/components/compare";
 import { RunGraph } from "@/components/run-graph";
 import type { StressParams } from "./stress-params";
+import { StressReplayView } from "./stress-replay-view";
 import { StressTreeView } from "./stress-tree-view";
 
 /** What the page exposes to bench/graph.bench.ts (`window.__stressGraph`). */
@@ -85,10 +86,12 @@ const subscribeNever = () => () => {};
  * The stress page's client side: one RunGraph (`single`), two side by side (`graphs`), each
  * with its own UI store, or the compare view's trial lanes of two runs (`compare`). Like the
  * run page, whose events arrive after hydration, the runs are built on the client only: the
- * server sends the page without them. With `tree=N`, the synthetic search tree instead (stress-tree-view.tsx).
+ * server sends the page without them. With `tree=N`, the synthetic search tree instead (stress-tree-view.tsx);
+ * with `replay=1`, one run behind a replay cursor (stress-replay-view.tsx).
  */
 export function StressView(params: StressParams) {
   if (params.tree !== null) return <StressTreeView nodes={params.tree} seed={params.seed} />;
+  if (params.replay) return <StressReplayView {...params} />;
   return <StressRunsView {...params} />;
 }
 
