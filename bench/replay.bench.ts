@@ -17,12 +17,16 @@
  * Target: a cursor move ≤ 16 ms at any position (one frame). It prints figures and always exits 0.
  * Options: `--trials N` (default 1,750), `--every N` (events between checkpoints, default
  * REPLAY_CHECKPOINT_EVERY), `--repeats N`.
+ *
+ * `--page` instead measures the move on a page in headless Chromium, to the painted frame
+ * (bench/replay-page.ts; needs `npx next build`): `--port N` (default 4105), `--moves N` (default 100).
  */
 import os from "node:os";
 import { foldRun } from "@/lib/domain/fold-run";
 import { createReplayFolder, REPLAY_CHECKPOINT_EVERY } from "@/lib/domain/replay-fold";
 import { createRunGraphDeriver } from "@/lib/graph";
 import { stressRunEvents } from "@/lib/graph/stress-run";
+import { replayPageBench } from "./replay-page";
 
 function argument(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -119,4 +123,9 @@ function main(): void {
   console.log(`\ncheckpoints every ${every} events; worst median move ${fmt(worst)} ms (target ≤ ${TARGET_MS} ms: ${worst <= TARGET_MS ? "met" : "not met"}); load average ${load()} at the end`);
 }
 
-main();
+if (process.argv.includes("--page")) {
+  replayPageBench({ trials: argument("trials", 1750), port: argument("port", 4105), repeats: argument("repeats", 15), moves: argument("moves", 100) }).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+} else main();
