@@ -16,7 +16,8 @@ import { chromium, type Browser } from "@playwright/test";
 import { median, percentile, waitForServer } from "./graph-bench-support";
 import type { StressReplayMove } from "@/app/stress/stress-replay-view";
 
-const ROOT = path.resolve(__dirname, "..");
+// Run from the repo root (npm run bench:replay), as bench/graph.bench.ts.
+const ROOT = process.cwd();
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
 const TARGET_MS = 16;
