@@ -299,6 +299,8 @@ interface LanePieces {
   laneId: string;
   nodes: RunGraphNode[];
   edges: RunGraphEdge[];
+  /** The lane as a {@link LaneSegment} of the graph (one object per pieces, so views can memoise on it). */
+  segment: LaneSegment;
 }
 
 /**
@@ -361,7 +363,7 @@ function deriveLane(state: RunState, inputs: TrialInputs, live: LiveCallInput | 
       }),
     );
   }
-  return { inputs, laneId, nodes, edges };
+  return { inputs, laneId, nodes, edges, segment: { trial: trialView.trial, nodes, edges } };
 }
 
 function ariaLabelOf(spec: NodeSpec): string {
@@ -455,6 +457,7 @@ export function createRunGraphDeriver(): RunGraphDeriver {
     const trials = [...state.trials].sort((a, b) => a.trial - b.trial);
     const errors = errorsByTrial(state);
     const nextByLane = new Map<string, LanePieces>();
+    const segments: LaneSegment[] = [];
     const nodes: RunGraphNode[] = [];
     const edges: RunGraphEdge[] = [];
     for (let index = 0; index < trials.length; index += 1) {
@@ -468,6 +471,7 @@ export function createRunGraphDeriver(): RunGraphDeriver {
         if (!livesHere) lanesByView.set(inputs.view, pieces);
       }
       nextByLane.set(pieces.laneId, pieces);
+      segments.push(pieces.segment);
       for (const node of pieces.nodes) nodes.push(node);
       for (const edge of pieces.edges) edges.push(edge);
     }
@@ -475,8 +479,30 @@ export function createRunGraphDeriver(): RunGraphDeriver {
     const same = previous !== null && sameItems(previous.nodes, nodes) && sameItems(previous.edges, edges);
     if (same && previous) return previous;
     previous = { nodes, edges };
+    segmentsByGraph.set(previous, segments);
     return previous;
   };
+}
+
+/**
+ * One trial's part of a derived graph: its nodes (lane background first) and edges, as they sit
+ * in the graph's arrays. The same arrays while the trial's lane is unchanged.
+ */
+export interface LaneSegment {
+  trial: number;
+  nodes: readonly RunGraphNode[];
+  edges: readonly RunGraphEdge[];
+}
+
+const segmentsByGraph = new WeakMap<RunGraph, readonly LaneSegment[]>();
+
+/**
+ * The lanes a graph made by {@link createRunGraphDeriver} was put together from, in order (their
+ * nodes and edges concatenated are the graph's), or null for a graph made otherwise. Lets views of
+ * the graph (the collapsed view, trial summaries) work per lane and memoise on the lanes' arrays.
+ */
+export function laneSegments(graph: RunGraph): readonly LaneSegment[] | null {
+  return segmentsByGraph.get(graph) ?? null;
 }
 
 /** The same objects in the same order. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyEvent, foldRun, type RunState } from "@/lib/domain/fold-run";
 import { createReplayFolder } from "@/lib/domain/replay-fold";
-import { createRunGraphDeriver, deriveRunGraph, laneNodeId, type RunGraph, type RunGraphNode } from "@/lib/graph";
+import { collapsedTrials, createCollapsedViewDeriver, createRunGraphDeriver, deriveRunGraph, laneNodeId, laneSegments, pinnedTrials, summarizeTrials, type RunGraph, type RunGraphNode } from "@/lib/graph";
 import { stressFamilies, stressRunEvents } from "@/lib/graph/stress-run";
 
 /**
@@ -66,6 +66,30 @@ describe("run graph deriver: per-trial memo", () => {
     for (const event of log.slice(40, 140)) {
       applyEvent(state, event);
       expect(derive({ ...state }), `after ${event.type} ${event.seq}`).toEqual(deriveRunGraph(state));
+    }
+  });
+
+  it("views a derived graph lane by lane as a plain copy of it is viewed node by node (summaries, pins, collapsed view)", () => {
+    const folder = createReplayFolder(log, { every });
+    const derive = createRunGraphDeriver();
+    const byLane = createCollapsedViewDeriver();
+    for (const at of [log.length, log.length - 7, Math.floor(log.length / 2), log.length]) {
+      const graph = derive(folder.stateAt(at));
+      expect(laneSegments(graph)).not.toBeNull();
+      const plain: RunGraph = { nodes: [...graph.nodes], edges: [...graph.edges] };
+      expect(laneSegments(plain)).toBeNull();
+      expect(summarizeTrials(graph)).toEqual(summarizeTrials(plain));
+      const selected = graph.nodes[3]!.id;
+      for (const selectedNodeId of [null, selected]) expect(pinnedTrials(graph, selectedNodeId)).toEqual(pinnedTrials(plain, selectedNodeId));
+      // Every trial but the two newest asked collapsed (the one in progress stays open).
+      const overrides = new Map([...summarizeTrials(graph).keys()].slice(0, -2).map((trial) => [trial, true] as const));
+      const collapsed = collapsedTrials({ graph, mode: "auto", overrides, selectedNodeId: null });
+      expect(collapsed.length).toBeGreaterThan(5);
+      expect(collapsed).toEqual(collapsedTrials({ graph: plain, mode: "auto", overrides, selectedNodeId: null }));
+      expect(byLane(graph, collapsed)).toEqual(createCollapsedViewDeriver()(plain, collapsed));
+      // Collapsing every other trial as well: memory edges between a collapsed and an open trial are rerouted the same way.
+      const alternate = collapsed.filter((trial) => trial % 2 === 0);
+      expect(byLane(graph, alternate)).toEqual(createCollapsedViewDeriver()(plain, alternate));
     }
   });
 });
