@@ -25,17 +25,23 @@
  * tree against 300 and 1,000 nodes, the same pan/zoom script and targets (`--no-tree` skips them,
  * `--tree-only` runs only them).
  *
+ * `--nodes N` (e.g. 25000) adds two cases at that size (decision 0042): one household run of ~N
+ * graph nodes (`/stress?nodes=N`) against the 2-trial run, and an N-node search tree against the
+ * 30-node one; `--nodes-only` runs just those. Every case also prints the tab's JS heap in use
+ * (CDP `Runtime.getHeapUsage`, the largest of after settling and after the pan/zoom; MB) against
+ * the 300 MB target, and the machine's load average is printed at the start and the end.
+ *
  * Each case is loaded `--repeats` times (default 3), small and large alternately; first node
  * and DOM elements are medians, frame p95 is over every recorded frame of every load.
  * Other options: `--trials N` (large case, default 24), `--port N`. The figures move with
  * whatever else the machine is doing: compare runs made at the same time.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "@playwright/test";
+import { freePort, median, percentile, waitForServer } from "./graph-bench-support";
 // The figures the stress page publishes on `window.__stressGraph` (declared there).
 import type { StressFigures } from "@/app/stress/stress-view";
 
@@ -78,46 +84,14 @@ interface Figures {
   events: number;
   graphMs: number;
   eventsMs: number;
+  /** The tab's JS heap in use (MB, CDP Runtime.getHeapUsage): the larger of after settling and after the interaction. */
+  heapMB: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-async function waitForServer(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited with code ${server.exitCode}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`next start did not answer ${url} within ${timeoutMs / 1000} s`);
-}
+/** The 1, 5 and 15 minute load averages, as printed beside the figures. */
+const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(" / ");
+/** The tab's JS heap target (MB) for the large cases. */
+const HEAP_TARGET_MB = 300;
 
 /**
  * Runs before any page script: records the first animation frame in which every graph on the
@@ -189,6 +163,11 @@ async function measure(browser: Browser, baseUrl: string, query: string): Promis
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const heapMB = async () => {
+      const usage = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
+      return usage.usedSize / 1024 / 1024;
+    };
     await page.addInitScript(INIT_SCRIPT);
     await page.goto(`${baseUrl}/stress?${query}`, { waitUntil: "load" });
     await page.waitForFunction(() => (window.__graphBench?.firstNode ?? null) !== null, null, { timeout: 60_000 });
@@ -201,6 +180,7 @@ async function measure(browser: Browser, baseUrl: string, query: string): Promis
       return count;
     });
     const stress: StressFigures | undefined = await page.evaluate(() => window.__stressGraph);
+    const settledHeap = await heapMB();
 
     const lanes = page.locator('[data-testid="stress-scroll"]');
     const scrolling = (await lanes.count()) > 0;
@@ -224,9 +204,11 @@ async function measure(browser: Browser, baseUrl: string, query: string): Promis
       });
       for (let at = 1; at < timestamps.length; at += 1) frames.push(timestamps[at]! - timestamps[at - 1]!);
     }
+    const heap = Math.max(settledHeap, await heapMB());
     return {
       firstNodeMs,
       domElements,
+      heapMB: heap,
       frameP95Ms: percentile(frames, 95),
       frameMeanMs: frames.reduce((sum, frame) => sum + frame, 0) / Math.max(1, frames.length),
       frames: frames.length,
@@ -255,6 +237,7 @@ function summarize(runs: Array<Figures & { frameTimes: number[] }>): Figures {
     events: pick("events"),
     graphMs: pick("graphMs"),
     eventsMs: pick("eventsMs"),
+    heapMB: pick("heapMB"),
   };
 }
 
@@ -281,7 +264,9 @@ function printComparison(title: string, small: Figures, large: Figures, interact
       ? ["events in the logs", fmt(small.events), fmt(large.events), fmt(large.events / small.events, 1) + "×", ""]
       : ["graph nodes (lib/graph)", fmt(small.nodes), fmt(large.nodes), fmt(large.nodes / small.nodes, 1) + "×", ""],
     [interaction === "scroll" ? "time to first lane (ms)" : "time to first node (ms)", fmt(small.firstNodeMs), fmt(large.firstNodeMs), fmt(firstRatio, 2) + "×", `≤ 1.5× ${verdict(firstRatio <= 1.5)}`],
+    ["  first node less building the synthetic logs (ms)", fmt(small.firstNodeMs - small.eventsMs), fmt(large.firstNodeMs - large.eventsMs), fmt((large.firstNodeMs - large.eventsMs) / (small.firstNodeMs - small.eventsMs), 2) + "×", ""],
     ["DOM elements in the graph", fmt(small.domElements), fmt(large.domElements), fmt(large.domElements / small.domElements, 1) + "×", ""],
+    ["JS heap in use (MB)", fmt(small.heapMB, 1), fmt(large.heapMB, 1), fmt(large.heapMB / small.heapMB, 1) + "×", `≤ ${HEAP_TARGET_MB} MB ${verdict(large.heapMB <= HEAP_TARGET_MB)}`],
     [`${interaction} frame p95 (ms)`, fmt(small.frameP95Ms, 1), fmt(large.frameP95Ms, 1), fmt(frameRatio, 2) + "×", `≤ 1.25× ${verdict(frameRatio <= 1.25)}, ≤ 34 ms ${verdict(large.frameP95Ms <= 34)}`],
     ["  mean frame (ms)", fmt(small.frameMeanMs, 1), fmt(large.frameMeanMs, 1), fmt(large.frameMeanMs / small.frameMeanMs, 2) + "×", ""],
     ["  frames recorded", fmt(small.frames), fmt(large.frames), "", ""],
@@ -329,7 +314,7 @@ async function main(): Promise<void> {
     // Warm the server's and the browser's caches once; not measured.
     await measure(browser, baseUrl, small.query);
     console.log(
-      `bench:graph — next start on :${port}, ${CHROMIUM}, viewport ${VIEWPORT.width}×${VIEWPORT.height}; ${repeats} page loads per case, small and large alternately (medians; frame p95 over all their frames)`,
+      `bench:graph — next start on :${port}, ${CHROMIUM}, viewport ${VIEWPORT.width}×${VIEWPORT.height}; ${repeats} page loads per case, small and large alternately (medians; frame p95 over all their frames); load average ${loadAverage()} (1 / 5 / 15 min), ${os.cpus().length} cores`,
     );
 
     const comparisons: Array<{ title: string; small: Case; large: Case; interaction?: string }> = [
@@ -363,6 +348,16 @@ async function main(): Promise<void> {
         large: { label: "large, all expanded", query: `${large.query}&collapse=off` },
       });
     }
+    const largeNodes = Number(argument("nodes", "0"));
+    const nodesOnly = process.argv.includes("--nodes-only");
+    if (largeNodes > 0) {
+      const nodeCases: typeof comparisons = [
+        { title: `One run: 2 trials vs ~${largeNodes} graph nodes (household, nodes=${largeNodes})`, small, large: { label: `nodes ${largeNodes}`, query: `nodes=${largeNodes}&family=household` } },
+        { title: `Search tree (LATS): 30 vs ${largeNodes} nodes`, small: { label: "tree small", query: "tree=30" }, large: { label: `tree ${largeNodes}`, query: `tree=${largeNodes}` } },
+      ];
+      if (nodesOnly) comparisons.splice(0, comparisons.length);
+      comparisons.push(...nodeCases);
+    }
     const treeOnly = process.argv.includes("--tree-only");
     for (const comparison of comparisons.filter((candidate) => !treeOnly || candidate.small.query.startsWith("tree="))) {
       try {
@@ -377,6 +372,7 @@ async function main(): Promise<void> {
     console.log(`bench:graph — could not finish: ${error instanceof Error ? error.message : String(error)}`);
     if (serverErrors.trim()) console.log(serverErrors.trim().split("\n").slice(-10).join("\n"));
   } finally {
+    console.log(`\nload average ${loadAverage()} at the end`);
     await browser?.close();
     server.kill("SIGTERM");
     rmSync(dataDir, { recursive: true, force: true });

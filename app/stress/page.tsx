@@ -5,8 +5,9 @@ import { StressView } from "./stress-view";
 export const metadata: Metadata = { title: "Graph stress page", robots: { index: false } };
 
 /**
- * `/stress?trials=24&family=household[&view=graphs|compare][&seed=1][&collapse=off]` or
- * `/stress?tree=300[&seed=1]`: a dev
+ * `/stress?trials=24&family=household[&view=graphs|compare][&seed=1][&collapse=off]` (or `nodes=25000`
+ * instead of `trials`: as many trials as make ~25,000 graph nodes) or
+ * `/stress?tree=300[&seed=1]` or `/stress?trials=1750&replay=1` (one run behind a replay cursor): a dev
  * and benchmark page (DESIGN.md §8). It renders a synthetic run log of N
  * trials (lib/graph/stress-run.ts) through the real fold, graph deriver and RunGraph — no
  * server, no database — or two such runs as two graphs side by side (`view=graphs`) or in

@@ -4,11 +4,12 @@ import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { createRunGraphDeriver, type RunGraph as RunGraphModel } from "@/lib/graph";
 import { firstDivergence } from "@/lib/graph/compare";
-import { stressRunEvents } from "@/lib/graph/stress-run";
+import { STRESS_MAX_TRIALS, stressRunEvents } from "@/lib/graph/stress-run";
 import { RunUiStoreProvider } from "@/lib/store";
 import { TrialLanes } from "@/components/compare";
 import { RunGraph } from "@/components/run-graph";
 import type { StressParams } from "./stress-params";
+import { StressReplayView } from "./stress-replay-view";
 import { StressTreeView } from "./stress-tree-view";
 
 /** What the page exposes to bench/graph.bench.ts (`window.__stressGraph`). */
@@ -33,10 +34,18 @@ interface StressRun {
   events: number;
 }
 
+/** How many trials of `family` make about `nodes` graph nodes (from a 4-trial sample run's graph), 1–{@link STRESS_MAX_TRIALS}. */
+function trialsForNodes(nodes: number, family: StressParams["family"], seed: number): number {
+  const sample = createRunGraphDeriver()(foldRun(stressRunEvents({ trials: 4, family, seed, idPrefix: "sample" })));
+  return Math.min(STRESS_MAX_TRIALS, Math.max(1, Math.round((nodes / sample.nodes.length) * 4)));
+}
+
 /** Builds the runs once, on the client (no server, no database): logs → fold → graph deriver. */
-function buildRuns({ trials, family, view, seed }: StressParams): { runs: StressRun[]; figures: StressFigures } {
+function buildRuns(params: StressParams): { runs: StressRun[]; figures: StressFigures } {
+  const { family, view, seed } = params;
   const seeds = view === "single" ? [seed] : [seed, seed + 1];
   const started = performance.now();
+  const trials = params.nodes === null ? params.trials : trialsForNodes(params.nodes, family, seed);
   const logs = seeds.map((runSeed, index) => stressRunEvents({ trials, family, seed: runSeed, idPrefix: `stress${index + 1}` }));
   const logsReady = performance.now();
   const runs = logs.map((events, index) => {
@@ -77,10 +86,12 @@ const subscribeNever = () => () => {};
  * The stress page's client side: one RunGraph (`single`), two side by side (`graphs`), each
  * with its own UI store, or the compare view's trial lanes of two runs (`compare`). Like the
  * run page, whose events arrive after hydration, the runs are built on the client only: the
- * server sends the page without them. With `tree=N`, the synthetic search tree instead (stress-tree-view.tsx).
+ * server sends the page without them. With `tree=N`, the synthetic search tree instead (stress-tree-view.tsx);
+ * with `replay=1`, one run behind a replay cursor (stress-replay-view.tsx).
  */
 export function StressView(params: StressParams) {
   if (params.tree !== null) return <StressTreeView nodes={params.tree} seed={params.seed} />;
+  if (params.replay) return <StressReplayView {...params} />;
   return <StressRunsView {...params} />;
 }
 

@@ -12,6 +12,7 @@ import { useCallback, useMemo, useRef, useState, type CSSProperties, type Pointe
 import type { RunStatus } from "@/lib/domain/api";
 import { isTerminalStatus } from "@/lib/domain/status";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
+import { createReplayFolder } from "@/lib/domain/replay-fold";
 import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
 import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
 import { replayPrefix } from "@/lib/graph/replay-cursor";
@@ -251,7 +252,9 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const presenter = useRunUiStore((store) => store.presenter);
   const shownEvents = useMemo(() => replayPrefix(events, cursor), [events, cursor]);
   const replaying = shownEvents.length < events.length;
-  const state = useMemo(() => foldRun(shownEvents), [shownEvents]);
+  // Behind the end, from the nearest checkpoint of this log (lib/domain/replay-fold.ts): a move never refolds from zero.
+  const replayFolder = useMemo(() => createReplayFolder(events), [events]);
+  const state = useMemo(() => (replaying ? replayFolder.stateAt(shownEvents.length) : foldRun(shownEvents)), [replaying, replayFolder, shownEvents]);
   const forkPoints = useMemo(() => forkPointsByEventId(shownEvents), [shownEvents]);
   const sidePanelWidth = useRunUiStore((store) => store.sidePanelWidth);
   const inspectorOpen = useRunUiStore((store) => store.inspectorOpen);

@@ -2,6 +2,7 @@
 
 import { useCallback, useMemo, useRef, useState, type ReactNode } from "react";
 import { pathTo, type TreeNodeView, type TreeSearchView } from "@/lib/domain/tree-search";
+import { defaultCollapsedTreeNodes } from "@/lib/graph/tree-default-collapse";
 import { createTreeLayouter, treeIsEmpty } from "@/lib/graph/tree-layout";
 import { Button } from "@/components/ui/button";
 import { SearchTree } from "./search-tree";
@@ -27,11 +28,21 @@ export interface SearchTreePanelProps {
  * visits, the highlighted path outlined, subtrees collapsible), a legend, and the selected node's
  * details beside it. With only the root it says the search has not expanded the root yet. A
  * collapsed node that hides the selected node is drawn expanded so the selection stays in view.
+ * A tree of more than 1,500 nodes opens with its deep subtrees collapsed
+ * (lib/graph/tree-default-collapse.ts); *Expand all* draws everything.
  */
 export function SearchTreePanel({ tree, highlightPath, selectedNodeId, onSelectNode, nodeActions }: SearchTreePanelProps) {
   const [ownSelection, setOwnSelection] = useState<string | null>(null);
   const selected = selectedNodeId === undefined ? ownSelection : selectedNodeId;
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  // null: the default (a large tree opens with its deep subtrees collapsed); a set once the reader toggles one.
+  const [chosen, setChosen] = useState<ReadonlySet<string> | null>(null);
+  const latestPath = tree.iterations.at(-1)?.path;
+  const defaultCollapsed = useMemo(
+    () => defaultCollapsedTreeNodes(tree, latestPath ?? []),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the tree grows in place: its size stands for it
+    [tree, tree.order.length, latestPath],
+  );
+  const collapsed = chosen ?? defaultCollapsed;
   const layouterRef = useRef<ReturnType<typeof createTreeLayouter> | null>(null);
   const layouter = (layouterRef.current ??= createTreeLayouter());
 
@@ -66,13 +77,13 @@ export function SearchTreePanel({ tree, highlightPath, selectedNodeId, onSelectN
     [onSelectNode],
   );
   const toggleCollapse = useCallback((id: string) => {
-    setCollapsed((current) => {
-      const next = new Set(current);
+    setChosen((current) => {
+      const next = new Set(current ?? defaultCollapsed);
       if (next.has(id)) next.delete(id);
       else next.add(id);
       return next;
     });
-  }, []);
+  }, [defaultCollapsed]);
 
   const empty = treeIsEmpty(tree);
   const hidden = layout.total - layout.nodes.length;
@@ -85,7 +96,7 @@ export function SearchTreePanel({ tree, highlightPath, selectedNodeId, onSelectN
             {hidden > 0 ? ` · ${hidden} hidden in ${effectiveCollapsed.size} collapsed ${effectiveCollapsed.size === 1 ? "subtree" : "subtrees"}` : ""}
           </span>
           {collapsed.size > 0 ? (
-            <Button size="sm" variant="ghost" onClick={() => setCollapsed(new Set())}>
+            <Button size="sm" variant="ghost" onClick={() => setChosen(new Set())}>
               Expand all
             </Button>
           ) : null}

@@ -13,6 +13,11 @@ export const treeNodeTypes = { tree: SearchTreeNode } satisfies NodeTypes;
 
 /** Above this many drawn nodes only the nodes and edges in view are rendered, as in the run graph (components/run-graph). */
 export const TREE_VIRTUALIZE_ABOVE = 250;
+/**
+ * Above this many drawn nodes the minimap is left out: it draws every node as an SVG rectangle
+ * (25,000 of them made a 25,000-node tree's DOM and heap); the fit button still shows the whole tree.
+ */
+export const TREE_MINIMAP_MAX_NODES = 2000;
 /** Below this zoom node text would be unreadable: only the coloured boxes are painted (`search-tree-far`). */
 export const TREE_FAR_ZOOM = 0.4;
 
@@ -217,7 +222,7 @@ function SearchTreeCanvas({ layout, selectedNodeId, onSelectNode, onToggleCollap
             </svg>
           </ControlButton>
         </Controls>
-        <MiniMap<TreeFlowNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map of the search tree" style={MINIMAP_STYLE} />
+        {nodes.length > TREE_MINIMAP_MAX_NODES ? null : <MiniMap<TreeFlowNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map of the search tree" style={MINIMAP_STYLE} />}
       </ReactFlow>
     </SearchTreeActionsContext.Provider>
   );

@@ -96,18 +96,18 @@ export class MemoryRunStore implements RunStore {
     if (!this.cache.has(requestHash)) this.cache.set(requestHash, response);
   }
 
-  async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
-    return this.listSync(runId, branchId, after);
+  async list(runId: RunId, branchId: BranchId, after = 0, limit = Number.POSITIVE_INFINITY): Promise<RunEvent[]> {
+    return this.listSync(runId, branchId, after, limit);
   }
 
-  private listSync(runId: RunId, branchId: BranchId, after: number): RunEvent[] {
+  private listSync(runId: RunId, branchId: BranchId, after: number, limit = Number.POSITIVE_INFINITY): RunEvent[] {
     const segments = branchPath(branchId, (id) => this.branches.get(id) ?? null);
     const out: RunEvent[] = [];
     for (const segment of segments) {
       const own = this.events.get(segment.branchId) ?? [];
       // A branch's own seqs are contiguous, so the first one after `after` is found by offset (O(new events)).
       const first = own[0]?.seq ?? 1;
-      for (let index = Math.max(0, after + 1 - first); index < own.length; index += 1) {
+      for (let index = Math.max(0, after + 1 - first); index < own.length && out.length < limit; index += 1) {
         const event = own[index];
         if (!event || event.runId !== runId) continue;
         if (segment.maxSeq !== null && event.seq > segment.maxSeq) break;

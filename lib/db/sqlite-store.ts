@@ -181,17 +181,20 @@ export class SqliteRunStore implements RunStore {
       .run();
   }
 
-  async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
-    return this.listSync(runId, branchId, after);
+  async list(runId: RunId, branchId: BranchId, after = 0, limit = Number.POSITIVE_INFINITY): Promise<RunEvent[]> {
+    return this.listSync(runId, branchId, after, limit);
   }
 
-  private listSync(runId: RunId, branchId: BranchId, after: number): RunEvent[] {
+  private listSync(runId: RunId, branchId: BranchId, after: number, limit = Number.POSITIVE_INFINITY): RunEvent[] {
     const segments = branchPath(branchId, (id) => this.getBranchSync(id));
     const out: RunEvent[] = [];
     for (const segment of segments) {
+      const remaining = limit - out.length;
+      if (remaining <= 0) break;
       const conditions = [eq(schema.events.runId, runId), eq(schema.events.branchId, segment.branchId), gt(schema.events.seq, after)];
       if (segment.maxSeq !== null) conditions.push(lte(schema.events.seq, segment.maxSeq));
-      const rows = this.db.select().from(schema.events).where(and(...conditions)).orderBy(asc(schema.events.seq)).all();
+      const query = this.db.select().from(schema.events).where(and(...conditions)).orderBy(asc(schema.events.seq));
+      const rows = Number.isFinite(remaining) ? query.limit(remaining).all() : query.all();
       for (const row of rows) out.push(fromRow(row));
     }
     return out;

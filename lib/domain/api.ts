@@ -22,7 +22,9 @@ import { templateTextSchema } from "./template-check";
  * - `GET  /api/runs` → {@link runListResponseSchema}
  * - `POST /api/runs` body {@link createRunRequestSchema} → `{ runId }`
  * - `GET  /api/runs/:runId` → {@link runDetailResponseSchema}
- * - `GET  /api/runs/:runId/events?after=<seq>` → {@link eventPageResponseSchema}
+ * - `GET  /api/runs/:runId/events?after=<seq>[&limit=<n>]` → {@link eventPageResponseSchema}: a page of at most
+ *   `limit` events ({@link EVENT_PAGE_DEFAULT} by default, at most {@link EVENT_PAGE_MAX}); while `more`, read the
+ *   next page with `after=<nextAfter>`
  * - `GET  /api/runs/:runId/stream?after=<seq>` → `text/event-stream`; each message has
  *   `id: <seq>`, `event: run-event`, `data: <RunEvent JSON>`; plus `event: status` with
  *   `{ status: RunStatus, lastSeq, activeCall }` JSON whenever the status or the call in flight
@@ -219,12 +221,33 @@ export const runDetailResponseSchema = z.object({
 });
 export type RunDetailResponse = z.infer<typeof runDetailResponseSchema>;
 
+/** Events in one page of `GET /api/runs/:runId/events` when the request names no `limit`. */
+export const EVENT_PAGE_DEFAULT = 1000;
+/** The largest `limit` a page of `GET /api/runs/:runId/events` accepts (a larger one is refused with 400). */
+export const EVENT_PAGE_MAX = 5000;
+
+/** The query of `GET /api/runs/:runId/events`: events with `seq > after`, at most `limit` of them. */
+export const eventPageQuerySchema = z.object({
+  after: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, "limit must be at least 1")
+    .max(EVENT_PAGE_MAX, `limit must be at most ${EVENT_PAGE_MAX}: read further pages with after=<nextAfter>`)
+    .default(EVENT_PAGE_DEFAULT),
+});
+
 export const eventPageResponseSchema = z.object({
   events: z.array(runEventSchema),
   status: runStatusSchema,
   /** The model call a worker is waiting on now, or null. */
   activeCall: callActivitySchema.nullable().default(null),
+  /** The branch's newest seq when the page was read (the status was computed at it). */
   lastSeq: z.number().int().nonnegative(),
+  /** The `after` of the next page: the seq of the page's last event (the request's `after` when the page is empty). */
+  nextAfter: z.number().int().nonnegative().default(0),
+  /** More events followed this page when it was read: read again from `nextAfter`. */
+  more: z.boolean().default(false),
 });
 export type EventPageResponse = z.infer<typeof eventPageResponseSchema>;
 

@@ -137,8 +137,12 @@ export interface ResponseCache {
  * `seq` numbers after the branch's current last one, or none are stored.
  */
 export interface EventLog {
-  /** Events visible on a branch, in `seq` order, with `seq > after` (default 0). */
-  list(runId: RunId, branchId: BranchId, after?: number): Promise<RunEvent[]>;
+  /**
+   * Events visible on a branch, in `seq` order, with `seq > after` (default 0): at most `limit`
+   * of them (default: all), the first ones after `after` — a page; the next page starts after the
+   * last event's `seq`.
+   */
+  list(runId: RunId, branchId: BranchId, after?: number, limit?: number): Promise<RunEvent[]>;
   /** Appends drafts to a branch; returns the stored events. Throws on a schema violation. */
   append(runId: RunId, branchId: BranchId, drafts: readonly EventDraft[]): Promise<RunEvent[]>;
 }

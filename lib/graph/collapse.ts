@@ -1,4 +1,4 @@
-import { HANDLES } from "./derive-run-graph";
+import { HANDLES, laneSegments, type LaneSegment } from "./derive-run-graph";
 import { sameEdge, sameRecord } from "./equality";
 import { NODE_WIDTH } from "./layout";
 import type { RunGraph, RunGraphEdge, RunGraphNode, RunGraphView, RunGraphViewNode, TrialGroupNode, TrialGroupNodeData } from "./types";
@@ -37,8 +37,51 @@ function trialOfNode(node: RunGraphNode): number {
   return node.data.trial;
 }
 
-/** Each trial's summary, as its group node shows it, in trial order. */
+/** Summaries already made, per graph object (a graph is never changed once derived: the deriver makes a new one). */
+const summariesByGraph = new WeakMap<RunGraph, Map<number, TrialGroupNodeData>>();
+
+/**
+ * Each trial's summary, as its group node shows it, in trial order. O(nodes) the first time for a
+ * graph object, then remembered for it (the collapse hook, the default and the view each ask).
+ * Read-only: the same map is handed to every caller.
+ */
 export function summarizeTrials(graph: RunGraph): Map<number, TrialGroupNodeData> {
+  let known = summariesByGraph.get(graph);
+  if (!known) {
+    known = summarize(graph);
+    summariesByGraph.set(graph, known);
+  }
+  return known;
+}
+
+/** Per lane segment of a derived graph: its trial's summary (null: no header), made once per segment object. */
+const summaryBySegment = new WeakMap<LaneSegment, TrialGroupNodeData | null>();
+
+/** The graph's lane segments when it has them, one per trial number (else null: summarise node by node). */
+function distinctSegments(graph: RunGraph): readonly LaneSegment[] | null {
+  const segments = laneSegments(graph);
+  if (!segments) return null;
+  for (let index = 1; index < segments.length; index += 1) if (segments[index]!.trial <= segments[index - 1]!.trial) return null;
+  return segments;
+}
+
+function summarize(graph: RunGraph): Map<number, TrialGroupNodeData> {
+  const segments = distinctSegments(graph);
+  if (!segments) return summarizeNodes(graph.nodes);
+  // A derived graph: one summary per lane, re-made only for lanes whose arrays changed.
+  const summaries = new Map<number, TrialGroupNodeData>();
+  for (const segment of segments) {
+    let summary = summaryBySegment.get(segment);
+    if (summary === undefined) {
+      summary = summarizeNodes(segment.nodes).get(segment.trial) ?? null;
+      summaryBySegment.set(segment, summary);
+    }
+    if (summary) summaries.set(segment.trial, summary);
+  }
+  return summaries;
+}
+
+function summarizeNodes(nodes: readonly RunGraphNode[]): Map<number, TrialGroupNodeData> {
   const summaries = new Map<number, TrialGroupNodeData>();
   const of = (trial: number): TrialGroupNodeData => {
     let summary = summaries.get(trial);
@@ -63,7 +106,7 @@ export function summarizeTrials(graph: RunGraph): Map<number, TrialGroupNodeData
     }
     return summary;
   };
-  for (const node of graph.nodes) {
+  for (const node of nodes) {
     if (node.type === "lane") continue;
     const summary = of(trialOfNode(node));
     summary.hiddenNodes += 1;
@@ -105,6 +148,11 @@ export function summarizeTrials(graph: RunGraph): Map<number, TrialGroupNodeData
 /** Trials that are never drawn collapsed: the ones in progress, and the one holding `selectedNodeId`. */
 export function pinnedTrials(graph: RunGraph, selectedNodeId: string | null): Set<number> {
   const pinned = new Set<number>();
+  if (distinctSegments(graph)) {
+    // A derived graph: the trials in progress from the (per-lane) summaries; a pass over the nodes only to find a selected one.
+    for (const summary of summarizeTrials(graph).values()) if (summary.outcome === null) pinned.add(summary.trial);
+    if (selectedNodeId === null) return pinned;
+  }
   for (const node of graph.nodes) {
     if (node.type === "trial" && node.data.outcome === null) pinned.add(node.data.trial);
     if (node.id === selectedNodeId && node.type !== "lane") pinned.add(trialOfNode(node));
@@ -199,6 +247,31 @@ export function createCollapsedViewDeriver(): CollapsedViewDeriver {
 
     const hidden = new Set(collapsed);
     const summaries = summarizeTrials(graph);
+    const groupOf = (header: RunGraphNode, summary: TrialGroupNodeData): TrialGroupNode => {
+      const fresh = groupNode(header, summary);
+      const old = previousGroups.get(fresh.id);
+      return old && old.position.x === fresh.position.x && old.position.y === fresh.position.y && sameRecord(old.data, fresh.data) ? old : fresh;
+    };
+    const reroute = (edge: RunGraphEdge, sourceGroup: string | null, targetGroup: string | null): RunGraphEdge => {
+      const rerouted: RunGraphEdge = {
+        ...edge,
+        source: sourceGroup ?? edge.source,
+        sourceHandle: sourceGroup ? HANDLES.memoryOut : edge.sourceHandle,
+        target: targetGroup ?? edge.target,
+        targetHandle: targetGroup ? HANDLES.memoryIn : edge.targetHandle,
+      };
+      const old = previousEdges.get(edge.id);
+      return old && sameEdge(old, rerouted) ? old : rerouted;
+    };
+    const segments = distinctSegments(graph);
+    if (segments) {
+      // A derived graph, lane by lane: a collapsed lane costs one group node, not a pass over its nodes.
+      const view = collapsedBySegments(segments, hidden, summaries, groupOf, reroute, collapsed);
+      previousGroups = view.groups;
+      previousEdges = view.rerouted;
+      previous = { graph, key, view: view.view };
+      return view.view;
+    }
     const trialOf = new Map<string, number>();
     const nodes: RunGraphViewNode[] = [];
     const groups = new Map<string, TrialGroupNode>();
@@ -211,38 +284,36 @@ export function createCollapsedViewDeriver(): CollapsedViewDeriver {
       }
       const summary = summaries.get(trial);
       if (node.type !== "trial" || !summary) continue;
-      const fresh = groupNode(node, summary);
-      const old = previousGroups.get(fresh.id);
-      const kept = old && old.position.x === fresh.position.x && old.position.y === fresh.position.y && sameRecord(old.data, fresh.data) ? old : fresh;
+      const kept = groupOf(node, summary);
       groups.set(kept.id, kept);
       nodes.push(kept);
     }
 
     const edges: RunGraphEdge[] = [];
     const nextEdges = new Map<string, RunGraphEdge>();
+    const groupIds = new Map<number, string>();
+    for (const trial of hidden) {
+      const headerId = summaries.get(trial)?.trialNodeId;
+      if (headerId) groupIds.set(trial, trialGroupNodeId(headerId));
+    }
     const groupIdOf = (nodeId: string): string | null => {
       const trial = trialOf.get(nodeId);
-      const headerId = trial === undefined ? undefined : summaries.get(trial)?.trialNodeId;
-      return trial !== undefined && hidden.has(trial) && headerId ? trialGroupNodeId(headerId) : null;
+      return trial === undefined ? null : (groupIds.get(trial) ?? null);
     };
     for (const edge of graph.edges) {
+      // Flow edges stay inside their trial: a collapsed trial has none (one lookup, no id built).
+      if (edge.data.kind !== "memory") {
+        const trial = trialOf.get(edge.source);
+        if (trial === undefined || !groupIds.has(trial)) edges.push(edge);
+        continue;
+      }
       const sourceGroup = groupIdOf(edge.source);
       const targetGroup = groupIdOf(edge.target);
       if (sourceGroup === null && targetGroup === null) {
         edges.push(edge);
         continue;
       }
-      // Flow edges stay inside their trial: a collapsed trial has none.
-      if (edge.data.kind !== "memory") continue;
-      const rerouted: RunGraphEdge = {
-        ...edge,
-        source: sourceGroup ?? edge.source,
-        sourceHandle: sourceGroup ? HANDLES.memoryOut : edge.sourceHandle,
-        target: targetGroup ?? edge.target,
-        targetHandle: targetGroup ? HANDLES.memoryIn : edge.targetHandle,
-      };
-      const old = previousEdges.get(edge.id);
-      const kept = old && sameEdge(old, rerouted) ? old : rerouted;
+      const kept = reroute(edge, sourceGroup, targetGroup);
       nextEdges.set(edge.id, kept);
       edges.push(kept);
     }
@@ -253,4 +324,67 @@ export function createCollapsedViewDeriver(): CollapsedViewDeriver {
     previous = { graph, key, view };
     return view;
   };
+}
+
+/** Per lane segment: its group node, made from that summary (the same lane and summary draw the same group). */
+const groupBySegment = new WeakMap<LaneSegment, { summary: TrialGroupNodeData; group: TrialGroupNode }>();
+
+/**
+ * The collapsed view of a derived graph from its lane segments: the same view as the node-by-node
+ * pass, in O(trials + drawn nodes and edges). A lane's memory edge leaves its own reflection and
+ * enters the next trial's header (lib/graph/derive-run-graph.ts).
+ */
+function collapsedBySegments(
+  segments: readonly LaneSegment[],
+  hidden: ReadonlySet<number>,
+  summaries: ReadonlyMap<number, TrialGroupNodeData>,
+  groupOf: (header: RunGraphNode, summary: TrialGroupNodeData) => TrialGroupNode,
+  reroute: (edge: RunGraphEdge, sourceGroup: string | null, targetGroup: string | null) => RunGraphEdge,
+  collapsed: number[],
+): { view: RunGraphView; groups: Map<string, TrialGroupNode>; rerouted: Map<string, RunGraphEdge> } {
+  const groupIds = new Map<number, string>();
+  const trialOfHeader = new Map<string, number>();
+  for (const [trial, summary] of summaries) {
+    trialOfHeader.set(summary.trialNodeId, trial);
+    if (hidden.has(trial)) groupIds.set(trial, trialGroupNodeId(summary.trialNodeId));
+  }
+  const nodes: RunGraphViewNode[] = [];
+  const edges: RunGraphEdge[] = [];
+  const groups = new Map<string, TrialGroupNode>();
+  const rerouted = new Map<string, RunGraphEdge>();
+  for (const segment of segments) {
+    const hiddenHere = hidden.has(segment.trial);
+    if (hiddenHere) {
+      const summary = summaries.get(segment.trial);
+      const known = groupBySegment.get(segment);
+      const header = known?.summary === summary ? null : segment.nodes.find((node) => node.type === "trial");
+      const group = known && known.summary === summary ? known.group : header && summary ? groupOf(header, summary) : null;
+      if (group && summary) {
+        groupBySegment.set(segment, { summary, group });
+        groups.set(group.id, group);
+        nodes.push(group);
+      }
+    } else for (const node of segment.nodes) nodes.push(node);
+    const sourceGroup = groupIds.get(segment.trial) ?? null;
+    // A collapsed lane keeps only its memory edge, which the deriver puts after the flow edges: no pass over its flow edges.
+    let from = 0;
+    if (sourceGroup !== null) for (from = segment.edges.length; from > 0 && segment.edges[from - 1]!.data.kind === "memory"; from -= 1);
+    for (let index = from; index < segment.edges.length; index += 1) {
+      const edge = segment.edges[index]!;
+      if (edge.data.kind !== "memory") {
+        if (sourceGroup === null) edges.push(edge);
+        continue;
+      }
+      const targetTrial = trialOfHeader.get(edge.target);
+      const targetGroup = targetTrial === undefined ? null : (groupIds.get(targetTrial) ?? null);
+      if (sourceGroup === null && targetGroup === null) {
+        edges.push(edge);
+        continue;
+      }
+      const kept = reroute(edge, sourceGroup, targetGroup);
+      rerouted.set(edge.id, kept);
+      edges.push(kept);
+    }
+  }
+  return { view: { nodes, edges, collapsed }, groups, rerouted };
 }

@@ -8,7 +8,8 @@ import { CODE_NODE_HEIGHTS, codeActionView, codeAriaLabel, codeObservationView, 
 import { sameEdge, sameRecord } from "./equality";
 import { missingMemory, promptText } from "./prompt-memory";
 import { actionDisplay, familyOf, isThoughtAction, showsThought } from "./step-display";
-import { createLayoutCache, layoutRunGraph, topologyKey, type LayoutCache, type LayoutLane, type LayoutResult } from "./layout";
+import { createLayoutCache, placeLane, type LayoutCache, type LayoutLane, type Rect } from "./layout";
+import { errorsByTrial, sameTrialInputs, trialInputs, type TrialInputs } from "./trial-memo";
 import type { CallSource, GraphNodeDataMap, GraphNodeKind, GraphNodeOf, LiveCallInput, RunGraph, RunGraphEdge, RunGraphNode } from "./types";
 
 type NodeSpec = { [K in GraphNodeKind]: { id: string; type: K; data: GraphNodeDataMap[K] } }[GraphNodeKind];
@@ -91,7 +92,7 @@ function codeField<T>(view: T | null | undefined): { code: T } | Record<never, n
   return view ? { code: view } : {};
 }
 
-function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, previousTrial: TrialView | undefined, state: RunState): NodeSpec[] {
+function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, previousTrial: TrialView | undefined, state: RunState, errors: readonly RunState["callErrors"][number][]): NodeSpec[] {
   const code = codeRunOf(state);
   const family = familyOf(state);
   const specs: NodeSpec[] = [
@@ -115,7 +116,6 @@ function trialSpecs(trialView: TrialView, nextTrial: TrialView | undefined, prev
     },
   ];
 
-  const errors = state.callErrors.filter((error) => error.trial === trialView.trial);
   const steps = [...trialView.steps].sort((a, b) => a.step - b.step);
   let repeats = 0;
   let previousKey: string | null = null;
@@ -289,69 +289,69 @@ function callErrorSpec(error: RunState["callErrors"][number]): NodeSpec {
   };
 }
 
-interface GraphModel {
-  lanes: LayoutLane[];
-  /** Every node spec: each lane background followed by its nodes, in lane order. */
-  specs: NodeSpec[];
+/**
+ * One trial's lane, ready to draw: its background and nodes (positioned), its flow edges and the
+ * memory edge to the next trial, and the inputs it was derived from. The deriver keeps one per
+ * trial view and re-derives it only when {@link sameTrialInputs} says the inputs changed.
+ */
+interface LanePieces {
+  inputs: TrialInputs;
+  laneId: string;
+  nodes: RunGraphNode[];
   edges: RunGraphEdge[];
+  /** The lane as a {@link LaneSegment} of the graph (one object per pieces, so views can memoise on it). */
+  segment: LaneSegment;
 }
 
-/** The trials in order with each one's node specs: the costly part of a model, the same for every live text of one state. */
-interface TrialSpecs {
-  trials: TrialView[];
-  specs: NodeSpec[][];
-}
+/**
+ * Derives one trial's lane: node specs, vertical layout (through `layoutCache`), positions at the
+ * lane's index, flow edges and the memory edge. Nodes and edges equal to `previous`'s (the last
+ * pieces drawn for the same lane) are handed back as the same objects.
+ */
+function deriveLane(state: RunState, inputs: TrialInputs, live: LiveCallInput | null, previous: LanePieces | undefined, layoutCache: LayoutCache): LanePieces {
+  const { view: trialView, next: nextTrial } = inputs;
+  const laneSpecs = trialSpecs(trialView, nextTrial, inputs.previous, state, inputs.errors);
+  // The call in flight comes last in its trial: the next step, or the reflection after the evaluation.
+  const liveSpec = liveCallSpec(trialView, live, state);
+  if (liveSpec) laneSpecs.push(liveSpec);
+  const laneId = laneNodeId(trialView.startEventId);
+  const lane: LayoutLane = {
+    laneId,
+    nodes: laneSpecs.map((spec) => {
+      const kind = spec.type as LaidOutKind;
+      // Code nodes are taller (a few lines of code, two verdicts); the height is fixed per node.
+      const height = "code" in spec.data && spec.data.code ? CODE_NODE_HEIGHTS[kind] : undefined;
+      return height === undefined ? { id: spec.id, kind } : { id: spec.id, kind, height };
+    }),
+  };
+  const placed = placeLane(lane, inputs.laneIndex, layoutCache.get(lane));
+  const oldNodes = new Map<string, RunGraphNode>();
+  for (const node of previous?.nodes ?? []) oldNodes.set(node.id, node);
+  const oldEdges = new Map<string, RunGraphEdge>();
+  for (const edge of previous?.edges ?? []) oldEdges.set(edge.id, edge);
+  const keep = (edge: RunGraphEdge) => {
+    const old = oldEdges.get(edge.id);
+    return old && sameEdge(old, edge) ? old : edge;
+  };
 
-function trialSpecsOf(state: RunState): TrialSpecs {
-  const trials = [...state.trials].sort((a, b) => a.trial - b.trial);
-  return { trials, specs: trials.map((trialView, index) => trialSpecs(trialView, trials[index + 1], trials[index - 1], state)) };
-}
-
-/** The semantic graph of a run (no positions): lanes, node specs and edges; `live` adds the node of the call in flight. */
-function buildModel(state: RunState, perTrial: TrialSpecs, live: LiveCallInput | null): GraphModel {
-  const { trials } = perTrial;
-  const lanes: LayoutLane[] = [];
-  const specs: NodeSpec[] = [];
+  const laneSpec: NodeSpec = { id: laneId, type: "lane", data: { trial: trialView.trial, outcome: trialView.outcome } };
+  const nodes: RunGraphNode[] = [];
+  for (const spec of [laneSpec, ...laneSpecs]) {
+    const rect = spec.type === "lane" ? placed.lane : placed.nodes.get(spec.id);
+    const old = oldNodes.get(spec.id);
+    nodes.push(reusable(old, spec, rect) ? old : positionedNode(spec, rect));
+  }
   const edges: RunGraphEdge[] = [];
-
-  trials.forEach((trialView, index) => {
-    const nextTrial = trials[index + 1];
-    const laneSpecs = [...(perTrial.specs[index] ?? [])];
-    // The call in flight comes last in its trial: the next step, or the reflection after the evaluation.
-    const liveSpec = liveCallSpec(trialView, live, state);
-    if (liveSpec) laneSpecs.push(liveSpec);
-    const laneId = laneNodeId(trialView.startEventId);
-    specs.push({ id: laneId, type: "lane", data: { trial: trialView.trial, outcome: trialView.outcome } });
-    lanes.push({
-      laneId,
-      nodes: laneSpecs.map((spec) => {
-        const kind = spec.type as LaidOutKind;
-        // Code nodes are taller (a few lines of code, two verdicts); the height is fixed per node.
-        const height = "code" in spec.data && spec.data.code ? CODE_NODE_HEIGHTS[kind] : undefined;
-        return height === undefined ? { id: spec.id, kind } : { id: spec.id, kind, height };
-      }),
-    });
-    for (let i = 0; i < laneSpecs.length; i += 1) {
-      const spec = laneSpecs[i];
-      if (!spec) continue;
-      specs.push(spec);
-      const previous = laneSpecs[i - 1];
-      if (previous) {
-        edges.push({
-          id: `flow:${previous.id}->${spec.id}`,
-          source: previous.id,
-          target: spec.id,
-          sourceHandle: HANDLES.next,
-          targetHandle: HANDLES.previous,
-          className: "edge-flow",
-          data: { kind: "flow" },
-        });
-      }
-    }
-    const reflection = trialView.reflection;
-    if (reflection && nextTrial) {
-      const inContext = nextTrial.memory.some((item) => item.id === reflection.eventId);
-      edges.push({
+  for (let i = 1; i < laneSpecs.length; i += 1) {
+    const source = laneSpecs[i - 1]!.id;
+    const target = laneSpecs[i]!.id;
+    edges.push(keep({ id: `flow:${source}->${target}`, source, target, sourceHandle: HANDLES.next, targetHandle: HANDLES.previous, className: "edge-flow", data: { kind: "flow" } }));
+  }
+  const reflection = trialView.reflection;
+  if (reflection && nextTrial) {
+    const inContext = nextTrial.memory.some((item) => item.id === reflection.eventId);
+    edges.push(
+      keep({
         id: `memory:${reflection.eventId}->${nextTrial.startEventId}`,
         source: reflection.eventId,
         target: nextTrial.startEventId,
@@ -360,10 +360,10 @@ function buildModel(state: RunState, perTrial: TrialSpecs, live: LiveCallInput |
         label: inContext ? "memory" : "memory (not in context)",
         className: inContext ? "edge-memory" : "edge-memory edge-memory-dropped",
         data: { kind: "memory", inContext },
-      });
-    }
-  });
-  return { lanes, specs, edges };
+      }),
+    );
+  }
+  return { inputs, laneId, nodes, edges, segment: { trial: trialView.trial, nodes, edges } };
 }
 
 function ariaLabelOf(spec: NodeSpec): string {
@@ -394,8 +394,7 @@ function ariaLabelOf(spec: NodeSpec): string {
   }
 }
 
-function positionedNode(spec: NodeSpec, layout: LayoutResult): RunGraphNode {
-  const rect = spec.type === "lane" ? layout.lanes.get(spec.id) : layout.nodes.get(spec.id);
+function positionedNode(spec: NodeSpec, rect: Rect | undefined): RunGraphNode {
   const base = {
     id: spec.id,
     position: { x: rect?.x ?? 0, y: rect?.y ?? 0 },
@@ -412,10 +411,8 @@ function positionedNode(spec: NodeSpec, layout: LayoutResult): RunGraphNode {
   return { ...base, type: spec.type, data: spec.data } as RunGraphNode;
 }
 
-function reusable(previous: RunGraphNode | undefined, spec: NodeSpec, layout: LayoutResult): previous is RunGraphNode {
-  if (!previous || previous.type !== spec.type) return false;
-  const rect = spec.type === "lane" ? layout.lanes.get(spec.id) : layout.nodes.get(spec.id);
-  if (!rect) return false;
+function reusable(previous: RunGraphNode | undefined, spec: NodeSpec, rect: Rect | undefined): previous is RunGraphNode {
+  if (!previous || previous.type !== spec.type || !rect) return false;
   return (
     previous.position.x === rect.x &&
     previous.position.y === rect.y &&
@@ -437,61 +434,82 @@ export type RunGraphDeriver = (state: RunState, live?: LiveCallInput | null) => 
  *
  * - Node ids are event ids (the trial header is its `trial-start` event, a step
  *   node its `step-*` event, …), so nodes keep their identity as events arrive.
- * - A node whose position and data are unchanged is returned as the *same
- *   object* as last time, and the arrays themselves are reused when nothing
- *   changed, so React Flow and memoised node components skip the work.
- * - Layout runs only for lanes whose topology (node ids and kinds) changed.
+ * - Each trial's lane (its nodes, edges and layout) is remembered by the trial
+ *   view's identity (lib/graph/trial-memo.ts): a state that holds the same trial
+ *   object with the same neighbours, config and errors gets the same pieces
+ *   without deriving them — a replay cursor's move (which shares the trials it
+ *   does not touch, lib/domain/replay-fold.ts) re-derives only the trials that differ.
+ * - A re-derived lane hands back, as the *same object*, every node whose position
+ *   and data are unchanged and every unchanged edge; the arrays themselves are reused
+ *   when nothing changed, so React Flow and memoised node components skip the work.
  * - The live node (the call in flight) keeps one id while its text streams in:
  *   a new piece of text changes that node's data only, never the layout.
  */
 export function createRunGraphDeriver(): RunGraphDeriver {
   const layoutCache: LayoutCache = createLayoutCache();
-  let layoutKey: string | null = null;
-  let layout: LayoutResult | null = null;
-  let previousNodes = new Map<string, RunGraphNode>();
-  let previousEdges = new Map<string, RunGraphEdge>();
+  // Per trial view: its lane as last derived (a lane with the call in flight is never kept here: its text changes).
+  const lanesByView = new WeakMap<TrialView, LanePieces>();
+  // Per lane id: the pieces drawn last time, so a re-derived lane keeps its unchanged nodes' identity.
+  let lastByLane = new Map<string, LanePieces>();
   let previous: RunGraph | null = null;
-  // Token deltas re-derive with the same state: its per-trial specs are built once.
-  let specsState: RunState | null = null;
-  let specsOfState: TrialSpecs | null = null;
 
   return (state, live = null) => {
-    if (specsOfState === null || specsState !== state) {
-      specsOfState = trialSpecsOf(state);
-      specsState = state;
+    const trials = [...state.trials].sort((a, b) => a.trial - b.trial);
+    const errors = errorsByTrial(state);
+    const nextByLane = new Map<string, LanePieces>();
+    const segments: LaneSegment[] = [];
+    const nodes: RunGraphNode[] = [];
+    const edges: RunGraphEdge[] = [];
+    for (let index = 0; index < trials.length; index += 1) {
+      const inputs = trialInputs(state, trials, index, errors);
+      const livesHere = live !== null && live.trial === inputs.view.trial;
+      const known = livesHere ? undefined : lanesByView.get(inputs.view);
+      let pieces: LanePieces;
+      if (known && sameTrialInputs(known.inputs, inputs)) pieces = known;
+      else {
+        pieces = deriveLane(state, inputs, live, lastByLane.get(laneNodeId(inputs.view.startEventId)), layoutCache);
+        if (!livesHere) lanesByView.set(inputs.view, pieces);
+      }
+      nextByLane.set(pieces.laneId, pieces);
+      segments.push(pieces.segment);
+      for (const node of pieces.nodes) nodes.push(node);
+      for (const edge of pieces.edges) edges.push(edge);
     }
-    const model = buildModel(state, specsOfState, live);
-    const key = topologyKey(model.lanes);
-    if (layout === null || key !== layoutKey) {
-      layout = layoutRunGraph(model.lanes, layoutCache);
-      layoutKey = key;
-    }
-    const currentLayout = layout;
-
-    let changed = previous === null || previous.nodes.length !== model.specs.length || previous.edges.length !== model.edges.length;
-    const nextNodeMap = new Map<string, RunGraphNode>();
-    const nodes = model.specs.map((spec, index) => {
-      const old = previousNodes.get(spec.id);
-      const node = reusable(old, spec, currentLayout) ? old : positionedNode(spec, currentLayout);
-      if (!changed && previous?.nodes[index] !== node) changed = true;
-      nextNodeMap.set(spec.id, node);
-      return node;
-    });
-    const nextEdgeMap = new Map<string, RunGraphEdge>();
-    const edges = model.edges.map((edge, index) => {
-      const old = previousEdges.get(edge.id);
-      const kept = old && sameEdge(old, edge) ? old : edge;
-      if (!changed && previous?.edges[index] !== kept) changed = true;
-      nextEdgeMap.set(edge.id, kept);
-      return kept;
-    });
-
-    previousNodes = nextNodeMap;
-    previousEdges = nextEdgeMap;
-    if (!changed && previous) return previous;
+    lastByLane = nextByLane;
+    const same = previous !== null && sameItems(previous.nodes, nodes) && sameItems(previous.edges, edges);
+    if (same && previous) return previous;
     previous = { nodes, edges };
+    segmentsByGraph.set(previous, segments);
     return previous;
   };
+}
+
+/**
+ * One trial's part of a derived graph: its nodes (lane background first) and edges, as they sit
+ * in the graph's arrays. The same arrays while the trial's lane is unchanged.
+ */
+export interface LaneSegment {
+  trial: number;
+  nodes: readonly RunGraphNode[];
+  edges: readonly RunGraphEdge[];
+}
+
+const segmentsByGraph = new WeakMap<RunGraph, readonly LaneSegment[]>();
+
+/**
+ * The lanes a graph made by {@link createRunGraphDeriver} was put together from, in order (their
+ * nodes and edges concatenated are the graph's), or null for a graph made otherwise. Lets views of
+ * the graph (the collapsed view, trial summaries) work per lane and memoise on the lanes' arrays.
+ */
+export function laneSegments(graph: RunGraph): readonly LaneSegment[] | null {
+  return segmentsByGraph.get(graph) ?? null;
+}
+
+/** The same objects in the same order. */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /**

@@ -4,7 +4,7 @@
  * and the collapsed view of long runs. No React here: components import these
  * and render them.
  */
-export { createRunGraphDeriver, deriveRunGraph, HANDLES, laneNodeId, liveCallNodeId, type RunGraphDeriver } from "./derive-run-graph";
+export { createRunGraphDeriver, deriveRunGraph, HANDLES, laneNodeId, laneSegments, liveCallNodeId, type LaneSegment, type RunGraphDeriver } from "./derive-run-graph";
 export {
   createLayoutCache,
   LANE_GAP,

@@ -102,14 +102,18 @@ export interface LayoutCache {
 /** A cache of lane layouts that keeps only the lanes seen in the latest pass. */
 export function createLayoutCache(): LayoutCache & { size(): number } {
   const entries = new Map<string, LaneLayout>();
+  // The key each lane id is cached under: a growing lane replaces its own entry in O(1) (a scan of every entry per new lane was quadratic in trials).
+  const keyOfLane = new Map<string, string>();
   return {
     get(lane) {
       const key = laneTopologyKey(lane);
       let layout = entries.get(key);
       if (!layout) {
         layout = layoutLane(lane);
-        // One entry per lane id: drop the lane's stale layouts as it grows.
-        for (const stale of entries.keys()) if (stale.startsWith(`${lane.laneId}[`)) entries.delete(stale);
+        // One entry per lane id: drop the lane's stale layout as it grows.
+        const stale = keyOfLane.get(lane.laneId);
+        if (stale !== undefined) entries.delete(stale);
+        keyOfLane.set(lane.laneId, key);
         entries.set(key, layout);
       }
       return layout;
@@ -127,25 +131,34 @@ export function createLayoutCache(): LayoutCache & { size(): number } {
 export function layoutRunGraph(lanes: readonly LayoutLane[], cache?: LayoutCache): LayoutResult {
   const nodes = new Map<string, Rect>();
   const laneRects = new Map<string, Rect>();
-  const pitch = NODE_WIDTH + 2 * LANE_PADDING + LANE_GAP;
-
   lanes.forEach((lane, laneIndex) => {
-    const x = laneIndex * pitch;
-    const placed = cache ? cache.get(lane) : layoutLane(lane);
-    let bottom = 0;
-    for (const node of lane.nodes) {
-      const place = placed.get(node.id);
-      if (!place) continue;
-      nodes.set(node.id, { x, y: place.y, width: NODE_WIDTH, height: place.height });
-      bottom = Math.max(bottom, place.y + place.height);
-    }
-    laneRects.set(lane.laneId, {
-      x: x - LANE_PADDING,
-      y: -LANE_PADDING,
-      width: NODE_WIDTH + 2 * LANE_PADDING,
-      height: bottom + 2 * LANE_PADDING,
-    });
+    const placed = placeLane(lane, laneIndex, cache ? cache.get(lane) : layoutLane(lane));
+    for (const [id, rect] of placed.nodes) nodes.set(id, rect);
+    laneRects.set(lane.laneId, placed.lane);
   });
-
   return { nodes, lanes: laneRects };
+}
+
+/** Horizontal distance between two lanes' left edges, px. */
+export const LANE_PITCH = NODE_WIDTH + 2 * LANE_PADDING + LANE_GAP;
+
+/**
+ * One lane's rectangles as {@link layoutRunGraph} places it at `laneIndex` (0 = leftmost): its
+ * nodes (from the lane's vertical layout `placed`) and its background, px. Lets a caller that
+ * keeps lanes apart (the run graph's per-trial memo) place one lane without the others.
+ */
+export function placeLane(lane: LayoutLane, laneIndex: number, placed: LaneLayout): { nodes: Map<string, Rect>; lane: Rect } {
+  const x = laneIndex * LANE_PITCH;
+  const nodes = new Map<string, Rect>();
+  let bottom = 0;
+  for (const node of lane.nodes) {
+    const place = placed.get(node.id);
+    if (!place) continue;
+    nodes.set(node.id, { x, y: place.y, width: NODE_WIDTH, height: place.height });
+    bottom = Math.max(bottom, place.y + place.height);
+  }
+  return {
+    nodes,
+    lane: { x: x - LANE_PADDING, y: -LANE_PADDING, width: NODE_WIDTH + 2 * LANE_PADDING, height: bottom + 2 * LANE_PADDING },
+  };
 }

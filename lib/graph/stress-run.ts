@@ -33,6 +33,7 @@ export function defaultStressFamily(): StressFamily {
 
 /** Options of {@link stressRunEvents}. */
 export interface StressRunOptions {
+  /** Trials, 1–{@link STRESS_MAX_TRIALS} (the run's config still says at most 50, the schema's limit). */
   trials: number;
   /** The family the run imitates; it must have a stress-run script ({@link stressFamilies}). */
   family: StressFamily;
@@ -43,6 +44,9 @@ export interface StressRunOptions {
   /** The last trial succeeds (true, default) or fails like the others. */
   lastTrialSucceeds?: boolean;
 }
+
+/** The most trials a synthetic run has: ~2,000 household trials make ~120,000 events (~90,000 graph nodes). */
+export const STRESS_MAX_TRIALS = 2000;
 
 /** A tiny deterministic PRNG (mulberry32). */
 function prng(seed: number): () => number {
@@ -83,14 +87,14 @@ function runConfig(family: StressFamily, script: StressRunScript, trials: number
 }
 
 /**
- * The events of a finished Reflexion run of `trials` trials (at most 50): every
+ * The events of a finished Reflexion run of `trials` trials (at most {@link STRESS_MAX_TRIALS}): every
  * trial but the last fails the family's way (household: halted by a loop; QA: a
  * wrong answer) and is reflected on; the last one succeeds unless
  * `lastTrialSucceeds` is false.
  * @throws Error when `options.family` has no stress-run script.
  */
 export function stressRunEvents(options: StressRunOptions): RunEvent[] {
-  const trials = Math.min(50, Math.max(1, Math.floor(options.trials)));
+  const trials = Math.min(STRESS_MAX_TRIALS, Math.max(1, Math.floor(options.trials)));
   const prefix = options.idPrefix ?? "stress";
   const random = prng(options.seed ?? 1);
   const script = familyDescriptor(options.family).stressRun;

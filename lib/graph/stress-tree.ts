@@ -21,6 +21,9 @@ import {
  * attaches a reflection to the terminal node. Deterministic for a seed (pure-rand's xoroshiro128+).
  */
 
+/** The largest synthetic tree (nodes): room for the 25,000-node case of bench/graph.bench.ts. */
+export const STRESS_TREE_MAX_NODES = 30000;
+
 /** The depth limit of the synthetic search (steps per trial). */
 export const STRESS_TREE_MAX_DEPTH = 8;
 
@@ -32,6 +35,11 @@ export interface StressTreeOptions {
   seed?: number;
   /** UCT's exploration weight w (paper eq. 1). Default 1, as the paper uses for HotpotQA. */
   exploration?: number;
+  /**
+   * The depth limit (steps per trial). Default {@link STRESS_TREE_MAX_DEPTH}, or 12 above 10,000
+   * nodes: a depth-8 search saturates at ~14,000 nodes.
+   */
+  maxDepth?: number;
 }
 
 const QUESTION = "Which magazine was started first, Arthur's Magazine or First for Women?";
@@ -49,15 +57,16 @@ function record(tree: TreeSearchView, iteration: TreeSearchView["iterations"][nu
 }
 
 /**
- * A synthetic search tree of exactly `options.nodes` nodes (clamped to 1–5,000): branching 2–5 at
+ * A synthetic search tree of exactly `options.nodes` nodes (clamped to 1–{@link STRESS_TREE_MAX_NODES}): branching 2–5 at
  * expansions, depth up to {@link STRESS_TREE_MAX_DEPTH}, values and visits from real
  * backpropagation, some successful and many failed or halted terminals, reflections on failures.
  * The last iteration may be cut short by the node budget (a search still in progress: its path
  * has no terminal and its reward is null).
  */
 export function stressTree(options: StressTreeOptions): TreeSearchView {
-  const target = Math.min(5000, Math.max(1, Math.floor(options.nodes)));
+  const target = Math.min(STRESS_TREE_MAX_NODES, Math.max(1, Math.floor(options.nodes)));
   const exploration = options.exploration ?? 1;
+  const maxDepth = Math.max(1, Math.floor(options.maxDepth ?? (target > 10_000 ? 12 : STRESS_TREE_MAX_DEPTH)));
   const rng = xoroshiro128plus(options.seed ?? 1);
   const random = () => (rng.unsafeNext() >>> 0) / 4294967296;
   const int = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
@@ -104,7 +113,7 @@ export function stressTree(options: StressTreeOptions): TreeSearchView {
   };
 
   for (let trial = 1; tree.nodes.size < target; trial += 1) {
-    const selected = selectPath(tree, exploration, STRESS_TREE_MAX_DEPTH);
+    const selected = selectPath(tree, exploration, maxDepth);
     if (!selected) break;
     const leaf = tree.nodes.get(selected[selected.length - 1]!)!;
     let current = leaf;
@@ -118,11 +127,11 @@ export function stressTree(options: StressTreeOptions): TreeSearchView {
       current = children.reduce((best, child) => ((child.estimate ?? 0) > (best.estimate ?? 0) ? child : best));
       path.push(current.id);
     }
-    while (!current.done && current.depth < STRESS_TREE_MAX_DEPTH && tree.nodes.size < target) {
+    while (!current.done && current.depth < maxDepth && tree.nodes.size < target) {
       current = add(rolloutNodeId(trial, current.depth + 1), current, trial, "rollout", null);
       path.push(current.id);
     }
-    if (!current.done && current.depth < STRESS_TREE_MAX_DEPTH) {
+    if (!current.done && current.depth < maxDepth) {
       // The node budget ran out mid-rollout: an iteration still in progress.
       record(tree, { trial, selected, path, followed: true, reward: null });
       break;

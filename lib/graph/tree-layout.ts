@@ -1,10 +1,11 @@
 import dagre from "@dagrejs/dagre";
 import { TREE_ROOT_ID, type TreeNodeView, type TreeSearchView } from "@/lib/domain/tree-search";
+import { TREE_DAGRE_MAX_NODES, tidyTreePositions } from "./tree-tidy-layout";
 
 /**
  * The layout of a LATS search tree (lib/domain/tree-search.ts) for the tree view
  * (components/tree-search): dagre, top → bottom, one node per Thought → Action → Observation
- * step. What the view encodes, and where it is computed:
+ * step (above {@link TREE_DAGRE_MAX_NODES} drawn nodes a closed-form layout, lib/graph/tree-tidy-layout.ts). What the view encodes, and where it is computed:
  *
  * - colour = V(s), the node's value ({@link valueColour}: 0 red → 0.5 yellow → 1 green, grey
  *   when the node has no value yet);
@@ -86,6 +87,8 @@ export interface TreeLayoutOptions {
   collapsed?: ReadonlySet<string>;
   /** A path of ids root → node (the latest iteration's or the best path); it need not be complete. */
   highlight?: readonly string[];
+  /** The layout engine (default `auto`: dagre up to {@link TREE_DAGRE_MAX_NODES} drawn nodes, closed form above). */
+  engine?: TreeLayoutEngine;
 }
 
 function hex(colour: string): [number, number, number] {
@@ -161,8 +164,20 @@ interface Geometry {
   height: number;
 }
 
+/** Which layout places the nodes: dagre up to {@link TREE_DAGRE_MAX_NODES} drawn nodes, the closed-form one above (`auto`). */
+export type TreeLayoutEngine = "auto" | "dagre" | "tidy";
+
+/** Places the drawn nodes: dagre for a small tree, {@link tidyTreePositions} for a large one (or as `engine` says). */
+function placeNodes(tree: TreeSearchView, drawn: readonly string[], key: string, engine: TreeLayoutEngine): Geometry {
+  if (engine === "tidy" || (engine === "auto" && drawn.length > TREE_DAGRE_MAX_NODES)) {
+    const placed = tidyTreePositions(tree, drawn, (id) => treeNodeSize(tree.nodes.get(id)!.visits), { rankGap: TREE_RANK_GAP, nodeGap: TREE_NODE_GAP });
+    return { key, drawn: [...drawn], ...placed };
+  }
+  return placeWithDagre(tree, drawn, key);
+}
+
 /** Runs dagre over the drawn nodes. */
-function placeNodes(tree: TreeSearchView, drawn: readonly string[], key: string): Geometry {
+function placeWithDagre(tree: TreeSearchView, drawn: readonly string[], key: string): Geometry {
   const graph = new dagre.graphlib.Graph();
   // A tree has no crossings to minimise: ranks from a tight tree (a tree's ranks are its depths, as
   // network simplex would find) and no crossing-reduction sweeps, which keeps siblings in creation
@@ -249,9 +264,9 @@ export function createTreeLayouter(): TreeLayouter {
     // The fold may mutate its own tree in place: identity alone cannot tell a tree unchanged, so
     // the geometry key is checked every time (cheap next to dagre).
     const drawn = drawnIds(tree, collapsedSet);
-    const key = `${geometryKey(tree, drawn)}#${collapsedKey}`;
+    const key = `${geometryKey(tree, drawn)}#${collapsedKey}#${options.engine ?? "auto"}`;
     if (!geometry || geometry.key !== key) {
-      geometry = placeNodes(tree, drawn, key);
+      geometry = placeNodes(tree, drawn, key, options.engine ?? "auto");
       layouts += 1;
     }
     const descendants = descendantCounts(tree);

@@ -42,7 +42,7 @@ export function withLiveOtlp(log: EventLog, input: { target: OtlpTarget; appVers
   };
 
   return {
-    list: (runId, branchId, after) => log.list(runId, branchId, after),
+    list: (runId, branchId, after, limit) => log.list(runId, branchId, after, limit),
     async append(runId: RunId, branchId: BranchId, drafts: readonly EventDraft[]): Promise<RunEvent[]> {
       const stored = await log.append(runId, branchId, drafts);
       const previous = queue.get(branchId) ?? Promise.resolve();

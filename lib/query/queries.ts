@@ -10,6 +10,7 @@ import {
   taskSetListResponseSchema,
 } from "@/lib/domain/api";
 import type { EnvironmentId } from "@/lib/domain/config";
+import { readEventPages } from "./event-pages";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
 import { queryKeys } from "./keys";
 import { isLiveStatus } from "@/lib/domain/status";
@@ -91,7 +92,7 @@ export const runQuery = (runId: string) =>
   });
 
 /**
- * `GET /api/runs/:runId/events?after=0[&branch=<id>]`: the branch path's whole
+ * `GET /api/runs/:runId/events?after=<seq>[&branch=<id>]`, page after page: the branch path's whole
  * log so far (the parent's events up to the fork, `branch-start`, then its
  * own). Kept fresh by {@link useRunEvents}'s stream, never refetched on focus.
  */
@@ -99,11 +100,19 @@ export const runEventsQuery = (runId: string, branch: string | null = null) =>
   queryOptions({
     queryKey: queryKeys.runEvents(runId, branch),
     queryFn: async ({ signal, client }): Promise<RunEventsCache> => {
-      const page = await fetchJson(branchRoute(runId, "events", branch, "after=0"), eventPageResponseSchema, { signal });
-      // Events the stream delivered while this request was in flight must survive a refetch.
-      const existing = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch));
-      // Its status is kept only if it is not older than the one the stream delivered meanwhile.
-      return mergeEvents(existing ?? emptyRunEventsCache(page.status), page.events, { status: page.status, seq: page.lastSeq, activeCall: page.activeCall, source: "page" });
+      // Events the stream delivered while these requests were in flight must survive a refetch.
+      let cache = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch)) ?? null;
+      // Page by page (bounded responses, decision 0042): a long run is never one huge JSON.
+      await readEventPages(
+        (after) => fetchJson(branchRoute(runId, "events", branch, `after=${after}`), eventPageResponseSchema, { signal }),
+        0,
+        (page) => {
+          // A page's status is kept only if it is not older than the one shown (mergeEvents).
+          cache = mergeEvents(cache ?? emptyRunEventsCache(page.status), page.events, { status: page.status, seq: page.lastSeq, activeCall: page.activeCall, source: "page" });
+        },
+      );
+      if (!cache) throw new Error(`No events page was read for run ${runId}; reload the page.`);
+      return cache;
     },
     // mergeEvents already keeps identity; a deep compare of long prompts per message would be wasted work.
     structuralSharing: false,

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { eventPageResponseSchema, runStatusSchema, type RunStatus } from "@/lib/domain/api";
 import { runEventSchema, type RunEvent } from "@/lib/domain/events";
 import { callActivitySchema, type CallActivity } from "@/lib/domain/status";
+import { readEventPages } from "./event-pages";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
 import { applyLiveCallMessage, parseLiveCallMessage, settleLiveCall, type LiveCallText } from "./live-call";
@@ -49,18 +50,25 @@ function invalidateSummaries(client: QueryClient, runId: string): void {
 }
 
 /**
- * Fetches the events after the newest one cached (`GET …/events?after=<lastSeq>`)
- * and merges them in with the page's status (at the page's `lastSeq`). Used
+ * Fetches the events after the newest one cached (`GET …/events?after=<lastSeq>`, page by page
+ * until caught up) and merges them in with the page's status (at the page's `lastSeq`). Used
  * after a mutation and when a stream ends, so nothing is missed even if the
  * stream was closed at that moment.
  */
 export async function catchUpRunEvents(client: QueryClient, runId: string, branch: string | null = null): Promise<void> {
   const cached = client.getQueryData<RunEventsCache>(queryKeys.runEvents(runId, branch));
   if (!cached) return;
-  const page = await fetchJson(branchRoute(runId, "events", branch, `after=${cached.lastSeq}`), eventPageResponseSchema);
-  // The page's status was read when the server answered: the stream may have delivered a newer one meanwhile.
-  const { before, after } = appendToCache(client, runId, branch, page.events, { status: page.status, seq: page.lastSeq, activeCall: page.activeCall, source: "page" });
-  if (before !== after) void client.invalidateQueries({ queryKey: queryKeys.branches(runId) });
+  let changed = false;
+  await readEventPages(
+    (after) => fetchJson(branchRoute(runId, "events", branch, `after=${after}`), eventPageResponseSchema),
+    cached.lastSeq,
+    (page) => {
+      // The page's status was read when the server answered: the stream may have delivered a newer one meanwhile.
+      const { before, after } = appendToCache(client, runId, branch, page.events, { status: page.status, seq: page.lastSeq, activeCall: page.activeCall, source: "page" });
+      if (before !== after) changed = true;
+    },
+  );
+  if (changed) void client.invalidateQueries({ queryKey: queryKeys.branches(runId) });
 }
 
 const statusMessageSchema = z.object({

@@ -32,6 +32,7 @@ import type { RunEventBus } from "./run-event-bus";
 import { providerOfModel, type WorkerPool } from "./worker-pool";
 import { readTaskSet } from "./task-set-reader";
 import { eventLoopYielder } from "./event-loop-slices";
+import { readStoredEventPage } from "./event-page";
 import { MAX_TASKS_PAGE } from "@/lib/domain/workload-limits";
 
 /** The id of the task set built into each family. */
@@ -258,11 +259,16 @@ export class RunService {
     return branch.id;
   }
 
-  /** Events visible on a branch (root by default) with `seq > after`. */
-  async events(runId: string, after = 0, branchId?: string | null): Promise<{ run: RunRecord; branchId: BranchId; events: RunEvent[] }> {
+  /**
+   * Events visible on a branch (root by default) with `seq > after`, in seq order: all of them, or
+   * with `limit` the first `limit` (a page) and whether more follow.
+   * @throws AppError("not-found") when the run or the branch does not exist.
+   */
+  async events(runId: string, after = 0, branchId?: string | null, limit?: number): Promise<{ run: RunRecord; branchId: BranchId; events: RunEvent[]; more: boolean }> {
     const run = await this.getRun(runId);
     const branch = await this.branchOf(run, branchId);
-    return { run, branchId: branch, events: await this.store.list(run.id, branch, after) };
+    if (limit === undefined) return { run, branchId: branch, events: await this.store.list(run.id, branch, after), more: false };
+    return { run, branchId: branch, ...(await readStoredEventPage(this.store, run.id, branch, after, limit)) };
   }
 
   /**

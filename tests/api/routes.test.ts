@@ -68,6 +68,25 @@ describe("HTTP routes", () => {
     expect(await beyond.json()).toMatchObject({ events: [], lastSeq: body.lastSeq });
   });
 
+  it("serves events in bounded pages with nextAfter and more, and refuses a page too large", async () => {
+    const runId = await finishedRun();
+    const whole = (await (await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?after=0`), params(runId))).json()) as { events: Array<{ seq: number }>; more: boolean };
+    expect(whole.more).toBe(false);
+    const seqs: number[] = [];
+    let after = 0;
+    for (let guard = 0; guard < 1000; guard += 1) {
+      const page = (await (await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?after=${after}&limit=7`), params(runId))).json()) as { events: Array<{ seq: number }>; nextAfter: number; more: boolean };
+      expect(page.events.length).toBeLessThanOrEqual(7);
+      seqs.push(...page.events.map((event) => event.seq));
+      if (!page.more) break;
+      after = page.nextAfter;
+    }
+    expect(seqs).toEqual(whole.events.map((event) => event.seq));
+    const tooLarge = await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?after=0&limit=50000`), params(runId));
+    expect(tooLarge.status).toBe(400);
+    expect(JSON.stringify(await tooLarge.json())).toMatch(/nextAfter/);
+  });
+
   it("answers bad input with 4xx and a message that says what to fix", async () => {
     const notJson = await routes.runs.POST(post("/api/runs", "{oops"));
     expect(notJson.status).toBe(400);

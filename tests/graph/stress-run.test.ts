@@ -42,4 +42,10 @@ describe("the stress page's query", () => {
     expect(parseStressParams({ family: "chess" }).family).toBe(defaultStressFamily());
     for (const descriptor of withoutScript) expect(parseStressParams({ family: descriptor.id }).family).toBe(defaultStressFamily());
   });
+
+  it("turns the replay mode on with replay=1 only", () => {
+    expect(parseStressParams({ trials: "1750", replay: "1" })).toMatchObject({ trials: 1750, replay: true });
+    expect(parseStressParams({}).replay).toBe(false);
+    expect(parseStressParams({ replay: "yes" }).replay).toBe(false);
+  });
 });

@@ -65,7 +65,7 @@ function detail(status: RunStatus): RunDetailResponse {
 }
 
 function page(events: readonly RunEvent[], status: RunStatus, lastSeq: number, activeCall: CallActivity | null = null): EventPageResponse {
-  return { events: [...events], status, activeCall, lastSeq };
+  return { events: [...events], status, activeCall, lastSeq, nextAfter: events.at(-1)?.seq ?? 0, more: false };
 }
 
 /** The stream's `status` message data, as lib/server/run-event-stream.ts writes it. */

@@ -188,9 +188,9 @@ export class PgRunStore implements RunStore {
     return [...found.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, response]) => ({ key, response }));
   }
 
-  async list(runId: RunId, branchId: BranchId, after = 0): Promise<RunEvent[]> {
+  async list(runId: RunId, branchId: BranchId, after = 0, limit?: number): Promise<RunEvent[]> {
     await this.ready();
-    return listEvents(this.db, runId, branchId, after, this.paths);
+    return listEvents(this.db, runId, branchId, after, this.paths, limit);
   }
 
   async append(runId: RunId, branchId: BranchId, drafts: readonly EventDraft[]): Promise<RunEvent[]> {
@@ -492,7 +492,7 @@ async function pathOf(tx: PgExecutor, branchId: BranchId, paths?: BranchPathCach
 }
 
 /** Events visible on a branch after `after` (its path: DESIGN.md §1), in one indexed query (plus the path's, unless `paths` holds it). */
-async function listEvents(tx: PgExecutor, runId: RunId, branchId: BranchId, after: number, paths?: BranchPathCache): Promise<RunEvent[]> {
+async function listEvents(tx: PgExecutor, runId: RunId, branchId: BranchId, after: number, paths?: BranchPathCache, limit?: number): Promise<RunEvent[]> {
   const segments = await pathOf(tx, branchId, paths);
   const conditions: SQL[] = [];
   for (const segment of segments) {
@@ -501,11 +501,12 @@ async function listEvents(tx: PgExecutor, runId: RunId, branchId: BranchId, afte
     const condition = and(...parts);
     if (condition) conditions.push(condition);
   }
-  const rows = await tx
+  const query = tx
     .select()
     .from(schema.events)
     .where(and(eq(schema.events.runId, runId), or(...conditions)))
     .orderBy(asc(schema.events.seq));
+  const rows = limit !== undefined && Number.isFinite(limit) ? await query.limit(limit) : await query;
   return rows.map(eventFromRow);
 }
 

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { z } from "zod";
+import { eventPageQuerySchema } from "@/lib/domain/api";
 import { getServerContext } from "@/lib/server/app-context";
 import { branchParam } from "@/lib/server/branch-param";
 import { handle } from "@/lib/server/http-errors";
@@ -7,16 +7,19 @@ import { handle } from "@/lib/server/http-errors";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const querySchema = z.object({ after: z.coerce.number().int().nonnegative().default(0) });
-
-/** A page of the run's events with `seq > after`, plus its status. */
+/**
+ * A page of the run's events with `seq > after` (at most `limit`, default 1,000, at most 5,000:
+ * lib/domain/api.ts), plus its status. `more` says another page follows: read it with
+ * `after=<nextAfter>`. A long run is never sent as one response.
+ */
 export const GET = handle(async (request: NextRequest, context: { params: Promise<{ runId: string }> }) => {
   const { runId } = await context.params;
-  const { after } = querySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
+  const { after, limit } = eventPageQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
   const { service } = getServerContext();
   const branch = branchParam(request);
-  const { run, branchId, events } = await service.events(runId, after, branch);
+  const { run, branchId, events, more } = await service.events(runId, after, branch, limit);
   // The status is read after the events, at the summary's last seq (clients ignore a status older than what they hold).
   const { status, activeCall, lastSeq } = await service.liveness(run, branchId);
-  return Response.json({ events, status, activeCall, lastSeq: Math.max(lastSeq, events.at(-1)?.seq ?? 0) });
+  const nextAfter = events.at(-1)?.seq ?? after;
+  return Response.json({ events, status, activeCall, lastSeq: Math.max(lastSeq, events.at(-1)?.seq ?? 0), nextAfter, more });
 });
