@@ -175,8 +175,24 @@ export const experimentRuns = sqliteTable(
   (table) => [
     uniqueIndex("experiment_runs_cell").on(table.experimentId, table.taskId, table.arm),
     uniqueIndex("experiment_runs_run").on(table.runId),
+    index("experiment_runs_position").on(table.experimentId, table.position),
   ],
 );
+
+/**
+ * The maintained results of a finished experiment (lib/server/experiment-summary-cache.ts): the
+ * summary computed once every cell's run has ended, with the fingerprint of the cells it was computed
+ * from; a read whose cells give another fingerprint recomputes it. JSON ExperimentSummary.
+ */
+export const experimentSummaries = sqliteTable("experiment_summaries", {
+  experimentId: text("experiment_id")
+    .primaryKey()
+    .references(() => experiments.id),
+  fingerprint: text("fingerprint").notNull(),
+  summary: text("summary").notNull(),
+  /** ISO-8601. */
+  computedAt: text("computed_at").notNull(),
+});
 
 /** Template library (lib/domain/template-library.ts): one row per template; `labels` is JSON label → version id. */
 export const templates = sqliteTable(

@@ -6,7 +6,7 @@ import { experimentRecordFromStored, type StoredExperimentRecord } from "./store
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import { asBranchId } from "@/lib/domain/ids";
 import type { Provenance } from "@/lib/domain/provenance";
-import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "./experiment-store";
+import type { ExperimentCellKey, ExperimentCellRow, ExperimentCellsFingerprint, ExperimentRunLink, ExperimentStore, MaintainedSummaryRow } from "./experiment-store";
 import { parseSummary, toLeaseRecord } from "./sqlite-rows";
 import * as schema from "./schema";
 import { creatingOwnerUserId } from "./creating-owner";
@@ -86,6 +86,45 @@ export class SqliteExperimentStore implements ExperimentStore {
       summary: parseSummary(row.summary, row.rootBranchId),
       lease: row.lease ? toLeaseRecord(row.lease) : null,
     }));
+  }
+
+  async cellsFingerprint(experimentId: string): Promise<ExperimentCellsFingerprint> {
+    const row = this.db
+      .select({
+        cells: sql<number>`count(*)`,
+        ended: sql<number>`coalesce(sum(CASE WHEN ${schema.branchSummaries.status} = 'ended' THEN 1 ELSE 0 END), 0)`,
+        lastSeqSum: sql<number>`coalesce(sum(json_extract(${schema.branchSummaries.summary}, '$.lastSeq')), 0)`,
+      })
+      .from(schema.experimentRuns)
+      .innerJoin(schema.runs, eq(schema.runs.id, schema.experimentRuns.runId))
+      .innerJoin(schema.branchSummaries, eq(schema.branchSummaries.branchId, schema.runs.rootBranchId))
+      .where(eq(schema.experimentRuns.experimentId, experimentId))
+      .get();
+    return { cells: Number(row?.cells ?? 0), ended: Number(row?.ended ?? 0), lastSeqSum: Number(row?.lastSeqSum ?? 0) };
+  }
+
+  async getMaintainedSummary(experimentId: string): Promise<MaintainedSummaryRow | null> {
+    const row = this.db
+      .select({ fingerprint: schema.experimentSummaries.fingerprint, summary: schema.experimentSummaries.summary })
+      .from(schema.experimentSummaries)
+      .where(eq(schema.experimentSummaries.experimentId, experimentId))
+      .get();
+    if (!row) return null;
+    try {
+      return { fingerprint: row.fingerprint, summary: JSON.parse(row.summary) as unknown };
+    } catch {
+      // A damaged row is recomputed and replaced.
+      return null;
+    }
+  }
+
+  async saveMaintainedSummary(experimentId: string, fingerprint: string, summary: unknown): Promise<void> {
+    const values = { experimentId, fingerprint, summary: JSON.stringify(summary), computedAt: new Date().toISOString() };
+    this.db
+      .insert(schema.experimentSummaries)
+      .values(values)
+      .onConflictDoUpdate({ target: schema.experimentSummaries.experimentId, set: { fingerprint: values.fingerprint, summary: values.summary, computedAt: values.computedAt } })
+      .run();
   }
 
   async experimentOfRun(runId: string): Promise<ExperimentRunLink | null> {

@@ -163,8 +163,20 @@ export const experimentRuns = pgTable(
   (table) => [
     uniqueIndex("experiment_runs_cell").on(table.experimentId, table.taskId, table.arm),
     uniqueIndex("experiment_runs_run").on(table.runId),
+    index("experiment_runs_position").on(table.experimentId, table.position),
   ],
 );
+
+/** The maintained results of a finished experiment, as in SQLite (lib/db/schema.ts `experimentSummaries`). ExperimentSummary JSON. */
+export const experimentSummaries = pgTable("experiment_summaries", {
+  experimentId: text("experiment_id")
+    .primaryKey()
+    .references(() => experiments.id),
+  fingerprint: text("fingerprint").notNull(),
+  summary: jsonb("summary").notNull(),
+  /** ISO-8601. */
+  computedAt: text("computed_at").notNull(),
+});
 
 /** Template library: one row per template; `labels` maps label → version id. */
 export const templates = pgTable(
