@@ -35,7 +35,8 @@ export async function maintainedSummary(store: ExperimentStore, record: StoredEx
   if (saved?.fingerprint === fingerprint) {
     const parsed = experimentSummarySchema.safeParse(saved.summary);
     // A row that no longer parses (an older shape) is recomputed and replaced below.
-    if (parsed.success) return parsed.data;
+    // The record is the one just read (the schema keeps only the fields it knows of a stored one).
+    if (parsed.success) return { ...parsed.data, experiment: record };
   }
   const summary = await compute();
   // Only an experiment whose status can no longer change is kept.

@@ -1,0 +1,58 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { afterAll, describe, expect, it } from "vitest";
+import { MemoryRunStore } from "@/lib/db/memory-store";
+import { SqliteRunStore } from "@/lib/db/sqlite-store";
+import type { RunStore } from "@/lib/db/store";
+import { createServerContext } from "@/lib/server/app-context";
+import { CSV_CELLS_PER_CHUNK } from "@/lib/server/experiment-csv-stream";
+import { EXPERIMENT_CSV_COLUMNS } from "@/lib/server/experiment-export";
+import { seedExperiment } from "@/tests/helpers/seed-experiment";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "csv-stream-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function streamed(stream: ReadableStream<Uint8Array>): Promise<{ text: string; chunks: number }> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let chunks = 0;
+  for await (const chunk of stream) {
+    chunks += 1;
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return { text: text + decoder.decode(), chunks };
+}
+
+const stores: Array<[string, () => RunStore]> = [
+  ["memory", () => new MemoryRunStore()],
+  ["SQLite", () => new SqliteRunStore(path.join(dir, `${Date.now()}.sqlite`))],
+];
+
+describe.each(stores)("the streamed CSV export (%s)", (_name, open) => {
+  it("has the same bytes as the in-memory export, in several chunks, one row per task × arm × repetition × trial", async () => {
+    const store = open();
+    const context = createServerContext({ store, startWorkers: false });
+    // More cells than one chunk holds, so the header must come once and the chunks join exactly.
+    const seeded = await seedExperiment(store, { tasks: 9, arms: ["A", "B", "C"], repeats: 3, maxTrials: 3, seed: 7 });
+    expect(seeded.runs).toBeGreaterThan(CSV_CELLS_PER_CHUNK);
+    const whole = await context.experimentExport.csv(seeded.experiment.id);
+    const { text, chunks } = await streamed(await context.experimentExport.csvStream(seeded.experiment.id));
+    expect(chunks).toBe(Math.ceil(seeded.runs / CSV_CELLS_PER_CHUNK));
+    expect(text).toBe(whole);
+    const rows = parse(text, { columns: true }) as Array<Record<string, string>>;
+    expect(Object.keys(rows[0] ?? {})).toEqual([...EXPERIMENT_CSV_COLUMNS]);
+    expect(rows).toHaveLength(seeded.runs * 3);
+    // Solved and unsolved cells, and carried-forward rows, are all in the sample.
+    expect(new Set(rows.map((row) => row.outcome))).toEqual(new Set(["success", "failure", ""]));
+    expect(rows.some((row) => row.carried_forward === "true")).toBe(true);
+    await context.close();
+  });
+
+  it("an unknown experiment fails before any byte, with a not-found error", async () => {
+    const context = createServerContext({ store: open(), startWorkers: false });
+    await expect(context.experimentExport.csvStream("no-such-experiment")).rejects.toMatchObject({ code: "not-found" });
+    await context.close();
+  });
+});
