@@ -18,9 +18,10 @@ async function streamed(stream: ReadableStream<Uint8Array>): Promise<{ text: str
   const decoder = new TextDecoder();
   let text = "";
   let chunks = 0;
-  for await (const chunk of stream) {
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
     chunks += 1;
-    text += decoder.decode(chunk, { stream: true });
+    text += decoder.decode(read.value, { stream: true });
   }
   return { text: text + decoder.decode(), chunks };
 }
