@@ -173,15 +173,15 @@ async function inMemoryCsvFigures(store: RunStore, id: string): Promise<string> 
   return `${(took / 1000).toFixed(1)} s, ${(text.length / 1e6).toFixed(0)} MB of text; peak RSS ${(peak / 1e6).toFixed(0)} MB (start ${(base / 1e6).toFixed(0)} MB)`;
 }
 
-async function openPostgres(): Promise<{ store: RunStore; label: string; stop: () => Promise<void> }> {
+async function openPostgres(): Promise<{ store: RunStore; label: string; url: string | null; stop: () => Promise<void> }> {
   if (findPostgresBin()) {
     const server: PostgresServer = await startPostgresServer();
     const url = await server.createDatabase("bench_experiments");
     const store = new PgRunStore(openNodePostgres(url, { max: 4 }), { migrate: "apply" });
-    return { store, label: "PostgreSQL (server)", stop: async () => (await store.close(), await server.stop()) };
+    return { store, label: "PostgreSQL (server)", url, stop: async () => (await store.close(), await server.stop()) };
   }
   const store = new PgRunStore(openPglite(), { migrate: "apply" });
-  return { store, label: "PostgreSQL (PGlite, no server binaries here)", stop: () => store.close() };
+  return { store, label: "PostgreSQL (PGlite, no server binaries here)", url: null, stop: () => store.close() };
 }
 
 /**
@@ -293,7 +293,44 @@ async function pageFigures(file: string, store: RunStore, seeded: { small: Seede
   }
 }
 
+/** Where a child process finds the database: `sqlite:<file>` or `pg:<url>`. */
+function openAt(location: string): RunStore {
+  if (location.startsWith("sqlite:")) return new SqliteRunStore(location.slice("sqlite:".length));
+  if (location.startsWith("pg:")) return new PgRunStore(openNodePostgres(location.slice("pg:".length), { max: 2 }), { migrate: "check" });
+  throw new Error(`--csv-child takes sqlite:<file> or pg:<url>, not ${location}`);
+}
+
+/**
+ * The streamed CSV measured in a fresh process (`--csv-child <location> --id <experiment>`), so its
+ * memory figures are the export's and not the seeding's (which holds every log it wrote).
+ */
+async function csvInChild(location: string, id: string, inMemory = false): Promise<string> {
+  const args = ["--expose-gc", path.join(ROOT, "bench", "experiments.bench.ts"), "--csv-child", location, "--id", id, ...(inMemory ? ["--in-memory"] : [])];
+  const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let errors = "";
+  child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return code === 0 ? out.trim() : `failed (exit ${code}): ${errors.trim().split("\n").slice(-3).join(" ")}`;
+}
+
 async function main(): Promise<void> {
+  const childAt = process.argv.indexOf("--csv-child");
+  if (childAt >= 0) {
+    const idAt = process.argv.indexOf("--id");
+    const store = openAt(process.argv[childAt + 1] ?? "");
+    try {
+      const id = process.argv[idAt + 1] ?? "";
+      console.log(flag("in-memory") ? await inMemoryCsvFigures(store, id) : await csvFigures(store, id));
+    } finally {
+      await store.close();
+    }
+    return;
+  }
   const sizes: Sizes = {
     small: { tasks: argument("small-tasks", 10) },
     large: { tasks: argument("tasks", 250) },
@@ -311,8 +348,12 @@ async function main(): Promise<void> {
     const sqlite = new SqliteRunStore(file);
     const seeded = await seedBoth(sqlite, sizes);
     await printSummaries("SQLite", sqlite, seeded, reads);
-    if (!flag("no-csv")) console.log(`  SQLite streamed CSV, large: ${await csvFigures(sqlite, seeded.large.experiment.id)}`);
-    if (flag("in-memory")) console.log(`  SQLite in-memory CSV (the export before streaming), large: ${await inMemoryCsvFigures(sqlite, seeded.large.experiment.id)}`);
+    if (!flag("no-csv")) {
+      console.log("  SQLite streamed CSV, each in a fresh process:");
+      console.log(`    small: ${await csvInChild(`sqlite:${file}`, seeded.small.experiment.id)}`);
+      console.log(`    large: ${await csvInChild(`sqlite:${file}`, seeded.large.experiment.id)}`);
+    }
+    if (flag("in-memory")) console.log(`    large, in-memory export (before streaming): ${await csvInChild(`sqlite:${file}`, seeded.large.experiment.id, true)}`);
     if (!flag("no-page")) await pageFigures(file, sqlite, seeded, argument("port", 4120), argument("loads", 3));
     await sqlite.close();
     if (!flag("no-pg")) {
@@ -321,7 +362,10 @@ async function main(): Promise<void> {
         console.log(`${pg.label}:`);
         const pgSeeded = await seedBoth(pg.store, sizes);
         await printSummaries("PostgreSQL", pg.store, pgSeeded, reads);
-        if (!flag("no-csv")) console.log(`  PostgreSQL streamed CSV, large: ${await csvFigures(pg.store, pgSeeded.large.experiment.id)}`);
+        if (!flag("no-csv")) {
+          const figures = pg.url ? await csvInChild(`pg:${pg.url}`, pgSeeded.large.experiment.id) : await csvFigures(pg.store, pgSeeded.large.experiment.id);
+          console.log(`  PostgreSQL streamed CSV, large${pg.url ? " (a fresh process)" : ""}: ${figures}`);
+        }
       } finally {
         await pg.stop();
       }
