@@ -41,6 +41,28 @@ export interface MaintainedSummaryRow {
   summary: unknown;
 }
 
+/** A run's stored trial statistics (lib/domain/run-trial-stats.ts) with the key it was computed under; `stats` is JSON (parse it). */
+export interface StoredTrialStats {
+  runId: string;
+  /** The root branch whose log the stats came from. */
+  branchId: string;
+  /** That branch's newest seq when they were computed. */
+  lastSeq: number;
+  /** `RUN_TRIAL_STATS_VERSION` when they were computed. */
+  version: number;
+  stats: unknown;
+}
+
+/** A run as the CSV export reads it: its root branch now (log status, newest seq) and its stored trial stats, if any. */
+export interface RunTrialStatsRow {
+  runId: string;
+  rootBranchId: BranchId;
+  /** The root branch's log status (`running`, `paused`, `ended`, `error`). */
+  status: string;
+  lastSeq: number;
+  stored: StoredTrialStats | null;
+}
+
 /**
  * Storage of experiments (lib/domain/experiment.ts). A cell's run is created
  * together with its link, in one transaction (`RunStore.createRun` with
@@ -72,6 +94,13 @@ export interface ExperimentStore {
   getMaintainedSummary(experimentId: string): Promise<MaintainedSummaryRow | null>;
   /** Saves (or replaces) the experiment's maintained summary. `summary` must be JSON-serialisable. */
   saveMaintainedSummary(experimentId: string, fingerprint: string, summary: unknown): Promise<void>;
+  /**
+   * The runs' root branches and stored trial stats, in one query (runs without a root branch summary
+   * are left out; a stored entry whose JSON does not parse comes back as null). Order is not guaranteed.
+   */
+  trialStatsOfRuns(runIds: readonly string[]): Promise<RunTrialStatsRow[]>;
+  /** Saves (or replaces) runs' trial stats, in one transaction. `stats` must be JSON-serialisable. */
+  saveTrialStats(entries: readonly StoredTrialStats[]): Promise<void>;
   /** The cell a run belongs to, if any. */
   experimentOfRun(runId: string): Promise<ExperimentRunLink | null>;
 }

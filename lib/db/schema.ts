@@ -194,6 +194,22 @@ export const experimentSummaries = sqliteTable("experiment_summaries", {
   computedAt: text("computed_at").notNull(),
 });
 
+/**
+ * A run's trial statistics (lib/domain/run-trial-stats.ts), stored once its root branch has ended
+ * (lib/server/run-trial-stats.ts), so an experiment's CSV export reads no logs. Valid only while
+ * `branch_id` is still the run's root branch, `last_seq` its newest seq and `version` the rules'
+ * version; any other entry is recomputed from the log. JSON RunTrialStats.
+ */
+export const runTrialStats = sqliteTable("run_trial_stats", {
+  runId: text("run_id")
+    .primaryKey()
+    .references(() => runs.id),
+  branchId: text("branch_id").notNull(),
+  lastSeq: integer("last_seq").notNull(),
+  version: integer("version").notNull(),
+  stats: text("stats").notNull(),
+});
+
 /** Template library (lib/domain/template-library.ts): one row per template; `labels` is JSON label → version id. */
 export const templates = sqliteTable(
   "templates",

@@ -11,6 +11,7 @@ import { costEffectivenessSvg, successCurveSvg } from "@/lib/graph/experiment-fi
 import { paperCurveNotes } from "@/lib/domain/paper-curves";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 import { experimentCsvStream, trialRowsCsv } from "./experiment-csv-stream";
+import { trialStatsOfRuns } from "./run-trial-stats";
 
 /** Export formats: trial rows (csv), summary and rows (json), every event (events), tables (md, latex), figures (svg). */
 export const EXPERIMENT_EXPORT_FORMATS = ["csv", "json", "events", "md", "latex", "svg"] as const;
@@ -45,12 +46,15 @@ export class ExperimentExport {
 
   /**
    * The same CSV as {@link csv}, streamed a page of cells at a time (lib/server/experiment-csv-stream.ts),
-   * so an experiment of any size exports in bounded memory. The summary is read first.
+   * so an experiment of any size exports in bounded memory. The summary is read first; each page's
+   * runs' trial stats come from the stored read model where it is valid (lib/server/run-trial-stats.ts),
+   * else from their logs (and are stored then for ended runs).
+   * @param options.cellsPerPage cells per streamed page; default `CSV_CELLS_PER_CHUNK`.
    * @throws AppError("not-found") for an unknown experiment (before any byte is streamed).
    */
-  async csvStream(id: string): Promise<ReadableStream<Uint8Array>> {
+  async csvStream(id: string, options: { cellsPerPage?: number } = {}): Promise<ReadableStream<Uint8Array>> {
     const summary = await this.experiments.summary(id);
-    return experimentCsvStream(summary, (runId) => this.events(runId));
+    return experimentCsvStream(summary, (runIds) => trialStatsOfRuns(this.store, runIds, (runId) => this.events(runId)), options.cellsPerPage);
   }
 
   /** The CSV's download name, `experiment-<first 8 characters of the id>.csv` (as {@link render} names it). */

@@ -178,6 +178,17 @@ export const experimentSummaries = pgTable("experiment_summaries", {
   computedAt: text("computed_at").notNull(),
 });
 
+/** A run's trial statistics once its root branch has ended, as in SQLite (lib/db/schema.ts `runTrialStats`). RunTrialStats JSON. */
+export const runTrialStats = pgTable("run_trial_stats", {
+  runId: text("run_id")
+    .primaryKey()
+    .references(() => runs.id),
+  branchId: text("branch_id").notNull(),
+  lastSeq: integer("last_seq").notNull(),
+  version: integer("version").notNull(),
+  stats: jsonb("stats").notNull(),
+});
+
 /** Template library: one row per template; `labels` maps label → version id. */
 export const templates = pgTable(
   "templates",
