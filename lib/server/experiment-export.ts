@@ -25,7 +25,7 @@ export type ExperimentFigure = (typeof EXPERIMENT_FIGURES)[number];
 export const EXPERIMENT_CSV_COLUMNS = EXPERIMENT_TRIAL_COLUMNS;
 
 /**
- * Exports of an experiment: a CSV of its trials (csv-stringify), a JSON summary
+ * Exports of an experiment: a CSV of its trials (papaparse), a JSON summary
  * with per-run outcomes and the same trial rows, and its runs' stored events as
  * NDJSON. The CSV rows and the JSON's `trials` are one list, built by
  * `experimentTrialRows` from the experiment's summary, so neither can count a

@@ -7,7 +7,8 @@ import { MemoryRunStore } from "@/lib/db/memory-store";
 import { SqliteRunStore } from "@/lib/db/sqlite-store";
 import type { RunStore } from "@/lib/db/store";
 import { createServerContext } from "@/lib/server/app-context";
-import { CSV_CELLS_PER_CHUNK } from "@/lib/server/experiment-csv-stream";
+import { CSV_CELLS_PER_CHUNK, trialRowsCsv } from "@/lib/server/experiment-csv-stream";
+import { trialRowsOfCell, type ExperimentTrialRow } from "@/lib/domain/experiment-trial-rows";
 import { EXPERIMENT_CSV_COLUMNS } from "@/lib/server/experiment-export";
 import { seedExperiment } from "@/tests/helpers/seed-experiment";
 
@@ -61,3 +62,36 @@ describe.each(stores)("the streamed CSV export (%s)", (_name, open) => {
     await context.close();
   });
 });
+
+describe("the CSV text of trial rows", () => {
+  it("quotes what needs quoting and reads back to the same fields; a header-only page is the header line", async () => {
+    const store = new MemoryRunStore();
+    const context = createServerContext({ store, startWorkers: false });
+    const seeded = await seedExperiment(store, { tasks: 1, arms: ["A"], repeats: 1, maxTrials: 2, seed: 3 });
+    const summary = await context.experiments.summary(seeded.experiment.id);
+    const [cell] = summary.cells;
+    if (!cell) throw new Error("no cell");
+    const awkward = [`a,b`, `say "hi"`, `two\nlines`, ` padded `, `crlf\r\n`];
+    expect(trialRowsOfCell(summary, cell, [])).toEqual([]);
+    const rows = awkward.map((text, index): ExperimentTrialRow => ({ ...baseRow(cell.runId), halt_reason: text, trial: index + 1 }));
+    const text = trialRowsCsv(rows, true);
+    expect(text.endsWith("\n")).toBe(true);
+    const read = parse(text, { columns: true }) as Array<Record<string, string>>;
+    expect(read.map((row) => row.halt_reason)).toEqual(awkward);
+    expect(read.map((row) => row.solved_so_far)).toEqual(awkward.map(() => "true"));
+    expect(read.map((row) => row.score)).toEqual(awkward.map(() => ""));
+    expect(trialRowsCsv([], true)).toBe(`${EXPERIMENT_CSV_COLUMNS.join(",")}\n`);
+    expect(trialRowsCsv([], false)).toBe("");
+    await context.close();
+  });
+});
+
+/** A complete row with fixed values (the fields under test are overridden). */
+function baseRow(runId: string): ExperimentTrialRow {
+  return {
+    task_id: "t", arm: "A", repetition: 1, strategy: "reflexion", model: "demo", trial: 1, solved_so_far: true, carried_forward: false, outcome: "success", trial_outcome: "success",
+    halt_reason: null, internal_verdict: "pass", hidden_verdict: null, false_positive: false, score: null, f1: null, steps: 2, cached: false, model_calls: 2, cached_calls: 0,
+    tokens_in: 10, tokens_out: 5, cost_usd: 0.5, latency_ms: 12, actor_template: "x@1", actor_template_version_id: null, reflector_template: "y@1", reflector_template_version_id: null,
+    actor_temperature: 0, reflector_temperature: 0, seed: null, memory_window: 3, dataset_hash: null, run_id: runId,
+  };
+}
