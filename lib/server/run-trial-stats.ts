@@ -3,6 +3,7 @@ import { asRunId } from "@/lib/domain/ids";
 import { RUN_TRIAL_STATS_VERSION, runTrialStats, runTrialStatsSchema, type RunTrialStats } from "@/lib/domain/run-trial-stats";
 import type { RunTrialStatsRow, StoredTrialStats } from "@/lib/db/experiment-store";
 import type { RunStore } from "@/lib/db/store";
+import { describePgError } from "@/lib/db/pg/describe-pg-error";
 
 /**
  * The stored trial statistics of runs (table `run_trial_stats`, decision 0042): a read model of what
@@ -14,7 +15,7 @@ import type { RunStore } from "@/lib/db/store";
  * and saved again when the run has ended. Runs still going are always read from the log.
  *
  * Filled (1) when a worker's drive of a run's root branch returns because the run ended
- * ({@link saveEndedRunTrialStats}, lib/server/worker-pool.ts) and (2) lazily by the export for
+ * ({@link storeTrialStatsOfEndedRun}, lib/server/worker-pool.ts) and (2) lazily by the export for
  * runs that ended before this read model existed or ended another way (a cancel with no worker).
  */
 
@@ -78,4 +79,16 @@ export async function saveEndedRunTrialStats(store: RunStore, runId: string, bra
   const entry = entryToSave(row, log, runTrialStats(log));
   if (entry) await store.experiments.saveTrialStats([entry]);
   return entry !== null;
+}
+
+/**
+ * {@link saveEndedRunTrialStats} for a worker whose drive just ended the run: a failure is logged,
+ * never thrown (the drive's result stands; the next export reads that run's log and stores its stats).
+ */
+export async function storeTrialStatsOfEndedRun(store: RunStore, runId: string, branchId: string): Promise<void> {
+  try {
+    await saveEndedRunTrialStats(store, runId, branchId);
+  } catch (error) {
+    console.error(`[run ${runId}] storing its trial stats failed (the export will read its log instead): ${describePgError(error)}`);
+  }
 }

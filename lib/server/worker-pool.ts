@@ -9,7 +9,7 @@ import type { Actor } from "@/lib/domain/actor";
 import type { RunEventBus } from "./run-event-bus";
 import { TokenCoalescer } from "./token-coalescer";
 import { describePgError } from "@/lib/db/pg/describe-pg-error";
-import { saveEndedRunTrialStats } from "./run-trial-stats";
+import { storeTrialStatsOfEndedRun } from "./run-trial-stats";
 
 /** Lease length in ms; renewed every {@link LEASE_RENEW_MS}. A branch whose lease lapses shows as interrupted until a worker takes it over. */
 export const LEASE_TTL_MS = 15_000;
@@ -378,10 +378,8 @@ export class WorkerPool {
           },
         },
       });
-      // The run ended here: store its trial stats now, so exports need not read its log (a failure only costs that read later).
-      if (result.stoppedBecause === "ended") {
-        await saveEndedRunTrialStats(this.store, runId, branchId).catch((error: unknown) => console.error(`[run ${runId}] storing its trial stats failed (the export will read its log): ${describePgError(error)}`));
-      }
+      // The run ended here: store its trial stats, so exports need not read its log.
+      if (result.stoppedBecause === "ended") await storeTrialStatsOfEndedRun(this.store, runId, branchId);
       return result;
     } catch (error) {
       const why = describePgError(error);
