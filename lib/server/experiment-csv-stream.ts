@@ -11,8 +11,7 @@ import type { RunTrialStats } from "@/lib/domain/run-trial-stats";
  * for runs still going or without valid stats), joins each with its cell into trial rows
  * (lib/domain/experiment-trial-rows.ts) and hands on that page's CSV text (papaparse, with the
  * header before the first page only); nothing of an earlier page is kept, so memory stays bounded
- * by two pages' stats (the next one is asked for while this one is written) and one page's rows,
- * whatever the experiment's size.
+ * by one page's stats and rows whatever the experiment's size.
  * A reader that stops (a cancelled download) stops the reads.
  */
 
@@ -50,23 +49,12 @@ export function experimentCsvStream(
   const encoder = new TextEncoder();
   let next = 0;
   let cancelled = false;
-  // The next page's stats are asked for before this page's CSV is written, so a database's answer
-  // (PostgreSQL: another process) comes in while this process writes.
-  const fetchPage = (from: number) => {
-    const page = summary.cells.slice(from, from + cellsPerPage);
-    const asked = stats(page.map((cell) => cell.runId));
-    // A cancelled download never awaits the prefetched page: its failure must not go unhandled.
-    asked.catch(() => undefined);
-    return { page, stats: asked };
-  };
-  let ahead = fetchPage(0);
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const { page, stats: pending } = ahead;
-        const byRun = await pending;
+        const page = summary.cells.slice(next, next + cellsPerPage);
+        const byRun = await stats(page.map((cell) => cell.runId));
         if (cancelled) return;
-        if (next + page.length < summary.cells.length) ahead = fetchPage(next + page.length);
         const rows: ExperimentTrialRow[] = [];
         for (const cell of page) {
           for (const row of trialRowsFromStats(summary, cell, byRun.get(cell.runId) ?? [])) rows.push(row);
