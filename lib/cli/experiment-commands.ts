@@ -17,6 +17,7 @@ import { leaseStateOf } from "@/lib/server/lease-owner";
 import type { BranchJob } from "@/lib/server/job-queue/port";
 import { modelIdArg, roleModelOption, withRoleFlags, type RoleModelFlags } from "./model-flags";
 import { positiveInt, rangedInt, readDatasetFile } from "./options";
+import { writeStream } from "./write-stream";
 import { armWithVersionReferences } from "./template-commands";
 import { shortHash } from "@/lib/domain/dataset-pin";
 import { report } from "./experiment-report";
@@ -357,6 +358,12 @@ export function registerExperimentCommands(program: Command): void {
     .action(async (options: { id: string; format: ExperimentExportFormat; figure: ExperimentFigure; out?: string }) => {
       const context = cliContext();
       try {
+        if (options.format === "csv") {
+          // Streamed, so a large experiment exports in bounded memory.
+          await writeStream(await context.experimentExport.csvStream(options.id), options.out);
+          if (options.out) process.stderr.write(`Wrote ${options.out}.\n`);
+          return;
+        }
         const { text } = await context.experimentExport.render(options.id, options.format, options.figure);
         if (options.out) {
           fs.writeFileSync(options.out, text);
@@ -384,3 +391,4 @@ export function registerExperimentCommands(program: Command): void {
       }
     });
 }
+

@@ -25,6 +25,45 @@ export interface ExperimentCellRow extends ExperimentRunLink {
 }
 
 /**
+ * What one aggregate query says about an experiment's cells, enough to tell whether a maintained
+ * summary is still the summary of these cells: how many cells have a run, how many of those runs'
+ * root branches have ended (the log's status), and the sum of their newest seqs (grows with any append).
+ */
+export interface ExperimentCellsFingerprint {
+  cells: number;
+  ended: number;
+  lastSeqSum: number;
+}
+
+/** A maintained summary as stored: the fingerprint it was computed under and the summary's JSON value (parse it). */
+export interface MaintainedSummaryRow {
+  fingerprint: string;
+  summary: unknown;
+}
+
+/** A run's stored trial statistics (lib/domain/run-trial-stats.ts) with the key it was computed under; `stats` is JSON (parse it). */
+export interface StoredTrialStats {
+  runId: string;
+  /** The root branch whose log the stats came from. */
+  branchId: string;
+  /** That branch's newest seq when they were computed. */
+  lastSeq: number;
+  /** `RUN_TRIAL_STATS_VERSION` when they were computed. */
+  version: number;
+  stats: unknown;
+}
+
+/** A run as the CSV export reads it: its root branch now (log status, newest seq) and its stored trial stats, if any. */
+export interface RunTrialStatsRow {
+  runId: string;
+  rootBranchId: BranchId;
+  /** The root branch's log status (`running`, `paused`, `ended`, `error`). */
+  status: string;
+  lastSeq: number;
+  stored: StoredTrialStats | null;
+}
+
+/**
  * Storage of experiments (lib/domain/experiment.ts). A cell's run is created
  * together with its link, in one transaction (`RunStore.createRun` with
  * `cell`), so an experiment that is killed and resumed never makes a second run
@@ -49,6 +88,19 @@ export interface ExperimentStore {
   listExperimentRuns(experimentId: string): Promise<ExperimentRunLink[]>;
   /** Every cell with its run's root-branch summary and lease, in creation order: what the results view polls. */
   listExperimentCells(experimentId: string): Promise<ExperimentCellRow[]>;
+  /** One aggregate query over the experiment's cells (no summary is parsed); zeros for an experiment with no runs. */
+  cellsFingerprint(experimentId: string): Promise<ExperimentCellsFingerprint>;
+  /** The maintained summary saved for the experiment (lib/server/experiment-service.ts), or null. */
+  getMaintainedSummary(experimentId: string): Promise<MaintainedSummaryRow | null>;
+  /** Saves (or replaces) the experiment's maintained summary. `summary` must be JSON-serialisable. */
+  saveMaintainedSummary(experimentId: string, fingerprint: string, summary: unknown): Promise<void>;
+  /**
+   * The runs' root branches and stored trial stats, in one query (runs without a root branch summary
+   * are left out; a stored entry whose JSON does not parse comes back as null). Order is not guaranteed.
+   */
+  trialStatsOfRuns(runIds: readonly string[]): Promise<RunTrialStatsRow[]>;
+  /** Saves (or replaces) runs' trial stats, in one transaction. `stats` must be JSON-serialisable. */
+  saveTrialStats(entries: readonly StoredTrialStats[]): Promise<void>;
   /** The cell a run belongs to, if any. */
   experimentOfRun(runId: string): Promise<ExperimentRunLink | null>;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import type { Provenance } from "@/lib/domain/provenance";
-import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "./experiment-store";
+import type { ExperimentCellKey, ExperimentCellRow, ExperimentCellsFingerprint, ExperimentRunLink, ExperimentStore, MaintainedSummaryRow, RunTrialStatsRow, StoredTrialStats } from "./experiment-store";
 import type { StoredExperimentRecord } from "./stored-experiment";
 import { creatingOwnerUserId } from "./creating-owner";
 
@@ -10,6 +10,8 @@ import { creatingOwnerUserId } from "./creating-owner";
 export class MemoryExperimentStore implements ExperimentStore {
   private readonly experiments = new Map<string, StoredExperimentRecord>();
   private readonly links: ExperimentRunLink[] = [];
+  private readonly maintained = new Map<string, MaintainedSummaryRow>();
+  private readonly trialStats = new Map<string, StoredTrialStats>();
 
   constructor(private readonly lookup: (runId: string) => Promise<Omit<ExperimentCellRow, keyof ExperimentRunLink> | null>) {}
 
@@ -20,6 +22,36 @@ export class MemoryExperimentStore implements ExperimentStore {
       if (found) rows.push({ ...link, ...found });
     }
     return rows;
+  }
+
+  async cellsFingerprint(experimentId: string): Promise<ExperimentCellsFingerprint> {
+    const cells = await this.listExperimentCells(experimentId);
+    return { cells: cells.length, ended: cells.filter((cell) => cell.summary.status === "ended").length, lastSeqSum: cells.reduce((n, cell) => n + cell.summary.lastSeq, 0) };
+  }
+
+  async getMaintainedSummary(experimentId: string): Promise<MaintainedSummaryRow | null> {
+    const row = this.maintained.get(experimentId);
+    // A copy, as a database would hand back.
+    return row ? { fingerprint: row.fingerprint, summary: structuredClone(row.summary) } : null;
+  }
+
+  async saveMaintainedSummary(experimentId: string, fingerprint: string, summary: unknown): Promise<void> {
+    this.maintained.set(experimentId, { fingerprint, summary: structuredClone(summary) });
+  }
+
+  async trialStatsOfRuns(runIds: readonly string[]): Promise<RunTrialStatsRow[]> {
+    const rows: RunTrialStatsRow[] = [];
+    for (const runId of runIds) {
+      const found = await this.lookup(runId);
+      if (!found) continue;
+      const stored = this.trialStats.get(runId);
+      rows.push({ runId, rootBranchId: found.rootBranchId, status: found.summary.status, lastSeq: found.summary.lastSeq, stored: stored ? structuredClone(stored) : null });
+    }
+    return rows;
+  }
+
+  async saveTrialStats(entries: readonly StoredTrialStats[]): Promise<void> {
+    for (const entry of entries) this.trialStats.set(entry.runId, structuredClone(entry));
   }
 
   async createExperiment(input: { definition: ExperimentDefinition; taskSetName: string; provenance?: Provenance | null }): Promise<ExperimentRecord> {

@@ -73,7 +73,8 @@ export interface ImportedRunInput {
 export interface ImportExperimentInput {
   definition: ExperimentDefinition;
   taskSetName: string;
-  provenance: Provenance;
+  /** Where the log came from; null for logs written here (e.g. a seeded benchmark experiment). */
+  provenance: Provenance | null;
   runs: ImportedRunInput[];
 }
 

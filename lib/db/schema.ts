@@ -175,8 +175,40 @@ export const experimentRuns = sqliteTable(
   (table) => [
     uniqueIndex("experiment_runs_cell").on(table.experimentId, table.taskId, table.arm),
     uniqueIndex("experiment_runs_run").on(table.runId),
+    index("experiment_runs_position").on(table.experimentId, table.position),
   ],
 );
+
+/**
+ * The maintained results of a finished experiment (lib/server/experiment-summary-cache.ts): the
+ * summary computed once every cell's run has ended, with the fingerprint of the cells it was computed
+ * from; a read whose cells give another fingerprint recomputes it. JSON ExperimentSummary.
+ */
+export const experimentSummaries = sqliteTable("experiment_summaries", {
+  experimentId: text("experiment_id")
+    .primaryKey()
+    .references(() => experiments.id),
+  fingerprint: text("fingerprint").notNull(),
+  summary: text("summary").notNull(),
+  /** ISO-8601. */
+  computedAt: text("computed_at").notNull(),
+});
+
+/**
+ * A run's trial statistics (lib/domain/run-trial-stats.ts), stored once its root branch has ended
+ * (lib/server/run-trial-stats.ts), so an experiment's CSV export reads no logs. Valid only while
+ * `branch_id` is still the run's root branch, `last_seq` its newest seq and `version` the rules'
+ * version; any other entry is recomputed from the log. JSON RunTrialStats.
+ */
+export const runTrialStats = sqliteTable("run_trial_stats", {
+  runId: text("run_id")
+    .primaryKey()
+    .references(() => runs.id),
+  branchId: text("branch_id").notNull(),
+  lastSeq: integer("last_seq").notNull(),
+  version: integer("version").notNull(),
+  stats: text("stats").notNull(),
+});
 
 /** Template library (lib/domain/template-library.ts): one row per template; `labels` is JSON label → version id. */
 export const templates = sqliteTable(

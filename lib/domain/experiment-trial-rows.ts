@@ -1,7 +1,7 @@
-import type { RunConfig } from "./config";
 import type { RunEvent } from "./events";
 import type { ExperimentCell, ExperimentSummary } from "./experiment";
-import { applyEvent, emptyRunState, type TrialView } from "./fold-run";
+import type { TrialView } from "./fold-run";
+import { runTrialStats, type RunTrialStats } from "./run-trial-stats";
 
 /**
  * One row per task × arm × repetition × trial of an experiment, in long format up to the arm's trial
@@ -128,65 +128,57 @@ export function countedTrialOutcome(cell: Pick<ExperimentCell, "solvedAtTrial" |
   return "failure";
 }
 
-function templateName(template: { id: string; version: number } | undefined): string | null {
-  return template ? `${template.id}@${template.version}` : null;
-}
-
-function recordedF1(details: Record<string, unknown> | undefined): number | null {
-  return typeof details?.f1 === "number" ? details.f1 : null;
-}
-
-/** A cell's rows from its run's root-branch log (folded once; the config in force is taken at each trial-start). */
+/** A cell's rows from its run's root-branch log: {@link trialRowsFromStats} of the log's {@link runTrialStats}. */
 export function trialRowsOfCell(summary: Pick<ExperimentSummary, "experiment">, cell: ExperimentCell, events: readonly RunEvent[]): ExperimentTrialRow[] {
+  return trialRowsFromStats(summary, cell, runTrialStats(events));
+}
+
+/**
+ * A cell's rows from its run's trial statistics (computed from the log, or stored once the run
+ * ended): the stats joined with the cell — task, arm, repetition, solved flags, the counted outcome,
+ * the carried-forward rows and the dataset hash. No log is read here.
+ */
+export function trialRowsFromStats(summary: Pick<ExperimentSummary, "experiment">, cell: ExperimentCell, stats: RunTrialStats): ExperimentTrialRow[] {
   const arm = summary.experiment.definition.arms.find((candidate) => candidate.label === cell.arm);
-  const state = emptyRunState();
-  const configAtStart = new Map<number, RunConfig>();
-  for (const event of events) {
-    applyEvent(state, event);
-    if (event.type === "trial-start" && state.config) configAtStart.set(event.data.trial, state.config);
-  }
-  const played = state.trials.map((trial): ExperimentTrialRow => {
-    const config = configAtStart.get(trial.trial) ?? state.config;
-    const calls = trial.callIds.map((callId) => state.calls[callId]).filter((call) => call !== undefined);
-    const cachedCalls = calls.filter((call) => call.source === "cache").length;
-    const evaluation = trial.evaluation;
-    return {
+  const datasetHash = summary.experiment.definition.dataset?.hash ?? null;
+  const played = stats.map(
+    (trial): ExperimentTrialRow => ({
       task_id: cell.taskId,
       arm: cell.arm,
       repetition: cell.repetition ?? 1,
-      strategy: arm?.strategy ?? config?.strategy ?? "",
-      model: arm?.modelId ?? config?.models.actor.modelId ?? "",
+      strategy: arm?.strategy ?? trial.config_strategy ?? "",
+      model: arm?.modelId ?? trial.config_model ?? "",
       trial: trial.trial,
       solved_so_far: cell.solvedAtTrial !== null && cell.solvedAtTrial <= trial.trial,
       carried_forward: false,
-      outcome: countedTrialOutcome(cell, trial),
-      trial_outcome: trial.outcome,
-      halt_reason: trial.outcome === "halted" ? trial.endReason : null,
-      internal_verdict: evaluation?.verdict ?? null,
-      hidden_verdict: evaluation?.hiddenTests?.verdict ?? null,
-      false_positive: evaluation?.falsePositive ?? false,
-      score: evaluation?.score ?? null,
-      f1: recordedF1(evaluation?.details),
-      steps: trial.steps.length,
-      cached: calls.length > 0 && cachedCalls === calls.length,
-      model_calls: calls.length,
-      cached_calls: cachedCalls,
-      tokens_in: calls.reduce((n, call) => n + call.usage.inputTokens, 0),
-      tokens_out: calls.reduce((n, call) => n + call.usage.outputTokens, 0),
-      cost_usd: calls.some((call) => call.costUsd === null) ? null : calls.reduce((n, call) => n + (call.costUsd ?? 0), 0),
-      latency_ms: calls.reduce((n, call) => n + call.latencyMs, 0),
-      actor_template: templateName(config?.templates.actor),
-      actor_template_version_id: config?.templates.actor.versionId ?? null,
-      reflector_template: templateName(config?.templates.reflector),
-      reflector_template_version_id: config?.templates.reflector.versionId ?? null,
-      actor_temperature: config?.models.actor.temperature ?? null,
-      reflector_temperature: config?.models.reflector.temperature ?? null,
-      seed: config?.models.actor.seed ?? null,
-      memory_window: config?.memoryWindow ?? null,
-      dataset_hash: summary.experiment.definition.dataset?.hash ?? null,
+      outcome: countedTrialOutcome(cell, { trial: trial.trial, outcome: trial.trial_outcome }),
+      trial_outcome: trial.trial_outcome,
+      halt_reason: trial.halt_reason,
+      internal_verdict: trial.internal_verdict,
+      hidden_verdict: trial.hidden_verdict,
+      false_positive: trial.false_positive,
+      score: trial.score,
+      f1: trial.f1,
+      steps: trial.steps,
+      cached: trial.cached,
+      model_calls: trial.model_calls,
+      cached_calls: trial.cached_calls,
+      tokens_in: trial.tokens_in,
+      tokens_out: trial.tokens_out,
+      cost_usd: trial.cost_usd,
+      latency_ms: trial.latency_ms,
+      actor_template: trial.actor_template,
+      actor_template_version_id: trial.actor_template_version_id,
+      reflector_template: trial.reflector_template,
+      reflector_template_version_id: trial.reflector_template_version_id,
+      actor_temperature: trial.actor_temperature,
+      reflector_temperature: trial.reflector_temperature,
+      seed: trial.seed,
+      memory_window: trial.memory_window,
+      dataset_hash: datasetHash,
       run_id: cell.runId,
-    };
-  });
+    }),
+  );
   return [...played, ...carriedForward(summary, cell, played)];
 }
 

@@ -1,4 +1,3 @@
-import { stringify } from "csv-stringify/sync";
 import { experimentSummaryLine, type ExperimentSummary } from "@/lib/domain/experiment";
 import { meanF1ByTrial } from "@/lib/domain/experiment-summary";
 import { EXPERIMENT_TRIAL_COLUMNS, experimentTrialRows, type ExperimentTrialRow } from "@/lib/domain/experiment-trial-rows";
@@ -11,6 +10,8 @@ import { latexTables, markdownTables } from "@/lib/domain/experiment-tables";
 import { costEffectivenessSvg, successCurveSvg } from "@/lib/graph/experiment-figures";
 import { paperCurveNotes } from "@/lib/domain/paper-curves";
 import { familyDescriptor } from "@/lib/environments/descriptors";
+import { experimentCsvStream, trialRowsCsv } from "./experiment-csv-stream";
+import { trialStatsOfRuns } from "./run-trial-stats";
 
 /** Export formats: trial rows (csv), summary and rows (json), every event (events), tables (md, latex), figures (svg). */
 export const EXPERIMENT_EXPORT_FORMATS = ["csv", "json", "events", "md", "latex", "svg"] as const;
@@ -24,7 +25,7 @@ export type ExperimentFigure = (typeof EXPERIMENT_FIGURES)[number];
 export const EXPERIMENT_CSV_COLUMNS = EXPERIMENT_TRIAL_COLUMNS;
 
 /**
- * Exports of an experiment: a CSV of its trials (csv-stringify), a JSON summary
+ * Exports of an experiment: a CSV of its trials (papaparse), a JSON summary
  * with per-run outcomes and the same trial rows, and its runs' stored events as
  * NDJSON. The CSV rows and the JSON's `trials` are one list, built by
  * `experimentTrialRows` from the experiment's summary, so neither can count a
@@ -40,7 +41,25 @@ export class ExperimentExport {
   /** One row per task × arm × repetition × trial (RFC 4180, header first; booleans `true`/`false`, null empty). */
   async csv(id: string): Promise<string> {
     const { rows } = await this.rows(id);
-    return stringify(rows, { header: true, columns: [...EXPERIMENT_CSV_COLUMNS], cast: { boolean: (value) => (value ? "true" : "false") } });
+    return trialRowsCsv(rows, true);
+  }
+
+  /**
+   * The same CSV as {@link csv}, streamed a page of cells at a time (lib/server/experiment-csv-stream.ts),
+   * so an experiment of any size exports in bounded memory. The summary is read first; each page's
+   * runs' trial stats come from the stored read model where it is valid (lib/server/run-trial-stats.ts),
+   * else from their logs (and are stored then for ended runs).
+   * @param options.cellsPerPage cells per streamed page; default `CSV_CELLS_PER_CHUNK`.
+   * @throws AppError("not-found") for an unknown experiment (before any byte is streamed).
+   */
+  async csvStream(id: string, options: { cellsPerPage?: number } = {}): Promise<ReadableStream<Uint8Array>> {
+    const summary = await this.experiments.summary(id);
+    return experimentCsvStream(summary, (runIds) => trialStatsOfRuns(this.store, runIds, (runId) => this.events(runId)), options.cellsPerPage);
+  }
+
+  /** The CSV's download name, `experiment-<first 8 characters of the id>.csv` (as {@link render} names it). */
+  csvFileName(id: string): string {
+    return `experiment-${id.slice(0, 8)}.csv`;
   }
 
   /** The summary and its trial rows, from one read of the summary. */
@@ -112,7 +131,7 @@ export class ExperimentExport {
     const base = `experiment-${id.slice(0, 8)}`;
     switch (format) {
       case "csv":
-        return { text: await this.csv(id), contentType: "text/csv; charset=utf-8", fileName: `${base}.csv` };
+        return { text: await this.csv(id), contentType: "text/csv; charset=utf-8", fileName: this.csvFileName(id) };
       case "json":
         return { text: `${JSON.stringify(await this.json(id), null, 2)}\n`, contentType: "application/json; charset=utf-8", fileName: `${base}.json` };
       case "events":

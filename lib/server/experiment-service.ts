@@ -19,6 +19,7 @@ import { eventLoopYielder } from "./event-loop-slices";
 import { environmentEntry } from "@/lib/environments/registry";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 import { leaseStateOf } from "./lease-owner";
+import { maintainedSummary } from "./maintained-summary";
 import type { ResolvedTaskSet, RunService } from "./run-service";
 import type { TemplateService } from "./template-service";
 import type { WorkerPool } from "./worker-pool";
@@ -225,7 +226,8 @@ export class ExperimentService {
   /** The results view's data, from run summaries (lib/domain/experiment-summary.ts). */
   async summary(id: string, now = Date.now()): Promise<ExperimentSummary> {
     const record = await this.get(id);
-    const summary = summarizeExperiment(record, await this.cells(record), now, familyDescriptor(record.definition.environment));
+    // A finished experiment's summary is kept with the fingerprint of its cells (lib/server/maintained-summary.ts).
+    const summary = await maintainedSummary(this.store.experiments, record, async () => summarizeExperiment(record, await this.cells(record), now, familyDescriptor(record.definition.environment)));
     // The owner only when there is one, so embedded mode's summaries are unchanged.
     return { ...summary, ...(record.damaged ? { damaged: record.damaged } : {}), ...(record.ownerUserId ? { ownerUserId: record.ownerUserId } : {}) };
   }
@@ -283,7 +285,7 @@ export class ExperimentService {
    */
   private async listedSummary(record: StoredExperimentRecord): Promise<Pick<ExperimentSummary, "status" | "progress">> {
     try {
-      return summarizeExperiment(record, await this.cells(record), Date.now(), familyDescriptor(record.definition.environment));
+      return await maintainedSummary(this.store.experiments, record, async () => summarizeExperiment(record, await this.cells(record), Date.now(), familyDescriptor(record.definition.environment)));
     } catch (error) {
       if (!record.damaged) throw error;
       return { status: "stopped", progress: { done: 0, total: 0 } } as Pick<ExperimentSummary, "status" | "progress">;

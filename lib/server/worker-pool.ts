@@ -9,6 +9,7 @@ import type { Actor } from "@/lib/domain/actor";
 import type { RunEventBus } from "./run-event-bus";
 import { TokenCoalescer } from "./token-coalescer";
 import { describePgError } from "@/lib/db/pg/describe-pg-error";
+import { storeTrialStatsOfEndedRun } from "./run-trial-stats";
 
 /** Lease length in ms; renewed every {@link LEASE_RENEW_MS}. A branch whose lease lapses shows as interrupted until a worker takes it over. */
 export const LEASE_TTL_MS = 15_000;
@@ -342,7 +343,7 @@ export class WorkerPool {
     };
     this.failures.delete(branchId);
     try {
-      return await driveRun(this.deps, {
+      const result = await driveRun(this.deps, {
         runId,
         branchId,
         signal: entry.abort.signal,
@@ -377,6 +378,9 @@ export class WorkerPool {
           },
         },
       });
+      // The run ended here: store its trial stats, so exports need not read its log.
+      if (result.stoppedBecause === "ended") await storeTrialStatsOfEndedRun(this.store, runId, branchId);
+      return result;
     } catch (error) {
       const why = describePgError(error);
       this.failures.set(branchId, why);

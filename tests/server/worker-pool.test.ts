@@ -4,6 +4,8 @@ import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { draft, type RunEvent } from "@/lib/domain/events";
 import { foldRun } from "@/lib/domain/fold-run";
+import { RUN_TRIAL_STATS_VERSION, runTrialStats } from "@/lib/domain/run-trial-stats";
+import { validStoredStats } from "@/lib/server/run-trial-stats";
 import { liveCallMessageSchema, type LiveCallMessage } from "@/lib/domain/live-call";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { qaDemoScriptBook } from "@/lib/environments/qa";
@@ -88,6 +90,17 @@ function maxOverlap(logs: RunEvent[][]): number {
 }
 
 describe("worker pool: runs are queued and claimed from the store", () => {
+  it("stores a run's trial stats when its drive ends the run, as the log gives them", async () => {
+    const context = setup(model());
+    const run = await createQaRun(context, { trials: 2 });
+    await context.workers.untilSettled(run.rootBranchId);
+    const [row] = await context.store.experiments.trialStatsOfRuns([run.id]);
+    expect(row?.status).toBe("ended");
+    expect(row?.stored).toMatchObject({ branchId: run.rootBranchId, lastSeq: row?.lastSeq, version: RUN_TRIAL_STATS_VERSION });
+    expect(row && validStoredStats(row)).toEqual(runTrialStats((await context.service.events(run.id)).events));
+    await context.close();
+  });
+
   it("drains 12 queued runs with concurrency 3: all end, never more than 3 in flight (seen in the events)", async () => {
     const context = setup(model({ before: () => sleep(3) }), { concurrency: 3 });
     const runs = [];

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { AppError } from "@/lib/domain/errors";
 import { experimentRecordFromStored, type StoredExperimentRecord } from "../stored-experiment";
 import { creatingOwnerUserId } from "../creating-owner";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
 import { asBranchId } from "@/lib/domain/ids";
 import type { Provenance } from "@/lib/domain/provenance";
-import type { ExperimentCellKey, ExperimentCellRow, ExperimentRunLink, ExperimentStore } from "../experiment-store";
+import type { ExperimentCellKey, ExperimentCellRow, ExperimentCellsFingerprint, ExperimentRunLink, ExperimentStore, MaintainedSummaryRow, RunTrialStatsRow, StoredTrialStats } from "../experiment-store";
 import { pgErrorCode, UNIQUE_VIOLATION, type PgDb, type PgExecutor } from "./database";
 import { leaseFromRow, summaryFromJson } from "./pg-rows";
 import * as schema from "./schema";
@@ -88,6 +88,70 @@ export class PgExperimentStore implements ExperimentStore {
       summary: summaryFromJson(row.summary, row.rootBranchId),
       lease: row.lease ? leaseFromRow(row.lease) : null,
     }));
+  }
+
+  async cellsFingerprint(experimentId: string): Promise<ExperimentCellsFingerprint> {
+    await this.ready();
+    const [row] = await this.db
+      .select({
+        cells: sql<string>`count(*)`,
+        ended: sql<string>`coalesce(sum(CASE WHEN ${schema.branchSummaries.status} = 'ended' THEN 1 ELSE 0 END), 0)`,
+        lastSeqSum: sql<string>`coalesce(sum((${schema.branchSummaries.summary} ->> 'lastSeq')::bigint), 0)`,
+      })
+      .from(schema.experimentRuns)
+      .innerJoin(schema.runs, eq(schema.runs.id, schema.experimentRuns.runId))
+      .innerJoin(schema.branchSummaries, eq(schema.branchSummaries.branchId, schema.runs.rootBranchId))
+      .where(eq(schema.experimentRuns.experimentId, experimentId));
+    // count and sum come back as strings (bigint / numeric).
+    return { cells: Number(row?.cells ?? 0), ended: Number(row?.ended ?? 0), lastSeqSum: Number(row?.lastSeqSum ?? 0) };
+  }
+
+  async getMaintainedSummary(experimentId: string): Promise<MaintainedSummaryRow | null> {
+    await this.ready();
+    const [row] = await this.db
+      .select({ fingerprint: schema.experimentSummaries.fingerprint, summary: schema.experimentSummaries.summary })
+      .from(schema.experimentSummaries)
+      .where(eq(schema.experimentSummaries.experimentId, experimentId));
+    return row ? { fingerprint: row.fingerprint, summary: row.summary } : null;
+  }
+
+  async saveMaintainedSummary(experimentId: string, fingerprint: string, summary: unknown): Promise<void> {
+    await this.ready();
+    const computedAt = new Date().toISOString();
+    await this.db
+      .insert(schema.experimentSummaries)
+      .values({ experimentId, fingerprint, summary, computedAt })
+      .onConflictDoUpdate({ target: schema.experimentSummaries.experimentId, set: { fingerprint, summary, computedAt } });
+  }
+
+  async trialStatsOfRuns(runIds: readonly string[]): Promise<RunTrialStatsRow[]> {
+    if (runIds.length === 0) return [];
+    await this.ready();
+    const rows = await this.db
+      .select({
+        runId: schema.runs.id,
+        rootBranchId: schema.runs.rootBranchId,
+        status: schema.branchSummaries.status,
+        lastSeq: sql<string>`(${schema.branchSummaries.summary} ->> 'lastSeq')`,
+        stored: schema.runTrialStats,
+      })
+      .from(schema.runs)
+      .innerJoin(schema.branchSummaries, eq(schema.branchSummaries.branchId, schema.runs.rootBranchId))
+      .leftJoin(schema.runTrialStats, eq(schema.runTrialStats.runId, schema.runs.id))
+      .where(inArray(schema.runs.id, [...runIds]));
+    return rows.map((row) => ({ runId: row.runId, rootBranchId: asBranchId(row.rootBranchId), status: row.status, lastSeq: Number(row.lastSeq), stored: row.stored }));
+  }
+
+  async saveTrialStats(entries: readonly StoredTrialStats[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.ready();
+    await this.db
+      .insert(schema.runTrialStats)
+      .values(entries.map((entry) => ({ runId: entry.runId, branchId: entry.branchId, lastSeq: entry.lastSeq, version: entry.version, stats: entry.stats })))
+      .onConflictDoUpdate({
+        target: schema.runTrialStats.runId,
+        set: { branchId: sql`excluded.branch_id`, lastSeq: sql`excluded.last_seq`, version: sql`excluded.version`, stats: sql`excluded.stats` },
+      });
   }
 
   async experimentOfRun(runId: string): Promise<ExperimentRunLink | null> {

@@ -163,8 +163,31 @@ export const experimentRuns = pgTable(
   (table) => [
     uniqueIndex("experiment_runs_cell").on(table.experimentId, table.taskId, table.arm),
     uniqueIndex("experiment_runs_run").on(table.runId),
+    index("experiment_runs_position").on(table.experimentId, table.position),
   ],
 );
+
+/** The maintained results of a finished experiment, as in SQLite (lib/db/schema.ts `experimentSummaries`). ExperimentSummary JSON. */
+export const experimentSummaries = pgTable("experiment_summaries", {
+  experimentId: text("experiment_id")
+    .primaryKey()
+    .references(() => experiments.id),
+  fingerprint: text("fingerprint").notNull(),
+  summary: jsonb("summary").notNull(),
+  /** ISO-8601. */
+  computedAt: text("computed_at").notNull(),
+});
+
+/** A run's trial statistics once its root branch has ended, as in SQLite (lib/db/schema.ts `runTrialStats`). RunTrialStats JSON. */
+export const runTrialStats = pgTable("run_trial_stats", {
+  runId: text("run_id")
+    .primaryKey()
+    .references(() => runs.id),
+  branchId: text("branch_id").notNull(),
+  lastSeq: integer("last_seq").notNull(),
+  version: integer("version").notNull(),
+  stats: jsonb("stats").notNull(),
+});
 
 /** Template library: one row per template; `labels` maps label → version id. */
 export const templates = pgTable(

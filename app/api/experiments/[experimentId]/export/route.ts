@@ -12,11 +12,17 @@ const querySchema = z.object({ format: z.enum(EXPERIMENT_EXPORT_FORMATS).default
 /**
  * Downloads the experiment as CSV (task × arm × repetition × trial rows, carried forward), JSON (summary,
  * paired tests, per-run outcomes and the rows), NDJSON (every run's events), Markdown or LaTeX tables,
- * or an SVG figure (`figure=curve|cost`).
+ * or an SVG figure (`figure=curve|cost`). The CSV is streamed (lib/server/experiment-csv-stream.ts).
  */
 export const GET = handle(async (request: NextRequest, context: { params: Promise<{ experimentId: string }> }) => {
   const { experimentId } = await context.params;
   const { format, figure } = querySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
-  const { text, contentType, fileName } = await getServerContext().experimentExport.render(experimentId, format, figure);
+  const exporter = getServerContext().experimentExport;
+  if (format === "csv") {
+    // Streamed a page of runs at a time, so a large experiment downloads in bounded memory.
+    const stream = await exporter.csvStream(experimentId);
+    return new Response(stream, { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${exporter.csvFileName(experimentId)}"` } });
+  }
+  const { text, contentType, fileName } = await exporter.render(experimentId, format, figure);
   return new Response(text, { headers: { "content-type": contentType, "content-disposition": `attachment; filename="${fileName}"` } });
 });
