@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { BranchId, RunId } from "@/lib/domain/ids";
 import type { CallActivity } from "@/lib/domain/status";
 import { splitModelId } from "@/lib/domain/model-id";
@@ -378,8 +379,7 @@ export class WorkerPool {
           },
         },
       });
-      // The run ended here: store its trial stats, so exports need not read its log.
-      if (result.stoppedBecause === "ended") await storeTrialStatsOfEndedRun(this.store, runId, branchId);
+      if (result.stoppedBecause === "ended") await storeTrialStatsOfEndedRun(this.store, runId, branchId); // exports then need not read its log
       return result;
     } catch (error) {
       const why = describePgError(error);
@@ -396,8 +396,3 @@ export class WorkerPool {
     }
   }
 }
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
