@@ -1,3 +1,4 @@
+// Over 400 lines: one bench prints small vs large on both databases, the streamed CSV (first export, stored stats, a million rows) and the page in one run, as the figures must come from one run.
 /**
  * Bench: experiments ten times bigger (decision 0042, docs/benchmarks.md "5,000-run experiments").
  * Run from the repo root: `npm run bench:experiments` (the page part needs `npx next build` first).

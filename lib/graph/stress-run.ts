@@ -1,3 +1,4 @@
+import { mulberry32 } from "@/lib/utils/mulberry32";
 import { NO_BREAKPOINTS, type EnvironmentId, type RunConfig } from "@/lib/domain/config";
 import { runEventSchema, type EventDataInput, type EventType, type MemoryItem, type RunEvent } from "@/lib/domain/events";
 import { DEMO_MODEL_ID } from "@/lib/domain/model-id";
@@ -48,17 +49,7 @@ export interface StressRunOptions {
 /** The most trials a synthetic run has: ~2,000 household trials make ~120,000 events (~90,000 graph nodes). */
 export const STRESS_MAX_TRIALS = 2000;
 
-/** A tiny deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 function runConfig(family: StressFamily, script: StressRunScript, trials: number): RunConfig {
   return {

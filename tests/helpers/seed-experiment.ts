@@ -1,3 +1,4 @@
+import { mulberry32 } from "@/lib/utils/mulberry32";
 import type { RunConfig } from "@/lib/domain/config";
 import { cellArmKey } from "@/lib/domain/experiment-cells";
 import type { ExperimentDefinition, ExperimentRecord } from "@/lib/domain/experiment";
@@ -42,16 +43,7 @@ export interface SeededExperiment {
   writeMs: number;
 }
 
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 /** The task id of task `index` (0-based), zero-padded so they sort in order. */
 export function seededTaskId(index: number): string {

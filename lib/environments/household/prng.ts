@@ -1,3 +1,4 @@
+import { mulberry32 } from "@/lib/utils/mulberry32";
 /**
  * A tiny deterministic pseudo-random number generator for the scene generator:
  * mulberry32 (Tommy Ettinger's public-domain 32-bit generator, 2017). One
@@ -21,17 +22,8 @@ export interface Random {
   chance(p: number): boolean;
 }
 
-/** The raw mulberry32 generator: a function returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The raw mulberry32 generator: a function returning floats in [0, 1) (lib/utils/mulberry32.ts). */
+export { mulberry32 };
 
 /** A {@link Random} over mulberry32 seeded with `seed` (any integer; taken modulo 2^32). */
 export function createRandom(seed: number): Random {
