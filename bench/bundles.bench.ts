@@ -1,6 +1,6 @@
 /**
  * bench/bundles: a 1,000-run experiment's bundle (~100 MB gzip'd) exported and imported as a
- * stream (format 2, docs/decisions/0042-part-bundles.md), with a 10-run bundle for comparison.
+ * stream (format 2, docs/decisions/0042-ten-times-bigger.md), with a 10-run bundle for comparison.
  *
  *   npm run bench:bundles [-- --runs 1000 --small-runs 10 --prompt-kb 76]
  *

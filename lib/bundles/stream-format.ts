@@ -13,7 +13,7 @@ import {
 } from "./format";
 
 /**
- * Bundle format 2 (docs/decisions/0042-part-bundles.md): gzip'd JSON Lines, so a bundle of any
+ * Bundle format 2 (docs/decisions/0042-ten-times-bigger.md): gzip'd JSON Lines, so a bundle of any
  * size is written and read one record at a time.
  *
  * ```

@@ -6,7 +6,7 @@ const GATE_KEY = Symbol.for("reflexion.adaptive-gate");
 /**
  * The waiting side of the adaptive limits: one {@link AdaptiveController} per limiter key in this
  * process, and calls held until their key's controller lets them start. Each process adapts on its
- * own (decision 0042, adaptive part): in shared mode several workers' AIMD controllers on one key
+ * own (decision 0042 (c)): in shared mode several workers' AIMD controllers on one key
  * converge to fair shares of what the provider allows, as AIMD flows do, while the configured
  * ceilings and every 429's block stay shared through PostgreSQL (call-limiter.ts).
  */

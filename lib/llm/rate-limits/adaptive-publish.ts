@@ -13,7 +13,7 @@ import type { AdaptiveReport } from "./adaptive-report";
  * row per limiter key into {@link ADAPTIVE_TABLE} (`key` = limiter key + `|` + host:pid, `state` the
  * controller's snapshot as JSON, `expire` epoch ms {@link REPORT_TTL_MS} ahead), so a worker that
  * stopped drops out. Reports only: nothing reads them back to limit calls (each process adapts
- * within its share; decision 0042, adaptive part).
+ * within its share; decision 0042 (c)).
  */
 export const ADAPTIVE_TABLE = "reflexion_adaptive_limits";
 /**
