@@ -15,8 +15,16 @@
  * Prints: requests the provider answered per minute against the limit (target ≥ 90 %, over the whole
  * run and after the first 30 s), the share of requests answered 429 (target ≤ 2 %), calls that
  * failed after the SDK's retries, and the learnt rate and concurrency every 10 s; with the load average.
+ *
+ * `--experiment` measures a whole experiment instead: `cli experiment run` as its own process (a
+ * throw-away SQLite file; the built-in QA tasks × reflexion and none × `--repeats`, `--callers` runs at
+ * once, the provider's model for every role) against the same fake provider, for at most `seconds`;
+ * the figures are the provider's, over the time the experiment sent requests.
  */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { createModelPort } from "@/lib/llm/model-port";
 import { processAdaptiveGate } from "@/lib/llm/rate-limits/adaptive-gate";
@@ -30,6 +38,8 @@ const { values } = parseArgs({
     "latency-ms": { type: "string", default: "300" },
     limit: { type: "string", default: "600" },
     "window-s": { type: "string", default: "10" },
+    experiment: { type: "boolean", default: false },
+    repeats: { type: "string", default: "20" },
   },
   strict: true,
 });
@@ -48,6 +58,11 @@ async function main(): Promise<void> {
     respond: () => "Thought: fine.\nAction: Finish[yes]",
     rateLimit: { max: Math.round((LIMIT_PER_MIN * WINDOW_S) / 60), windowMs: WINDOW_S * 1000, retryAfterSeconds: "until-free" },
   });
+  if (values.experiment) {
+    await experimentRun(fake, loadBefore);
+    await fake.close();
+    return;
+  }
   const env = { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl };
   const limiter = callLimiterFromEnv({});
   if (!limiter?.adaptive) throw new Error("Adaptive limits are off: unset REFLEXION_ADAPTIVE_LIMITS.");
@@ -109,6 +124,65 @@ async function main(): Promise<void> {
   process.stdout.write(`  load after: ${os.loadavg().map((n) => n.toFixed(2)).join(" / ")}\n`);
   await limiter.close();
   await fake.close();
+}
+
+type FakeServer = Awaited<ReturnType<typeof startFakeOpenAIServer>>;
+
+/** `--experiment`: a whole `cli experiment run` against the fake provider; prints the provider's figures. */
+async function experimentRun(fake: FakeServer, loadBefore: number[]): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "adaptive-bench-"));
+  const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
+  const args = [tsx, path.join("bin", "cli.ts"), "experiment", "run", "--here", "--env", "qa", "--tasks", "builtin", "--arms", "reflexion,none", "--model", MODEL, "--repeats", values.repeats, "--concurrency", String(CALLERS), "--trials", "5"];
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, REFLEXION_DB_PATH: path.join(dir, "bench.sqlite"), OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl };
+  delete childEnv.REFLEXION_RATE_LIMITS;
+  delete childEnv.REFLEXION_ADAPTIVE_LIMITS;
+  delete childEnv.REFLEXION_DATABASE_URL;
+  process.stdout.write(`adaptive limits, a whole experiment: cli experiment run (qa builtin × reflexion,none × ${values.repeats} repeats, ${CALLERS} runs at once), ${LATENCY_MS} ms latency, provider limit ${LIMIT_PER_MIN}/min (${Math.round((LIMIT_PER_MIN * WINDOW_S) / 60)} per ${WINDOW_S} s sliding window), at most ${SECONDS} s, no rate setting\n`);
+  process.stdout.write(`  load before: ${loadBefore.map((n) => n.toFixed(2)).join(" / ")} (1 / 5 / 15 min; ${os.cpus().length} cores)\n`);
+  const started = Date.now();
+  const child = spawn(process.execPath, args, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let lastLine = "";
+  let tail = "";
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    tail = (tail + text).slice(-4000);
+    const lines = text.split(/[\r\n]+/).filter((line) => line.trim());
+    if (lines.length > 0) lastLine = lines.at(-1)!.trim();
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const timeline = setInterval(() => {
+    const at = Math.round((Date.now() - started) / 1000);
+    const recent = fake.chatRequests().filter((request) => (request.receivedAt ?? 0) >= Date.now() - 10_000);
+    const answered = recent.filter((request) => request.status === undefined).length;
+    process.stdout.write(`  t=${String(at).padStart(3)} s  provider answered ${String(answered * 6).padStart(4)}/min (last 10 s), 429s ${recent.length - answered}  | ${lastLine.slice(0, 140)}\n`);
+  }, 10_000);
+  const deadline = setTimeout(() => child.kill("SIGTERM"), SECONDS * 1000);
+  const code = await exited;
+  clearTimeout(deadline);
+  clearInterval(timeline);
+  rmSync(dir, { recursive: true, force: true });
+  const chat = fake.chatRequests();
+  if (chat.length === 0) {
+    process.stdout.write(`  the experiment sent no request (exit ${code}); its output ended:\n${tail}\n`);
+    return;
+  }
+  const first = Math.min(...chat.map((request) => request.receivedAt ?? started));
+  const last = Math.max(...chat.map((request) => request.receivedAt ?? started));
+  const minutes = Math.max(1, last - first) / 60_000;
+  const answered = chat.filter((request) => request.status === undefined).length;
+  const rateLimited = chat.filter((request) => request.status === 429).length;
+  const perMin = answered / minutes;
+  const steady = chat.filter((request) => request.status === undefined && (request.receivedAt ?? 0) >= first + WARM_UP_S * 1000).length / Math.max(1e-9, (last - first - WARM_UP_S * 1000) / 60_000);
+  const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
+  const met = (ok: boolean) => (ok ? "met" : "NOT met");
+  process.stdout.write(`  experiment ${code === 0 ? "finished" : `stopped (exit ${code ?? "killed at the time limit"})`} after ${((Date.now() - started) / 1000).toFixed(0)} s; requests sent ${chat.length}, answered ${answered}, answered 429 ${rateLimited}, over ${((last - first) / 1000).toFixed(0)} s\n`);
+  process.stdout.write(`  achieved ${perMin.toFixed(0)}/min of ${LIMIT_PER_MIN} = ${pct(perMin / LIMIT_PER_MIN)} while the experiment sent requests (target ≥ 90 %: ${met(perMin >= 0.9 * LIMIT_PER_MIN)})\n`);
+  if (last - first > WARM_UP_S * 1000) process.stdout.write(`  after the first ${WARM_UP_S} s: ${steady.toFixed(0)}/min = ${pct(steady / LIMIT_PER_MIN)}\n`);
+  process.stdout.write(`  429 share ${pct(rateLimited / chat.length)} (target ≤ 2 %: ${met(rateLimited / chat.length <= 0.02)})\n`);
+  process.stdout.write(`  the experiment's last progress line: ${lastLine.slice(0, 200)}\n`);
+  process.stdout.write(`  load after: ${os.loadavg().map((n) => n.toFixed(2)).join(" / ")}\n`);
 }
 
 main().catch((error: unknown) => {
