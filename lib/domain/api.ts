@@ -226,14 +226,20 @@ export const EVENT_PAGE_DEFAULT = 1000;
 /** The largest `limit` a page of `GET /api/runs/:runId/events` accepts (a larger one is refused with 400). */
 export const EVENT_PAGE_MAX = 5000;
 
+/** A query value written as decimal digits only (so `0x10`, ` `, `1e3` and an empty value are refused, not read as numbers). */
+const decimalParam = (name: string) => z.string().regex(/^\d+$/, `${name} must be a whole number written in digits`).transform(Number);
+
 /** The query of `GET /api/runs/:runId/events`: events with `seq > after`, at most `limit` of them. */
 export const eventPageQuerySchema = z.object({
-  after: z.coerce.number().int().nonnegative().default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(EVENT_PAGE_MAX, `limit must be at most ${EVENT_PAGE_MAX}: read further pages with after=<nextAfter>`)
+  after: decimalParam("after").pipe(z.number().int().nonnegative()).default(0),
+  limit: decimalParam("limit")
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, "limit must be at least 1")
+        .max(EVENT_PAGE_MAX, `limit must be at most ${EVENT_PAGE_MAX}: read further pages with after=<nextAfter>`),
+    )
     .default(EVENT_PAGE_DEFAULT),
 });
 

@@ -86,7 +86,7 @@ export async function readRequestJson(request: Request, maxBytes: number, what: 
 }
 
 /** The body as multipart form data, at most `maxBytes` in all. @throws AppError("too-large"); TypeError for a body that is not multipart. */
-export async function readFormDataBounded(request: Request, maxBytes: number, what: string): Promise<FormData> {
-  const bytes = await readBodyBounded(request, maxBytes, what);
+export async function readFormDataBounded(request: Request, maxBytes: number, what: string, hint: string = SPLIT_FILES): Promise<FormData> {
+  const bytes = await readBodyBounded(request, maxBytes, what, hint);
   return new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
 }

@@ -85,6 +85,11 @@ describe("HTTP routes", () => {
     const tooLarge = await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?after=0&limit=50000`), params(runId));
     expect(tooLarge.status).toBe(400);
     expect(JSON.stringify(await tooLarge.json())).toMatch(/nextAfter/);
+    // Only decimal digits are numbers here: hex, blanks and exponents are refused, not guessed.
+    for (const query of ["after=0x10", "after=%20", "after=1e3", "after=&limit=", "limit=7.5"]) {
+      const refused = await routes.events.GET(new NextRequest(`http://127.0.0.1/api/runs/${runId}/events?${query}`), params(runId));
+      expect(refused.status, query).toBe(400);
+    }
   });
 
   it("answers bad input with 4xx and a message that says what to fix", async () => {

@@ -30,14 +30,31 @@ describe("adaptive limit (AIMD)", () => {
     expect(controller.snapshot(1_000)).toMatchObject({ ratePerS: null, concurrency: null, started: 10, rateLimited: 0, decreases: 0, baselineLatencyMs: 100 });
   });
 
+  it("a window limit's burst: the rate is the answers until its Retry-After ends, not a fraction of a 5 s guess", () => {
+    // A provider allowing 5 calls in any 1 s: 8 callers, 5 answered by t = 150, the rest refused until t = 1,000.
+    const controller = new AdaptiveController();
+    for (let i = 0; i < 8; i += 1) controller.start(0);
+    for (let i = 0; i < 5; i += 1) controller.finish({ kind: "ok", latencyMs: 150 }, 0, 150);
+    controller.finish({ kind: "rate-limited", retryAfterMs: 850 }, 0, 150);
+    // 5 answers over 0 ms + 850 ms of pause → at least 1 s: 5 req/s, × β.
+    expect(controller.snapshot(150).ratePerS).toBeCloseTo(5 * BETA, 10);
+    // Without a Retry-After the same burst is only a guess over 5 s: 1 req/s, × the open β.
+    const guessing = new AdaptiveController();
+    for (let i = 0; i < 8; i += 1) guessing.start(0);
+    for (let i = 0; i < 5; i += 1) guessing.finish({ kind: "ok", latencyMs: 150 }, 0, 150);
+    guessing.finish({ kind: "rate-limited", retryAfterMs: 0 }, 0, 150);
+    expect(guessing.snapshot(150).ratePerS).toBeCloseTo(1 * OPEN_BETA, 10);
+  });
+
   it("a 429 learns β × the answered rate, pauses for Retry-After, then paces; a late 429 of an older call does not decrease again", () => {
     const controller = new AdaptiveController();
     tenAnswered(controller);
     const early = startAt(controller, 950);
     const limited = startAt(controller, 1_000);
-    // 10 answered since t = 100, measured over at least 5 s: 2 req/s; the first decrease halves it the open way.
+    // 10 answered since t = 100, under 5 s of answers: a burst, so the span runs to the end of the
+    // provider's pause (950 ms + the 500 ms Retry-After): 10 / 1.45 s, cut by β (the estimate is the provider's).
     controller.finish({ kind: "rate-limited", retryAfterMs: 500 }, limited, 1_050);
-    const learnt = 2 * OPEN_BETA;
+    const learnt = (10 / 1.45) * BETA;
     expect(controller.snapshot(1_050)).toMatchObject({ rateLimited: 1, decreases: 1, pausedUntil: 1_550 });
     expect(controller.snapshot(1_050).ratePerS).toBeCloseTo(learnt, 10);
     expect(controller.waitMs(1_100)).toBe(450);

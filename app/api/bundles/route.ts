@@ -49,7 +49,8 @@ async function importUpload(request: Request): Promise<BundleImportOutcome> {
   const bundles = getServerContext().bundles;
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("multipart/form-data")) {
-    const file = (await readFormDataBounded(request, MAX_BUNDLE_BYTES + FORM_SLACK_BYTES, "bundle upload")).get("file");
+    const rawBody = `Send the file itself as the request body (with an x-file-name header; the app's Import button does) for up to ${MAX_BUNDLE_ENV} megabytes.`;
+    const file = (await readFormDataBounded(request, MAX_BUNDLE_BYTES + FORM_SLACK_BYTES, "multipart bundle upload", rawBody)).get("file");
     if (!file || typeof file === "string") throw new AppError("invalid-input", "No file was uploaded: send the bundle as a `file` field.");
     if (file.size > MAX_BUNDLE_BYTES) {
       throw new AppError("too-large", `This file is ${file.size} bytes; a multipart upload may be up to ${MAX_BUNDLE_BYTES} bytes. Send the file itself as the request body (with an x-file-name header) for up to ${MAX_BUNDLE_ENV} megabytes.`);

@@ -7,8 +7,9 @@
  *   ceilings (REFLEXION_RATE_LIMITS) allow — a provider that never answers 429 never slows a call.
  * - **429** (rate limited): the rate drops to β × the lower of the current limit and the rate the
  *   provider answered over the last {@link ANSWERED_WINDOW_MS} (what it lets through: its limit
- *   while calls press on it) — β = {@link OPEN_BETA} the first time, when nothing was learnt yet,
- *   then {@link BETA} — and the key pauses for the 429's Retry-After. 429s of calls that started before
+ *   while calls press on it; in the first seconds, the answers divided by the time until the
+ *   429's Retry-After ends) — β = {@link OPEN_BETA} the first time when that rate is a guess,
+ *   otherwise {@link BETA} — and the key pauses for the 429's Retry-After. 429s of calls that started before
  *   the last decrease are the same overload seen late: they pause but do not decrease again.
  * - **Latency well above its baseline** ({@link LATENCY_FACTOR} × the moving average of time to
  *   the response's headers, and {@link LATENCY_MIN_EXCESS_MS} more) or a **time limit**: the calls in flight drop to β × those in flight
@@ -159,10 +160,12 @@ export class AdaptiveController {
         this.rateLimited += 1;
         this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, outcome.retryAfterMs));
         if (fresh) {
-          const answered = this.answeredRate(now);
-          const seen = answered > 0 ? answered : this.measuredRate(now);
+          const answered = this.answeredRate(now, Math.max(0, outcome.retryAfterMs));
+          const seen = answered.perS > 0 ? answered.perS : this.measuredRate(now);
           const base = this.rate === null ? seen : Math.min(this.rate, seen);
-          this.rate = this.capRate(Math.max(MIN_RATE_PER_S, base * (this.rate === null ? OPEN_BETA : BETA)));
+          // An estimate that counts the provider's own pause is its rate, not a burst: cut it gently.
+          const beta = this.rate === null && !answered.withRetryAfter ? OPEN_BETA : BETA;
+          this.rate = this.capRate(Math.max(MIN_RATE_PER_S, base * beta));
           this.decreased(now);
         }
         break;
@@ -258,12 +261,20 @@ export class AdaptiveController {
     return (this.starts.length * 1000) / span;
   }
 
-  /** Calls answered per second over the last {@link ANSWERED_WINDOW_MS} (over the time since the first, at least {@link ANSWERED_MIN_SPAN_MS}). */
-  private answeredRate(now: number): number {
+  /**
+   * Calls answered per second over the last {@link ANSWERED_WINDOW_MS}, over the time since the first.
+   * Less than {@link ANSWERED_MIN_SPAN_MS} of answers is a burst, not a rate: with a Retry-After
+   * (`retryAfterMs` > 0) the span also counts the pause the provider asks for — a window limit's
+   * burst divided by the time until the window lets calls through again is its rate (`withRetryAfter`);
+   * without one, the span is {@link ANSWERED_MIN_SPAN_MS} (a cautious guess).
+   */
+  private answeredRate(now: number, retryAfterMs: number): { perS: number; withRetryAfter: boolean } {
     const first = this.answered[0];
-    if (first === undefined) return 0;
-    const span = Math.max(ANSWERED_MIN_SPAN_MS, Math.min(ANSWERED_WINDOW_MS, now - first));
-    return (this.answered.length * 1000) / span;
+    if (first === undefined) return { perS: 0, withRetryAfter: false };
+    const observed = Math.min(ANSWERED_WINDOW_MS, now - first);
+    if (observed >= ANSWERED_MIN_SPAN_MS) return { perS: (this.answered.length * 1000) / observed, withRetryAfter: false };
+    if (retryAfterMs > 0) return { perS: (this.answered.length * 1000) / Math.max(1_000, observed + retryAfterMs), withRetryAfter: true };
+    return { perS: (this.answered.length * 1000) / ANSWERED_MIN_SPAN_MS, withRetryAfter: false };
   }
 
   private trim(now: number): void {
