@@ -99,7 +99,8 @@ export class SqliteClassStore implements ClassStore {
   }
 
   async updateClass(classId: string, patch: ClassPatch): Promise<ClassRecord> {
-    const set = { ...patch, ...(patch.revealedSteps ? { revealedSteps: JSON.stringify(patch.revealedSteps) } : {}), version: sql`${schema.classes.version} + 1` };
+    const { revealedSteps, ...rest } = patch;
+    const set = { ...rest, ...(revealedSteps ? { revealedSteps: JSON.stringify(revealedSteps) } : {}), version: sql`${schema.classes.version} + 1` };
     const row = this.db.update(schema.classes).set(set).where(eq(schema.classes.id, classId)).returning().get();
     if (!row) throw new AppError("not-found", `No class ${classId}.`);
     return toRecord(row);
