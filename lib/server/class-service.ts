@@ -275,7 +275,7 @@ export class ClassService {
 
   /** A class past its `endsAt` is ended (stored so, once). */
   private async expireIfDue(record: ClassRecord): Promise<ClassRecord> {
-    if (record.status !== "open" || Date.parse(record.endsAt) > this.now().getTime()) return record;
+    if (record.status === "ended" || Date.parse(record.endsAt) > this.now().getTime()) return record;
     const ended = await this.store.updateClass(record.id, { status: "ended", endedAt: record.endsAt });
     this.hub.publish(ended.id, ended.version);
     return ended;
