@@ -60,6 +60,10 @@ export const COMMAND_POLICY: Readonly<Record<string, CommandAccess>> = {
   "insights extract": "runner",
   "reflect-traces": "runner",
   "review create": "runner",
+  // Classes: starting one starts the lesson's run; ending one is its teacher's (checked by the class service).
+  "class start": "runner",
+  "class list": "runner",
+  "class end": "runner",
   annotate: "runner",
   // The lab's settings, imports of the authors' logs, dead letters, uploaded sets and accounts.
   "prices set": "admin",

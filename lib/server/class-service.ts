@@ -46,8 +46,12 @@ export interface ClassLessonPort {
   ensureRun(lessonId: string): Promise<LessonRunResponse>;
 }
 
-/** Who asks for a teacher action: the holder of the secret, or the local admin's CLI (`cli class end`). */
-export type TeacherCredential = { secret: string | null } | { trusted: true };
+/**
+ * Who asks for a teacher action: the holder of the secret (the browser), or the CLI acting as
+ * `userId` (`cli class end`): allowed for the class's creator, and for anyone when sign-in is
+ * off (`userId` null: the local user owns everything).
+ */
+export type TeacherCredential = { secret: string | null } | { userId: string | null };
 
 const TEACHER_HINT = "open the teacher link that `cli class start` printed, or the class page on the computer that started it";
 
@@ -283,7 +287,10 @@ export class ClassService {
 
   private async teacherRecord(classId: string, credential: TeacherCredential, action: string): Promise<ClassRecord> {
     const record = await this.recordOf(classId);
-    if ("trusted" in credential) return record;
+    if ("userId" in credential) {
+      if (credential.userId === null || credential.userId === record.createdBy) return record;
+      throw new AppError("forbidden", `Only the teacher who started class ${record.code} can ${action}.`);
+    }
     if (!credential.secret || !secretMatches(credential.secret, record.teacherSecretHash)) throw new AppError("forbidden", `Only the teacher can ${action}: ${TEACHER_HINT}.`);
     return record;
   }
