@@ -43,3 +43,23 @@ export function classLanWarning(addresses: readonly LanAddress[], port: number):
   lines.push("Use a network you trust (a classroom Wi-Fi, a phone hotspot); stop the server (Ctrl+C) when the class is over.");
   return lines.join("\n");
 }
+
+/**
+ * The origins students reach this server at, for the projector's QR code and join URL: in class
+ * LAN mode each LAN address with the server's port (the teacher's own page is on loopback, which
+ * no phone can open); else `REFLEXION_PUBLIC_URL`'s origin when set; else none (the page's own
+ * origin is right).
+ */
+export function classStudentOrigins(env: Record<string, string | undefined>, argv: readonly string[] = process.argv, addresses: readonly LanAddress[] = lanAddresses()): string[] {
+  if (env.REFLEXION_CLASS_LAN?.trim() === "1") {
+    const port = serverPort(argv, env);
+    return addresses.map((entry) => `http://${entry.address}:${port}`);
+  }
+  const publicUrl = env.REFLEXION_PUBLIC_URL?.trim();
+  if (!publicUrl) return [];
+  try {
+    return [new URL(publicUrl).origin];
+  } catch {
+    return [];
+  }
+}

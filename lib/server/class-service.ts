@@ -64,6 +64,8 @@ export interface ClassServiceDeps {
   now?: () => Date;
   /** Poll interval of the version hub, ms (tests shorten it). */
   pollMs?: number;
+  /** Origins phones reach this server at (lib/server/class-lan-warning.ts `classStudentOrigins`); default none. */
+  studentOrigins?: () => string[];
 }
 
 /** Debounce of version bumps while class forks run, ms. */
@@ -80,6 +82,7 @@ export class ClassService {
   private readonly lessons: ClassLessonPort;
   private readonly bus: RunEventBus;
   private readonly now: () => Date;
+  private readonly studentOrigins: () => string[];
   private readonly stepCache = new Map<string, ResolvedClassStep[]>();
   private readonly finishedForks = new Map<string, ClassFork>();
 
@@ -89,6 +92,7 @@ export class ClassService {
     this.lessons = deps.lessons;
     this.bus = deps.bus;
     this.now = deps.now ?? (() => new Date());
+    this.studentOrigins = deps.studentOrigins ?? (() => []);
     this.hub = new ClassVersionHub(async (classId) => (await this.store.getClass(classId))?.version ?? null, deps.pollMs);
   }
 
@@ -348,7 +352,7 @@ export class ClassService {
   }
 
   private async teacherViewOf(record: ClassRecord, options: { projector: boolean }): Promise<ClassTeacherView> {
-    return teacherView(await this.viewInput(record), options);
+    return teacherView(await this.viewInput(record), { ...options, studentOrigins: this.studentOrigins() });
   }
 
   private async afterWrite(record: ClassRecord): Promise<ClassTeacherView> {

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { bindRefusal } from "@/lib/server/bind-rule";
-import { classLanWarning, lanAddresses, serverPort } from "@/lib/server/class-lan-warning";
+import { classLanWarning, classStudentOrigins, lanAddresses, serverPort } from "@/lib/server/class-lan-warning";
 import { installPeerStamp, isStudentSurface, lanAccess, PEER_HEADER } from "@/lib/server/lan-peer";
 
 const lan = (peer: string | null, pathname: string, method = "GET") => lanAccess({ lanMode: true, peer, pathname, method });
@@ -85,5 +85,9 @@ describe("class LAN mode", () => {
     expect(warning).toContain("Students open: http://192.168.1.20:3501/join");
     expect(warning).toMatch(/ONLY the student pages/);
     expect(classLanWarning([], 3501)).toMatch(/phones cannot reach this laptop/);
+    // The projector's QR code: the LAN address in LAN mode (the teacher's page is on loopback).
+    expect(classStudentOrigins({ REFLEXION_CLASS_LAN: "1" }, ["next", "start", "-p", "3501"], addresses)).toEqual(["http://192.168.1.20:3501"]);
+    expect(classStudentOrigins({ REFLEXION_PUBLIC_URL: "https://lab.example/x" }, [], addresses)).toEqual(["https://lab.example"]);
+    expect(classStudentOrigins({}, [], addresses)).toEqual([]);
   });
 });
