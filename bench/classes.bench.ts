@@ -2,10 +2,10 @@
  * Class fan-out benchmark (`npm run bench:classes`): one class of 30 students on the embedded
  * SQLite store with the demo model (lesson why-reflexion-qa). Measures, over 5 rounds (medians):
  * - joins: 30 joins one after another, ms each;
- * - the projector's count after the last answer: 30 answers sent at once, then the time from the
- *   last answer's reply to the projector having refetched its view showing 30 (the hub event is
- *   immediate for writes of this process) — the target is 1,000 ms (the issue's "within 1 s of
- *   the last click"), of which the browser's own work is not measured here;
+ * - the projector's count: 30 answers sent at once (each answer's reply is the student's own view),
+ *   then the time from sending them to the projector (refetching its view on every version event,
+ *   which is immediate for writes of this process) showing 30 — the target is 1,000 ms (the issue's
+ *   "within 1 s of the last click"); the browser's own work and the network are not in it;
  * - every phone's refetch: 30 student views plus the projector's, read at once after a version event;
  * - another process's write (a second connection to the same file, as `cli class end` would):
  *   until the hub's 500 ms poller reports it.
@@ -40,6 +40,8 @@ async function main(): Promise<void> {
   const projector: number[] = [];
   const refetch: number[] = [];
   const foreign: number[] = [];
+  // The hub's poller is unref'd (a server's socket keeps a process alive); here nothing else would.
+  const keepAlive = setInterval(() => undefined, 1_000);
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const created = await context.classes.create({ lessonId: "why-reflexion-qa", minutes: 60 }, null);
@@ -66,15 +68,12 @@ async function main(): Promise<void> {
           counted = view.current.answers.count;
         });
       });
-      const replies = await Promise.all(tokens.map(async (token, index) => {
-        await context.classes.answer(classId, token, { step: QUESTION_STEP, choiceId: index % 3 === 0 ? "pass" : "fail" });
-        return performance.now();
-      }));
-      const lastReply = Math.max(...replies);
+      const sent = performance.now();
+      await Promise.all(tokens.map((token, index) => context.classes.answer(classId, token, { step: QUESTION_STEP, choiceId: index % 3 === 0 ? "pass" : "fail" })));
       while (counted < STUDENTS) await new Promise((resolve) => setTimeout(resolve, 2));
       await busy;
       stop();
-      projector.push(Math.max(0, countedAt - lastReply));
+      projector.push(countedAt - sent);
 
       const started = performance.now();
       await Promise.all([...tokens.map((token) => context.classes.studentView(classId, token)), context.classes.teacherView(classId, teacher, { projector: true })]);
@@ -95,12 +94,13 @@ async function main(): Promise<void> {
       other.close();
     }
   } finally {
+    clearInterval(keepAlive);
     await context.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const met = median(projector) <= TARGET_MS ? "met" : "NOT met";
   process.stdout.write(`  join: median ${median(joins).toFixed(1)} ms, max ${Math.max(...joins).toFixed(1)} ms (${joins.length} joins)\n`);
-  process.stdout.write(`  projector shows all ${STUDENTS} answers: median ${median(projector).toFixed(1)} ms after the last answer's reply, max ${Math.max(...projector).toFixed(1)} ms (target ${TARGET_MS} ms: ${met})\n`);
+  process.stdout.write(`  projector shows all ${STUDENTS} answers: median ${median(projector).toFixed(1)} ms after the 30 were sent at once, max ${Math.max(...projector).toFixed(1)} ms (target ${TARGET_MS} ms: ${met})\n`);
   process.stdout.write(`  ${STUDENTS} student views + the projector's, refetched at once: median ${median(refetch).toFixed(1)} ms, max ${Math.max(...refetch).toFixed(1)} ms\n`);
   process.stdout.write(`  another process's write seen by the poller: median ${median(foreign).toFixed(0)} ms, max ${Math.max(...foreign).toFixed(0)} ms (poll every 500 ms)\n`);
   process.stdout.write(`  load after: ${load()}\n`);
