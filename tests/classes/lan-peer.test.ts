@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { bindRefusal } from "@/lib/server/bind-rule";
 import { classLanWarning, classStudentOrigins, lanAddresses, serverPort } from "@/lib/server/class-lan-warning";
-import { installPeerStamp, isStudentSurface, lanAccess, PEER_HEADER } from "@/lib/server/lan-peer";
+import { installPeerStamp, isLanPhone, isStudentSurface, lanAccess, PEER_HEADER } from "@/lib/server/lan-peer";
 
 const lan = (peer: string | null, pathname: string, method = "GET") => lanAccess({ lanMode: true, peer, pathname, method });
 
@@ -24,6 +24,8 @@ describe("class LAN mode", () => {
         ["/api/classes/cls_1/answers", "POST"],
         ["/api/classes/cls_1/reflections", "POST"],
         ["/_next/static/chunks/app.js", "GET"],
+        ["/api/me", "GET"],
+        ["/api/auth/get-session", "GET"],
       ] as const) {
         expect(lan(peer, pathname, method), `${peer} ${method} ${pathname}`).toBe("allow");
       }
@@ -46,12 +48,15 @@ describe("class LAN mode", () => {
         ["/api/runs/r1/events", "GET"],
         ["/join/ABC234/extra", "GET"],
         ["/join", "POST"],
+        ["/api/auth/sign-in/email", "POST"],
+        ["/api/health", "GET"],
       ] as const) {
         expect(lan(peer, pathname, method), `${peer} ${method} ${pathname}`).toBe("refuse");
       }
     }
     expect(lanAccess({ lanMode: false, peer: "192.168.1.23", pathname: "/settings", method: "GET" })).toBe("allow");
     expect(isStudentSurface("/api/classes/cls_1/stream", "HEAD")).toBe(true);
+    expect([isLanPhone(true, "10.0.0.7"), isLanPhone(true, null), isLanPhone(true, "127.0.0.1"), isLanPhone(false, "10.0.0.7")]).toEqual([true, true, false, false]);
   });
 
   it("stamps each request with the socket's address, overwriting a client's own header", () => {
