@@ -154,8 +154,12 @@ describe("ClassService", () => {
     const tokens = await joinAll(s.classes, code, ["Ann", "Bob", "Cleo"]);
     await s.classes.setStep(classId, teacher, PRACTICE);
     const helpful = "I answered with the town instead of the river. Next time search Dunmere and give its river.";
+    // A second apart, so submission order (the grouping's order) is Ann, Bob, Cleo.
+    const tick = () => (s.clock.now = new Date(s.clock.now.getTime() + 1_000));
     await s.classes.reflect(classId, tokens.Ann!, { step: PRACTICE, text: helpful });
+    tick();
     await s.classes.reflect(classId, tokens.Bob!, { step: PRACTICE, text: "I answered with the town instead of the river! Next time, search Dunmere and give its river" });
+    tick();
     await s.classes.reflect(classId, tokens.Cleo!, { step: PRACTICE, text: "I should be more careful next time." });
     expect((await s.classes.studentView(classId, tokens.Bob!)).myReflection).toMatch(/river!/);
 
