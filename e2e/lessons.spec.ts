@@ -92,17 +92,18 @@ test.describe("lessons", () => {
     await expect(prediction).toHaveAttribute("data-state", "skipped");
     await expect(counter).toHaveText("Step 7 of 10");
     await expect(prediction.locator("[data-answer]")).toContainText("No: the same first action");
-    await next(8);
-    // Going back works too.
-    await page.keyboard.press("PageUp");
-    await expect(counter).toHaveText("Step 7 of 10");
-    await next(8);
 
-    // Step 9: the curve: trial 2 (choice 2).
-    await next(9);
+    // Step 8: the curve, asked before trial 2 submits its answer: trial 2 (choice 2).
+    await next(8);
     await expect(prediction).toHaveAttribute("data-kind", "curve");
+    await expect(page.locator('[data-testid="node-action"][data-trial="2"]')).toHaveCount(1);
     await page.keyboard.press("2");
     await expect(prediction).toHaveAttribute("data-state", "right");
+    await next(9);
+    // Going back works too.
+    await page.keyboard.press("PageUp");
+    await expect(counter).toHaveText("Step 8 of 10");
+    await next(9);
     await next(10);
     await expect(page.getByTestId("lesson-score")).toContainText(`${2 + firstRight} of 4 right, 1 skipped`);
     await expect(page.getByTestId("replay-bar")).toHaveAttribute("data-cursor", await page.getByTestId("replay-bar").getAttribute("data-total") ?? "");
