@@ -194,7 +194,9 @@ export function LessonNarration({
       data-steps={lesson.steps.length}
       className={cn(
         // Beside the graph from lg up; below it (the panes stack) above the graph, at most half the screen high.
-        "flex min-h-0 flex-none flex-col border-b border-slate-200 bg-white max-lg:max-h-[45vh] lg:border-b-0 lg:border-r",
+        // Presenting, below lg the page scrolls instead (no height cap, no inner scroll that would clip the prediction card).
+        "flex min-h-0 flex-none flex-col border-b border-slate-200 bg-white lg:border-b-0 lg:border-r",
+        presenter ? null : "max-lg:max-h-[45vh]",
         presenter ? "lg:w-[min(38vw,36rem)]" : "lg:w-[min(24rem,36vw)]",
       )}
     >
@@ -226,8 +228,9 @@ export function LessonNarration({
         ))}
       </div>
       {/* Focusable so its text can be scrolled from the keyboard even when the step has no control in it. */}
-      <div className="min-h-0 flex-1 overflow-y-auto px-4 py-3" tabIndex={0} role="region" aria-label="Lesson step">
-        <h2 className={cn("mb-2 font-semibold text-slate-900", presenter ? "text-3xl" : "text-base")} data-testid="lesson-step-title">
+      <div className={cn("min-h-0 flex-1 overflow-y-auto px-4 py-3", presenter && "max-lg:overflow-visible")} tabIndex={0} role="region" aria-label="Lesson step" data-testid="lesson-step-body">
+        {/* Presenter type steps down a size on short screens (a 720 px projector): the step and its card fit without an inner scroll. */}
+        <h2 className={cn("mb-2 font-semibold text-slate-900", presenter ? "text-3xl [@media(max-height:800px)]:text-2xl" : "text-base")} data-testid="lesson-step-title">
           {step.title}
         </h2>
         {difference !== null && !step.forkNarration ? (
@@ -237,7 +240,7 @@ export function LessonNarration({
         ) : null}
         <LessonMarkdown
           text={difference !== null && step.forkNarration ? step.forkNarration : step.narration}
-          className={presenter ? "text-2xl" : "text-sm"}
+          className={presenter ? "text-2xl [@media(max-height:800px)]:text-xl" : "text-sm"}
           testId={difference !== null && step.forkNarration ? "lesson-fork-narration" : undefined}
         />
         {!ready ? (

@@ -451,7 +451,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
       <div className="flex min-h-0 flex-1 flex-col max-lg:min-h-[80svh] max-lg:flex-none lg:flex-row" data-testid="run-panes" data-pane={mobilePane}>
         {dock}
         <main
-          className={cn("relative min-h-0 min-w-0 flex-1 flex-col", mobilePane === "graph" ? "flex" : "hidden", "lg:flex")}
+          className={cn("relative min-h-0 min-w-0 flex-1 flex-col", mobilePane === "graph" ? "flex" : "hidden", "lg:flex", presenter && "max-lg:h-[70svh] max-lg:flex-none")}
           aria-label="Run graph"
           data-testid="run-graph"
         >
