@@ -35,7 +35,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <img src="/icon.svg" alt="" width={20} height={20} />
               Reflexion Playground
             </Link>
-            <span className="hidden text-xs text-slate-500 sm:inline">
+            {/* The tagline only where the header still fits one row with it (≥ 1536 px); at 1440 px it would push the links onto a second row. */}
+            <span className="hidden text-xs text-slate-500 2xl:inline">
               Actor → Evaluator → Self-Reflection → episodic memory, one trial at a time
             </span>
             <SiteNav />

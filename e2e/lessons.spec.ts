@@ -92,17 +92,18 @@ test.describe("lessons", () => {
     await expect(prediction).toHaveAttribute("data-state", "skipped");
     await expect(counter).toHaveText("Step 7 of 10");
     await expect(prediction.locator("[data-answer]")).toContainText("No: the same first action");
-    await next(8);
-    // Going back works too.
-    await page.keyboard.press("PageUp");
-    await expect(counter).toHaveText("Step 7 of 10");
-    await next(8);
 
-    // Step 9: the curve: trial 2 (choice 2).
-    await next(9);
+    // Step 8: the curve, asked before trial 2 submits its answer: trial 2 (choice 2).
+    await next(8);
     await expect(prediction).toHaveAttribute("data-kind", "curve");
+    await expect(page.locator('[data-testid="node-action"][data-trial="2"]')).toHaveCount(1);
     await page.keyboard.press("2");
     await expect(prediction).toHaveAttribute("data-state", "right");
+    await next(9);
+    // Going back works too.
+    await page.keyboard.press("PageUp");
+    await expect(counter).toHaveText("Step 8 of 10");
+    await next(9);
     await next(10);
     await expect(page.getByTestId("lesson-score")).toContainText(`${2 + firstRight} of 4 right, 1 skipped`);
     await expect(page.getByTestId("replay-bar")).toHaveAttribute("data-cursor", await page.getByTestId("replay-bar").getAttribute("data-total") ?? "");
@@ -115,7 +116,8 @@ test.describe("lessons", () => {
     await expect(page.getByTestId("trial-strip")).toBeVisible();
     await expect(page.getByTestId("replay-bar")).toHaveAttribute("data-cursor", cursor ?? "");
     await expect(page.locator("[data-spotlight]")).toHaveCount(0);
-    await expect(page).toHaveURL(/present=1/);
+    // Esc leaves presenter mode, and the URL says so (a reload or a copied link opens the ordinary view).
+    await expect(page).not.toHaveURL(/present=1/);
     await page.keyboard.press("l");
     await expect(narration).toBeVisible();
     await expect(counter).toHaveText("Step 10 of 10");
@@ -171,6 +173,66 @@ test.describe("lessons", () => {
     await page.keyboard.press("End");
     await expect(bar).toHaveAttribute("data-live", "true");
     await expect(page.getByTestId("node-evaluation")).toHaveCount(2);
+  });
+
+  test("a finished run at a replay cursor says replaying (step k of n), never running, and forks a node on screen from the cursor", async ({ page }) => {
+    const { runId, events } = await lessonRun(page);
+    const evaluation = events.find((event) => event.type === "evaluation-end");
+    if (!evaluation) throw new Error("the lesson run has no evaluation");
+    // Just after trial 1's evaluation: its checkpoint is the next events, past the cursor.
+    const cursor = events.indexOf(evaluation) + 1;
+    await page.goto(`/runs/${runId}?cursor=${cursor}&node=${evaluation.id}`);
+    await expect(page.getByTestId("replay-bar")).toHaveAttribute("data-cursor", String(cursor));
+    const pill = page.getByTestId("run-status");
+    await expect(pill).toHaveAttribute("data-status", "replaying");
+    await expect(pill).toHaveText(/^Replaying \(step \d+ of \d+\)$/);
+    await expect(page.getByTestId("trial-strip")).not.toContainText("running");
+    await expect(page.getByTestId("trial-strip")).toContainText("Trial 1");
+    await expect(page.getByTestId("branch-switcher")).toContainText(/main — replaying \(step \d+ of \d+\)/);
+    await expect(page.getByTestId("branch-switcher")).not.toContainText("running");
+    // Fork here forks from the checkpoint after the evaluation, though it lies past the cursor.
+    await expect(page.getByTestId("inspector")).toHaveAttribute("data-kind", "evaluation");
+    await expect(page.getByTestId("inspector")).not.toContainText("not in the log yet");
+    await expect(page.getByTestId("fork-here")).toBeEnabled();
+    await expect(page.getByTestId("fork-here")).toHaveAttribute("data-at-seq", /^\d+$/);
+    // Back to live: the pill says the run ended.
+    await page.locator("body").press("End");
+    await expect(pill).toHaveAttribute("data-status", "ended");
+  });
+
+  test("after 'Run trial 2 with mine' the lesson follows the fork: the narration says what differs and the inspector selects the fork's nodes", async ({ page }) => {
+    test.setTimeout(120_000);
+    const { events } = await lessonRun(page);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto("/lessons/why-reflexion-qa?step=5");
+    await expect(page.getByTestId("lesson-practice")).toBeVisible();
+    await page.getByTestId("practice-open").click();
+    const practice = page.getByTestId("reflection-practice");
+    const mine = "I gave a town's name when a waterway was asked for. Next time I'll look up Dunmere's page and reply with the stream that flows through it.";
+    await practice.getByTestId("practice-text").fill(mine);
+    await practice.getByTestId("practice-compare").click();
+    await practice.getByTestId("practice-fork").click();
+    await expect(page).toHaveURL(/[?&]branch=/);
+    const branch = new URL(page.url()).searchParams.get("branch") ?? "";
+
+    // The step says its narration is the model's run's, with the learner's reflection; the inspector shows that reflection.
+    const note = page.getByTestId("lesson-fork-note");
+    await expect(note).toContainText("This narration describes the model's own run; you are on your fork");
+    await expect(note).toContainText("trial 1's reflection is yours");
+    await expect(page.getByTestId("inspector")).toHaveAttribute("data-kind", "reflection");
+    await expect(page.locator("[data-testid=node-reflection][data-selected]")).toContainText("I gave a town's name");
+    // The next step has a fork-aware text in the lesson file.
+    await page.keyboard.press("PageDown");
+    await expect(page.getByTestId("lesson-fork-narration")).toContainText("your");
+    await expect(note).toHaveCount(0);
+
+    // "The second hop", on the fork once its trial 2 is recorded: the fork's own trial-2 thought is selected, not the model's.
+    await page.goto(`/lessons/why-reflexion-qa?step=9&branch=${branch}`);
+    await expect(page.getByTestId("lesson-fork-note")).toContainText("On your fork trial 2 succeeded", { timeout: 60_000 });
+    const modelThought = events.find((event) => event.type === "step-thought" && event.data.trial === 2 && event.data.step === 2);
+    const selected = page.locator("[data-testid=node-thought][data-trial='2'][data-selected]");
+    await expect(selected).toHaveCount(1);
+    expect(await selected.getAttribute("data-node-id")).not.toBe(modelThought?.id);
   });
 
   test("a deep link opens that moment with the node selected; selecting a node updates the URL; copy link round-trips", async ({ page, context }) => {

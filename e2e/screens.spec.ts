@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures";
+import { clippingScrollers, headerRows, nodesUnderMinimap, smallestText } from "./presenter-checks";
 
 /**
  * Every screen: the run page and the other pages at a phone
@@ -176,3 +177,60 @@ test("the tour: the Tour button starts it, the arrow key steps it, Esc skips it"
   await expect(popover).toBeHidden();
   expect(await page.evaluate(() => window.localStorage.getItem("reflexion-tour-seen"))).not.toBeNull();
 });
+
+/**
+ * Presenter mode at the three sizes, both themes: the lesson's tallest prediction (the curve, six
+ * choices) is never clipped by an inner scroll, the minimap covers no lane (there is none in
+ * presenter mode), node text and the inspector read at least 16 px on screen, Esc drops
+ * `present=1` from the URL, and the site header is one row at 1440 px.
+ */
+for (const viewport of VIEWPORTS) {
+  for (const theme of THEMES) {
+    test(`presenter mode ${viewport.name} ${viewport.width}×${viewport.height}, ${theme}: no clipped card, no covered lane, text ≥ 16 px, Esc drops present=1`, async ({ page }) => {
+      test.setTimeout(180_000);
+      mkdirSync(SHOTS, { recursive: true });
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      await page.emulateMedia({ colorScheme: theme });
+      const lesson = await page.request.post("/api/lessons/why-reflexion-qa/run");
+      expect(lesson.ok()).toBe(true);
+      const at = `${theme}, ${viewport.width}×${viewport.height}`;
+
+      for (const step of [3, 8]) {
+        await page.goto(`/lessons/why-reflexion-qa?step=${step}&present=1`);
+        await expect(page.getByTestId("lesson-player")).toHaveAttribute("data-presenter", "true", { timeout: 60_000 });
+        const card = page.getByTestId("prediction");
+        await expect(card).toBeVisible({ timeout: 60_000 });
+        await expect(page.locator('[data-testid="node-trial"]').first()).toBeVisible();
+        expect(await clippingScrollers(page, '[data-testid="prediction"]'), `step ${step}, ${at}: the card sits in an inner scroll`).toEqual([]);
+        await card.scrollIntoViewIfNeeded();
+        const box = await card.boundingBox();
+        expect(box, "the card has a box").not.toBeNull();
+        expect(box!.y, `step ${step}, ${at}: card top on screen`).toBeGreaterThanOrEqual(0);
+        expect(box!.y + box!.height, `step ${step}, ${at}: card bottom on screen`).toBeLessThanOrEqual(viewport.height + 1);
+        expect(await nodesUnderMinimap(page), `step ${step}, ${at}: the minimap covers nodes`).toEqual([]);
+        await page.screenshot({ path: `${SHOTS}/presenter-${viewport.name}-${theme}-step${step}.png` });
+      }
+
+      // Node text on screen (font size × zoom) and the inspector: at least 16 px.
+      await page.getByTestId("run-graph").scrollIntoViewIfNeeded();
+      const nodeText = await smallestText(page, ".run-graph .react-flow__node", true);
+      expect(nodeText, "nodes have text").not.toBeNull();
+      expect(nodeText!.px, `${at}: node text "${nodeText!.sample}"`).toBeGreaterThanOrEqual(16);
+      if (viewport.width < 1024) await page.getByTestId("mobile-pane-details").click();
+      await expect(page.getByTestId("inspector")).toBeVisible();
+      const inspectorText = await smallestText(page, '[data-testid="inspector"]', false);
+      expect(inspectorText, "the inspector has text").not.toBeNull();
+      expect(inspectorText!.px, `${at}: inspector text "${inspectorText!.sample}"`).toBeGreaterThanOrEqual(16);
+      await expectAccessible(page, `presenter mode, ${at}`);
+
+      // Esc leaves presenter mode and drops present=1 from the URL; `l` comes back with it.
+      await page.keyboard.press("Escape");
+      await expect(page.getByTestId("lesson-rail")).toBeVisible();
+      await expect(page).not.toHaveURL(/present=1/);
+      if (viewport.width === 1440) expect(await headerRows(page), "the site header is one row at 1440 px").toBe(1);
+      await page.keyboard.press("l");
+      await expect(page.getByTestId("lesson-player")).toHaveAttribute("data-presenter", "true");
+      await expect(page).toHaveURL(/present=1/);
+    });
+  }
+}

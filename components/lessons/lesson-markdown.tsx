@@ -22,9 +22,9 @@ const components: Components = {
  * A lesson's Markdown (narration, questions, explanations) rendered with
  * react-markdown: no raw HTML (the default), so a lesson file cannot inject markup.
  */
-export function LessonMarkdown({ text, className }: { text: string; className?: string }) {
+export function LessonMarkdown({ text, className, testId }: { text: string; className?: string; /** `data-testid` of the wrapper. */ testId?: string }) {
   return (
-    <div className={cn("leading-relaxed text-slate-700", className)}>
+    <div className={cn("leading-relaxed text-slate-700", className)} data-testid={testId}>
       <ReactMarkdown components={components} skipHtml>
         {text}
       </ReactMarkdown>

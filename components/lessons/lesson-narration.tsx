@@ -2,10 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef } from "react";
 import type { RunEvent } from "@/lib/domain/events";
 import type { LessonDocument, LessonStep } from "@/lib/lessons/lesson-schema";
 import { derivePrediction, type DerivedPrediction } from "@/lib/lessons/predictions";
+import { forkDifference, forkFloor, forkNote } from "@/lib/lessons/fork-narration";
 import { LessonResolveError, resolveCursor, resolveNode, resolveSpotlight } from "@/lib/lessons/resolve-lesson";
 import { runEventsQuery } from "@/lib/query";
 import { parseRunUrlState } from "@/lib/query/url-state";
@@ -28,11 +30,12 @@ interface ResolvedStep {
   focus: LessonStep["spotlight"][number] | null;
 }
 
-function resolveStep(events: readonly RunEvent[], step: LessonStep): ResolvedStep | LessonResolveError {
+/** The step on `events`; on a fork (`onFork`) a practice step selects the learner's reflection, which replaced the model's there. */
+function resolveStep(events: readonly RunEvent[], step: LessonStep, onFork: boolean): ResolvedStep | LessonResolveError {
   try {
     const cursor = resolveCursor(events, step.cursor);
     const prediction = step.question ? derivePrediction(events, step.question) : null;
-    const focus = step.practice ? { kind: "evaluation" as const, trial: step.practice.trial } : (step.spotlight[0] ?? null);
+    const focus = step.practice ? { kind: onFork ? ("reflection" as const) : ("evaluation" as const), trial: step.practice.trial } : (step.spotlight[0] ?? null);
     return { cursor, prediction, focus };
   } catch (error) {
     if (error instanceof LessonResolveError) return error;
@@ -74,7 +77,13 @@ export function LessonNarration({
   onExploring: (on: boolean) => void;
 }) {
   const { lesson } = document;
-  const events = useQuery(runEventsQuery(runId)).data?.events ?? EMPTY_EVENTS;
+  const mainEvents = useQuery(runEventsQuery(runId)).data?.events ?? EMPTY_EVENTS;
+  // On a fork (after "Run trial N+1 with mine"), steps resolve on the fork's own log: its cursor, spotlight and selected nodes.
+  const branchParam = useSearchParams().get("branch");
+  const fork = branchParam !== null && branchParam !== "" && branchParam !== (mainEvents[0]?.branchId ?? null) ? branchParam : null;
+  const forkEvents = useQuery({ ...runEventsQuery(runId, fork), enabled: fork !== null }).data?.events ?? EMPTY_EVENTS;
+  const events = fork !== null ? forkEvents : mainEvents;
+  const difference = useMemo(() => (fork !== null && forkEvents.length > 0 ? forkDifference(mainEvents, forkEvents) : null), [fork, mainEvents, forkEvents]);
   const setCursor = useRunUiStore((store) => store.setCursor);
   const setSpotlight = useRunUiStore((store) => store.setSpotlight);
   const selectNode = useRunUiStore((store) => store.selectNode);
@@ -82,7 +91,7 @@ export function LessonNarration({
   const { answers, record, reset } = useLessonAnswers(lesson.id);
   const step = lesson.steps[stepIndex] ?? lesson.steps[0]!;
   const ended = events.some((event) => event.type === "run-end");
-  const resolved = useMemo(() => resolveStep(events, step), [events, step]);
+  const resolved = useMemo(() => resolveStep(events, step, fork !== null), [events, step, fork]);
   const ready = !(resolved instanceof LessonResolveError);
   const state = predictionState(answers, stepIndex);
   const revealed = step.question === undefined || state.kind !== "pending";
@@ -107,7 +116,9 @@ export function LessonNarration({
   }, [presenting, sidePanelWidth, setSidePanelWidth]);
 
   // Apply the step: cursor (before the answer while a question is open), spotlight, selection.
-  const cursor = ready ? (revealed && resolved.prediction ? Math.max(resolved.cursor, resolved.prediction.revealCursor) : resolved.cursor) : null;
+  const stepCursor = ready ? (revealed && resolved.prediction ? Math.max(resolved.cursor, resolved.prediction.revealCursor) : resolved.cursor) : null;
+  // On a fork, never before its own first events: the learner's reflection, not the model's, is what the step shows.
+  const cursor = stepCursor === null ? null : fork !== null ? Math.max(stepCursor, forkFloor(events)) : stepCursor;
   const focusId = useMemo(() => {
     if (!ready || !resolved.focus || cursor === null) return null;
     try {
@@ -183,7 +194,9 @@ export function LessonNarration({
       data-steps={lesson.steps.length}
       className={cn(
         // Beside the graph from lg up; below it (the panes stack) above the graph, at most half the screen high.
-        "flex min-h-0 flex-none flex-col border-b border-slate-200 bg-white max-lg:max-h-[45vh] lg:border-b-0 lg:border-r",
+        // Presenting, below lg the page scrolls instead (no height cap, no inner scroll that would clip the prediction card).
+        "flex min-h-0 flex-none flex-col border-b border-slate-200 bg-white lg:border-b-0 lg:border-r",
+        presenter ? null : "max-lg:max-h-[45vh]",
         presenter ? "lg:w-[min(38vw,36rem)]" : "lg:w-[min(24rem,36vw)]",
       )}
     >
@@ -215,16 +228,33 @@ export function LessonNarration({
         ))}
       </div>
       {/* Focusable so its text can be scrolled from the keyboard even when the step has no control in it. */}
-      <div className="min-h-0 flex-1 overflow-y-auto px-4 py-3" tabIndex={0} role="region" aria-label="Lesson step">
-        <h2 className={cn("mb-2 font-semibold text-slate-900", presenter ? "text-3xl" : "text-base")} data-testid="lesson-step-title">
+      <div className={cn("min-h-0 flex-1 overflow-y-auto px-4 py-3", presenter && "max-lg:overflow-visible")} tabIndex={0} role="region" aria-label="Lesson step" data-testid="lesson-step-body">
+        {/* Presenter type steps down a size on short screens (a 720 px projector): the step and its card fit without an inner scroll. */}
+        <h2 className={cn("mb-2 font-semibold text-slate-900", presenter ? "text-3xl [@media(max-height:800px)]:text-2xl" : "text-base")} data-testid="lesson-step-title">
           {step.title}
         </h2>
-        <LessonMarkdown text={step.narration} className={presenter ? "text-2xl" : "text-sm"} />
+        {difference !== null && !step.forkNarration ? (
+          <p className={cn("mb-2 rounded border border-violet-200 bg-violet-50 p-2 text-violet-950", presenter ? "text-xl" : "text-xs")} data-testid="lesson-fork-note">
+            {forkNote(difference)}
+          </p>
+        ) : null}
+        <LessonMarkdown
+          text={difference !== null && step.forkNarration ? step.forkNarration : step.narration}
+          className={presenter ? "text-2xl [@media(max-height:800px)]:text-xl" : "text-sm"}
+          testId={difference !== null && step.forkNarration ? "lesson-fork-narration" : undefined}
+        />
         {!ready ? (
           ended ? (
-            <p className="mt-3 rounded border border-red-200 bg-red-50 p-2 text-sm text-red-900" data-testid="lesson-step-error">
-              This step does not fit the run: {resolved.message}
-            </p>
+            fork !== null ? (
+              <p className="mt-3 rounded border border-amber-200 bg-amber-50 p-2 text-sm text-amber-950" data-testid="lesson-step-error">
+                Your fork went another way: this moment of the model&apos;s run is not in it ({resolved.message}) Pick <strong>main</strong> in the Branches strip to see
+                it.
+              </p>
+            ) : (
+              <p className="mt-3 rounded border border-red-200 bg-red-50 p-2 text-sm text-red-900" data-testid="lesson-step-error">
+                This step does not fit the run: {resolved.message}
+              </p>
+            )
           ) : (
             <p className="mt-3 flex items-center gap-2 text-sm text-slate-600">
               <Spinner /> The demo model is still recording the run ({events.length} events so far)…

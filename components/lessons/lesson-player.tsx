@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
-import { isPresenting, lessonModeReducer } from "./lesson-mode";
+import { isPresenting, lessonModeReducer, urlPresent } from "./lesson-mode";
 import { LessonNarration } from "./lesson-narration";
 
 /** Writes the lesson's `?step=` (1-based) and `present=1` into the URL in place (other keys — cursor, node — kept). */
@@ -36,11 +36,12 @@ export function LessonPlayer({ document }: { document: LessonDocument }) {
   // The URL's step and presenter flag are the initial state (read on the server too: no flash).
   const searchParams = useSearchParams();
   const [stepIndex, setStepIndex] = useState(() => Math.min(lesson.steps.length, parseRunUrlState(searchParams).step ?? 1) - 1);
-  // Esc (explore) pauses presenter mode and `l` resumes it: the flag and `present=1` survive the round trip.
+  // Esc (explore) pauses presenter mode and `l` resumes it: the flag survives the round trip; `present=1` is in the URL only while presenting.
   const [mode, dispatchMode] = useReducer(lessonModeReducer, searchParams, (params) => ({ presenter: parseRunUrlState(params).present, exploring: false }));
   const { presenter, exploring } = mode;
   const presenting = isPresenting(mode);
-  useEffect(() => writeLessonUrl(stepIndex, presenter), [stepIndex, presenter]);
+  const inUrl = urlPresent(mode);
+  useEffect(() => writeLessonUrl(stepIndex, inUrl), [stepIndex, inUrl]);
 
   const onStep = useCallback((index: number) => setStepIndex(Math.min(lesson.steps.length - 1, Math.max(0, index))), [lesson.steps.length]);
   const onExploring = useCallback((on: boolean) => dispatchMode({ type: on ? "leave" : "back" }), []);
@@ -75,7 +76,8 @@ export function LessonPlayer({ document }: { document: LessonDocument }) {
       data-testid="lesson-player"
       data-lesson-id={lesson.id}
       data-presenter={presenting || undefined}
-      className={cn("flex min-h-0 flex-1 flex-col", presenting && "fixed inset-0 z-40 bg-white")}
+      // Presenting below lg (a phone): the player scrolls as one page — the narration and its card at full height, then the graph — never a clipped inner scroll.
+      className={cn("flex min-h-0 flex-1 flex-col", presenting && "fixed inset-0 z-40 bg-white max-lg:block max-lg:overflow-y-auto")}
     >
       <RunWorkspace
         runId={run.data.runId}

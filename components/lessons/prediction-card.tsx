@@ -18,7 +18,8 @@ const QUESTION_LABEL: Record<LessonQuestion["kind"], string> = {
 /**
  * Predict, then reveal: the question with numbered choices (keys 1…n),
  * a Skip (key s); after an answer, right / not quite, what the log says, and the
- * explanation of the gap. Never more than one click or key.
+ * explanation of the gap. Never more than one click or key. `large` (presenter mode): large type,
+ * and more than three choices in two columns (a long label takes a whole row).
  */
 export function PredictionCard({
   question,
@@ -46,13 +47,14 @@ export function PredictionCard({
       className="mt-3 rounded-md border border-violet-200 bg-violet-50/60 p-3"
     >
       <p className={cn("mb-1 font-semibold uppercase tracking-wide text-violet-800", large ? "text-sm" : "text-[10px]")}>{QUESTION_LABEL[question.kind]}</p>
-      <LessonMarkdown text={question.prompt} className={cn("text-slate-900", large ? "text-2xl" : "text-sm")} />
-      <ol className="mt-2 flex flex-col gap-1.5">
+      <LessonMarkdown text={question.prompt} className={cn("text-slate-900", large ? "text-xl [@media(max-height:800px)]:text-lg" : "text-sm")} />
+      {/* Large (presenter mode), more than three choices go in two columns: the whole card fits a 720 px projector with no inner scroll. */}
+      <ol className={cn("mt-2 gap-1.5", large && prediction.choices.length > 3 ? "grid grid-cols-2" : "flex flex-col")}>
         {prediction.choices.map((choice, index) => {
           const chosen = state.kind === "answered" && state.choice === choice.id;
           const isAnswer = revealed && choice.id === prediction.answer;
           return (
-            <li key={choice.id}>
+            <li key={choice.id} className={cn(large && prediction.choices.length > 3 && choice.label.length > 24 && "col-span-2")}>
               <button
                 type="button"
                 disabled={revealed}
@@ -62,7 +64,7 @@ export function PredictionCard({
                 data-chosen={chosen || undefined}
                 className={cn(
                   "flex w-full items-start gap-2 rounded border bg-white px-2 py-1.5 text-left hover:border-violet-400 disabled:cursor-default",
-                  large ? "text-xl" : "text-sm",
+                  large ? "text-lg" : "text-sm",
                   isAnswer && "border-green-500 bg-green-50",
                   chosen && !isAnswer && "border-red-400 bg-red-50",
                   !isAnswer && !chosen && "border-slate-300",

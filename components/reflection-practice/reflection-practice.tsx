@@ -70,7 +70,13 @@ function Rubric({ rubric, nextTrial }: { rubric: ReflectionRubric; nextTrial: nu
           }
           testId="rubric-mistake"
         />
-        <Check ok={saysInstead.ok} label="Says what to do instead?" detail={saysInstead.ok ? "It gives a plan for the next trial." : "Give a concrete plan: what to do next time."} testId="rubric-instead" />
+        <Check ok={saysInstead.ok} label="Says what to do instead?" detail={
+            saysInstead.ok
+              ? saysInstead.action
+                ? `It names an action for the next trial (${saysInstead.action}).`
+                : "It states a key fact for the next trial."
+              : "Name an action and what it acts on (search X, look up Y, check the tests), not “think harder”."
+          } testId="rubric-instead" />
         <Check
           ok={length.ok}
           label="Short enough for memory?"

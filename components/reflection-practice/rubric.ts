@@ -1,14 +1,18 @@
 import { helpsWith, matchesPhrasing, normaliseForFacts, type KeyFact, type ReflectionHelpsResult } from "@/lib/domain/key-facts";
 import type { TrialView } from "@/lib/domain/fold-run";
+import { concreteAction } from "./concrete-plan";
 
 /**
  * The short rubric "write your own reflection" shows beside the model's
  * reflection. Computed from the text alone, no model:
  * - names the mistake: mentions what went wrong in the trial (the wrong answer,
  *   the failed or repeated action, the wrong output) — {@link mistakeCandidates};
- * - says what to do instead: a key fact of the task, or a plan ("next time",
- *   "should", "instead", …) about something concrete — a word the trial's
- *   actions or observations show (so "I should be more careful" is no plan);
+ * - says what to do instead: a key fact of the task (not one it states only by
+ *   naming the mistake, such as the wrong answer), or a plan that names a
+ *   concrete action — an action verb with its object ("search the town's page",
+ *   "look up the river", "check the tests", `Search[…]`) in a sentence that says
+ *   what to do ({@link concreteAction}); "think harder before answering" or
+ *   "I should be more careful" is no plan;
  * - short enough for memory: {@link MIN_WORDS}–{@link MAX_WORDS} words (the
  *   paper's reflections are two to four sentences, and Ω of them share the
  *   Actor's prompt);
@@ -43,13 +47,11 @@ export interface MistakeCheck {
 /** The whole rubric. */
 export interface ReflectionRubric {
   namesMistake: MistakeCheck;
-  saysInstead: { ok: boolean };
+  /** `action`: the concrete action the plan names ("search town"), null when it names none (a key fact alone may still make it ok). */
+  saysInstead: { ok: boolean; action: string | null };
   length: { ok: boolean; words: number; min: number; max: number };
   helps: ReflectionHelpsResult;
 }
-
-/** Words that announce what to do differently. */
-const PLAN_CUES = ["next time", "should", "must", "need to", "needs to", "have to", "has to", "will", "instead", "rather than", "first", "then", "before", "make sure", "remember", "always", "never", "do not", "dont", "try", "use", "search", "look up", "check", "return", "take", "go to", "open", "answer with", "give"];
 
 const SHORT_OR_COMMON = new Set(["from", "with", "into", "onto", "the", "and", "for", "that", "this", "what", "which", "assert", "true", "false", "none", "null"]);
 
@@ -113,10 +115,10 @@ function mentions(text: string, candidate: string): boolean {
   });
 }
 
-/** Words of `text` (stemmed, four letters or more) that the trial's actions or observations also show. */
-export function concreteWords(text: string, trial: TrialView): string[] {
-  const shown = new Set(trial.steps.flatMap((step) => normaliseForFacts(`${step.action?.text ?? ""} ${step.observation?.text ?? ""}`)));
-  return [...new Set(normaliseForFacts(text).filter((word) => word.length >= 4 && !SHORT_OR_COMMON.has(word) && shown.has(word)))];
+/** `text` with each mentioned mistake candidate (and a `Verb[argument]`'s argument) cut out, case-insensitively. */
+function withoutMentions(text: string, mentioned: readonly string[]): string {
+  const forms = mentioned.flatMap((candidate) => [candidate, actionArgument(candidate) ?? ""]).filter((form) => form.trim() !== "");
+  return forms.reduce((rest, form) => rest.replace(new RegExp(form.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), " "), text);
 }
 
 /** Counts words the way a reader would (runs of letters or digits). */
@@ -135,10 +137,12 @@ export function assessReflection(text: string, trial: TrialView, facts: readonly
   });
   const helps = helpsWith(facts, text);
   const words = wordCount(text);
-  const plan = PLAN_CUES.some((cue) => matchesPhrasing(text, cue)) && concreteWords(text, trial).length > 0;
+  const action = concreteAction(text);
+  // A key fact counts as a plan unless the text only states it by naming the mistake ("I answered Dunmere": the wrong answer, not what to do).
+  const factPlan = helps.matched.length > 0 && helpsWith(facts, withoutMentions(text, said)).matched.length > 0;
   return {
     namesMistake: { ok: mentioned.length > 0, mentioned, candidates },
-    saysInstead: { ok: plan || helps.matched.length > 0 },
+    saysInstead: { ok: action !== null || factPlan, action },
     length: { ok: words >= MIN_WORDS && words <= MAX_WORDS, words, min: MIN_WORDS, max: MAX_WORDS },
     helps,
   };

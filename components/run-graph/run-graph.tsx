@@ -26,6 +26,8 @@ import { RefinementNode } from "./nodes/refinement-node";
 import { TrialGroupNode } from "./nodes/trial-group-node";
 import { LaneBackgroundNode, TrialLaneNode } from "./nodes/trial-lane-node";
 import { useTrialCollapse } from "./use-trial-collapse";
+import { showsMinimap } from "./minimap-visibility";
+import { usePresenterZoom } from "./use-presenter-zoom";
 
 /** The component of each node kind. Module-level so React Flow never sees a new object (it warns and remounts every node otherwise). */
 export const nodeTypes = {
@@ -99,9 +101,9 @@ function boundsOf(nodes: readonly RunGraphViewNode[]) {
 /**
  * First view: the whole graph when it fits at a readable zoom; otherwise its
  * top (where trials start) at the smallest readable zoom, from the first trial
- * — or, when old trials start collapsed (`newestFirst`), ending at the newest.
+ * — or, when old trials start collapsed (`newestFirst`), ending at the newest. In presenter mode at zoom 1.
  */
-function useInitialViewport(nodes: readonly RunGraphViewNode[], newestFirst: boolean) {
+function useInitialViewport(nodes: readonly RunGraphViewNode[], newestFirst: boolean, presenter: boolean) {
   const { setViewport } = useReactFlow<FlowViewNode, RunGraphEdge>();
   const width = useStore((state) => state.width);
   const height = useStore((state) => state.height);
@@ -113,12 +115,13 @@ function useInitialViewport(nodes: readonly RunGraphViewNode[], newestFirst: boo
     const { minX, minY, maxX, maxY } = boundsOf(nodes);
     const graphWidth = maxX - minX + 2 * FIT_PADDING;
     const graphHeight = maxY - minY + 2 * FIT_PADDING;
-    const zoom = Math.max(0.7, Math.min(1, width / graphWidth, height / graphHeight));
+    // Presenter mode: never below 1, so its 16 px node text reads 16 px (./use-presenter-zoom.ts).
+    const zoom = Math.max(presenter ? 1 : 0.7, Math.min(1, width / graphWidth, height / graphHeight));
     const x =
       graphWidth * zoom < width ? (width - (maxX - minX) * zoom) / 2 - minX * zoom : newestFirst ? width - FIT_PADDING - maxX * zoom : FIT_PADDING - minX * zoom;
     const y = graphHeight * zoom < height ? (height - (maxY - minY) * zoom) / 2 - minY * zoom : FIT_PADDING - minY * zoom;
     void setViewport({ x, y, zoom });
-  }, [nodes, width, height, setViewport, newestFirst]);
+  }, [nodes, width, height, setViewport, newestFirst, presenter]);
 }
 
 const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
@@ -237,6 +240,7 @@ function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live:
   const setFollowLive = useRunUiStore((state) => state.setFollowLive);
   const setMobilePane = useRunUiStore((state) => state.setMobilePane);
   const replaying = useRunUiStore((state) => state.cursor !== null);
+  const presenter = useRunUiStore((state) => state.presenter);
   const theme = useResolvedTheme();
   const containerRef = useRef<HTMLDivElement>(null);
 
@@ -246,8 +250,12 @@ function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live:
   const renderMode = useMemo<RenderMode>(() => ({ animateEntry: !virtualize }), [virtualize]);
   // One subscription for the whole graph; it changes only when the zoom crosses FAR_ZOOM.
   const far = useStore((state) => state.transform[2] < FAR_ZOOM);
+  // The minimap only where it has room and something is off screen; never in presenter mode (./minimap-visibility.ts).
+  const bounds = useMemo(() => (view.nodes.length === 0 ? null : boundsOf(view.nodes)), [view.nodes]);
+  const minimap = useStore((state) => showsMinimap({ presenter, pane: { width: state.width, height: state.height }, transform: state.transform, bounds }));
 
-  useInitialViewport(nodes, view.collapsed.length > 0);
+  useInitialViewport(nodes, view.collapsed.length > 0, presenter);
+  usePresenterZoom(presenter, nodes.length > 0);
   // Follows the run's own new nodes (not nodes that an expand brings back); the newest is in a trial in progress, never collapsed.
   // A replay moving forward appends nodes too: they are followed the same way.
   // Reduced motion: the graph does not pan by itself (following starts off; the switch turns it back on, with jumps instead of glides).
@@ -334,7 +342,9 @@ function RunGraphCanvas({ graph, live, collapse }: { graph: RunGraphModel; live:
         >
           <Background variant={BackgroundVariant.Dots} gap={18} size={1} color={theme === "dark" ? "#334155" : "#cbd5e1"} />
           <Controls showInteractive={false} position="bottom-left" />
-          <MiniMap<FlowViewNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map" style={MINIMAP_STYLE} />
+          {minimap ? (
+            <MiniMap<FlowViewNode> pannable zoomable nodeColor={minimapColour} nodeStrokeWidth={0} position="bottom-right" ariaLabel="Mini map" style={MINIMAP_STYLE} />
+          ) : null}
           <GraphPanel
             live={live}
             trialCount={trialCount}

@@ -1,12 +1,14 @@
 "use client";
 
-import type { BranchSummary, RunStatus } from "@/lib/domain/api";
+import { branchStatusText, type ShownStatus } from "@/lib/domain/shown-status";
 import { branchLabel, type BranchTreeRow } from "@/lib/graph";
+import type { ShownBranchSummary } from "@/components/replay/view-at-cursor";
 import { useRunUiStore } from "@/lib/store";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
 
-const STATUS_TONE: Record<RunStatus, BadgeTone> = {
+const STATUS_TONE: Record<ShownStatus, BadgeTone> = {
+  replaying: "neutral",
   queued: "neutral",
   running: "sky",
   pausing: "amber",
@@ -18,16 +20,11 @@ const STATUS_TONE: Record<RunStatus, BadgeTone> = {
   "budget-exhausted": "red",
 };
 
-function statusText(branch: BranchSummary): string {
-  if (branch.status === "ended" && branch.outcome) return `ended · ${branch.outcome}`;
-  return branch.status;
-}
-
 /**
  * Picks the branch the page shows (a native select: keyboard and screen
  * readers for free). Each option says where the branch comes from and its status.
  */
-export function BranchSwitcher({ rows, current, onSelect }: { rows: readonly BranchTreeRow[]; current: string | null; onSelect: (branchId: string) => void }) {
+export function BranchSwitcher({ rows, current, onSelect }: { rows: readonly BranchTreeRow<ShownBranchSummary>[]; current: string | null; onSelect: (branchId: string) => void }) {
   if (rows.length === 0 || current === null) return null;
   return (
     <label className="flex items-center gap-1.5 text-xs text-slate-700">
@@ -40,7 +37,7 @@ export function BranchSwitcher({ rows, current, onSelect }: { rows: readonly Bra
       >
         {rows.map((row) => (
           <option key={row.branch.id} value={row.branch.id} data-testid={`branch-option-${row.branch.id}`}>
-            {`${"\u00a0\u00a0".repeat(row.depth)}${branchLabel(row)} — ${row.branch.parentBranchId === null ? "" : `seq ${row.branch.forkSeq ?? "?"} · ${row.branch.reason} · `}${statusText(row.branch)}`}
+            {`${"\u00a0\u00a0".repeat(row.depth)}${branchLabel(row)} — ${row.branch.parentBranchId === null ? "" : `seq ${row.branch.forkSeq ?? "?"} · ${row.branch.reason} · `}${branchStatusText(row.branch)}`}
           </option>
         ))}
       </select>
@@ -56,7 +53,7 @@ export function BranchSwitcher({ rows, current, onSelect }: { rows: readonly Bra
  * calls it made itself. Click a card to show that branch. `noForkHint` replaces the "Fork here" hint
  * on a run that cannot be forked (an imported trace).
  */
-export function BranchTree({ rows, current, onSelect, noForkHint = null }: { rows: readonly BranchTreeRow[]; current: string | null; onSelect: (branchId: string) => void; noForkHint?: string | null }) {
+export function BranchTree({ rows, current, onSelect, noForkHint = null }: { rows: readonly BranchTreeRow<ShownBranchSummary>[]; current: string | null; onSelect: (branchId: string) => void; noForkHint?: string | null }) {
   const open = useRunUiStore((store) => store.branchTreeOpen);
   const setOpen = useRunUiStore((store) => store.setBranchTreeOpen);
   if (rows.length === 0) return null;
@@ -106,7 +103,7 @@ export function BranchTree({ rows, current, onSelect, noForkHint = null }: { row
                         {branchLabel(row)}
                       </span>
                       <Badge tone={STATUS_TONE[branch.status]} data-testid="branch-tree-status">
-                        {statusText(branch)}
+                        {branchStatusText(branch)}
                       </Badge>
                       <span className="text-[11px] text-slate-600">
                         {branch.parentBranchId === null ? (

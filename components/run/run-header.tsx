@@ -4,6 +4,8 @@ import type { RunDetailResponse, RunStatus } from "@/lib/domain/api";
 import { BudgetMeter } from "@/components/costs/budget-meter";
 import type { RunState } from "@/lib/domain/fold-run";
 import type { CallActivity } from "@/lib/domain/status";
+import type { ReplayStep, ShownStatus } from "@/lib/domain/shown-status";
+import type { ShownBranchSummary } from "@/components/replay/view-at-cursor";
 import { stepBudget } from "@/lib/domain/next-step";
 import { strategyBehaviour } from "@/lib/domain/strategies";
 import { codeRunOf, codeTrialSummary, codeTrialView, type BranchTreeRow } from "@/lib/graph";
@@ -25,7 +27,7 @@ import { isDemoModel } from "@/lib/domain/model-id";
 import { DemoModelBadge } from "@/components/ui/scripted-stand-in";
 import { familyDescriptor } from "@/lib/environments/descriptors";
 
-function ConnectionDot({ connection, status }: { connection: StreamConnection; status: RunStatus | null }) {
+function ConnectionDot({ connection, status }: { connection: StreamConnection; status: ShownStatus | null }) {
   if (connection === "idle" || connection === "closed") return null;
   if (connection === "live" && !showsLiveDot(status)) return null;
   const label = connection === "live" ? "live" : connection === "connecting" ? "connecting…" : "reconnecting…";
@@ -78,7 +80,7 @@ function CallInFlight({ call }: { call: CallActivity }) {
  * Trial n: success / failure / halted, one chip each. A trial without an outcome
  * says "running…" only while the run runs; else paused / interrupted / stopped.
  */
-function TrialStrip({ state, status }: { state: RunState; status: RunStatus | null }) {
+function TrialStrip({ state, status }: { state: RunState; status: ShownStatus | null }) {
   if (state.trials.length === 0) return <span className="text-xs text-slate-500">No trial yet.</span>;
   const maxTrials = state.config?.maxTrials;
   const codeRun = codeRunOf(state) !== null;
@@ -100,6 +102,7 @@ function TrialStrip({ state, status }: { state: RunState; status: RunStatus | nu
               chip === "failure" && "border-red-300 bg-red-50 text-red-900",
               chip === "halted" && "border-amber-300 bg-amber-50 text-amber-950",
               chip === "running" && "border-sky-300 bg-sky-50 text-sky-900",
+              chip === "replaying" && "border-violet-300 bg-violet-50 text-violet-900",
               (chip === "queued" || chip === "paused" || chip === "interrupted" || chip === "stopped" || chip === "out-of-budget" || chip === "unfinished") && "border-slate-300 bg-slate-50 text-slate-700",
             )}
           >
@@ -141,6 +144,7 @@ export function RunHeader({
   state,
   status,
   shownStatus = status,
+  replay = null,
   activeCall = null,
   connection,
   readOnly = null,
@@ -148,14 +152,16 @@ export function RunHeader({
   runId: string;
   /** The branch shown (null = root). */
   branch: string | null;
-  branchRows: readonly BranchTreeRow[];
+  branchRows: readonly BranchTreeRow<ShownBranchSummary>[];
   currentBranchId: string | null;
   onSelectBranch: (branchId: string) => void;
   detail: RunDetailResponse["run"] | undefined;
   state: RunState;
   status: RunStatus | null;
-  /** The status the pill, explanation and trial chips show: at a replay cursor, the log prefix's (decision 0021); defaults to `status`. The controls keep `status`. */
-  shownStatus?: RunStatus | null;
+  /** The status the pill, explanation and trial chips show: `replaying` at a replay cursor (lib/domain/shown-status.ts); defaults to `status`. The controls keep `status`. */
+  shownStatus?: ShownStatus | null;
+  /** Where the replay cursor stands, in ReAct steps, while `shownStatus` is `replaying`: the pill says "Replaying (step k of n)". */
+  replay?: ReplayStep | null;
   /** The model call a worker is waiting on (from the server's status), or null. */
   activeCall?: CallActivity | null;
   connection: StreamConnection;
@@ -210,7 +216,7 @@ export function RunHeader({
           ) : null}
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
             <RecordedBadge provenance={provenance} showModel forked={provenance !== null && !recorded} />
-            {shownStatus ? <StatusPill status={shownStatus} /> : null}
+            {shownStatus ? <StatusPill status={shownStatus} replay={replay} /> : null}
             {showCall && activeCall ? <CallInFlight call={activeCall} /> : null}
             <ConnectionDot connection={connection} status={shownStatus} />
             {strategy ? (

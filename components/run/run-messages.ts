@@ -1,4 +1,4 @@
-import type { RunStatus } from "@/lib/domain/api";
+import type { ShownStatus } from "@/lib/domain/shown-status";
 import type { TrialView } from "@/lib/domain/fold-run";
 import type { CallActivity } from "@/lib/domain/status";
 import { ApiRequestError } from "@/lib/query/fetch-json";
@@ -10,10 +10,12 @@ export const INTERRUPTED_MESSAGE =
 /**
  * One line under the status pill for the statuses that need a word: why a run
  * waits (queued), what happens next (pausing, cancelling), what to do
- * (interrupted). Null for the others: their pill (and banners) say enough.
+ * (interrupted), what a replay shows. Null for the others: their pill (and banners) say enough.
  */
-export function statusExplanation(status: RunStatus | null): string | null {
+export function statusExplanation(status: ShownStatus | null): string | null {
   switch (status) {
+    case "replaying":
+      return "Showing the log up to the replay cursor: the run is as it was then. Back to live (End) shows all of it; Fork here starts a branch from a checkpoint on screen.";
     case "queued":
       return "Waiting for a free worker slot (REFLEXION_CONCURRENCY); it starts on its own.";
     case "pausing":
@@ -122,12 +124,17 @@ export function pauseBanner(pause: { reason: string; detail: string }, options: 
 }
 
 /** The state shown on a trial chip: its outcome, else what the run is doing now. */
-export type TrialChipState = NonNullable<TrialView["outcome"]> | "running" | "queued" | "paused" | "interrupted" | "stopped" | "out-of-budget" | "unfinished";
+export type TrialChipState = NonNullable<TrialView["outcome"]> | "running" | "replaying" | "queued" | "paused" | "interrupted" | "stopped" | "out-of-budget" | "unfinished";
 
-/** A trial without an outcome is only "running" while the run is; otherwise it says why it stands still. */
-export function trialChipState(outcome: TrialView["outcome"], status: RunStatus | null): TrialChipState {
+/**
+ * A trial without an outcome is only "running" while the run is; at a replay cursor it is "replaying"
+ * (its outcome lies past the cursor); otherwise it says why it stands still.
+ */
+export function trialChipState(outcome: TrialView["outcome"], status: ShownStatus | null): TrialChipState {
   if (outcome !== null) return outcome;
   switch (status) {
+    case "replaying":
+      return "replaying";
     case "queued":
       return "queued";
     case "paused":
@@ -148,9 +155,9 @@ export function trialChipState(outcome: TrialView["outcome"], status: RunStatus 
 /**
  * Whether the header's stream dot may say "live": only while the branch is being worked on. A run
  * that stopped (paused, out of budget, ended…) keeps its stream open for updates, but a green
- * "live" next to it reads as if it were still running.
+ * "live" next to it reads as if it were still running; so does one next to a replay.
  */
-export function showsLiveDot(status: RunStatus | null): boolean {
+export function showsLiveDot(status: ShownStatus | null): boolean {
   return status === null || status === "queued" || status === "running" || status === "pausing" || status === "cancelling";
 }
 

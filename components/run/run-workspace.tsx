@@ -9,13 +9,13 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useRef, useState, type CSSProperties, type PointerEvent as ReactPointerEvent, type ReactNode } from "react";
-import type { RunStatus } from "@/lib/domain/api";
 import { isTerminalStatus } from "@/lib/domain/status";
 import { foldRun, type RunState } from "@/lib/domain/fold-run";
 import { createReplayFolder } from "@/lib/domain/replay-fold";
 import { forkOutlookAfterEvaluation } from "@/lib/domain/fork-outlook";
-import { branchTree, createRunGraphDeriver, forkPointsByEventId, reflectionAt } from "@/lib/graph";
-import { replayPrefix } from "@/lib/graph/replay-cursor";
+import { branchTree, createRunGraphDeriver, reflectionAt } from "@/lib/graph";
+import { replayPrefix, replayStep } from "@/lib/graph/replay-cursor";
+import type { ShownStatus } from "@/lib/domain/shown-status";
 import { parseRunUrlState, serializeRunUrlState } from "@/lib/query/url-state";
 import { branchesQuery, callInFlightView, isNotFound, runQuery, useLiveCall, useRunEvents } from "@/lib/query";
 import { RunUiStoreProvider, SIDE_PANEL_MAX, SIDE_PANEL_MIN, useRunUiStore, type MobilePane, type SideTab } from "@/lib/store";
@@ -23,7 +23,7 @@ import { InspectorPanel } from "@/components/inspector";
 import { MemoryPanel } from "@/components/memory";
 import { practiceCursor, ReflectionPractice } from "@/components/reflection-practice";
 import { ReplayBar, RunUrlSync } from "@/components/replay";
-import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
+import { branchSummariesAtCursor, displayedStatus, forkPointsAtCursor } from "@/components/replay/view-at-cursor";
 import { RunGraph } from "@/components/run-graph";
 import { ForkFromNode, SearchTreePanel } from "@/components/tree-search";
 import { AnnotationThread } from "@/components/inspector/annotation-thread";
@@ -48,7 +48,7 @@ import { familyDescriptor } from "@/lib/environments/descriptors";
 import { annotationCounts, annotationsQuery } from "@/lib/query/annotation-queries";
 
 /** What the log and the server say about the run, in words, when it needs the user's attention. */
-function RunBanners({ state, status }: { state: RunState; status: RunStatus | null }) {
+function RunBanners({ state, status }: { state: RunState; status: ShownStatus | null }) {
   const pause = state.pause ? pauseBanner(state.pause, { canEditMemory: state.memory.length > 0 }) : null;
   return (
     <>
@@ -71,7 +71,7 @@ function RunBanners({ state, status }: { state: RunState; status: RunStatus | nu
           <span data-testid="paused-instruction">{pause.instruction}</span>
         </Notice>
       ) : null}
-      {state.pendingAction && (status === null || !isTerminalStatus(status)) ? (
+      {state.pendingAction && (status === null || (status !== "replaying" && !isTerminalStatus(status))) ? (
         <Notice tone="info" data-testid="pending-action-banner" className="mx-4 mt-2">
           Next action written by a person (trial {state.pendingAction.trial}, step {state.pendingAction.step}):{" "}
           {state.config && familyDescriptor(state.config.environment).step.actionIsCode ? (
@@ -255,7 +255,10 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   // Behind the end, from the nearest checkpoint of this log (lib/domain/replay-fold.ts): a move never refolds from zero.
   const replayFolder = useMemo(() => createReplayFolder(events), [events]);
   const state = useMemo(() => (replaying ? replayFolder.stateAt(shownEvents.length) : foldRun(shownEvents)), [replaying, replayFolder, shownEvents]);
-  const forkPoints = useMemo(() => forkPointsByEventId(shownEvents), [shownEvents]);
+  // Where a replay stands, in ReAct steps (null = live): the page says "replaying (step k of n)", never the prefix's "running".
+  const replay = useMemo(() => (replaying ? replayStep(events, shownEvents.length) : null), [replaying, events, shownEvents.length]);
+  // Checkpoints come from the whole log: a node on screen at a cursor forks from its checkpoint even when that lies past the cursor.
+  const forkPoints = useMemo(() => forkPointsAtCursor(events, shownEvents.length), [events, shownEvents.length]);
   const sidePanelWidth = useRunUiStore((store) => store.sidePanelWidth);
   const inspectorOpen = useRunUiStore((store) => store.inspectorOpen);
   const sideTab = useRunUiStore((store) => store.sideTab);
@@ -278,12 +281,12 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
   const treeMethod = state.config !== null && methodDescriptor(state.config.strategy).graph === "tree";
   const searchTree = useMemo(() => (treeMethod ? (state.tree ?? emptyTree()) : null), [treeMethod, state.tree]);
   const currentBranchId = branch ?? rootBranchId;
-  // What the page says about the branch: live, its status; at a replay cursor, the prefix's — never the final outcome (a lesson's question would answer itself).
-  const shownStatus = displayedStatus(effectiveStatus, state, replaying);
+  // What the page says about the branch: live, its status; at a replay cursor, "replaying" — never the final outcome (a lesson's question would answer itself).
+  const shownStatus = displayedStatus(effectiveStatus, replay);
   // The branch list is polled; the branch on screen has a live status from its own stream, which wins (at a cursor: the prefix's fold).
   const branchRows = useMemo(
-    () => branchTree(branchSummariesAtCursor(branches.data?.branches ?? [], currentBranchId, state, status, replaying)),
-    [branches.data, currentBranchId, status, state, replaying],
+    () => branchTree(branchSummariesAtCursor(branches.data?.branches ?? [], currentBranchId, state, status, replay)),
+    [branches.data, currentBranchId, status, state, replay],
   );
 
   // A LATS run's selected tree node: search only under it, on a new branch; people's notes on it.
@@ -317,7 +320,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
       const point = forkPoints.get(nodeId);
       const node = graph.nodes.find((candidate) => candidate.id === nodeId);
       if (!point || !node || (node.type !== "evaluation" && node.type !== "reflection")) return;
-      const atFork = reflectionAt(shownEvents, point.trial, point.atSeq);
+      const atFork = reflectionAt(events, point.trial, point.atSeq);
       const current = state.trials.find((trial) => trial.trial === point.trial)?.reflection;
       setForkTarget({
         nodeKind: node.type,
@@ -326,7 +329,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
         outlook: node.type === "evaluation" ? forkOutlookAfterEvaluation(state, point.trial) : null,
       });
     },
-    [forkPoints, graph.nodes, shownEvents, state],
+    [forkPoints, graph.nodes, events, state],
   );
 
   // While the learner writes their own reflection, the page shows the log before the model's (graph, memory, inspector);
@@ -432,6 +435,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
           state={state}
           status={effectiveStatus}
           shownStatus={shownStatus}
+          replay={replay}
           activeCall={callInFlight}
           connection={connection}
           readOnly={readOnly}
@@ -447,7 +451,7 @@ function Workspace({ runId, dock }: { runId: string; dock?: ReactNode }) {
       <div className="flex min-h-0 flex-1 flex-col max-lg:min-h-[80svh] max-lg:flex-none lg:flex-row" data-testid="run-panes" data-pane={mobilePane}>
         {dock}
         <main
-          className={cn("relative min-h-0 min-w-0 flex-1 flex-col", mobilePane === "graph" ? "flex" : "hidden", "lg:flex")}
+          className={cn("relative min-h-0 min-w-0 flex-1 flex-col", mobilePane === "graph" ? "flex" : "hidden", "lg:flex", presenter && "max-lg:h-[70svh] max-lg:flex-none")}
           aria-label="Run graph"
           data-testid="run-graph"
         >

@@ -80,9 +80,12 @@ export function reflectionAt(events: readonly RunEvent[], trial: number, atSeq: 
   return found;
 }
 
-/** One row of the branch tree: a branch and how deep it sits (root = 0). */
-export interface BranchTreeRow {
-  branch: BranchSummary;
+/** What {@link branchTree} needs of a branch: its id and its parent's (a summary, or a summary as the page shows it). */
+export type TreeBranch = Pick<BranchSummary, "id" | "parentBranchId">;
+
+/** One row of the branch tree: a branch (a {@link BranchSummary} unless said otherwise) and how deep it sits (root = 0). */
+export interface BranchTreeRow<B extends TreeBranch = BranchSummary> {
+  branch: B;
   depth: number;
   /** 1-based number in creation order (root = 0), for short labels. */
   number: number;
@@ -93,18 +96,18 @@ export interface BranchTreeRow {
  * (in the order given, which the server makes creation order) right under it.
  * Branches whose parent is unknown are listed after the tree at depth 1.
  */
-export function branchTree(branches: readonly BranchSummary[]): BranchTreeRow[] {
+export function branchTree<B extends TreeBranch>(branches: readonly B[]): BranchTreeRow<B>[] {
   const numbers = new Map(branches.map((branch, index) => [branch.id, index]));
-  const children = new Map<string | null, BranchSummary[]>();
+  const children = new Map<string | null, B[]>();
   for (const branch of branches) {
     const parent = branch.parentBranchId !== null && numbers.has(branch.parentBranchId) ? branch.parentBranchId : branch.parentBranchId === null ? null : "__orphan__";
     const list = children.get(parent) ?? [];
     list.push(branch);
     children.set(parent, list);
   }
-  const rows: BranchTreeRow[] = [];
+  const rows: BranchTreeRow<B>[] = [];
   const seen = new Set<string>();
-  const visit = (branch: BranchSummary, depth: number) => {
+  const visit = (branch: B, depth: number) => {
     if (seen.has(branch.id)) return;
     seen.add(branch.id);
     rows.push({ branch, depth, number: numbers.get(branch.id) ?? 0 });

@@ -53,6 +53,7 @@ export {
   forkPointsByEventId,
   reflectionAt,
   type BranchTreeRow,
+  type TreeBranch,
   type ForkPoint,
 } from "./branches";
 export {

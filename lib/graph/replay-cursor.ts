@@ -1,4 +1,5 @@
 import type { RunEvent } from "@/lib/domain/events";
+import type { ReplayStep } from "@/lib/domain/shown-status";
 
 /**
  * Replay of a recorded branch at class speed (docs/decisions/0021).
@@ -123,4 +124,16 @@ export function describeCursor(position: CursorPosition): string {
   if (position.step !== null) parts.push(`step ${position.step}`);
   parts.push(`event ${position.event}/${position.total}`);
   return parts.join(" · ");
+}
+
+/**
+ * The cursor in ReAct steps (lib/domain/shown-status.ts {@link ReplayStep}): `of` = the step stops
+ * of the whole log (see {@link replayStops}, position 0 not counted), `step` = those at or before
+ * the cursor. Null when the cursor shows the whole log (live: nothing is being replayed).
+ */
+export function replayStep(events: readonly Pick<RunEvent, "type">[], cursor: number | null): ReplayStep | null {
+  const at = clampCursor(cursor, events.length);
+  if (at === events.length) return null;
+  const stops = replayStops(events, "step").filter((stop) => stop > 0);
+  return { step: stops.filter((stop) => stop <= at).length, of: stops.length };
 }

@@ -100,6 +100,8 @@ export const lessonStepSchema = z
   .object({
     title: z.string().trim().min(1).max(120),
     narration: markdown,
+    /** Shown instead of `narration` when the learner is on a fork of the lesson's run (their own reflection's branch); without it the step says its narration describes the model's run and what differs. */
+    forkNarration: markdown.optional(),
     cursor: cursorSelectorSchema,
     /** Nodes to highlight; the first is also selected (the inspector opens on it and the graph pans to it). */
     spotlight: z.array(nodeSelectorSchema).max(8).default([]),

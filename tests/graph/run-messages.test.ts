@@ -86,4 +86,9 @@ describe("trial chip", () => {
     expect(trialChipLabel(trialChipState(null, "error"))).toBe("stopped (error)");
     expect(trialChipLabel(trialChipState(null, "ended"))).toBe("unfinished");
   });
+
+  it("says replaying, not running, for a trial past the replay cursor", () => {
+    expect(trialChipLabel(trialChipState(null, "replaying"))).toBe("replaying");
+    expect(trialChipState("failure", "replaying")).toBe("failure");
+  });
 });

@@ -7,19 +7,22 @@ import { foldRun } from "@/lib/domain/fold-run";
 import { MemoryRunStore } from "@/lib/db/memory-store";
 import { qaDemoScriptBook } from "@/lib/environments/qa/demo-script";
 import { branchTree } from "@/lib/graph";
-import { replayPrefix } from "@/lib/graph/replay-cursor";
+import { forkPointsByEventId } from "@/lib/graph";
+import { replayPrefix, replayStep, replayStops } from "@/lib/graph/replay-cursor";
 import { createModelPort } from "@/lib/llm/model-port";
 import { createServerContext, type ServerContext } from "@/lib/server/app-context";
 import { RunUiStoreProvider } from "@/lib/store";
 import { BranchTree } from "@/components/run/branch-switcher";
 import { RunHeader } from "@/components/run/run-header";
-import { branchSummariesAtCursor, displayedStatus } from "@/components/replay/view-at-cursor";
+import { branchSummariesAtCursor, displayedStatus, forkPointsAtCursor } from "@/components/replay/view-at-cursor";
+import { BranchSwitcher } from "@/components/run/branch-switcher";
 import { demoMockModel } from "../helpers/mock-model";
 
 /**
- * A lesson (or the replay bar) sets a cursor: the Branches strip and the run header must say
- * what the log's prefix says — "running", 1 trial, no outcome — and never the server's final
- * summary ("ended · success · 2 trials", "Solved in trial 2"), or the lesson's question answers itself.
+ * A lesson (or the replay bar) sets a cursor: the Branches strip, the switcher and the run header
+ * must say "replaying (step k of n)" with the prefix's trials (1 trial, no outcome) — never the
+ * prefix's "running" (a finished run is not running) nor the server's final summary
+ * ("ended · success · 2 trials", "Solved in trial 2"), or the lesson's question answers itself.
  */
 
 const contexts: ServerContext[] = [];
@@ -65,18 +68,29 @@ describe("the branch at a replay cursor", () => {
     const at = log.findIndex((event) => event.type === "evaluation-end") + 1;
     const shown = replayPrefix(log, at);
     const state = foldRun(shown);
-    const replaying = shown.length < log.length;
-    expect(replaying).toBe(true);
+    const replay = replayStep(log, shown.length);
+    expect(replay).not.toBeNull();
+    // Steps are the replay bar's step stops: run start, trial start, each observation, evaluation, reflection, end.
+    const stops = replayStops(log, "step").filter((stop) => stop > 0);
+    expect(replay).toEqual({ step: stops.filter((stop) => stop <= at).length, of: stops.length });
+    expect(replay!.step).toBeGreaterThan(2);
+    expect(replay!.step).toBeLessThan(replay!.of);
 
-    const [row] = branchSummariesAtCursor([summary], run.rootBranchId, state, "ended", replaying);
-    expect(row).toMatchObject({ status: "running", outcome: null, trials: 1 });
-    expect(displayedStatus("ended", state, replaying)).toBe("running");
+    const [row] = branchSummariesAtCursor([summary], run.rootBranchId, state, "ended", replay);
+    expect(row).toMatchObject({ status: "replaying", replay, outcome: null, trials: 1 });
+    expect(displayedStatus("ended", replay)).toBe("replaying");
+    const label = `replaying (step ${replay!.step} of ${replay!.of})`;
 
     const strip = render(createElement(BranchTree, { rows: branchTree([row!]), current: run.rootBranchId, onSelect: () => {} }));
     expect(strip).not.toContain("success");
     expect(strip).not.toContain("2 trials");
-    expect(strip).toContain("running");
+    expect(strip).not.toMatch(/running/i);
+    expect(strip).toContain(label);
     expect(strip).toContain("1 trial");
+
+    const switcher = render(createElement(BranchSwitcher, { rows: branchTree([row!]), current: run.rootBranchId, onSelect: () => {} }));
+    expect(switcher).toContain(`main — ${label}`);
+    expect(switcher).not.toMatch(/running/i);
 
     const header = render(
       createElement(RunHeader, {
@@ -88,16 +102,41 @@ describe("the branch at a replay cursor", () => {
         detail: undefined,
         state,
         status: "ended",
-        shownStatus: displayedStatus("ended", state, replaying),
+        shownStatus: displayedStatus("ended", replay),
+        replay,
         connection: "closed",
       }),
     );
     expect(header).not.toMatch(/success/);
     expect(header).not.toContain("Trial 2");
     expect(header).not.toMatch(/unfinished/);
+    // Not "Running", "Trial 1 running…" nor "main — running": the pill and the chip say replaying.
+    expect(header).not.toMatch(/running/i);
+    expect(header).toContain(`Replaying (step ${replay!.step} of ${replay!.of})`);
+    expect(header).toMatch(/Trial 1<\/span><span>replaying<\/span>/);
 
     // Live (no cursor), the strip says the final outcome.
-    const [live] = branchSummariesAtCursor([summary], run.rootBranchId, final, "ended", false);
-    expect(live).toMatchObject({ status: "ended", outcome: "success", trials: 2 });
+    expect(replayStep(log, null)).toBeNull();
+    expect(replayStep(log, log.length)).toBeNull();
+    const [live] = branchSummariesAtCursor([summary], run.rootBranchId, final, "ended", null);
+    expect(live).toMatchObject({ status: "ended", outcome: "success", trials: 2, replay: null });
+    expect(displayedStatus("ended", null)).toBe("ended");
+  });
+
+  it("forks a node on screen at the cursor from its checkpoint past the cursor, not 'not in the log yet'", { timeout: 60_000 }, async () => {
+    const { log } = await finishedQaRun();
+    const evaluation = log.find((event) => event.type === "evaluation-end")!;
+    // The cursor right after trial 1's evaluation: its checkpoint is the next event, not shown.
+    const at = log.indexOf(evaluation) + 1;
+    expect(forkPointsByEventId(log.slice(0, at)).get(evaluation.id)).toBeUndefined();
+    const point = forkPointsAtCursor(log, at).get(evaluation.id);
+    expect(point).toBeDefined();
+    const checkpoint = log.findIndex((event) => event.seq === point!.atSeq);
+    expect(log[checkpoint]?.type).toBe("checkpoint");
+    expect(checkpoint).toBeGreaterThanOrEqual(at);
+    // Nodes past the cursor are not offered; live, every node with a checkpoint is.
+    const later = log.filter((event) => event.type === "evaluation-end")[1]!;
+    expect(forkPointsAtCursor(log, at).has(later.id)).toBe(false);
+    expect(forkPointsAtCursor(log, log.length).has(later.id)).toBe(true);
   });
 });

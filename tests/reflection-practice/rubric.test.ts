@@ -101,3 +101,15 @@ describe("GET /api/key-facts", () => {
     expect((await GET(new Request("http://x/api/key-facts?environment=chess&taskId=x"))).status).toBe(400);
   });
 });
+
+describe("says what to do instead", () => {
+  it("is no plan for 'think harder before answering', and a plan for a search with its object", async () => {
+    const trial = await failedTrial("qa", "qa-builtin-01");
+    const facts = keyFactsFor({ environment: "qa", taskId: "qa-builtin-01" });
+    const vague = assessReflection("I answered Dunmere, which was wrong. Next time I should think harder before answering.", trial, facts);
+    expect(vague.namesMistake.ok).toBe(true);
+    expect(vague.saysInstead).toEqual({ ok: false, action: null });
+    const plan = assessReflection("I answered Dunmere, which was wrong. Next time I should look up the river of the town before answering.", trial, facts);
+    expect(plan.saysInstead).toEqual({ ok: true, action: "look river" });
+  }, 30_000);
+});

@@ -5,6 +5,7 @@ import { memo, type MouseEvent } from "react";
 import { HANDLES } from "@/lib/graph";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/lib/utils/cn";
+import { useRunUiStore } from "@/lib/store";
 import { useRunGraphActions } from "../graph-context";
 import { CodeTrialLine } from "./code-nodes";
 import { FlowHandles, NodeFrame, type FlowNode } from "./node-frame";
@@ -32,8 +33,10 @@ function CollapseButton({ trial }: { trial: number }) {
   );
 }
 
-/** Header of a trial's lane: the trial number and the memory the Actor started with (code runs: and both verdicts). */
+/** Header of a trial's lane: the trial number, its outcome (or "in progress", "replaying" at a replay cursor) and the memory the Actor started with (code runs: and both verdicts). */
 export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps<FlowNode<"trial">>) {
+  // A trial without an outcome at a replay cursor is being replayed, not running (lib/domain/shown-status.ts).
+  const replaying = useRunUiStore((state) => state.cursor !== null);
   return (
     <NodeFrame
       id={id}
@@ -67,6 +70,10 @@ export const TrialLaneNode = memo(function TrialLaneNode({ id, data }: NodeProps
         ) : data.cancelled ? (
           <Badge tone="red" title="The run was cancelled during this trial: it was never evaluated.">
             cancelled
+          </Badge>
+        ) : replaying ? (
+          <Badge tone="violet" title="The replay cursor stands inside this trial: its outcome lies past the cursor.">
+            replaying
           </Badge>
         ) : (
           <Badge tone="sky" className="bg-sky-200">
