@@ -40,7 +40,11 @@ export function TeacherStep({
       </h2>
       <LessonMarkdown text={step.narration} className={cn("mt-2", large ? "text-2xl" : "text-base")} />
       {!projector ? (
-        <Link href={`/runs/${encodeURIComponent(view.runId)}?cursor=${step.cursor}`} className="mt-2 inline-block text-base text-sky-700 underline" data-testid="class-open-run">
+        <Link href={`/runs/${encodeURIComponent(view.runId)}?cursor=${step.cursor}`} target="_blank"
+          rel="noreferrer"
+          className="mt-2 inline-block text-base text-sky-700 underline"
+          data-testid="class-open-run"
+        >
           Open the run at this step
         </Link>
       ) : null}
