@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
 import type { ClassStudentView } from "@/lib/domain/class-session";
 import { answerClassStep } from "@/lib/query/class-queries";
 import { LessonMarkdown } from "@/components/lessons/lesson-markdown";
@@ -15,10 +16,16 @@ import { AnswerHistogram } from "./answer-histogram";
  */
 export function StudentQuestion({ view, token, onSaved }: { view: ClassStudentView; token: string; onSaved: () => void }) {
   const question = view.step.question;
-  const save = useMutation({ mutationFn: (choiceId: string) => answerClassStep(view.classId, token, view.step.index, choiceId), onSuccess: onSaved });
+  // The last choice this phone sent (kept while the refetched view catches up); the view's own answer otherwise.
+  const [sent, setSent] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (choiceId: string) => answerClassStep(view.classId, token, view.step.index, choiceId),
+    onMutate: (choiceId) => setSent(choiceId),
+    onError: () => setSent(null),
+    onSuccess: onSaved,
+  });
   if (!question) return null;
-  const pending = save.isPending ? save.variables : null;
-  const mine = pending ?? view.myAnswer;
+  const mine = sent ?? view.myAnswer;
   const open = view.status !== "ended" && !view.revealed;
   return (
     <section aria-label="Prediction" className="mt-4 rounded-lg border border-violet-200 bg-violet-50 p-3" data-testid="student-question" data-revealed={view.revealed || undefined}>
@@ -59,7 +66,7 @@ export function StudentQuestion({ view, token, onSaved }: { view: ClassStudentVi
               );
             })}
           </ol>
-          {view.myAnswer && !save.isPending ? (
+          {mine && !save.isPending && !save.isError ? (
             <p className="mt-2 text-base text-slate-800" data-testid="student-answer-saved" aria-live="polite">
               Answer saved — change it until the teacher reveals.
             </p>

@@ -10,8 +10,10 @@ export type ClassStreamState = "connecting" | "live" | "reconnecting";
 
 /**
  * Follows `GET /api/classes/:id/stream` (Server-Sent Events) while `enabled`: each
- * `event: version` with a version newer than the last one seen invalidates every view of the
- * class (teacher, projector, student), so they refetch; the stream carries only the number.
+ * `event: version` with a version not seen yet refetches the class's views this page shows
+ * (teacher, projector or student); the stream carries only the number. Refetches are coalesced:
+ * while one is in flight, any number of new versions cause exactly one more when it ends (thirty
+ * answers in a second are a handful of GETs per page, not thirty, and never cancel each other).
  * EventSource reconnects by itself; a reconnect also refetches (a version may have been missed).
  */
 export function useClassStream(classId: string, enabled: boolean): ClassStreamState {
@@ -21,11 +23,30 @@ export function useClassStream(classId: string, enabled: boolean): ClassStreamSt
     if (!enabled) return;
     let last = -1;
     let dropped = false;
+    let running = false;
+    let again = false;
+    let closed = false;
     const source = new EventSource(`/api/classes/${encodeURIComponent(classId)}/stream`);
-    const refetch = () => void client.invalidateQueries({ queryKey: classKeys.views(classId) });
+    const refetch = async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          await client.refetchQueries({ queryKey: classKeys.views(classId), type: "active" }, { cancelRefetch: false });
+        } while (again && !closed);
+      } catch {
+        // A failed refetch shows on the query itself (its error state); the next version tries again.
+      } finally {
+        running = false;
+      }
+    };
     source.onopen = () => {
       setState("live");
-      if (dropped) refetch();
+      if (dropped) void refetch();
       dropped = false;
     };
     source.onerror = () => {
@@ -43,9 +64,12 @@ export function useClassStream(classId: string, enabled: boolean): ClassStreamSt
       }
       if (version === last) return;
       last = version;
-      refetch();
+      void refetch();
     });
-    return () => source.close();
+    return () => {
+      closed = true;
+      source.close();
+    };
   }, [client, classId, enabled]);
   return state;
 }
