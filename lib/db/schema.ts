@@ -531,3 +531,103 @@ export const auditLog = sqliteTable(
   },
   (table) => [index("audit_log_at").on(table.at)],
 );
+
+// Class sessions (lib/domain/class-session.ts, lib/db/class-store.ts, docs/guides/teaching.md).
+
+/**
+ * A class: a lesson played to a room. `code` is the join code (unique); `teacher_secret_hash` the
+ * sha256 hex of the teacher secret; `revealed_steps` a JSON array of step indexes; `version` is
+ * bumped on every change of the class or its rows (the SSE stream sends it).
+ */
+export const classes = sqliteTable(
+  "classes",
+  {
+    id: text("id").primaryKey(),
+    code: text("code").notNull(),
+    lessonId: text("lesson_id").notNull(),
+    lessonTitle: text("lesson_title").notNull(),
+    runId: text("run_id").notNull(),
+    teacherSecretHash: text("teacher_secret_hash").notNull(),
+    /** `open` | `ended`. */
+    status: text("status").notNull(),
+    step: integer("step").notNull(),
+    revealedSteps: text("revealed_steps").notNull(),
+    maxStudents: integer("max_students").notNull(),
+    createdBy: text("created_by"),
+    /** ISO-8601 times. */
+    createdAt: text("created_at").notNull(),
+    endsAt: text("ends_at").notNull(),
+    endedAt: text("ended_at"),
+    version: integer("version").notNull(),
+  },
+  (table) => [uniqueIndex("classes_code").on(table.code), index("classes_created").on(table.createdAt), index("classes_run").on(table.runId)],
+);
+
+/** A class's students: the nickname typed, its clash key (unique per class) and the sha256 hex of the student's token. */
+export const classStudents = sqliteTable(
+  "class_students",
+  {
+    id: text("id").primaryKey(),
+    classId: text("class_id")
+      .notNull()
+      .references(() => classes.id),
+    nickname: text("nickname").notNull(),
+    nicknameKey: text("nickname_key").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    joinedAt: text("joined_at").notNull(),
+  },
+  (table) => [uniqueIndex("class_students_nickname").on(table.classId, table.nicknameKey), index("class_students_token").on(table.classId, table.tokenHash)],
+);
+
+/** One answer per student per step (saving again replaces it). */
+export const classAnswers = sqliteTable(
+  "class_answers",
+  {
+    classId: text("class_id")
+      .notNull()
+      .references(() => classes.id),
+    studentId: text("student_id").notNull(),
+    step: integer("step").notNull(),
+    choiceId: text("choice_id").notNull(),
+    answeredAt: text("answered_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.classId, table.studentId, table.step] })],
+);
+
+/** One reflection per student per practice step (saving again replaces it). */
+export const classReflections = sqliteTable(
+  "class_reflections",
+  {
+    classId: text("class_id")
+      .notNull()
+      .references(() => classes.id),
+    studentId: text("student_id").notNull(),
+    step: integer("step").notNull(),
+    text: text("text").notNull(),
+    submittedAt: text("submitted_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.classId, table.studentId, table.step] })],
+);
+
+/**
+ * The forks a class ran: a branch of the lesson's run per picked reflection. `run_id` is the
+ * lesson's run (its branch lists leave these branches out); `cleared` is 1 after a reset (the row
+ * stays so the branch stays known as a class branch).
+ */
+export const classForks = sqliteTable(
+  "class_forks",
+  {
+    branchId: text("branch_id").primaryKey(),
+    classId: text("class_id")
+      .notNull()
+      .references(() => classes.id),
+    runId: text("run_id").notNull(),
+    step: integer("step").notNull(),
+    groupId: text("group_id").notNull(),
+    text: text("text").notNull(),
+    trial: integer("trial").notNull(),
+    createdAt: text("created_at").notNull(),
+    cleared: integer("cleared").notNull().default(0),
+  },
+  (table) => [index("class_forks_class").on(table.classId), index("class_forks_run").on(table.runId)],
+);

@@ -18,9 +18,13 @@ export type AppErrorCode =
   | "unauthenticated"
   /** Signed in, but the role (or ownership, or a cross-site request) does not allow this: HTTP 403, the message names the role needed. */
   | "forbidden"
+  /** Something that ended and takes no more writes (a class past its end): HTTP 410, the message says what ended. */
+  | "gone"
+  /** Too many requests from one client or into one place (joins of a class): HTTP 429; the route adds Retry-After. */
+  | "rate-limited"
   | "internal";
 
-const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "stale-edit", "invalid-dataset", "too-large", "provider-not-configured", "model-call-failed", "unauthenticated", "forbidden", "internal"]);
+const CODES: ReadonlySet<string> = new Set<AppErrorCode>(["not-found", "invalid-input", "conflict", "stale-edit", "invalid-dataset", "too-large", "provider-not-configured", "model-call-failed", "unauthenticated", "forbidden", "gone", "rate-limited", "internal"]);
 
 /**
  * Marks app errors across copies of this module: Next's production build can

@@ -73,6 +73,10 @@ import { PgRunStore } from "@/lib/db/pg/pg-store";
 import { pgCompanionStores } from "@/lib/db/pg/companions";
 import { PgFanOut } from "./pg-notify-bus";
 import { parseCellArmKey } from "@/lib/domain/experiment-cells";
+import { MemoryClassStore } from "@/lib/db/class-store-memory";
+import { SqliteClassStore } from "@/lib/db/class-store-sqlite";
+import { ClassService } from "./class-service";
+import { LessonService } from "./lesson-service";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
 export const DEFAULT_DB_PATH = ".data/playground.sqlite";
@@ -121,6 +125,8 @@ export interface ServerContext {
   annotations: AnnotationService;
   /** Budgets per person and per lab across runs (docs/budgets.md): the engine's spending gate and the admin's view. */
   spending: SpendingLimitService;
+  /** Class sessions (docs/guides/teaching.md "Teaching a class"): a lesson played to a room of phones. */
+  classes: ClassService;
   /** Who a request is (decision 0041): Better Auth sessions and API tokens in shared mode with sign-in on, else everyone is the local admin. */
   auth: AuthPort;
   /** Shared mode's accounts (Better Auth's `/api/auth` handler, API tokens, users); null in embedded mode, or with sign-in off and no `BETTER_AUTH_SECRET`. */
@@ -290,6 +296,13 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     judgeGrades,
     now: options.now,
   });
+  const classes = new ClassService({
+    store: options.store ? new MemoryClassStore() : (shared?.classes ?? new SqliteClassStore(databasePath(env))),
+    runs: service,
+    lessons: new LessonService({ store, service, imports }, { env }),
+    bus,
+    now: options.now,
+  });
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
     workers.start();
@@ -334,6 +347,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     reviews,
     annotations,
     spending,
+    classes,
     auth: signIn.auth,
     accounts: signIn.accounts,
     fanOut,

@@ -19,6 +19,8 @@ const statusByCode: Record<AppErrorCode, number> = {
   "model-call-failed": 502,
   unauthenticated: 401,
   forbidden: 403,
+  gone: 410,
+  "rate-limited": 429,
   internal: 500,
 };
 

@@ -561,3 +561,93 @@ export const auditLog = pgTable(
   },
   (table) => [index("audit_log_at").on(table.at)],
 );
+
+// Class sessions (lib/db/schema.ts `classes` … `classForks`).
+
+/** A class (lib/db/schema.ts `classes`); `revealed_steps` is jsonb. */
+export const classes = pgTable(
+  "classes",
+  {
+    id: text("id").primaryKey(),
+    code: text("code").notNull(),
+    lessonId: text("lesson_id").notNull(),
+    lessonTitle: text("lesson_title").notNull(),
+    runId: text("run_id").notNull(),
+    teacherSecretHash: text("teacher_secret_hash").notNull(),
+    status: text("status").notNull(),
+    step: integer("step").notNull(),
+    revealedSteps: jsonb("revealed_steps").notNull(),
+    maxStudents: integer("max_students").notNull(),
+    createdBy: text("created_by"),
+    createdAt: text("created_at").notNull(),
+    endsAt: text("ends_at").notNull(),
+    endedAt: text("ended_at"),
+    version: integer("version").notNull(),
+  },
+  (table) => [uniqueIndex("classes_code").on(table.code), index("classes_created").on(table.createdAt), index("classes_run").on(table.runId)],
+);
+
+/** A class's students (lib/db/schema.ts `classStudents`). */
+export const classStudents = pgTable(
+  "class_students",
+  {
+    id: text("id").primaryKey(),
+    classId: text("class_id")
+      .notNull()
+      .references(() => classes.id),
+    nickname: text("nickname").notNull(),
+    nicknameKey: text("nickname_key").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    joinedAt: text("joined_at").notNull(),
+  },
+  (table) => [uniqueIndex("class_students_nickname").on(table.classId, table.nicknameKey), index("class_students_token").on(table.classId, table.tokenHash)],
+);
+
+/** One answer per student per step (lib/db/schema.ts `classAnswers`). */
+export const classAnswers = pgTable(
+  "class_answers",
+  {
+    classId: text("class_id")
+      .notNull()
+      .references(() => classes.id),
+    studentId: text("student_id").notNull(),
+    step: integer("step").notNull(),
+    choiceId: text("choice_id").notNull(),
+    answeredAt: text("answered_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.classId, table.studentId, table.step] })],
+);
+
+/** One reflection per student per practice step (lib/db/schema.ts `classReflections`). */
+export const classReflections = pgTable(
+  "class_reflections",
+  {
+    classId: text("class_id")
+      .notNull()
+      .references(() => classes.id),
+    studentId: text("student_id").notNull(),
+    step: integer("step").notNull(),
+    text: text("text").notNull(),
+    submittedAt: text("submitted_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.classId, table.studentId, table.step] })],
+);
+
+/** The forks a class ran (lib/db/schema.ts `classForks`); `cleared` after a reset. */
+export const classForks = pgTable(
+  "class_forks",
+  {
+    branchId: text("branch_id").primaryKey(),
+    classId: text("class_id")
+      .notNull()
+      .references(() => classes.id),
+    runId: text("run_id").notNull(),
+    step: integer("step").notNull(),
+    groupId: text("group_id").notNull(),
+    text: text("text").notNull(),
+    trial: integer("trial").notNull(),
+    createdAt: text("created_at").notNull(),
+    cleared: boolean("cleared").notNull().default(false),
+  },
+  (table) => [index("class_forks_class").on(table.classId), index("class_forks_run").on(table.runId)],
+);
