@@ -2,8 +2,12 @@ import { getSessionCookie } from "better-auth/cookies";
 import type { AuthPort } from "./auth-port";
 import { signInMode } from "./sign-in-settings";
 
-/** Pages anyone may open: the sign-in page itself. (API routes, `/api/auth/*` and `/api/health` never reach the gate.) */
-const PUBLIC_PAGES = ["/sign-in"];
+/**
+ * Pages anyone may open: the sign-in page itself, and the students' class pages (`/join`,
+ * `/join/<code>`, `/class/<id>`: students have no accounts; their API calls are gated by the
+ * student token a join returns). (API routes, `/api/auth/*` and `/api/health` never reach the gate.)
+ */
+const PUBLIC_PAGES = ["/sign-in", "/join", "/class"];
 
 /** The process's server context as instrumentation.ts built it (lib/server/app-context.ts keeps it on `globalThis` under this symbol). */
 const contextKey = Symbol.for("reflexion-playground.server-context");

@@ -60,6 +60,24 @@ export const ROUTE_POLICY: Readonly<Record<string, Partial<Record<HttpMethod, Ac
   "/api/runs/[runId]/edits": { POST: ownRun },
   "/api/runs/[runId]/breakpoints": { POST: ownRun },
 
+  // Class sessions (docs/guides/teaching.md "Teaching a class"). Starting or listing classes is the
+  // runner's (a class starts the lesson's run); the teacher's routes also need the class's teacher
+  // secret (checked by lib/server/class-service.ts); the students' routes are public, gated by the
+  // student token a join returns (students have no accounts).
+  "/api/classes": { GET: runner, POST: runner },
+  "/api/classes/join": { POST: "public" },
+  "/api/classes/by-code/[code]": { GET: "public" },
+  "/api/classes/[classId]": { GET: viewer },
+  "/api/classes/[classId]/student": { GET: "public" },
+  "/api/classes/[classId]/stream": { GET: "public" },
+  "/api/classes/[classId]/answers": { POST: "public" },
+  "/api/classes/[classId]/reflections": { POST: "public" },
+  "/api/classes/[classId]/step": { POST: viewer },
+  "/api/classes/[classId]/reveal": { POST: viewer },
+  "/api/classes/[classId]/forks": { POST: viewer },
+  "/api/classes/[classId]/end": { POST: viewer },
+  "/api/classes/[classId]/reset": { POST: viewer },
+
   // Experiments.
   "/api/experiments": { GET: viewer, POST: runner },
   "/api/experiments/[experimentId]": { GET: viewer },

@@ -134,3 +134,19 @@ export function classScore(studentIds: readonly string[], answers: readonly Clas
   }
   return [...scores.values()].sort((a, b) => b.correct - a.correct || a.answered - b.answered || a.order - b.order).map(({ studentId, correct, answered }) => ({ studentId, correct, answered }));
 }
+
+/**
+ * A run's branches without those a class made (`classBranchIds`) and their descendants: what the
+ * run's own branch list shows, so a class leaves the lesson's run list as it was. Order kept.
+ */
+export function withoutClassBranches<B extends { id: string; parentBranchId: string | null }>(branches: readonly B[], classBranchIds: ReadonlySet<string>): B[] {
+  if (classBranchIds.size === 0) return [...branches];
+  const byId = new Map(branches.map((branch) => [branch.id, branch]));
+  const hidden = (branch: B): boolean => {
+    for (let current: B | undefined = branch, depth = 0; current && depth <= branches.length; current = current.parentBranchId ? byId.get(current.parentBranchId) : undefined, depth += 1) {
+      if (classBranchIds.has(current.id)) return true;
+    }
+    return false;
+  };
+  return branches.filter((branch) => !hidden(branch));
+}

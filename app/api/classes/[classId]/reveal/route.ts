@@ -1,0 +1,14 @@
+import { classStepRequestSchema } from "@/lib/domain/class-session";
+import { getServerContext } from "@/lib/server/app-context";
+import { classBody, teacherCredential } from "@/lib/server/class-request";
+import { handle } from "@/lib/server/http-errors";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Teacher only: reveals step `{ step }`'s answer (histogram and right choice to every view; answers close) → the teacher view. 403 without the teacher secret (`x-class-teacher`), 410 once the class ended. */
+export const POST = handle(async (request: Request, context: { params: Promise<{ classId: string }> }) => {
+  const { classId } = await context.params;
+  const { classes } = getServerContext();
+  return Response.json(await classes.reveal(classId, teacherCredential(request), (await classBody(request, classStepRequestSchema, "reveal")).step));
+});
