@@ -41,8 +41,20 @@ async function branchIds(page: Page, runId: string): Promise<string[]> {
   return body.branches.map((branch) => branch.id).sort();
 }
 
-async function phone(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+/**
+ * One phone: its own context (storage, cookies), 390×844 with touch, and its own address on the
+ * LAN (`X-Forwarded-For` 192.168.1.<100+n>: the join limit counts per address, and a room's phones
+ * each have one).
+ */
+async function phone(browser: Browser, baseURL: string, index: number): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 1,
+    extraHTTPHeaders: { "x-forwarded-for": `192.168.1.${100 + index}` },
+  });
   return { context, page: await context.newPage() };
 }
 
@@ -75,7 +87,7 @@ test("one teacher and 30 phones: join, predict together, reveal, reflect togethe
   await expect(page.getByTestId("class-qr")).toHaveAttribute("data-url", `${baseURL}/join/${code}`);
 
   // Thirty phones join: the first by typing the code, the others by the join URL.
-  const phones = await Promise.all(Array.from({ length: STUDENTS }, () => phone(browser, baseURL)));
+  const phones = await Promise.all(Array.from({ length: STUDENTS }, (_, index) => phone(browser, baseURL, index)));
   try {
     await inBatches(phones, 10, async ({ page: student }, index) => {
       if (index === 0) {
