@@ -48,7 +48,9 @@ export function StudentClassPage({ classId }: { classId: string }) {
   }, [classId]);
   const token = credentials?.token ?? null;
   const view = useQuery(classStudentQuery(classId, token));
-  useClassStream(classId, token !== null);
+  // 250–750 ms after a change: thirty phones spread their refetches instead of asking at once.
+  const [delayMs] = useState(() => 250 + Math.round(Math.random() * 500));
+  useClassStream(classId, token !== null, delayMs);
   const refused = view.error instanceof ApiRequestError && view.error.status === 403;
   useEffect(() => {
     if (refused) forgetStudentCredentials(classId);

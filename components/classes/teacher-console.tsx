@@ -79,7 +79,6 @@ export function TeacherConsole({ view, secret, projector }: { view: ClassTeacher
           href={projector ? `/classes/${encodeURIComponent(view.id)}` : `/classes/${encodeURIComponent(view.id)}?view=projector`}
           className={cn("rounded-md border border-slate-300 px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50", large ? "text-lg" : "text-base")}
           data-testid="class-projector-toggle"
-          aria-pressed={projector}
         >
           {projector ? "Leave projector view" : "Projector view"}
         </Link>

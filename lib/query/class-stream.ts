@@ -15,8 +15,12 @@ export type ClassStreamState = "connecting" | "live" | "reconnecting";
  * while one is in flight, any number of new versions cause exactly one more when it ends (thirty
  * answers in a second are a handful of GETs per page, not thirty, and never cancel each other).
  * EventSource reconnects by itself; a reconnect also refetches (a version may have been missed).
+ *
+ * `delayMs` waits that long after a new version before refetching (versions arriving meanwhile
+ * ride along): the phones pass a short random delay so thirty of them do not ask the server at
+ * the same instant after every answer; the teacher's console passes 0 and refetches at once.
  */
-export function useClassStream(classId: string, enabled: boolean): ClassStreamState {
+export function useClassStream(classId: string, enabled: boolean, delayMs = 0): ClassStreamState {
   const client = useQueryClient();
   const [state, setState] = useState<ClassStreamState>("connecting");
   useEffect(() => {
@@ -26,6 +30,7 @@ export function useClassStream(classId: string, enabled: boolean): ClassStreamSt
     let running = false;
     let again = false;
     let closed = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
     const source = new EventSource(`/api/classes/${encodeURIComponent(classId)}/stream`);
     const refetch = async () => {
       if (running) {
@@ -64,12 +69,18 @@ export function useClassStream(classId: string, enabled: boolean): ClassStreamSt
       }
       if (version === last) return;
       last = version;
-      void refetch();
+      if (delayMs <= 0) void refetch();
+      else
+        timer ??= setTimeout(() => {
+          timer = null;
+          void refetch();
+        }, delayMs);
     });
     return () => {
       closed = true;
+      if (timer) clearTimeout(timer);
       source.close();
     };
-  }, [client, classId, enabled]);
+  }, [client, classId, enabled, delayMs]);
   return state;
 }
