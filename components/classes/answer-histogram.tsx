@@ -32,7 +32,7 @@ export function AnswerHistogram({
   const height = 24 + rows.length * (large ? 52 : 40);
   const max = Math.max(1, ...rows.map((row) => row.count));
   return (
-    <figure className="w-full text-slate-800" data-testid="class-histogram" aria-label="How the class answered">
+    <figure className="w-full min-w-0 text-slate-800" data-testid="class-histogram" aria-label="How the class answered">
       <BarChart data={rows} layout="vertical" responsive style={{ width: "100%", height }} margin={{ top: 4, right: 48, bottom: 4, left: 4 }}>
         <XAxis type="number" hide domain={[0, max]} allowDecimals={false} />
         <YAxis type="category" dataKey="number" width={32} tick={{ fontSize: font, fill: "currentColor" }} tickLine={false} axisLine={false} interval={0} />
@@ -51,10 +51,10 @@ export function AnswerHistogram({
             data-choice-id={row.id}
             data-count={row.count}
             data-right={row.right || undefined}
-            className={cn("flex items-baseline gap-2 rounded px-2 py-0.5", row.right && "bg-green-50 text-green-900")}
+            className={cn("flex flex-wrap items-baseline gap-x-2 rounded px-2 py-0.5", row.right && "bg-green-50 text-green-900")}
           >
             <span className="flex-none font-mono font-semibold">{row.number}.</span>
-            <span className="min-w-0 flex-1 break-words font-mono">{row.label}</span>
+            <span className="min-w-[10rem] flex-1 break-words font-mono">{row.label}</span>
             <span className="flex-none font-semibold tabular-nums">
               {row.count} ({row.percent} %)
             </span>

@@ -9,7 +9,8 @@ const STATUS: Record<ClassFork["status"], { label: string; tone: string }> = {
 };
 
 /**
- * The class's forks side by side: for each picked reflection (shown as text, never Markdown),
+ * The class's forks side by side (as many columns as the space it is given holds: one on a phone,
+ * up to four on a projector): for each picked reflection (shown as text, never Markdown),
  * trial N+1's status and outcome and the key facts the demo matched in it. `runId` given (the
  * teacher's console): each card links to its branch on the run page. `highlight`: the group id
  * of the student's own reflection (their card says so).
@@ -19,7 +20,7 @@ export function ClassForks({ forks, large, runId, highlight }: { forks: readonly
   return (
     <section aria-label="Trial runs with the class's reflections" className="mt-4" data-testid="class-forks">
       <h3 className={cn("font-semibold text-slate-900", large ? "text-2xl" : "text-lg")}>Trial runs with the class&apos;s reflections</h3>
-      <ul className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
+      <ul className="mt-2 grid grid-cols-[repeat(auto-fit,minmax(12rem,1fr))] gap-3">
         {forks.map((fork) => {
           const status = STATUS[fork.status];
           return (

@@ -53,7 +53,7 @@ export function TeacherConsole({ view, secret, projector }: { view: ClassTeacher
     <div
       data-testid={projector ? "class-projector" : "class-console"}
       data-status={ended ? "ended" : "open"}
-      className={cn("flex min-h-0 flex-1 flex-col bg-white", projector && "fixed inset-0 z-40 overflow-y-auto")}
+      className={cn("flex flex-1 flex-col", projector && "fixed inset-0 z-40 overflow-y-auto bg-white")}
     >
       <header className="flex flex-none flex-wrap items-center gap-x-4 gap-y-2 border-b border-slate-200 px-4 py-2">
         <div className="min-w-0 flex-1">
