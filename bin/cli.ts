@@ -114,6 +114,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   (await import("@/lib/cli/mcp-command")).registerMcpCommand(program);
   (await import("@/lib/cli/search-commands")).registerSearchCommands(program);
   (await import("@/lib/cli/review-commands")).registerReviewCommands(program);
+  (await import("@/lib/cli/class-commands")).registerClassCommands(program);
   (await import("@/lib/cli/annotation-commands")).registerAnnotationCommands(program);
   (await import("@/lib/cli/user-commands")).registerUserCommands(program);
   (await import("@/lib/cli/token-commands")).registerTokenCommands(program);

@@ -60,6 +60,10 @@ export const COMMAND_POLICY: Readonly<Record<string, CommandAccess>> = {
   "insights extract": "runner",
   "reflect-traces": "runner",
   "review create": "runner",
+  // Classes: starting one starts the lesson's run; ending one is its teacher's (checked by the class service).
+  "class start": "runner",
+  "class list": "runner",
+  "class end": "runner",
   annotate: "runner",
   // The lab's settings, imports of the authors' logs, dead letters, uploaded sets and accounts.
   "prices set": "admin",
@@ -114,10 +118,13 @@ const AUDITED_READS_EXCEPTIONS: ReadonlySet<string> = new Set(["tokens create", 
 /** Admin commands that only read (listed, not audited: the audit records changes). */
 const ADMIN_READS: ReadonlySet<string> = new Set(["audit", "users list", "budgets list", "jobs dead-letters"]);
 
+/** Runner commands that only read (a runner's, as the route they mirror: `GET /api/classes`): not audited. */
+const RUNNER_READS: ReadonlySet<string> = new Set(["class list"]);
+
 /** Whether a command changes something, so the audit records it once it ran: runner, admin and bootstrap commands but the reads above. */
 export function isAuditedCommand(path: string): boolean {
   if (AUDITED_READS_EXCEPTIONS.has(path)) return true;
   const access = commandAccess(path);
   if (access === "viewer" || access === "operator" || access === "worker") return false;
-  return !ADMIN_READS.has(path);
+  return !ADMIN_READS.has(path) && !RUNNER_READS.has(path);
 }

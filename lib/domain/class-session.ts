@@ -215,6 +215,12 @@ export const classTeacherViewSchema = z.object({
   id: z.string(),
   code: z.string(),
   joinPath: z.string(),
+  /**
+   * Origins phones reach the server at (`http://192.168.1.20:3000` in class LAN mode, where the
+   * teacher's page itself is on loopback; `REFLEXION_PUBLIC_URL`'s origin when set); empty: use the
+   * page's own origin. The QR code and the printed URL are `studentOrigins[0] + joinPath`.
+   */
+  studentOrigins: z.array(z.string()),
   lesson: z.object({ id: z.string(), title: z.string() }),
   runId: z.string(),
   status: classStatusSchema,

@@ -76,6 +76,7 @@ import { parseCellArmKey } from "@/lib/domain/experiment-cells";
 import { MemoryClassStore } from "@/lib/db/class-store-memory";
 import { SqliteClassStore } from "@/lib/db/class-store-sqlite";
 import { ClassService } from "./class-service";
+import { classStudentOrigins } from "./class-lan-warning";
 import { LessonService } from "./lesson-service";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
@@ -302,6 +303,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     lessons: new LessonService({ store, service, imports }, { env }),
     bus,
     now: options.now,
+    studentOrigins: () => classStudentOrigins(env),
   });
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {

@@ -6,6 +6,7 @@ import { asRunId } from "@/lib/domain/ids";
 import { roleAtLeast, LOCAL_PRINCIPAL, type Principal } from "@/lib/domain/roles";
 import { getServerContext } from "./app-context";
 import { mayChange, ownerOfExperiment, ownerOfRun } from "./ownership";
+import { classLanMode, lanAccess, LAN_REFUSAL, PEER_HEADER } from "./lan-peer";
 
 /** What a request without a session or token is told (401). */
 export const SIGN_IN_HINT = "Sign in at /sign-in, or send Authorization: Bearer <token> (create one on /account or with `cli tokens create`).";
@@ -25,6 +26,8 @@ export function accessOf(pathname: string, method: string): { pattern: string | 
  * Authenticates and authorizes one API request against `ROUTE_POLICY` (lib/auth/route-policy.ts):
  * returns its principal — null only on a `public` route asked without a session or token — or throws an
  * `AppError`:
+ * - `forbidden` (403) in class LAN mode for a peer other than loopback outside the students' routes
+ *   (lib/server/lan-peer.ts), first;
  * - `forbidden` (403) for a cross-site state-changing request (lib/auth/csrf.ts; before anything else,
  *   with sign-in off too);
  * - `unauthenticated` (401) without a valid session or token, with {@link SIGN_IN_HINT};
@@ -40,6 +43,10 @@ export async function authorizeRequest(args: readonly unknown[]): Promise<Princi
   if (!(request instanceof Request)) {
     if (server.auth.signIn === "off") return LOCAL_PRINCIPAL;
     throw new AppError("unauthenticated", `Not signed in. ${SIGN_IN_HINT}`);
+  }
+  // Class LAN mode (`npm run class`): a phone on the room's network reaches only the students' routes.
+  if (lanAccess({ lanMode: classLanMode(), peer: request.headers.get(PEER_HEADER), pathname: new URL(request.url).pathname, method: request.method }) === "refuse") {
+    throw new AppError("forbidden", LAN_REFUSAL);
   }
   const refusal = crossSiteRefusal(request, process.env.REFLEXION_PUBLIC_URL);
   if (refusal) throw new AppError("forbidden", refusal);

@@ -39,10 +39,14 @@ export function serverBindHost(argv: readonly string[], env: Env): string {
 /**
  * Why the server must not start, or null: without sign-in (embedded mode, or shared mode with
  * `REFLEXION_SIGN_IN=off`) anyone who reaches the address is the local admin, so only a loopback
- * address is allowed unless `REFLEXION_ALLOW_OPEN_NETWORK=1` says the network is trusted.
+ * address is allowed unless `REFLEXION_ALLOW_OPEN_NETWORK=1` says the network is trusted, or
+ * `REFLEXION_CLASS_LAN=1` (class LAN mode, `npm run class`) confines other devices to the students'
+ * pages and routes.
  */
 export function bindRefusal(host: string, signIn: "on" | "off", env: Env): string | null {
   if (signIn === "on" || isLoopbackHost(host) || env.REFLEXION_ALLOW_OPEN_NETWORK?.trim() === "1") return null;
+  // Class LAN mode (`npm run class`): other devices reach only the students' surfaces (lib/server/lan-peer.ts); start-server prints a warning.
+  if (env.REFLEXION_CLASS_LAN?.trim() === "1") return null;
   const where = host === ALL_INTERFACES || host === "::" ? "every network interface" : host;
   return (
     `it would listen on ${where} without sign-in, so anyone who can reach it could do everything as the local admin. ` +

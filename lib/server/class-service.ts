@@ -46,8 +46,12 @@ export interface ClassLessonPort {
   ensureRun(lessonId: string): Promise<LessonRunResponse>;
 }
 
-/** Who asks for a teacher action: the holder of the secret, or the local admin's CLI (`cli class end`). */
-export type TeacherCredential = { secret: string | null } | { trusted: true };
+/**
+ * Who asks for a teacher action: the holder of the secret (the browser), or the CLI acting as
+ * `userId` (`cli class end`): allowed for the class's creator, and for anyone when sign-in is
+ * off (`userId` null: the local user owns everything).
+ */
+export type TeacherCredential = { secret: string | null } | { userId: string | null };
 
 const TEACHER_HINT = "open the teacher link that `cli class start` printed, or the class page on the computer that started it";
 
@@ -60,6 +64,8 @@ export interface ClassServiceDeps {
   now?: () => Date;
   /** Poll interval of the version hub, ms (tests shorten it). */
   pollMs?: number;
+  /** Origins phones reach this server at (lib/server/class-lan-warning.ts `classStudentOrigins`); default none. */
+  studentOrigins?: () => string[];
 }
 
 /** Debounce of version bumps while class forks run, ms. */
@@ -76,6 +82,7 @@ export class ClassService {
   private readonly lessons: ClassLessonPort;
   private readonly bus: RunEventBus;
   private readonly now: () => Date;
+  private readonly studentOrigins: () => string[];
   private readonly stepCache = new Map<string, ResolvedClassStep[]>();
   private readonly finishedForks = new Map<string, ClassFork>();
 
@@ -85,6 +92,7 @@ export class ClassService {
     this.lessons = deps.lessons;
     this.bus = deps.bus;
     this.now = deps.now ?? (() => new Date());
+    this.studentOrigins = deps.studentOrigins ?? (() => []);
     this.hub = new ClassVersionHub(async (classId) => (await this.store.getClass(classId))?.version ?? null, deps.pollMs);
   }
 
@@ -275,7 +283,7 @@ export class ClassService {
 
   /** A class past its `endsAt` is ended (stored so, once). */
   private async expireIfDue(record: ClassRecord): Promise<ClassRecord> {
-    if (record.status !== "open" || Date.parse(record.endsAt) > this.now().getTime()) return record;
+    if (record.status === "ended" || Date.parse(record.endsAt) > this.now().getTime()) return record;
     const ended = await this.store.updateClass(record.id, { status: "ended", endedAt: record.endsAt });
     this.hub.publish(ended.id, ended.version);
     return ended;
@@ -283,7 +291,10 @@ export class ClassService {
 
   private async teacherRecord(classId: string, credential: TeacherCredential, action: string): Promise<ClassRecord> {
     const record = await this.recordOf(classId);
-    if ("trusted" in credential) return record;
+    if ("userId" in credential) {
+      if (credential.userId === null || credential.userId === record.createdBy) return record;
+      throw new AppError("forbidden", `Only the teacher who started class ${record.code} can ${action}.`);
+    }
     if (!credential.secret || !secretMatches(credential.secret, record.teacherSecretHash)) throw new AppError("forbidden", `Only the teacher can ${action}: ${TEACHER_HINT}.`);
     return record;
   }
@@ -341,7 +352,7 @@ export class ClassService {
   }
 
   private async teacherViewOf(record: ClassRecord, options: { projector: boolean }): Promise<ClassTeacherView> {
-    return teacherView(await this.viewInput(record), options);
+    return teacherView(await this.viewInput(record), { ...options, studentOrigins: this.studentOrigins() });
   }
 
   private async afterWrite(record: ClassRecord): Promise<ClassTeacherView> {

@@ -46,7 +46,7 @@ function revealOf(input: ClassViewInput, index: number): { revealed: boolean; an
  * `ClassTeacherView`; with `projector`, every nickname (students, reflection groups, score) is
  * null. Before the reveal only the count of answers shows, never how they split.
  */
-export function teacherView(input: ClassViewInput, options: { projector: boolean }): ClassTeacherView {
+export function teacherView(input: ClassViewInput, options: { projector: boolean; studentOrigins?: readonly string[] }): ClassTeacherView {
   const { record } = input;
   const hide = options.projector;
   const nicknames = new Map(input.students.map((student) => [student.id, student.nickname]));
@@ -63,6 +63,7 @@ export function teacherView(input: ClassViewInput, options: { projector: boolean
     id: record.id,
     code: record.code,
     joinPath: joinPathFor(record.code),
+    studentOrigins: [...(options.studentOrigins ?? [])],
     lesson: { id: record.lessonId, title: record.lessonTitle },
     runId: record.runId,
     status: record.status,

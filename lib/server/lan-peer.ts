@@ -33,6 +33,9 @@ const STUDENT_APIS: Array<{ method: string; path: RegExp }> = [
   { method: "GET", path: /^\/api\/classes\/[^/]+\/stream\/?$/ },
   { method: "POST", path: /^\/api\/classes\/[^/]+\/answers\/?$/ },
   { method: "POST", path: /^\/api\/classes\/[^/]+\/reflections\/?$/ },
+  // What every page's header asks (who am I, is sign-in on): public routes that show no lab data.
+  { method: "GET", path: /^\/api\/me\/?$/ },
+  { method: "GET", path: /^\/api\/auth\/get-session\/?$/ },
 ];
 
 /** Next's build output and the app's icons: what a student page loads besides its own HTML. */
@@ -52,9 +55,13 @@ export function isStudentSurface(pathname: string, method: string): boolean {
  * loopback peer passes, and any other peer (or none known) passes only on a student surface.
  */
 export function lanAccess(input: { lanMode: boolean; peer: string | null; pathname: string; method: string }): "allow" | "refuse" {
-  if (!input.lanMode) return "allow";
-  if (input.peer && isLoopbackHost(input.peer)) return "allow";
+  if (!isLanPhone(input.lanMode, input.peer)) return "allow";
   return isStudentSurface(input.pathname, input.method) ? "allow" : "refuse";
+}
+
+/** True in LAN mode for a peer other than the laptop itself (or an unknown one): a phone, confined to the students' surfaces. */
+export function isLanPhone(lanMode: boolean, peer: string | null): boolean {
+  return lanMode && !(peer && isLoopbackHost(peer));
 }
 
 /** What a refused LAN peer reads (403). */

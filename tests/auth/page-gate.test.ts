@@ -39,6 +39,9 @@ describe("page gate", () => {
     expect(isPublicPage("/sign-in")).toBe(true);
     expect(isPublicPage("/sign-inx")).toBe(false);
     expect(isPublicPage("/settings")).toBe(false);
+    // The students' class pages (students have no accounts); the teacher's are not public.
+    for (const page of ["/join", "/join/ABC234", "/class/cls_1"]) expect(isPublicPage(page), page).toBe(true);
+    for (const page of ["/classes", "/classes/cls_1", "/joinx", "/classroom"]) expect(isPublicPage(page), page).toBe(false);
     expect(signInRedirect(new URL("http://x/a b"))).toBe("/sign-in?next=%2Fa%2520b");
   });
 });
