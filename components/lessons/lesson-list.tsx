@@ -6,10 +6,11 @@ import { HowToLink } from "@/components/help/how-to-link";
 import { LESSON_KEYS } from "./use-lesson-keys";
 import { DEMO_MODEL_NOTE } from "@/lib/domain/model-id";
 import { familyDescriptor } from "@/lib/environments/descriptors";
+import { TeachAsClassLink } from "@/components/classes/teach-as-class-link";
 
 /**
  * The Lessons page's list: each lesson with its family, length and
- * number of predictions, "Present" (presenter mode) and "Open"; files that failed
+ * number of predictions, "Present" (presenter mode), "Open" and "Teach as a class"; files that failed
  * validation are listed with what is wrong. A server component: plain data in.
  */
 export function LessonList({ data }: { data: LessonListResponse }) {
@@ -61,13 +62,14 @@ export function LessonList({ data }: { data: LessonListResponse }) {
                       {lesson.run.kind === "imported" ? <Badge tone="amber">the authors&apos; 2023 run</Badge> : <Badge tone="neutral">demo model</Badge>}
                     </p>
                   </div>
-                  <div className="flex flex-none gap-2">
+                  <div className="flex flex-none flex-wrap gap-2">
                     <Link href={href} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50" data-testid="lesson-open">
                       Open
                     </Link>
                     <Link href={`${href}?present=1`} className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700" data-testid="lesson-present">
                       Present
                     </Link>
+                    <TeachAsClassLink lessonId={lesson.id} />
                   </div>
                 </div>
               </li>

@@ -14,6 +14,7 @@ import { parseRunUrlState } from "@/lib/query/url-state";
 import { SIDE_PANEL_MIN, useRunUiStore } from "@/lib/store";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils/cn";
+import { TeachAsClassLink } from "@/components/classes/teach-as-class-link";
 import { LessonNotes } from "./lesson-notes";
 import { scoreOf, useLessonAnswers, type LessonAnswers } from "./lesson-answers";
 import { LessonMarkdown } from "./lesson-markdown";
@@ -212,6 +213,7 @@ export function LessonNarration({
             Step {stepIndex + 1} of {lesson.steps.length}
           </p>
         </div>
+        {presenter ? null : <TeachAsClassLink lessonId={lesson.id} className="px-2 py-1 text-xs" />}
         <button
           type="button"
           onClick={() => onPresenter(!presenter)}

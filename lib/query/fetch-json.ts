@@ -39,17 +39,19 @@ export function isNotFound(error: unknown): boolean {
  * (lib/domain/api.ts). An error body `{ error: { code, message } }` becomes an
  * {@link ApiRequestError} carrying that message; a body that does not match
  * the schema is an error too (code `invalid-response`), never a silent cast.
+ * `init.headers` adds request headers (a class's `x-class-teacher` secret, for one).
  */
 export async function fetchJson<S extends z.ZodType>(
   path: string,
   schema: S,
-  init?: { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; signal?: AbortSignal },
+  init?: { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> },
 ): Promise<z.infer<S>> {
   let response: Response;
   try {
+    const base: Record<string, string> = init?.body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" };
     response = await fetch(path, {
       method: init?.method ?? "GET",
-      headers: init?.body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      headers: { ...init?.headers, ...base },
       body: init?.body === undefined ? undefined : JSON.stringify(init.body),
       signal: init?.signal,
       cache: "no-store",
