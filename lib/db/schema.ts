@@ -531,3 +531,15 @@ export const auditLog = sqliteTable(
   },
   (table) => [index("audit_log_at").on(table.at)],
 );
+
+/**
+ * Lessons written in the app (lib/db/lesson-store.ts): the lesson file's text (YAML front matter +
+ * introduction, parsed with parseLessonFile on read), keyed by the lesson's id.
+ */
+export const lessons = sqliteTable("lessons", {
+  id: text("id").primaryKey(),
+  /** The whole `.md` file text. */
+  fileText: text("file_text").notNull(),
+  /** ISO-8601. */
+  updatedAt: text("updated_at").notNull(),
+});

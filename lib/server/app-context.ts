@@ -67,6 +67,10 @@ import { MemoryPriceStore } from "@/lib/db/price-store-memory";
 import { SqlitePriceStore } from "@/lib/db/price-store-sqlite";
 import { MemoryMemoryStoreRepository } from "@/lib/db/memory-store-entries-memory";
 import { SqliteMemoryStoreRepository } from "@/lib/db/memory-store-entries-sqlite";
+import type { LessonStore } from "@/lib/db/lesson-store";
+import { MemoryLessonStore } from "@/lib/db/lesson-store-memory";
+import { SqliteLessonStore } from "@/lib/db/lesson-store-sqlite";
+import { LessonService } from "./lesson-library";
 import { openNodePostgres } from "@/lib/db/pg/database";
 import { isPostgresUrl } from "@/lib/db/pg/database-url";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
@@ -119,6 +123,8 @@ export interface ServerContext {
   reviews: ReviewService;
   /** People's annotations (comments, tags, scores) on run graph nodes: an append-only log beside the run log. */
   annotations: AnnotationService;
+  /** Lessons written in the app (docs/guides/teaching.md, "Writing a lesson in the app"); the lesson service lists them with the folder's. */
+  lessons: LessonStore;
   /** Budgets per person and per lab across runs (docs/budgets.md): the engine's spending gate and the admin's view. */
   spending: SpendingLimitService;
   /** Who a request is (decision 0041): Better Auth sessions and API tokens in shared mode with sign-in on, else everyone is the local admin. */
@@ -278,6 +284,8 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const audit = options.store ? new MemoryAuditStore() : (shared?.audit ?? new SqliteAuditStore(databasePath(env)));
   const annotations = new AnnotationService(store, options.store ? new MemoryAnnotationStore() : (shared?.annotations ?? new SqliteAnnotationStore(databasePath(env))), options.now);
   bundles.useAnnotations(annotations.store);
+  const lessons = options.store ? new MemoryLessonStore() : (shared?.lessons ?? new SqliteLessonStore(databasePath(env)));
+  bundles.useLessons(new LessonService({ store, service, imports, lessons }, { env }));
   otlp.useAnnotations(annotations.store);
   const search = new SearchService(store, options.store ? new MemorySearchIndex() : (shared?.search ?? new SqliteSearchIndex(databasePath(env))), annotations.store);
   const reviews = new ReviewService({
@@ -333,6 +341,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     search,
     reviews,
     annotations,
+    lessons,
     spending,
     auth: signIn.auth,
     accounts: signIn.accounts,

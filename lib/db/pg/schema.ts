@@ -561,3 +561,10 @@ export const auditLog = pgTable(
   },
   (table) => [index("audit_log_at").on(table.at)],
 );
+
+/** Lessons written in the app: the lesson file's text keyed by the lesson's id (as SQLite's `lessons`). */
+export const lessons = pgTable("lessons", {
+  id: text("id").primaryKey(),
+  fileText: text("file_text").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
