@@ -1,5 +1,6 @@
 import type { RunEvent } from "@/lib/domain/events";
 import type { Lesson } from "./lesson-schema";
+import { failedTrialsOf } from "./log-positions";
 import { derivePrediction } from "./predictions";
 import { LessonResolveError, resolveCursor, resolveNode } from "./resolve-lesson";
 
@@ -17,13 +18,6 @@ export interface LessonLogProblem {
   message: string;
 }
 
-/** Trials whose evaluation failed (the trials a practice may be set at). */
-export function failedTrials(events: readonly RunEvent[]): Set<number> {
-  const failed = new Set<number>();
-  for (const event of events) if (event.type === "evaluation-end" && event.data.verdict === "fail") failed.add(event.data.trial);
-  return failed;
-}
-
 function problemOf(error: unknown): string {
   if (error instanceof LessonResolveError) return error.message;
   throw error;
@@ -32,7 +26,7 @@ function problemOf(error: unknown): string {
 /** Every problem of `lesson` on `events` (the played branch's whole log), in step order; empty when it plays. */
 export function checkLessonOnLog(lesson: Lesson, events: readonly RunEvent[]): LessonLogProblem[] {
   const problems: LessonLogProblem[] = [];
-  const failed = failedTrials(events);
+  const failed = new Set(failedTrialsOf(events));
   lesson.steps.forEach((step, index) => {
     try {
       resolveCursor(events, step.cursor);

@@ -45,7 +45,7 @@ describe("lesson authoring routes", () => {
     const created = await routes.lessons.POST(post({ lesson: authoredLesson(runId), introduction: "Hi", expectNew: true }));
     expect(created.status).toBe(201);
     expect(saveLessonResponseSchema.parse(await created.json()).lesson).toMatchObject({ source: "authored", lesson: { id: "my-class-lesson" } });
-    const list = lessonListResponseSchema.parse(await (await routes.lessons.GET(new Request("http://test/api/lessons"))).json());
+    const list = lessonListResponseSchema.parse(await (await routes.lessons.GET()).json());
     expect(list.lessons.find((document) => document.lesson.id === "my-class-lesson")?.source).toBe("authored");
     expect(list.lessons.find((document) => document.lesson.id === "why-reflexion-qa")?.source).toBe("folder");
     const twice = await routes.lessons.POST(post({ lesson: authoredLesson(runId), expectNew: true }));
