@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
@@ -33,7 +32,6 @@ export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boole
   const [message, setMessage] = useState<Message>(null);
   const [open, setOpen] = useState(false);
   const [stripNames, setStripNames] = useState(false);
-  const router = useRouter();
 
   const send = async () => {
     setBusy("send");
@@ -77,9 +75,17 @@ export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boole
             <p className="mt-1 text-[11px] text-slate-600">The traces as OTLP JSON lines (OpenInference + gen_ai attributes), for an OTel Collector.</p>
           </div>
           <div>
-            <Button size="sm" onClick={() => router.push(authorLessonHref(runId, window.location.search))} data-testid="author-lesson">
+            <a
+              href={authorLessonHref(runId, "")}
+              // The replay cursor is read from the page's URL when the link is followed (it moves after render).
+              onClick={(event) => {
+                event.currentTarget.href = authorLessonHref(runId, window.location.search);
+              }}
+              className={LINK}
+              data-testid="author-lesson"
+            >
               Author a lesson
-            </Button>
+            </a>
             <p className="mt-1 text-[11px] text-slate-600">Write a lesson over this run, starting at the replay cursor: steps, narration, predictions answered by the log.</p>
           </div>
           <div>

@@ -1,6 +1,5 @@
 import type { RunEvent } from "@/lib/domain/events";
 import { lessonEventKinds, type CursorSelector, type LessonEventKind, type LessonQuestion, type NodeSelector } from "./lesson-schema";
-import { findLessonEvent } from "./resolve-lesson";
 
 /**
  * What a run's log offers a lesson author (the authoring page's selects): the positions a step's
@@ -63,6 +62,7 @@ export function describePosition(selector: Pick<CursorSelector, "event" | "trial
 /** Every position of the log a cursor can name, in log order (first event of each kind, trial and step). */
 export function logPositions(events: readonly RunEvent[]): LogPosition[] {
   const positions: LogPosition[] = [];
+  const seen = new Set<string>();
   events.forEach((event, index) => {
     const kind = KIND_OF[event.type];
     if (!kind) return;
@@ -72,7 +72,10 @@ export function logPositions(events: readonly RunEvent[]): LogPosition[] {
     const step = STEPPED.has(kind) ? numberField(event, "step") : null;
     if (STEPPED.has(kind) && step === null) return;
     const selector: CursorSelector = { event: kind, edge: "after", ...(runLevel ? {} : { trial: trial ?? undefined }), ...(step !== null ? { step } : {}) };
-    if (findLessonEvent(events, selector) !== index) return;
+    // Only the first event of a kind, trial and step can be named (findLessonEvent finds the first).
+    const key = positionKey(selector);
+    if (seen.has(key)) return;
+    seen.add(key);
     positions.push({ selector, index, label: describePosition(selector, excerpt(event)) });
   });
   return positions;
