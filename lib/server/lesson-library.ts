@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { RunRecord } from "@/lib/db/store";
 import type { Breakpoints } from "@/lib/domain/config";
-import { AppError } from "@/lib/domain/errors";
+import { AppError, isAppError } from "@/lib/domain/errors";
 import { lessonSchema, type Lesson, type LessonDocument, type LessonListResponse, type LessonRunResponse } from "@/lib/lessons/lesson-schema";
 import { parseLessonFile } from "@/lib/lessons/parse-lesson-file";
 import type { ServerContext } from "./app-context";
@@ -166,15 +166,24 @@ export class LessonService {
   /**
    * Imports a lesson (a `.md` file, or a bundle's lesson record) as an authored lesson. When its id is
    * taken — by a folder lesson, or by an authored lesson with other content — it is stored under a free
-   * id (`<id>-2`…) and `renamedFrom` says so; the same lesson imported twice is kept once (`unchanged`).
+   * id (`<id>-2`…) and `renamedFrom` says so; the same lesson imported twice (under its id or the free
+   * one it got) is kept once (`unchanged`).
    * @throws like {@link save}, storing nothing.
    */
   async importLesson(input: LessonInput, options: { file?: string } = {}): Promise<{ document: LessonDocument; renamedFrom?: string; unchanged: boolean }> {
     const file = options.file ?? "lesson.md";
     const parsed = "text" in input ? parseLessonFile(file, input.text) : documentOf(file, input);
     const text = lessonFileText(parsed.lesson, parsed.introduction);
-    const same = await this.authored.getLesson(parsed.lesson.id);
-    if (same && same.fileText === text) return { document: authoredDocument(same), unchanged: true };
+    // The same lesson imported before: under its id, or under a free id it was given then (`<id>-2`).
+    for (const row of await this.authored.listLessons()) {
+      if (row.id !== parsed.lesson.id && !row.id.startsWith(`${parsed.lesson.id}-`)) continue;
+      try {
+        const here = authoredDocument(row);
+        if (lessonFileText({ ...here.lesson, id: parsed.lesson.id }, here.introduction) === text) return { document: here, unchanged: true };
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+      }
+    }
     const id = await this.freeId(parsed.lesson.id);
     const lesson = { ...parsed.lesson, id };
     const document = await this.save({ lesson, introduction: parsed.introduction }, { file });

@@ -108,6 +108,9 @@ describe("authored lessons", () => {
     expect(other.document.lesson.id).toBe("imported-one-2");
     const folder = await lessons.importLesson({ text: lessonFileText(authoredLesson(runId, { id: "why-reflexion-qa" }), "") });
     expect(folder.document.lesson.id).toBe("why-reflexion-qa-2");
+    // Imported again: found under the free id it was given, not stored a third time.
+    const twice = await lessons.importLesson({ text: lessonFileText(authoredLesson(runId, { id: "why-reflexion-qa" }), "") });
+    expect(twice).toMatchObject({ unchanged: true, document: { lesson: { id: "why-reflexion-qa-2" } } });
   });
 });
 
