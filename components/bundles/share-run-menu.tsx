@@ -13,10 +13,10 @@ const sentSchema = z.object({ endpoint: z.string(), spans: z.number(), requests:
 
 type Message = { tone: "ok" | "error"; text: string } | null;
 
-/** `/lessons/new?run=<id>[&cursor=<events shown>]`: the authoring page, at the run page's replay cursor (read from its URL). */
+/** `/lessons/new?run=<id>[&cursor=<events shown>][&branch=]`: the authoring page, at the run page's replay cursor (read from its URL). */
 function authorLessonHref(runId: string, search: string): string {
-  const { cursor } = parseRunUrlState(search);
-  return `/lessons/new?run=${encodeURIComponent(runId)}${cursor !== null ? `&cursor=${cursor}` : ""}`;
+  const { cursor, branch } = parseRunUrlState(search);
+  return `/lessons/new?run=${encodeURIComponent(runId)}${cursor !== null ? `&cursor=${cursor}` : ""}${branch ? `&branch=${encodeURIComponent(branch)}` : ""}`;
 }
 
 const LINK = "inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50";

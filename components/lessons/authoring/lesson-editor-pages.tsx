@@ -56,7 +56,7 @@ function useRunLog(runId: string | null) {
  * `/lessons/new?run=<runId>[&cursor=<events shown>]`: a new lesson over a stored run, starting with
  * one step at the run's cursor (the run page's Share → Author a lesson passes it) or at its first event.
  */
-export function NewLessonPage({ runId, cursor }: { runId: string | null; cursor: number | null }) {
+export function NewLessonPage({ runId, cursor, branch }: { runId: string | null; cursor: number | null; branch: string | null }) {
   const { run, events, log } = useRunLog(runId);
   if (!runId) {
     return (
@@ -71,7 +71,16 @@ export function NewLessonPage({ runId, cursor }: { runId: string | null; cursor:
   const summary = run.data.run;
   const editorKey = `new:${runId}`;
   const initial = readDraft(editorKey) ?? newDraft({ id: summary.id, title: summary.title, environment: summary.environment }, positionAtCursor(logPositions(log), cursor ?? log.length));
-  return <LessonEditor initial={initial} mode="new" source={null} events={log} runCursor={cursor} editorKey={editorKey} runFinished={summary.status !== "running" && summary.status !== "queued"} />;
+  return (
+    <>
+      {branch && branch !== run.data.run.rootBranchId ? (
+        <Notice tone="info" className="mx-auto mt-4 w-full max-w-5xl" data-testid="lesson-branch-note">
+          A lesson plays the run&apos;s main branch: the steps offered here come from it, not from branch {branch}.
+        </Notice>
+      ) : null}
+      <LessonEditor initial={initial} mode="new" source={null} events={log} runCursor={cursor} editorKey={editorKey} runFinished={summary.status !== "running" && summary.status !== "queued"} />
+    </>
+  );
 }
 
 /** `/lessons/<id>/edit`: a saved lesson (or a folder lesson, saved as a copy) in the editor, over the run it plays. */
