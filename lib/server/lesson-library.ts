@@ -2,12 +2,13 @@ import { runAs } from "@/lib/actors/actor-context";
 import { lessonActor } from "@/lib/auth/system-actors";
 import fs from "node:fs";
 import path from "node:path";
-import type { RunRecord } from "@/lib/db/store";
 import type { Breakpoints } from "@/lib/domain/config";
 import { AppError, isAppError } from "@/lib/domain/errors";
 import { lessonSchema, type Lesson, type LessonDocument, type LessonListResponse, type LessonRunResponse } from "@/lib/lessons/lesson-schema";
 import { parseLessonFile } from "@/lib/lessons/parse-lesson-file";
-import type { ServerContext } from "./app-context";
+import type { RunRecord, RunStore } from "@/lib/db/store";
+import type { PaperImportService } from "@/lib/importers/import-service";
+import type { RunService } from "./run-service";
 import { DEMO_MODEL_ID, isDemoModel } from "@/lib/domain/model-id";
 import { describeIssues } from "@/lib/domain/describe-issues";
 import { asRunId } from "@/lib/domain/ids";
@@ -38,8 +39,13 @@ function hasBreakpoints(breakpoints: Breakpoints): boolean {
   return breakpoints.afterReflection || breakpoints.afterObservation || breakpoints.afterEvaluation || breakpoints.beforeModelCall.actor || breakpoints.beforeModelCall.reflector;
 }
 
-/** What the lesson service uses of a server context; without `lessons`, authored lessons live in memory (tests). */
-type LessonContext = Pick<ServerContext, "store" | "service" | "imports"> & { lessons?: LessonStore };
+/** What the lesson service uses of a server context (lib/server/app-context.ts); without `lessons`, authored lessons live in memory (tests). */
+export interface LessonContext {
+  store: RunStore;
+  service: RunService;
+  imports: PaperImportService;
+  lessons?: LessonStore;
+}
 
 /** A lesson given as JSON (`{ lesson, introduction }`), validated like a file. @throws AppError("invalid-input") naming the field. */
 function documentOf(file: string, input: { lesson: unknown; introduction?: string }): LessonDocument {
