@@ -144,13 +144,18 @@ export class LessonService {
   /**
    * Creates or replaces an authored lesson from its file text or JSON, validated with lessonSchema;
    * a lesson over a stored run must also resolve on that run's log (every cursor, node and question).
+   * With `expectNew`, an authored lesson saved earlier under the same id is not replaced (409).
    * @throws AppError("invalid-input") naming the step and field; AppError("conflict") when the id is a
-   *   folder lesson's (or reserved); AppError("not-found") when its stored run is not in this store.
+   *   folder lesson's (or reserved), or taken with `expectNew`; AppError("not-found") when its stored run is not in this store.
    */
-  async save(input: LessonInput, options: { file?: string } = {}): Promise<LessonDocument> {
+  async save(input: LessonInput, options: { file?: string; expectNew?: boolean } = {}): Promise<LessonDocument> {
     const file = options.file ?? "lesson";
     const document = "text" in input ? parseLessonFile(file, input.text) : documentOf(file, input);
     const { lesson } = document;
+    if (options.expectNew) {
+      const existing = await this.authored.getLesson(lesson.id);
+      if (existing) throw new AppError("conflict", `A lesson "${lesson.id}" was written in the app already: give this one another id, or open /lessons/${lesson.id}/edit to change that one.`);
+    }
     if (RESERVED_IDS.has(lesson.id)) throw new AppError("conflict", `"${lesson.id}" names a page (/lessons/${lesson.id}): give the lesson another id.`);
     if (this.folder().lessons.some((entry) => entry.lesson.id === lesson.id)) {
       throw new AppError("conflict", `The lessons folder already has a lesson "${lesson.id}" (a file in lessons/), and an authored lesson cannot replace it: give yours another id, e.g. ${lesson.id}-2, or edit that file.`);

@@ -1,4 +1,3 @@
-import { AppError } from "@/lib/domain/errors";
 import { MAX_JSON_BODY_BYTES, readRequestJson } from "@/lib/io/bounded-body";
 import { saveLessonRequestSchema } from "@/lib/lessons/lesson-api";
 import { getLessonService } from "@/lib/server/lesson-service";
@@ -17,12 +16,7 @@ export const GET = handle(async () => Response.json(await getLessonService().lis
  */
 export const POST = handle(async (request: Request) => {
   const body = saveLessonRequestSchema.parse(await readRequestJson(request, MAX_JSON_BODY_BYTES, "lesson"));
-  const lessons = getLessonService();
-  if (body.expectNew) {
-    const id = "text" in body ? null : (body.lesson as { id?: unknown } | null)?.id;
-    const existing = typeof id === "string" ? (await lessons.list()).lessons.find((document) => document.lesson.id === id && document.source === "authored") : undefined;
-    if (existing) throw new AppError("conflict", `A lesson "${existing.lesson.id}" was written in the app already (${existing.lesson.title}): give this one another id, or open /lessons/${existing.lesson.id}/edit to change that one.`);
-  }
-  const document = await lessons.save("text" in body ? { text: body.text } : { lesson: body.lesson, introduction: body.introduction });
+  const input = "text" in body ? { text: body.text } : { lesson: body.lesson, introduction: body.introduction };
+  const document = await getLessonService().save(input, { expectNew: body.expectNew });
   return Response.json({ lesson: document }, { status: 201 });
 });
