@@ -40,6 +40,8 @@ test("author a 3-step lesson over a finished run: a derived prediction, reorder,
   await page.getByTestId("step-1-narration").fill("The Actor reads the question **first**.");
   // The live preview renders the Markdown with the lesson's component.
   await expect(page.getByTestId("step-1-preview").locator("strong")).toHaveText("first");
+  // Spotlight: the nodes drawn at the step's cursor, as checkboxes.
+  await page.getByTestId("step-1-nodes").getByLabel("trial 1 (header)").check();
 
   // Step 2: a prediction whose choices and answer come from the log.
   await page.getByTestId("add-step").click();
@@ -61,6 +63,7 @@ test("author a 3-step lesson over a finished run: a derived prediction, reorder,
   await expect(steps(page)).toHaveCount(3);
   await page.getByTestId("step-3-title").fill("What happened");
   await page.getByTestId("step-3-narration").fill("Trial 1 failed: what would you tell it?");
+  await page.getByTestId("step-3-nodes").getByLabel(/^trial 1 · evaluation/).check();
   await page.getByTestId("step-3-up").click();
   await expect(steps(page).nth(1)).toHaveAttribute("data-step-title", "What happened");
   await expect(steps(page).nth(2)).toHaveAttribute("data-step-title", "Predict the verdict");
