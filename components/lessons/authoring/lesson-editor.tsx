@@ -16,6 +16,7 @@ import { Notice } from "@/components/ui/notice";
 import { CONTROL, LABEL, SELECT } from "./field-styles";
 import { deleteLesson, downloadLessonFile, importLessonFile } from "./lesson-file-actions";
 import { writeDraft, writePreview } from "./draft-storage";
+import { FieldIssues } from "./field-issues";
 import { StepEditor } from "./step-editor";
 
 type Message = { tone: "success" | "error" | "info"; text: string } | null;
@@ -222,7 +223,7 @@ export function LessonEditor({
             data-testid="lesson-title"
             onChange={(event) => update({ title: event.target.value, ...(idTouched ? {} : { id: slugOf(event.target.value) }) })}
           />
-          <IssueList issues={issuesAt(issues, "title")} />
+          <FieldIssues issues={issuesAt(issues, "title")} />
         </label>
         <label className="flex flex-col gap-0.5">
           <span className={LABEL}>Id (in the lesson&apos;s address: /lessons/&lt;id&gt;)</span>
@@ -236,17 +237,17 @@ export function LessonEditor({
               update({ id: event.target.value });
             }}
           />
-          <IssueList issues={issuesAt(issues, "id")} />
+          <FieldIssues issues={issuesAt(issues, "id")} />
         </label>
         <label className="flex flex-col gap-0.5 md:col-span-2">
           <span className={LABEL}>Summary (on the Lessons page)</span>
           <input className={SELECT} value={lesson.summary} maxLength={400} data-testid="lesson-summary" onChange={(event) => update({ summary: event.target.value })} />
-          <IssueList issues={issuesAt(issues, "summary")} />
+          <FieldIssues issues={issuesAt(issues, "summary")} />
         </label>
         <label className="flex flex-col gap-0.5">
           <span className={LABEL}>Length when presented (minutes)</span>
           <input className={SELECT} type="number" min={1} max={120} value={lesson.minutes} data-testid="lesson-minutes" onChange={(event) => update({ minutes: Number(event.target.value) || 0 })} />
-          <IssueList issues={issuesAt(issues, "minutes")} />
+          <FieldIssues issues={issuesAt(issues, "minutes")} />
         </label>
         <p className="flex flex-col gap-0.5 text-sm">
           <span className={LABEL}>Family</span>
@@ -297,18 +298,5 @@ export function LessonEditor({
         </div>
       </section>
     </div>
-  );
-}
-
-function IssueList({ issues }: { issues: ReadonlyArray<{ key: string; where: string; message: string }> }) {
-  if (issues.length === 0) return null;
-  return (
-    <ul className="text-xs text-red-700" role="alert">
-      {issues.map((issue) => (
-        <li key={`${issue.key}:${issue.message}`}>
-          {issue.where}: {issue.message}
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -9,6 +9,7 @@ import { LessonResolveError, resolveCursor } from "@/lib/lessons/resolve-lesson"
 import { Button } from "@/components/ui/button";
 import { LessonMarkdown } from "../lesson-markdown";
 import { CursorPicker } from "./cursor-picker";
+import { FieldIssues } from "./field-issues";
 import { CONTROL, LABEL, SELECT } from "./field-styles";
 import { newQuestion, offeredKinds, QuestionEditor } from "./question-editor";
 
@@ -21,20 +22,6 @@ function cursorOf(events: readonly RunEvent[], step: LessonStep): number | null 
     if (error instanceof LessonResolveError) return null;
     throw error;
   }
-}
-
-/** A field's problems, under it (named by step and field, as lessonSchema and the log check say them). */
-function FieldIssues({ issues }: { issues: readonly DraftIssue[] }) {
-  if (issues.length === 0) return null;
-  return (
-    <ul className="text-xs text-red-700" role="alert" data-testid="field-issues">
-      {issues.map((issue) => (
-        <li key={`${issue.key}:${issue.message}`}>
-          {issue.where}: {issue.message}
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 /**
