@@ -105,6 +105,7 @@ if (!LIGHT_COMMANDS.has(process.argv[2] ?? "")) {
   registerPriceCommands(program);
   registerSpendingLimitCommands(program);
   registerDbCommands(program);
+  (await import("@/lib/cli/lesson-commands")).registerLessonCommands(program);
   (await import("@/lib/cli/job-commands")).registerJobCommands(program);
   (await import("@/lib/cli/task-set-commands")).registerTaskSetCommands(program);
   (await import("@/lib/cli/template-check-command")).registerTemplateCheckCommand(program);

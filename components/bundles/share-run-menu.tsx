@@ -5,6 +5,7 @@ import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Popover } from "@/components/ui/popover";
 import { fetchJson } from "@/lib/query/fetch-json";
+import { parseRunUrlState } from "@/lib/query/url-state";
 import { ReplayRecordedButton } from "./replay-recorded-button";
 import { StripNamesToggle, withNames } from "./strip-names-toggle";
 
@@ -12,12 +13,18 @@ const sentSchema = z.object({ endpoint: z.string(), spans: z.number(), requests:
 
 type Message = { tone: "ok" | "error"; text: string } | null;
 
+/** `/lessons/new?run=<id>[&cursor=<events shown>][&branch=]`: the authoring page, at the run page's replay cursor (read from its URL). */
+function authorLessonHref(runId: string, search: string): string {
+  const { cursor, branch } = parseRunUrlState(search);
+  return `/lessons/new?run=${encodeURIComponent(runId)}${cursor !== null ? `&cursor=${cursor}` : ""}${branch ? `&branch=${encodeURIComponent(branch)}` : ""}`;
+}
+
 const LINK = "inline-flex h-7 items-center rounded-md border border-slate-300 bg-white px-2.5 text-xs font-medium text-slate-800 hover:bg-slate-50";
 
 /**
  * "Share" in the run header: download the run as a bundle (all branches, replayable
  * elsewhere with no key), download its traces as OTLP JSON lines, send them to the server's OTLP
- * endpoint (Phoenix, Langfuse; set on the server), and — for a run that came in a bundle — replay it
+ * endpoint (Phoenix, Langfuse; set on the server), author a lesson over it, and — for a run that came in a bundle — replay it
  * recorded from the imported response cache (zero model calls) on a new branch.
  */
 export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boolean }) {
@@ -66,6 +73,20 @@ export function ShareRunMenu({ runId, bundled }: { runId: string; bundled: boole
               OTLP file
             </a>
             <p className="mt-1 text-[11px] text-slate-600">The traces as OTLP JSON lines (OpenInference + gen_ai attributes), for an OTel Collector.</p>
+          </div>
+          <div>
+            <a
+              href={authorLessonHref(runId, "")}
+              // The replay cursor is read from the page's URL when the link is followed (it moves after render).
+              onClick={(event) => {
+                event.currentTarget.href = authorLessonHref(runId, window.location.search);
+              }}
+              className={LINK}
+              data-testid="author-lesson"
+            >
+              Author a lesson
+            </a>
+            <p className="mt-1 text-[11px] text-slate-600">Write a lesson over this run, starting at the replay cursor: steps, narration, predictions answered by the log.</p>
           </div>
           <div>
             <Button size="sm" onClick={() => void send()} disabled={busy !== null} data-testid="send-otlp">

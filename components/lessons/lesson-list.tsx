@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { LessonListResponse } from "@/lib/lessons/lesson-schema";
 import { Badge } from "@/components/ui/badge";
 import { Notice } from "@/components/ui/notice";
@@ -10,13 +11,17 @@ import { TeachAsClassLink } from "@/components/classes/teach-as-class-link";
 
 /**
  * The Lessons page's list: each lesson with its family, length and
- * number of predictions, "Present" (presenter mode), "Open" and "Teach as a class"; files that failed
- * validation are listed with what is wrong. A server component: plain data in.
+ * number of predictions, "Present" (presenter mode), "Open" ("Edit" for a lesson written in the app) and
+ * "Teach as a class"; files that failed validation are listed with what is wrong. A server component:
+ * plain data in (`actions`: the page's buttons beside the title).
  */
-export function LessonList({ data }: { data: LessonListResponse }) {
+export function LessonList({ data, actions }: { data: LessonListResponse; actions?: ReactNode }) {
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-6">
-      <h1 className="text-lg font-semibold text-slate-900">Lessons</h1>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h1 className="text-lg font-semibold text-slate-900">Lessons</h1>
+        {actions}
+      </div>
       <p className="mt-1 max-w-2xl text-sm text-slate-600">
         Short narrated walks through real runs: each step moves the run to a moment, spotlights the nodes that matter, and sometimes asks you to
         predict what happens next before it shows you. The runs are made with the offline demo model ({DEMO_MODEL_NOTE}) on first use.
@@ -33,14 +38,14 @@ export function LessonList({ data }: { data: LessonListResponse }) {
       ) : null}
       {data.lessons.length === 0 ? (
         <p className="mt-6 text-sm text-slate-600">
-          No lessons yet. Add a lesson file to the lessons/ folder.{" "}
+          No lessons yet. Author one from a run (Share → Author a lesson), import a lesson file, or add one to the lessons/ folder.{" "}
           <HowToLink list="lessons">
             How to write a lesson
           </HowToLink>
         </p>
       ) : (
         <ul className="mt-4 flex flex-col gap-3" data-testid="lesson-list">
-          {data.lessons.map(({ lesson }) => {
+          {data.lessons.map(({ lesson, source }) => {
             const questions = lesson.steps.filter((step) => step.question).length;
             const href = `/lessons/${encodeURIComponent(lesson.id)}`;
             return (
@@ -59,10 +64,16 @@ export function LessonList({ data }: { data: LessonListResponse }) {
                         {lesson.steps.length} steps · about {lesson.minutes} min
                       </Badge>
                       {questions > 0 ? <Badge tone="violet">{questions} predictions</Badge> : null}
-                      {lesson.run.kind === "imported" ? <Badge tone="amber">the authors&apos; 2023 run</Badge> : <Badge tone="neutral">demo model</Badge>}
+                      {lesson.run.kind === "imported" ? <Badge tone="amber">the authors&apos; 2023 run</Badge> : lesson.run.kind === "stored" ? <Badge tone="neutral">a stored run</Badge> : <Badge tone="neutral">demo model</Badge>}
+                      {source === "authored" ? <Badge tone="violet">written in the app</Badge> : null}
                     </p>
                   </div>
                   <div className="flex flex-none flex-wrap gap-2">
+                    {source === "authored" ? (
+                      <Link href={`${href}/edit`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50" data-testid="lesson-edit">
+                        Edit
+                      </Link>
+                    ) : null}
                     <Link href={href} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50" data-testid="lesson-open">
                       Open
                     </Link>

@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/notice";
 import { Spinner } from "@/components/ui/spinner";
 import { LessonList } from "./lesson-list";
 import { LessonPlayer } from "./lesson-player";
+import { LessonImportButton } from "./authoring/lesson-import-button";
 
 /** `/lessons`: the list, fetched from `GET /api/lessons`. */
 export function LessonsPage() {
@@ -28,7 +29,7 @@ export function LessonsPage() {
       </div>
     );
   }
-  return <LessonList data={lessons.data} />;
+  return <LessonList data={lessons.data} actions={<LessonImportButton />} />;
 }
 
 /** `/lessons/:id`: the lesson file from `GET /api/lessons/:id`, then the player; the tab's title is the lesson's. */

@@ -89,8 +89,10 @@ export const ROUTE_POLICY: Readonly<Record<string, Partial<Record<HttpMethod, Ac
   "/api/experiments/[experimentId]/resume": { POST: ownExperiment },
 
   // Lessons, reflections, search and what a run is made of.
-  "/api/lessons": { GET: viewer },
-  "/api/lessons/[lessonId]": { GET: viewer },
+  "/api/lessons": { GET: viewer, POST: runner },
+  "/api/lessons/import": { POST: runner },
+  "/api/lessons/[lessonId]": { GET: viewer, DELETE: runner },
+  "/api/lessons/[lessonId]/file": { GET: viewer },
   "/api/lessons/[lessonId]/run": { POST: runner },
   "/api/reflections": { GET: viewer },
   "/api/key-facts": { GET: viewer },

@@ -11,6 +11,7 @@ import {
   bundleTaskSetSchema,
   bundleTemplateVersionSchema,
 } from "./format";
+import { lessonSchema } from "@/lib/lessons/lesson-schema";
 
 /**
  * Bundle format 2 (docs/decisions/0042-ten-times-bigger.md): gzip'd JSON Lines, so a bundle of any
@@ -25,6 +26,7 @@ import {
  * {"type":"experiment", "experiment": {...}}                  (after every run its cells name)
  * {"type":"task-set", "taskSet": {...}}
  * {"type":"template-version", "templateVersion": {...}}
+ * {"type":"lesson", "lesson": {...}, "introduction": "…"}    (0 or more: lessons written in the app that play a run of the bundle)
  * {"type":"trailer", "counts": {...}, "contentSha256": "<hex>"}
  * ```
  *
@@ -55,6 +57,9 @@ export type StreamManifestLine = z.infer<typeof streamManifestLineSchema>;
 export const streamRunHeaderSchema = bundleRunSchema.omit({ events: true, annotations: true }).strict();
 export type StreamRunHeader = z.infer<typeof streamRunHeaderSchema>;
 
+/** A bundled lesson's introduction (Markdown), as long as a lesson file's narration may be. */
+export const bundleLessonIntroductionSchema = z.string().max(4_000);
+
 /** One record line (everything between the manifest and the trailer). */
 export const streamRecordLineSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run"), run: streamRunHeaderSchema }).strict(),
@@ -64,6 +69,7 @@ export const streamRecordLineSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("task-set"), taskSet: bundleTaskSetSchema }).strict(),
   z.object({ type: z.literal("cache"), entries: z.array(bundleCacheEntrySchema).min(1) }).strict(),
   z.object({ type: z.literal("template-version"), templateVersion: bundleTemplateVersionSchema }).strict(),
+  z.object({ type: z.literal("lesson"), lesson: lessonSchema, introduction: bundleLessonIntroductionSchema }).strict(),
 ]);
 export type StreamRecordLine = z.infer<typeof streamRecordLineSchema>;
 

@@ -7,6 +7,7 @@ import { LineTooLongError, linesOf } from "@/lib/io/lines";
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type BundleCacheEntry, type BundleCounts, type BundleExperiment, type BundleManifest, type BundleRun, type BundleTaskSet, type BundleTemplateVersion } from "./format";
 import { checkExperimentReferences, checkRunReferences, reject } from "./codec";
 import { MAX_BUNDLE_LINE_BYTES, maxStreamedInflatedBytes } from "./limits";
+import type { Lesson } from "@/lib/lessons/lesson-schema";
 import { streamManifestLineSchema, streamRecordLineSchema, streamTrailerLineSchema, type StreamRunHeader } from "./stream-format";
 
 /** One record of a format-2 bundle as the reader hands it on: a whole run (header, events, notes), or one other record. */
@@ -15,7 +16,8 @@ export type StreamedRecord =
   | { kind: "experiment"; experiment: BundleExperiment }
   | { kind: "task-set"; taskSet: BundleTaskSet }
   | { kind: "cache"; entries: BundleCacheEntry[] }
-  | { kind: "template-version"; templateVersion: BundleTemplateVersion };
+  | { kind: "template-version"; templateVersion: BundleTemplateVersion }
+  | { kind: "lesson"; lesson: Lesson; introduction: string };
 
 /** Options of {@link readStreamedBundle}. */
 export interface StreamReadOptions {
@@ -126,10 +128,16 @@ class RecordAssembler {
       this.counts.experiments += 1;
       out.push({ kind: "experiment", experiment: record.experiment });
     } else if (record.type === "task-set") out.push({ kind: "task-set", taskSet: record.taskSet });
-    else if (record.type === "cache") {
+    else if (record.type === "lesson") {
+      // A bundle carries only the lessons that play one of its runs (lesson-schema.ts's `stored` kind).
+      if (record.lesson.run.kind !== "stored" || !this.runIds.has(record.lesson.run.runId)) {
+        reject(`Line ${number} of this bundle holds lesson "${record.lesson.id}", which does not play a run of this bundle: it was not written by Export bundle as it is. Export it again, or ask for the original file.`);
+      }
+      out.push({ kind: "lesson", lesson: record.lesson, introduction: record.introduction });
+    } else if (record.type === "cache") {
       this.counts.cacheEntries += record.entries.length;
       out.push({ kind: "cache", entries: record.entries });
-    } else out.push({ kind: "template-version", templateVersion: record.templateVersion });
+    } else if (record.type === "template-version") out.push({ kind: "template-version", templateVersion: record.templateVersion });
     if (record.type === "template-version") this.counts.templateVersions += 1;
     return out;
   }

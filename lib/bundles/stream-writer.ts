@@ -20,7 +20,8 @@ import {
   type BundleTaskSet,
   type BundleTemplateVersion,
 } from "./format";
-import { STREAMED_BUNDLE_FORMAT_VERSION, TARGET_LINE_BYTES, streamRunHeaderSchema, type StreamManifestLine } from "./stream-format";
+import { STREAMED_BUNDLE_FORMAT_VERSION, TARGET_LINE_BYTES, bundleLessonIntroductionSchema, streamRunHeaderSchema, type StreamManifestLine } from "./stream-format";
+import { lessonSchema, type Lesson } from "@/lib/lessons/lesson-schema";
 
 /** Options of {@link BundleStreamWriter}. */
 export interface BundleStreamWriterOptions {
@@ -166,6 +167,12 @@ export class BundleStreamWriter {
     await this.start();
     await this.line(JSON.stringify({ type: "template-version", templateVersion: bundleTemplateVersionSchema.parse(templateVersion) }), true);
     this.counts.templateVersions += 1;
+  }
+
+  /** A lesson written in the app that plays a run of this bundle (after the runs). @throws ZodError when it is not a valid lesson. */
+  async addLesson(lesson: Lesson, introduction: string): Promise<void> {
+    await this.start();
+    await this.line(JSON.stringify({ type: "lesson", lesson: lessonSchema.parse(lesson), introduction: bundleLessonIntroductionSchema.parse(introduction) }), true);
   }
 
   /**

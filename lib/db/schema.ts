@@ -631,3 +631,15 @@ export const classForks = sqliteTable(
   },
   (table) => [index("class_forks_class").on(table.classId), index("class_forks_run").on(table.runId)],
 );
+
+/**
+ * Lessons written in the app (lib/db/lesson-store.ts): the lesson file's text (YAML front matter +
+ * introduction, parsed with parseLessonFile on read), keyed by the lesson's id.
+ */
+export const lessons = sqliteTable("lessons", {
+  id: text("id").primaryKey(),
+  /** The whole `.md` file text. */
+  fileText: text("file_text").notNull(),
+  /** ISO-8601. */
+  updatedAt: text("updated_at").notNull(),
+});

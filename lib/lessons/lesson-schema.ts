@@ -112,7 +112,11 @@ export const lessonStepSchema = z
   .strict();
 export type LessonStep = z.infer<typeof lessonStepSchema>;
 
-/** The run a lesson plays: a built-in task with the offline demo model, or one question of the authors' imported log. */
+/**
+ * The run a lesson plays: a built-in task with the offline demo model, one question of the authors'
+ * imported log, or any run already in this store (`stored`: an imported log's run, a shared-link or
+ * bundle-imported run, a run made here), played as it is (no new run is made).
+ */
 export const lessonRunSchema = z.discriminatedUnion("kind", [
   z
     .object({
@@ -130,6 +134,13 @@ export const lessonRunSchema = z.discriminatedUnion("kind", [
       log: z.string().min(1),
       /** The task (question) id in that log's experiment. */
       taskId: z.string().min(1),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal("stored"),
+      /** The run's id in this store (as `/runs/<id>` shows it); kept by a bundle's export and import. */
+      runId: z.string().trim().min(1).max(200),
     })
     .strict(),
 ]);
@@ -159,8 +170,22 @@ export const lessonSchema = z
   });
 export type Lesson = z.infer<typeof lessonSchema>;
 
-/** A lesson as the API serves it: the file plus its introduction (the Markdown body) and file name. */
-export const lessonDocumentSchema = z.object({ lesson: lessonSchema, introduction: z.string(), file: z.string() });
+/** Where a lesson comes from: a file of the lessons folder, or one written in the app (stored in the app's database). */
+export const lessonSourceSchema = z.enum(["folder", "authored"]);
+export type LessonSource = z.infer<typeof lessonSourceSchema>;
+
+/**
+ * A lesson as the API serves it: the file plus its introduction (the Markdown body), its file name
+ * (`<id>.md` for an authored lesson) and where it comes from (`folder` when absent: older servers).
+ * `updatedAt` (ISO-8601) is set for authored lessons only.
+ */
+export const lessonDocumentSchema = z.object({
+  lesson: lessonSchema,
+  introduction: z.string(),
+  file: z.string(),
+  source: lessonSourceSchema.default("folder"),
+  updatedAt: z.string().optional(),
+});
 export type LessonDocument = z.infer<typeof lessonDocumentSchema>;
 
 /** `GET /api/lessons`: every lesson that loaded, plus the files that did not (with what is wrong). */

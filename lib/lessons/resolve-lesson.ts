@@ -55,20 +55,46 @@ function describe(target: { event: LessonEventKind; trial?: number; step?: numbe
   return [target.event, target.trial !== undefined ? `trial ${target.trial}` : null, target.step !== undefined ? `step ${target.step}` : null].filter(Boolean).join(", ");
 }
 
+/** Indices of events by `type|trial|step`, `type|trial|` and `type||`: one pass, then every lookup is a map read. */
+interface EventIndex {
+  length: number;
+  byKey: Map<string, number[]>;
+}
+
+/** Index per log array; rebuilt when the array's length changed (a log that grew in place). */
+const indexes = new WeakMap<readonly RunEvent[], EventIndex>();
+
+function indexOf(events: readonly RunEvent[]): EventIndex {
+  const cached = indexes.get(events);
+  if (cached && cached.length === events.length) return cached;
+  const byKey = new Map<string, number[]>();
+  const add = (key: string, index: number) => {
+    const list = byKey.get(key);
+    if (list) list.push(index);
+    else byKey.set(key, [index]);
+  };
+  events.forEach((event, index) => {
+    const trial = trialOf(event);
+    const step = stepOf(event);
+    add(`${event.type}||`, index);
+    if (trial !== null) add(`${event.type}|${trial}|`, index);
+    if (step !== null) add(`${event.type}|${trial ?? ""}|${step}`, index);
+  });
+  const built = { length: events.length, byKey };
+  indexes.set(events, built);
+  return built;
+}
+
 /**
  * Index in `events` of the first event of `event` kind in `trial` (and `step`; `last` = the
- * trial's last such step), or -1.
+ * trial's last such step), or -1. Lookups go through an index of the log built once per array.
  */
 export function findLessonEvent(events: readonly RunEvent[], target: { event: LessonEventKind; trial?: number; step?: number | "last" }): number {
   const type = EVENT_TYPE[target.event];
-  const matches: number[] = [];
-  events.forEach((event, index) => {
-    if (event.type !== type) return;
-    if (target.trial !== undefined && trialOf(event) !== target.trial) return;
-    if (typeof target.step === "number" && stepOf(event) !== target.step) return;
-    matches.push(index);
-  });
-  if (matches.length === 0) return -1;
+  const trial = target.trial !== undefined ? String(target.trial) : "";
+  const key = typeof target.step === "number" ? `${type}|${trial}|${target.step}` : `${type}|${trial}|`;
+  const matches = indexOf(events).byKey.get(key);
+  if (!matches || matches.length === 0) return -1;
   return target.step === "last" ? (matches.at(-1) ?? -1) : (matches[0] ?? -1);
 }
 

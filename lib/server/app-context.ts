@@ -67,6 +67,10 @@ import { MemoryPriceStore } from "@/lib/db/price-store-memory";
 import { SqlitePriceStore } from "@/lib/db/price-store-sqlite";
 import { MemoryMemoryStoreRepository } from "@/lib/db/memory-store-entries-memory";
 import { SqliteMemoryStoreRepository } from "@/lib/db/memory-store-entries-sqlite";
+import type { LessonStore } from "@/lib/db/lesson-store";
+import { MemoryLessonStore } from "@/lib/db/lesson-store-memory";
+import { SqliteLessonStore } from "@/lib/db/lesson-store-sqlite";
+import { LessonService } from "./lesson-library";
 import { openNodePostgres } from "@/lib/db/pg/database";
 import { isPostgresUrl } from "@/lib/db/pg/database-url";
 import { PgRunStore } from "@/lib/db/pg/pg-store";
@@ -77,7 +81,6 @@ import { MemoryClassStore } from "@/lib/db/class-store-memory";
 import { SqliteClassStore } from "@/lib/db/class-store-sqlite";
 import { ClassService } from "./class-service";
 import { classStudentOrigins } from "./class-lan-warning";
-import { LessonService } from "./lesson-service";
 
 /** Default database file, relative to the working directory; override with REFLEXION_DB_PATH. */
 export const DEFAULT_DB_PATH = ".data/playground.sqlite";
@@ -124,6 +127,8 @@ export interface ServerContext {
   reviews: ReviewService;
   /** People's annotations (comments, tags, scores) on run graph nodes: an append-only log beside the run log. */
   annotations: AnnotationService;
+  /** Lessons written in the app (docs/guides/teaching.md, "Writing a lesson in the app"); the lesson service lists them with the folder's. */
+  lessons: LessonStore;
   /** Budgets per person and per lab across runs (docs/budgets.md): the engine's spending gate and the admin's view. */
   spending: SpendingLimitService;
   /** Class sessions (docs/guides/teaching.md "Teaching a class"): a lesson played to a room of phones. */
@@ -285,6 +290,10 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const audit = options.store ? new MemoryAuditStore() : (shared?.audit ?? new SqliteAuditStore(databasePath(env)));
   const annotations = new AnnotationService(store, options.store ? new MemoryAnnotationStore() : (shared?.annotations ?? new SqliteAnnotationStore(databasePath(env))), options.now);
   bundles.useAnnotations(annotations.store);
+  const lessons = options.store ? new MemoryLessonStore() : (shared?.lessons ?? new SqliteLessonStore(databasePath(env)));
+  // One lesson library for bundles and classes: both see the folder's and the authored lessons.
+  const lessonLibrary = new LessonService({ store, service, imports, lessons }, { env });
+  bundles.useLessons(lessonLibrary);
   otlp.useAnnotations(annotations.store);
   const search = new SearchService(store, options.store ? new MemorySearchIndex() : (shared?.search ?? new SqliteSearchIndex(databasePath(env))), annotations.store);
   const reviews = new ReviewService({
@@ -300,7 +309,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
   const classes = new ClassService({
     store: options.store ? new MemoryClassStore() : (shared?.classes ?? new SqliteClassStore(databasePath(env))),
     runs: service,
-    lessons: new LessonService({ store, service, imports }, { env }),
+    lessons: lessonLibrary,
     bus,
     now: options.now,
     studentOrigins: () => classStudentOrigins(env),
@@ -348,6 +357,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     search,
     reviews,
     annotations,
+    lessons,
     spending,
     classes,
     auth: signIn.auth,

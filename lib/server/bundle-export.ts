@@ -3,6 +3,7 @@ import type { BundleCacheEntry, BundleExperiment, BundleManifest, BundleRun, Bun
 import { findSecrets } from "@/lib/bundles/secret-scan";
 import { BundleStreamWriter, type StreamedBundle } from "@/lib/bundles/stream-writer";
 import { AppError } from "@/lib/domain/errors";
+import type { Lesson } from "@/lib/lessons/lesson-schema";
 import { Pseudonyms, stripAnnotationEventNames, stripEventNames, type NamesMode } from "@/lib/domain/strip-names";
 
 /** Where a streamed export reads from: the runs one at a time, and what they used. */
@@ -18,6 +19,8 @@ export interface StreamedExportSource {
   /** The experiment (after its runs), or none for a run's bundle. */
   experiment: BundleExperiment | null;
   taskSets: readonly BundleTaskSet[];
+  /** The lessons written in the app that play one of `runIds` (written last); none when absent. */
+  lessons?: () => Promise<Array<{ lesson: Lesson; introduction: string }>>;
 }
 
 /** The refusal of an export whose text holds a secret (which variable's value, never the value). */
@@ -44,7 +47,8 @@ export function bundleFileName(subject: BundleManifest["subject"], contentSha256
 /**
  * Writes a format-2 bundle of `source` into `out`, reading one run at a time: each run (names
  * replaced by pseudonyms with `names: "strip"`, one set for the whole bundle), then the cache
- * entries it used (each key once), then the experiment, task sets and template versions. Every
+ * entries it used (each key once), then the experiment, task sets, template versions and the
+ * authored lessons that play its runs. Every
  * line is searched for secrets (lib/bundles/secret-scan.ts) before it is written; a hit, or a run
  * that cannot be read, stops the export and destroys `out` (the caller deletes the partial file).
  * @returns the manifest (with counts and content hash), the bytes written and a file name.
@@ -87,6 +91,7 @@ export async function writeStreamedBundle(
       const version = versions.get(id);
       if (version) await writer.addTemplateVersion(version);
     }
+    for (const { lesson, introduction } of (await source.lessons?.()) ?? []) await writer.addLesson(lesson, introduction);
     const written = await writer.finish();
     return { ...written, fileName: bundleFileName(subject, written.manifest.contentSha256) };
   } catch (error) {

@@ -7,11 +7,12 @@ import { reject } from "@/lib/bundles/codec";
 import { bundleProvenance, withProvenance } from "@/lib/bundles/provenance";
 import { readStreamedBundle, type StreamedRecord } from "@/lib/bundles/stream-reader";
 import { runConfigSchema } from "@/lib/domain/config";
-import { AppError } from "@/lib/domain/errors";
+import { AppError, isAppError } from "@/lib/domain/errors";
 import { asBranchId, asRunId } from "@/lib/domain/ids";
 import { annotationsThatFit } from "./bundle-annotations";
 import type { TemplateWorkbench } from "./template-workbench";
 import { toTemplateFile } from "./template-files";
+import type { Lesson } from "@/lib/lessons/lesson-schema";
 
 /** The answer of an import: the stored bundle row, whether anything new was written, and the manifest. */
 export interface BundleImportOutcome extends BundleImportResult {
@@ -62,6 +63,39 @@ export interface StreamedImportDeps {
   env: Record<string, string | undefined>;
   /** The sentence for a run of the bundle that this database has already (same id); null when it has not. */
   presentNote: (run: BundleRun) => Promise<string | null>;
+  /** Stores a bundled lesson as an authored one (after the runs); none: the bundle's lessons are left out. */
+  lessons: BundleLessonPort | null;
+}
+
+/** How an import stores the lessons a bundle carries (lib/server/lesson-library.ts `importLesson`). */
+export interface BundleLessonPort {
+  /** Stores one lesson; `renamedFrom` when its id was taken and it got a free one; `unchanged` when the same lesson is here. */
+  importLesson(input: { lesson: Lesson; introduction: string }, options: { file: string }): Promise<{ document: { lesson: Lesson }; renamedFrom?: string; unchanged: boolean }>;
+}
+
+/**
+ * Stores a bundle's lessons (after its runs) and says what happened to each in words: added, the same
+ * one here already, or added under another id because its own was taken.
+ */
+export async function importBundleLessons(port: BundleLessonPort | null, lessons: ReadonlyArray<{ lesson: Lesson; introduction: string }>, fileName: string): Promise<string[]> {
+  if (!port || lessons.length === 0) return [];
+  const notes: string[] = [];
+  for (const entry of lessons) {
+    let result: Awaited<ReturnType<BundleLessonPort["importLesson"]>>;
+    try {
+      result = await port.importLesson(entry, { file: `${fileName} (lesson ${entry.lesson.id})` });
+    } catch (error) {
+      // The runs are in already: a lesson that does not fit this database's copy of its run is left out, and said so.
+      if (!isAppError(error)) throw error;
+      notes.push(`Lesson "${entry.lesson.title}" (${entry.lesson.id}) was left out: ${error.message}`);
+      continue;
+    }
+    const { id, title } = result.document.lesson;
+    if (result.unchanged) notes.push(`Lesson "${title}" (${id}) was here already and was kept as it is.`);
+    else if (result.renamedFrom) notes.push(`Lesson "${title}" was added as ${id}: a lesson "${result.renamedFrom}" is here already (open /lessons to see both).`);
+    else notes.push(`Lesson "${title}" (${id}) was added: it is on /lessons.`);
+  }
+  return notes;
 }
 
 /** Runs per write batch, and events per batch: about 5–10 MB of rows per transaction. */
@@ -104,6 +138,7 @@ export async function importStreamed(deps: StreamedImportDeps, open: () => Reada
   const notes = new Map<string, string>();
   const annotated: Array<Pick<BundleRun, "id" | "annotations">> = [];
   const templateVersions: BundleTemplateVersion[] = [];
+  const lessons: Array<{ lesson: Lesson; introduction: string }> = [];
   let batch: BundleImportPart = { runs: [], experiments: [], taskSets: [], cache: [] };
   let batchEvents = 0;
   const flush = async () => {
@@ -130,7 +165,8 @@ export async function importStreamed(deps: StreamedImportDeps, open: () => Reada
     else if (record.kind === "cache") {
       for (const entry of record.entries) batch.cache.push(entry);
       if (batch.cache.length >= BATCH_CACHE_ENTRIES) await flush();
-    } else templateVersions.push(record.templateVersion);
+    } else if (record.kind === "lesson") lessons.push({ lesson: record.lesson, introduction: record.introduction });
+    else templateVersions.push(record.templateVersion);
   };
 
   let bundle;
@@ -165,5 +201,6 @@ export async function importStreamed(deps: StreamedImportDeps, open: () => Reada
   if (templateVersions.length > 0) {
     await deps.workbench.importFiles({ files: templateVersions.map(({ template, version }) => toTemplateFile(template, version)) });
   }
+  out.push(...(await importBundleLessons(deps.lessons, lessons, name)));
   return { bundle, created: !alreadyHere, alreadyHere, skippedRunIds: total.presentRunIds, manifest: checked, notes: out };
 }

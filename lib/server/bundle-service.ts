@@ -23,7 +23,13 @@ import type { TemplateService } from "./template-service";
 import type { TemplateWorkbench } from "./template-workbench";
 import { toTemplateFile } from "./template-files";
 import { bundleFileName, secretRefusal, writeStreamedBundle, type StreamedExportSource } from "./bundle-export";
-import { importStreamed, importedExperiment, importedRun, type BundleImportOutcome, type StreamedImportDeps } from "./bundle-import";
+import { importStreamed, importedExperiment, importedRun, type BundleImportOutcome, type BundleLessonPort, type StreamedImportDeps } from "./bundle-import";
+import type { Lesson, LessonListResponse } from "@/lib/lessons/lesson-schema";
+
+/** What bundles use of the lesson library (lib/server/lesson-library.ts): the lessons to export, and how to store a bundle's. */
+export interface BundleLessons extends BundleLessonPort {
+  list(): Promise<LessonListResponse>;
+}
 
 export type { BundleImportOutcome } from "./bundle-import";
 
@@ -45,6 +51,8 @@ export interface BundleDownload {
 export class BundleService {
   /** People's annotation log: exported with each run, imported beside it (none when not given). */
   private annotations: AnnotationStore | null = null;
+  /** Lessons written in the app: those that play an exported run go with it; a bundle's are stored on import (none when not given). */
+  private lessons: BundleLessons | null = null;
 
   constructor(
     private readonly store: RunStore,
@@ -56,6 +64,21 @@ export class BundleService {
   /** Carries runs' annotation logs in bundles (the composition root wires the context's store). */
   useAnnotations(store: AnnotationStore): void {
     this.annotations = store;
+  }
+
+  /** Carries the lessons written in the app that play a bundle's runs (the composition root wires the lesson library). */
+  useLessons(lessons: BundleLessons): void {
+    this.lessons = lessons;
+  }
+
+  /** The authored lessons that play one of `runIds`, by id. */
+  private async lessonsPlaying(runIds: readonly string[]): Promise<Array<{ lesson: Lesson; introduction: string }>> {
+    if (!this.lessons) return [];
+    const wanted = new Set(runIds);
+    const { lessons } = await this.lessons.list();
+    return lessons
+      .filter((document) => document.source === "authored" && document.lesson.run.kind === "stored" && wanted.has(document.lesson.run.runId))
+      .map((document) => ({ lesson: document.lesson, introduction: document.introduction }));
   }
 
   private bundles(): BundleStore {
@@ -145,6 +168,7 @@ export class BundleService {
       templateVersionsOf: (run) => this.templateVersionsOf([run]),
       experiment,
       taskSets,
+      lessons: () => this.lessonsPlaying(runIds),
     };
   }
 
@@ -265,7 +289,7 @@ export class BundleService {
 
   /** What a streamed import needs of this service. */
   private streamedImportDeps(): StreamedImportDeps {
-    return { store: this.store, bundles: this.bundles(), annotations: this.annotations, workbench: this.workbench, env: this.env, presentNote: (run) => this.presentNote(run) };
+    return { store: this.store, bundles: this.bundles(), annotations: this.annotations, workbench: this.workbench, env: this.env, presentNote: (run) => this.presentNote(run), lessons: this.lessons };
   }
 
   private async importFile(bytes: Uint8Array, fileName: string): Promise<BundleImportOutcome> {

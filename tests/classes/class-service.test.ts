@@ -107,7 +107,7 @@ describe("ClassService", () => {
     const choices = studentBefore.step.question?.choices.map((choice) => choice.id) ?? [];
     expect(choices.length).toBeGreaterThanOrEqual(3);
     const { events } = await s.context.service.events(runId);
-    const lesson = s.lessons.get(LESSON).lesson;
+    const { lesson } = await s.lessons.get(LESSON);
     const question = lesson.steps[NEXT_ACTION]?.question;
     if (!question) throw new Error("the lesson's step 3 asks a question");
     const right = derivePrediction(events, question).answer;

@@ -6,7 +6,7 @@ import { startPostgresServer, type PostgresServer } from "../helpers/postgres-se
 
 /** Every table of lib/db/pg/schema.ts, emptied between contract cases on a shared PGlite. */
 const TABLES = [
-  "class_forks", "class_reflections", "class_answers", "class_students", "classes", "audit_log", "spend_ledger", "spending_limits", "search_nodes", "search_trials", "search_branches", "reviews", "review_items", "review_queues", "annotation_events", "optimisations", "human_grades", "memory_entries", "memory_stores", "prices", "bundles", "template_versions", "templates", "experiment_runs",
+  "lessons", "class_forks", "class_reflections", "class_answers", "class_students", "classes", "audit_log", "spend_ledger", "spending_limits", "search_nodes", "search_trials", "search_branches", "reviews", "review_items", "review_queues", "annotation_events", "optimisations", "human_grades", "memory_entries", "memory_stores", "prices", "bundles", "template_versions", "templates", "experiment_runs",
   "experiments", "task_sets", "branch_summaries", "branch_leases", "response_cache", "events", "branches", "runs",
 ];
 

@@ -46,9 +46,9 @@ const shipped = fs.readdirSync(LESSONS_DIR).filter((name) => name.endsWith(".md"
 const builtin = shipped.filter((name) => parseLessonFile(name, fs.readFileSync(path.join(LESSONS_DIR, name), "utf8")).lesson.run.kind === "builtin");
 
 describe("shipped lesson files", () => {
-  it("all load and validate, with unique ids, and the three built-in lessons are there", () => {
+  it("all load and validate, with unique ids, and the three built-in lessons are there", async () => {
     const { lessons } = setup();
-    const { lessons: loaded, problems } = lessons.list();
+    const { lessons: loaded, problems } = await lessons.list();
     expect(problems).toEqual([]);
     expect(loaded).toHaveLength(shipped.length);
     expect(new Set(loaded.map((document) => document.lesson.id)).size).toBe(loaded.length);
@@ -191,12 +191,12 @@ describe("lesson schema", () => {
     expect(JSON.stringify(result.error?.issues)).toMatch(message);
   });
 
-  it("a broken file is listed as a problem with its name, and the others still load", () => {
+  it("a broken file is listed as a problem with its name, and the others still load", async () => {
     const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? "/tmp", "lessons-"));
     fs.writeFileSync(path.join(dir, "good.md"), `---\n${JSON.stringify(base)}\n---\nIntro`);
     fs.writeFileSync(path.join(dir, "bad.md"), `---\nid: bad\ntitle: [unclosed\n---\n`);
     const { context } = setup();
-    const { lessons, problems } = new LessonService(context, { dir }).list();
+    const { lessons, problems } = await new LessonService(context, { dir }).list();
     expect(lessons.map((document) => [document.lesson.id, document.introduction])).toEqual([["x-lesson", "Intro"]]);
     expect(problems).toHaveLength(1);
     expect(problems[0]?.file).toBe("bad.md");

@@ -39,7 +39,7 @@ describe("server pages of an unknown id answer 404 (notFound)", () => {
   it("a known id renders the page", async () => {
     const { getServerContext } = await import("@/lib/server/app-context");
     const { getLessonService } = await import("@/lib/server/lesson-service");
-    const lessonId = getLessonService().list().lessons[0]?.lesson.id;
+    const lessonId = (await getLessonService().list()).lessons[0]?.lesson.id;
     expect(lessonId).toBeDefined();
     const lesson = (await import("@/app/lessons/[lessonId]/page")).default;
     expect(await statusOf(() => lesson(params({ lessonId: lessonId ?? "" })))).toBeNull();

@@ -16,7 +16,7 @@ export default function LessonNotFound() {
         </Link>
       }
     >
-      No lesson &quot;{lessonId ?? ""}&quot;. The lessons are the files in <code className="font-mono">lessons/</code>.
+      No lesson &quot;{lessonId ?? ""}&quot;. The lessons are the files in <code className="font-mono">lessons/</code> and those written in the app (All lessons lists both).
     </EmptyState>
   );
 }

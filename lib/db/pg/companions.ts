@@ -19,6 +19,8 @@ import type { AuditStore } from "../audit-store";
 import { PgAuditStore } from "./pg-audit";
 import type { ClassStore } from "../class-store";
 import { PgClassStore } from "./pg-classes";
+import type { LessonStore } from "../lesson-store";
+import { PgLessonStore } from "./pg-lessons";
 
 /** The stores that live beside a run store in the same PostgreSQL database (shared mode). */
 export interface PgCompanionStores {
@@ -37,11 +39,13 @@ export interface PgCompanionStores {
   audit: AuditStore;
   /** Class sessions (lib/db/pg/pg-classes.ts). */
   classes: ClassStore;
+  /** Lessons written in the app (lib/db/pg/pg-lessons.ts). */
+  lessons: LessonStore;
 }
 
-/** The template library, price table, human grades, memory stores, optimisations, the search index, review queues, annotations, budgets, the audit log and class sessions on `store`'s database (they wait for its schema check). */
+/** The template library, price table, human grades, memory stores, optimisations, the search index, review queues, annotations, budgets, the audit log, class sessions and authored lessons on `store`'s database (they wait for its schema check). */
 export function pgCompanionStores(store: PgRunStore): PgCompanionStores {
   const db = store.pg.db;
   const ready = () => store.ready();
-  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready), reviews: new PgReviewStore(db, ready), annotations: new PgAnnotationStore(db, ready), spendingLimits: new PgSpendingLimitStore(db, ready), audit: new PgAuditStore(db, ready), classes: new PgClassStore(db, ready) };
+  return { templates: new PgTemplateStore(db, ready), prices: new PgPriceStore(db, ready), grades: new PgGradeStore(db, ready), memoryStores: new PgMemoryStoreRepository(db, ready), optimisations: new PgOptimisationStore(db, ready), search: new PgSearchIndex(db, ready), reviews: new PgReviewStore(db, ready), annotations: new PgAnnotationStore(db, ready), spendingLimits: new PgSpendingLimitStore(db, ready), audit: new PgAuditStore(db, ready), classes: new PgClassStore(db, ready), lessons: new PgLessonStore(db, ready) };
 }

@@ -651,3 +651,10 @@ export const classForks = pgTable(
   },
   (table) => [index("class_forks_class").on(table.classId), index("class_forks_run").on(table.runId)],
 );
+
+/** Lessons written in the app: the lesson file's text keyed by the lesson's id (as SQLite's `lessons`). */
+export const lessons = pgTable("lessons", {
+  id: text("id").primaryKey(),
+  fileText: text("file_text").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
