@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Storage of lessons written in the app (docs/decisions/0043-lesson-authoring.md): one row per
+ * Storage of lessons written in the app (docs/decisions/0043-class-sessions.md): one row per
  * lesson, its `.md` file text as written (YAML front matter + introduction) and when it was last
  * saved. The text is validated by the lesson service (parseLessonFile) before it is put and again
  * when read, so a row that no longer validates is listed as a problem, never dropped.

@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events";
 export const CLASS_POLL_MS = 500;
 
 /**
- * The fan-out of class versions (docs/decisions/0043-class-backend.md): a class's SSE streams
+ * The fan-out of class versions (docs/decisions/0043-class-sessions.md): a class's SSE streams
  * learn its new `version` at once when this process wrote it ({@link publish}), and within
  * {@link CLASS_POLL_MS} when another process did (the CLI's `class end`, another app server in
  * shared mode): one poller per watched class per process, however many phones watch it, reading

@@ -12,7 +12,7 @@ import { finishedRun, sqliteContext } from "../bundles/helpers";
 import { authoredLesson } from "./authored-fixture";
 
 /**
- * Lessons written in the app (docs/decisions/0043-lesson-authoring.md): stored beside the folder's,
+ * Lessons written in the app (docs/decisions/0043-class-sessions.md): stored beside the folder's,
  * over any stored run (played as it is, no new run), refused when they shadow a folder lesson or do
  * not fit the run's log, and carried in a run's format-2 bundle (stored on import, an id clash
  * renamed, a tampered lesson refused with nothing stored).
