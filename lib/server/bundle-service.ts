@@ -23,13 +23,10 @@ import type { TemplateService } from "./template-service";
 import type { TemplateWorkbench } from "./template-workbench";
 import { toTemplateFile } from "./template-files";
 import { bundleFileName, secretRefusal, writeStreamedBundle, type StreamedExportSource } from "./bundle-export";
-import { importStreamed, importedExperiment, importedRun, type BundleImportOutcome, type BundleLessonPort, type StreamedImportDeps } from "./bundle-import";
-import type { Lesson, LessonListResponse } from "@/lib/lessons/lesson-schema";
+import { importStreamed, importedExperiment, importedRun, type BundleImportOutcome, type StreamedImportDeps } from "./bundle-import";
+import { lessonsPlaying, type BundleLessons } from "./bundle-lessons";
 
-/** What bundles use of the lesson library (lib/server/lesson-library.ts): the lessons to export, and how to store a bundle's. */
-export interface BundleLessons extends BundleLessonPort {
-  list(): Promise<LessonListResponse>;
-}
+export type { BundleLessons } from "./bundle-lessons";
 
 export type { BundleImportOutcome } from "./bundle-import";
 
@@ -69,16 +66,6 @@ export class BundleService {
   /** Carries the lessons written in the app that play a bundle's runs (the composition root wires the lesson library). */
   useLessons(lessons: BundleLessons): void {
     this.lessons = lessons;
-  }
-
-  /** The authored lessons that play one of `runIds`, by id. */
-  private async lessonsPlaying(runIds: readonly string[]): Promise<Array<{ lesson: Lesson; introduction: string }>> {
-    if (!this.lessons) return [];
-    const wanted = new Set(runIds);
-    const { lessons } = await this.lessons.list();
-    return lessons
-      .filter((document) => document.source === "authored" && document.lesson.run.kind === "stored" && wanted.has(document.lesson.run.runId))
-      .map((document) => ({ lesson: document.lesson, introduction: document.introduction }));
   }
 
   private bundles(): BundleStore {
@@ -168,7 +155,7 @@ export class BundleService {
       templateVersionsOf: (run) => this.templateVersionsOf([run]),
       experiment,
       taskSets,
-      lessons: () => this.lessonsPlaying(runIds),
+      lessons: () => lessonsPlaying(this.lessons, runIds),
     };
   }
 
