@@ -6,17 +6,20 @@ import { JoinQr } from "./join-qr";
 
 /**
  * How students join, for the projector: the join code in big letters, the QR code of the
- * absolute student URL (this page's origin + `joinPath`) and the URL in words, with the count of
- * students who joined. The origin is read after mount (the server render shows the code only).
+ * absolute student URL and the URL in words, with the count of students who joined. The URL's
+ * origin is the server's first student origin (class LAN mode: the laptop's LAN address — the
+ * teacher's own page is on loopback, which no phone can open), else this page's origin, read after
+ * mount (the server render shows the code only).
  */
-export function JoinPanel({ code, joinPath, students, large, ended }: { code: string; joinPath: string; students: number; large: boolean; ended: boolean }) {
+export function JoinPanel({ code, joinPath, studentOrigins, students, large, ended }: { code: string; joinPath: string; studentOrigins: readonly string[]; students: number; large: boolean; ended: boolean }) {
   const [origin, setOrigin] = useState<string | null>(null);
   useEffect(() => {
     // The page's own origin is only known in the browser.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     setOrigin(window.location.origin);
   }, []);
-  const url = origin ? `${origin}${joinPath}` : null;
+  const base = studentOrigins[0] ?? origin;
+  const url = base ? `${base}${joinPath}` : null;
   return (
     <section aria-label="Join this class" className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 bg-white p-4 text-center" data-testid="class-join-panel">
       <p className={cn("text-slate-700", large ? "text-xl" : "text-base")}>{ended ? "This class has ended" : "Join on your phone with the code"}</p>

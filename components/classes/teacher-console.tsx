@@ -95,7 +95,7 @@ export function TeacherConsole({ view, secret, projector }: { view: ClassTeacher
       ) : null}
       <div className="grid min-w-0 flex-1 grid-cols-1 gap-4 p-4 lg:grid-cols-[minmax(16rem,22rem)_1fr]">
         <div className="flex min-w-0 flex-col gap-3">
-          <JoinPanel code={view.code} joinPath={view.joinPath} students={view.students.length} large={large} ended={ended} />
+          <JoinPanel code={view.code} joinPath={view.joinPath} studentOrigins={view.studentOrigins} students={view.students.length} large={large} ended={ended} />
           {!projector && view.students.length > 0 ? (
             <details className="rounded-lg border border-slate-200 bg-white p-3 text-base text-slate-800" data-testid="class-students">
               <summary className="cursor-pointer font-medium">Who joined</summary>

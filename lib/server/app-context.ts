@@ -314,6 +314,7 @@ function wireContext(store: RunStore, env: Record<string, string | undefined>, o
     now: options.now,
     studentOrigins: () => classStudentOrigins(env),
   });
+  bundles.useClassBranches((runId) => classes.classBranchIds(runId));
   const fanOut = pgFanOut ? { ready: pgFanOut.start(), stop: () => pgFanOut.stop(), watched: (runId: string) => pgFanOut.watched(runId) } : undefined;
   if (options.startWorkers !== false) {
     workers.start();

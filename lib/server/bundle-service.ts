@@ -14,7 +14,6 @@ import { bundleHead, sniffBundleFormat } from "@/lib/bundles/stream-reader";
 import type { StreamedBundle } from "@/lib/bundles/stream-writer";
 import { isGzip } from "@/lib/io/gunzip-bounded";
 import { AppError } from "@/lib/domain/errors";
-import { runEventSchema, type RunEvent } from "@/lib/domain/events";
 import { asRunId } from "@/lib/domain/ids";
 import { runAs } from "@/lib/actors/actor-context";
 import { importActor } from "@/lib/auth/system-actors";
@@ -25,6 +24,7 @@ import { toTemplateFile } from "./template-files";
 import { bundleFileName, secretRefusal, writeStreamedBundle, type StreamedExportSource } from "./bundle-export";
 import { importStreamed, importedExperiment, importedRun, type BundleImportOutcome, type StreamedImportDeps } from "./bundle-import";
 import { lessonsPlaying, type BundleLessons } from "./bundle-lessons";
+import { readBundleRun } from "./bundle-run-reader";
 
 export type { BundleLessons } from "./bundle-lessons";
 
@@ -50,6 +50,8 @@ export class BundleService {
   private annotations: AnnotationStore | null = null;
   /** Lessons written in the app: those that play an exported run go with it; a bundle's are stored on import (none when not given). */
   private lessons: BundleLessons | null = null;
+  /** The class forks of a run, left out of its bundle (none when not given). */
+  private classBranchIds: ((runId: string) => Promise<ReadonlySet<string>>) | null = null;
 
   constructor(
     private readonly store: RunStore,
@@ -61,6 +63,11 @@ export class BundleService {
   /** Carries runs' annotation logs in bundles (the composition root wires the context's store). */
   useAnnotations(store: AnnotationStore): void {
     this.annotations = store;
+  }
+
+  /** Leaves a class's forks out of a run's bundle (students' reflections stay with the class; the composition root wires the class service). */
+  useClassBranches(classBranchIds: (runId: string) => Promise<ReadonlySet<string>>): void {
+    this.classBranchIds = classBranchIds;
   }
 
   /** Carries the lessons written in the app that play a bundle's runs (the composition root wires the lesson library). */
@@ -78,30 +85,9 @@ export class BundleService {
     return this.readRun(runId, true);
   }
 
-  /** The run as a bundle holds it; with `ended`, refuses a run with a branch still running. @throws AppError("not-found") */
-  private async readRun(runId: string, ended: boolean): Promise<BundleRun> {
-    const run = await this.store.getRun(asRunId(runId));
-    if (!run) throw new AppError("not-found", `No run ${runId}.`);
-    const branches = await this.store.listBranches(run.id);
-    const events: RunEvent[] = [];
-    for (const branch of branches) {
-      const summary = ended ? await this.store.getBranchSummary(branch.id) : null;
-      if (summary?.status === "running") {
-        throw new AppError("conflict", `Run ${run.id} has a branch that is still running (${branch.id}). Export it when it has ended or is paused.`);
-      }
-      const path = await this.store.list(run.id, branch.id);
-      for (const event of path) if (event.branchId === branch.id) events.push(runEventSchema.parse(event));
-    }
-    const annotations = this.annotations ? await this.annotations.listForRun(run.id) : [];
-    return {
-      id: run.id,
-      createdAt: run.createdAt,
-      title: run.title,
-      rootBranchId: run.rootBranchId,
-      branches: branches.map((branch) => ({ id: branch.id, parentBranchId: branch.parentBranchId, forkSeq: branch.forkSeq, createdAt: branch.createdAt })),
-      events,
-      ...(annotations.length > 0 ? { annotations } : {}),
-    };
+  /** The run as a bundle holds it; with `ended`, refuses a run with a branch still running (bundle-run-reader.ts). */
+  private readRun(runId: string, ended: boolean): Promise<BundleRun> {
+    return readBundleRun({ store: this.store, annotations: this.annotations, classBranchIds: this.classBranchIds }, runId, ended);
   }
 
   /** The response-cache entries the runs' model calls used (every scope, occurrence and attempt of their request hashes). */

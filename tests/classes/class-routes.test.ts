@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { decodeBundle } from "@/lib/bundles/codec";
+import { asBranchId } from "@/lib/domain/ids";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classCreateResponseSchema, classJoinResponseSchema, classTeacherViewSchema } from "@/lib/domain/class-session";
@@ -131,6 +133,12 @@ describe("class routes", () => {
     const listed = (await (await branches.GET(new NextRequest(`http://localhost/api/runs/${runId}/branches`), params({ runId }))).json()) as { branches: Array<{ id: string }> };
     expect(listed.branches.map((branch) => branch.id)).not.toContain(forks[0]!.branchId);
     expect(listed.branches.length).toBe(all.length - 1);
+
+    // A bundle of the lesson's run leaves the class's fork (and the student's text) out too.
+    await context.workers.untilSettled(asBranchId(forks[0]!.branchId));
+    const bundle = await decodeBundle((await context.bundles.exportRun(runId)).bytes);
+    expect(bundle.content.runs[0]!.branches.map((branch) => branch.id)).toEqual(listed.branches.map((branch) => branch.id));
+    expect(JSON.stringify(bundle.content)).not.toContain("Search Dunmere next and answer with its river");
 
     const abort = new AbortController();
     const response = await stream.GET(new NextRequest(`http://localhost/api/classes/${classId}/stream`, { signal: abort.signal }), params({ classId }));
