@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { HideOnStudentPages } from "@/components/classes/hide-on-student-pages";
 import type { ReactNode } from "react";
 import { SiteNav } from "@/components/experiments/site-nav";
 import { AccountBadge } from "@/components/account/account-badge";
@@ -39,11 +40,15 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <span className="hidden text-xs text-slate-500 2xl:inline">
               Actor → Evaluator → Self-Reflection → episodic memory, one trial at a time
             </span>
-            <SiteNav />
+            <HideOnStudentPages>
+              <SiteNav />
+            </HideOnStudentPages>
             <div className="ml-auto flex flex-none items-center gap-2 sm:ml-0">
-              <AccountBadge />
-              <HelpLink />
-              <TourButton />
+              <HideOnStudentPages>
+                <AccountBadge />
+                <HelpLink />
+                <TourButton />
+              </HideOnStudentPages>
               <ThemeToggle />
             </div>
           </header>

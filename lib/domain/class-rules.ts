@@ -150,3 +150,14 @@ export function withoutClassBranches<B extends { id: string; parentBranchId: str
   };
   return branches.filter((branch) => !hidden(branch));
 }
+
+const STUDENT_PAGES = [/^\/join\/?$/, /^\/join\/[^/]+\/?$/, /^\/class\/[^/]+\/?$/];
+
+/**
+ * True for the students' pages (`/join`, `/join/<code>`, `/class/<id>`): what a phone on the
+ * room's network may open in class LAN mode (lib/server/lan-peer.ts), and where the site header
+ * shows no links into the rest of the app (a student has no use for them).
+ */
+export function isStudentPage(pathname: string): boolean {
+  return STUDENT_PAGES.some((page) => page.test(pathname));
+}

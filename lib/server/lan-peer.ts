@@ -1,4 +1,5 @@
 import { isLoopbackHost } from "./bind-rule";
+import { isStudentPage } from "@/lib/domain/class-rules";
 
 /**
  * LAN mode for a class (`npm run class`, `REFLEXION_CLASS_LAN=1`; docs/guides/teaching.md): the
@@ -24,7 +25,6 @@ export function classLanMode(env: Record<string, string | undefined> = process.e
   return env.REFLEXION_CLASS_LAN?.trim() === "1";
 }
 
-const STUDENT_PAGES = [/^\/join\/?$/, /^\/join\/[^/]+\/?$/, /^\/class\/[^/]+\/?$/];
 
 const STUDENT_APIS: Array<{ method: string; path: RegExp }> = [
   { method: "POST", path: /^\/api\/classes\/join\/?$/ },
@@ -45,7 +45,7 @@ const ASSETS = [/^\/_next\/static\//, /^\/favicon\.ico$/, /^\/icon\.svg$/];
 export function isStudentSurface(pathname: string, method: string): boolean {
   const verb = method.toUpperCase();
   const read = verb === "GET" || verb === "HEAD";
-  if (read && (STUDENT_PAGES.some((page) => page.test(pathname)) || ASSETS.some((asset) => asset.test(pathname)))) return true;
+  if (read && (isStudentPage(pathname) || ASSETS.some((asset) => asset.test(pathname)))) return true;
   // A page's React Server Component fetches (same path, POST for server actions) are not used by the student pages.
   return STUDENT_APIS.some((api) => (api.method === verb || (api.method === "GET" && verb === "HEAD")) && api.path.test(pathname));
 }
