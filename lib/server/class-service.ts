@@ -289,6 +289,11 @@ export class ClassService {
     return ended;
   }
 
+  /** Checks the teacher's credential before a route reads a request body (a student learns nothing from a 400). @throws AppError("forbidden"), AppError("not-found") */
+  async assertTeacher(classId: string, credential: TeacherCredential): Promise<void> {
+    await this.teacherRecord(classId, credential, "change the class");
+  }
+
   private async teacherRecord(classId: string, credential: TeacherCredential, action: string): Promise<ClassRecord> {
     const record = await this.recordOf(classId);
     if ("userId" in credential) {

@@ -84,6 +84,9 @@ describe("class routes", () => {
         expect(body.error.code).toBe("forbidden");
         expect(body.error.message).toMatch(/Only the teacher can .*teacher link/);
       }
+      // A malformed body from a student is refused as a student's (403), not checked as a teacher's request (400).
+      const malformed = await route.POST(post(`/api/classes/${classId}/${action}`, {}, { "x-class-student": joined.studentToken }), params({ classId }));
+      expect(malformed.status, `${action} with an empty body`).toBe(403);
     }
     const view = await teacherGet.GET(new NextRequest(`http://localhost/api/classes/${classId}`, { headers: { "x-class-student": joined.studentToken } }), params({ classId }));
     expect(view.status).toBe(403);

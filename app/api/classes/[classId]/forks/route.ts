@@ -12,6 +12,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = handle(async (request: Request, context: { params: Promise<{ classId: string }> }) => {
   const { classId } = await context.params;
+  await getServerContext().classes.assertTeacher(classId, teacherCredential(request));
   const body = await classBody(request, classForksRequestSchema, "forks request");
   return Response.json(await getServerContext().classes.runForks(classId, teacherCredential(request), body), { status: 201 });
 });

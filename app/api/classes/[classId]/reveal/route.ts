@@ -10,5 +10,6 @@ export const dynamic = "force-dynamic";
 export const POST = handle(async (request: Request, context: { params: Promise<{ classId: string }> }) => {
   const { classId } = await context.params;
   const { classes } = getServerContext();
+  await classes.assertTeacher(classId, teacherCredential(request));
   return Response.json(await classes.reveal(classId, teacherCredential(request), (await classBody(request, classStepRequestSchema, "reveal")).step));
 });
