@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { RunEvent } from "@/lib/domain/events";
 import type { EnvironmentId } from "@/lib/domain/config";
 import { checkLessonOnLog } from "./check-lesson";
@@ -74,13 +75,25 @@ function whereOf(lesson: Lesson, path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
+ * A schema issue as an author reads it: an empty or too long text, too few or too many items, in
+ * words that say what to do; any other issue keeps zod's message.
+ */
+export function plainMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === "too_small" && issue.origin === "string") return Number(issue.minimum) <= 1 ? "is empty: write it." : `is too short: write at least ${String(issue.minimum)} characters.`;
+  if (issue.code === "too_big" && issue.origin === "string") return `is too long: at most ${String(issue.maximum)} characters.`;
+  if (issue.code === "too_small" && issue.origin === "array") return `needs at least ${String(issue.minimum)}.`;
+  if (issue.code === "too_big" && issue.origin === "array") return `takes at most ${String(issue.maximum)}.`;
+  return issue.message;
+}
+
+/**
  * Every problem of `draft`: the lesson schema's issues, then (when the schema accepts it and the
  * log is loaded) what the log does not have. Empty when the lesson can be saved.
  */
 export function draftIssues(draft: LessonDraft, events: readonly RunEvent[] | null): DraftIssue[] {
   const parsed = lessonSchema.safeParse(draft.lesson);
   if (!parsed.success) {
-    return parsed.error.issues.map((issue) => ({ key: issue.path.map(String).join("."), where: whereOf(draft.lesson, issue.path), message: issue.message }));
+    return parsed.error.issues.map((issue) => ({ key: issue.path.map(String).join("."), where: whereOf(draft.lesson, issue.path), message: plainMessage(issue) }));
   }
   const issues: DraftIssue[] = [];
   if (draft.lesson.steps.length === 0) issues.push({ key: "steps", where: "Lesson · steps", message: "Add at least one step." });

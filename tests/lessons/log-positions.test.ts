@@ -84,6 +84,9 @@ describe("lesson drafts", () => {
   it("a schema problem and a log problem are named by step and field", () => {
     expect(draft("x").lesson.id).toBe("our-class-run-1");
     expect(draftIssues(draft(""), events).map((issue) => `${issue.where}: ${issue.key}`)).toEqual(["Step 2 (Second) · narration: steps.1.narration"]);
+    // In words that say what to do, not zod's "Too small: expected string to have >=1 characters".
+    expect(draftIssues(draft(""), events)[0]?.message).toBe("is empty: write it.");
+    expect(draftIssues(draft("x".repeat(4_001)), events)[0]?.message).toBe("is too long: at most 4000 characters.");
     const onLog = draftIssues(draft("Text."), events);
     expect(onLog).toHaveLength(1);
     expect(onLog[0]).toMatchObject({ key: "steps.1.cursor", where: "Step 2 (Second) · cursor" });
