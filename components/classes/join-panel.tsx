@@ -22,7 +22,7 @@ export function JoinPanel({ code, joinPath, studentOrigins, students, large, end
   const url = base ? `${base}${joinPath}` : null;
   return (
     <section aria-label="Join this class" className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 bg-white p-4 text-center" data-testid="class-join-panel">
-      <p className={cn("text-slate-700", large ? "text-xl" : "text-base")}>{ended ? "This class has ended" : "Join on your phone with the code"}</p>
+      <p className={cn("text-slate-700", large ? "text-xl" : "text-base")}>{ended ? "The code no longer lets anyone join" : "Join on your phone with the code"}</p>
       <p className={cn("font-mono font-bold tracking-[0.2em] text-slate-900", large ? "text-6xl" : "text-5xl")} data-testid="class-code">
         {code}
       </p>
